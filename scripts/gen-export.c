@@ -14,7 +14,9 @@
  * HACKING.md (source priority for steps, pro-rata splits at local midnight,
  * sleep keyed by the local date it ends with an 18:00 cut-off).
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <archive.h>
 #include <archive_entry.h>
 #include <errno.h>
@@ -209,6 +211,7 @@ static void put(const char *s, size_t n)
 
 static void puts_(const char *s) { put(s, strlen(s)); }
 
+__attribute__((format(printf, 1, 2)))
 static void putf(const char *fmt, ...)
 {
 	if (out.len + 4096 > SINK_CAP)
@@ -252,23 +255,24 @@ static const struct {
 enum { T_MASS, T_HR, T_STEPS, T_DIST, T_BASAL, T_ACTIVE, T_SYS, T_DIA, T_GLUC,
        T_EXER, T_RHR, T_VO2, T_HRV, T_SLEEP, T_STAND, NTYPES };
 static const struct {
-	const char *id, *unit, *fmt;  /* fmt: how the value is printed */
+	const char *id, *unit;
+	int decimals;                 /* how the value is printed; -1: %.10g */
 } types[NTYPES] = {
-	{ "HKQuantityTypeIdentifierBodyMass", "lb", "%.1f" },
-	{ "HKQuantityTypeIdentifierHeartRate", "count/min", "%.0f" },
-	{ "HKQuantityTypeIdentifierStepCount", "count", "%.0f" },
-	{ "HKQuantityTypeIdentifierDistanceWalkingRunning", "mi", "%.10g" },
-	{ "HKQuantityTypeIdentifierBasalEnergyBurned", "Cal", "%.10g" },
-	{ "HKQuantityTypeIdentifierActiveEnergyBurned", "Cal", "%.10g" },
-	{ "HKQuantityTypeIdentifierBloodPressureSystolic", "mmHg", "%.0f" },
-	{ "HKQuantityTypeIdentifierBloodPressureDiastolic", "mmHg", "%.0f" },
-	{ "HKQuantityTypeIdentifierBloodGlucose", "mg/dL", "%.0f" },
-	{ "HKQuantityTypeIdentifierAppleExerciseTime", "min", "%.0f" },
-	{ "HKQuantityTypeIdentifierRestingHeartRate", "count/min", "%.0f" },
-	{ "HKQuantityTypeIdentifierVO2Max", "mL/min\u00b7kg", "%.10g" },
-	{ "HKQuantityTypeIdentifierHeartRateVariabilitySDNN", "ms", "%.10g" },
-	{ "HKCategoryTypeIdentifierSleepAnalysis", NULL, NULL },
-	{ "HKCategoryTypeIdentifierAppleStandHour", NULL, NULL },
+	{ "HKQuantityTypeIdentifierBodyMass", "lb", 1 },
+	{ "HKQuantityTypeIdentifierHeartRate", "count/min", 0 },
+	{ "HKQuantityTypeIdentifierStepCount", "count", 0 },
+	{ "HKQuantityTypeIdentifierDistanceWalkingRunning", "mi", -1 },
+	{ "HKQuantityTypeIdentifierBasalEnergyBurned", "Cal", -1 },
+	{ "HKQuantityTypeIdentifierActiveEnergyBurned", "Cal", -1 },
+	{ "HKQuantityTypeIdentifierBloodPressureSystolic", "mmHg", 0 },
+	{ "HKQuantityTypeIdentifierBloodPressureDiastolic", "mmHg", 0 },
+	{ "HKQuantityTypeIdentifierBloodGlucose", "mg/dL", 0 },
+	{ "HKQuantityTypeIdentifierAppleExerciseTime", "min", 0 },
+	{ "HKQuantityTypeIdentifierRestingHeartRate", "count/min", 0 },
+	{ "HKQuantityTypeIdentifierVO2Max", "mL/min\u00b7kg", -1 },
+	{ "HKQuantityTypeIdentifierHeartRateVariabilitySDNN", "ms", -1 },
+	{ "HKCategoryTypeIdentifierSleepAnalysis", NULL, 0 },
+	{ "HKCategoryTypeIdentifierAppleStandHour", NULL, 0 },
 };
 
 enum { INBED, ASLEEP_LEGACY, AWAKE, CORE, DEEP, REM, STOOD, IDLE };
@@ -942,7 +946,7 @@ static void put_uuid(struct rng *r)
 {
 	uint64_t a = rng_next(r), b = rng_next(r);
 	putf("%08" PRIX64 "-%04" PRIX64 "-4%03" PRIX64 "-A%03" PRIX64 "-%012" PRIX64, a >> 32,
-	     (a >> 16) & 0xffff, a & 0xfff, b >> 52, b & 0xffffffffffffULL);
+	     (a >> 16) & 0xffff, a & 0xfff, b >> 52, b & UINT64_C(0xffffffffffff));
 }
 
 static void put_source(int srcid, uint64_t ptr)
@@ -985,7 +989,10 @@ static void put_record(const struct sample *x, const char *indent, uint64_t ptr)
 		putf(" value=\"%s\"", catname[x->cat]);
 	} else {
 		puts_(" value=\"");
-		putf(types[x->type].fmt, x->value);
+		if (types[x->type].decimals < 0)
+			putf("%.10g", x->value);
+		else
+			putf("%.*f", types[x->type].decimals, x->value);
 		puts_("\"");
 	}
 	if (x->type == T_HR) {
