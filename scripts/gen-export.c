@@ -52,7 +52,6 @@ static struct {
 static int64_t export_off;         /* seconds east of UTC at export time */
 static char export_off_str[8];     /* "-0800" */
 static int64_t *mids;              /* local midnights, days + 2 entries */
-static int64_t start_days;         /* days since epoch of the first day */
 
 /* ---- random numbers: one stream per (seed, day, purpose) --------------- */
 
@@ -66,9 +65,13 @@ static uint64_t rng_next(struct rng *r)
 	return z ^ (z >> 31);
 }
 
+static int64_t start_days;         /* days since epoch of the first day */
+
+/* Streams are keyed by the calendar date, not the day's index in the range,
+ * so a later export with the same --start is a superset of an earlier one. */
 static struct rng rng_for(int day, int stream)
 {
-	struct rng r = { opt.seed * 0x100000001b3ULL ^ ((uint64_t)(day + 100000) << 20)
+	struct rng r = { opt.seed * 0x100000001b3ULL ^ ((uint64_t)(start_days + day + 100000) << 20)
 			 ^ (uint64_t)stream };
 	rng_next(&r);
 	return r;
@@ -370,7 +373,7 @@ static void plan_workout(struct rng *r, int weekend)
 			   : local_min(D.idx, irange(r, 17 * 60 + 30, 18 * 60 + 20));
 	w->start += irange(r, 0, 59);
 	w->active_s = irange(r, 24 * 60, w->kind == WALK ? 75 * 60 : 68 * 60) + round_to(uni(r), 0.001);
-	w->new_form = D.idx >= opt.days / 3;
+	w->new_form = D.idx >= (opt.days < 30 ? opt.days / 3 : 10);  /* before iOS 16 */
 	if (uni(r) < 0.5) {
 		w->pause_at = w->start + (int64_t)(w->active_s * urange(r, 0.3, 0.6));
 		w->pause_len = irange(r, 45, 240);
