@@ -233,6 +233,25 @@ gen-export --xml --start 2025-03-01 --days 14 -o "$T/spring.xml" --truth "$T/spr
 like "$(grep '"day_hours":23' "$T/spring.truth")" '"date":"2025-03-09"' "spring forward: 2025-03-09 has 23 hours"
 like "$(grep -c '"day_hours":24' "$T/spring.truth")" '^13$' "and the other 13 days 24"
 
+# --- a later export is a superset, whatever offset it is written in ---------------
+gen-export --xml --seed 7 --days 36 --export-date '2025-07-04 08:00:00' -o "$T/later.xml"
+run python3 - "$T/a.xml" "$T/later.xml" <<'EOF'
+import re, sys
+from datetime import datetime
+pat = re.compile(r'(creationDate|startDate|endDate|date)="([^"]+)"')
+def norm(line):
+    line = re.sub(r"HKDevice: 0x[0-9a-f]+", "", line)
+    return pat.sub(lambda m: m.group(1) + "=" + str(datetime.strptime(m.group(2), "%Y-%m-%d %H:%M:%S %z").timestamp()), line)
+def records(path):
+    return {norm(l) for l in open(path, encoding="utf-8") if l.startswith((" <Record ", " <Workout ", " <ActivitySummary "))}
+a, b = records(sys.argv[1]), records(sys.argv[2])
+assert len(b) > len(a), (len(a), len(b))
+missing = a - b
+assert not missing, list(missing)[:2]
+print(len(a), len(b))
+EOF
+is "$rc" 0 "36 days exported in July hold every record of 30 days exported in November, same UTC instants ($out) $err"
+
 # --- --size ----------------------------------------------------------------------
 gen-export --xml --size 8M -o "$T/sized.xml" --truth "$T/sized.truth"
 bytes=$(wc -c <"$T/sized.xml")
