@@ -1394,6 +1394,101 @@ static int parse_u64(const char *s, uint64_t *v, int suffixes)
 	return 0;
 }
 
+/* The zone must exist: glibc silently falls back to UTC otherwise. */
+static int set_zone(const char *tz)
+{
+	const char *dir = getenv("TZDIR") ? getenv("TZDIR") : "/usr/share/zoneinfo";
+	char path[4096];
+	struct stat st;
+	snprintf(path, sizeof path, "%s/%s", dir, tz);
+	if (tz[0] == '\0' || strstr(tz, "..") || stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+		fprintf(stderr, "%s: unknown time zone '%s' (not in %s) — use an IANA name such as Europe/Paris\n",
+			prog, tz, dir);
+		return -1;
+	}
+	if (setenv("TZ", tz, 1) != 0)
+		return -1;
+	tzset();
+	return 0;
+}
+
+static void set_export_time(int64_t t)
+{
+	struct tm tm;
+	time_t et = (time_t)t;
+	localtime_r(&et, &tm);
+	opt.export_time = t;
+	export_off = tm.tm_gmtoff;
+	int o = (int)(labs(tm.tm_gmtoff) / 60 % (24 * 60));
+	snprintf(export_off_str, sizeof export_off_str, "%c%02d%02d", tm.tm_gmtoff < 0 ? '-' : '+', o / 60, o % 60);
+}
+
+/* --size: writes a week into a sink that discards, then sizes the range.
+ * Without --start the range ends where the default 30 days end. */
+static void size_range(int have_start, int have_export)
+{
+	int64_t first = start_days, end_days = start_days + 30;
+	opt.days = 7;
+	start_days = end_days - 7;
+	if (!have_export)
+		set_export_time(local_at(7, 9, 41, 27));
+	set_range();
+	write_xml();
+	uint64_t per_day = out.bytes / 7 + 1;
+	out.len = 0;
+	out.bytes = 0;
+	opt.days = (int)((opt.size + per_day - 1) / per_day);
+	start_days = have_start ? first : end_days - opt.days;
+}
+
+static int write_zip(void)
+{
+	char name[1024];
+	out.ar = archive_write_new();
+	if (!out.ar || archive_write_set_format_zip(out.ar) != ARCHIVE_OK)
+		return -1;
+	archive_write_set_format_option(out.ar, "zip", "compression-level", "1");
+	archive_write_set_format_option(out.ar, "zip", "hdrcharset", "UTF-8");
+	if (archive_write_open_filename(out.ar, opt.out) != ARCHIVE_OK)
+		return -1;
+	snprintf(name, sizeof name, "apple_health_export/%s", opt.xml_name);
+	if (zip_entry("apple_health_export/", 1) || zip_entry(name, 0))
+		return -1;
+	write_xml();
+	sink_flush();
+	uint64_t xml_bytes = out.bytes;
+	if (zip_entry("apple_health_export/export_cda.xml", 0))
+		return -1;
+	write_cda();
+	sink_flush();
+	if (zip_entry("apple_health_export/workout-routes/", 1))
+		return -1;
+	for (int i = 0; i < nwks; i++) {
+		if (!wks[i].w.new_form)
+			continue;
+		char file[64];
+		route_name(file, sizeof file, &wks[i].w, 1);
+		snprintf(name, sizeof name, "apple_health_export/workout-routes/%s", file);
+		if (zip_entry(name, 0))
+			return -1;
+		write_gpx(&wks[i].w, wks[i].day);
+		sink_flush();
+	}
+	out.bytes = xml_bytes;
+	return out.failed || archive_write_close(out.ar) != ARCHIVE_OK ? -1 : 0;
+}
+
+static int write_bare(void)
+{
+	out.fp = strcmp(opt.out, "-") == 0 ? stdout : fopen(opt.out, "wb");
+	if (!out.fp)
+		return -1;
+	write_xml();
+	sink_flush();
+	int failed = out.failed || ferror(out.fp);
+	return (out.fp != stdout ? fclose(out.fp) : fflush(out.fp)) != 0 || failed ? -1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -1405,7 +1500,7 @@ int main(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' }, { "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 } };
 	const char *export_date = NULL;
-	int have_start = 0, have_days = 0, c, n, li = 0;
+	int have_start = 0, have_days = 0, c, n, li = 0, status = 0;
 	uint64_t v;
 	while ((c = getopt_long(argc, argv, "o:h", longopts, &li)) != -1) {
 		switch (c) {
@@ -1450,21 +1545,8 @@ int main(int argc, char **argv)
 		size_t len = strlen(opt.out);
 		opt.zip = len > 4 && strcmp(opt.out + len - 4, ".zip") == 0;
 	}
-	{
-		/* the zone must exist: glibc silently falls back to UTC otherwise */
-		const char *dir = getenv("TZDIR") ? getenv("TZDIR") : "/usr/share/zoneinfo";
-		char path[4096];
-		struct stat st;
-		snprintf(path, sizeof path, "%s/%s", dir, opt.tz);
-		if (opt.tz[0] == '\0' || strstr(opt.tz, "..") || stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
-			fprintf(stderr, "%s: unknown time zone '%s' (not in %s) — use an IANA name such as Europe/Paris\n",
-				prog, opt.tz, dir);
-			return 2;
-		}
-		if (setenv("TZ", opt.tz, 1) != 0)
-			return 2;
-		tzset();
-	}
+	if (set_zone(opt.tz) != 0)
+		return 2;
 	start_days = days_from_civil(opt.start_y, opt.start_m, opt.start_d);
 	if (export_date) {
 		int y, mo, d, h, mi, s;
@@ -1474,121 +1556,37 @@ int main(int argc, char **argv)
 		}
 		struct tm tm = { .tm_year = y - 1900, .tm_mon = mo - 1, .tm_mday = d, .tm_hour = h,
 				 .tm_min = mi, .tm_sec = s, .tm_isdst = -1 };
-		opt.export_time = (int64_t)mktime(&tm);
+		set_export_time((int64_t)mktime(&tm));
 	}
-
-	out.buf = malloc(SINK_CAP);
-	if (!out.buf)
+	if (!(out.buf = malloc(SINK_CAP)))
 		return 2;
-	if (opt.size) {
-		/* measure a week into a sink that discards, then size the range */
-		int64_t end_days = start_days + 30;
-		opt.days = 7;
-		start_days = end_days - 7;
-		if (!export_date)
-			opt.export_time = local_at(7, 9, 41, 27);
-		struct tm tm;
-		time_t et = (time_t)opt.export_time;
-		localtime_r(&et, &tm);
-		export_off = tm.tm_gmtoff;
-		set_range();
-		write_xml();
-		uint64_t week = out.bytes;
-		out.len = 0;
-		out.bytes = 0;
-		opt.days = (int)((opt.size + week / 7 - 1) / (week / 7));
-		if (opt.days < 1)
-			opt.days = 1;
-		if (!have_start)
-			start_days = end_days - opt.days;
-	}
+	if (opt.size)
+		size_range(have_start, export_date != NULL);
 	if (!export_date)
-		opt.export_time = local_at(opt.days, 9, 41, 27);
-	{
-		struct tm tm;
-		time_t et = (time_t)opt.export_time;
-		localtime_r(&et, &tm);
-		export_off = tm.tm_gmtoff;
-		int o = (int)(labs(tm.tm_gmtoff) / 60 % (24 * 60));
-		snprintf(export_off_str, sizeof export_off_str, "%c%02d%02d", tm.tm_gmtoff < 0 ? '-' : '+', o / 60, o % 60);
-	}
+		set_export_time(local_at(opt.days, 9, 41, 27));
 	set_range();
 
-	int status = 0;
-	if (opt.zip) {
-		char name[1024];
-		out.ar = archive_write_new();
-		if (!out.ar || archive_write_set_format_zip(out.ar) != ARCHIVE_OK)
-			goto archive_error;
-		archive_write_set_format_option(out.ar, "zip", "compression-level", "1");
-		archive_write_set_format_option(out.ar, "zip", "hdrcharset", "UTF-8");
-		if (archive_write_open_filename(out.ar, opt.out) != ARCHIVE_OK)
-			goto archive_error;
-		snprintf(name, sizeof name, "apple_health_export/%s", opt.xml_name);
-		if (zip_entry("apple_health_export/", 1) || zip_entry(name, 0))
-			goto archive_error;
-		write_xml();
-		sink_flush();
-		uint64_t xml_bytes = out.bytes;
-		if (zip_entry("apple_health_export/export_cda.xml", 0))
-			goto archive_error;
-		write_cda();
-		sink_flush();
-		if (zip_entry("apple_health_export/workout-routes/", 1))
-			goto archive_error;
-		for (int i = 0; i < nwks; i++) {
-			if (!wks[i].w.new_form)
-				continue;
-			char file[64];
-			route_name(file, sizeof file, &wks[i].w, 1);
-			snprintf(name, sizeof name, "apple_health_export/workout-routes/%s", file);
-			if (zip_entry(name, 0))
-				goto archive_error;
-			write_gpx(&wks[i].w, wks[i].day);
-			sink_flush();
-		}
-		out.bytes = xml_bytes;
-		if (out.failed || archive_write_close(out.ar) != ARCHIVE_OK)
-			goto archive_error;
-		archive_write_free(out.ar);
-		out.ar = NULL;
-	} else {
-		out.fp = strcmp(opt.out, "-") == 0 ? stdout : fopen(opt.out, "wb");
-		if (!out.fp) {
-			fprintf(stderr, "%s: cannot create %s: %s\n", prog, opt.out, strerror(errno));
-			status = 2;
-			goto done;
-		}
-		write_xml();
-		sink_flush();
-		if (out.failed || (out.fp != stdout ? fclose(out.fp) : fflush(out.fp)) != 0) {
-			fprintf(stderr, "%s: cannot write %s: %s\n", prog, opt.out, strerror(errno));
-			status = 2;
-			goto done;
-		}
-	}
-	if (opt.truth && write_truth(opt.truth) != 0) {
+	if ((opt.zip ? write_zip() : write_bare()) != 0) {
+		const char *why = out.ar && archive_error_string(out.ar) ? archive_error_string(out.ar)
+				  : errno ? strerror(errno) : "write failed";
+		fprintf(stderr, "%s: cannot write %s: %s\n", prog, opt.out, why);
+		if (strcmp(opt.out, "-") != 0)
+			remove(opt.out);
+		status = 2;
+	} else if (opt.truth && write_truth(opt.truth) != 0) {
 		fprintf(stderr, "%s: cannot write %s: %s\n", prog, opt.truth, strerror(errno));
 		status = 2;
 	}
-	goto done;
-
-archive_error:
-	fprintf(stderr, "%s: cannot write %s: %s\n", prog, opt.out,
-		out.ar && archive_error_string(out.ar) ? archive_error_string(out.ar) : "write failed");
 	if (out.ar)
 		archive_write_free(out.ar);
-	status = 2;
-	goto done;
-bad:
-	fprintf(stderr, "%s: bad value '%s' for --%s\n", prog, optarg, longopts[li].name);
-usage_error:
-	fprintf(stderr, "usage: gen-export [options] -o OUT (try --help)\n");
-	return 2;
-done:
 	free(out.buf);
 	free(mids);
 	free(tr);
 	free(wks);
 	return status;
+bad:
+	fprintf(stderr, "%s: bad value '%s' for --%s\n", prog, optarg, longopts[li].name);
+usage_error:
+	fprintf(stderr, "usage: gen-export [options] -o OUT (try --help)\n");
+	return 2;
 }
