@@ -46,8 +46,9 @@ static struct {
 	const char *xml_name;
 	const char *truth;
 	const char *out;
+	int broken_dtd, control_chars;  /* quirks of real exports, off by default */
 } opt = { 30, 2024, 10, 20, 1, "America/Los_Angeles", 0, 0, -1, "export.xml",
-	  NULL, NULL };
+	  NULL, NULL, 0, 0 };
 
 static int64_t export_off;         /* seconds east of UTC at export time */
 static char export_off_str[8];     /* "-0800" */
@@ -932,13 +933,18 @@ static const char dtd[] =
 	"  rightEarValue  CDATA #IMPLIED\n  rightEarUnit   CDATA #IMPLIED\n  rightEarMasked CDATA #IMPLIED\n>\n"
 	"<!ELEMENT VisionPrescription ((RightEye|LeftEye|Attachment|MetadataEntry)*)>\n"
 	"<!ATTLIST VisionPrescription\n  type           CDATA #REQUIRED\n  dateIssued     CDATA #REQUIRED\n"
-	"  expirationDate CDATA #IMPLIED\n  brand          CDATA #IMPLIED\n>\n"
+	"  expirationDate CDATA #IMPLIED\n  brand          CDATA #IMPLIED\n";
+/* iOS 16 (export version 12) left the ATTLIST above unclosed and junk at the
+ * end; --broken-dtd writes it that way. */
+static const char dtd_tail[] =
 	"<!ELEMENT RightEye EMPTY>\n<!ATTLIST RightEye\n  sphere     CDATA #IMPLIED\n  sphereUnit CDATA #IMPLIED\n"
 	"  cylinder   CDATA #IMPLIED\n  axis       CDATA #IMPLIED\n>\n"
 	"<!ELEMENT LeftEye EMPTY>\n<!ATTLIST LeftEye\n  sphere     CDATA #IMPLIED\n  sphereUnit CDATA #IMPLIED\n"
 	"  cylinder   CDATA #IMPLIED\n  axis       CDATA #IMPLIED\n>\n"
-	"<!ELEMENT Attachment EMPTY>\n<!ATTLIST Attachment\n  identifier CDATA #IMPLIED\n>\n"
-	"]>\n";
+	"<!ELEMENT Attachment EMPTY>\n<!ATTLIST Attachment\n  identifier CDATA #IMPLIED\n>\n";
+static const char dtd_ios16_junk[] =
+	"  device CDATA #IMPLIED\n  <!ELEMENT MetadataEntry EMPTY>\n  <!ATTLIST MetadataEntry\n"
+	"    key CDATA #IMPLIED\n    value CDATA #IMPLIED\n>\n>\n";
 
 static struct { uint64_t records, dups, correlations, workouts, routes, points; } cnt;
 static struct rng ptr_rng;
@@ -1003,6 +1009,10 @@ static void put_record(const struct sample *x, const char *indent, uint64_t ptr)
 		     indent, x->ctx, indent);
 	} else if (x->type == T_SLEEP) {
 		putf(">\n%s <MetadataEntry key=\"HKTimeZone\" value=\"%s\"/>\n%s</Record>\n", indent, opt.tz, indent);
+	} else if (x->type == T_MASS) {
+		putf(">\n%s <MetadataEntry key=\"Health Mate App Version\" value=\"6.2.1\"/>\n"
+		     "%s <MetadataEntry key=\"Withings User Identifier\" value=\"%s\"/>\n%s</Record>\n",
+		     indent, indent, opt.control_chars ? "31\v4142" : "314142", indent);
 	} else if (x->type == T_VO2) {
 		putf(">\n%s <MetadataEntry key=\"HKVO2MaxTestType\" value=\"2\"/>\n%s</Record>\n", indent, indent);
 	} else if (x->type == T_HRV) {
@@ -1234,6 +1244,10 @@ static void write_xml(void)
 	char b[32];
 	puts_("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	puts_(dtd);
+	puts_(opt.broken_dtd ? "" : ">\n");
+	puts_(dtd_tail);
+	puts_(opt.broken_dtd ? dtd_ios16_junk : "");
+	puts_("]>\n");
 	puts_("<HealthData locale=\"en_US\">\n <ExportDate value=\"");
 	put(fmt_apple(b, opt.export_time), 25);
 	puts_("\"/>\n <Me HKCharacteristicTypeIdentifierDateOfBirth=\"1988-04-12\""
@@ -1364,7 +1378,8 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: gen-export [--days N] [--start YYYY-MM-DD] [--seed N] [--tz ZONE]\n"
 		"                  [--export-date 'YYYY-MM-DD HH:MM:SS'] [--size BYTES[K|M|G]]\n"
-		"                  [--zip|--xml] [--xml-name NAME] [--truth FILE] -o OUT\n"
+		"                  [--zip|--xml] [--xml-name NAME] [--truth FILE]\n"
+		"                  [--broken-dtd] [--control-chars] -o OUT\n"
 		"Writes a realistic Apple Health export (zip or bare XML) of one persona:\n"
 		"iPhone + Apple Watch steps that overlap, per-minute heart rate, HRV beat lists,\n"
 		"sleep stages and in-bed time, CGM glucose, blood pressure, workouts in the old\n"
@@ -1372,7 +1387,9 @@ static void usage(FILE *f)
 		"offset at the export date.  --truth writes per-day aggregates as JSON lines.\n"
 		"Defaults: 30 days from 2024-10-20 (across the November DST change), seed 1,\n"
 		"America/Los_Angeles, export the morning after the last day, --zip if OUT\n"
-		"ends in .zip.  --size keeps adding days until the XML is about BYTES long.\n");
+		"ends in .zip.  --size keeps adding days until the XML is about BYTES long.\n"
+		"--broken-dtd writes the malformed DTD of iOS 16; --control-chars puts U+000B\n"
+		"in some metadata values, as real exports have: both are not well-formed XML.\n");
 }
 
 static int parse_u64(const char *s, uint64_t *v, int suffixes)
@@ -1498,6 +1515,7 @@ int main(int argc, char **argv)
 		{ "zip", no_argument, NULL, 'Z' }, { "xml", no_argument, NULL, 'X' },
 		{ "xml-name", required_argument, NULL, 'n' }, { "truth", required_argument, NULL, 't' },
 		{ "output", required_argument, NULL, 'o' }, { "help", no_argument, NULL, 'h' },
+		{ "broken-dtd", no_argument, NULL, 'B' }, { "control-chars", no_argument, NULL, 'C' },
 		{ NULL, 0, NULL, 0 } };
 	const char *export_date = NULL;
 	int have_start = 0, have_days = 0, c, n, li = 0, status = 0;
@@ -1531,6 +1549,8 @@ int main(int argc, char **argv)
 		case 'n': opt.xml_name = optarg; break;
 		case 't': opt.truth = optarg; break;
 		case 'o': opt.out = optarg; break;
+		case 'B': opt.broken_dtd = 1; break;
+		case 'C': opt.control_chars = 1; break;
 		case 'h': usage(stdout); return 0;
 		default: goto usage_error;
 		}

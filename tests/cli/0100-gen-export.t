@@ -32,6 +32,20 @@ run xmllint --stream --noout "$T/nodtd.xml"
 is "$rc" 0 "xmllint --stream accepts it with the DTD stripped"
 like "$(head -c 200 "$T/a.xml")" "HealthKit Export Version: 1[34]" "header carries a v13/v14 DTD"
 
+# --- the quirks of real exports, on request ---------------------------------------
+gen-export --xml --days 5 --broken-dtd -o "$T/dtd16.xml"
+run xmllint --stream --noout "$T/dtd16.xml"
+is "$rc" 1 "--broken-dtd: libxml2 rejects the iOS 16 DTD"
+sed '/<!DOCTYPE/,/^]>/d' "$T/dtd16.xml" >"$T/dtd16-stripped.xml"
+run xmllint --stream --noout "$T/dtd16-stripped.xml"
+is "$rc" 0 "--broken-dtd: and accepts the body once the DTD is dropped"
+gen-export --xml --days 5 --control-chars -o "$T/vt.xml"
+run xmllint --stream --noout "$T/vt.xml"
+like "$err" "invalid character in attribute value" "--control-chars: U+000B in attribute values breaks libxml2"
+tr -d '\013' <"$T/vt.xml" >"$T/vt-stripped.xml"
+run xmllint --stream --noout "$T/vt-stripped.xml"
+is "$rc" 0 "--control-chars: and the rest is well-formed"
+
 # --- every date carries the offset of the export date ----------------------------
 offsets=$(grep -oE '"[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2} [-+][0-9]{4}"' "$T/a.xml" |
 	  cut -c22-26 | sort | uniq -c | awk '{print $2}' | tr '\n' ' ')
