@@ -569,6 +569,7 @@ static void gen_day(int day)
 	/* heart rate every minute the Watch is on the wrist */
 	struct rng hr = rng_for(day, S_HR);
 	double level = 70;
+	int hr0 = D.n;
 	for (int64_t m = D.mid; m < D.next; m += 60) {
 		if (watch_off(m, m + 60)) {
 			D.off_min++;
@@ -589,7 +590,8 @@ static void gen_day(int day)
 		struct sample *x = add(T_HR, WATCH, t, t, round(level));
 		x->ctx = (unsigned char)ctx;
 	}
-	D.s[D.n / 2].dup = D.s[D.n / 2].type == T_HR;    /* real exports repeat a few records */
+	if (D.n > hr0)           /* real exports repeat a few records */
+		D.s[hr0 + (D.n - hr0) / 2].dup = 1;
 
 	/* CGM glucose every 5 minutes, with meals; a sensor change every 10 days */
 	struct rng g = rng_for(day, S_GLUC);
@@ -1306,6 +1308,13 @@ static void write_cda(void)
 	     b, b + 5, b + 8, b + 11, b + 14, b + 17, b + 20);
 }
 
+/* The truth file, one JSON object a line: per local day (date, day_hours,
+ * steps after source priority, steps_naive, heart rate avg/min/max/n,
+ * watch_off_min, exercise_minutes, active_energy, glucose avg/max/n, sleep
+ * minutes keyed by the night's end: asleep (union), inbed, deep, rem, core,
+ * awake; stand_hours, workouts); then per workout (type, form old|new, start
+ * and end in UTC, duration_min without pauses, distance_km, energy_kcal,
+ * avg/min/max HR of the samples inside it, route_points); then a summary. */
 static int write_truth(const char *path)
 {
 	FILE *f = fopen(path, "w");
