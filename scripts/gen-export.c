@@ -380,8 +380,10 @@ static void plan_workout(struct rng *r, int weekend)
 		w->pause_len = irange(r, 45, 240);
 	}
 	w->end = w->start + (int64_t)ceil(w->active_s) + w->pause_len;
-	if (w->start < D.n0.out + 1800 || w->end > D.n1.bed - 3600)
+	if (w->start < D.off_e[0] + 600 || w->end > D.n1.bed - 3600) {
+		memset(w, 0, sizeof *w);     /* no time for it today */
 		return;
+	}
 	static const double speed[] = { 2.9, 1.5, 6.3 }, kcal_min[] = { 11.5, 5.2, 9.0 };
 	w->dist_mi = round_to(w->active_s * speed[w->kind] * urange(r, 0.9, 1.1) / 1609.344, 1e-6);
 	w->energy = round_to(w->active_s / 60 * kcal_min[w->kind] * urange(r, 0.9, 1.1), 0.001);
