@@ -266,7 +266,9 @@ xml_error(void *arg, const char *msg, xmlParserSeverities sev,
 	if (a->err[0] || (sev != XML_PARSER_SEVERITY_ERROR &&
 	    sev != XML_PARSER_SEVERITY_VALIDITY_ERROR))
 		return;
-	a->errline = xmlTextReaderLocatorLineNumber(loc);
+	/* The parser's own line: the locator's is the current node's. */
+	(void)loc;
+	a->errline = xmlTextReaderGetParserLineNumber(a->xr);
 	snprintf(a->err, sizeof a->err, "%s", msg ? msg : "XML error");
 	size_t n = strlen(a->err);
 	while (n && (a->err[n - 1] == '\n' || a->err[n - 1] == ' '))
