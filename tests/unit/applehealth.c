@@ -73,6 +73,7 @@ main(void)
 	out = filter("\t\r\n<a/>", 1, &f);
 	is_str(out, "\t\r\n<a/>", "tab, CR and LF are kept");
 	is_int(f.dropped_ctrl, 0, "and not counted");
+	free(out);
 
 	/* Sniffing. */
 	is_int(hq_ingest_sniff((const unsigned char *)"PK\3\4rest", 8), HQ_IN_APPLE_ZIP, "zip by magic");
