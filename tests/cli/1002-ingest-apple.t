@@ -130,7 +130,8 @@ run hq-ingest "$T/bp.xml"
 # top-level copies count as duplicates.
 is "$(field "$out" records inserted duplicates skipped correlations)" "8 4 3 1 1" \
    "correlation members are not extra records; an exact duplicate is stored once; a bad value is skipped"
-like "$err" "bp\.xml:21: .*value 'fast' is not a number" "the skipped record is named by file:line"
+like "$err" "bp\.xml:19: .*value 'fast' is not a number" "the skipped record is named by file:line"
+like "$(sed -n 19p "$T/bp.xml")" 'value="fast"' "(line 19 is that record)"
 is "$(q 'select count(*) from sample')" 6 "6 samples stored (2 blood pressure, 4 others)"
 is "$(q 'select count(*) from correlation_member')" 2 "the correlation links its two top-level records"
 is "$(q "select group_concat(bpm||'@'||time_of_day, ' ') from (select * from hrv_beat order by seq)")" \
