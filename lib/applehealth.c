@@ -73,6 +73,21 @@ hq_xml_filter_run(struct hq_xml_filter *f, const unsigned char *in, size_t n,
 
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = in[i];
+		if (f->state == F_BODY) {
+			/* The body is almost all of the file: copy runs of
+			 * legal bytes, drop the rest. */
+			while (i < n) {
+				size_t j = i;
+				while (j < n && (in[j] >= 0x20 || !is_illegal(in[j])))
+					j++;
+				memcpy(out + o, in + i, j - i);
+				o += j - i;
+				if (j < n)
+					f->dropped_ctrl++;
+				i = j + 1;
+			}
+			break;
+		}
 		if (is_illegal(c)) {
 			f->dropped_ctrl++;
 			continue;
