@@ -83,4 +83,14 @@ wait "$pa"
 is "$rc" 2 "--wait 0 with the store locked: exit 2"
 like "$err" "locked by another writer" "says the store is locked by another writer"
 is "$(q "select count(*) from sample s join source o on o.id=s.source_id where o.name='jsonl'")" 0 "and imported nothing"
+
+# On a terminal, the second one says it is waiting, then does its work.
+hq-ingest "$T/big.xml" >/dev/null 2>&1 &
+pa=$!
+sleep 0.2
+printf '{"metric":"weight","start":"2024-12-01T07:00:00Z","value":70,"source":"waiter"}\n' >"$T/w2.jsonl"
+script -qec "hq-ingest --wait 120 '$T/w2.jsonl'" /dev/null >"$T/wait.term" 2>&1
+wait "$pa"
+like "$(cat "$T/wait.term")" "waiting for another hq-ingest to finish" "a waiting ingest says so on a terminal"
+is "$(q "select count(*) from sample s join source o on o.id=s.source_id where o.name='waiter'")" 1 "and imports once the lock is free"
 done_testing
