@@ -826,7 +826,7 @@ hq_query_run(struct hq_store *s, const struct hq_query *qin,
 			goto out;
 		}
 	}
-	if (rollup_eligible(&q)) {
+	if (rollup_eligible(&q) && hq_rollup_current(s)) {
 		int got = run_rollup(s, &q, ids, source_id, out, e);
 		if (got < 0)
 			goto out;

@@ -5,6 +5,22 @@
 #include "hq/buf.h"
 #include "hq/rollup.h"
 
+int
+hq_rollup_current(struct hq_store *s)
+{
+	sqlite3_stmt *st;
+	int cur = 0;
+
+	if (sqlite3_prepare_v2(hq_store_db(s), "SELECT (SELECT last_sample_id FROM "
+	    "rollup_state) = (SELECT coalesce(max(id), 0) FROM sample)", -1, &st,
+	    NULL) != SQLITE_OK)
+		return 0;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		cur = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return cur;
+}
+
 int64_t
 hq_rollup_slot(int64_t t)
 {
@@ -110,10 +126,13 @@ hq_rollup_refresh(struct hq_store *s, int64_t first_sample_id, struct hq_err *e)
 	struct table t = {0};
 	int rc = -1, step;
 
+	/* Fold everything not yet folded: samples from first_sample_id on,
+	 * and any an earlier import left out, but never one twice. */
+	(void)first_sample_id;
 	if (hq_store_prepare(s, "SELECT metric_id, source_id, start, end, value "
-	    "FROM sample WHERE id >= ? AND text = ''", &sel, e))
+	    "FROM sample WHERE id > (SELECT last_sample_id FROM rollup_state) "
+	    "AND text = ''", &sel, e))
 		goto out;
-	sqlite3_bind_int64(sel, 1, first_sample_id);
 	while ((step = sqlite3_step(sel)) == SQLITE_ROW) {
 		int64_t start = sqlite3_column_int64(sel, 2);
 		int64_t end = sqlite3_column_int64(sel, 3);
@@ -164,6 +183,9 @@ hq_rollup_refresh(struct hq_store *s, int64_t first_sample_id, struct hq_err *e)
 			goto out;
 		}
 	}
+	if (hq_store_exec(s, "UPDATE rollup_state SET last_sample_id = "
+	    "(SELECT coalesce(max(id), 0) FROM sample)", e))
+		goto out;
 	rc = 0;
 out:
 	sqlite3_finalize(sel);

@@ -217,7 +217,14 @@ static const char *const migrations[] = {
 	"      max(start, slot)) / (end - start) ELSE value END), count(*)"
 	"  FROM part WHERE true GROUP BY 1, 2, 3"
 	"  ON CONFLICT(metric_id, slot, source_id) DO UPDATE SET"
-	"    psum = psum + excluded.psum, pn = pn + excluded.pn;",
+	"    psum = psum + excluded.psum, pn = pn + excluded.pn;"
+	/* The samples the rollups cover: every id up to last_sample_id.
+	 * Queries use the rollups only when that is every sample. */
+	"CREATE TABLE rollup_state ("
+	"  id INTEGER PRIMARY KEY CHECK (id = 1),"
+	"  last_sample_id INTEGER NOT NULL"
+	");"
+	"INSERT INTO rollup_state VALUES (1, (SELECT coalesce(max(id), 0) FROM sample));",
 };
 
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))

@@ -25,11 +25,16 @@
 
 #define HQ_ROLLUP_SLOT 900
 
-/* Fold every sample with id >= first_sample_id into the rollups. Call it
- * inside the import transaction, after the last sample and before commit.
- * 0, or -1 with e set. */
+/* Fold every sample with id >= first_sample_id into the rollups (and any
+ * older sample an import without a refresh left out; none twice: table
+ * rollup_state records how far they go). Call it inside the import
+ * transaction, after the last sample and before commit. 0, or -1. */
 int hq_rollup_refresh(struct hq_store *s, int64_t first_sample_id,
     struct hq_err *e);
+
+/* 1 when the rollups cover every sample in the store; else queries must
+ * read raw samples. */
+int hq_rollup_current(struct hq_store *s);
 
 /* The slot holding t. */
 int64_t hq_rollup_slot(int64_t t);
