@@ -1,0 +1,108 @@
+# hq — see README.md. Sources are found by wildcard (HACKING.md).
+.SUFFIXES:
+.SECONDARY:
+
+PREFIX   ?= /usr/local
+BINDIR   ?= $(PREFIX)/bin
+MANDIR   ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+BUILD    ?= build
+VERSION  := 0.1.0
+
+PKGS     := sqlite3 libxml-2.0 libcjson libcurl libarchive
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS))
+
+CC       ?= cc
+OPT      ?= -O2 -g
+WARN     := -Wall -Wextra -Wformat=2 -Wshadow -Wstrict-prototypes \
+            -Wmissing-prototypes -Wvla -Wno-unused-parameter
+ifeq ($(WERROR),1)
+WARN     += -Werror
+endif
+ifeq ($(SANITIZE),1)
+OPT      := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+            -fno-sanitize-recover=undefined
+LDSAN    := -fsanitize=address,undefined
+endif
+CFLAGS_ALL  = -std=c17 -D_GNU_SOURCE -DHQ_VERSION='"$(VERSION)"' \
+              -Iinclude $(PKG_CFLAGS) $(WARN) $(OPT) $(CFLAGS)
+LDFLAGS_ALL = $(LDSAN) $(LDFLAGS)
+LIBS_ALL    = $(PKG_LIBS) -lm -lpthread
+
+LIB_SRC  := $(sort $(wildcard lib/*.c))
+CMD_SRC  := $(sort $(wildcard cmd/*.c))
+TOOL_SRC := $(sort $(wildcard scripts/*.c bench/*.c))
+UNIT_SRC := $(sort $(wildcard tests/unit/*.c))
+HDRS     := $(wildcard include/hq/*.h)
+
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+CMDS     := $(CMD_SRC:cmd/%.c=$(BUILD)/bin/%)
+TOOLS    := $(foreach s,$(TOOL_SRC),$(BUILD)/tools/$(basename $(notdir $(s))))
+UNITS    := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+LIBHQ    := $(BUILD)/libhq.a
+
+all: $(CMDS) $(TOOLS)
+
+$(BUILD)/obj/%.o: %.c $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -c -o $@ $<
+
+$(LIBHQ): $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $(LIB_OBJ)
+
+$(BUILD)/bin/%: $(BUILD)/obj/cmd/%.o $(LIBHQ)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS_ALL) -o $@ $< $(LIBHQ) $(LIBS_ALL)
+
+define tool_rule
+$(BUILD)/tools/$(basename $(notdir $(1))): $(BUILD)/obj/$(basename $(1)).o $(LIBHQ)
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(LDFLAGS_ALL) -o $$@ $$< $$(LIBHQ) $$(LIBS_ALL)
+endef
+$(foreach s,$(TOOL_SRC),$(eval $(call tool_rule,$(s))))
+
+$(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(LIBHQ)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS_ALL) -o $@ $< $(LIBHQ) $(LIBS_ALL)
+
+# The README's test command. Unit tests first (TAP), then the CLI suite.
+check: all $(UNITS)
+	HQ_BUILD=$(abspath $(BUILD)) prove --exec '' $(UNITS)
+	HQ_BUILD=$(abspath $(BUILD)) prove -j2 tests/cli/*.t
+
+units: $(UNITS)
+	HQ_BUILD=$(abspath $(BUILD)) prove --exec '' $(UNITS)
+
+bench: all
+	HQ_BUILD=$(abspath $(BUILD)) sh bench/run.sh
+
+demo:
+	sh scripts/deps.sh
+	$(MAKE) all
+	HQ_BUILD=$(abspath $(BUILD)) sh scripts/demo.sh
+
+deps:
+	sh scripts/deps.sh
+
+install: all
+	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
+	         $(DESTDIR)$(MANDIR)/man7 $(DESTDIR)$(BASHCOMPDIR)
+	cp $(CMDS) $(DESTDIR)$(BINDIR)/
+	cp man/*.1 $(DESTDIR)$(MANDIR)/man1/
+	cp man/*.7 $(DESTDIR)$(MANDIR)/man7/
+	cp completions/hq.bash $(DESTDIR)$(BASHCOMPDIR)/hq
+	for c in $(notdir $(CMDS)); do \
+	  ln -sf hq $(DESTDIR)$(BASHCOMPDIR)/$$c; done
+
+uninstall:
+	for c in $(notdir $(CMDS)); do \
+	  rm -f $(DESTDIR)$(BINDIR)/$$c $(DESTDIR)$(MANDIR)/man1/$$c.1 \
+	        $(DESTDIR)$(BASHCOMPDIR)/$$c; done
+	rm -f $(DESTDIR)$(MANDIR)/man7/hq.7 $(DESTDIR)$(BASHCOMPDIR)/hq
+
+clean:
+	rm -rf $(BUILD)
+
+.PHONY: all check units bench demo deps install uninstall clean

@@ -1,0 +1,66 @@
+# bash completion for hq-* commands. Installed as .../completions/hq with a
+# link per command. Each command has one function below; its option list is
+# checked against --help and the man page by tests/cli/0001-docs.t.
+
+_hq_dates="today yesterday this-week last-week this-month last-month this-year last-year 7d 30d 3m 1y"
+
+# Metric names present in the store (fast: reads the store's metric list).
+_hq_metrics() {
+	hq-query --complete-metrics 2>/dev/null
+}
+
+_hq_common() {
+	# $1: the previous word. Completes the arguments of shared options;
+	# returns 0 when it did.
+	case $1 in
+	--db) COMPREPLY=($(compgen -f -- "$cur")); return 0 ;;
+	--tz) COMPREPLY=($(cd /usr/share/zoneinfo 2>/dev/null && compgen -f -- "$cur")); return 0 ;;
+	--format) COMPREPLY=($(compgen -W "jsonl json csv table" -- "$cur")); return 0 ;;
+	esac
+	return 1
+}
+
+_hq_ingest() {
+	local cur prev
+	_init_completion 2>/dev/null || { cur=${COMP_WORDS[COMP_CWORD]}; prev=${COMP_WORDS[COMP_CWORD-1]}; }
+	local opts="--db --format --quiet --tz --help --version --tool-schema"
+	case $prev in
+	--format) COMPREPLY=($(compgen -W "auto apple jsonl dexcom libreview" -- "$cur")); return ;;
+	esac
+	_hq_common "$prev" && return
+	if [[ $cur == -* ]]; then
+		COMPREPLY=($(compgen -W "$opts" -- "$cur"))
+	else
+		COMPREPLY=($(compgen -f -- "$cur"))
+	fi
+}
+complete -F _hq_ingest hq-ingest
+
+_hq_query() {
+	local cur prev
+	_init_completion 2>/dev/null || { cur=${COMP_WORDS[COMP_CWORD]}; prev=${COMP_WORDS[COMP_CWORD-1]}; }
+	local opts="--from --to --by --agg --where --when --source --limit --offset --format --tz --db --list --help --version --tool-schema"
+	case $prev in
+	--from|--to) COMPREPLY=($(compgen -W "$_hq_dates" -- "$cur")); return ;;
+	--by) COMPREPLY=($(compgen -W "hour day week month year" -- "$cur")); return ;;
+	--agg) COMPREPLY=($(compgen -W "avg min max sum count median stddev p10 p25 p50 p75 p90 p95 p99 first last" -- "$cur")); return ;;
+	esac
+	_hq_common "$prev" && return
+	if [[ $cur == -* ]]; then
+		COMPREPLY=($(compgen -W "$opts" -- "$cur"))
+	else
+		COMPREPLY=($(compgen -W "$(_hq_metrics) workouts workout" -- "$cur"))
+	fi
+}
+complete -F _hq_query hq-query
+
+_hq_agent() {
+	local cur prev
+	_init_completion 2>/dev/null || { cur=${COMP_WORDS[COMP_CWORD]}; prev=${COMP_WORDS[COMP_CWORD-1]}; }
+	local opts="--help --version"
+	_hq_common "$prev" && return
+	if [[ $cur == -* ]]; then
+		COMPREPLY=($(compgen -W "$opts" -- "$cur"))
+	fi
+}
+complete -F _hq_agent hq-agent

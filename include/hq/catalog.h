@@ -1,0 +1,63 @@
+/*
+ * catalog — what hq knows about each metric.
+ *
+ * A metric has a snake_case name derived from its HealthKit identifier
+ * (HKQuantityTypeIdentifierHeartRateVariabilitySDNN → heart_rate_variability_sdnn),
+ * short aliases (hrv), a kind that decides how it aggregates, and the
+ * canonical unit its values are stored in. The table is static; every
+ * pointer returned is borrowed and lives for the whole program.
+ */
+#ifndef HQ_CATALOG_H
+#define HQ_CATALOG_H
+
+#include <stddef.h>
+
+enum hq_kind {
+	HQ_KIND_CUMULATIVE, /* counts and amounts over an interval: summed */
+	HQ_KIND_DISCRETE,   /* a measurement at an instant: averaged */
+	HQ_KIND_CATEGORY,   /* an enumerated state over an interval */
+	HQ_KIND_SLEEP,      /* per-night durations derived from sleep analysis */
+};
+
+struct hq_metric_info {
+	const char *name;        /* snake_case, unique */
+	const char *identifier;  /* HealthKit identifier stored in the store */
+	enum hq_kind kind;
+	const char *unit;        /* canonical unit; NULL for categories */
+	const char *aliases;     /* space-separated, may be "" */
+	const char *description; /* one line, for --list and tool schemas */
+};
+
+size_t hq_catalog_count(void);
+const struct hq_metric_info *hq_catalog_at(size_t i);
+/* By name, alias or identifier (case-insensitive); NULL if not known. */
+const struct hq_metric_info *hq_catalog_lookup(const char *name);
+const struct hq_metric_info *hq_catalog_by_identifier(const char *identifier);
+const char *hq_catalog_kind_name(enum hq_kind k);
+
+/* snake_case name of any identifier, known or not:
+ * HKQuantityTypeIdentifierVO2Max → vo2_max, HKDataTypeSleepDurationGoal →
+ * sleep_duration_goal. */
+void hq_catalog_snake(const char *identifier, char *buf, size_t n);
+/* The kind of an identifier the table does not know, from its prefix. */
+enum hq_kind hq_catalog_guess_kind(const char *identifier);
+
+/* The closest of candidates to name (edit distance ≤ a third of its
+ * length, at least 2), or NULL. */
+const char *hq_catalog_suggest(const char *name, const char *const *candidates,
+    size_t n);
+/* The closest catalog name or alias to name, or NULL. */
+const char *hq_catalog_suggest_known(const char *name);
+
+/* A category value as written (HKCategoryValueSleepAnalysisAsleepCore) for
+ * a type identifier, normalised to a snake name ("asleep_core") and a code
+ * (HealthKit's raw value where known, else 0). The legacy sleep "Asleep"
+ * becomes asleep_unspecified. */
+void hq_catalog_category(const char *type, const char *value, char *name,
+    size_t n, int *code);
+
+/* Convert v from unit `from` to unit `to`. 0 on success, -1 when hq does not
+ * know how (then *out = v). Equal units always succeed. */
+int hq_unit_convert(double v, const char *from, const char *to, double *out);
+
+#endif

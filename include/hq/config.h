@@ -1,0 +1,29 @@
+/*
+ * config — ~/.config/hq/config ($XDG_CONFIG_HOME/hq/config, or $HQ_CONFIG).
+ *
+ *     [llm]
+ *     provider = anthropic
+ *     model = claude-sonnet-4-5
+ *     [query]
+ *     source_priority = Apple Watch, iPhone
+ *
+ * '#' and ';' start comments. A missing file is an empty configuration.
+ * Strings returned are owned by the config and live until hq_config_free().
+ */
+#ifndef HQ_CONFIG_H
+#define HQ_CONFIG_H
+
+#include <stddef.h>
+
+#include "hq/err.h"
+
+struct hq_config;
+
+int hq_config_path(char *buf, size_t n);
+/* path NULL: the default path. NULL on a malformed file (e names file:line). */
+struct hq_config *hq_config_load(const char *path, struct hq_err *e);
+const char *hq_config_get(const struct hq_config *c, const char *section,
+    const char *key);
+void hq_config_free(struct hq_config *c);
+
+#endif

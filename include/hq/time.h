@@ -1,0 +1,75 @@
+/*
+ * time — instants, the local zone, calendars, and dates as people type them.
+ *
+ * Every instant is int64_t seconds since the Unix epoch, UTC. Local days,
+ * weeks (ISO 8601, Monday first) and months are computed in one IANA zone
+ * per process, chosen by hq_time_set_zone(); never from an offset written in
+ * a file. A "day number" is days since 1970-01-01 of a calendar date.
+ */
+#ifndef HQ_TIME_H
+#define HQ_TIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hq/err.h"
+
+enum hq_period { HQ_PERIOD_NONE, HQ_HOUR, HQ_DAY, HQ_WEEK, HQ_MONTH, HQ_YEAR };
+
+/* Choose the local zone: zone if not NULL, else $HQ_TZ, else $TZ, else the
+ * system zone. An unknown zone name is an error (no silent UTC). */
+int hq_time_set_zone(const char *zone, struct hq_err *e);
+/* The zone in use ("America/Los_Angeles", or "system"). */
+const char *hq_time_zone(void);
+
+/* Apple's "yyyy-MM-dd HH:mm:ss ±HHMM". Returns 0 or -1. offset_min may be
+ * NULL; it is the offset the file wrote, which is not the local zone. */
+int hq_time_parse_apple(const char *s, int64_t *utc, int *offset_min);
+/* Lenient: Apple's form, ISO 8601 ("T" or space, optional seconds and
+ * fraction, "Z", "+HH:MM", "+HHMM", "+HH"), or a bare date. A time without
+ * an offset is local wall time in the current zone. Returns 0 or -1. */
+int hq_time_parse(const char *s, int64_t *utc);
+
+/* Calendar arithmetic (proleptic Gregorian). */
+int64_t hq_time_days_from_civil(int y, int m, int d);
+void hq_time_civil_from_days(int64_t days, int *y, int *m, int *d);
+int hq_time_days_in_month(int y, int m);
+
+struct hq_local {
+	int year, month, day, hour, min, sec;
+	int wday;        /* 0 = Monday ... 6 = Sunday */
+	int offset_min;  /* offset from UTC at that instant */
+};
+void hq_time_to_local(int64_t utc, struct hq_local *out);
+/* Local day number of an instant. */
+int64_t hq_time_local_day(int64_t utc);
+/* The instant of a local wall time; in a DST gap, the time after the gap;
+ * in a repeated hour, the first occurrence. */
+int64_t hq_time_from_local(int y, int m, int d, int hh, int mm, int ss);
+/* The instant of local midnight starting a day number. */
+int64_t hq_time_day_start(int64_t day);
+
+/* Buckets in the local zone: the start of the bucket holding utc, the start
+ * of the next one, and its label: hour "2024-12-01T13", day "2024-12-01",
+ * week "2024-W49", month "2024-12", year "2024". */
+int64_t hq_time_bucket_start(int64_t utc, enum hq_period p);
+int64_t hq_time_bucket_next(int64_t start, enum hq_period p);
+void hq_time_bucket_label(int64_t start, enum hq_period p, char *buf, size_t n);
+int hq_time_parse_period(const char *s, enum hq_period *p);
+
+/* "2024-12-01T08:00:00Z" */
+void hq_time_format_utc(int64_t utc, char *buf, size_t n);
+/* "2024-12-01T00:00:00-08:00", in the local zone */
+void hq_time_format_local(int64_t utc, char *buf, size_t n);
+/* "2024-12-01", the local date */
+void hq_time_format_date(int64_t utc, char *buf, size_t n);
+
+/* A date as typed on a command line, as the half-open range [start, end) it
+ * names, relative to now: 2024-12-01, 2024-12, 2024, 2024-W49, a full
+ * timestamp (a zero-length range at that instant), today, yesterday, 7d,
+ * 3w, 6m, 1y (that many days/weeks/months/years ago: the day it names),
+ * this-week, last-week, this-month, last-month, this-year, last-year. */
+int hq_time_parse_range(const char *s, int64_t now, int64_t *start,
+    int64_t *end, struct hq_err *e);
+
+#endif

@@ -1,0 +1,611 @@
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "hq/buf.h"
+#include "hq/store.h"
+
+/*
+ * The schema, one migration per entry; entry i brings the store to version
+ * i + 1. Append only: a landed migration is never edited.
+ */
+static const char *const migrations[] = {
+	/* 1: samples and everything an Apple Health export holds */
+	"CREATE TABLE metric ("
+	"  id INTEGER PRIMARY KEY,"
+	"  identifier TEXT NOT NULL UNIQUE"
+	");"
+	"CREATE TABLE source ("
+	"  id INTEGER PRIMARY KEY,"
+	"  name TEXT NOT NULL UNIQUE"
+	");"
+	"CREATE TABLE device ("
+	"  id INTEGER PRIMARY KEY,"
+	"  descr TEXT NOT NULL UNIQUE"
+	");"
+	"CREATE TABLE import ("
+	"  id INTEGER PRIMARY KEY,"
+	"  path TEXT NOT NULL,"
+	"  format TEXT NOT NULL,"
+	"  size INTEGER,"
+	"  export_date INTEGER,"
+	"  export_version TEXT,"
+	"  locale TEXT,"
+	"  started INTEGER NOT NULL,"
+	"  finished INTEGER,"
+	"  records INTEGER NOT NULL DEFAULT 0,"
+	"  inserted INTEGER NOT NULL DEFAULT 0,"
+	"  duplicates INTEGER NOT NULL DEFAULT 0,"
+	"  skipped INTEGER NOT NULL DEFAULT 0"
+	");"
+	"CREATE TABLE sample ("
+	"  id INTEGER PRIMARY KEY,"
+	"  metric_id INTEGER NOT NULL REFERENCES metric(id),"
+	"  source_id INTEGER NOT NULL REFERENCES source(id),"
+	"  start INTEGER NOT NULL,"
+	"  end INTEGER NOT NULL,"
+	"  value REAL NOT NULL,"
+	"  text TEXT NOT NULL DEFAULT '',"
+	"  unit TEXT,"
+	"  device_id INTEGER REFERENCES device(id),"
+	"  source_version TEXT,"
+	"  created INTEGER,"
+	"  offset_min INTEGER,"
+	"  import_id INTEGER REFERENCES import(id)"
+	");"
+	/* The natural key, and the index queries by metric and time use. */
+	"CREATE UNIQUE INDEX sample_key"
+	"  ON sample(metric_id, start, source_id, end, value, text);"
+	"CREATE TABLE sample_meta ("
+	"  sample_id INTEGER NOT NULL REFERENCES sample(id),"
+	"  key TEXT NOT NULL,"
+	"  value TEXT NOT NULL"
+	");"
+	"CREATE INDEX sample_meta_sample ON sample_meta(sample_id);"
+	/* HRV beat lists: beat time is the local time of day written by the
+	 * phone, in seconds since local midnight. */
+	"CREATE TABLE hrv_beat ("
+	"  sample_id INTEGER NOT NULL REFERENCES sample(id),"
+	"  seq INTEGER NOT NULL,"
+	"  bpm REAL NOT NULL,"
+	"  time_of_day REAL,"
+	"  PRIMARY KEY (sample_id, seq)"
+	") WITHOUT ROWID;"
+	"CREATE TABLE correlation ("
+	"  id INTEGER PRIMARY KEY,"
+	"  metric_id INTEGER NOT NULL REFERENCES metric(id),"
+	"  source_id INTEGER NOT NULL REFERENCES source(id),"
+	"  start INTEGER NOT NULL,"
+	"  end INTEGER NOT NULL,"
+	"  created INTEGER,"
+	"  import_id INTEGER REFERENCES import(id),"
+	"  UNIQUE (metric_id, source_id, start, end)"
+	");"
+	"CREATE TABLE correlation_member ("
+	"  correlation_id INTEGER NOT NULL REFERENCES correlation(id),"
+	"  sample_id INTEGER NOT NULL REFERENCES sample(id),"
+	"  PRIMARY KEY (correlation_id, sample_id)"
+	") WITHOUT ROWID;"
+	"CREATE TABLE workout ("
+	"  id INTEGER PRIMARY KEY,"
+	"  activity_type TEXT NOT NULL,"
+	"  source_id INTEGER NOT NULL REFERENCES source(id),"
+	"  start INTEGER NOT NULL,"
+	"  end INTEGER NOT NULL,"
+	"  duration REAL,"        /* seconds, pauses excluded */
+	"  distance REAL,"        /* metres */
+	"  energy REAL,"          /* kcal */
+	"  device_id INTEGER REFERENCES device(id),"
+	"  source_version TEXT,"
+	"  created INTEGER,"
+	"  offset_min INTEGER,"
+	"  import_id INTEGER REFERENCES import(id),"
+	"  UNIQUE (activity_type, source_id, start, end)"
+	");"
+	"CREATE INDEX workout_start ON workout(start);"
+	"CREATE TABLE workout_meta ("
+	"  workout_id INTEGER NOT NULL REFERENCES workout(id),"
+	"  activity_uuid TEXT,"
+	"  key TEXT NOT NULL,"
+	"  value TEXT NOT NULL"
+	");"
+	"CREATE INDEX workout_meta_workout ON workout_meta(workout_id);"
+	"CREATE TABLE workout_activity ("
+	"  workout_id INTEGER NOT NULL REFERENCES workout(id),"
+	"  uuid TEXT NOT NULL,"
+	"  activity_type TEXT,"
+	"  start INTEGER NOT NULL,"
+	"  end INTEGER,"
+	"  duration REAL,"
+	"  PRIMARY KEY (workout_id, uuid)"
+	") WITHOUT ROWID;"
+	/* activity_uuid NULL: the workout's own statistics; otherwise those
+	 * of one WorkoutActivity (never add the two levels). Values are in
+	 * the canonical unit of metric_id. */
+	"CREATE TABLE workout_stat ("
+	"  workout_id INTEGER NOT NULL REFERENCES workout(id),"
+	"  activity_uuid TEXT,"
+	"  metric_id INTEGER NOT NULL REFERENCES metric(id),"
+	"  start INTEGER,"
+	"  end INTEGER,"
+	"  sum REAL, average REAL, minimum REAL, maximum REAL,"
+	"  unit TEXT"
+	");"
+	"CREATE INDEX workout_stat_workout ON workout_stat(workout_id);"
+	"CREATE TABLE workout_event ("
+	"  workout_id INTEGER NOT NULL REFERENCES workout(id),"
+	"  activity_uuid TEXT,"
+	"  type TEXT NOT NULL,"
+	"  date INTEGER NOT NULL,"
+	"  duration REAL"
+	");"
+	"CREATE INDEX workout_event_workout ON workout_event(workout_id);"
+	"CREATE TABLE route ("
+	"  id INTEGER PRIMARY KEY,"
+	"  workout_id INTEGER NOT NULL REFERENCES workout(id),"
+	"  source_id INTEGER REFERENCES source(id),"
+	"  start INTEGER,"
+	"  end INTEGER,"
+	"  file TEXT"
+	");"
+	"CREATE INDEX route_workout ON route(workout_id);"
+	"CREATE TABLE route_point ("
+	"  route_id INTEGER NOT NULL REFERENCES route(id),"
+	"  seq INTEGER NOT NULL,"
+	"  time INTEGER,"
+	"  lat REAL NOT NULL, lon REAL NOT NULL, ele REAL,"
+	"  h_acc REAL, v_acc REAL, course REAL, speed REAL,"
+	"  PRIMARY KEY (route_id, seq)"
+	") WITHOUT ROWID;"
+	"CREATE TABLE activity_summary ("
+	"  date TEXT PRIMARY KEY,"
+	"  active_energy REAL, active_energy_goal REAL, active_energy_unit TEXT,"
+	"  move_time REAL, move_time_goal REAL,"
+	"  exercise_time REAL, exercise_time_goal REAL,"
+	"  stand_hours REAL, stand_hours_goal REAL,"
+	"  import_id INTEGER REFERENCES import(id)"
+	");"
+	"CREATE TABLE clinical_record ("
+	"  id INTEGER PRIMARY KEY,"
+	"  type TEXT NOT NULL,"
+	"  identifier TEXT NOT NULL,"
+	"  source_id INTEGER REFERENCES source(id),"
+	"  source_url TEXT,"
+	"  fhir_version TEXT,"
+	"  received INTEGER,"
+	"  resource_path TEXT,"
+	"  resource TEXT,"          /* the FHIR JSON, when the zip had it */
+	"  import_id INTEGER REFERENCES import(id),"
+	"  UNIQUE (type, identifier)"
+	");"
+	"CREATE TABLE me ("
+	"  key TEXT PRIMARY KEY,"
+	"  value TEXT NOT NULL"
+	");",
+};
+
+#define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
+
+struct name_cache {
+	char **names;
+	int64_t *ids;
+	size_t n, cap, last;
+};
+
+struct hq_store {
+	sqlite3 *db;
+	char path[4096];
+	int readonly;
+	sqlite3_stmt *ins_sample;
+	struct name_cache metrics, sources, devices;
+};
+
+int
+hq_store_latest_version(void)
+{
+	return NMIGRATIONS;
+}
+
+int
+hq_store_path(const char *dbpath, char *buf, size_t n, struct hq_err *e)
+{
+	const char *env = getenv("HQ_DB"), *xdg = getenv("XDG_DATA_HOME");
+	const char *home = getenv("HOME");
+	int len;
+
+	if (dbpath && *dbpath)
+		len = snprintf(buf, n, "%s", dbpath);
+	else if (env && *env)
+		len = snprintf(buf, n, "%s", env);
+	else if (xdg && *xdg)
+		len = snprintf(buf, n, "%s/hq/hq.db", xdg);
+	else if (home && *home)
+		len = snprintf(buf, n, "%s/.local/share/hq/hq.db", home);
+	else {
+		hq_err_set(e, "no store: set --db, HQ_DB or HOME");
+		return -1;
+	}
+	if (len < 0 || (size_t)len >= n) {
+		hq_err_set(e, "store path too long");
+		return -1;
+	}
+	return 0;
+}
+
+/* mkdir -p for the directories above path, each 0700 when new. */
+static int
+make_parents(const char *path, struct hq_err *e)
+{
+	char dir[4096];
+	size_t len = strlen(path);
+
+	if (len >= sizeof dir)
+		return 0;
+	memcpy(dir, path, len + 1);
+	for (char *p = dir + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
+			hq_err_set(e, "cannot create directory %s: %s", dir,
+			    strerror(errno));
+			return -1;
+		}
+		*p = '/';
+	}
+	return 0;
+}
+
+static int
+sql_err(struct hq_store *s, struct hq_err *e, const char *what)
+{
+	hq_err_set(e, "%s: %s: %s", s->path, what, sqlite3_errmsg(s->db));
+	return -1;
+}
+
+int
+hq_store_exec(struct hq_store *s, const char *sql, struct hq_err *e)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(s->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		hq_err_set(e, "%s: %s", s->path, msg ? msg : sqlite3_errmsg(s->db));
+		sqlite3_free(msg);
+		return -1;
+	}
+	return 0;
+}
+
+int
+hq_store_prepare(struct hq_store *s, const char *sql, sqlite3_stmt **st,
+    struct hq_err *e)
+{
+	if (sqlite3_prepare_v2(s->db, sql, -1, st, NULL) != SQLITE_OK) {
+		*st = NULL;
+		return sql_err(s, e, "preparing a statement");
+	}
+	return 0;
+}
+
+int
+hq_store_schema_version(struct hq_store *s)
+{
+	sqlite3_stmt *st;
+	int v = -1;
+
+	if (sqlite3_prepare_v2(s->db, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+static int
+migrate(struct hq_store *s, struct hq_err *e)
+{
+	int v = hq_store_schema_version(s);
+
+	if (v < 0)
+		return sql_err(s, e, "reading the schema version");
+	if (v > NMIGRATIONS) {
+		hq_err_set(e, "%s: schema version %d is newer than this hq "
+		    "understands (%d); upgrade hq", s->path, v, NMIGRATIONS);
+		return -1;
+	}
+	if (v == NMIGRATIONS)
+		return 0;
+	if (s->readonly) {
+		hq_err_set(e, "%s: schema version %d is out of date; run "
+		    "hq-ingest once to upgrade it", s->path, v);
+		return -1;
+	}
+	if (hq_store_begin(s, e))
+		return -1;
+	/* Another process may have migrated while we waited for the lock. */
+	v = hq_store_schema_version(s);
+	for (; v < NMIGRATIONS; v++) {
+		char pragma[64];
+		if (hq_store_exec(s, migrations[v], e))
+			goto fail;
+		snprintf(pragma, sizeof pragma, "PRAGMA user_version = %d", v + 1);
+		if (hq_store_exec(s, pragma, e))
+			goto fail;
+	}
+	return hq_store_commit(s, e);
+fail:
+	hq_err_prefix(e, "migrating to schema version %d", v + 1);
+	hq_store_rollback(s);
+	return -1;
+}
+
+struct hq_store *
+hq_store_open(const char *dbpath, int flags, struct hq_err *e)
+{
+	struct hq_store *s = hq_xcalloc(1, sizeof *s);
+	struct stat st;
+	int oflags;
+
+	if (hq_store_path(dbpath, s->path, sizeof s->path, e))
+		goto fail;
+	s->readonly = (flags & HQ_STORE_READONLY) != 0;
+	if (stat(s->path, &st) != 0) {
+		if (!(flags & HQ_STORE_CREATE) || s->readonly) {
+			hq_err_set(e, "no store at %s: import data first with "
+			    "hq-ingest, or point --db/HQ_DB at a store", s->path);
+			goto fail;
+		}
+		/* Health data: the file is created 0600 before SQLite sees it,
+		 * and SQLite gives its -wal and -shm files the same mode. */
+		if (make_parents(s->path, e))
+			goto fail;
+		int fd = open(s->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+		if (fd < 0 && errno != EEXIST) {
+			hq_err_set(e, "cannot create %s: %s", s->path, strerror(errno));
+			goto fail;
+		}
+		if (fd >= 0)
+			close(fd);
+	}
+	oflags = s->readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE;
+	if (sqlite3_open_v2(s->path, &s->db, oflags | SQLITE_OPEN_NOMUTEX, NULL)
+	    != SQLITE_OK) {
+		hq_err_set(e, "cannot open %s: %s", s->path,
+		    s->db ? sqlite3_errmsg(s->db) : "out of memory");
+		goto fail;
+	}
+	sqlite3_extended_result_codes(s->db, 1);
+	hq_store_set_busy_timeout(s, 10000);
+	if (!s->readonly &&
+	    hq_store_exec(s, "PRAGMA journal_mode = WAL;"
+	        "PRAGMA synchronous = NORMAL;", e))
+		goto fail;
+	if (hq_store_exec(s, "PRAGMA foreign_keys = ON;"
+	    "PRAGMA cache_size = -16384;"
+	    "PRAGMA temp_store = MEMORY;", e))
+		goto fail;
+	if (migrate(s, e))
+		goto fail;
+	return s;
+fail:
+	hq_store_close(s);
+	return NULL;
+}
+
+static void
+cache_free(struct name_cache *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		free(c->names[i]);
+	free(c->names);
+	free(c->ids);
+}
+
+void
+hq_store_close(struct hq_store *s)
+{
+	if (!s)
+		return;
+	sqlite3_finalize(s->ins_sample);
+	cache_free(&s->metrics);
+	cache_free(&s->sources);
+	cache_free(&s->devices);
+	if (s->db)
+		sqlite3_close(s->db);
+	free(s);
+}
+
+sqlite3 *
+hq_store_db(struct hq_store *s)
+{
+	return s->db;
+}
+
+const char *
+hq_store_filename(const struct hq_store *s)
+{
+	return s->path;
+}
+
+void
+hq_store_set_busy_timeout(struct hq_store *s, int ms)
+{
+	sqlite3_busy_timeout(s->db, ms);
+}
+
+int
+hq_store_begin(struct hq_store *s, struct hq_err *e)
+{
+	int rc = sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+
+	if (rc == SQLITE_OK)
+		return 0;
+	if ((rc & 0xff) == SQLITE_BUSY) {
+		hq_err_set(e, "%s is locked by another writer (another hq-ingest?) "
+		    "and stayed locked; try again when it has finished", s->path);
+		return -1;
+	}
+	return sql_err(s, e, "starting a transaction");
+}
+
+int
+hq_store_commit(struct hq_store *s, struct hq_err *e)
+{
+	if (sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+		sql_err(s, e, "committing");
+		hq_store_rollback(s);
+		return -1;
+	}
+	return 0;
+}
+
+void
+hq_store_rollback(struct hq_store *s)
+{
+	if (!sqlite3_get_autocommit(s->db))
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	/* Interned ids created inside the transaction are gone too. */
+	cache_free(&s->metrics);
+	cache_free(&s->sources);
+	cache_free(&s->devices);
+	memset(&s->metrics, 0, sizeof s->metrics);
+	memset(&s->sources, 0, sizeof s->sources);
+	memset(&s->devices, 0, sizeof s->devices);
+}
+
+static int64_t
+cache_find(struct name_cache *c, const char *name)
+{
+	if (c->n && strcmp(c->names[c->last], name) == 0)
+		return c->ids[c->last];
+	for (size_t i = 0; i < c->n; i++)
+		if (strcmp(c->names[i], name) == 0) {
+			c->last = i;
+			return c->ids[i];
+		}
+	return 0;
+}
+
+static void
+cache_add(struct name_cache *c, const char *name, int64_t id)
+{
+	if (c->n == c->cap) {
+		c->cap = c->cap ? c->cap * 2 : 16;
+		c->names = hq_xrealloc(c->names, c->cap * sizeof *c->names);
+		c->ids = hq_xrealloc(c->ids, c->cap * sizeof *c->ids);
+	}
+	c->names[c->n] = hq_xstrdup(name);
+	c->ids[c->n] = id;
+	c->last = c->n++;
+}
+
+/* Look a name up in table.column, inserting it when create is set. */
+static int64_t
+intern(struct hq_store *s, struct name_cache *c, const char *table,
+    const char *column, const char *name, int create, struct hq_err *e)
+{
+	char sql[256];
+	sqlite3_stmt *st;
+	int64_t id = cache_find(c, name);
+
+	if (id)
+		return id;
+	snprintf(sql, sizeof sql, "SELECT id FROM %s WHERE %s = ?", table, column);
+	if (hq_store_prepare(s, sql, &st, e))
+		return -1;
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	if (!id && create) {
+		snprintf(sql, sizeof sql, "INSERT INTO %s(%s) VALUES (?)", table, column);
+		if (hq_store_prepare(s, sql, &st, e))
+			return -1;
+		sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) != SQLITE_DONE) {
+			sqlite3_finalize(st);
+			return sql_err(s, e, "adding a name");
+		}
+		sqlite3_finalize(st);
+		id = sqlite3_last_insert_rowid(s->db);
+	}
+	if (id)
+		cache_add(c, name, id);
+	return id;
+}
+
+int64_t
+hq_store_metric_id(struct hq_store *s, const char *identifier, int create,
+    struct hq_err *e)
+{
+	return intern(s, &s->metrics, "metric", "identifier", identifier, create, e);
+}
+
+int64_t
+hq_store_source_id(struct hq_store *s, const char *name, int create,
+    struct hq_err *e)
+{
+	return intern(s, &s->sources, "source", "name", name, create, e);
+}
+
+int64_t
+hq_store_device_id(struct hq_store *s, const char *descr, struct hq_err *e)
+{
+	return intern(s, &s->devices, "device", "descr", descr, 1, e);
+}
+
+int
+hq_store_add_sample(struct hq_store *s, const struct hq_sample *m,
+    struct hq_err *e)
+{
+	sqlite3_stmt *st;
+
+	if (!s->ins_sample && hq_store_prepare(s,
+	    "INSERT OR IGNORE INTO sample(metric_id, source_id, start, end, "
+	    "value, text, unit, device_id, source_version, created, offset_min, "
+	    "import_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", &s->ins_sample, e))
+		return -1;
+	st = s->ins_sample;
+	sqlite3_bind_int64(st, 1, m->metric_id);
+	sqlite3_bind_int64(st, 2, m->source_id);
+	sqlite3_bind_int64(st, 3, m->start);
+	sqlite3_bind_int64(st, 4, m->end);
+	sqlite3_bind_double(st, 5, m->value);
+	sqlite3_bind_text(st, 6, m->text ? m->text : "", -1, SQLITE_STATIC);
+	if (m->unit)
+		sqlite3_bind_text(st, 7, m->unit, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, 7);
+	if (m->device_id)
+		sqlite3_bind_int64(st, 8, m->device_id);
+	else
+		sqlite3_bind_null(st, 8);
+	if (m->source_version)
+		sqlite3_bind_text(st, 9, m->source_version, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, 9);
+	if (m->created)
+		sqlite3_bind_int64(st, 10, m->created);
+	else
+		sqlite3_bind_null(st, 10);
+	sqlite3_bind_int(st, 11, m->offset_min);
+	if (m->import_id)
+		sqlite3_bind_int64(st, 12, m->import_id);
+	else
+		sqlite3_bind_null(st, 12);
+	int rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE)
+		return sql_err(s, e, "adding a sample");
+	return sqlite3_changes(s->db) > 0;
+}
+
+int64_t
+hq_store_last_id(struct hq_store *s)
+{
+	return sqlite3_last_insert_rowid(s->db);
+}

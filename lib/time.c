@@ -1,0 +1,570 @@
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "hq/time.h"
+
+static char zone_name[256] = "system";
+
+/* Offsets are constant within a 15-minute UTC block in every real zone, so
+ * one cached block makes per-minute samples cheap to localise. */
+static int64_t cache_block = INT64_MIN;
+static struct tm cache_tm;
+
+static int
+zone_exists(const char *z)
+{
+	char path[512];
+	struct stat st;
+	const char *dir = getenv("TZDIR");
+
+	if (strcmp(z, "UTC") == 0 || strcmp(z, "GMT") == 0)
+		return 1;
+	if (z[0] == ':')
+		z++;
+	if (z[0] == '/')
+		return stat(z, &st) == 0 && S_ISREG(st.st_mode);
+	if (strstr(z, ".."))
+		return 0;
+	snprintf(path, sizeof path, "%s/%s", dir ? dir : "/usr/share/zoneinfo", z);
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+int
+hq_time_set_zone(const char *zone, struct hq_err *e)
+{
+	const char *src = "--tz";
+
+	if (!zone || !*zone) {
+		src = "HQ_TZ";
+		zone = getenv("HQ_TZ");
+	}
+	if (!zone || !*zone) {
+		src = "TZ";
+		zone = getenv("TZ");
+	}
+	if (zone && *zone) {
+		if (!zone_exists(zone)) {
+			hq_err_set(e, "unknown time zone '%s' (from %s); use an IANA "
+			    "name such as Europe/Paris or America/New_York", zone, src);
+			return -1;
+		}
+		setenv("TZ", zone, 1);
+		snprintf(zone_name, sizeof zone_name, "%s", zone[0] == ':' ? zone + 1 : zone);
+	} else {
+		unsetenv("TZ");
+		snprintf(zone_name, sizeof zone_name, "system");
+	}
+	tzset();
+	cache_block = INT64_MIN;
+	return 0;
+}
+
+const char *
+hq_time_zone(void)
+{
+	return zone_name;
+}
+
+int64_t
+hq_time_days_from_civil(int y, int m, int d)
+{
+	/* Howard Hinnant's days_from_civil. */
+	int64_t yy = (int64_t)y - (m <= 2);
+	int64_t era = (yy >= 0 ? yy : yy - 399) / 400;
+	int64_t yoe = yy - era * 400;
+	int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+
+	return era * 146097 + doe - 719468;
+}
+
+void
+hq_time_civil_from_days(int64_t z, int *y, int *m, int *d)
+{
+	z += 719468;
+	int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+	int64_t doe = z - era * 146097;
+	int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	int64_t mp = (5 * doy + 2) / 153;
+	int64_t dd = doy - (153 * mp + 2) / 5 + 1;
+	int64_t mm = mp < 10 ? mp + 3 : mp - 9;
+
+	*y = (int)(yoe + era * 400 + (mm <= 2));
+	*m = (int)mm;
+	*d = (int)dd;
+}
+
+int
+hq_time_days_in_month(int y, int m)
+{
+	static const int dim[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+
+	if (m < 1 || m > 12)
+		return 0;
+	return m == 2 ? 28 + leap : dim[m - 1];
+}
+
+static int
+digits(const char *s, int n, int *out)
+{
+	int v = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (!isdigit((unsigned char)s[i]))
+			return -1;
+		v = v * 10 + (s[i] - '0');
+	}
+	*out = v;
+	return 0;
+}
+
+static int
+valid_civil(int y, int mo, int d, int h, int mi, int s)
+{
+	return y >= 1 && mo >= 1 && mo <= 12 && d >= 1 &&
+	    d <= hq_time_days_in_month(y, mo) && h >= 0 && h <= 23 &&
+	    mi >= 0 && mi <= 59 && s >= 0 && s <= 60;
+}
+
+int
+hq_time_parse_apple(const char *s, int64_t *utc, int *offset_min)
+{
+	int y, mo, d, h, mi, sec, oh, om;
+
+	/* 2019-03-04 08:12:34 -0800 */
+	if (strlen(s) < 25 || s[4] != '-' || s[7] != '-' || s[10] != ' ' ||
+	    s[13] != ':' || s[16] != ':' || s[19] != ' ' ||
+	    (s[20] != '+' && s[20] != '-') || s[25] != '\0')
+		return -1;
+	if (digits(s, 4, &y) || digits(s + 5, 2, &mo) || digits(s + 8, 2, &d) ||
+	    digits(s + 11, 2, &h) || digits(s + 14, 2, &mi) ||
+	    digits(s + 17, 2, &sec) || digits(s + 21, 2, &oh) ||
+	    digits(s + 23, 2, &om))
+		return -1;
+	if (!valid_civil(y, mo, d, h, mi, sec) || oh > 23 || om > 59)
+		return -1;
+	int off = (oh * 60 + om) * (s[20] == '-' ? -1 : 1);
+	*utc = hq_time_days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 +
+	    sec - (int64_t)off * 60;
+	if (offset_min)
+		*offset_min = off;
+	return 0;
+}
+
+int
+hq_time_parse(const char *s, int64_t *utc)
+{
+	int y, mo, d, h = 0, mi = 0, sec = 0;
+	const char *p;
+
+	if (hq_time_parse_apple(s, utc, NULL) == 0)
+		return 0;
+	while (isspace((unsigned char)*s))
+		s++;
+	if (strlen(s) < 10 || s[4] != '-' || s[7] != '-' ||
+	    digits(s, 4, &y) || digits(s + 5, 2, &mo) || digits(s + 8, 2, &d))
+		return -1;
+	p = s + 10;
+	if (*p == 'T' || *p == 't' || (*p == ' ' && isdigit((unsigned char)p[1]))) {
+		p++;
+		if (digits(p, 2, &h) || p[2] != ':' || digits(p + 3, 2, &mi))
+			return -1;
+		p += 5;
+		if (*p == ':') {
+			if (digits(p + 1, 2, &sec))
+				return -1;
+			p += 3;
+			if (*p == '.' || *p == ',') {
+				p++;
+				if (!isdigit((unsigned char)*p))
+					return -1;
+				while (isdigit((unsigned char)*p))
+					p++;
+			}
+		}
+	}
+	if (!valid_civil(y, mo, d, h, mi, sec))
+		return -1;
+	while (*p == ' ')
+		p++;
+	if (*p == '\0') {
+		*utc = hq_time_from_local(y, mo, d, h, mi, sec);
+		return 0;
+	}
+	int off;
+	if (*p == 'Z' || *p == 'z') {
+		off = 0;
+		p++;
+	} else if (*p == '+' || *p == '-') {
+		int oh, om = 0, sign = *p == '-' ? -1 : 1;
+		p++;
+		if (digits(p, 2, &oh))
+			return -1;
+		p += 2;
+		if (*p == ':')
+			p++;
+		if (isdigit((unsigned char)*p)) {
+			if (digits(p, 2, &om))
+				return -1;
+			p += 2;
+		}
+		if (oh > 23 || om > 59)
+			return -1;
+		off = sign * (oh * 60 + om);
+	} else {
+		return -1;
+	}
+	if (*p != '\0')
+		return -1;
+	*utc = hq_time_days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 +
+	    sec - (int64_t)off * 60;
+	return 0;
+}
+
+void
+hq_time_to_local(int64_t utc, struct hq_local *out)
+{
+	int64_t block = utc >= 0 ? utc / 900 : (utc - 899) / 900;
+	int64_t base = block * 900;
+
+	if (block != cache_block) {
+		time_t t = (time_t)base;
+		localtime_r(&t, &cache_tm);
+		cache_block = block;
+	}
+	/* Within the block the offset is fixed: add the remainder by hand. */
+	int64_t local = hq_time_days_from_civil(cache_tm.tm_year + 1900,
+	    cache_tm.tm_mon + 1, cache_tm.tm_mday) * 86400 +
+	    cache_tm.tm_hour * 3600 + cache_tm.tm_min * 60 + cache_tm.tm_sec +
+	    (utc - base);
+	int64_t day = local >= 0 ? local / 86400 : (local - 86399) / 86400;
+	int64_t sod = local - day * 86400;
+
+	hq_time_civil_from_days(day, &out->year, &out->month, &out->day);
+	out->hour = (int)(sod / 3600);
+	out->min = (int)(sod / 60 % 60);
+	out->sec = (int)(sod % 60);
+	out->wday = (int)(((day % 7) + 7 + 3) % 7); /* 1970-01-01 was a Thursday */
+	out->offset_min = (int)((local - utc) / 60);
+}
+
+int64_t
+hq_time_local_day(int64_t utc)
+{
+	struct hq_local l;
+
+	hq_time_to_local(utc, &l);
+	return hq_time_days_from_civil(l.year, l.month, l.day);
+}
+
+static int64_t
+local_wall(int64_t utc)
+{
+	struct hq_local l;
+
+	hq_time_to_local(utc, &l);
+	return hq_time_days_from_civil(l.year, l.month, l.day) * 86400 +
+	    l.hour * 3600 + l.min * 60 + l.sec;
+}
+
+int64_t
+hq_time_from_local(int y, int m, int d, int hh, int mm, int ss)
+{
+	int64_t wall = hq_time_days_from_civil(y, m, d) * 86400 + hh * 3600 +
+	    mm * 60 + ss;
+	struct hq_local before, after;
+
+	/* The offsets a day either side bracket any transition near wall. */
+	hq_time_to_local(wall - 86400, &before);
+	hq_time_to_local(wall + 86400, &after);
+	int64_t t1 = wall - (int64_t)before.offset_min * 60;
+	int64_t t2 = wall - (int64_t)after.offset_min * 60;
+	int ok1 = local_wall(t1) == wall, ok2 = local_wall(t2) == wall;
+
+	if (ok1 && ok2)
+		return t1 < t2 ? t1 : t2;   /* a repeated hour: the first */
+	if (ok1 || ok2)
+		return ok1 ? t1 : t2;
+	return t1 > t2 ? t1 : t2;           /* a skipped hour: after the gap */
+}
+
+int64_t
+hq_time_day_start(int64_t day)
+{
+	int y, m, d;
+
+	hq_time_civil_from_days(day, &y, &m, &d);
+	return hq_time_from_local(y, m, d, 0, 0, 0);
+}
+
+/* ISO 8601 week-numbering year and week of a day number. */
+static void
+iso_week(int64_t day, int *wyear, int *week)
+{
+	int y, m, d;
+	int64_t wday = ((day % 7) + 7 + 3) % 7;       /* Monday = 0 */
+	int64_t thursday = day - wday + 3;
+
+	hq_time_civil_from_days(thursday, &y, &m, &d);
+	*wyear = y;
+	*week = (int)((thursday - hq_time_days_from_civil(y, 1, 1)) / 7 + 1);
+}
+
+static int64_t
+iso_week_monday(int wyear, int week)
+{
+	int64_t jan4 = hq_time_days_from_civil(wyear, 1, 4);
+	int64_t wday = ((jan4 % 7) + 7 + 3) % 7;
+
+	return jan4 - wday + (int64_t)(week - 1) * 7;
+}
+
+int64_t
+hq_time_bucket_start(int64_t utc, enum hq_period p)
+{
+	struct hq_local l;
+
+	hq_time_to_local(utc, &l);
+	int64_t day = hq_time_days_from_civil(l.year, l.month, l.day);
+	switch (p) {
+	case HQ_HOUR: {
+		/* The hour's start in local wall time; in a repeated hour both
+		 * occurrences are distinct buckets, so work from utc. */
+		return utc - l.min * 60 - l.sec;
+	}
+	case HQ_DAY:
+		return hq_time_day_start(day);
+	case HQ_WEEK:
+		return hq_time_day_start(day - l.wday);
+	case HQ_MONTH:
+		return hq_time_from_local(l.year, l.month, 1, 0, 0, 0);
+	case HQ_YEAR:
+		return hq_time_from_local(l.year, 1, 1, 0, 0, 0);
+	default:
+		return utc;
+	}
+}
+
+int64_t
+hq_time_bucket_next(int64_t start, enum hq_period p)
+{
+	struct hq_local l;
+
+	hq_time_to_local(start, &l);
+	int64_t day = hq_time_days_from_civil(l.year, l.month, l.day);
+	switch (p) {
+	case HQ_HOUR:
+		return start + 3600 - l.min * 60 - l.sec;
+	case HQ_DAY:
+		return hq_time_day_start(day + 1);
+	case HQ_WEEK:
+		return hq_time_day_start(day - l.wday + 7);
+	case HQ_MONTH:
+		return l.month == 12 ? hq_time_from_local(l.year + 1, 1, 1, 0, 0, 0)
+		    : hq_time_from_local(l.year, l.month + 1, 1, 0, 0, 0);
+	case HQ_YEAR:
+		return hq_time_from_local(l.year + 1, 1, 1, 0, 0, 0);
+	default:
+		return start;
+	}
+}
+
+void
+hq_time_bucket_label(int64_t start, enum hq_period p, char *buf, size_t n)
+{
+	struct hq_local l;
+	int wy, wk;
+
+	hq_time_to_local(start, &l);
+	switch (p) {
+	case HQ_HOUR:
+		snprintf(buf, n, "%04d-%02d-%02dT%02d", l.year, l.month, l.day, l.hour);
+		break;
+	case HQ_WEEK:
+		iso_week(hq_time_days_from_civil(l.year, l.month, l.day), &wy, &wk);
+		snprintf(buf, n, "%04d-W%02d", wy, wk);
+		break;
+	case HQ_MONTH:
+		snprintf(buf, n, "%04d-%02d", l.year, l.month);
+		break;
+	case HQ_YEAR:
+		snprintf(buf, n, "%04d", l.year);
+		break;
+	default:
+		snprintf(buf, n, "%04d-%02d-%02d", l.year, l.month, l.day);
+	}
+}
+
+int
+hq_time_parse_period(const char *s, enum hq_period *p)
+{
+	static const struct { const char *name; enum hq_period p; } names[] = {
+		{ "hour", HQ_HOUR }, { "day", HQ_DAY }, { "week", HQ_WEEK },
+		{ "month", HQ_MONTH }, { "year", HQ_YEAR },
+	};
+
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (strcmp(s, names[i].name) == 0) {
+			*p = names[i].p;
+			return 0;
+		}
+	return -1;
+}
+
+void
+hq_time_format_utc(int64_t utc, char *buf, size_t n)
+{
+	int64_t day = utc >= 0 ? utc / 86400 : (utc - 86399) / 86400;
+	int64_t sod = utc - day * 86400;
+	int y, m, d;
+
+	hq_time_civil_from_days(day, &y, &m, &d);
+	snprintf(buf, n, "%04d-%02d-%02dT%02d:%02d:%02dZ", y, m, d,
+	    (int)(sod / 3600), (int)(sod / 60 % 60), (int)(sod % 60));
+}
+
+void
+hq_time_format_local(int64_t utc, char *buf, size_t n)
+{
+	struct hq_local l;
+	int off;
+
+	hq_time_to_local(utc, &l);
+	off = l.offset_min < 0 ? -l.offset_min : l.offset_min;
+	snprintf(buf, n, "%04d-%02d-%02dT%02d:%02d:%02d%c%02d:%02d", l.year,
+	    l.month, l.day, l.hour, l.min, l.sec, l.offset_min < 0 ? '-' : '+',
+	    off / 60, off % 60);
+}
+
+void
+hq_time_format_date(int64_t utc, char *buf, size_t n)
+{
+	struct hq_local l;
+
+	hq_time_to_local(utc, &l);
+	snprintf(buf, n, "%04d-%02d-%02d", l.year, l.month, l.day);
+}
+
+static int64_t
+month_start(int y, int m)
+{
+	while (m < 1) {
+		m += 12;
+		y--;
+	}
+	while (m > 12) {
+		m -= 12;
+		y++;
+	}
+	return hq_time_from_local(y, m, 1, 0, 0, 0);
+}
+
+static int
+set_day(int64_t day, int64_t *start, int64_t *end)
+{
+	*start = hq_time_day_start(day);
+	*end = hq_time_day_start(day + 1);
+	return 0;
+}
+
+int
+hq_time_parse_range(const char *s, int64_t now, int64_t *start, int64_t *end,
+    struct hq_err *e)
+{
+	struct hq_local l;
+	int y, m, d, w;
+	size_t len = strlen(s);
+
+	hq_time_to_local(now, &l);
+	int64_t today = hq_time_days_from_civil(l.year, l.month, l.day);
+
+	if (strcmp(s, "today") == 0)
+		return set_day(today, start, end);
+	if (strcmp(s, "yesterday") == 0)
+		return set_day(today - 1, start, end);
+	if (strcmp(s, "this-week") == 0 || strcmp(s, "last-week") == 0) {
+		int64_t mon = today - l.wday - (s[0] == 'l' ? 7 : 0);
+		*start = hq_time_day_start(mon);
+		*end = hq_time_day_start(mon + 7);
+		return 0;
+	}
+	if (strcmp(s, "this-month") == 0 || strcmp(s, "last-month") == 0) {
+		int k = s[0] == 'l' ? -1 : 0;
+		*start = month_start(l.year, l.month + k);
+		*end = month_start(l.year, l.month + k + 1);
+		return 0;
+	}
+	if (strcmp(s, "this-year") == 0 || strcmp(s, "last-year") == 0) {
+		int k = s[0] == 'l' ? -1 : 0;
+		*start = hq_time_from_local(l.year + k, 1, 1, 0, 0, 0);
+		*end = hq_time_from_local(l.year + k + 1, 1, 1, 0, 0, 0);
+		return 0;
+	}
+	/* 7d, 3w, 6m, 1y: the day that long ago. */
+	if (len >= 2 && strchr("dwmy", s[len - 1])) {
+		char *endp;
+		errno = 0;
+		long n = strtol(s, &endp, 10);
+		if (endp == s + len - 1 && errno == 0 && n >= 0 && n <= 100000 &&
+		    isdigit((unsigned char)s[0])) {
+			switch (s[len - 1]) {
+			case 'd': return set_day(today - n, start, end);
+			case 'w': return set_day(today - 7 * n, start, end);
+			case 'm': case 'y': {
+				int mm = l.month - (int)(s[len - 1] == 'm' ? n : 12 * n);
+				int yy = l.year;
+				while (mm < 1) {
+					mm += 12;
+					yy--;
+				}
+				int dd = l.day;
+				if (dd > hq_time_days_in_month(yy, mm))
+					dd = hq_time_days_in_month(yy, mm);
+				return set_day(hq_time_days_from_civil(yy, mm, dd), start, end);
+			}
+			}
+		}
+	}
+	/* 2024-W49 */
+	if (len == 8 && s[4] == '-' && (s[5] == 'W' || s[5] == 'w') &&
+	    !digits(s, 4, &y) && !digits(s + 6, 2, &w) && w >= 1 && w <= 53) {
+		int64_t mon = iso_week_monday(y, w);
+		int wy, wk;
+		iso_week(mon, &wy, &wk);
+		if (wy == y && wk == w) {
+			*start = hq_time_day_start(mon);
+			*end = hq_time_day_start(mon + 7);
+			return 0;
+		}
+	}
+	if (len == 4 && !digits(s, 4, &y) && y >= 1) {
+		*start = hq_time_from_local(y, 1, 1, 0, 0, 0);
+		*end = hq_time_from_local(y + 1, 1, 1, 0, 0, 0);
+		return 0;
+	}
+	if (len == 7 && s[4] == '-' && !digits(s, 4, &y) && !digits(s + 5, 2, &m) &&
+	    m >= 1 && m <= 12 && y >= 1) {
+		*start = month_start(y, m);
+		*end = month_start(y, m + 1);
+		return 0;
+	}
+	if (len == 10 && s[4] == '-' && s[7] == '-' && !digits(s, 4, &y) &&
+	    !digits(s + 5, 2, &m) && !digits(s + 8, 2, &d) &&
+	    valid_civil(y, m, d, 0, 0, 0))
+		return set_day(hq_time_days_from_civil(y, m, d), start, end);
+	if (len > 10 && hq_time_parse(s, start) == 0) {
+		*end = *start;
+		return 0;
+	}
+	hq_err_set(e, "cannot read the date '%s': use 2024-12-01, 2024-12, 2024, "
+	    "2024-W49, today, yesterday, 7d, 3w, 6m, 1y, this-week, last-week, "
+	    "this-month, last-month, this-year or last-year", s);
+	return -1;
+}

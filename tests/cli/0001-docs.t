@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Every command's options agree across --help, the man page, the bash
+# completion and --tool-schema; usage errors and --help behave the same
+# way everywhere.
+. "$(dirname "$0")/lib.sh"
+
+cmds=$(cd "$HQ_BUILD/bin" 2>/dev/null && ls hq-* 2>/dev/null)
+[ -n "$cmds" ] || skip_all "no commands built"
+
+for c in $cmds; do
+	run "$c" --help
+	is "$rc" 0 "$c --help exits 0"
+	like "$out" "^usage: $c " "$c --help starts with usage"
+	is "$err" "" "$c --help writes nothing on stderr"
+
+	run "$c" --no-such-option
+	is "$rc" 2 "$c: unknown option exits 2"
+	like "$err" "usage: $c" "$c: unknown option prints usage"
+	like "$err" "--help" "$c: unknown option points at --help"
+	is "$out" "" "$c: nothing on stdout for a usage error"
+
+	run "$c" --version
+	is "$rc" 0 "$c --version exits 0"
+
+	man="$HQ_ROOT/man/$c.1"
+	ok "$([ -f "$man" ]; echo $?)" "$c has a man page"
+	fn="_$(echo "$c" | tr '-' '_')"
+	compl=$(awk -v fn="$fn() {" '$0 == fn {p=1} p {print} p && /^}/ {exit}' "$HQ_ROOT/completions/hq.bash")
+	like "$compl" "complete|local" "$c has a completion function $fn"
+	like "$(grep -E "^complete -F $fn $c\$" "$HQ_ROOT/completions/hq.bash")" "." "$c completion is registered"
+
+	helpopts=$(printf '%s\n' "$out" | grep -Eo -- '--[a-z][a-z0-9-]+' | sort -u)
+	missing_man="" missing_compl=""
+	for o in $helpopts; do
+		esc=$(printf '%s' "$o" | sed 's/-/\\\\-/g')
+		grep -Fq -- "$esc" "$man" 2>/dev/null || grep -Fq -- "$o" "$man" 2>/dev/null ||
+			missing_man="$missing_man $o"
+		printf '%s\n' "$compl" | grep -Eq -- "(^|[ \"])$o([ \"]|$)" ||
+			missing_compl="$missing_compl $o"
+	done
+	is "$missing_man" "" "$c: every --help option is in $c.1"
+	is "$missing_compl" "" "$c: every --help option is in the completion"
+
+	run "$c" --tool-schema
+	is "$rc" 0 "$c --tool-schema exits 0"
+	props=$(printf '%s' "$out" | python3 -c '
+import json, sys
+t = json.load(sys.stdin)
+assert t["name"] == sys.argv[1].replace("-", "_"), t["name"]
+assert isinstance(t["description"], str) and len(t["description"]) > 20
+p = t["parameters"]
+assert p["type"] == "object"
+pos = t.get("x-positional")
+for k, v in p["properties"].items():
+    assert v.get("description"), k
+    if k != pos:
+        print(k)
+' "$c")
+	is "$?" 0 "$c --tool-schema is a well-formed tool definition"
+	missing_help=""
+	for k in $props; do
+		o="--$(printf '%s' "$k" | tr '_' '-')"
+		printf '%s\n' "$helpopts" | grep -qx -- "$o" || missing_help="$missing_help $o"
+	done
+	is "$missing_help" "" "$c: every schema parameter is an option in --help"
+done
+done_testing

@@ -1,0 +1,173 @@
+/* Unit tests for lib/time.c: Apple and ISO dates, zones, DST, buckets, the
+ * dates people type. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "hq/time.h"
+#include "tap.h"
+
+static int64_t
+apple(const char *s)
+{
+	int64_t t = -1;
+	int off;
+
+	if (hq_time_parse_apple(s, &t, &off) != 0)
+		return -1;
+	return t;
+}
+
+static int64_t
+iso(const char *s)
+{
+	int64_t t = -1;
+
+	return hq_time_parse(s, &t) == 0 ? t : -1;
+}
+
+static const char *
+label(int64_t t, enum hq_period p)
+{
+	static char buf[64];
+
+	hq_time_bucket_label(t, p, buf, sizeof buf);
+	return buf;
+}
+
+static const char *
+local(int64_t t)
+{
+	static char buf[64];
+
+	hq_time_format_local(t, buf, sizeof buf);
+	return buf;
+}
+
+int
+main(void)
+{
+	struct hq_err e;
+	int off = 0;
+	int64_t t, s, end;
+
+	/* Apple's format; the written offset only locates the instant. */
+	is_int(apple("2019-03-04 08:12:34 -0800"), 1551715954, "apple date with -0800");
+	is_int(apple("2019-03-04 16:12:34 +0000"), 1551715954, "same instant at +0000");
+	is_int(apple("2019-03-04 21:42:34 +0530"), 1551715954, "same instant at +0530");
+	hq_time_parse_apple("2019-03-04 21:42:34 +0530", &t, &off);
+	is_int(off, 330, "offset minutes kept");
+	ok(hq_time_parse_apple("2019-03-04T08:12:34 -0800", &t, NULL) != 0, "apple: T rejected");
+	ok(hq_time_parse_apple("2019-02-30 08:12:34 -0800", &t, NULL) != 0, "apple: Feb 30 rejected");
+	ok(hq_time_parse_apple("2019-03-04 08:12:34 -08", &t, NULL) != 0, "apple: short offset rejected");
+	ok(hq_time_parse_apple("2019-03-04 08:12:34 -0800x", &t, NULL) != 0, "apple: trailing junk rejected");
+	ok(hq_time_parse_apple("", &t, NULL) != 0, "apple: empty rejected");
+
+	/* ISO 8601 forms. */
+	is_int(iso("2019-03-04T16:12:34Z"), 1551715954, "iso Z");
+	is_int(iso("2019-03-04T08:12:34-08:00"), 1551715954, "iso -08:00");
+	is_int(iso("2019-03-04T08:12:34-0800"), 1551715954, "iso -0800");
+	is_int(iso("2019-03-04T16:12:34.250Z"), 1551715954, "iso fraction dropped");
+	is_int(iso("2019-03-04 08:12:34 -0800"), 1551715954, "iso parser takes apple form");
+	is_int(iso("2019-03-04T16:12Z"), 1551715920, "iso without seconds");
+	ok(iso("2019-13-04T16:12Z") == -1, "iso month 13 rejected");
+	ok(iso("2019-03-04T16:12:34+25:00") == -1, "iso offset 25h rejected");
+
+	/* Zones. */
+	ok(hq_time_set_zone("Mars/Olympus_Mons", &e) != 0, "unknown zone rejected");
+	ok(strstr(e.msg, "Mars/Olympus_Mons") != NULL, "error names the zone");
+	ok(hq_time_set_zone("America/Los_Angeles", &e) == 0, "set LA");
+	is_str(hq_time_zone(), "America/Los_Angeles", "zone name kept");
+
+	/* Naive local times are read in the zone. */
+	is_int(iso("2024-07-01T00:00:00"), iso("2024-07-01T07:00:00Z"), "naive summer time is PDT");
+	is_int(iso("2024-01-01"), iso("2024-01-01T08:00:00Z"), "bare date is local midnight");
+
+	/* The trap: 23:30 PST written by a summer export as 00:30 -0700. */
+	t = apple("2016-11-15 00:30:00 -0700");
+	is_str(label(t, HQ_DAY), "2016-11-14", "23:30 PST written as 00:30 -0700 is the 14th");
+
+	/* DST: 2024-03-10 has 23 hours in LA, 2024-11-03 has 25. */
+	s = hq_time_day_start(hq_time_days_from_civil(2024, 3, 10));
+	end = hq_time_bucket_next(s, HQ_DAY);
+	is_int(end - s, 23 * 3600, "spring-forward day has 23 hours");
+	s = hq_time_day_start(hq_time_days_from_civil(2024, 11, 3));
+	end = hq_time_bucket_next(s, HQ_DAY);
+	is_int(end - s, 25 * 3600, "fall-back day has 25 hours");
+	is_str(local(s), "2024-11-03T00:00:00-07:00", "fall-back day starts in PDT");
+	is_str(local(end), "2024-11-04T00:00:00-08:00", "and ends in PST");
+
+	/* A wall time in the spring gap lands after it; a repeated one first. */
+	t = hq_time_from_local(2024, 3, 10, 2, 30, 0);
+	is_str(local(t), "2024-03-10T03:30:00-07:00", "02:30 in the gap becomes 03:30 PDT");
+	t = hq_time_from_local(2024, 11, 3, 1, 30, 0);
+	is_str(local(t), "2024-11-03T01:30:00-07:00", "repeated 01:30 is the first (PDT)");
+
+	/* Hour buckets across fall-back: two distinct 01:00 hours. */
+	t = iso("2024-11-03T08:30:00Z");   /* 01:30 PDT */
+	int64_t h1 = hq_time_bucket_start(t, HQ_HOUR);
+	int64_t h2 = hq_time_bucket_next(h1, HQ_HOUR);
+	is_int(h2 - h1, 3600, "hour bucket is an hour");
+	is_str(label(h2, HQ_HOUR), "2024-11-03T01", "the second 01 hour");
+
+	/* Weeks are ISO 8601, months and years local. */
+	t = iso("2024-12-31T12:00:00");
+	is_str(label(t, HQ_WEEK), "2025-W01", "2024-12-31 is in 2025-W01");
+	is_str(label(hq_time_bucket_start(t, HQ_WEEK), HQ_DAY), "2024-12-30", "week starts Monday");
+	is_str(label(t, HQ_MONTH), "2024-12", "month label");
+	is_str(label(t, HQ_YEAR), "2024", "year label");
+	t = iso("2021-01-03T12:00:00");
+	is_str(label(t, HQ_WEEK), "2020-W53", "2021-01-03 is in 2020-W53");
+
+	/* Dates as typed. now = Wed 2024-12-11 15:00 local. */
+	int64_t now = iso("2024-12-11T15:00:00");
+	ok(hq_time_parse_range("2024-12", now, &s, &end, &e) == 0, "2024-12 parses");
+	is_str(local(s), "2024-12-01T00:00:00-08:00", "month start");
+	is_str(local(end), "2025-01-01T00:00:00-08:00", "month end");
+	hq_time_parse_range("today", now, &s, &end, &e);
+	is_str(local(s), "2024-12-11T00:00:00-08:00", "today");
+	hq_time_parse_range("yesterday", now, &s, &end, &e);
+	is_str(local(s), "2024-12-10T00:00:00-08:00", "yesterday");
+	hq_time_parse_range("7d", now, &s, &end, &e);
+	is_str(local(s), "2024-12-04T00:00:00-08:00", "7d is the day a week ago");
+	hq_time_parse_range("3w", now, &s, &end, &e);
+	is_str(local(s), "2024-11-20T00:00:00-08:00", "3w");
+	hq_time_parse_range("6m", now, &s, &end, &e);
+	is_str(local(s), "2024-06-11T00:00:00-07:00", "6m (in PDT)");
+	hq_time_parse_range("1y", now, &s, &end, &e);
+	is_str(local(s), "2023-12-11T00:00:00-08:00", "1y");
+	hq_time_parse_range("last-week", now, &s, &end, &e);
+	is_str(local(s), "2024-12-02T00:00:00-08:00", "last-week starts Monday");
+	is_str(local(end), "2024-12-09T00:00:00-08:00", "last-week ends next Monday");
+	hq_time_parse_range("this-week", now, &s, &end, &e);
+	is_str(local(s), "2024-12-09T00:00:00-08:00", "this-week");
+	hq_time_parse_range("last-month", now, &s, &end, &e);
+	is_str(local(s), "2024-11-01T00:00:00-07:00", "last-month");
+	hq_time_parse_range("this-year", now, &s, &end, &e);
+	is_str(local(s), "2024-01-01T00:00:00-08:00", "this-year");
+	hq_time_parse_range("2024-W49", now, &s, &end, &e);
+	is_str(local(s), "2024-12-02T00:00:00-08:00", "2024-W49 starts Mon 2 Dec");
+	ok(hq_time_parse_range("2024-W53", now, &s, &end, &e) != 0, "2024 has no W53");
+	ok(hq_time_parse_range("2024", now, &s, &end, &e) == 0 && end - s == 366 * 86400, "2024 is 366 days");
+	ok(hq_time_parse_range("2024-02-30", now, &s, &end, &e) != 0, "Feb 30 rejected");
+	ok(hq_time_parse_range("lastweek", now, &s, &end, &e) != 0, "typo rejected");
+	ok(strstr(e.msg, "last-week") != NULL, "error lists the accepted forms");
+	ok(hq_time_parse_range("2024-12-01T10:00", now, &s, &end, &e) == 0 && s == end, "timestamp is an instant");
+
+	/* Another zone: a half-hour offset. */
+	ok(hq_time_set_zone("Asia/Kolkata", &e) == 0, "set Kolkata");
+	t = iso("2024-06-01T18:29:59Z");
+	is_str(label(t, HQ_DAY), "2024-06-01", "23:59:59 IST is still the 1st");
+	is_str(label(t + 1, HQ_DAY), "2024-06-02", "00:00 IST is the 2nd");
+	is_int(hq_time_day_start(hq_time_local_day(t + 1)), t + 1, "day start at a +05:30 midnight");
+
+	/* Civil calendar round trips. */
+	int bad = 0;
+	for (int64_t d = -800000; d < 800000; d += 37) {
+		int y, m, dd;
+		hq_time_civil_from_days(d, &y, &m, &dd);
+		if (hq_time_days_from_civil(y, m, dd) != d)
+			bad++;
+	}
+	is_int(bad, 0, "civil <-> days round trip");
+	return done_testing();
+}
