@@ -43,19 +43,19 @@ const struct hq_agent_tool *hq_agent_tool_find(const struct hq_agent_tools *tool
 }
 
 int hq_agent_tool_parse(const char *json, const char *path, struct hq_agent_tool *t,
-			char *err, size_t errlen)
+			struct hq_err *e)
 {
 	memset(t, 0, sizeof *t);
 	cJSON *j = cJSON_Parse(json);
 	if (!cJSON_IsObject(j)) {
-		snprintf(err, errlen, "--tool-schema output is not a JSON object");
+		hq_err_set(e, "--tool-schema output is not a JSON object");
 		cJSON_Delete(j);
 		return -1;
 	}
 	const char *name = hq_llm_jstr(j, "name");
 	cJSON *params = cJSON_DetachItemFromObjectCaseSensitive(j, "parameters");
 	if (!name || !cJSON_IsObject(params)) {
-		snprintf(err, errlen, "--tool-schema output lacks %s", name ? "parameters" : "name");
+		hq_err_set(e, "--tool-schema output lacks %s", name ? "parameters" : "name");
 		cJSON_Delete(params);
 		cJSON_Delete(j);
 		return -1;
@@ -72,7 +72,7 @@ int hq_agent_tool_parse(const char *json, const char *path, struct hq_agent_tool
 	cJSON_Delete(j);
 	if (rc) {
 		tool_free(t);
-		snprintf(err, errlen, "out of memory");
+		hq_err_set(e, "out of memory");
 		return -1;
 	}
 	return 0;
@@ -145,7 +145,7 @@ static int scan_dir(const char *dir, char ***paths, size_t *n, size_t *cap)
 }
 
 int hq_agent_discover(const char *dirs, double timeout, struct hq_agent_tools *out,
-		      char *err, size_t errlen)
+		      struct hq_err *e)
 {
 	memset(out, 0, sizeof *out);
 	char **paths = NULL;
@@ -163,7 +163,7 @@ int hq_agent_discover(const char *dirs, double timeout, struct hq_agent_tools *o
 	out->v = calloc(n ? n : 1, sizeof *out->v);
 	int rc = -1;
 	if (!procs || !argvs || !out->v) {
-		snprintf(err, errlen, "out of memory");
+		hq_err_set(e, "out of memory");
 		goto done;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -173,9 +173,9 @@ int hq_agent_discover(const char *dirs, double timeout, struct hq_agent_tools *o
 	}
 	hq_proc_run_all(procs, n, timeout, 1u << 20);
 	for (size_t i = 0; i < n; i++) {
-		char why[256];
+		struct hq_err why;
 		if (procs[i].exit_status == 0 && !procs[i].cut &&
-		    !hq_agent_tool_parse(procs[i].out, paths[i], &out->v[out->n], why, sizeof why)) {
+		    !hq_agent_tool_parse(procs[i].out, paths[i], &out->v[out->n], &why)) {
 			if (hq_agent_tool_find(out, out->v[out->n].name))
 				tool_free(&out->v[out->n]);	/* same name twice */
 			else
@@ -245,7 +245,7 @@ static int has_type(const cJSON *prop, const char *type)
 
 /* the text of a scalar as an option value, checked against the schema */
 static int scalar_text(const cJSON *prop, const char *key, const cJSON *v,
-		       char *buf, size_t n, char *err, size_t errlen)
+		       char *buf, size_t n, struct hq_err *e)
 {
 	int want_int = has_type(prop, "integer"), want_num = has_type(prop, "number");
 	if (cJSON_IsString(v)) {
@@ -254,7 +254,7 @@ static int scalar_text(const cJSON *prop, const char *key, const cJSON *v,
 			errno = 0;
 			double d = strtod(v->valuestring, &end);
 			if (errno || end == v->valuestring || *end || (want_int && d != floor(d))) {
-				snprintf(err, errlen, "parameter '%s' must be %s, not \"%.60s\"", key,
+				hq_err_set(e, "parameter '%s' must be %s, not \"%.60s\"", key,
 					 want_int ? "an integer" : "a number", v->valuestring);
 				return -1;
 			}
@@ -263,7 +263,7 @@ static int scalar_text(const cJSON *prop, const char *key, const cJSON *v,
 	} else if (cJSON_IsNumber(v)) {
 		double d = v->valuedouble;
 		if (want_int && d != floor(d)) {
-			snprintf(err, errlen, "parameter '%s' must be an integer, not %g", key, d);
+			hq_err_set(e, "parameter '%s' must be an integer, not %g", key, d);
 			return -1;
 		}
 		if (d == floor(d) && fabs(d) < 1e15)
@@ -273,18 +273,18 @@ static int scalar_text(const cJSON *prop, const char *key, const cJSON *v,
 	} else if (cJSON_IsBool(v)) {
 		snprintf(buf, n, "%s", cJSON_IsTrue(v) ? "true" : "false");
 	} else {
-		snprintf(err, errlen, "parameter '%s' must be a %s value", key,
+		hq_err_set(e, "parameter '%s' must be a %s value", key,
 			 want_int ? "integer" : want_num ? "number" : "string");
 		return -1;
 	}
 	const cJSON *en = cJSON_GetObjectItemCaseSensitive(prop, "enum");
 	if (cJSON_IsArray(en)) {
-		const cJSON *e;
-		cJSON_ArrayForEach(e, en)
-			if (cJSON_IsString(e) && !strcmp(e->valuestring, buf))
+		const cJSON *it;
+		cJSON_ArrayForEach(it, en)
+			if (cJSON_IsString(it) && !strcmp(it->valuestring, buf))
 				return 0;
 		char *allowed = cJSON_PrintUnformatted(en);
-		snprintf(err, errlen, "parameter '%s' must be one of %s, not \"%.60s\"", key,
+		hq_err_set(e, "parameter '%s' must be one of %s, not \"%.60s\"", key,
 			 allowed ? allowed : "its enum", buf);
 		cJSON_free(allowed);
 		return -1;
@@ -311,13 +311,13 @@ static void known_params(const cJSON *props, char *buf, size_t n)
 }
 
 int hq_agent_argv(const struct hq_agent_tool *t, const char *args, char ***argv,
-		  char *err, size_t errlen)
+		  struct hq_err *e)
 {
 	*argv = NULL;
 	const char *end = NULL;
 	cJSON *a = (args && *args) ? cJSON_ParseWithOpts(args, &end, 0) : cJSON_CreateObject();
 	if (!cJSON_IsObject(a)) {
-		snprintf(err, errlen, "the arguments are not a JSON object: %.120s%s", args ? args : "",
+		hq_err_set(e, "the arguments are not a JSON object: %.120s%s", args ? args : "",
 			 args && strlen(args) > 120 ? "..." : "");
 		cJSON_Delete(a);
 		return -1;
@@ -328,7 +328,7 @@ int hq_agent_argv(const struct hq_agent_tool *t, const char *args, char ***argv,
 	cJSON_ArrayForEach(v, a) {
 		if (!cJSON_GetObjectItemCaseSensitive(props, v->string)) {
 			known_params(props, known, sizeof known);
-			snprintf(err, errlen, "unknown parameter '%s' for %s (parameters: %s)",
+			hq_err_set(e, "unknown parameter '%s' for %s (parameters: %s)",
 				 v->string, t->name, known);
 			cJSON_Delete(a);
 			return -1;
@@ -337,7 +337,7 @@ int hq_agent_argv(const struct hq_agent_tool *t, const char *args, char ***argv,
 	const cJSON *req;
 	cJSON_ArrayForEach(req, cJSON_GetObjectItemCaseSensitive(t->parameters, "required")) {
 		if (cJSON_IsString(req) && !cJSON_GetObjectItemCaseSensitive(a, req->valuestring)) {
-			snprintf(err, errlen, "missing required parameter '%s' for %s",
+			hq_err_set(e, "missing required parameter '%s' for %s",
 				 req->valuestring, t->name);
 			cJSON_Delete(a);
 			return -1;
@@ -361,7 +361,7 @@ int hq_agent_argv(const struct hq_agent_tool *t, const char *args, char ***argv,
 			int on = cJSON_IsTrue(v) || (cJSON_IsString(v) && !strcmp(v->valuestring, "true"));
 			int off = cJSON_IsFalse(v) || (cJSON_IsString(v) && !strcmp(v->valuestring, "false"));
 			if (!on && !off) {
-				snprintf(err, errlen, "parameter '%s' must be true or false", key);
+				hq_err_set(e, "parameter '%s' must be true or false", key);
 				rc = -1;
 			} else if (on)
 				rc = argv_add(&b, opt);
@@ -370,7 +370,7 @@ int hq_agent_argv(const struct hq_agent_tool *t, const char *args, char ***argv,
 		const cJSON *items = cJSON_GetObjectItemCaseSensitive(prop, "items");
 		if (cJSON_IsArray(v) || has_type(prop, "array")) {
 			if (!cJSON_IsArray(v) && !has_type(prop, "array")) {
-				snprintf(err, errlen, "parameter '%s' takes one value, not a list", key);
+				hq_err_set(e, "parameter '%s' takes one value, not a list", key);
 				rc = -1;
 				continue;
 			}
@@ -379,7 +379,7 @@ int hq_agent_argv(const struct hq_agent_tool *t, const char *args, char ***argv,
 			int many = cJSON_IsArray(v);
 			const cJSON *it = many ? v->child : one;
 			for (; it && !rc; it = many ? it->next : NULL) {
-				rc = scalar_text(items ? items : prop, key, it, val, sizeof val, err, errlen);
+				rc = scalar_text(items ? items : prop, key, it, val, sizeof val, e);
 				if (!rc && positional)
 					rc = argv_add(&pos, val);
 				else if (!rc)
@@ -387,7 +387,7 @@ int hq_agent_argv(const struct hq_agent_tool *t, const char *args, char ***argv,
 			}
 			continue;
 		}
-		rc = scalar_text(prop, key, v, val, sizeof val, err, errlen);
+		rc = scalar_text(prop, key, v, val, sizeof val, e);
 		if (!rc && positional)
 			rc = argv_add(&pos, val);
 		else if (!rc)
@@ -401,8 +401,8 @@ int hq_agent_argv(const struct hq_agent_tool *t, const char *args, char ***argv,
 	hq_agent_argv_free(pos.v);
 	cJSON_Delete(a);
 	if (rc) {
-		if (!err[0])
-			snprintf(err, errlen, "out of memory");
+		if (!e->msg[0])
+			hq_err_set(e, "out of memory");
 		hq_agent_argv_free(b.v);
 		return -1;
 	}
@@ -584,7 +584,7 @@ static int run_calls(const struct hq_agent_config *cfg, const struct hq_agent_to
 	size_t n = r->ncalls;
 	struct hq_proc *procs = calloc(n, sizeof *procs);
 	char ***argvs = calloc(n, sizeof *argvs);
-	char (*errs)[600] = calloc(n, sizeof *errs);
+	struct hq_err *errs = calloc(n, sizeof *errs);
 	const struct hq_agent_tool **tl = calloc(n, sizeof *tl);
 	size_t *slot = calloc(n, sizeof *slot);
 	int rc = -1;
@@ -597,19 +597,19 @@ static int run_calls(const struct hq_agent_config *cfg, const struct hq_agent_to
 		if (!tl[i]) {
 			char names[400];
 			tools_list(tools, names, sizeof names);
-			snprintf(errs[i], sizeof errs[i], "error: unknown tool '%s'; the tools are: %s",
-				 c->name, names);
-		} else if (hq_agent_argv(tl[i], c->args, &argvs[i], errs[i] + 7, sizeof errs[i] - 7)) {
-			memcpy(errs[i], "error: ", 7);
+			hq_err_set(&errs[i], "error: unknown tool '%s'; the tools are: %s",
+				   c->name, names);
+		} else if (hq_agent_argv(tl[i], c->args, &argvs[i], &errs[i])) {
+			hq_err_prefix(&errs[i], "error");
 		} else if (tl[i]->writes && !cfg->yes &&
 			   !(h->confirm && h->confirm(h->ctx, tl[i], argvs[i]))) {
-			snprintf(errs[i], sizeof errs[i],
+			hq_err_set(&errs[i],
 				 "error: refused: %s changes the user's data store and the user did not "
 				 "allow it (they can rerun hq-agent with --yes); do not retry it", c->name);
 		}
 		if (h->tool_call)
-			h->tool_call(h->ctx, step, c, errs[i][0] ? NULL : argvs[i]);
-		if (!errs[i][0]) {
+			h->tool_call(h->ctx, step, c, errs[i].msg[0] ? NULL : argvs[i]);
+		if (!errs[i].msg[0]) {
 			procs[nrun].argv = argvs[i];
 			slot[i] = nrun++;
 		}
@@ -631,8 +631,8 @@ static int run_calls(const struct hq_agent_config *cfg, const struct hq_agent_to
 		const struct hq_llm_call *c = &r->calls[i];
 		struct hq_agent_result res = { .exit_status = -1 };
 		char *text = NULL;
-		if (errs[i][0]) {
-			res.text = errs[i];
+		if (errs[i].msg[0]) {
+			res.text = errs[i].msg;
 			res.is_error = 1;
 		} else {
 			text = result_text(tl[i], &procs[slot[i]], &res, timeout);
@@ -676,7 +676,7 @@ int hq_agent_run(const struct hq_agent_config *cfg, const struct hq_agent_tools 
 	llm.deadline = deadline;
 	struct hq_llm_tool *lt = calloc(tools->n ? tools->n : 1, sizeof *lt);
 	if (!lt) {
-		snprintf(out->error, sizeof out->error, "out of memory");
+		hq_err_set(&out->error, "out of memory");
 		out->status = HQ_AGENT_FAILED;
 		return -1;
 	}
@@ -694,7 +694,7 @@ int hq_agent_run(const struct hq_agent_config *cfg, const struct hq_agent_tools 
 		if (cfg->text_mode) {
 			if (render_text_conv(conv, &text_conv)) {
 				hq_llm_conv_free(&text_conv);
-				snprintf(out->error, sizeof out->error, "out of memory");
+				hq_err_set(&out->error, "out of memory");
 				out->status = HQ_AGENT_FAILED;
 				break;
 			}
@@ -704,7 +704,7 @@ int hq_agent_run(const struct hq_agent_config *cfg, const struct hq_agent_tools 
 		int timed_out = 0;
 		double t0 = hq_llm_now();
 		int rc = hq_llm_complete(&llm, send, lt, cfg->text_mode ? 0 : tools->n,
-					 h->token, h->ctx, &r, &timed_out, out->error, sizeof out->error);
+					 h->token, h->ctx, &r, &timed_out, &out->error);
 		if (cfg->text_mode)
 			hq_llm_conv_free(&text_conv);
 		if (rc) {
@@ -720,7 +720,7 @@ int hq_agent_run(const struct hq_agent_config *cfg, const struct hq_agent_tools 
 			h->reply(h->ctx, step, &r, hq_llm_now() - t0);
 		if (hq_llm_conv_add_reply(conv, &r)) {
 			hq_llm_reply_free(&r);
-			snprintf(out->error, sizeof out->error, "out of memory");
+			hq_err_set(&out->error, "out of memory");
 			out->status = HQ_AGENT_FAILED;
 			break;
 		}
@@ -738,13 +738,13 @@ int hq_agent_run(const struct hq_agent_config *cfg, const struct hq_agent_tools 
 		rc = run_calls(cfg, tools, &r, step, deadline, conv, h, out, &found);
 		hq_llm_reply_free(&r);
 		if (rc) {
-			snprintf(out->error, sizeof out->error, "out of memory running tools");
+			hq_err_set(&out->error, "out of memory running tools");
 			out->status = HQ_AGENT_FAILED;
 			break;
 		}
 		if (deadline > 0 && hq_llm_now() >= deadline) {
 			out->status = HQ_AGENT_TIMEOUT;
-			snprintf(out->error, sizeof out->error, "the time budget (%.0f s) ran out",
+			hq_err_set(&out->error, "the time budget (%.0f s) ran out",
 				 cfg->timeout);
 			break;
 		}
@@ -759,7 +759,7 @@ int hq_agent_run(const struct hq_agent_config *cfg, const struct hq_agent_tools 
 		out->answer = s.p;
 	}
 	if (out->status == HQ_AGENT_STEP_LIMIT)
-		snprintf(out->error, sizeof out->error,
+		hq_err_set(&out->error,
 			 "the step budget (%d) ran out before the model answered", cfg->max_steps);
 	free(found);
 	free(last_text);

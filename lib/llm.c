@@ -368,24 +368,24 @@ static void sleep_seconds(double d)
 int hq_llm_complete(const struct hq_llm_options *opt, const struct hq_llm_conv *conv,
 		    const struct hq_llm_tool *tools, size_t ntools,
 		    hq_llm_token_fn on_token, void *ctx,
-		    struct hq_llm_reply *reply, int *timed_out, char *err, size_t errlen)
+		    struct hq_llm_reply *reply, int *timed_out, struct hq_err *e)
 {
 	memset(reply, 0, sizeof *reply);
 	*timed_out = 0;
 	const struct hq_llm_provider *p = find_provider(opt->provider);
 	if (!p) {
-		snprintf(err, errlen, "unknown provider '%s'", opt->provider ? opt->provider : "");
+		hq_err_set(e, "unknown provider '%s'", opt->provider ? opt->provider : "");
 		return -1;
 	}
 	char url[2048];
 	if (p->endpoint(opt, opt->stream, url, sizeof url)) {
-		snprintf(err, errlen, "base URL too long");
+		hq_err_set(e, "base URL too long");
 		return -1;
 	}
 	char hdr[6][1024];
 	int nh = p->headers(opt, hdr, 4);
 	if (nh < 0) {
-		snprintf(err, errlen, "API key too long");
+		hq_err_set(e, "API key too long");
 		return -1;
 	}
 	const char *hv[8];
@@ -399,7 +399,7 @@ int hq_llm_complete(const struct hq_llm_options *opt, const struct hq_llm_conv *
 	char *body = req ? cJSON_PrintUnformatted(req) : NULL;
 	cJSON_Delete(req);
 	if (!body) {
-		snprintf(err, errlen, "out of memory building the request");
+		hq_err_set(e, "out of memory building the request");
 		return -1;
 	}
 
@@ -408,7 +408,7 @@ int hq_llm_complete(const struct hq_llm_options *opt, const struct hq_llm_conv *
 		double left = opt->deadline > 0 ? opt->deadline - hq_llm_now() : 0;
 		if (opt->deadline > 0 && left <= 0) {
 			*timed_out = 1;
-			snprintf(err, errlen, "timed out waiting for the model");
+			hq_err_set(e, "timed out waiting for the model");
 			break;
 		}
 		struct hq_llm_stream s = { .on_token = opt->stream ? on_token : NULL, .ctx = ctx };
@@ -425,20 +425,20 @@ int hq_llm_complete(const struct hq_llm_options *opt, const struct hq_llm_conv *
 		if (hr.transport_error) {
 			if (hr.timed_out && opt->deadline > 0 && hq_llm_now() >= opt->deadline - 0.01) {
 				*timed_out = 1;
-				snprintf(err, errlen, "timed out waiting for the model");
+				hq_err_set(e, "timed out waiting for the model");
 				hq_http_response_free(&hr);
 				stream_free(&s);
 				break;
 			}
-			snprintf(err, errlen, "cannot reach %s: %s", url, hr.error);
+			hq_err_set(e, "cannot reach %s: %s", url, hr.error);
 			delay = hq_http_retry_delay(&hr, attempt);
 		} else if (hr.status >= 200 && hr.status < 300) {
 			if (opt->stream) {
 				sse_dispatch(p, &s);
 				if (s.failed)
-					snprintf(err, errlen, "%s", s.error);
+					hq_err_set(e, "%s", s.error);
 				else if (!s.finished) {
-					snprintf(err, errlen, "the stream from %s ended early (connection dropped)", url);
+					hq_err_set(e, "the stream from %s ended early (connection dropped)", url);
 					s.failed = s.retryable = 1;
 				}
 			} else {
@@ -449,7 +449,7 @@ int hq_llm_complete(const struct hq_llm_options *opt, const struct hq_llm_conv *
 					hq_llm_stream_fail(&s, 0, "cannot read the response from %s", url);
 				cJSON_Delete(j);
 				if (s.failed)
-					snprintf(err, errlen, "%s", s.error);
+					hq_err_set(e, "%s", s.error);
 			}
 			if (!s.failed)
 				ok = 1;
@@ -458,14 +458,14 @@ int hq_llm_complete(const struct hq_llm_options *opt, const struct hq_llm_conv *
 		} else {
 			char msg[400];
 			error_text(p, &hr, msg, sizeof msg);
-			snprintf(err, errlen, "%s: HTTP %ld: %s", url, hr.status, msg);
+			hq_err_set(e, "%s: HTTP %ld: %s", url, hr.status, msg);
 			delay = hq_http_retry_delay(&hr, attempt);
 		}
 		hq_http_response_free(&hr);
 		if (ok) {
 			rc = stream_finish(&s, reply);
 			if (rc)
-				snprintf(err, errlen, "out of memory");
+				hq_err_set(e, "out of memory");
 			stream_free(&s);
 			break;
 		}

@@ -15,6 +15,8 @@
 
 #include <stddef.h>
 
+#include "hq/err.h"
+
 #include "hq/llm.h"
 
 struct cJSON;
@@ -37,10 +39,10 @@ struct hq_agent_tools {
 /* Runs `--tool-schema` on every executable hq-* in dirs (colon-separated,
  * searched in order, the first of a name wins), except hq-agent. */
 int hq_agent_discover(const char *dirs, double timeout, struct hq_agent_tools *out,
-		      char *err, size_t errlen);
+		      struct hq_err *e);
 /* Reads one --tool-schema document; path is the command. */
 int hq_agent_tool_parse(const char *json, const char *path, struct hq_agent_tool *t,
-			char *err, size_t errlen);
+			struct hq_err *e);
 void hq_agent_tools_free(struct hq_agent_tools *tools);
 const struct hq_agent_tool *hq_agent_tool_find(const struct hq_agent_tools *tools,
 					       const char *name);
@@ -49,7 +51,7 @@ const struct hq_agent_tool *hq_agent_tool_find(const struct hq_agent_tools *tool
  * builds the argv: x_y → --x-y VALUE, true booleans → --x-y, arrays
  * repeat the option, the positional array goes last after "--". */
 int hq_agent_argv(const struct hq_agent_tool *t, const char *args, char ***argv,
-		  char *err, size_t errlen);
+		  struct hq_err *e);
 void hq_agent_argv_free(char **argv);
 
 /* The system prompt: the data, today's date and zone, how to answer;
@@ -99,7 +101,7 @@ struct hq_agent_outcome {
 	long input_tokens, output_tokens;
 	double seconds, tool_seconds;
 	size_t cut_calls;	/* calls cut off by max tokens, never run */
-	char error[512];
+	struct hq_err error;	/* why it did not answer */
 };
 
 int hq_agent_run(const struct hq_agent_config *cfg, const struct hq_agent_tools *tools,

@@ -15,6 +15,8 @@
 
 #include <stddef.h>
 
+#include "hq/err.h"
+
 struct cJSON;
 
 struct hq_llm_call {
@@ -88,7 +90,7 @@ int hq_llm_endpoint(const struct hq_llm_options *opt, int stream, char *buf, siz
 int hq_llm_complete(const struct hq_llm_options *opt, const struct hq_llm_conv *conv,
 		    const struct hq_llm_tool *tools, size_t ntools,
 		    hq_llm_token_fn on_token, void *ctx,
-		    struct hq_llm_reply *reply, int *timed_out, char *err, size_t errlen);
+		    struct hq_llm_reply *reply, int *timed_out, struct hq_err *e);
 
 void hq_llm_reply_free(struct hq_llm_reply *reply);
 
