@@ -772,26 +772,26 @@ size_t hq_llm_text_calls(struct hq_llm_reply *r)
 {
 	size_t found = 0;
 	const char *t = r->text ? r->text : "";
-	static const struct { const char *open, *close; } marks[] = {
-		{ "<tool_call>", "</tool_call>" }, { "```", "```" },
-	};
-	for (size_t m = 0; m < sizeof marks / sizeof marks[0]; m++) {
-		const char *p = t;
-		while ((p = strstr(p, marks[m].open))) {
-			p += strlen(marks[m].open);
-			const char *e = strstr(p, marks[m].close);
-			size_t n = e ? (size_t)(e - p) : strlen(p);
-			cJSON *j = parse_lenient(p, n);
-			if (j)
-				found += (size_t)add_text_call(r, j);
-			cJSON_Delete(j);
-			if (!e)
-				break;
-			p = e + strlen(marks[m].close);
-		}
-		if (found)
-			return found;
+	/* fenced blocks and <tool_call> tags, in the order they appear */
+	for (const char *p = t;;) {
+		const char *tag = strstr(p, "<tool_call>"), *fence = strstr(p, "```");
+		const char *open = tag && (!fence || tag < fence) ? tag : fence;
+		if (!open)
+			break;
+		const char *close_mark = open == tag ? "</tool_call>" : "```";
+		p = open + (open == tag ? strlen("<tool_call>") : 3);
+		const char *e = strstr(p, close_mark);
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+		cJSON *j = parse_lenient(p, n);
+		if (j)
+			found += (size_t)add_text_call(r, j);
+		cJSON_Delete(j);
+		if (!e)
+			break;
+		p = e + strlen(close_mark);
 	}
+	if (found)
+		return found;
 	/* a reply that is nothing but a JSON call */
 	const char *s = t;
 	while (*s == ' ' || *s == '\n' || *s == '\t' || *s == '\r')
