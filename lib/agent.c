@@ -534,7 +534,7 @@ static char *result_text(const struct hq_agent_tool *t, const struct hq_proc *p,
 	} else if (p->timed_out || p->exit_status != 0) {
 		res->is_error = 1;
 		if (p->timed_out)
-			snprintf(line, sizeof line, "error: %s timed out after %.0f s and was stopped; "
+			snprintf(line, sizeof line, "error: %s timed out after %.3g s and was stopped; "
 				 "ask for less (a shorter period, a coarser --by)", cmd, timeout);
 		else if (p->exit_status < 0)
 			snprintf(line, sizeof line, "error: %s was killed by signal %d", cmd, p->term_signal);
