@@ -35,7 +35,10 @@ for f in openai_stream_single_tool openai_stream_parallel_tools \
 	 anthropic_stream_tool_use anthropic_stream_incomplete_max_tokens; do
 	scenario $f.sse
 	case $f in openai*) path=/v1/chat/completions ;; *) path=/v1/messages ;; esac
-	curl -s -X POST -d '{"stream":true}' "http://127.0.0.1:$FAKE_PORT$path" >"$T/got.sse"
+	python3 -c '
+import sys, urllib.request
+r = urllib.request.urlopen(urllib.request.Request(sys.argv[1], data=b"{\"stream\":true}"))
+sys.stdout.buffer.write(r.read())' "http://127.0.0.1:$FAKE_PORT$path" >"$T/got.sse"
 	cmp -s "$T/got.sse" "$HQ_FIXTURES/llm/$f.sse"
 	ok $? "$f: the fake server replays it byte for byte"
 done
