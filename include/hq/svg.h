@@ -1,0 +1,43 @@
+/*
+ * svg — charts of query rows as standalone SVG documents.
+ *
+ * One chart holds one or more series over time. A series of sums (steps per
+ * day) is drawn as bars, anything else as a line with points. Axes carry
+ * dates (formatted for the bucket size) and the unit. Everything passed in
+ * is borrowed for the duration of the call.
+ */
+#ifndef HQ_SVG_H
+#define HQ_SVG_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "hq/time.h"
+
+struct hq_chart_point {
+	int64_t start, end;  /* the bucket (or sample) interval, UTC seconds */
+	double value;        /* NaN: no value (a gap in the line) */
+};
+
+struct hq_chart_series {
+	const char *name;    /* "step_count" */
+	const char *unit;    /* "count" */
+	int bars;            /* 1: bars (sums), 0: line */
+	const struct hq_chart_point *pts;
+	size_t n;
+};
+
+struct hq_chart {
+	const char *title;   /* may be NULL: built from the series names */
+	enum hq_period by;   /* bucket size, for axis labels; HQ_PERIOD_NONE for raw samples */
+	const struct hq_chart_series *series;
+	size_t nseries;
+	int width, height;   /* 0: defaults (960 x 400) */
+};
+
+/* Write the chart; 0, or -1 on a write error. Dates on the axis are in the
+ * local zone (hq_time_set_zone). */
+int hq_svg_write(FILE *fp, const struct hq_chart *c);
+
+#endif

@@ -1,0 +1,48 @@
+/*
+ * workout — workouts from the store, from either export format, in one
+ * shape: type, start, duration, distance, energy, average heart rate.
+ *
+ * Old exports carry totals as Workout attributes; iOS 16+ exports carry them
+ * as WorkoutStatistics (workout level; activity-level rows repeat them and
+ * are never added on top). Both are stored by hq-ingest (schema in store.c);
+ * this module reads them back. Rows go to a caller-owned struct hq_out.
+ */
+#ifndef HQ_WORKOUT_H
+#define HQ_WORKOUT_H
+
+#include <stdint.h>
+
+#include "hq/err.h"
+#include "hq/output.h"
+#include "hq/store.h"
+
+struct hq_workout_filter {
+	const char *type;       /* "running", "HKWorkoutActivityTypeRunning", "run"; NULL = any */
+	int64_t from, to;       /* [from, to) on the start time; to = 0: no bound */
+	double min_duration;    /* minutes; 0 = no bound */
+	long limit, offset;     /* limit 0 = no limit */
+};
+
+/* One row per workout, oldest first: id, type, start, end (local ISO
+ * times), date, duration_min, distance_km, energy_kcal, avg_hr, max_hr,
+ * source, has_route. Returns the number of rows, or -1 with e set. */
+long hq_workout_list(struct hq_store *s, const struct hq_workout_filter *f,
+    struct hq_out *out, struct hq_err *e);
+
+/* One row of detail for workout id: the list fields plus every statistic
+ * (<metric>_sum/_avg/_min/_max with units), events (pauses, laps,
+ * segments: count and total paused time), metadata (time zone, indoor,
+ * elevation, weather) and the route summary (points, distance from the
+ * points, bounding box, elevation gain). Returns 1, 0 when there is no such
+ * workout, -1 on error. */
+int hq_workout_detail(struct hq_store *s, int64_t id, struct hq_out *out,
+    struct hq_err *e);
+
+/* "running" → "HKWorkoutActivityTypeRunning", by catalog of known types,
+ * case-insensitive, accepting the raw name. NULL when unknown; then
+ * suggest (may be NULL) gets the closest known name. */
+const char *hq_workout_type_identifier(const char *name, const char **suggest);
+/* "HKWorkoutActivityTypeTraditionalStrengthTraining" → "traditional_strength_training" */
+void hq_workout_type_name(const char *identifier, char *buf, size_t n);
+
+#endif
