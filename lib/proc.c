@@ -195,20 +195,18 @@ int hq_proc_run_all(struct hq_proc *procs, size_t n, double timeout, size_t out_
 				pfd[np++] = (struct pollfd){ .fd = p->fd_err, .events = POLLIN };
 			if (p->fd_out < 0 && p->fd_err < 0) {
 				reap(p, p->timed_out ? 0 : WNOHANG);
-				if (!p->reaped && wait > 0.005)
-					wait = 0.005;	/* output closed, exit soon */
+				if (!p->reaped && wait > 0.0005)
+					wait = 0.0005;	/* output closed: it exits soon */
 			}
 		}
 		if (!running)
 			break;
-		int ms = wait >= 1e8 ? -1 : (int)(wait * 1000) + 1;
 		if (np == 0) {
-			if (ms > 0) {
-				struct timespec ts = { 0, (long)(ms > 5 ? 5 : ms) * 1000000L };
-				nanosleep(&ts, NULL);
-			}
+			struct timespec ts = { 0, wait < 0.0005 ? (long)(wait * 1e9) : 500000L };
+			nanosleep(&ts, NULL);
 			continue;
 		}
+		int ms = wait >= 1e8 ? -1 : (int)(wait * 1000) + 1;
 		int r = poll(pfd, (nfds_t)np, ms);
 		if (r < 0 && errno != EINTR)
 			break;
