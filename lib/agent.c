@@ -369,7 +369,7 @@ int hq_agent_argv(const struct hq_agent_tool *t, const char *args, char ***argv,
 		}
 		const cJSON *items = cJSON_GetObjectItemCaseSensitive(prop, "items");
 		if (cJSON_IsArray(v) || has_type(prop, "array")) {
-			if (!cJSON_IsArray(v) && !has_type(prop, "array")) {
+			if (!has_type(prop, "array")) {
 				hq_err_set(e, "parameter '%s' takes one value, not a list", key);
 				rc = -1;
 				continue;

@@ -338,6 +338,49 @@ static int on_line(void *ud, const char *line, size_t len)
 	return 0;
 }
 
+int hq_llm_parse_stream(const char *provider, const char *data, size_t len,
+			struct hq_llm_reply *reply, struct hq_err *e)
+{
+	memset(reply, 0, sizeof *reply);
+	const struct hq_llm_provider *p = find_provider(provider);
+	if (!p) {
+		hq_err_set(e, "unknown provider '%s'", provider ? provider : "");
+		return -1;
+	}
+	struct hq_llm_stream s = {0};
+	struct line_ctx lc = { p, &s };
+	size_t i = 0;
+	while (i < len && !s.failed) {
+		size_t j = i;
+		while (j < len && data[j] != '\n' && data[j] != '\r')
+			j++;
+		if (j == len && j > i) {
+			on_line(&lc, data + i, j - i);	/* a last line without an end */
+			break;
+		}
+		if (j == len)
+			break;
+		if (on_line(&lc, data + i, j - i))
+			break;
+		i = j + 1;
+		if (data[j] == '\r' && i < len && data[i] == '\n')
+			i++;
+	}
+	if (!s.failed)
+		sse_dispatch(p, &s);
+	int rc = -1;
+	if (s.failed)
+		hq_err_set(e, "%s", s.error);
+	else if (!s.finished)
+		hq_err_set(e, "the stream ended early");
+	else if ((rc = stream_finish(&s, reply)))
+		hq_err_set(e, "out of memory");
+	stream_free(&s);
+	if (rc)
+		hq_llm_reply_free(reply);
+	return rc;
+}
+
 static void error_text(const struct hq_llm_provider *p, const struct hq_http_response *hr,
 		       char *buf, size_t n)
 {

@@ -94,6 +94,13 @@ int hq_llm_complete(const struct hq_llm_options *opt, const struct hq_llm_conv *
 
 void hq_llm_reply_free(struct hq_llm_reply *reply);
 
+/* Reads a whole stream as the provider sends it (SSE, or NDJSON for
+ * ollama) into reply, as hq_llm_complete does with a live one. For tests
+ * and recorded streams. Returns 0, or -1 with e set (an error event, or a
+ * stream that ends before its end marker). */
+int hq_llm_parse_stream(const char *provider, const char *data, size_t len,
+			struct hq_llm_reply *reply, struct hq_err *e);
+
 void hq_llm_conv_init(struct hq_llm_conv *conv);
 void hq_llm_conv_free(struct hq_llm_conv *conv);
 int hq_llm_conv_set_system(struct hq_llm_conv *conv, const char *text);
