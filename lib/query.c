@@ -345,8 +345,11 @@ bucket_points(const struct points *p, const struct hq_query *q,
 			counted = 0;
 			r = new_row(out);
 			if (whole) {
-				bs = q->from != INT64_MIN ? q->from : pt->t;
-				be = q->to;
+				/* An open range ends at the days of the data. */
+				bs = q->from != INT64_MIN ? q->from
+				    : hq_time_day_start(hq_time_local_day(pt->t));
+				be = q->to != INT64_MAX ? q->to
+				    : hq_time_day_start(hq_time_local_day(p->v[p->n - 1].t) + 1);
 			} else {
 				bs = hq_time_bucket_start(pt->t, by);
 				be = hq_time_bucket_next(bs, by);
@@ -357,14 +360,9 @@ bucket_points(const struct points *p, const struct hq_query *q,
 		}
 		hq_stats_acc_add(&acc, pt->v);
 		counted += pt->counts;
-		if (whole && q->to == INT64_MAX && pt->end > r->end - 1)
-			r->end = pt->end;
 	}
-	if (r) {
-		if (whole && q->to == INT64_MAX && p->n)
-			r->end = r->end == INT64_MAX ? p->v[p->n - 1].end : r->end;
+	if (r)
 		finish_row(r, &acc, q, counted, separate_n);
-	}
 	hq_stats_acc_free(&acc);
 }
 
@@ -718,7 +716,8 @@ run_rollup(struct hq_store *s, const struct hq_query *q, const int64_t ids[2],
 			hq_stats_acc_reset(&acc);
 			r = new_row(out);
 			if (q->whole) {
-				bs = q->from != INT64_MIN ? q->from : slot;
+				bs = q->from != INT64_MIN ? q->from
+				    : hq_time_day_start(hq_time_local_day(slot));
 				be = q->to;
 			} else {
 				bs = hq_time_bucket_start(slot, q->by);
@@ -732,7 +731,7 @@ run_rollup(struct hq_store *s, const struct hq_query *q, const int64_t ids[2],
 		    sqlite3_column_double(st, 2), sqlite3_column_double(st, 3),
 		    sqlite3_column_double(st, 4), sqlite3_column_double(st, 5));
 		if (q->whole && q->to == INT64_MAX)
-			r->end = slot + HQ_ROLLUP_SLOT;
+			r->end = hq_time_day_start(hq_time_local_day(slot) + 1);
 	}
 	sqlite3_finalize(st);
 	if (r)
