@@ -179,6 +179,8 @@ test_types(void)
 	    "HKWorkoutActivityTypeFunctionalStrengthTraining", "CamelCase name");
 	is_str(hq_workout_type_identifier("functional-strength-training", NULL),
 	    "HKWorkoutActivityTypeFunctionalStrengthTraining", "dashes for underscores");
+	is_str(hq_workout_type_identifier("HKWorkoutActivityTypeUnderwaterFencing", NULL),
+	    "HKWorkoutActivityTypeUnderwaterFencing", "a raw identifier the table does not know is taken as is");
 	id = hq_workout_type_identifier("runing", &sug);
 	ok(id == NULL, "a misspelt type is unknown");
 	is_str(sug, "running", "and suggests running");
