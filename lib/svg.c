@@ -396,40 +396,88 @@ draw_bars(struct hq_buf *b, const struct hq_chart *c, const struct layout *L,
 	hq_buf_puts(b, "</g>\n");
 }
 
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Raw samples: a step five times the usual one is a gap (a watch off the
+ * wrist), not a straight line across it. 0: no gaps by time. */
+static double
+sample_gap(const struct hq_chart_series *s)
+{
+	double *d, gap = 0;
+	size_t n = 0;
+
+	if (s->n < 3)
+		return 0;
+	d = hq_xcalloc(s->n, sizeof *d);
+	for (size_t i = 1; i < s->n; i++) {
+		double dt = point_time(&s->pts[i]) - point_time(&s->pts[i - 1]);
+		if (dt > 0)
+			d[n++] = dt;
+	}
+	if (n) {
+		qsort(d, n, sizeof *d, cmp_double);
+		gap = 5 * d[n / 2];
+	}
+	free(d);
+	return gap;
+}
+
+/* Whether point i is joined to point i - 1 by the line: both have values
+ * and nothing is missing between them (for buckets: no bucket skipped). */
+static int
+joined(const struct hq_chart_series *s, size_t i, enum hq_period by,
+    double gap)
+{
+	const struct hq_chart_point *a, *b;
+
+	if (i == 0 || i >= s->n)
+		return 0;
+	a = &s->pts[i - 1];
+	b = &s->pts[i];
+	if (!finite_point(a) || !finite_point(b))
+		return 0;
+	if (by != HQ_PERIOD_NONE)
+		return !(a->end > a->start && b->start > a->end);
+	return gap <= 0 || point_time(b) - point_time(a) <= gap;
+}
+
 static void
 draw_line(struct hq_buf *b, const struct hq_chart *c, const struct layout *L,
     const struct panel *P, size_t si, const char *color)
 {
 	const struct hq_chart_series *s = &c->series[si];
-	int pen = 0, dots = (double)s->n <= (L->right - L->left) / 12;
-	int tips = s->n <= 500;
+	int dots = (double)s->n <= (L->right - L->left) / 12;
+	int tips = s->n <= 500, first = 1;
+	double gap = c->by == HQ_PERIOD_NONE ? sample_gap(s) : 0;
 
 	hq_buf_printf(b, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"2\""
 	    " stroke-linejoin=\"round\" stroke-linecap=\"round\" d=\"", color);
 	for (size_t i = 0; i < s->n; i++) {
 		const struct hq_chart_point *p = &s->pts[i];
-		if (!finite_point(p)) {
-			pen = 0;          /* a gap */
+		if (!finite_point(p))
 			continue;
-		}
-		hq_buf_printf(b, "%s%.2f %.2f", pen ? " L" : (i ? " M" : "M"),
+		hq_buf_printf(b, "%s%.2f %.2f",
+		    joined(s, i, c->by, gap) ? " L" : first ? "M" : " M",
 		    xpx(L, point_time(p)), ypx(&P->y, p->value));
-		pen = 1;
+		first = 0;
 	}
 	hq_buf_puts(b, "\"/>\n");
 
 	/* Dots: on every point when there is room, and always on a point
-	 * with no neighbour, which the line alone would not show. */
+	 * joined to neither neighbour, which the line alone would not show. */
 	hq_buf_printf(b, "<g class=\"points\" fill=\"%s\" stroke=\"#fff\" stroke-width=\"1\">\n", color);
 	for (size_t i = 0; i < s->n; i++) {
 		const struct hq_chart_point *p = &s->pts[i];
-		int alone;
 
 		if (!finite_point(p))
 			continue;
-		alone = (i == 0 || !finite_point(&s->pts[i - 1])) &&
-		    (i + 1 == s->n || !finite_point(&s->pts[i + 1]));
-		if (!dots && !alone)
+		if (!dots && (joined(s, i, c->by, gap) || joined(s, i + 1, c->by, gap)))
 			continue;
 		hq_buf_printf(b, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"%s\"",
 		    xpx(L, point_time(p)), ypx(&P->y, p->value), dots ? "3.5" : "2.5");

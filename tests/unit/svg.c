@@ -107,6 +107,21 @@ attrs(const char *expr, const char *attr, double *out, int max)
 	return n;
 }
 
+/* How many times the line's path moves (starts a new stretch) and draws. */
+static void
+path_ops(int *moves, int *lines)
+{
+	xmlXPathObjectPtr r = xpath("string(//s:path[@stroke]/@d)");
+	const char *d = r && r->stringval ? (const char *)r->stringval : "";
+
+	*moves = *lines = 0;
+	for (; *d; d++) {
+		*moves += *d == 'M';
+		*lines += *d == 'L';
+	}
+	xmlXPathFreeObject(r);
+}
+
 /* No "nan" or "inf" printed as a number ("dominant" is fine). */
 static int
 no_nan(void)
@@ -174,7 +189,7 @@ main(void)
 	    many[2000], weight[120], weeks[26], months[18];
 	char buf[4096];
 	double xs[64];
-	int n;
+	int n, nt, moves, lines;
 
 	if (hq_time_set_zone("America/Los_Angeles", &e) != 0)
 		return 1;
@@ -201,12 +216,13 @@ main(void)
 	texts("//s:text[@class='subtitle']", buf, sizeof buf);
 	ok(strstr(buf, "per day") && strstr(buf, "Mar 1, 2024") && strstr(buf, "Mar 14, 2024"),
 	    "subtitle says bucket and range: %s", buf);
-	/* The first bar stands on the axis and ends below the top: check
-	 * its height against the scale (value 6000 of 0..15000). */
+	/* The first bar (6000 steps, on a 0..15,000 axis) is 6000/15000 of
+	 * the axis tall. */
 	n = attrs("//s:g[@class='bars']/s:rect[1]", "height", xs, 1);
 	double h0 = xs[0];
-	attrs("//s:line[1]", "y1", xs, 1);
-	ok(n == 1 && h0 > 0, "bars have height");
+	nt = attrs("//s:text[@class='ytick']", "y", xs, 64);
+	ok(n == 1 && nt == 7, "one first bar, seven ticks");
+	is_dbl(h0, (xs[0] - xs[nt - 1]) * 6000 / 15000, 0.02, "bar height to scale");
 	ok(strstr(text, "<title>step_count 2024-03-01: 6000 count</title>") != NULL,
 	    "bars carry a tooltip");
 	ok(no_nan(), "no NaN in the output");
@@ -219,23 +235,39 @@ main(void)
 	is_int(count("//s:g[@class='bars']/s:rect"), 0, "no bars in a line chart");
 	is_int(count("//s:path[@stroke]"), 1, "one line");
 	is_int(count("//s:g[@class='points']/s:circle"), 9, "a dot per value, none for NaN");
-	{
-		xmlXPathObjectPtr r = xpath("string(//s:path[@stroke]/@d)");
-		const char *d = r ? (const char *)r->stringval : "";
-		int moves = 0, lines = 0;
-		for (const char *p = d; *p; p++) {
-			moves += *p == 'M';
-			lines += *p == 'L';
-		}
-		is_int(moves, 2, "NaN breaks the line in two");
-		is_int(lines, 7, "4 + 3 segments either side of the gap");
-		xmlXPathFreeObject(r);
-	}
+	path_ops(&moves, &lines);
+	is_int(moves, 2, "NaN breaks the line in two");
+	is_int(lines, 7, "4 + 3 segments either side of the gap");
 	texts("//s:text[@class='title']", buf, sizeof buf);
 	is_str(buf, "Resting heart rate", "given title");
 	texts("//s:text[@class='ytick']", buf, sizeof buf);
 	ok(strncmp(buf, "0|", 2) != 0, "a line's axis need not start at 0: %s", buf);
 	ok(no_nan(), "no NaN written for the gap");
+
+	/* A day with no row at all (the query skips empty buckets) is a gap
+	 * too: the line does not pretend to know it. */
+	days(hr, 10, mar1, hr_f);
+	hr[5] = hr[6];
+	s_hr.pts = hr;
+	s_hr.n = 9;
+	hr[5].value = 61;
+	for (size_t i = 6; i < 9; i++)
+		hr[i] = hr[i + 1];
+	ok(render(&c, NULL) == 0, "line with a missing day");
+	path_ops(&moves, &lines);
+	is_int(moves, 2, "a missing bucket breaks the line");
+	/* Raw samples every minute with an hour missing. */
+	for (size_t i = 0; i < 120; i++) {
+		many[i].start = many[i].end = mar1 + (int64_t)i * 60 + (i >= 60 ? 3600 : 0);
+		many[i].value = 60 + (double)(i % 7);
+	}
+	struct hq_chart_series s_raw = { "heart_rate", "count/min", 0, many, 120 };
+	c = (struct hq_chart){ NULL, HQ_PERIOD_NONE, &s_raw, 1, 0, 0 };
+	ok(render(&c, "raw-gap") == 0 && no_nan(), "raw samples with an hour missing");
+	path_ops(&moves, &lines);
+	is_int(moves, 2, "an hour without samples is a gap, not a straight line");
+	texts("//s:text[@class='subtitle']", buf, sizeof buf);
+	ok(strncmp(buf, "samples", 7) == 0, "raw samples say so: %s", buf);
 
 	/* One point; all-equal values. */
 	one[0] = (struct hq_chart_point){ mar1, mar1 + DAY, 71 };
@@ -253,7 +285,7 @@ main(void)
 	{
 		double cy[40], ty[20];
 		int nc = attrs("//s:g[@class='points']/s:circle", "cy", cy, 40);
-		int nt = attrs("//s:text[@class='ytick']", "y", ty, 20);
+		nt = attrs("//s:text[@class='ytick']", "y", ty, 20);
 		int inside = nc == 30 && nt >= 2;
 		for (int i = 0; inside && i < nc; i++)
 			inside = cy[i] == cy[0] && cy[i] < ty[0] - 10 && cy[i] > ty[nt - 1] + 10;
