@@ -17,7 +17,7 @@
 #define MARGIN_LEFT 68
 #define MARGIN_RIGHT 28
 #define MARGIN_BOTTOM 46
-#define PANEL_GAP 34
+#define PANEL_GAP 40
 #define PANEL_MIN 150
 #define CHAR_W 6.4        /* average glyph width at 11-12px, for layout */
 
@@ -763,6 +763,11 @@ chart(struct hq_buf *b, const struct hq_chart *c, double *height)
 			if (!c->series[p->series[m]].bars)
 				draw_line(b, c, &L, p, p->series[m],
 				    palette[p->series[m] % NPALETTE]);
+		/* The zero line over the bars, when values go below it. */
+		if (p->y.lo < 0 && p->y.hi > 0)
+			hq_buf_printf(b, "<line class=\"zero\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.2f\""
+			    " y2=\"%.2f\" stroke=\"#444\" stroke-width=\"1\"/>\n", L.left,
+			    L.right, ypx(&p->y, 0), ypx(&p->y, 0));
 		/* The x axis line, over the bars' feet. */
 		hq_buf_printf(b, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.2f\" y2=\"%.2f\""
 		    " stroke=\"#444\" stroke-width=\"1\"/>\n", L.left, L.right,

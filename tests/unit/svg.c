@@ -309,6 +309,22 @@ main(void)
 	ok(labels_apart(), "x labels do not overlap");
 	is_int(count("//s:g[@class='points']/s:circle"), 0, "too many points for dots: a line alone");
 
+	/* Bars of both signs hang from the zero line. */
+	for (size_t i = 0; i < 14; i++)
+		steps[i].value = i % 3 == 0 ? -(double)(i + 1) * 10 : (double)(i + 1) * 20;
+	struct hq_chart_series s_bal = { "energy_balance", "kcal", 1, steps, 14 };
+	c = (struct hq_chart){ NULL, HQ_DAY, &s_bal, 1, 0, 0 };
+	ok(render(&c, "bars-negative") == 0 && no_nan(), "bars of both signs");
+	{
+		double ry[14], rh[14], zero[1];
+		int nr = attrs("//s:g[@class='bars']/s:rect", "y", ry, 14);
+		attrs("//s:g[@class='bars']/s:rect", "height", rh, 14);
+		int hang = nr == 14 && attrs("//s:text[@class='ytick'][text()='0']", "y", zero, 1) == 1;
+		for (int i = 0; hang && i < 14; i++)
+			hang = i % 3 == 0 ? fabs(ry[i] - zero[0]) < 0.01 : fabs(ry[i] + rh[i] - zero[0]) < 0.01;
+		ok(hang, "negative bars start at 0 and go down, positive ones end at 0");
+	}
+
 	/* 2000 bars. */
 	for (size_t i = 0; i < 2000; i++) {
 		many[i].start = mar1 + (int64_t)i * 3600;
