@@ -351,6 +351,29 @@ tooltip(struct hq_buf *b, const struct hq_chart_series *s,
 	hq_buf_puts(b, "</title>");
 }
 
+/* Bars narrower than a pixel are merged per pixel column into one bar
+ * from the column's lowest value to its highest (through 0), so a
+ * million buckets draw as the envelope a reader would see anyway. */
+struct column {
+	double x, lo, hi;
+	int have;
+};
+
+static void
+column_flush(struct hq_buf *b, const struct panel *P, struct column *col)
+{
+	double y0 = ypx(&P->y, 0), ytop, ybot;
+
+	if (!col->have)
+		return;
+	ytop = ypx(&P->y, col->hi > 0 ? col->hi : 0);
+	ybot = ypx(&P->y, col->lo < 0 ? col->lo : 0);
+	if (ybot - ytop > 0 || ytop != y0)
+		hq_buf_printf(b, "<rect x=\"%.0f\" y=\"%.2f\" width=\"1\" height=\"%.2f\"/>\n",
+		    col->x, ytop, ybot - ytop);
+	col->have = 0;
+}
+
 static void
 draw_bars(struct hq_buf *b, const struct hq_chart *c, const struct layout *L,
     const struct panel *P, size_t si, size_t slot, const char *color)
@@ -358,6 +381,7 @@ draw_bars(struct hq_buf *b, const struct hq_chart *c, const struct layout *L,
 	const struct hq_chart_series *s = &c->series[si];
 	double y0 = ypx(&P->y, 0);
 	int tips = s->n <= 500;
+	struct column col = { 0 };
 
 	/* Bars without an interval (raw samples) get an equal share. */
 	double fallback = (L->right - L->left) / (double)(s->n ? s->n : 1) * 0.8;
@@ -381,10 +405,24 @@ draw_bars(struct hq_buf *b, const struct hq_chart *c, const struct layout *L,
 		w -= gap;
 		w /= (double)P->nbars;
 		a += w * (double)slot;
+		if (w < 1) {
+			double x = floor(a + w / 2);
+			if (col.have && x != col.x)
+				column_flush(b, P, &col);
+			if (!col.have) {
+				col.x = x;
+				col.lo = col.hi = p->value;
+				col.have = 1;
+			}
+			col.lo = fmin(col.lo, p->value);
+			col.hi = fmax(col.hi, p->value);
+			continue;
+		}
+		column_flush(b, P, &col);
 		top = ypx(&P->y, p->value);
 		h = fabs(top - y0);
 		hq_buf_printf(b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\"",
-		    a, fmin(top, y0), w > 0.6 ? w : 0.6, h);
+		    a, fmin(top, y0), w, h);
 		if (tips) {
 			hq_buf_puts(b, ">");
 			tooltip(b, s, p, c->by);
@@ -393,6 +431,7 @@ draw_bars(struct hq_buf *b, const struct hq_chart *c, const struct layout *L,
 			hq_buf_puts(b, "/>\n");
 		}
 	}
+	column_flush(b, P, &col);
 	hq_buf_puts(b, "</g>\n");
 }
 
@@ -447,6 +486,56 @@ joined(const struct hq_chart_series *s, size_t i, enum hq_period by,
 	return gap <= 0 || point_time(b) - point_time(a) <= gap;
 }
 
+/* The points of one pixel column of a decimated line, beyond its first
+ * (which is already drawn). */
+struct m4 {
+	double x_last, y_last, x_min, y_min, x_max, y_max;
+	size_t i_min, i_max;
+	int n;
+};
+
+static void
+m4_start(struct m4 *m, double x, double y, size_t i)
+{
+	m->x_last = m->x_min = m->x_max = x;
+	m->y_last = m->y_min = m->y_max = y;
+	m->i_min = m->i_max = i;
+	m->n = 0;
+}
+
+static void
+m4_add(struct m4 *m, double x, double y, size_t i)
+{
+	/* Pixel rows grow downwards: the lowest value is the largest y. */
+	if (y > m->y_min) {
+		m->y_min = y;
+		m->x_min = x;
+		m->i_min = i;
+	}
+	if (y < m->y_max) {
+		m->y_max = y;
+		m->x_max = x;
+		m->i_max = i;
+	}
+	m->x_last = x;
+	m->y_last = y;
+	m->n++;
+}
+
+static void
+m4_flush(struct hq_buf *b, struct m4 *m)
+{
+	int min_first = m->i_min <= m->i_max;
+
+	if (m->n == 0)
+		return;
+	hq_buf_printf(b, " L%.2f %.2f L%.2f %.2f L%.2f %.2f",
+	    min_first ? m->x_min : m->x_max, min_first ? m->y_min : m->y_max,
+	    min_first ? m->x_max : m->x_min, min_first ? m->y_max : m->y_min,
+	    m->x_last, m->y_last);
+	m->n = 0;
+}
+
 static void
 draw_line(struct hq_buf *b, const struct hq_chart *c, const struct layout *L,
     const struct panel *P, size_t si, const char *color)
@@ -455,18 +544,36 @@ draw_line(struct hq_buf *b, const struct hq_chart *c, const struct layout *L,
 	int dots = (double)s->n <= (L->right - L->left) / 12;
 	int tips = s->n <= 500, first = 1;
 	double gap = c->by == HQ_PERIOD_NONE ? sample_gap(s) : 0;
+	/* More points than pixels: per pixel column only the first, lowest,
+	 * highest and last point are drawn (M4): the same picture, a file a
+	 * thousand times smaller for a million samples. */
+	int decimate = (double)s->n > 3 * (L->right - L->left);
+	struct m4 m4 = { 0 };
 
 	hq_buf_printf(b, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"2\""
 	    " stroke-linejoin=\"round\" stroke-linecap=\"round\" d=\"", color);
 	for (size_t i = 0; i < s->n; i++) {
 		const struct hq_chart_point *p = &s->pts[i];
+		double x, y;
+		int join;
+
 		if (!finite_point(p))
 			continue;
-		hq_buf_printf(b, "%s%.2f %.2f",
-		    joined(s, i, c->by, gap) ? " L" : first ? "M" : " M",
-		    xpx(L, point_time(p)), ypx(&P->y, p->value));
+		x = xpx(L, point_time(p));
+		y = ypx(&P->y, p->value);
+		join = joined(s, i, c->by, gap);
+		if (decimate && join && floor(x) == floor(m4.x_last)) {
+			m4_add(&m4, x, y, i);
+			continue;
+		}
+		if (decimate)
+			m4_flush(b, &m4);
+		hq_buf_printf(b, "%s%.2f %.2f", join ? " L" : first ? "M" : " M", x, y);
+		m4_start(&m4, x, y, i);
 		first = 0;
 	}
+	if (decimate)
+		m4_flush(b, &m4);
 	hq_buf_puts(b, "\"/>\n");
 
 	/* Dots: on every point when there is room, and always on a point

@@ -334,12 +334,63 @@ main(void)
 	struct hq_chart_series s_many = { "step_count", "count", 1, many, 2000 };
 	c = (struct hq_chart){ NULL, HQ_HOUR, &s_many, 1, 0, 0 };
 	ok(render(&c, "bars-2000") == 0 && no_nan(), "2000 hourly bars");
-	is_int(count("//s:g[@class='bars']/s:rect"), 2000, "every bar drawn");
+	n = count("//s:g[@class='bars']/s:rect");
+	ok(n > 800 && n <= 900, "bars under a pixel wide merge per pixel column (%d)", n);
+	{
+		double rh[1000], ty[20], tallest = 0;
+		int nr = attrs("//s:g[@class='bars']/s:rect", "height", rh, 1000);
+		nt = attrs("//s:text[@class='ytick']", "y", ty, 20);
+		for (int i = 0; i < nr; i++)
+			tallest = fmax(tallest, rh[i]);
+		/* Ticks 0..500: the largest value, 499, is 499/500 of the axis. */
+		is_dbl(tallest, (ty[0] - ty[nt - 1]) * 499 / 500, 0.02,
+		    "the merged columns keep the largest value's height");
+	}
 	ok(labels_apart(), "x labels do not overlap at 2000 points");
 	ok(strlen(text) < 400000, "and the file stays small (%zu bytes)", strlen(text));
 
+	/* 200,000 raw samples: drawn as the envelope per pixel column. */
+	{
+		size_t big = 200000;
+		struct hq_chart_point *pts = calloc(big, sizeof *pts);
+		for (size_t i = 0; pts && i < big; i++) {
+			pts[i].start = pts[i].end = mar1 + (int64_t)i * 60;
+			pts[i].value = 70 + 30 * sin((double)i / 5000) + (i == 123457 ? 60 : 0);
+		}
+		struct hq_chart_series s_big = { "heart_rate", "count/min", 0, pts, big };
+		c = (struct hq_chart){ NULL, HQ_PERIOD_NONE, &s_big, 1, 0, 0 };
+		ok(pts && render(&c, "line-200k") == 0 && no_nan(), "200,000 samples");
+		path_ops(&moves, &lines);
+		ok(lines < 4 * 900, "at most four points per pixel column (%d)", lines);
+		ok(strlen(text) < 150000, "the file stays small (%zu bytes)", strlen(text));
+		/* The one-sample spike (the largest value) must survive the
+		 * decimation: the path's highest point is where it belongs. */
+		double spike = pts ? pts[123457].value : 0;
+		{
+			xmlXPathObjectPtr r = xpath("string(//s:path[@stroke]/@d)");
+			const char *d = r && r->stringval ? (const char *)r->stringval : "";
+			double ymin = 1e9, ty[20];
+			for (const char *p = d; *p; p++)
+				if (*p == 'M' || *p == 'L') {
+					char *end;
+					strtod(p + 1, &end);
+					double y = strtod(end, NULL);
+					ymin = fmin(ymin, y);
+				}
+			xmlXPathFreeObject(r);
+			nt = attrs("//s:text[@class='ytick']", "y", ty, 20);
+			texts("//s:text[@class='ytick']", buf, sizeof buf);
+			/* Its pixel row, from the first and the last tick. */
+			double lo = strtod(buf, NULL), hi = strtod(strrchr(buf, '|') + 1, NULL);
+			double want = ty[0] - (spike - lo) / (hi - lo) * (ty[0] - ty[nt - 1]);
+			is_dbl(ymin, want, 0.05, "a one-sample spike is still drawn");
+		}
+		free(pts);
+	}
+
 	/* Hours: 13:00-style labels. */
 	s_many.n = 24;
+	c = (struct hq_chart){ NULL, HQ_HOUR, &s_many, 1, 0, 0 };
 	ok(render(&c, "hours") == 0, "a day of hours");
 	texts("//s:text[@class='xtick']", buf, sizeof buf);
 	ok(strstr(buf, "12:00") != NULL, "hour labels: %s", buf);
