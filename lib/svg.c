@@ -451,10 +451,15 @@ sample_gap(const struct hq_chart_series *s)
 	double *d, gap = 0;
 	size_t n = 0;
 
+	size_t stride;
+
 	if (s->n < 3)
 		return 0;
-	d = hq_xcalloc(s->n, sizeof *d);
-	for (size_t i = 1; i < s->n; i++) {
+	/* The median of up to 10,000 steps spread over the series is as
+	 * good as all of them, and a lot quicker for millions. */
+	stride = s->n / 10000 + 1;
+	d = hq_xcalloc(s->n / stride + 1, sizeof *d);
+	for (size_t i = 1; i < s->n; i += stride) {
 		double dt = point_time(&s->pts[i]) - point_time(&s->pts[i - 1]);
 		if (dt > 0)
 			d[n++] = dt;
