@@ -171,6 +171,12 @@ hq_workout_type_identifier(const char *name, const char **suggest)
 	return NULL;
 }
 
+const char *
+hq_workout_type_at(size_t i)
+{
+	return i < NTYPES ? types[i].name : NULL;
+}
+
 void
 hq_workout_type_name(const char *identifier, char *buf, size_t n)
 {
