@@ -134,8 +134,10 @@ fmt_tick(double v, const struct yscale *y, char *buf, size_t n)
 		maxdec++;
 	v /= scale;
 	dec = maxdec;
-	if (fabs(v) < y->step / scale * 1e-6)
-		v = 0;                /* no "-0" */
+	if (fabs(v) < y->step / scale * 1e-6) {
+		snprintf(buf, n, "0");    /* not "-0", "0k" or "0.0" */
+		return;
+	}
 	if (scale == 1 && dec == 0 && fabs(v) >= 1000) {
 		/* thousands separators for plain integers */
 		char digits[32];
@@ -546,7 +548,7 @@ draw_line(struct hq_buf *b, const struct hq_chart *c, const struct layout *L,
     const struct panel *P, size_t si, const char *color)
 {
 	const struct hq_chart_series *s = &c->series[si];
-	int dots = (double)s->n <= (L->right - L->left) / 12;
+	int dots = (double)s->n <= (L->right - L->left) / 10;
 	int tips = s->n <= 500, first = 1;
 	double gap = c->by == HQ_PERIOD_NONE ? sample_gap(s) : 0;
 	/* More points than pixels: per pixel column only the first, lowest,
@@ -699,13 +701,19 @@ period_word(enum hq_period p)
 	}
 }
 
+/* A date for the subtitle, as precise as the buckets. */
 static void
-fmt_day(int64_t t, char *buf, size_t n)
+fmt_when(int64_t t, enum hq_period by, char *buf, size_t n)
 {
 	struct hq_local l;
 
 	hq_time_to_local(t, &l);
-	snprintf(buf, n, "%s %d, %d", month_abbr[l.month - 1], l.day, l.year);
+	if (by == HQ_YEAR)
+		snprintf(buf, n, "%d", l.year);
+	else if (by == HQ_MONTH)
+		snprintf(buf, n, "%s %d", month_abbr[l.month - 1], l.year);
+	else
+		snprintf(buf, n, "%s %d, %d", month_abbr[l.month - 1], l.day, l.year);
 }
 
 /* Panels: one per distinct unit, in order of first appearance. */
@@ -773,7 +781,7 @@ chart(struct hq_buf *b, const struct hq_chart *c, double *height)
 	struct panel *P = hq_xcalloc(c->nseries + 1, sizeof *P);
 	size_t np = make_panels(c, P);
 	struct layout L = { 0 };
-	int64_t first_end = 0;
+	int64_t data0, data1;
 	int any = 0;
 	double y;
 	char d0[32], d1[32];
@@ -792,14 +800,14 @@ chart(struct hq_buf *b, const struct hq_chart *c, double *height)
 				L.x0 = p->start;
 			if (!any || end > L.x1)
 				L.x1 = end;
-			if (!any || p->start > first_end)
-				first_end = p->start;   /* the last start */
 			any = 1;
 		}
 	if (!any) {
 		L.x0 = 0;
 		L.x1 = 86400;
 	}
+	data0 = L.x0;
+	data1 = L.x1;
 	if (c->by == HQ_PERIOD_NONE || L.x1 == L.x0) {
 		/* Raw samples: a little air at both ends (an hour for one). */
 		int64_t pad = L.x1 > L.x0 ? (L.x1 - L.x0) / 40 + 1 : 3600;
@@ -826,8 +834,10 @@ chart(struct hq_buf *b, const struct hq_chart *c, double *height)
 	}
 	hq_buf_puts(b, "</text>\n");
 	if (any) {
-		fmt_day(L.x0 + (c->by == HQ_PERIOD_NONE ? (L.x1 - L.x0) / 41 : 0), d0, sizeof d0);
-		fmt_day(c->by == HQ_PERIOD_NONE ? L.x1 - (L.x1 - L.x0) / 41 : first_end, d1, sizeof d1);
+		/* From the first bucket to the last one's last second. */
+		fmt_when(data0, c->by, d0, sizeof d0);
+		fmt_when(data1 > data0 && c->by != HQ_PERIOD_NONE ? data1 - 1 : data1,
+		    c->by, d1, sizeof d1);
 		hq_buf_printf(b, "<text class=\"subtitle\" x=\"16\" y=\"46\" font-size=\"12\""
 		    " fill=\"#777\">%s · %s%s%s</text>\n", period_word(c->by), d0,
 		    strcmp(d0, d1) ? " – " : "", strcmp(d0, d1) ? d1 : "");

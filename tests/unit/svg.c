@@ -166,9 +166,12 @@ labels_apart(void)
 static void
 days(struct hq_chart_point *p, size_t n, int64_t first, double (*f)(size_t))
 {
+	int64_t day = hq_time_local_day(first);
+
+	/* Local days, as hq-query makes them: 23 and 25 hours at DST. */
 	for (size_t i = 0; i < n; i++) {
-		p[i].start = first + (int64_t)i * DAY;
-		p[i].end = p[i].start + DAY;
+		p[i].start = hq_time_day_start(day + (int64_t)i);
+		p[i].end = hq_time_day_start(day + (int64_t)i + 1);
 		p[i].value = f(i);
 	}
 }
@@ -397,8 +400,9 @@ main(void)
 
 	/* Weeks and months. */
 	for (size_t i = 0; i < 26; i++) {
-		weeks[i].start = 1709539200 + (int64_t)i * 7 * DAY;   /* Mon 2024-03-04 08:00Z */
-		weeks[i].end = weeks[i].start + 7 * DAY;
+		int64_t monday = hq_time_days_from_civil(2024, 3, 4) + (int64_t)i * 7;
+		weeks[i].start = hq_time_day_start(monday);
+		weeks[i].end = hq_time_day_start(monday + 7);
 		weeks[i].value = 40000 + (double)((i * 7717) % 30000);
 	}
 	struct hq_chart_series s_w = { "step_count", "count", 1, weeks, 26 };
@@ -407,6 +411,9 @@ main(void)
 	texts("//s:text[@class='xtick']", buf, sizeof buf);
 	ok(strncmp(buf, "W1", 2) == 0 && strstr(buf, "|W2"), "ISO week labels: %s", buf);
 	ok(labels_apart(), "week labels do not overlap");
+	texts("//s:text[@class='subtitle']", buf, sizeof buf);
+	ok(strstr(buf, "Mar 4, 2024 – Sep 1, 2024") != NULL,
+	    "the range runs to the last week's Sunday: %s", buf);
 	for (size_t i = 0; i < 18; i++) {
 		int m = (int)(2 + i);
 		months[i].start = hq_time_from_local(2024 + (m - 1) / 12, (m - 1) % 12 + 1, 1, 0, 0, 0);
@@ -418,6 +425,9 @@ main(void)
 	ok(render(&c, "months") == 0 && no_nan(), "monthly line");
 	texts("//s:text[@class='xtick']", buf, sizeof buf);
 	ok(strstr(buf, "Mar 2024") != NULL, "month labels like 'Mar 2024': %s", buf);
+	texts("//s:text[@class='subtitle']", buf, sizeof buf);
+	ok(strstr(buf, "per month") && strstr(buf, "Feb 2024 – Jul 2025"),
+	    "the range in months: %s", buf);
 	ok(labels_apart(), "month labels do not overlap");
 
 	/* Two units: small multiples, a legend. */
