@@ -24,6 +24,8 @@ and any turn may carry "delay" (seconds before answering) and "split"
 (write the body in pieces of that many bytes).
 
 Every request is appended to the log as {"n","path","headers","body"}.
+POST /_fake/scenario with a scenario as its body replaces the scenario and
+starts it from its first turn (one server can serve a whole test file).
 Standard library only.
 """
 import json
@@ -371,6 +373,12 @@ class Handler(BaseHTTPRequestHandler):
         except ValueError:
             body = None
         headers = {k.lower(): v for k, v in self.headers.items()}
+        if self.path == "/_fake/scenario":
+            global SCENARIO
+            with LOCK:
+                SCENARIO = body if isinstance(body, dict) else {"turns": []}
+                STATE.update(n=0, signature=None)
+            return self.send(200, {"ok": True})
         with LOCK:
             n = STATE["n"]
             STATE["n"] += 1
