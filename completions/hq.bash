@@ -23,9 +23,10 @@ _hq_common() {
 _hq_ingest() {
 	local cur prev
 	_init_completion 2>/dev/null || { cur=${COMP_WORDS[COMP_CWORD]}; prev=${COMP_WORDS[COMP_CWORD-1]}; }
-	local opts="--db --format --quiet --tz --help --version --tool-schema"
+	local opts="-q --quiet --db --format --tz --wait --help --version --tool-schema"
 	case $prev in
-	--format) COMPREPLY=($(compgen -W "auto apple jsonl dexcom libreview" -- "$cur")); return ;;
+	--format) COMPREPLY=($(compgen -W "auto apple jsonl" -- "$cur")); return ;;
+	--wait) COMPREPLY=($(compgen -W "0 10 60 600" -- "$cur")); return ;;
 	esac
 	_hq_common "$prev" && return
 	if [[ $cur == -* ]]; then

@@ -186,7 +186,46 @@ static const char *const migrations[] = {
 	"  key TEXT PRIMARY KEY,"
 	"  value TEXT NOT NULL"
 	");",
-	/* 2: hq-agent's log of runs, and conversations for --session.
+	/* 2: rollups of quantity samples per 15-minute UTC slot (rollup.h),
+	 * built here from the samples already stored; hq_rollup_refresh()
+	 * keeps them up to date at every import. */
+	"CREATE TABLE rollup ("
+	"  metric_id INTEGER NOT NULL,"
+	"  slot INTEGER NOT NULL,"
+	"  source_id INTEGER NOT NULL,"
+	"  n INTEGER NOT NULL DEFAULT 0,"
+	"  sum REAL NOT NULL DEFAULT 0,"
+	"  sumsq REAL NOT NULL DEFAULT 0,"
+	"  min REAL, max REAL,"
+	"  psum REAL NOT NULL DEFAULT 0,"
+	"  pn INTEGER NOT NULL DEFAULT 0,"
+	"  PRIMARY KEY (metric_id, slot, source_id)"
+	") WITHOUT ROWID;"
+	"INSERT INTO rollup(metric_id, slot, source_id, n, sum, sumsq, min, max)"
+	"  SELECT metric_id, start - ((start % 900) + 900) % 900, source_id,"
+	"    count(*), sum(value), sum(value * value), min(value), max(value)"
+	"  FROM sample WHERE text = '' GROUP BY 1, 2, 3;"
+	"WITH RECURSIVE part(metric_id, source_id, start, end, value, slot) AS ("
+	"  SELECT metric_id, source_id, start, max(end, start), value,"
+	"    start - ((start % 900) + 900) % 900 FROM sample WHERE text = ''"
+	"  UNION ALL"
+	"  SELECT metric_id, source_id, start, end, value, slot + 900 FROM part"
+	"  WHERE slot + 900 < end)"
+	"INSERT INTO rollup(metric_id, slot, source_id, psum, pn)"
+	"  SELECT metric_id, slot, source_id,"
+	"    sum(CASE WHEN end > start THEN value * (min(end, slot + 900) -"
+	"      max(start, slot)) / (end - start) ELSE value END), count(*)"
+	"  FROM part WHERE true GROUP BY 1, 2, 3"
+	"  ON CONFLICT(metric_id, slot, source_id) DO UPDATE SET"
+	"    psum = psum + excluded.psum, pn = pn + excluded.pn;"
+	/* The samples the rollups cover: every id up to last_sample_id.
+	 * Queries use the rollups only when that is every sample. */
+	"CREATE TABLE rollup_state ("
+	"  id INTEGER PRIMARY KEY CHECK (id = 1),"
+	"  last_sample_id INTEGER NOT NULL"
+	");"
+	"INSERT INTO rollup_state VALUES (1, (SELECT coalesce(max(id), 0) FROM sample));",
+	/* 3: hq-agent's log of runs, and conversations for --session.
 	 * Never API keys (hq-agent(1), tests/cli/3006-agent-log.t). */
 	"CREATE TABLE agent_run ("
 	"  id INTEGER PRIMARY KEY,"

@@ -10,6 +10,7 @@
 #ifndef HQ_WORKOUT_H
 #define HQ_WORKOUT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "hq/err.h"
@@ -44,5 +45,9 @@ int hq_workout_detail(struct hq_store *s, int64_t id, struct hq_out *out,
 const char *hq_workout_type_identifier(const char *name, const char **suggest);
 /* "HKWorkoutActivityTypeTraditionalStrengthTraining" → "traditional_strength_training" */
 void hq_workout_type_name(const char *identifier, char *buf, size_t n);
+
+/* Great-circle distance in metres between two points (degrees), on a
+ * sphere of the Earth's mean radius: what route distances are summed from. */
+double hq_workout_haversine(double lat1, double lon1, double lat2, double lon2);
 
 #endif

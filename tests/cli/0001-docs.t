@@ -29,10 +29,11 @@ for c in $cmds; do
 	like "$compl" "complete|local" "$c has a completion function $fn"
 	like "$(grep -E "^complete -F $fn $c\$" "$HQ_ROOT/completions/hq.bash")" "." "$c completion is registered"
 
+	run "$c" --help
 	helpopts=$(printf '%s\n' "$out" | grep -Eo -- '--[a-z][a-z0-9-]+' | sort -u)
 	missing_man="" missing_compl=""
 	for o in $helpopts; do
-		esc=$(printf '%s' "$o" | sed 's/-/\\\\-/g')
+		esc=$(printf '%s' "$o" | sed 's/-/\\-/g')
 		grep -Fq -- "$esc" "$man" 2>/dev/null || grep -Fq -- "$o" "$man" 2>/dev/null ||
 			missing_man="$missing_man $o"
 		printf '%s\n' "$compl" | grep -Eq -- "(^|[ \"])$o([ \"]|$)" ||

@@ -1,0 +1,353 @@
+/*
+ * hq-ingest — Apple Health exports and JSON lines into the store, each
+ * file whole or not at all, nothing twice.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <locale.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "hq/applehealth.h"
+#include "hq/buf.h"
+#include "hq/err.h"
+#include "hq/ingest.h"
+#include "hq/opts.h"
+#include "hq/store.h"
+#include "hq/time.h"
+
+enum {
+	OPT_DB = HQ_OPT_LONG, OPT_FORMAT, OPT_TZ, OPT_WAIT, OPT_HELP, OPT_VERSION,
+	OPT_TOOL_SCHEMA,
+};
+
+static const struct hq_opt options[] = {
+	{ 'q', "quiet", HQ_OPT_FLAG, NULL, "print nothing but errors (no progress, no warnings)", NULL, NULL, 1 },
+	{ OPT_DB, "db", HQ_OPT_STRING, "PATH", "the store (default $HQ_DB, ~/.local/share/hq/hq.db)", NULL, NULL, 0 },
+	{ OPT_FORMAT, "format", HQ_OPT_ENUM, "F", "input format: auto|apple|jsonl (default auto: sniffed from content)", "auto|apple|jsonl", NULL, 1 },
+	{ OPT_TZ, "tz", HQ_OPT_STRING, "ZONE", "IANA zone for JSON-lines times without an offset", NULL, NULL, 1 },
+	{ OPT_WAIT, "wait", HQ_OPT_INT, "SECONDS", "how long to wait for another writer to finish (default 600)", NULL, NULL, 0 },
+	{ OPT_HELP, "help", HQ_OPT_FLAG, NULL, "show this help and exit", NULL, NULL, 0 },
+	{ OPT_VERSION, "version", HQ_OPT_FLAG, NULL, "show the version and exit", NULL, NULL, 0 },
+	{ OPT_TOOL_SCHEMA, "tool-schema", HQ_OPT_FLAG, NULL, "print the tool definition (JSON) and exit", NULL, NULL, 0 },
+	{ 0, NULL, 0, NULL, NULL, NULL, NULL, 0 },
+};
+
+static const struct hq_cmd_info cmd = {
+	.name = "hq-ingest",
+	.synopsis = "[-q] [--db PATH] [--format auto|apple|jsonl] [--tz ZONE] "
+	    "[--wait SECONDS] FILE...",
+	.summary = "Import Apple Health exports (export.zip, export.xml) and JSON "
+	    "lines into the store; each file whole or not at all, nothing twice.",
+	.tool_description = "Import health data files into the hq store: an Apple "
+	    "Health export.zip or export.xml, or JSON lines "
+	    "{\"metric\",\"start\",\"end\",\"value\",\"unit\",\"source\"}. Safe to "
+	    "re-run: what is already stored is skipped. Prints one JSON summary "
+	    "per file (records, inserted, duplicates, skipped).",
+	.positional = "files",
+	.positional_help = "paths of the files to import ('-' for stdin)",
+	.positional_required = 1,
+	.writes = 1,
+	.opts = options,
+};
+
+static int quiet;
+static long wait_seconds = 600;
+static enum { FMT_AUTO, FMT_APPLE, FMT_JSONL } opt_format = FMT_AUTO;
+
+/* Progress and waiting messages go to a terminal only. */
+static int show_progress;
+static const char *progress_name;
+static struct timespec progress_t0;
+
+static double
+seconds_since(const struct timespec *t0)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - t0->tv_sec) +
+	    (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+static void
+progress(void *arg, const struct hq_src *src, const struct hq_ingest_counts *c)
+{
+	double dt = seconds_since(&progress_t0), mb = (double)src->bytes / 1e6;
+	char eta[32] = "";
+
+	(void)arg;
+	if (src->size && src->bytes && dt > 0.5) {
+		double left = dt * (double)(src->size - src->bytes) / (double)src->bytes;
+		snprintf(eta, sizeof eta, " ETA %d:%02d", (int)left / 60, (int)left % 60);
+	}
+	if (src->size) {
+		int pct = (int)(100.0 * (double)src->bytes / (double)src->size);
+		int bar = pct / 5;
+		fprintf(stderr, "\r%s [%.*s%*s] %3d%% %.1f/%.1f MB %.0f records/s%s\033[K",
+		    progress_name, bar, "####################", 20 - bar, "", pct,
+		    mb, (double)src->size / 1e6, dt > 0 ? (double)c->records / dt : 0,
+		    eta);
+	} else
+		fprintf(stderr, "\r%s %.1f MB %.0f records/s\033[K", progress_name,
+		    mb, dt > 0 ? (double)c->records / dt : 0);
+	fflush(stderr);
+}
+
+static void
+progress_done(void)
+{
+	if (show_progress)
+		fputs("\r\033[K", stderr);
+}
+
+static void
+warn_line(void *arg, const char *msg)
+{
+	long *n = arg;
+
+	if (quiet)
+		return;
+	if (++*n <= 10) {
+		progress_done();
+		hq_warn("%s", msg);
+	} else if (*n == 11)
+		hq_warn("more bad records; the summary line counts them as skipped");
+}
+
+/* Another hq-ingest holds the write lock: wait for it, up to --wait. */
+static struct timespec busy_t0;
+static int
+busy_handler(void *arg, int count)
+{
+	struct timespec ts = { 0, 50 * 1000 * 1000 };
+
+	(void)arg;
+	if (count == 0) {
+		clock_gettime(CLOCK_MONOTONIC, &busy_t0);
+		if (!quiet && isatty(2))
+			fprintf(stderr, "%s: waiting for another hq-ingest to finish "
+			    "(up to %lds)\n", hq_progname(), wait_seconds);
+	}
+	if (seconds_since(&busy_t0) >= (double)wait_seconds)
+		return 0;
+	nanosleep(&ts, NULL);
+	return 1;
+}
+
+static void
+summary(const char *name, const char *format, const struct hq_ingest_counts *c,
+    double secs)
+{
+	struct hq_buf b = { 0 };
+
+	hq_buf_puts(&b, "{\"file\":");
+	hq_buf_json_str(&b, name);
+	hq_buf_puts(&b, ",\"format\":");
+	hq_buf_json_str(&b, format);
+	hq_buf_printf(&b, ",\"records\":%ld,\"inserted\":%ld,\"duplicates\":%ld,"
+	    "\"skipped\":%ld,\"workouts\":%ld,\"workouts_inserted\":%ld,"
+	    "\"correlations\":%ld,\"activity_summaries\":%ld,"
+	    "\"clinical_records\":%ld,\"routes\":%ld,\"route_points\":%ld,"
+	    "\"control_chars\":%ld,\"seconds\":%.3f}\n",
+	    c->records, c->inserted, c->duplicates, c->skipped, c->workouts,
+	    c->workouts_inserted, c->correlations, c->summaries, c->clinical,
+	    c->routes, c->route_points, c->control_chars, secs);
+	fputs(b.data, stdout);
+	fflush(stdout);
+	hq_buf_free(&b);
+}
+
+/* Import one file in one transaction. 0, or -1 with e set. */
+static int
+ingest_file(struct hq_store *store, const char *path, struct hq_err *e)
+{
+	static unsigned char pre[65536];
+	struct hq_src src = { .fd = -1, .name = path, .pre = pre };
+	enum hq_input_format f;
+	struct hq_ingest *ig = NULL;
+	struct timespec t0;
+	struct stat st;
+	long warnings = 0;
+	int rc = -1;
+	ssize_t n;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (strcmp(path, "-") == 0) {
+		src.fd = 0;
+		src.name = "-";
+	} else if ((src.fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+		hq_err_set(e, "cannot open %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(src.fd, &st) == 0 && S_ISREG(st.st_mode))
+		src.size = (uint64_t)st.st_size;
+	else if (src.fd != 0 && S_ISDIR(st.st_mode)) {
+		hq_err_set(e, "%s is a directory: give the export.zip or export.xml "
+		    "inside it", path);
+		goto out;
+	}
+	/* Sniff: the prefix is served again to the reader. */
+	while (src.prelen < sizeof pre) {
+		do
+			n = read(src.fd, pre + src.prelen, sizeof pre - src.prelen);
+		while (n < 0 && errno == EINTR);
+		if (n < 0) {
+			hq_err_set(e, "%s: %s", path, strerror(errno));
+			goto out;
+		}
+		if (n == 0)
+			break;
+		src.prelen += (size_t)n;
+	}
+	f = hq_ingest_sniff(pre, src.prelen);
+	if (opt_format == FMT_JSONL)
+		f = HQ_IN_JSONL;
+	else if (opt_format == FMT_APPLE && f != HQ_IN_APPLE_ZIP)
+		f = HQ_IN_APPLE_XML;
+	if (f == HQ_IN_UNKNOWN) {
+		if (src.prelen == 0)
+			hq_err_set(e, "%s: empty file", path);
+		else
+			hq_err_set(e, "%s: not an Apple Health export (zip or XML) nor "
+			    "JSON lines; use --format to say which it is", path);
+		goto out;
+	}
+	ig = hq_ingest_start(store, strcmp(path, "-") ? path : "-",
+	    hq_ingest_format_name(f), src.size ? (int64_t)src.size : -1, e);
+	if (!ig)
+		goto out;
+	if (show_progress) {
+		progress_name = path;
+		progress_t0 = t0;
+		hq_ingest_set_progress(ig, progress, NULL);
+	}
+	if (f == HQ_IN_JSONL)
+		rc = hq_ingest_jsonl(ig, &src, warn_line, &warnings, e);
+	else
+		rc = hq_applehealth_import(ig, &src, f == HQ_IN_APPLE_ZIP,
+		    warn_line, &warnings, e);
+	progress_done();
+	if (rc == 0) {
+		struct hq_ingest_counts c = *hq_ingest_counts(ig);
+		rc = hq_ingest_commit(ig, e);
+		ig = NULL;
+		if (rc == 0)
+			summary(path, hq_ingest_format_name(f), &c, seconds_since(&t0));
+	}
+out:
+	if (ig)
+		hq_ingest_abort(ig);
+	if (src.fd > 0)
+		close(src.fd);
+	return rc;
+}
+
+static void
+usage(FILE *fp)
+{
+	hq_opts_help(&cmd, fp);
+}
+
+int
+main(int argc, char **argv)
+{
+	char shortopts[64];
+	struct option *longopts = hq_opts_longopts(&cmd, shortopts, sizeof shortopts);
+	const char *dbpath = NULL, *tz = NULL;
+	struct hq_store *store = NULL;
+	struct hq_err e;
+	int c, status = 2, ok = 0, failed = 0, nstdin = 0;
+
+	hq_err_init(argv[0]);
+	/* Zip entry names are UTF-8 (导出.xml); libarchive converts them to
+	 * the locale's charset, so the locale must be able to hold them. */
+	if (!setlocale(LC_CTYPE, "C.UTF-8"))
+		setlocale(LC_CTYPE, "");
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		switch (c) {
+		case 'q': quiet = 1; break;
+		case OPT_DB: dbpath = optarg; break;
+		case OPT_TZ: tz = optarg; break;
+		case OPT_FORMAT:
+			if (strcmp(optarg, "auto") == 0)
+				opt_format = FMT_AUTO;
+			else if (strcmp(optarg, "apple") == 0)
+				opt_format = FMT_APPLE;
+			else if (strcmp(optarg, "jsonl") == 0)
+				opt_format = FMT_JSONL;
+			else {
+				hq_opts_usage_error(&cmd, "unknown format '%s' "
+				    "(auto, apple or jsonl)", optarg);
+				goto done;
+			}
+			break;
+		case OPT_WAIT:
+			if (hq_opts_parse_long(optarg, 0, 86400 * 7, &wait_seconds)) {
+				hq_opts_usage_error(&cmd, "--wait takes seconds, not '%s'",
+				    optarg);
+				goto done;
+			}
+			break;
+		case OPT_HELP:
+			usage(stdout);
+			status = 0;
+			goto done;
+		case OPT_VERSION:
+			hq_opts_version(&cmd, stdout);
+			status = 0;
+			goto done;
+		case OPT_TOOL_SCHEMA:
+			hq_opts_tool_schema(&cmd, stdout);
+			status = 0;
+			goto done;
+		case ':':
+			hq_opts_usage_error(&cmd, "option '%s' needs a value",
+			    argv[optind - 1]);
+			goto done;
+		default:
+			hq_opts_usage_error(&cmd, "unknown option '%s'",
+			    argv[optind - 1]);
+			goto done;
+		}
+	}
+	if (optind >= argc) {
+		hq_opts_usage_error(&cmd, "no files to import ('-' reads stdin)");
+		goto done;
+	}
+	for (int i = optind; i < argc; i++)
+		nstdin += strcmp(argv[i], "-") == 0;
+	if (nstdin > 1) {
+		hq_opts_usage_error(&cmd, "'-' (stdin) can be given only once");
+		goto done;
+	}
+	if (hq_time_set_zone(tz, &e)) {
+		hq_warn("%s", e.msg);
+		goto done;
+	}
+	show_progress = !quiet && isatty(2);
+	store = hq_store_open(dbpath, HQ_STORE_CREATE, &e);
+	if (!store) {
+		hq_warn("%s", e.msg);
+		goto done;
+	}
+	sqlite3_busy_handler(hq_store_db(store), busy_handler, NULL);
+	for (int i = optind; i < argc; i++) {
+		if (ingest_file(store, argv[i], &e) == 0) {
+			ok++;
+			continue;
+		}
+		failed++;
+		hq_warn("%s (nothing from this file was imported)", e.msg);
+	}
+	status = failed == 0 ? 0 : ok > 0 ? 1 : 2;
+done:
+	hq_store_close(store);
+	free(longopts);
+	return hq_finish(status);
+}

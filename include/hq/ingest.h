@@ -1,0 +1,197 @@
+/*
+ * ingest — writing one input file into the store, whole or not at all.
+ *
+ * hq_ingest_start() opens a write transaction (BEGIN IMMEDIATE) and an
+ * import row; the readers (JSON lines here, Apple Health in applehealth.h)
+ * hand it records, workouts and the rest; hq_ingest_commit() writes the
+ * counts and commits, hq_ingest_abort() rolls everything back. Both free
+ * the struct hq_ingest. Every add function copies what it needs: strings
+ * passed in are borrowed for the duration of the call only.
+ *
+ * Deduplication is by natural key (HACKING.md): adding what the store
+ * already holds counts a duplicate and changes nothing.
+ *
+ * struct hq_src is the byte stream a reader consumes: a file descriptor,
+ * optionally preceded by bytes already read to sniff the format.
+ */
+#ifndef HQ_INGEST_H
+#define HQ_INGEST_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "hq/err.h"
+#include "hq/store.h"
+
+struct hq_src {
+	int fd;
+	const char *name;            /* for messages: the path, or "-" */
+	const unsigned char *pre;    /* sniffed bytes to serve first */
+	size_t prelen, prepos;
+	uint64_t bytes;              /* consumed so far (for progress) */
+	uint64_t size;               /* total when known, else 0 */
+};
+
+/* read(2) over the prefix then the descriptor, retrying EINTR: bytes read,
+ * 0 at the end, -1 with errno set. */
+ssize_t hq_src_read(struct hq_src *s, void *buf, size_t n);
+
+enum hq_input_format { HQ_IN_UNKNOWN, HQ_IN_APPLE_ZIP, HQ_IN_APPLE_XML, HQ_IN_JSONL };
+
+/* The format of a file from its first bytes. */
+enum hq_input_format hq_ingest_sniff(const unsigned char *p, size_t n);
+const char *hq_ingest_format_name(enum hq_input_format f);
+
+struct hq_ingest_counts {
+	long records;       /* samples read (top-level Records, JSON lines) */
+	long inserted;      /* samples new to the store */
+	long duplicates;    /* samples the store already had */
+	long skipped;       /* records that could not be used (bad values) */
+	long workouts, workouts_inserted;
+	long correlations, summaries, clinical, routes, route_points, beats;
+	long control_chars; /* illegal XML characters dropped */
+};
+
+struct hq_ingest;
+
+/* Progress: called now and then with the bytes consumed of the input. */
+typedef void hq_ingest_progress_fn(void *arg, const struct hq_src *src,
+    const struct hq_ingest_counts *c);
+
+struct hq_ingest *hq_ingest_start(struct hq_store *s, const char *path,
+    const char *format, int64_t size, struct hq_err *e);
+void hq_ingest_set_progress(struct hq_ingest *ig, hq_ingest_progress_fn *fn,
+    void *arg);
+/* Call the progress function if enough time has passed (cheap). */
+void hq_ingest_tick(struct hq_ingest *ig, const struct hq_src *src);
+const struct hq_ingest_counts *hq_ingest_counts(const struct hq_ingest *ig);
+struct hq_ingest_counts *hq_ingest_counts_mut(struct hq_ingest *ig);
+struct hq_store *hq_ingest_store(struct hq_ingest *ig);
+int64_t hq_ingest_import_id(const struct hq_ingest *ig);
+/* The id the first sample of this import gets (ids only grow). */
+int64_t hq_ingest_first_sample_id(const struct hq_ingest *ig);
+void hq_ingest_set_export_info(struct hq_ingest *ig, int64_t export_date,
+    const char *version, const char *locale);
+int hq_ingest_commit(struct hq_ingest *ig, struct hq_err *e);
+void hq_ingest_abort(struct hq_ingest *ig);
+
+/* One sample as a reader found it. type is a HealthKit identifier or, when
+ * by_name is set, a catalog name or alias (JSON lines). value_str is the
+ * value as written (Apple) — a category value or a number — or NULL, then
+ * value_num is used. */
+struct hq_ingest_record {
+	const char *type;
+	int by_name;
+	const char *source, *source_version, *device, *unit;
+	const char *value_str;
+	double value_num;
+	int has_value;          /* value_num is set (JSON lines) */
+	const char *text;       /* a category name given directly, or NULL */
+	int percent_fraction;   /* "%" written as a fraction (Apple) */
+	int64_t start, end, created;
+	int offset_min;
+};
+
+/* 1 inserted, 0 duplicate, 2 skipped (e says why), -1 store error. The id
+ * of the sample (new or existing) goes to *id when not NULL. */
+int hq_ingest_record(struct hq_ingest *ig, const struct hq_ingest_record *r,
+    int64_t *id, struct hq_err *e);
+int hq_ingest_sample_meta(struct hq_ingest *ig, int64_t sample_id,
+    const char *key, const char *value, struct hq_err *e);
+int hq_ingest_hrv_beat(struct hq_ingest *ig, int64_t sample_id, int seq,
+    double bpm, double time_of_day, struct hq_err *e);
+/* The id of an existing sample with this natural key (0: none), for
+ * correlation members; adds it when missing. -1 on error. */
+int64_t hq_ingest_member(struct hq_ingest *ig, const struct hq_ingest_record *r,
+    struct hq_err *e);
+
+struct hq_ingest_group {          /* a Correlation or a Workout */
+	const char *type;             /* correlation type / workoutActivityType */
+	const char *source, *source_version, *device;
+	int64_t start, end, created;
+	int offset_min;
+	double duration, distance, energy;  /* workouts: s, m, kcal; NaN = none */
+};
+/* 1 new (id in *id), 0 already in the store (*id is the old one), -1. */
+int hq_ingest_correlation(struct hq_ingest *ig, const struct hq_ingest_group *g,
+    int64_t *id, struct hq_err *e);
+int hq_ingest_correlation_member(struct hq_ingest *ig, int64_t corr_id,
+    int64_t sample_id, struct hq_err *e);
+int hq_ingest_workout(struct hq_ingest *ig, const struct hq_ingest_group *g,
+    int64_t *id, struct hq_err *e);
+int hq_ingest_workout_totals(struct hq_ingest *ig, int64_t workout_id,
+    double distance, double energy, struct hq_err *e);
+int hq_ingest_workout_meta(struct hq_ingest *ig, int64_t workout_id,
+    const char *activity_uuid, const char *key, const char *value,
+    struct hq_err *e);
+int hq_ingest_workout_activity(struct hq_ingest *ig, int64_t workout_id,
+    const char *uuid, const char *type, int64_t start, int64_t end,
+    double duration, struct hq_err *e);
+struct hq_ingest_stat {
+	const char *activity_uuid;    /* NULL: the workout's own */
+	const char *type, *unit;
+	int64_t start, end;
+	double sum, average, minimum, maximum;   /* NaN = absent */
+};
+int hq_ingest_workout_stat(struct hq_ingest *ig, int64_t workout_id,
+    const struct hq_ingest_stat *st, struct hq_err *e);
+int hq_ingest_workout_event(struct hq_ingest *ig, int64_t workout_id,
+    const char *activity_uuid, const char *type, int64_t date,
+    double duration, struct hq_err *e);
+/* A route of a workout; file is the FileReference path or NULL (inline). */
+int64_t hq_ingest_route(struct hq_ingest *ig, int64_t workout_id,
+    const char *source, int64_t start, int64_t end, const char *file,
+    struct hq_err *e);
+struct hq_route_point {
+	int64_t time;
+	double lat, lon, ele, h_acc, v_acc, course, speed;   /* NaN = absent */
+};
+int hq_ingest_route_point(struct hq_ingest *ig, int64_t route_id, int seq,
+    const struct hq_route_point *p, struct hq_err *e);
+int hq_ingest_route_file(struct hq_ingest *ig, int64_t route_id,
+    const char *file, struct hq_err *e);
+/* Up to max ids of routes whose FileReference is file and that have no
+ * points yet. Returns how many, -1 on error. */
+int hq_ingest_routes_for_file(struct hq_ingest *ig, const char *file,
+    int64_t *ids, int max, struct hq_err *e);
+int hq_ingest_route_span(struct hq_ingest *ig, int64_t route_id,
+    int64_t start, int64_t end, struct hq_err *e);
+
+struct hq_ingest_summary {
+	const char *date;                      /* YYYY-MM-DD */
+	double active_energy, active_energy_goal;
+	const char *active_energy_unit;
+	double move_time, move_time_goal, exercise_time, exercise_time_goal;
+	double stand_hours, stand_hours_goal;  /* NaN = absent */
+};
+/* Upsert by date: 1 new or changed, 0 unchanged, -1. */
+int hq_ingest_activity_summary(struct hq_ingest *ig,
+    const struct hq_ingest_summary *a, struct hq_err *e);
+
+struct hq_ingest_clinical {
+	const char *type, *identifier, *source, *source_url, *fhir_version;
+	const char *resource_path;
+	int64_t received;
+};
+int hq_ingest_clinical_record(struct hq_ingest *ig,
+    const struct hq_ingest_clinical *c, struct hq_err *e);
+/* Attach a FHIR resource to the records that name path and lack one:
+ * the number attached, -1 on error. */
+int hq_ingest_clinical_resource(struct hq_ingest *ig, const char *path,
+    const char *json, struct hq_err *e);
+int hq_ingest_me(struct hq_ingest *ig, const char *key, const char *value,
+    struct hq_err *e);
+
+/* JSON lines: {"metric","start","end","value","unit","source"} per line.
+ * Bad lines are counted as skipped and reported through warn (file:line:
+ * why), at most max_warnings times; -1 only on a read or store error. */
+typedef void hq_ingest_warn_fn(void *arg, const char *msg);
+int hq_ingest_jsonl(struct hq_ingest *ig, struct hq_src *src,
+    hq_ingest_warn_fn *warn, void *warn_arg, struct hq_err *e);
+
+/* "<<HKDevice: 0x1234>, name:Apple Watch, ...>" → "name:Apple Watch, ..."
+ * into buf (the pointer address changes per record). */
+void hq_ingest_clean_device(const char *device, char *buf, size_t n);
+
+#endif

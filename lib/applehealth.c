@@ -1,0 +1,1300 @@
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <cjson/cJSON.h>
+#include <libxml/xmlreader.h>
+
+#include "hq/applehealth.h"
+#include "hq/buf.h"
+#include "hq/catalog.h"
+#include "hq/time.h"
+/* Filter states. */
+enum { F_PROLOG, F_DTD, F_BODY };
+
+static const char doctype[] = "<!DOCTYPE";
+
+void
+hq_xml_filter_init(struct hq_xml_filter *f)
+{
+	memset(f, 0, sizeof *f);
+}
+
+static int
+is_illegal(unsigned char c)
+{
+	return c < 0x20 && c != '\t' && c != '\n' && c != '\r';
+}
+
+/* Remember "Export Version: N" from the prolog or the dropped DTD. */
+static void
+watch_version(struct hq_xml_filter *f, unsigned char c)
+{
+	static const char key[] = "Export Version:";
+
+	if (f->version[0])
+		return;
+	if (f->vlen < (int)sizeof key - 1) {
+		if (c == (unsigned char)key[f->vlen])
+			f->vlen++;
+		else
+			f->vlen = c == (unsigned char)key[0];
+		return;
+	}
+	/* After the key: spaces, then the number. */
+	size_t k = strlen(f->vbuf);
+	if (c == ' ' && k == 0)
+		return;
+	if (c >= '0' && c <= '9' && k + 1 < sizeof f->version) {
+		f->vbuf[k] = (char)c;
+		f->vbuf[k + 1] = '\0';
+		return;
+	}
+	memcpy(f->version, f->vbuf, sizeof f->version - 1);
+	f->version[sizeof f->version - 1] = '\0';
+	if (!f->version[0])
+		f->vlen = 0;
+}
+
+size_t
+hq_xml_filter_run(struct hq_xml_filter *f, const unsigned char *in, size_t n,
+    unsigned char *out)
+{
+	size_t o = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = in[i];
+		if (is_illegal(c)) {
+			f->dropped_ctrl++;
+			continue;
+		}
+		switch (f->state) {
+		case F_BODY:
+			out[o++] = c;
+			break;
+		case F_PROLOG:
+			watch_version(f, c);
+			if (c == (unsigned char)doctype[f->held]) {
+				if (++f->held == (int)sizeof doctype - 1) {
+					f->state = F_DTD;
+					f->held = 0;
+					f->bracket = f->close_pending = 0;
+				}
+				break;
+			}
+			/* Not a DOCTYPE after all: give back what was held. The
+			 * held bytes are a prefix of "<!DOCTYPE", so out has room
+			 * (they were counted in earlier input). */
+			if (f->held) {
+				memcpy(out + o, doctype, (size_t)f->held);
+				o += (size_t)f->held;
+				/* "<" followed by a name starts the root element. */
+				if (f->held == 1 && ((c >= 'A' && c <= 'Z') ||
+				    (c >= 'a' && c <= 'z') || c == '_'))
+					f->state = F_BODY;
+				f->held = 0;
+				if (c == '<') {
+					f->held = 1;
+					break;
+				}
+			}
+			out[o++] = c;
+			break;
+		case F_DTD:
+			watch_version(f, c);
+			/* Keep the line count: libxml2's line numbers are the
+			 * file's. */
+			if (c == '\n')
+				out[o++] = c;
+			if (c == '[')
+				f->bracket = 1;
+			else if (c == ']')
+				f->close_pending = 1;
+			else if (c == '>' && (f->close_pending || !f->bracket))
+				f->state = F_PROLOG;
+			else if (c != ' ' && c != '\t' && c != '\n' && c != '\r')
+				f->close_pending = 0;
+			break;
+		}
+	}
+	return o;
+}
+
+/* ------------------------------------------------------------------ */
+/* The export reader                                                    */
+
+
+
+
+#define RAW_SIZE (256 * 1024)
+#define OUT_SIZE (64 * 1024)
+#define MAX_DEPTH 16
+#define MAX_ATTRS 48
+#define MAX_ROUTES_PER_FILE 16
+#define MAX_SIDE_FILE (16 << 20)
+
+/* What the parser reads from: a plain file, or the current zip entry. */
+struct reader {
+	struct hq_src *src;          /* plain file */
+	struct archive *ar;          /* zip entry */
+	unsigned char *raw;          /* raw_store: bytes read, not yet filtered */
+	unsigned char raw_store[RAW_SIZE];
+	unsigned char out[OUT_SIZE];   /* filtered, not yet given to libxml2 */
+	size_t opos, olen;
+	size_t rpos, rlen;
+	int eof, ioerr;
+	char ioerrmsg[256];
+	struct hq_xml_filter filt;
+};
+
+/* The attributes of the current element, copied. */
+struct attrs {
+	int n;
+	size_t name_off[MAX_ATTRS], val_off[MAX_ATTRS];
+	const char *name[MAX_ATTRS], *val[MAX_ATTRS];
+	struct hq_buf arena;
+};
+
+enum ctx_kind { C_NONE, C_RECORD, C_CORRELATION, C_WORKOUT, C_ACTIVITY,
+	C_ROUTE, C_HRV, C_OTHER };
+
+struct ah {
+	struct hq_ingest *ig;
+	struct hq_src *src;
+	struct archive *ar;
+	const char *name;            /* for messages */
+	hq_ingest_warn_fn *warn;
+	void *warn_arg;
+	struct reader rd;
+	xmlTextReaderPtr xr;
+	char err[768];
+	int errline;
+	struct attrs at;
+	/* the element open at each depth, and what it made */
+	enum ctx_kind kind[MAX_DEPTH];
+	int64_t sample_id, corr_id, workout_id, route_id;
+	int corr_new, beat_seq, point_seq;
+	char activity_uuid[64];
+	int in_activity;
+	int seen_root;
+	long ticks;
+};
+
+static int
+reader_fill(struct reader *r)
+{
+	ssize_t n;
+
+	if (r->eof || r->ioerr)
+		return 0;
+	if (r->ar) {
+		n = archive_read_data(r->ar, r->raw, RAW_SIZE);
+		if (n < 0) {
+			snprintf(r->ioerrmsg, sizeof r->ioerrmsg, "%s",
+			    archive_error_string(r->ar) ? archive_error_string(r->ar)
+			    : "cannot read the zip entry");
+			r->ioerr = 1;
+			return -1;
+		}
+	} else {
+		n = hq_src_read(r->src, r->raw, RAW_SIZE);
+		if (n < 0) {
+			snprintf(r->ioerrmsg, sizeof r->ioerrmsg, "%s", strerror(errno));
+			r->ioerr = 1;
+			return -1;
+		}
+	}
+	if (n == 0)
+		r->eof = 1;
+	r->rpos = 0;
+	r->rlen = (size_t)n;
+	return (int)(n > 0);
+}
+
+/* libxml2's read callback: raw bytes through the filter, staged in out
+ * because the parser may ask for fewer bytes than a filter run makes. */
+static int
+xml_read(void *arg, char *buf, int len)
+{
+	struct reader *r = arg;
+
+	while (r->opos == r->olen) {
+		if (r->rpos == r->rlen) {
+			int k = reader_fill(r);
+			if (k < 0)
+				return -1;
+			if (k == 0)
+				return 0;
+		}
+		size_t take = r->rlen - r->rpos;
+		if (take > OUT_SIZE - 16)
+			take = OUT_SIZE - 16;
+		r->olen = hq_xml_filter_run(&r->filt, r->raw + r->rpos, take, r->out);
+		r->opos = 0;
+		r->rpos += take;
+	}
+	size_t n = r->olen - r->opos;
+	if (len < 0)
+		return -1;
+	if (n > (size_t)len)
+		n = (size_t)len;
+	memcpy(buf, r->out + r->opos, n);
+	r->opos += n;
+	return (int)n;
+}
+
+static int
+xml_close(void *arg)
+{
+	(void)arg;
+	return 0;
+}
+
+static void
+xml_error(void *arg, const char *msg, xmlParserSeverities sev,
+    xmlTextReaderLocatorPtr loc)
+{
+	struct ah *a = arg;
+
+	if (a->err[0] || (sev != XML_PARSER_SEVERITY_ERROR &&
+	    sev != XML_PARSER_SEVERITY_VALIDITY_ERROR))
+		return;
+	a->errline = xmlTextReaderLocatorLineNumber(loc);
+	snprintf(a->err, sizeof a->err, "%s", msg ? msg : "XML error");
+	size_t n = strlen(a->err);
+	while (n && (a->err[n - 1] == '\n' || a->err[n - 1] == ' '))
+		a->err[--n] = '\0';
+}
+
+static int
+line_no(struct ah *a)
+{
+	return a->xr ? xmlTextReaderGetParserLineNumber(a->xr) : 0;
+}
+
+/* e = "name:line: what" */
+static void
+fail_at(struct ah *a, struct hq_err *e, const char *what)
+{
+	hq_err_set(e, "%s:%d: %s", a->name, line_no(a), what);
+}
+
+static void
+warn_at(struct ah *a, const char *what)
+{
+	char msg[1200];
+
+	if (!a->warn)
+		return;
+	snprintf(msg, sizeof msg, "%s:%d: %s", a->name, line_no(a), what);
+	a->warn(a->warn_arg, msg);
+}
+
+static void
+read_attrs(struct ah *a)
+{
+	struct attrs *t = &a->at;
+
+	t->n = 0;
+	hq_buf_reset(&t->arena);
+	while (t->n < MAX_ATTRS && xmlTextReaderMoveToNextAttribute(a->xr) == 1) {
+		const char *name = (const char *)xmlTextReaderConstLocalName(a->xr);
+		const char *val = (const char *)xmlTextReaderConstValue(a->xr);
+		t->name_off[t->n] = t->arena.len;
+		hq_buf_append(&t->arena, name ? name : "", name ? strlen(name) + 1 : 1);
+		t->val_off[t->n] = t->arena.len;
+		hq_buf_append(&t->arena, val ? val : "", val ? strlen(val) + 1 : 1);
+		t->n++;
+	}
+	xmlTextReaderMoveToElement(a->xr);
+	for (int i = 0; i < t->n; i++) {
+		t->name[i] = t->arena.data + t->name_off[i];
+		t->val[i] = t->arena.data + t->val_off[i];
+	}
+}
+
+static const char *
+attr(const struct ah *a, const char *name)
+{
+	for (int i = 0; i < a->at.n; i++)
+		if (strcmp(a->at.name[i], name) == 0)
+			return a->at.val[i];
+	return NULL;
+}
+
+static double
+attr_num(const struct ah *a, const char *name)
+{
+	const char *s = attr(a, name);
+	char *end;
+	double v;
+
+	if (!s || !*s)
+		return NAN;
+	errno = 0;
+	v = strtod(s, &end);
+	while (isspace((unsigned char)*end))
+		end++;
+	if (*end || errno || !isfinite(v))
+		return NAN;
+	return v;
+}
+
+/* An Apple date attribute: 0, or -1 when missing or malformed. */
+static int
+attr_time(const struct ah *a, const char *name, int64_t *t, int *off)
+{
+	const char *s = attr(a, name);
+
+	if (off)
+		*off = 0;
+	if (!s)
+		return -1;
+	if (hq_time_parse_apple(s, t, off) == 0)
+		return 0;
+	return hq_time_parse(s, t);
+}
+
+/* A duration attribute with its unit attribute, in seconds. */
+static double
+attr_duration(const struct ah *a, const char *name, const char *unitname)
+{
+	double v = attr_num(a, name), s;
+	const char *unit = attr(a, unitname);
+
+	if (isnan(v))
+		return NAN;
+	if (hq_unit_convert(v, unit ? unit : "min", "s", &s))
+		return v * 60;
+	return s;
+}
+
+static double
+attr_converted(const struct ah *a, const char *name, const char *unitname,
+    const char *to)
+{
+	double v = attr_num(a, name), out;
+	const char *unit = attr(a, unitname);
+
+	if (isnan(v) || !unit)
+		return v;
+	hq_unit_convert(v, unit, to, &out);
+	return out;
+}
+
+static void
+fill_record(const struct ah *a, struct hq_ingest_record *r)
+{
+	memset(r, 0, sizeof *r);
+	r->type = attr(a, "type");
+	r->source = attr(a, "sourceName");
+	r->source_version = attr(a, "sourceVersion");
+	r->device = attr(a, "device");
+	r->unit = attr(a, "unit");
+	r->value_str = attr(a, "value");
+	r->percent_fraction = 1;
+}
+
+/* Dates of a Record-like element; 0 or -1 (warned). */
+static int
+record_times(struct ah *a, struct hq_ingest_record *r)
+{
+	if (attr_time(a, "startDate", &r->start, &r->offset_min) ||
+	    attr_time(a, "endDate", &r->end, NULL)) {
+		char msg[256];
+		snprintf(msg, sizeof msg, "%s without a valid startDate/endDate "
+		    "(skipped)", r->type ? r->type : "record");
+		warn_at(a, msg);
+		return -1;
+	}
+	if (attr_time(a, "creationDate", &r->created, NULL))
+		r->created = 0;
+	return 0;
+}
+
+static int
+on_record(struct ah *a, struct hq_err *e)
+{
+	struct hq_ingest_record r;
+	struct hq_err re;
+	int64_t id = 0;
+	int rc;
+
+	fill_record(a, &r);
+	a->sample_id = 0;
+	if (!r.type) {
+		hq_ingest_counts_mut(a->ig)->records++;
+		hq_ingest_counts_mut(a->ig)->skipped++;
+		warn_at(a, "Record without a type (skipped)");
+		return 0;
+	}
+	if (record_times(a, &r)) {
+		hq_ingest_counts_mut(a->ig)->records++;
+		hq_ingest_counts_mut(a->ig)->skipped++;
+		return 0;
+	}
+	rc = hq_ingest_record(a->ig, &r, &id, &re);
+	if (rc < 0) {
+		fail_at(a, e, re.msg);
+		return -1;
+	}
+	if (rc == 2) {
+		char msg[1100];
+		snprintf(msg, sizeof msg, "%s: %s (skipped)", r.type, re.msg);
+		warn_at(a, msg);
+	}
+	/* Children (metadata, beats) only for a sample new to the store. */
+	if (rc == 1) {
+		a->sample_id = id;
+		a->beat_seq = 0;
+	}
+	return 0;
+}
+
+static int
+on_group(struct ah *a, struct hq_ingest_group *g, const char *typeattr)
+{
+	memset(g, 0, sizeof *g);
+	g->type = attr(a, typeattr);
+	g->source = attr(a, "sourceName");
+	g->source_version = attr(a, "sourceVersion");
+	g->device = attr(a, "device");
+	g->duration = g->distance = g->energy = NAN;
+	if (!g->type || attr_time(a, "startDate", &g->start, &g->offset_min) ||
+	    attr_time(a, "endDate", &g->end, NULL)) {
+		char msg[128];
+		snprintf(msg, sizeof msg, "%s without a type or valid dates "
+		    "(skipped)", typeattr[0] == 'w' ? "Workout" : "Correlation");
+		warn_at(a, msg);
+		return -1;
+	}
+	if (attr_time(a, "creationDate", &g->created, NULL))
+		g->created = 0;
+	return 0;
+}
+
+/* Skip the children of the current element: returns what
+ * xmlTextReaderNext returned (the reader is then on the next node). */
+static int
+skip_children(struct ah *a)
+{
+	if (xmlTextReaderIsEmptyElement(a->xr))
+		return xmlTextReaderRead(a->xr);
+	return xmlTextReaderNext(a->xr);
+}
+
+static const char *
+activity(const struct ah *a)
+{
+	return a->in_activity ? a->activity_uuid : NULL;
+}
+
+/* An element inside a Workout. */
+static int
+on_workout_child(struct ah *a, const char *name, int depth, struct hq_err *e)
+{
+	struct hq_err re;
+	int64_t w = a->workout_id;
+	enum ctx_kind parent = a->kind[depth - 1];
+	int rc = 0;
+
+	if (strcmp(name, "MetadataEntry") == 0) {
+		if (parent != C_WORKOUT && parent != C_ACTIVITY)
+			return 0;   /* of an event or a route: not kept */
+		const char *k = attr(a, "key"), *v = attr(a, "value");
+		if (k)
+			rc = hq_ingest_workout_meta(a->ig, w, activity(a), k, v, &re);
+	} else if (strcmp(name, "WorkoutActivity") == 0 && parent == C_WORKOUT) {
+		const char *uuid = attr(a, "uuid");
+		int64_t start, end = 0;
+		if (!uuid || attr_time(a, "startDate", &start, NULL)) {
+			warn_at(a, "WorkoutActivity without uuid or startDate (skipped)");
+			a->kind[depth] = C_OTHER;
+			return 0;
+		}
+		if (attr_time(a, "endDate", &end, NULL))
+			end = 0;
+		snprintf(a->activity_uuid, sizeof a->activity_uuid, "%s", uuid);
+		a->in_activity = 1;
+		a->kind[depth] = C_ACTIVITY;
+		const char *type = attr(a, "workoutActivityType");
+		if (!type)
+			type = attr(a, "activityType");
+		rc = hq_ingest_workout_activity(a->ig, w, uuid, type, start, end,
+		    attr_duration(a, "duration", "durationUnit"), &re);
+	} else if (strcmp(name, "WorkoutEvent") == 0) {
+		const char *type = attr(a, "type");
+		int64_t date;
+		if (!type || attr_time(a, "date", &date, NULL)) {
+			warn_at(a, "WorkoutEvent without type or date (skipped)");
+			return 0;
+		}
+		rc = hq_ingest_workout_event(a->ig, w, activity(a), type, date,
+		    attr_duration(a, "duration", "durationUnit"), &re);
+	} else if (strcmp(name, "WorkoutStatistics") == 0) {
+		struct hq_ingest_stat s = {
+			.activity_uuid = activity(a), .type = attr(a, "type"),
+			.unit = attr(a, "unit"),
+			.sum = attr_num(a, "sum"), .average = attr_num(a, "average"),
+			.minimum = attr_num(a, "minimum"),
+			.maximum = attr_num(a, "maximum"),
+		};
+		if (!s.type)
+			return 0;
+		if (attr_time(a, "startDate", &s.start, NULL))
+			s.start = 0;
+		if (attr_time(a, "endDate", &s.end, NULL))
+			s.end = 0;
+		rc = hq_ingest_workout_stat(a->ig, w, &s, &re);
+	} else if (strcmp(name, "WorkoutRoute") == 0 && parent == C_WORKOUT) {
+		int64_t start, end;
+		if (attr_time(a, "startDate", &start, NULL))
+			start = 0;
+		if (attr_time(a, "endDate", &end, NULL))
+			end = 0;
+		a->route_id = hq_ingest_route(a->ig, w, attr(a, "sourceName"),
+		    start, end, NULL, &re);
+		if (a->route_id < 0)
+			rc = -1;
+		a->point_seq = 0;
+		a->kind[depth] = C_ROUTE;
+	} else if (strcmp(name, "FileReference") == 0 && parent == C_ROUTE) {
+		const char *path = attr(a, "path");
+		if (path)
+			rc = hq_ingest_route_file(a->ig, a->route_id, path, &re);
+	} else if (strcmp(name, "Location") == 0 && parent == C_ROUTE) {
+		struct hq_route_point p = {
+			.lat = attr_num(a, "latitude"), .lon = attr_num(a, "longitude"),
+			.ele = attr_num(a, "altitude"),
+			.h_acc = attr_num(a, "horizontalAccuracy"),
+			.v_acc = attr_num(a, "verticalAccuracy"),
+			.course = attr_num(a, "course"), .speed = attr_num(a, "speed"),
+		};
+		if (isnan(p.lat) || isnan(p.lon))
+			return 0;
+		if (attr_time(a, "date", &p.time, NULL))
+			p.time = 0;
+		rc = hq_ingest_route_point(a->ig, a->route_id, a->point_seq++, &p, &re);
+	}
+	if (rc < 0) {
+		fail_at(a, e, re.msg);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+on_workout(struct ah *a, struct hq_err *e)
+{
+	struct hq_ingest_group g;
+	struct hq_err re;
+	int rc;
+
+	a->workout_id = 0;
+	if (on_group(a, &g, "workoutActivityType"))
+		return 0;
+	g.duration = attr_duration(a, "duration", "durationUnit");
+	g.distance = attr_converted(a, "totalDistance", "totalDistanceUnit", "m");
+	g.energy = attr_converted(a, "totalEnergyBurned", "totalEnergyBurnedUnit",
+	    "kcal");
+	rc = hq_ingest_workout(a->ig, &g, &a->workout_id, &re);
+	if (rc < 0) {
+		fail_at(a, e, re.msg);
+		return -1;
+	}
+	return rc;  /* 1: new, read the children; 0: known, skip them */
+}
+
+static int
+on_correlation(struct ah *a, struct hq_err *e)
+{
+	struct hq_ingest_group g;
+	struct hq_err re;
+	int rc;
+
+	a->corr_id = 0;
+	if (on_group(a, &g, "type"))
+		return 0;
+	rc = hq_ingest_correlation(a->ig, &g, &a->corr_id, &re);
+	if (rc < 0) {
+		fail_at(a, e, re.msg);
+		return -1;
+	}
+	return rc;
+}
+
+/* A Record inside a Correlation: link it to the top-level copy. */
+static int
+on_member(struct ah *a, struct hq_err *e)
+{
+	struct hq_ingest_record r;
+	struct hq_err re;
+	int64_t id;
+
+	fill_record(a, &r);
+	if (!r.type || attr_time(a, "startDate", &r.start, &r.offset_min) ||
+	    attr_time(a, "endDate", &r.end, NULL))
+		return 0;
+	if (attr_time(a, "creationDate", &r.created, NULL))
+		r.created = 0;
+	id = hq_ingest_member(a->ig, &r, &re);
+	if (id < 0 || (id > 0 && hq_ingest_correlation_member(a->ig, a->corr_id,
+	    id, &re))) {
+		fail_at(a, e, re.msg);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+on_summary(struct ah *a, struct hq_err *e)
+{
+	struct hq_ingest_summary s = {
+		.date = attr(a, "dateComponents"),
+		.active_energy = attr_num(a, "activeEnergyBurned"),
+		.active_energy_goal = attr_num(a, "activeEnergyBurnedGoal"),
+		.active_energy_unit = attr(a, "activeEnergyBurnedUnit"),
+		.move_time = attr_num(a, "appleMoveTime"),
+		.move_time_goal = attr_num(a, "appleMoveTimeGoal"),
+		.exercise_time = attr_num(a, "appleExerciseTime"),
+		.exercise_time_goal = attr_num(a, "appleExerciseTimeGoal"),
+		.stand_hours = attr_num(a, "appleStandHours"),
+		.stand_hours_goal = attr_num(a, "appleStandHoursGoal"),
+	};
+	struct hq_err re;
+
+	if (isnan(s.move_time))
+		s.move_time = attr_num(a, "appleMoveMinutes");
+	if (isnan(s.move_time_goal))
+		s.move_time_goal = attr_num(a, "appleMoveMinutesGoal");
+	if (!s.date || strlen(s.date) != 10) {
+		warn_at(a, "ActivitySummary without a dateComponents date (skipped)");
+		return 0;
+	}
+	if (hq_ingest_activity_summary(a->ig, &s, &re) < 0) {
+		fail_at(a, e, re.msg);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+on_clinical(struct ah *a, struct hq_err *e)
+{
+	struct hq_ingest_clinical c = {
+		.type = attr(a, "type"), .identifier = attr(a, "identifier"),
+		.source = attr(a, "sourceName"), .source_url = attr(a, "sourceURL"),
+		.fhir_version = attr(a, "fhirVersion"),
+		.resource_path = attr(a, "resourceFilePath"),
+	};
+	struct hq_err re;
+
+	if (!c.type || !c.identifier) {
+		warn_at(a, "ClinicalRecord without type or identifier (skipped)");
+		return 0;
+	}
+	if (attr_time(a, "receivedDate", &c.received, NULL))
+		c.received = 0;
+	if (hq_ingest_clinical_record(a->ig, &c, &re) < 0) {
+		fail_at(a, e, re.msg);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+on_me(struct ah *a, struct hq_err *e)
+{
+	struct hq_err re;
+
+	for (int i = 0; i < a->at.n; i++)
+		if (hq_ingest_me(a->ig, a->at.name[i], a->at.val[i], &re)) {
+			fail_at(a, e, re.msg);
+			return -1;
+		}
+	return 0;
+}
+
+/* "00:20:37,80" (locale decimal separator) → seconds since midnight. */
+static double
+time_of_day(const char *s)
+{
+	int h, m;
+	double sec;
+	char buf[32], *end;
+
+	if (!s || strlen(s) >= sizeof buf || strlen(s) < 8 || s[2] != ':' ||
+	    s[5] != ':' || !isdigit((unsigned char)s[0]) ||
+	    !isdigit((unsigned char)s[1]) || !isdigit((unsigned char)s[3]) ||
+	    !isdigit((unsigned char)s[4]))
+		return NAN;
+	h = (s[0] - '0') * 10 + (s[1] - '0');
+	m = (s[3] - '0') * 10 + (s[4] - '0');
+	snprintf(buf, sizeof buf, "%s", s + 6);
+	for (char *p = buf; *p; p++)
+		if (*p == ',')
+			*p = '.';
+	errno = 0;
+	sec = strtod(buf, &end);
+	if (*end || errno || end == buf)
+		return NAN;
+	return h * 3600 + m * 60 + sec;
+}
+
+/* One element start, with the context of its ancestors. Returns 0, 1 when
+ * its children are to be skipped, -1 on error. */
+static int
+on_element(struct ah *a, const char *name, int depth, struct hq_err *e)
+{
+	struct hq_err re;
+
+	if (depth >= MAX_DEPTH)
+		return 0;
+	a->kind[depth] = C_OTHER;
+	if (depth <= 2)
+		a->in_activity = 0;
+	if (depth == 0) {
+		if (strcmp(name, "HealthData") != 0) {
+			fail_at(a, e, "not an Apple Health export: the root element "
+			    "is not <HealthData>");
+			return -1;
+		}
+		a->seen_root = 1;
+		read_attrs(a);
+		hq_ingest_set_export_info(a->ig, 0, NULL, attr(a, "locale"));
+		return 0;
+	}
+	if (depth == 1) {
+		int rc = 0;
+		read_attrs(a);
+		if (strcmp(name, "Record") == 0) {
+			a->kind[1] = C_RECORD;
+			rc = on_record(a, e);
+			if (rc == 0 && !a->sample_id)
+				rc = 1;
+		} else if (strcmp(name, "Workout") == 0) {
+			a->kind[1] = C_WORKOUT;
+			rc = on_workout(a, e);
+			rc = rc < 0 ? -1 : rc == 1 ? 0 : 1;
+		} else if (strcmp(name, "Correlation") == 0) {
+			a->kind[1] = C_CORRELATION;
+			rc = on_correlation(a, e);
+			a->corr_new = rc == 1;
+			rc = rc < 0 ? -1 : rc == 1 ? 0 : 1;
+		} else if (strcmp(name, "ActivitySummary") == 0)
+			rc = on_summary(a, e);
+		else if (strcmp(name, "ClinicalRecord") == 0)
+			rc = on_clinical(a, e);
+		else if (strcmp(name, "Me") == 0)
+			rc = on_me(a, e);
+		else if (strcmp(name, "ExportDate") == 0) {
+			int64_t t;
+			if (attr_time(a, "value", &t, NULL) == 0)
+				hq_ingest_set_export_info(a->ig, t, NULL, NULL);
+		} else
+			rc = 1;   /* Audiogram, VisionPrescription...: not kept */
+		return rc;
+	}
+	switch (a->kind[1]) {
+	case C_RECORD:
+		if (!a->sample_id)
+			return 1;
+		if (depth == 2 && strcmp(name, "MetadataEntry") == 0) {
+			read_attrs(a);
+			const char *k = attr(a, "key"), *v = attr(a, "value");
+			if (k && hq_ingest_sample_meta(a->ig, a->sample_id, k, v, &re))
+				goto fail;
+		} else if (depth == 2 &&
+		    strcmp(name, "HeartRateVariabilityMetadataList") == 0)
+			a->kind[2] = C_HRV;
+		else if (depth == 3 && a->kind[2] == C_HRV &&
+		    strcmp(name, "InstantaneousBeatsPerMinute") == 0) {
+			read_attrs(a);
+			double bpm = attr_num(a, "bpm");
+			if (!isnan(bpm) && hq_ingest_hrv_beat(a->ig, a->sample_id,
+			    a->beat_seq++, bpm, time_of_day(attr(a, "time")), &re))
+				goto fail;
+		}
+		return 0;
+	case C_CORRELATION:
+		if (depth == 2 && a->corr_new && strcmp(name, "Record") == 0) {
+			read_attrs(a);
+			if (on_member(a, e))
+				return -1;
+		}
+		return depth == 2 && strcmp(name, "Record") == 0 ? 1 : 0;
+	case C_WORKOUT:
+		if (!a->workout_id)
+			return 1;
+		read_attrs(a);
+		return on_workout_child(a, name, depth, e);
+	default:
+		return 0;
+	}
+fail:
+	fail_at(a, e, re.msg);
+	return -1;
+}
+
+static int
+parse_export(struct ah *a, struct hq_err *e)
+{
+	int ret, rc = 0;
+
+	a->xr = xmlReaderForIO(xml_read, xml_close, &a->rd, NULL, NULL,
+	    XML_PARSE_NONET | XML_PARSE_COMPACT | XML_PARSE_HUGE |
+	    XML_PARSE_NOBLANKS);
+	if (!a->xr) {
+		hq_err_set(e, "%s: cannot start the XML parser", a->name);
+		return -1;
+	}
+	xmlTextReaderSetErrorHandler(a->xr, xml_error, a);
+	ret = xmlTextReaderRead(a->xr);
+	while (ret == 1) {
+		if (xmlTextReaderNodeType(a->xr) != XML_READER_TYPE_ELEMENT) {
+			ret = xmlTextReaderRead(a->xr);
+			continue;
+		}
+		int depth = xmlTextReaderDepth(a->xr);
+		const char *name = (const char *)xmlTextReaderConstLocalName(a->xr);
+		rc = on_element(a, name ? name : "", depth, e);
+		if (rc < 0)
+			break;
+		if (++a->ticks % 64 == 0) {
+			if (a->ar)
+				a->src->bytes = (uint64_t)archive_filter_bytes(a->ar, -1);
+			hq_ingest_tick(a->ig, a->src);
+		}
+		ret = rc == 1 ? skip_children(a) : xmlTextReaderRead(a->xr);
+	}
+	if (rc >= 0 && ret < 0) {
+		if (a->rd.ioerr)
+			hq_err_set(e, "%s:%d: read error: %s", a->name,
+			    a->errline ? a->errline : line_no(a), a->rd.ioerrmsg);
+		else
+			hq_err_set(e, "%s:%d: %s", a->name,
+			    a->errline ? a->errline : line_no(a),
+			    a->err[0] ? a->err : "malformed XML");
+		rc = -1;
+	}
+	if (rc >= 0 && !a->seen_root) {
+		hq_err_set(e, "%s: not an Apple Health export (no <HealthData> "
+		    "element)", a->name);
+		rc = -1;
+	}
+	hq_ingest_counts_mut(a->ig)->control_chars += a->rd.filt.dropped_ctrl;
+	if (a->rd.filt.version[0])
+		hq_ingest_set_export_info(a->ig, 0, a->rd.filt.version, NULL);
+	xmlFreeTextReader(a->xr);
+	a->xr = NULL;
+	return rc < 0 ? -1 : 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Side files in the zip: GPX routes, FHIR resources                    */
+
+enum gpx_field { G_NONE, G_ELE, G_TIME, G_SPEED, G_COURSE, G_HACC, G_VACC };
+
+static int
+gpx_flush(struct ah *a, const int64_t *ids, int nids, struct hq_route_point *p,
+    int *have, int *seq, int64_t *first, int64_t *last, struct hq_err *e)
+{
+	struct hq_err re;
+
+	if (!*have)
+		return 0;
+	*have = 0;
+	if (p->time) {
+		if (!*first || p->time < *first)
+			*first = p->time;
+		if (p->time > *last)
+			*last = p->time;
+	}
+	for (int i = 0; i < nids; i++)
+		if (hq_ingest_route_point(a->ig, ids[i], *seq, p, &re)) {
+			fail_at(a, e, re.msg);
+			return -1;
+		}
+	(*seq)++;
+	return 0;
+}
+
+/* A GPX file for the routes ids[]: its track points become route points. */
+static int
+parse_gpx(struct ah *a, const int64_t *ids, int nids, struct hq_err *e)
+{
+	struct hq_route_point p = { 0 };
+	enum gpx_field field = G_NONE;
+	int ret, have = 0, seq = 0, rc = 0;
+	int64_t first = 0, last = 0;
+	struct hq_err re;
+
+	a->xr = xmlReaderForIO(xml_read, xml_close, &a->rd, NULL, NULL,
+	    XML_PARSE_NONET | XML_PARSE_COMPACT | XML_PARSE_HUGE |
+	    XML_PARSE_NOBLANKS);
+	if (!a->xr) {
+		hq_err_set(e, "%s: cannot start the XML parser", a->name);
+		return -1;
+	}
+	xmlTextReaderSetErrorHandler(a->xr, xml_error, a);
+	while ((ret = xmlTextReaderRead(a->xr)) == 1) {
+		int type = xmlTextReaderNodeType(a->xr);
+		if (type == XML_READER_TYPE_ELEMENT) {
+			const char *name = (const char *)xmlTextReaderConstLocalName(a->xr);
+			field = G_NONE;
+			if (!name)
+				continue;
+			if (strcmp(name, "trkpt") == 0) {
+				if (gpx_flush(a, ids, nids, &p, &have, &seq, &first, &last, e)) {
+					rc = -1;
+					break;
+				}
+				read_attrs(a);
+				p = (struct hq_route_point){ .lat = attr_num(a, "lat"),
+				    .lon = attr_num(a, "lon"), .ele = NAN, .h_acc = NAN,
+				    .v_acc = NAN, .course = NAN, .speed = NAN };
+				have = !isnan(p.lat) && !isnan(p.lon);
+			} else if (strcmp(name, "ele") == 0)
+				field = G_ELE;
+			else if (strcmp(name, "time") == 0)
+				field = G_TIME;
+			else if (strcmp(name, "speed") == 0)
+				field = G_SPEED;
+			else if (strcmp(name, "course") == 0)
+				field = G_COURSE;
+			else if (strcmp(name, "hAcc") == 0)
+				field = G_HACC;
+			else if (strcmp(name, "vAcc") == 0)
+				field = G_VACC;
+		} else if (type == XML_READER_TYPE_TEXT && field != G_NONE && have) {
+			const char *s = (const char *)xmlTextReaderConstValue(a->xr);
+			char *end;
+			double v;
+			if (!s)
+				continue;
+			if (field == G_TIME) {
+				if (hq_time_parse(s, &p.time))
+					p.time = 0;
+			} else {
+				v = strtod(s, &end);
+				if (end != s && isfinite(v)) {
+					switch (field) {
+					case G_ELE: p.ele = v; break;
+					case G_SPEED: p.speed = v; break;
+					case G_COURSE: p.course = v; break;
+					case G_HACC: p.h_acc = v; break;
+					case G_VACC: p.v_acc = v; break;
+					default: break;
+					}
+				}
+			}
+			field = G_NONE;
+		} else if (type == XML_READER_TYPE_END_ELEMENT)
+			field = G_NONE;
+	}
+	if (rc == 0 && ret < 0) {
+		hq_err_set(e, "%s:%d: %s", a->name, a->errline ? a->errline :
+		    line_no(a), a->rd.ioerr ? a->rd.ioerrmsg :
+		    a->err[0] ? a->err : "malformed XML");
+		rc = -1;
+	}
+	if (rc == 0)
+		rc = gpx_flush(a, ids, nids, &p, &have, &seq, &first, &last, e);
+	for (int i = 0; rc == 0 && i < nids; i++)
+		if (hq_ingest_route_span(a->ig, ids[i], first, last, &re)) {
+			hq_err_set(e, "%s: %s", a->name, re.msg);
+			rc = -1;
+		}
+	hq_ingest_counts_mut(a->ig)->control_chars += a->rd.filt.dropped_ctrl;
+	xmlFreeTextReader(a->xr);
+	a->xr = NULL;
+	return rc;
+}
+
+/* The whole entry (a FHIR resource, small) into b. */
+static int
+read_entry(struct ah *a, struct hq_buf *b, struct hq_err *e)
+{
+	for (;;) {
+		if (a->rd.rpos < a->rd.rlen) {
+			hq_buf_append(b, a->rd.raw + a->rd.rpos, a->rd.rlen - a->rd.rpos);
+			a->rd.rpos = a->rd.rlen;
+		}
+		if (b->len > MAX_SIDE_FILE) {
+			hq_err_set(e, "%s: larger than %d MB", a->name,
+			    MAX_SIDE_FILE >> 20);
+			return -1;
+		}
+		int k = reader_fill(&a->rd);
+		if (k < 0) {
+			hq_err_set(e, "%s: %s", a->name, a->rd.ioerrmsg);
+			return -1;
+		}
+		if (k == 0)
+			return 0;
+	}
+}
+
+
+static int
+side_clinical(struct ah *a, const char *ref, struct hq_err *e)
+{
+	struct hq_buf b = { 0 };
+	struct hq_err re;
+	int rc = read_entry(a, &b, e);
+
+	if (rc == 0 && b.len) {
+		cJSON *j = cJSON_ParseWithLength(b.data, b.len);
+		if (!j) {
+			warn_at(a, "not valid JSON (FHIR resource not attached)");
+		} else if (hq_ingest_clinical_resource(a->ig, ref, b.data, &re) < 0) {
+			hq_err_set(e, "%s: %s", a->name, re.msg);
+			rc = -1;
+		}
+		cJSON_Delete(j);
+	}
+	hq_buf_free(&b);
+	return rc;
+}
+
+/* The path the XML uses for a zip entry: "apple_health_export/workout-
+ * routes/x.gpx" → "/workout-routes/x.gpx". NULL when not a side file. */
+static const char *
+side_ref(const char *entry, char *buf, size_t n, int *kind)
+{
+	const char *p;
+	size_t len = strlen(entry);
+
+	if ((p = strstr(entry, "workout-routes/")) && len > 4 &&
+	    strcasecmp(entry + len - 4, ".gpx") == 0)
+		*kind = 1;
+	else if ((p = strstr(entry, "clinical-records/")) && len > 5 &&
+	    strcasecmp(entry + len - 5, ".json") == 0)
+		*kind = 2;
+	else
+		return NULL;
+	snprintf(buf, n, "/%s", p);
+	return buf;
+}
+
+static int
+side_file(struct ah *a, const char *ref, int kind, struct hq_err *e)
+{
+	int64_t ids[MAX_ROUTES_PER_FILE];
+	struct hq_err re;
+	int n;
+
+	if (kind == 2)
+		return side_clinical(a, ref, e);
+	n = hq_ingest_routes_for_file(a->ig, ref, ids, MAX_ROUTES_PER_FILE, &re);
+	if (n < 0) {
+		hq_err_set(e, "%s: %s", a->name, re.msg);
+		return -1;
+	}
+	if (n == 0)
+		return 0;   /* a route of a known workout, or none */
+	return parse_gpx(a, ids, n, e);
+}
+
+/* ------------------------------------------------------------------ */
+/* Zip                                                                  */
+
+static int
+is_junk_entry(const char *name)
+{
+	const char *base = strrchr(name, '/');
+
+	base = base ? base + 1 : name;
+	return strncmp(name, "__MACOSX/", 9) == 0 || strncmp(base, "._", 2) == 0;
+}
+
+/* Does an entry start like Apple's main XML? Looks at its first bytes,
+ * which stay in a->rd for the parser. */
+static int
+looks_like_export(struct ah *a)
+{
+	size_t n = a->rd.rlen < 4096 ? a->rd.rlen : 4096;
+	const unsigned char *p = a->rd.raw;
+
+	for (size_t i = 0; i + 11 <= n; i++)
+		if (p[i] == '<' && (memcmp(p + i, "<HealthData", 11) == 0 ||
+		    (i + 20 <= n && memcmp(p + i, "<!DOCTYPE HealthData", 20) == 0)))
+			return 1;
+	return 0;
+}
+
+static ssize_t
+zip_read_cb(struct archive *ar, void *arg, const void **buf)
+{
+	static unsigned char block[RAW_SIZE];
+	struct hq_src *src = arg;
+	ssize_t n = hq_src_read(src, block, sizeof block);
+
+	if (n < 0)
+		archive_set_error(ar, errno, "%s", strerror(errno));
+	*buf = block;
+	return n;
+}
+
+static struct archive *
+zip_open(struct hq_src *src, int seekable, struct hq_err *e)
+{
+	struct archive *ar = archive_read_new();
+
+	if (!ar) {
+		hq_err_set(e, "out of memory");
+		return NULL;
+	}
+	archive_read_support_format_zip(ar);
+	int rc = seekable ? archive_read_open_fd(ar, src->fd, RAW_SIZE)
+	    : archive_read_open(ar, src, NULL, zip_read_cb, NULL);
+	if (rc != ARCHIVE_OK) {
+		hq_err_set(e, "%s: not a readable zip: %s", src->name,
+		    archive_error_string(ar) ? archive_error_string(ar) : "?");
+		archive_read_free(ar);
+		return NULL;
+	}
+	return ar;
+}
+
+/* Walk the archive. Pass 1 (main_index < 0): parse the main XML, and the
+ * side files that follow it; count those that came before. Pass 2: only
+ * the side files before main_index. */
+static int
+zip_pass(struct ah *a, const char *zipname, int *main_index, int *early,
+    struct hq_err *e)
+{
+	struct archive_entry *ent;
+	char name[1024], ref[1024];
+	int idx = 0, rc, pass2 = *main_index >= 0, found = pass2;
+
+	while ((rc = archive_read_next_header(a->ar, &ent)) == ARCHIVE_OK ||
+	    rc == ARCHIVE_WARN) {
+		const char *path = archive_entry_pathname_utf8(ent);
+		int kind = 0;
+
+		if (!path)
+			path = archive_entry_pathname(ent);
+		if (!path)
+			path = "?";
+		idx++;
+		if (pass2 && idx >= *main_index)
+			break;
+		if (archive_entry_filetype(ent) != AE_IFREG || is_junk_entry(path))
+			continue;
+		snprintf(name, sizeof name, "%s:%s", zipname, path);
+		a->name = name;
+		memset(&a->rd, 0, sizeof a->rd);
+		a->rd.raw = a->rd.raw_store;
+		a->rd.ar = a->ar;
+		hq_xml_filter_init(&a->rd.filt);
+		const char *r = side_ref(path, ref, sizeof ref, &kind);
+		if (!found) {
+			if (r) {
+				(*early)++;
+				continue;
+			}
+			if (reader_fill(&a->rd) < 0) {
+				hq_err_set(e, "%s: %s", name, a->rd.ioerrmsg);
+				return -1;
+			}
+			if (!looks_like_export(a))
+				continue;
+			found = 1;
+			*main_index = idx;
+			memset(a->kind, 0, sizeof a->kind);
+			a->seen_root = 0;
+			if (parse_export(a, e))
+				return -1;
+			continue;
+		}
+		if (r && side_file(a, r, kind, e))
+			return -1;
+	}
+	if (rc != ARCHIVE_EOF && !(pass2 && rc == ARCHIVE_OK)) {
+		hq_err_set(e, "%s: damaged or truncated zip: %s", zipname,
+		    archive_error_string(a->ar) ? archive_error_string(a->ar) : "?");
+		return -1;
+	}
+	if (!found) {
+		hq_err_set(e, "%s: no Apple Health export XML in this zip (no entry "
+		    "starts with <HealthData)", zipname);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+import_zip(struct ah *a, struct hq_err *e)
+{
+	struct hq_src *src = a->src;
+	int seekable = src->fd >= 0 && lseek(src->fd, 0, SEEK_SET) == 0;
+	int main_index = -1, early = 0, rc;
+	const char *zipname = src->name;
+
+	if (seekable) {
+		src->prelen = src->prepos = 0;
+		src->bytes = 0;
+	}
+	a->ar = zip_open(src, seekable, e);
+	if (!a->ar)
+		return -1;
+	rc = zip_pass(a, zipname, &main_index, &early, e);
+	archive_read_free(a->ar);
+	a->ar = NULL;
+	if (rc || !early)
+		return rc;
+	if (!seekable) {
+		char msg[256];
+		snprintf(msg, sizeof msg, "%d route/clinical files come before the "
+		    "export XML in this zip and cannot be read from a pipe; give "
+		    "the zip as a file to import them", early);
+		a->name = zipname;
+		warn_at(a, msg);
+		return 0;
+	}
+	/* Second pass: the side files that came before the XML. */
+	if (lseek(src->fd, 0, SEEK_SET) != 0) {
+		hq_err_set(e, "%s: %s", zipname, strerror(errno));
+		return -1;
+	}
+	a->ar = zip_open(src, 1, e);
+	if (!a->ar)
+		return -1;
+	rc = zip_pass(a, zipname, &main_index, &early, e);
+	archive_read_free(a->ar);
+	a->ar = NULL;
+	return rc;
+}
+
+int
+hq_applehealth_import(struct hq_ingest *ig, struct hq_src *src, int zip,
+    hq_ingest_warn_fn *warn, void *warn_arg, struct hq_err *e)
+{
+	struct ah *a = hq_xcalloc(1, sizeof *a);
+	int rc;
+
+	a->ig = ig;
+	a->src = src;
+	a->name = src->name;
+	a->warn = warn;
+	a->warn_arg = warn_arg;
+	if (zip)
+		rc = import_zip(a, e);
+	else {
+		a->rd.raw = a->rd.raw_store;
+		a->rd.src = src;
+		hq_xml_filter_init(&a->rd.filt);
+		rc = parse_export(a, e);
+	}
+	hq_buf_free(&a->at.arena);
+	free(a);
+	return rc;
+}
