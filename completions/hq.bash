@@ -40,11 +40,15 @@ complete -F _hq_ingest hq-ingest
 _hq_query() {
 	local cur prev
 	_init_completion 2>/dev/null || { cur=${COMP_WORDS[COMP_CWORD]}; prev=${COMP_WORDS[COMP_CWORD-1]}; }
-	local opts="--from --to --by --agg --where --when --source --limit --offset --format --tz --db --list --help --version --tool-schema"
+	local opts="--from --to --by --agg --where --when --source --limit --offset --format --tz --db --list --type --min-duration --no-rollup --complete-metrics --help --version --tool-schema"
 	case $prev in
 	--from|--to) COMPREPLY=($(compgen -W "$_hq_dates" -- "$cur")); return ;;
 	--by) COMPREPLY=($(compgen -W "hour day week month year" -- "$cur")); return ;;
 	--agg) COMPREPLY=($(compgen -W "avg min max sum count median stddev p10 p25 p50 p75 p90 p95 p99 first last" -- "$cur")); return ;;
+	--format) COMPREPLY=($(compgen -W "jsonl json csv table svg" -- "$cur")); return ;;
+	--type) COMPREPLY=($(compgen -W "running walking cycling swimming hiking yoga hiit strength rowing elliptical" -- "$cur")); return ;;
+	--when) COMPREPLY=($(compgen -W "$(_hq_metrics | sed 's/$/.sum/; p; s/\.sum$/.avg/; p; s/\.avg$/.max/')" -- "$cur")); return ;;
+	--where|--limit|--offset|--source|--min-duration) return ;;
 	esac
 	_hq_common "$prev" && return
 	if [[ $cur == -* ]]; then
@@ -58,7 +62,13 @@ complete -F _hq_query hq-query
 _hq_agent() {
 	local cur prev
 	_init_completion 2>/dev/null || { cur=${COMP_WORDS[COMP_CWORD]}; prev=${COMP_WORDS[COMP_CWORD-1]}; }
-	local opts="--help --version"
+	local opts="--provider --model --base-url --max-steps --timeout --tool-timeout --max-output --tool-mode --no-stream --max-tokens --yes --verbose --jsonl --session --log --db --tz --help --version --tool-schema"
+	case $prev in
+	-p|--provider) COMPREPLY=($(compgen -W "openai anthropic gemini ollama" -- "$cur")); return ;;
+	--tool-mode) COMPREPLY=($(compgen -W "native text" -- "$cur")); return ;;
+	--base-url) COMPREPLY=($(compgen -W "http://127.0.0.1:11434/v1 http://127.0.0.1:11434 http://127.0.0.1:8080/v1 https://api.openai.com/v1 https://api.anthropic.com https://generativelanguage.googleapis.com" -- "$cur")); return ;;
+	-m|--model|--max-steps|--timeout|--tool-timeout|--max-output|--max-tokens|--session) return ;;
+	esac
 	_hq_common "$prev" && return
 	if [[ $cur == -* ]]; then
 		COMPREPLY=($(compgen -W "$opts" -- "$cur"))

@@ -12,6 +12,7 @@
 #include "hq/buf.h"
 #include "hq/catalog.h"
 #include "hq/ingest.h"
+#include "hq/rollup.h"
 #include "hq/time.h"
 
 /* Prepared statements, one per kind of row; finalized by ig_free(). */
@@ -403,6 +404,8 @@ hq_ingest_commit(struct hq_ingest *ig, struct hq_err *e)
 	 * import's transaction, from the samples with id >=
 	 * ig->first_sample_id: this is the one place for that call.
 	 */
+	if (hq_rollup_refresh(ig->s, ig->first_sample_id, e))
+		goto fail;
 	for (int i = 0; i < NSTMT; i++) {
 		sqlite3_finalize(ig->st[i]);
 		ig->st[i] = NULL;

@@ -186,6 +186,113 @@ static const char *const migrations[] = {
 	"  key TEXT PRIMARY KEY,"
 	"  value TEXT NOT NULL"
 	");",
+	/* 2: rollups of quantity samples per 15-minute UTC slot (rollup.h),
+	 * built here from the samples already stored; hq_rollup_refresh()
+	 * keeps them up to date at every import. */
+	"CREATE TABLE rollup ("
+	"  metric_id INTEGER NOT NULL,"
+	"  slot INTEGER NOT NULL,"
+	"  source_id INTEGER NOT NULL,"
+	"  n INTEGER NOT NULL DEFAULT 0,"
+	"  sum REAL NOT NULL DEFAULT 0,"
+	"  sumsq REAL NOT NULL DEFAULT 0,"
+	"  min REAL, max REAL,"
+	"  psum REAL NOT NULL DEFAULT 0,"
+	"  pn INTEGER NOT NULL DEFAULT 0,"
+	"  PRIMARY KEY (metric_id, slot, source_id)"
+	") WITHOUT ROWID;"
+	"INSERT INTO rollup(metric_id, slot, source_id, n, sum, sumsq, min, max)"
+	"  SELECT metric_id, start - ((start % 900) + 900) % 900, source_id,"
+	"    count(*), sum(value), sum(value * value), min(value), max(value)"
+	"  FROM sample WHERE text = '' GROUP BY 1, 2, 3;"
+	"WITH RECURSIVE part(metric_id, source_id, start, end, value, slot) AS ("
+	"  SELECT metric_id, source_id, start, max(end, start), value,"
+	"    start - ((start % 900) + 900) % 900 FROM sample WHERE text = ''"
+	"  UNION ALL"
+	"  SELECT metric_id, source_id, start, end, value, slot + 900 FROM part"
+	"  WHERE slot + 900 < end)"
+	"INSERT INTO rollup(metric_id, slot, source_id, psum, pn)"
+	"  SELECT metric_id, slot, source_id,"
+	"    sum(CASE WHEN end > start THEN value * (min(end, slot + 900) -"
+	"      max(start, slot)) / (end - start) ELSE value END), count(*)"
+	"  FROM part WHERE true GROUP BY 1, 2, 3"
+	"  ON CONFLICT(metric_id, slot, source_id) DO UPDATE SET"
+	"    psum = psum + excluded.psum, pn = pn + excluded.pn;"
+	/* Cumulative metrics merged across sources by the default priority
+	 * (merge.h), per slot; rollup_merged_metric lists the metrics whose
+	 * merged rollups are complete (hq_rollup_refresh builds the rest). */
+	"CREATE TABLE rollup_merged ("
+	"  metric_id INTEGER NOT NULL,"
+	"  slot INTEGER NOT NULL,"
+	"  sum REAL NOT NULL,"
+	"  n INTEGER NOT NULL,"
+	"  PRIMARY KEY (metric_id, slot)"
+	") WITHOUT ROWID;"
+	"CREATE TABLE rollup_merged_metric ("
+	"  metric_id INTEGER PRIMARY KEY"
+	");"
+	/* The samples the rollups cover: every id up to last_sample_id.
+	 * Queries use the rollups only when that is every sample. */
+	"CREATE TABLE rollup_state ("
+	"  id INTEGER PRIMARY KEY CHECK (id = 1),"
+	"  last_sample_id INTEGER NOT NULL"
+	");"
+	"INSERT INTO rollup_state VALUES (1, (SELECT coalesce(max(id), 0) FROM sample));",
+	/* 3: hq-agent's log of runs, and conversations for --session.
+	 * Never API keys (hq-agent(1), tests/cli/3006-agent-log.t). */
+	"CREATE TABLE agent_run ("
+	"  id INTEGER PRIMARY KEY,"
+	"  started INTEGER NOT NULL,"      /* UTC seconds */
+	"  session TEXT,"
+	"  question TEXT NOT NULL,"
+	"  provider TEXT NOT NULL,"
+	"  model TEXT NOT NULL,"
+	"  base_url TEXT NOT NULL,"
+	"  tool_mode TEXT NOT NULL,"
+	"  steps INTEGER NOT NULL DEFAULT 0,"
+	"  outcome TEXT,"                  /* answered step_limit timeout failed */
+	"  error TEXT,"
+	"  answer TEXT,"
+	"  input_tokens INTEGER NOT NULL DEFAULT 0,"
+	"  output_tokens INTEGER NOT NULL DEFAULT 0,"
+	"  seconds REAL,"
+	"  tool_seconds REAL"
+	");"
+	"CREATE INDEX agent_run_session ON agent_run(session, id);"
+	"CREATE TABLE agent_request ("     /* one round trip to the model */
+	"  run_id INTEGER NOT NULL REFERENCES agent_run(id),"
+	"  step INTEGER NOT NULL,"
+	"  seconds REAL NOT NULL,"
+	"  input_tokens INTEGER NOT NULL,"
+	"  output_tokens INTEGER NOT NULL,"
+	"  tool_calls INTEGER NOT NULL,"
+	"  cut_calls INTEGER NOT NULL,"
+	"  retries INTEGER NOT NULL,"
+	"  stop_reason TEXT,"
+	"  text_bytes INTEGER NOT NULL,"
+	"  PRIMARY KEY (run_id, step)"
+	");"
+	"CREATE TABLE agent_tool_call ("
+	"  run_id INTEGER NOT NULL REFERENCES agent_run(id),"
+	"  step INTEGER NOT NULL,"
+	"  call_id TEXT NOT NULL,"
+	"  tool TEXT NOT NULL,"
+	"  arguments TEXT NOT NULL,"
+	"  exit_status INTEGER,"           /* NULL: not run */
+	"  is_error INTEGER NOT NULL,"
+	"  seconds REAL,"
+	"  rows INTEGER,"
+	"  rows_cut INTEGER,"
+	"  output_bytes INTEGER,"
+	"  result_bytes INTEGER NOT NULL"  /* what the model was given */
+	");"
+	"CREATE INDEX agent_tool_call_run ON agent_tool_call(run_id);"
+	"CREATE TABLE agent_message ("     /* the conversation, neutral JSON */
+	"  run_id INTEGER NOT NULL REFERENCES agent_run(id),"
+	"  seq INTEGER NOT NULL,"
+	"  message TEXT NOT NULL,"
+	"  PRIMARY KEY (run_id, seq)"
+	");",
 };
 
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))

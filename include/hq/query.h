@@ -1,0 +1,113 @@
+/*
+ * query — time series of one metric: samples of a range loaded from the
+ * store, merged across sources, bucketed in the local zone and aggregated.
+ *
+ * What a row's values are depends on the metric's kind (HACKING.md):
+ *   discrete   samples belong to the bucket holding their start; the
+ *              aggregations run over the samples;
+ *   cumulative samples are first merged across sources (merge.h), split
+ *              pro rata at hour/day boundaries; in hour and day buckets
+ *              sum is the total, n the samples that start there;
+ *              in week, month, year and whole-range buckets the values
+ *              aggregated are the daily totals (avg = average per day,
+ *              n = days with data);
+ *   sleep      one value per night (sleep.h), in hours; nights aggregate
+ *              like daily totals;
+ *   category   the duration of each sample in minutes, by start.
+ * Without a period and without `whole`, a row is one sample (discrete,
+ * category), one sample's counted share (cumulative: value is what the
+ * merge counts, sample_value what the sample says) or one night (sleep).
+ *
+ * Day, week and month aggregates of avg/min/max/sum/count/stddev come from
+ * the rollups (rollup.h) when they can; the result is the same as from the
+ * raw samples (tests check), only faster.
+ *
+ * All memory in a struct hq_series belongs to it; hq_series_free().
+ */
+#ifndef HQ_QUERY_H
+#define HQ_QUERY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hq/catalog.h"
+#include "hq/err.h"
+#include "hq/merge.h"
+#include "hq/output.h"
+#include "hq/stats.h"
+#include "hq/store.h"
+#include "hq/time.h"
+
+struct hq_metric_ref {
+	char name[128];          /* snake_case name */
+	char identifier[256];    /* as stored */
+	enum hq_kind kind;
+	char unit[32];           /* of the rows */
+	const struct hq_metric_info *info;  /* NULL when not in the catalog */
+};
+
+/* A metric name as typed: catalog name, alias or identifier, or a metric
+ * in the store by identifier or snake name. -1 with "unknown metric 'x'
+ * (did you mean y?)" in e. */
+int hq_query_resolve(struct hq_store *s, const char *name,
+    struct hq_metric_ref *m, struct hq_err *e);
+
+/* Local day numbers, sorted (--when). */
+struct hq_dayset {
+	int64_t *days;
+	size_t n;
+};
+int hq_dayset_has(const struct hq_dayset *d, int64_t day);
+
+struct hq_query {
+	struct hq_metric_ref metric;
+	int64_t from, to;         /* [from, to); INT64_MIN/INT64_MAX: open */
+	enum hq_period by;        /* HQ_PERIOD_NONE: per sample (or whole) */
+	int whole;                /* one row for the whole range */
+	struct hq_agg aggs[HQ_MAX_AGGS];
+	size_t naggs;             /* 0: the kind's default */
+	const char *source;       /* only this source (exact name); NULL: merged */
+	const struct hq_priority *priority;  /* NULL: the default */
+	int sleep_cutoff;         /* hour; 0 is taken as 18 */
+	const struct hq_dayset *days;        /* only these local days; NULL: all */
+	int no_rollup;            /* read raw samples even when rollups would do */
+};
+
+struct hq_row {
+	int64_t start, end;
+	double v[HQ_MAX_AGGS];    /* one per aggregation, NaN: none */
+	long n;
+	int source;               /* per-sample rows: index into sources; else -1 */
+	double sample_value;      /* per-sample cumulative rows; else NaN */
+	int64_t day;              /* the local day number the row belongs to */
+};
+
+struct hq_series {
+	struct hq_metric_ref metric;
+	enum hq_period by;
+	int whole;
+	struct hq_agg aggs[HQ_MAX_AGGS];
+	size_t naggs;
+	struct hq_row *rows;
+	size_t n, cap;
+	char **sources;
+	size_t nsources;
+	int from_rollup;          /* the rollups answered */
+};
+
+/* The default aggregation of a kind: sum for cumulative, avg otherwise. */
+void hq_query_default_agg(enum hq_kind k, struct hq_agg *a);
+
+/* Run q into out (zeroed by the caller or reused after hq_series_free). */
+int hq_query_run(struct hq_store *s, const struct hq_query *q,
+    struct hq_series *out, struct hq_err *e);
+void hq_series_free(struct hq_series *out);
+
+/* One row per metric in the store: name, identifier, kind, unit, count,
+ * first, last, sources. Returns the number of rows, or -1. */
+long hq_query_list(struct hq_store *s, struct hq_out *out, struct hq_err *e);
+/* Names of the metrics in the store, one per line (shell completion). */
+int hq_query_metric_names(struct hq_store *s, void (*fn)(const char *, void *),
+    void *ctx, struct hq_err *e);
+
+#endif

@@ -1,0 +1,42 @@
+/*
+ * rollup — per-15-minute summaries of quantity samples, kept at ingest, so
+ * that day buckets over years of per-minute data cost a few thousand rows
+ * instead of millions.
+ *
+ * Table rollup (schema in store.c), one row per (metric, UTC 15-minute
+ * slot, source):
+ *   n, sum, sumsq, min, max   of the samples that start in the slot
+ *                             (how discrete metrics bucket);
+ *   psum, pn                  the pro-rata share of every sample that
+ *                             overlaps the slot, and how many overlap it
+ *                             (how cumulative metrics bucket).
+ * Every local hour, day, week, month and year in every real zone starts on
+ * a 15-minute UTC boundary, so these slots add up exactly to any bucket.
+ * Samples are only ever added (INSERT OR IGNORE), so the summaries are
+ * kept by adding. Category samples (text != '') are not rolled up.
+ */
+#ifndef HQ_ROLLUP_H
+#define HQ_ROLLUP_H
+
+#include <stdint.h>
+
+#include "hq/err.h"
+#include "hq/store.h"
+
+#define HQ_ROLLUP_SLOT 900
+
+/* Fold every sample with id >= first_sample_id into the rollups (and any
+ * older sample an import without a refresh left out; none twice: table
+ * rollup_state records how far they go). Call it inside the import
+ * transaction, after the last sample and before commit. 0, or -1. */
+int hq_rollup_refresh(struct hq_store *s, int64_t first_sample_id,
+    struct hq_err *e);
+
+/* 1 when the rollups cover every sample in the store; else queries must
+ * read raw samples. */
+int hq_rollup_current(struct hq_store *s);
+
+/* The slot holding t. */
+int64_t hq_rollup_slot(int64_t t);
+
+#endif

@@ -1,0 +1,54 @@
+/*
+ * sleep — nights out of sleep-analysis samples.
+ *
+ * A night is keyed by the local date on which its sleep ends; a sample
+ * ending at or after the cut-off hour (default 18:00) belongs to the next
+ * date, so an evening nap before midnight and the night that follows are
+ * one night. Per night:
+ *   asleep  = the union of the asleep-stage intervals (core, deep, REM,
+ *             unspecified/legacy "asleep") of the preferred source — the
+ *             highest-ranked source (hq_merge_source_class) with asleep
+ *             samples that night; never a sum across sources;
+ *   stages  = the union of each stage's intervals of that same source;
+ *   in_bed  = the union of in-bed intervals of every source (in bed is not
+ *             sleep, and usually comes from the phone).
+ * Durations are in seconds. Output arrays are malloc'd; free() them.
+ */
+#ifndef HQ_SLEEP_H
+#define HQ_SLEEP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum hq_sleep_stage {
+	HQ_SLEEP_IN_BED, HQ_SLEEP_UNSPECIFIED, HQ_SLEEP_AWAKE,
+	HQ_SLEEP_CORE, HQ_SLEEP_DEEP, HQ_SLEEP_REM,
+	HQ_SLEEP_NSTAGES
+};
+
+struct hq_sleep_sample {
+	int64_t start, end;
+	int stage;            /* enum hq_sleep_stage, or -1: ignored */
+	uint64_t rank;        /* lower is preferred */
+};
+
+struct hq_night {
+	int64_t day;          /* local day number of the night's date */
+	int64_t start, end;   /* first start and last end of its samples */
+	double asleep, in_bed, stage[HQ_SLEEP_NSTAGES];  /* seconds */
+	long n;               /* samples that made it */
+};
+
+/* The stage of a stored category name ("asleep_core"), or -1. */
+int hq_sleep_stage_from_name(const char *name);
+/* The night (local day number) of a sample ending at `end`. */
+int64_t hq_sleep_night_of(int64_t end, int cutoff_hour);
+/* Nights, oldest first. */
+void hq_sleep_nights(const struct hq_sleep_sample *in, size_t n,
+    int cutoff_hour, struct hq_night **out, size_t *nout);
+/* The seconds a per-night metric ("sleep", "sleep_deep", "sleep_in_bed"...)
+ * takes from a night; -1 when the name is not a sleep metric. */
+int hq_sleep_metric_seconds(const char *metric, const struct hq_night *night,
+    double *seconds);
+
+#endif

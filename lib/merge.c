@@ -1,0 +1,228 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "hq/buf.h"
+#include "hq/merge.h"
+
+void
+hq_merge_priority_parse(struct hq_priority *p, const char *list)
+{
+	memset(p, 0, sizeof *p);
+	if (!list)
+		return;
+	for (const char *s = list; *s;) {
+		const char *comma = strchr(s, ',');
+		size_t len = comma ? (size_t)(comma - s) : strlen(s);
+		const char *w = s;
+
+		while (len && (*w == ' ' || *w == '\t'))
+			w++, len--;
+		while (len && (w[len - 1] == ' ' || w[len - 1] == '\t'))
+			len--;
+		if (len) {
+			p->names = hq_xrealloc(p->names, (p->n + 1) * sizeof *p->names);
+			p->names[p->n] = hq_xmalloc(len + 1);
+			memcpy(p->names[p->n], w, len);
+			p->names[p->n++][len] = '\0';
+		}
+		if (!comma)
+			break;
+		s = comma + 1;
+	}
+}
+
+void
+hq_merge_priority_free(struct hq_priority *p)
+{
+	for (size_t i = 0; i < p->n; i++)
+		free(p->names[i]);
+	free(p->names);
+	memset(p, 0, sizeof *p);
+}
+
+int
+hq_merge_source_class(const struct hq_priority *p, const char *source,
+    const char *device)
+{
+	size_t i;
+
+	for (i = 0; i < p->n; i++)
+		if (source && strcasestr(source, p->names[i]))
+			return (int)i;
+	/* Unlisted sources come after the listed ones, by device class. */
+	if ((device && strstr(device, "model:Watch")) ||
+	    (source && strcasestr(source, "watch")))
+		return (int)i;
+	if ((device && strstr(device, "model:iPhone")) ||
+	    (source && strcasestr(source, "iphone")))
+		return (int)i + 1;
+	return (int)i + 2;
+}
+
+uint64_t
+hq_merge_rank(const struct hq_priority *p, const char *source,
+    const char *device, size_t order)
+{
+	struct hq_priority none = {0};
+	int cls = hq_merge_source_class(p ? p : &none, source, device);
+
+	return (uint64_t)cls << 32 | (uint64_t)order;
+}
+
+struct iv {
+	int64_t s, e;
+};
+
+static const struct hq_merge_sample *sort_base;
+
+static int
+cmp_rank_start(const void *a, const void *b)
+{
+	const struct hq_merge_sample *x = &sort_base[*(const size_t *)a];
+	const struct hq_merge_sample *y = &sort_base[*(const size_t *)b];
+
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return (x->start > y->start) - (x->start < y->start);
+}
+
+static int
+cmp_piece(const void *a, const void *b)
+{
+	const struct hq_piece *x = a, *y = b;
+
+	if (x->start != y->start)
+		return (x->start > y->start) - (x->start < y->start);
+	return (x->sample > y->sample) - (x->sample < y->sample);
+}
+
+static void
+push_piece(struct hq_piece **out, size_t *n, size_t *cap, struct hq_piece pc)
+{
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 256;
+		*out = hq_xrealloc(*out, *cap * sizeof **out);
+	}
+	(*out)[(*n)++] = pc;
+}
+
+/* First interval of cov[0..n) (sorted, disjoint) that ends after t. */
+static size_t
+first_ending_after(const struct iv *cov, size_t n, int64_t t)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (cov[mid].e <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Union of the sorted disjoint cov with the sorted intervals add. */
+static struct iv *
+union_sorted(const struct iv *cov, size_t nc, const struct iv *add, size_t na,
+    size_t *nout)
+{
+	struct iv *r = hq_xmalloc((nc + na + 1) * sizeof *r);
+	size_t i = 0, j = 0, n = 0;
+
+	while (i < nc || j < na) {
+		struct iv next = (j >= na || (i < nc && cov[i].s <= add[j].s))
+		    ? cov[i++] : add[j++];
+		if (n && next.s <= r[n - 1].e) {
+			if (next.e > r[n - 1].e)
+				r[n - 1].e = next.e;
+		} else
+			r[n++] = next;
+	}
+	*nout = n;
+	return r;
+}
+
+static int
+cmp_iv(const void *a, const void *b)
+{
+	const struct iv *x = a, *y = b;
+
+	return (x->s > y->s) - (x->s < y->s);
+}
+
+void
+hq_merge_cumulative(const struct hq_merge_sample *in, size_t n,
+    struct hq_piece **out, size_t *nout)
+{
+	size_t *order = hq_xmalloc((n + 1) * sizeof *order);
+	struct iv *cov = NULL, *group = hq_xmalloc((n + 1) * sizeof *group);
+	size_t ncov = 0, cap = 0;
+
+	*out = NULL;
+	*nout = 0;
+	for (size_t i = 0; i < n; i++)
+		order[i] = i;
+	sort_base = in;
+	qsort(order, n, sizeof *order, cmp_rank_start);
+
+	for (size_t g = 0; g < n;) {
+		size_t end = g, ng = 0;
+		while (end < n && in[order[end]].rank == in[order[g]].rank)
+			end++;
+		for (size_t k = g; k < end; k++) {
+			const struct hq_merge_sample *x = &in[order[k]];
+			size_t j = first_ending_after(cov, ncov, x->start);
+			struct hq_piece pc = { .sample = order[k] };
+
+			if (x->end <= x->start) {
+				/* An instant: covered when inside a higher interval. */
+				if (j == ncov || cov[j].s > x->start) {
+					pc.start = pc.end = x->start;
+					pc.value = x->value;
+					push_piece(out, nout, &cap, pc);
+				}
+				continue;
+			}
+			double rate = x->value / (double)(x->end - x->start);
+			int64_t t = x->start;
+			for (; j < ncov && cov[j].s < x->end && t < x->end; j++) {
+				if (cov[j].s > t) {
+					pc.start = t;
+					pc.end = cov[j].s;
+					pc.value = rate * (double)(pc.end - pc.start);
+					push_piece(out, nout, &cap, pc);
+				}
+				if (cov[j].e > t)
+					t = cov[j].e;
+			}
+			if (t < x->end) {
+				pc.start = t;
+				pc.end = x->end;
+				/* The whole value when nothing covered it, not a
+				 * product that rounds. */
+				pc.value = t == x->start ? x->value
+				    : rate * (double)(pc.end - pc.start);
+				push_piece(out, nout, &cap, pc);
+			}
+			if (x->end > x->start)
+				group[ng++] = (struct iv){ x->start, x->end };
+		}
+		/* This rank now covers its intervals for every lower rank. */
+		if (end < n && ng) {
+			size_t nn;
+			qsort(group, ng, sizeof *group, cmp_iv);
+			struct iv *u = union_sorted(cov, ncov, group, ng, &nn);
+			free(cov);
+			cov = u;
+			ncov = nn;
+		}
+		g = end;
+	}
+	qsort(*out, *nout, sizeof **out, cmp_piece);
+	free(order);
+	free(group);
+	free(cov);
+}

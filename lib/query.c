@@ -1,0 +1,967 @@
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "hq/buf.h"
+#include "hq/query.h"
+#include "hq/rollup.h"
+#include "hq/sleep.h"
+
+/* Cumulative samples can start before the range and reach into it; how far
+ * back to look for them. */
+#define MAX_SPAN (7 * 86400)
+
+/* ---- metric names ------------------------------------------------------ */
+
+static void
+fill_from_info(struct hq_metric_ref *m, const struct hq_metric_info *info)
+{
+	snprintf(m->name, sizeof m->name, "%s", info->name);
+	snprintf(m->identifier, sizeof m->identifier, "%s", info->identifier);
+	m->kind = info->kind;
+	snprintf(m->unit, sizeof m->unit, "%s",
+	    info->unit ? info->unit : info->kind == HQ_KIND_CATEGORY ? "min" : "");
+	m->info = info;
+}
+
+int
+hq_query_resolve(struct hq_store *s, const char *name, struct hq_metric_ref *m,
+    struct hq_err *e)
+{
+	const struct hq_metric_info *info = hq_catalog_lookup(name);
+	sqlite3_stmt *st = NULL;
+	char **cands = NULL;
+	size_t nc = 0;
+	const char *sugg;
+	int found = 0;
+
+	memset(m, 0, sizeof *m);
+	if (info) {
+		fill_from_info(m, info);
+		return 0;
+	}
+	/* Not in the catalog: perhaps a type the store holds. */
+	if (s && hq_store_prepare(s, "SELECT m.identifier, (SELECT unit FROM sample "
+	    "WHERE metric_id = m.id LIMIT 1) FROM metric m", &st, e) == 0) {
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			const char *id = (const char *)sqlite3_column_text(st, 0);
+			const char *unit = (const char *)sqlite3_column_text(st, 1);
+			char snake[128];
+			hq_catalog_snake(id, snake, sizeof snake);
+			if (!found && (strcasecmp(id, name) == 0 || strcasecmp(snake, name) == 0)) {
+				snprintf(m->name, sizeof m->name, "%s", snake);
+				snprintf(m->identifier, sizeof m->identifier, "%s", id);
+				m->kind = hq_catalog_guess_kind(id);
+				snprintf(m->unit, sizeof m->unit, "%s",
+				    m->kind == HQ_KIND_CATEGORY ? "min" : unit ? unit : "");
+				found = 1;
+			}
+			cands = hq_xrealloc(cands, (nc + 1) * sizeof *cands);
+			cands[nc++] = hq_xstrdup(snake);
+		}
+		sqlite3_finalize(st);
+	}
+	if (!found) {
+		sugg = hq_catalog_suggest(name, (const char *const *)cands, nc);
+		if (!sugg)
+			sugg = hq_catalog_suggest_known(name);
+		if (sugg)
+			hq_err_set(e, "unknown metric '%s' (did you mean %s?)", name, sugg);
+		else
+			hq_err_set(e, "unknown metric '%s'; hq-query --list shows the "
+			    "metrics in the store", name);
+	}
+	for (size_t i = 0; i < nc; i++)
+		free(cands[i]);
+	free(cands);
+	return found ? 0 : -1;
+}
+
+int
+hq_dayset_has(const struct hq_dayset *d, int64_t day)
+{
+	size_t lo = 0, hi = d->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (d->days[mid] < day)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < d->n && d->days[lo] == day;
+}
+
+void
+hq_query_default_agg(enum hq_kind k, struct hq_agg *a)
+{
+	hq_stats_parse_agg(k == HQ_KIND_CUMULATIVE || k == HQ_KIND_CATEGORY
+	    ? "sum" : "avg", a);
+}
+
+/* ---- the store's names --------------------------------------------------- */
+
+struct names {
+	int64_t *ids;
+	char **names;
+	size_t n;
+};
+
+static int
+load_names(struct hq_store *s, const char *sql, struct names *nm,
+    struct hq_err *e)
+{
+	sqlite3_stmt *st;
+
+	if (hq_store_prepare(s, sql, &st, e))
+		return -1;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		nm->ids = hq_xrealloc(nm->ids, (nm->n + 1) * sizeof *nm->ids);
+		nm->names = hq_xrealloc(nm->names, (nm->n + 1) * sizeof *nm->names);
+		nm->ids[nm->n] = sqlite3_column_int64(st, 0);
+		nm->names[nm->n++] = hq_xstrdup((const char *)sqlite3_column_text(st, 1));
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+static const char *
+name_of(const struct names *nm, int64_t id)
+{
+	for (size_t i = 0; i < nm->n; i++)
+		if (nm->ids[i] == id)
+			return nm->names[i];
+	return NULL;
+}
+
+static void
+free_names(struct names *nm)
+{
+	for (size_t i = 0; i < nm->n; i++)
+		free(nm->names[i]);
+	free(nm->names);
+	free(nm->ids);
+}
+
+/* The ids a metric is stored under: its identifier, and its snake name for
+ * stores fed by generic JSON lines that used it. 0 when absent. */
+static int
+metric_ids(struct hq_store *s, const struct hq_metric_ref *m, int64_t ids[2],
+    struct hq_err *e)
+{
+	ids[0] = hq_store_metric_id(s, m->identifier, 0, e);
+	if (ids[0] < 0)
+		return -1;
+	ids[1] = 0;
+	if (m->info && strcmp(m->info->name, m->identifier) != 0 &&
+	    m->kind != HQ_KIND_SLEEP) {
+		ids[1] = hq_store_metric_id(s, m->info->name, 0, e);
+		if (ids[1] < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* ---- raw samples ----------------------------------------------------- */
+
+struct sample {
+	int64_t start, end;
+	double value;
+	int64_t source_id, device_id;
+	int stage;
+};
+
+struct samples {
+	struct sample *v;
+	size_t n, cap;
+};
+
+static int
+load_samples(struct hq_store *s, const struct hq_query *q, const int64_t ids[2],
+    int64_t source_id, struct samples *out, struct hq_err *e)
+{
+	sqlite3_stmt *st;
+	const char *sql;
+	int64_t lo, hi;
+	int rc;
+
+	switch (q->metric.kind) {
+	case HQ_KIND_CUMULATIVE:
+		sql = "SELECT start, end, value, source_id, coalesce(device_id, 0), text "
+		    "FROM sample WHERE metric_id IN (?1, ?2) AND start >= ?3 AND "
+		    "start < ?4 AND end > ?5 AND (?6 = 0 OR source_id = ?6) "
+		    "ORDER BY start";
+		lo = q->from == INT64_MIN ? INT64_MIN : q->from - MAX_SPAN;
+		hi = q->to;
+		break;
+	case HQ_KIND_SLEEP:
+		/* Nights reach back over the evening before their date. */
+		sql = "SELECT start, end, value, source_id, coalesce(device_id, 0), text "
+		    "FROM sample WHERE metric_id IN (?1, ?2) AND start >= ?3 AND "
+		    "start < ?4 AND (?6 = 0 OR source_id = ?6) ORDER BY start";
+		lo = q->from == INT64_MIN ? INT64_MIN : q->from - 2 * 86400;
+		hi = q->to == INT64_MAX ? INT64_MAX : q->to + 86400;
+		break;
+	default:
+		sql = "SELECT start, end, value, source_id, coalesce(device_id, 0), text "
+		    "FROM sample WHERE metric_id IN (?1, ?2) AND start >= ?3 AND "
+		    "start < ?4 AND (?6 = 0 OR source_id = ?6) ORDER BY start";
+		lo = q->from;
+		hi = q->to;
+	}
+	if (hq_store_prepare(s, sql, &st, e))
+		return -1;
+	sqlite3_bind_int64(st, 1, ids[0]);
+	sqlite3_bind_int64(st, 2, ids[1]);
+	sqlite3_bind_int64(st, 3, lo);
+	sqlite3_bind_int64(st, 4, hi);
+	sqlite3_bind_int64(st, 5, q->from);
+	sqlite3_bind_int64(st, 6, source_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct sample x;
+		x.start = sqlite3_column_int64(st, 0);
+		x.end = sqlite3_column_int64(st, 1);
+		if (x.end < x.start)
+			x.end = x.start;
+		x.value = sqlite3_column_double(st, 2);
+		x.source_id = sqlite3_column_int64(st, 3);
+		x.device_id = sqlite3_column_int64(st, 4);
+		x.stage = q->metric.kind == HQ_KIND_SLEEP
+		    ? hq_sleep_stage_from_name((const char *)sqlite3_column_text(st, 5)) : 0;
+		if (q->metric.kind == HQ_KIND_CATEGORY)
+			x.value = (double)(x.end - x.start) / 60;
+		if (out->n == out->cap) {
+			out->cap = out->cap ? out->cap * 2 : 4096;
+			out->v = hq_xrealloc(out->v, out->cap * sizeof *out->v);
+		}
+		out->v[out->n++] = x;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		hq_err_set(e, "%s: reading samples: %s", hq_store_filename(s),
+		    sqlite3_errmsg(hq_store_db(s)));
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- points and buckets ----------------------------------------------- */
+
+/* A value at an instant, on its way into a bucket. */
+struct point {
+	int64_t t, end;
+	double v;
+	int counts;        /* adds to the row's n */
+	int64_t day;       /* local day (the night, for sleep) */
+};
+
+struct points {
+	struct point *v;
+	size_t n, cap;
+};
+
+static void
+push_point(struct points *p, struct point pt)
+{
+	if (p->n == p->cap) {
+		p->cap = p->cap ? p->cap * 2 : 4096;
+		p->v = hq_xrealloc(p->v, p->cap * sizeof *p->v);
+	}
+	p->v[p->n++] = pt;
+}
+
+static int
+cmp_point(const void *a, const void *b)
+{
+	const struct point *x = a, *y = b;
+
+	return (x->t > y->t) - (x->t < y->t);
+}
+
+static struct hq_row *
+new_row(struct hq_series *out)
+{
+	struct hq_row *r;
+
+	if (out->n == out->cap) {
+		out->cap = out->cap ? out->cap * 2 : 256;
+		out->rows = hq_xrealloc(out->rows, out->cap * sizeof *out->rows);
+	}
+	r = &out->rows[out->n++];
+	memset(r, 0, sizeof *r);
+	r->source = -1;
+	r->sample_value = NAN;
+	for (size_t i = 0; i < HQ_MAX_AGGS; i++)
+		r->v[i] = NAN;
+	return r;
+}
+
+static int
+needs_values(const struct hq_query *q)
+{
+	for (size_t i = 0; i < q->naggs; i++)
+		if (hq_stats_needs_values(&q->aggs[i]))
+			return 1;
+	return 0;
+}
+
+/* Whether the row's n is the number of values (daily totals, samples) or
+ * counted separately (cumulative hour/day buckets: samples starting). */
+static void
+finish_row(struct hq_row *r, struct hq_stats_acc *acc, const struct hq_query *q,
+    long counted, int separate_n)
+{
+	r->n = separate_n ? counted : acc->n;
+	for (size_t i = 0; i < q->naggs; i++) {
+		const struct hq_agg *g = &q->aggs[i];
+		if (separate_n && g->kind == HQ_AGG_COUNT)
+			r->v[i] = (double)counted;
+		else if (separate_n && g->kind == HQ_AGG_AVG)
+			r->v[i] = counted ? acc->sum / (double)counted : NAN;
+		else
+			r->v[i] = hq_stats_acc_value(acc, g);
+	}
+}
+
+/* Bucket sorted points into rows of period `by` (or one row when whole). */
+static void
+bucket_points(const struct points *p, const struct hq_query *q,
+    enum hq_period by, int whole, int separate_n, struct hq_series *out)
+{
+	struct hq_stats_acc acc;
+	int64_t bs = 0, be = 0;
+	long counted = 0;
+	struct hq_row *r = NULL;
+
+	hq_stats_acc_init(&acc, needs_values(q));
+	for (size_t i = 0; i < p->n; i++) {
+		const struct point *pt = &p->v[i];
+		if (!r || (!whole && (pt->t >= be || pt->t < bs))) {
+			if (r)
+				finish_row(r, &acc, q, counted, separate_n);
+			hq_stats_acc_reset(&acc);
+			counted = 0;
+			r = new_row(out);
+			if (whole) {
+				/* An open range ends at the days of the data. */
+				bs = q->from != INT64_MIN ? q->from
+				    : hq_time_day_start(hq_time_local_day(pt->t));
+				be = q->to != INT64_MAX ? q->to
+				    : hq_time_day_start(hq_time_local_day(p->v[p->n - 1].t) + 1);
+			} else {
+				bs = hq_time_bucket_start(pt->t, by);
+				be = hq_time_bucket_next(bs, by);
+			}
+			r->start = bs;
+			r->end = be;
+			r->day = hq_time_local_day(bs);
+		}
+		hq_stats_acc_add(&acc, pt->v);
+		counted += pt->counts;
+	}
+	if (r)
+		finish_row(r, &acc, q, counted, separate_n);
+	hq_stats_acc_free(&acc);
+}
+
+static int
+day_ok(const struct hq_query *q, int64_t day)
+{
+	return !q->days || hq_dayset_has(q->days, day);
+}
+
+/* Daily totals from points already split at day boundaries: one point per
+ * day, at the day's start. */
+static void
+daily_totals(const struct points *in, struct points *out)
+{
+	for (size_t i = 0; i < in->n;) {
+		int64_t day = in->v[i].day;
+		struct point pt = { .day = day, .counts = 1, .t = hq_time_day_start(day) };
+		pt.end = hq_time_day_start(day + 1);
+		for (; i < in->n && in->v[i].day == day; i++)
+			pt.v += in->v[i].v;
+		push_point(out, pt);
+	}
+}
+
+/* ---- cumulative: merge and split -------------------------------------- */
+
+struct dev_class {
+	struct names *sources, *devices;
+	const struct hq_priority *prio;
+};
+
+static uint64_t
+rank_of(const struct dev_class *dc, const struct sample *x)
+{
+	const char *src = name_of(dc->sources, x->source_id);
+	const char *dev = x->device_id ? name_of(dc->devices, x->device_id) : NULL;
+	size_t order = 0;
+
+	/* Sources are loaded sorted by name: the index is the order. */
+	for (size_t i = 0; i < dc->sources->n; i++)
+		if (dc->sources->ids[i] == x->source_id)
+			order = i;
+	return hq_merge_rank(dc->prio, src, dev, order);
+}
+
+/* Split [a, b) worth v at local boundaries of `by` (hour or day) into
+ * points, clipped to the query range. */
+static void
+split_piece(const struct hq_query *q, enum hq_period by, int64_t a, int64_t b,
+    double v, int first, struct points *out)
+{
+	int64_t lo = q->from > a ? q->from : a, hi = q->to < b ? q->to : b;
+
+	if (b <= a) {
+		if (a >= q->from && a < q->to) {
+			struct point pt = { a, a, v, first, hq_time_local_day(a) };
+			push_point(out, pt);
+		}
+		return;
+	}
+	for (int64_t t = lo; t < hi;) {
+		int64_t next = hq_time_bucket_next(hq_time_bucket_start(t, by), by);
+		int64_t z = next < hi ? next : hi;
+		struct point pt = { t, z, v * (double)(z - t) / (double)(b - a),
+		    first && t == a, hq_time_local_day(t) };
+		push_point(out, pt);
+		t = z;
+	}
+}
+
+static int
+run_cumulative_raw(struct hq_store *s, const struct hq_query *q,
+    const int64_t ids[2], int64_t source_id, struct dev_class *dc,
+    struct hq_series *out, struct hq_err *e)
+{
+	struct samples sm = {0};
+	struct hq_merge_sample *ms;
+	struct hq_piece *pc;
+	size_t npc;
+	struct points pts = {0}, days = {0};
+	enum hq_period fine = q->by == HQ_HOUR ? HQ_HOUR : HQ_DAY;
+
+	if (load_samples(s, q, ids, source_id, &sm, e))
+		return -1;
+	ms = hq_xmalloc((sm.n + 1) * sizeof *ms);
+	for (size_t i = 0; i < sm.n; i++)
+		ms[i] = (struct hq_merge_sample){ sm.v[i].start, sm.v[i].end,
+		    sm.v[i].value, source_id ? 0 : rank_of(dc, &sm.v[i]) };
+	hq_merge_cumulative(ms, sm.n, &pc, &npc);
+
+	if (q->by == HQ_PERIOD_NONE && !q->whole) {
+		/* One row per sample that counts: its share inside the range. */
+		double *share = hq_xcalloc(sm.n + 1, sizeof *share);
+		char *any = hq_xcalloc(sm.n + 1, 1);
+		for (size_t i = 0; i < npc; i++) {
+			int64_t a = pc[i].start, b = pc[i].end;
+			int64_t lo = q->from > a ? q->from : a, hi = q->to < b ? q->to : b;
+			if (b <= a ? (a >= q->from && a < q->to) : hi > lo) {
+				share[pc[i].sample] += b <= a ? pc[i].value
+				    : pc[i].value * (double)(hi - lo) / (double)(b - a);
+				any[pc[i].sample] = 1;
+			}
+		}
+		for (size_t i = 0; i < sm.n; i++) {
+			const struct sample *x = &sm.v[i];
+			if (!any[i] || !day_ok(q, hq_time_local_day(x->start)))
+				continue;
+			struct hq_row *r = new_row(out);
+			r->start = x->start;
+			r->end = x->end;
+			r->n = 1;
+			r->day = hq_time_local_day(x->start);
+			r->sample_value = x->value;
+			for (size_t k = 0; k < q->naggs; k++)
+				r->v[k] = q->aggs[k].kind == HQ_AGG_COUNT ? 1 : share[i];
+			for (size_t k = 0; k < out->nsources; k++)
+				if (strcmp(out->sources[k], name_of(dc->sources, x->source_id)) == 0)
+					r->source = (int)k;
+		}
+		free(share);
+		free(any);
+	} else {
+		char *seen = hq_xcalloc(sm.n + 1, 1);
+		for (size_t i = 0; i < npc; i++) {
+			int first = !seen[pc[i].sample];
+			seen[pc[i].sample] = 1;
+			split_piece(q, fine, pc[i].start, pc[i].end, pc[i].value, first, &pts);
+		}
+		free(seen);
+		qsort(pts.v, pts.n, sizeof *pts.v, cmp_point);
+		/* --when: only the chosen days count. */
+		size_t k = 0;
+		for (size_t i = 0; i < pts.n; i++)
+			if (day_ok(q, pts.v[i].day))
+				pts.v[k++] = pts.v[i];
+		pts.n = k;
+		if (q->whole || q->by >= HQ_WEEK) {
+			daily_totals(&pts, &days);
+			bucket_points(&days, q, q->by, q->whole, 0, out);
+		} else
+			bucket_points(&pts, q, q->by, 0, 1, out);
+	}
+	free(pts.v);
+	free(days.v);
+	free(pc);
+	free(ms);
+	free(sm.v);
+	return 0;
+}
+
+/* ---- discrete and category: raw --------------------------------------- */
+
+static int
+run_discrete_raw(struct hq_store *s, const struct hq_query *q,
+    const int64_t ids[2], int64_t source_id, struct names *sources,
+    struct hq_series *out, struct hq_err *e)
+{
+	struct samples sm = {0};
+	struct points pts = {0};
+
+	if (load_samples(s, q, ids, source_id, &sm, e))
+		return -1;
+	for (size_t i = 0; i < sm.n; i++) {
+		const struct sample *x = &sm.v[i];
+		int64_t day = hq_time_local_day(x->start);
+		if (!day_ok(q, day))
+			continue;
+		if (q->by == HQ_PERIOD_NONE && !q->whole) {
+			struct hq_row *r = new_row(out);
+			r->start = x->start;
+			r->end = x->end;
+			r->n = 1;
+			r->day = day;
+			for (size_t k = 0; k < q->naggs; k++)
+				r->v[k] = q->aggs[k].kind == HQ_AGG_COUNT ? 1
+				    : q->aggs[k].kind == HQ_AGG_STDDEV ? NAN : x->value;
+			const char *name = name_of(sources, x->source_id);
+			for (size_t k = 0; name && k < out->nsources; k++)
+				if (strcmp(out->sources[k], name) == 0)
+					r->source = (int)k;
+			continue;
+		}
+		struct point pt = { x->start, x->end, x->value, 1, day };
+		push_point(&pts, pt);
+	}
+	if (q->by != HQ_PERIOD_NONE || q->whole)
+		bucket_points(&pts, q, q->by, q->whole, 0, out);
+	free(pts.v);
+	free(sm.v);
+	return 0;
+}
+
+/* ---- sleep ------------------------------------------------------------ */
+
+static int
+run_sleep(struct hq_store *s, const struct hq_query *q, const int64_t ids[2],
+    int64_t source_id, struct dev_class *dc, struct hq_series *out,
+    struct hq_err *e)
+{
+	struct samples sm = {0};
+	struct hq_sleep_sample *ss;
+	struct hq_night *nights;
+	size_t nn;
+	struct points pts = {0};
+	int cutoff = q->sleep_cutoff > 0 ? q->sleep_cutoff : 18;
+
+	if (load_samples(s, q, ids, source_id, &sm, e))
+		return -1;
+	ss = hq_xmalloc((sm.n + 1) * sizeof *ss);
+	for (size_t i = 0; i < sm.n; i++)
+		ss[i] = (struct hq_sleep_sample){ sm.v[i].start, sm.v[i].end,
+		    sm.v[i].stage, source_id ? 0 : rank_of(dc, &sm.v[i]) };
+	hq_sleep_nights(ss, sm.n, cutoff, &nights, &nn);
+	for (size_t i = 0; i < nn; i++) {
+		double secs;
+		int64_t ds = hq_time_day_start(nights[i].day);
+		if (ds < q->from || ds >= q->to || !day_ok(q, nights[i].day))
+			continue;
+		if (hq_sleep_metric_seconds(q->metric.name, &nights[i], &secs) ||
+		    nights[i].n == 0)
+			continue;
+		if (secs <= 0 && strcmp(q->metric.name, "sleep_awake") != 0)
+			continue;
+		if (q->by == HQ_PERIOD_NONE && !q->whole) {
+			struct hq_row *r = new_row(out);
+			r->start = nights[i].start;
+			r->end = nights[i].end;
+			r->n = 1;
+			r->day = nights[i].day;
+			for (size_t k = 0; k < q->naggs; k++)
+				r->v[k] = q->aggs[k].kind == HQ_AGG_COUNT ? 1
+				    : q->aggs[k].kind == HQ_AGG_STDDEV ? NAN : secs / 3600;
+			continue;
+		}
+		/* A night sits at the start of its date, so day buckets and
+		 * --when match it by date. */
+		struct point pt = { ds, hq_time_day_start(nights[i].day + 1),
+		    secs / 3600, 1, nights[i].day };
+		push_point(&pts, pt);
+	}
+	if (q->by != HQ_PERIOD_NONE || q->whole)
+		bucket_points(&pts, q, q->by, q->whole, 0, out);
+	free(pts.v);
+	free(nights);
+	free(ss);
+	free(sm.v);
+	return 0;
+}
+
+/* ---- rollups ----------------------------------------------------------- */
+
+static int
+aggs_from_moments(const struct hq_query *q)
+{
+	for (size_t i = 0; i < q->naggs; i++)
+		if (hq_stats_needs_values(&q->aggs[i]))
+			return 0;
+	return 1;
+}
+
+/* Whether the rollups can answer q; see query.h. */
+static int
+rollup_eligible(const struct hq_query *q)
+{
+	if (q->no_rollup || (q->by == HQ_PERIOD_NONE && !q->whole))
+		return 0;
+	if ((q->from != INT64_MIN && q->from % HQ_ROLLUP_SLOT) ||
+	    (q->to != INT64_MAX && q->to % HQ_ROLLUP_SLOT))
+		return 0;
+	if (q->metric.kind == HQ_KIND_DISCRETE)
+		return aggs_from_moments(q);
+	if (q->metric.kind == HQ_KIND_CUMULATIVE) {
+		if (q->by == HQ_HOUR || q->by == HQ_DAY) {
+			for (size_t i = 0; i < q->naggs; i++)
+				if (q->aggs[i].kind != HQ_AGG_SUM &&
+				    q->aggs[i].kind != HQ_AGG_COUNT &&
+				    q->aggs[i].kind != HQ_AGG_AVG)
+					return 0;
+		}
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * Slots of a metric from the rollups, in time order. For a cumulative
+ * metric the slots must have one source each (or --source picked one):
+ * where two sources overlap only the raw samples can say which counts, so
+ * the answer is 0 ("cannot") and the caller reads raw samples.
+ */
+static int
+run_rollup(struct hq_store *s, const struct hq_query *q, const int64_t ids[2],
+    int64_t source_id, struct hq_series *out, struct hq_err *e)
+{
+	sqlite3_stmt *st;
+	struct points pts = {0}, days = {0};
+	int cum = q->metric.kind == HQ_KIND_CUMULATIVE, rc;
+	struct hq_stats_acc acc;
+	struct hq_row *r = NULL;
+	int64_t bs = 0, be = 0, prev_slot = INT64_MIN;
+	int conflict = 0, merged = 0;
+	int64_t id = ids[0] ? ids[0] : ids[1];
+	const char *sql;
+
+	/* A metric stored under two names would need two merged ranges. */
+	if (ids[0] && ids[1])
+		return 0;
+	if (cum && !source_id && !q->priority) {
+		/* The default priority's merge, kept at ingest. */
+		if (hq_store_prepare(s, "SELECT 1 FROM rollup_merged_metric WHERE "
+		    "metric_id = ?", &st, e))
+			return -1;
+		sqlite3_bind_int64(st, 1, id);
+		merged = sqlite3_step(st) == SQLITE_ROW;
+		sqlite3_finalize(st);
+	}
+	if (merged)
+		sql = "SELECT slot, n, sum FROM rollup_merged WHERE metric_id = ?1 "
+		    "AND slot >= ?3 AND slot < ?4 AND ?5 = 0 ORDER BY slot";
+	else if (cum)
+		sql = "SELECT slot, n, psum, source_id FROM rollup WHERE metric_id = ?1 "
+		    "AND slot >= ?3 AND slot < ?4 AND (?5 = 0 OR source_id = ?5) "
+		    "ORDER BY slot";
+	else
+		/* One row per source and slot, in slot order (the primary key);
+		 * each adds its moments to the bucket, so no GROUP BY (which
+		 * costs SQLite more than the whole rest of the query). */
+		sql = "SELECT slot, n, sum, sumsq, min, max FROM rollup WHERE "
+		    "metric_id = ?1 AND slot >= ?3 AND slot < ?4 AND "
+		    "(?5 = 0 OR source_id = ?5) AND n > 0 ORDER BY slot";
+	if (hq_store_prepare(s, sql, &st, e))
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_int64(st, 3, q->from);
+	sqlite3_bind_int64(st, 4, q->to);
+	sqlite3_bind_int64(st, 5, source_id);
+	hq_stats_acc_init(&acc, 0);
+	int64_t day = 0, day_end = INT64_MIN, day_start = 0;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t slot = sqlite3_column_int64(st, 0);
+		if (slot >= day_end) {
+			day = hq_time_local_day(slot);
+			day_start = hq_time_day_start(day);
+			day_end = hq_time_day_start(day + 1);
+		}
+		if (!day_ok(q, day))
+			continue;
+		if (cum) {
+			if (slot == prev_slot && !source_id && !merged) {
+				conflict = 1;
+				break;
+			}
+			prev_slot = slot;
+			/* Fine buckets come straight from slots; coarse ones
+			 * from daily totals, which the points make. */
+			struct point pt = { slot, slot + HQ_ROLLUP_SLOT,
+			    sqlite3_column_double(st, 2), sqlite3_column_int(st, 1), day };
+			if (q->by == HQ_HOUR || q->by == HQ_DAY) {
+				pt.t = q->by == HQ_DAY ? day_start : slot;
+				pt.day = day;
+			}
+			push_point(&pts, pt);
+			continue;
+		}
+		if (!r || slot >= be) {
+			if (r)
+				finish_row(r, &acc, q, 0, 0);
+			hq_stats_acc_reset(&acc);
+			r = new_row(out);
+			if (q->whole) {
+				bs = q->from != INT64_MIN ? q->from
+				    : hq_time_day_start(hq_time_local_day(slot));
+				be = q->to;
+			} else {
+				bs = hq_time_bucket_start(slot, q->by);
+				be = hq_time_bucket_next(bs, q->by);
+			}
+			r->start = bs;
+			r->end = be;
+			r->day = hq_time_local_day(bs);
+		}
+		hq_stats_acc_add_moments(&acc, sqlite3_column_int(st, 1),
+		    sqlite3_column_double(st, 2), sqlite3_column_double(st, 3),
+		    sqlite3_column_double(st, 4), sqlite3_column_double(st, 5));
+		if (q->whole && q->to == INT64_MAX)
+			r->end = hq_time_day_start(hq_time_local_day(slot) + 1);
+	}
+	sqlite3_finalize(st);
+	if (r)
+		finish_row(r, &acc, q, 0, 0);
+	hq_stats_acc_free(&acc);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
+		hq_err_set(e, "%s: reading rollups: %s", hq_store_filename(s),
+		    sqlite3_errmsg(hq_store_db(s)));
+		free(pts.v);
+		return -1;
+	}
+	if (cum && !conflict) {
+		if (q->whole || q->by >= HQ_WEEK) {
+			daily_totals(&pts, &days);
+			bucket_points(&days, q, q->by, q->whole, 0, out);
+		} else {
+			/* Hour and day: merge the slots of one bucket. */
+			struct points slots = {0};
+			for (size_t i = 0; i < pts.n;) {
+				struct point pt = pts.v[i];
+				int64_t b = q->by == HQ_HOUR ? hq_time_bucket_start(pt.t, HQ_HOUR) : pt.t;
+				pt.t = b;
+				pt.v = 0;
+				pt.counts = 0;
+				for (; i < pts.n && (q->by == HQ_HOUR
+				    ? hq_time_bucket_start(pts.v[i].t, HQ_HOUR) : pts.v[i].t) == b; i++) {
+					pt.v += pts.v[i].v;
+					pt.counts += pts.v[i].counts;
+				}
+				push_point(&slots, pt);
+			}
+			struct hq_query q1 = *q;
+			bucket_points(&slots, &q1, q->by, 0, 1, out);
+			free(slots.v);
+		}
+	}
+	free(pts.v);
+	free(days.v);
+	if (conflict) {
+		out->n = 0;
+		return 0;
+	}
+	return 1;
+}
+
+/* ---- run ------------------------------------------------------------------ */
+
+int
+hq_query_run(struct hq_store *s, const struct hq_query *qin,
+    struct hq_series *out, struct hq_err *e)
+{
+	struct hq_query q = *qin;
+	struct names sources = {0}, devices = {0};
+	struct dev_class dc = { &sources, &devices, qin->priority };
+	int64_t ids[2], source_id = 0;
+	int rc = -1;
+
+	memset(out, 0, sizeof *out);
+	if (q.naggs == 0) {
+		hq_query_default_agg(q.metric.kind, &q.aggs[0]);
+		q.naggs = 1;
+	}
+	out->metric = q.metric;
+	out->by = q.by;
+	out->whole = q.whole;
+	memcpy(out->aggs, q.aggs, sizeof q.aggs);
+	out->naggs = q.naggs;
+	if (metric_ids(s, &q.metric, ids, e))
+		return -1;
+	if (!ids[0] && !ids[1])
+		return 0;
+	if (load_names(s, "SELECT id, name FROM source ORDER BY name", &sources, e) ||
+	    load_names(s, "SELECT id, descr FROM device", &devices, e))
+		goto out;
+	out->sources = hq_xcalloc(sources.n + 1, sizeof *out->sources);
+	for (size_t i = 0; i < sources.n; i++)
+		out->sources[out->nsources++] = hq_xstrdup(sources.names[i]);
+	if (q.source) {
+		for (size_t i = 0; i < sources.n; i++)
+			if (strcasecmp(sources.names[i], q.source) == 0)
+				source_id = sources.ids[i];
+		if (!source_id) {
+			const char *sugg = hq_catalog_suggest(q.source,
+			    (const char *const *)sources.names, sources.n);
+			if (sugg)
+				hq_err_set(e, "unknown source '%s' (did you mean '%s'?)",
+				    q.source, sugg);
+			else
+				hq_err_set(e, "unknown source '%s'; hq-query --list "
+				    "shows each metric's sources", q.source);
+			goto out;
+		}
+	}
+	if (rollup_eligible(&q) && hq_rollup_current(s)) {
+		int got = run_rollup(s, &q, ids, source_id, out, e);
+		if (got < 0)
+			goto out;
+		if (got > 0) {
+			out->from_rollup = 1;
+			rc = 0;
+			goto out;
+		}
+	}
+	switch (q.metric.kind) {
+	case HQ_KIND_CUMULATIVE:
+		rc = run_cumulative_raw(s, &q, ids, source_id, &dc, out, e);
+		break;
+	case HQ_KIND_SLEEP:
+		rc = run_sleep(s, &q, ids, source_id, &dc, out, e);
+		break;
+	default:
+		rc = run_discrete_raw(s, &q, ids, source_id, &sources, out, e);
+	}
+out:
+	free_names(&sources);
+	free_names(&devices);
+	return rc;
+}
+
+void
+hq_series_free(struct hq_series *out)
+{
+	for (size_t i = 0; i < out->nsources; i++)
+		free(out->sources[i]);
+	free(out->sources);
+	free(out->rows);
+	memset(out, 0, sizeof *out);
+}
+
+/* ---- the data summary --------------------------------------------------- */
+
+long
+hq_query_list(struct hq_store *s, struct hq_out *out, struct hq_err *e)
+{
+	sqlite3_stmt *st;
+	long rows = 0;
+	int rc;
+
+	if (hq_store_prepare(s,
+	    "SELECT m.identifier, x.n, x.first, x.last, x.unit, "
+	    "  (SELECT group_concat(name, ', ') FROM (SELECT DISTINCT so.name FROM "
+	    "    sample y JOIN source so ON so.id = y.source_id "
+	    "    WHERE y.metric_id = m.id ORDER BY so.name)) "
+	    "FROM metric m JOIN (SELECT metric_id, count(*) AS n, min(start) AS first, "
+	    "  max(end) AS last, max(unit) AS unit FROM sample GROUP BY metric_id) x "
+	    "  ON x.metric_id = m.id ORDER BY m.identifier", &st, e))
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *id = (const char *)sqlite3_column_text(st, 0);
+		const struct hq_metric_info *info = hq_catalog_by_identifier(id);
+		char snake[128], first[40], last[40];
+		enum hq_kind kind;
+		const char *unit = (const char *)sqlite3_column_text(st, 4);
+
+		if (!info)
+			info = hq_catalog_lookup(id);
+		if (info) {
+			snprintf(snake, sizeof snake, "%s", info->name);
+			kind = info->kind;
+			if (info->unit)
+				unit = info->unit;
+		} else {
+			hq_catalog_snake(id, snake, sizeof snake);
+			kind = hq_catalog_guess_kind(id);
+		}
+		hq_time_format_local(sqlite3_column_int64(st, 2), first, sizeof first);
+		hq_time_format_local(sqlite3_column_int64(st, 3), last, sizeof last);
+		hq_out_begin(out);
+		hq_out_str(out, "metric", snake);
+		hq_out_str(out, "identifier", id);
+		hq_out_str(out, "kind", hq_catalog_kind_name(kind));
+		hq_out_str(out, "unit", kind == HQ_KIND_CATEGORY ? NULL : unit);
+		hq_out_int(out, "count", sqlite3_column_int64(st, 1));
+		hq_out_str(out, "first", first);
+		hq_out_str(out, "last", last);
+		hq_out_str(out, "sources", (const char *)sqlite3_column_text(st, 5));
+		hq_out_end(out);
+		rows++;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		hq_err_set(e, "%s: listing metrics: %s", hq_store_filename(s),
+		    sqlite3_errmsg(hq_store_db(s)));
+		return -1;
+	}
+	return rows;
+}
+
+int
+hq_query_metric_names(struct hq_store *s, void (*fn)(const char *, void *),
+    void *ctx, struct hq_err *e)
+{
+	sqlite3_stmt *st;
+
+	if (hq_store_prepare(s, "SELECT identifier FROM metric m WHERE EXISTS "
+	    "(SELECT 1 FROM sample WHERE metric_id = m.id) ORDER BY identifier", &st, e))
+		return -1;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *id = (const char *)sqlite3_column_text(st, 0);
+		const struct hq_metric_info *info = hq_catalog_lookup(id);
+		char snake[128];
+
+		if (info)
+			snprintf(snake, sizeof snake, "%s", info->name);
+		else
+			hq_catalog_snake(id, snake, sizeof snake);
+		fn(snake, ctx);
+		/* The nights made from sleep analysis. */
+		if (strcmp(snake, "sleep_analysis") == 0)
+			for (size_t i = 0; i < hq_catalog_count(); i++)
+				if (hq_catalog_at(i)->kind == HQ_KIND_SLEEP)
+					fn(hq_catalog_at(i)->name, ctx);
+	}
+	sqlite3_finalize(st);
+	return 0;
+}

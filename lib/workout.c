@@ -1,0 +1,887 @@
+#include <ctype.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "hq/buf.h"
+#include "hq/catalog.h"
+#include "hq/time.h"
+#include "hq/workout.h"
+
+#define W(x) "HKWorkoutActivityType" x
+
+/*
+ * The activity types HealthKit defines, with the snake_case name
+ * hq_catalog_snake() gives each and the short names people type.
+ */
+static const struct workout_type {
+	const char *identifier, *name, *aliases;
+} types[] = {
+	{ W("Running"), "running", "run jog jogging" },
+	{ W("Walking"), "walking", "walk" },
+	{ W("Cycling"), "cycling", "ride bike biking cycle" },
+	{ W("Swimming"), "swimming", "swim" },
+	{ W("Hiking"), "hiking", "hike" },
+	{ W("Yoga"), "yoga", "" },
+	{ W("TraditionalStrengthTraining"), "traditional_strength_training", "strength weights lifting" },
+	{ W("FunctionalStrengthTraining"), "functional_strength_training", "functional" },
+	{ W("HighIntensityIntervalTraining"), "high_intensity_interval_training", "hiit intervals" },
+	{ W("Rowing"), "rowing", "row" },
+	{ W("Elliptical"), "elliptical", "" },
+	{ W("StairClimbing"), "stair_climbing", "stairmaster" },
+	{ W("Stairs"), "stairs", "" },
+	{ W("CoreTraining"), "core_training", "core" },
+	{ W("Flexibility"), "flexibility", "stretching stretch" },
+	{ W("Pilates"), "pilates", "" },
+	{ W("Dance"), "dance", "" },
+	{ W("CardioDance"), "cardio_dance", "" },
+	{ W("SocialDance"), "social_dance", "" },
+	{ W("Barre"), "barre", "" },
+	{ W("MixedCardio"), "mixed_cardio", "cardio" },
+	{ W("MixedMetabolicCardioTraining"), "mixed_metabolic_cardio_training", "" },
+	{ W("CrossTraining"), "cross_training", "crossfit" },
+	{ W("JumpRope"), "jump_rope", "" },
+	{ W("Kickboxing"), "kickboxing", "" },
+	{ W("Boxing"), "boxing", "" },
+	{ W("MartialArts"), "martial_arts", "" },
+	{ W("TaiChi"), "tai_chi", "" },
+	{ W("MindAndBody"), "mind_and_body", "" },
+	{ W("Cooldown"), "cooldown", "" },
+	{ W("PreparationAndRecovery"), "preparation_and_recovery", "recovery" },
+	{ W("StepTraining"), "step_training", "" },
+	{ W("Climbing"), "climbing", "climb bouldering" },
+	{ W("Tennis"), "tennis", "" },
+	{ W("TableTennis"), "table_tennis", "ping_pong" },
+	{ W("Badminton"), "badminton", "" },
+	{ W("Squash"), "squash", "" },
+	{ W("Racquetball"), "racquetball", "" },
+	{ W("Pickleball"), "pickleball", "" },
+	{ W("Golf"), "golf", "" },
+	{ W("Soccer"), "soccer", "football" },
+	{ W("AmericanFootball"), "american_football", "" },
+	{ W("AustralianFootball"), "australian_football", "" },
+	{ W("Basketball"), "basketball", "" },
+	{ W("Baseball"), "baseball", "" },
+	{ W("Softball"), "softball", "" },
+	{ W("Volleyball"), "volleyball", "" },
+	{ W("Handball"), "handball", "" },
+	{ W("Hockey"), "hockey", "" },
+	{ W("Lacrosse"), "lacrosse", "" },
+	{ W("Rugby"), "rugby", "" },
+	{ W("Cricket"), "cricket", "" },
+	{ W("DiscSports"), "disc_sports", "frisbee" },
+	{ W("CrossCountrySkiing"), "cross_country_skiing", "xc_ski" },
+	{ W("DownhillSkiing"), "downhill_skiing", "ski skiing" },
+	{ W("Snowboarding"), "snowboarding", "snowboard" },
+	{ W("SnowSports"), "snow_sports", "" },
+	{ W("SkatingSports"), "skating_sports", "skating" },
+	{ W("Curling"), "curling", "" },
+	{ W("PaddleSports"), "paddle_sports", "kayak paddle sup" },
+	{ W("Sailing"), "sailing", "" },
+	{ W("SurfingSports"), "surfing_sports", "surf surfing" },
+	{ W("WaterFitness"), "water_fitness", "" },
+	{ W("WaterPolo"), "water_polo", "" },
+	{ W("WaterSports"), "water_sports", "" },
+	{ W("UnderwaterDiving"), "underwater_diving", "diving" },
+	{ W("SwimBikeRun"), "swim_bike_run", "triathlon multisport" },
+	{ W("Transition"), "transition", "" },
+	{ W("HandCycling"), "hand_cycling", "handbike" },
+	{ W("WheelchairWalkPace"), "wheelchair_walk_pace", "" },
+	{ W("WheelchairRunPace"), "wheelchair_run_pace", "" },
+	{ W("Archery"), "archery", "" },
+	{ W("Bowling"), "bowling", "" },
+	{ W("Fencing"), "fencing", "" },
+	{ W("Fishing"), "fishing", "" },
+	{ W("Hunting"), "hunting", "" },
+	{ W("EquestrianSports"), "equestrian_sports", "riding_horse" },
+	{ W("Gymnastics"), "gymnastics", "" },
+	{ W("TrackAndField"), "track_and_field", "" },
+	{ W("Wrestling"), "wrestling", "" },
+	{ W("DanceInspiredTraining"), "dance_inspired_training", "" },
+	{ W("Play"), "play", "" },
+	{ W("FitnessGaming"), "fitness_gaming", "" },
+	{ W("Other"), "other", "" },
+};
+
+#define NTYPES (sizeof types / sizeof types[0])
+
+static int
+alias_match(const char *aliases, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = aliases; *p;) {
+		const char *sp = strchr(p, ' ');
+		size_t len = sp ? (size_t)(sp - p) : strlen(p);
+		if (len == n && strncasecmp(p, name, n) == 0)
+			return 1;
+		if (!sp)
+			break;
+		p = sp + 1;
+	}
+	return 0;
+}
+
+const char *
+hq_workout_type_identifier(const char *name, const char **suggest)
+{
+	/* 64 aliases is plenty: the table has fewer. */
+	static char aliasbuf[64][32];
+	const char *cand[NTYPES + 64];
+	char snake[128];
+	size_t n = 0, na = 0;
+
+	if (suggest)
+		*suggest = NULL;
+	hq_catalog_snake(name, snake, sizeof snake);
+	for (char *p = snake; *p; p++)
+		if (*p == '-' || *p == ' ')
+			*p = '_';
+	for (size_t i = 0; i < NTYPES; i++)
+		if (strcasecmp(name, types[i].identifier) == 0 ||
+		    strcasecmp(name, types[i].name) == 0 ||
+		    strcmp(snake, types[i].name) == 0 ||
+		    alias_match(types[i].aliases, name) ||
+		    alias_match(types[i].aliases, snake))
+			return types[i].identifier;
+	/* A type newer than this table, written the way the export writes it. */
+	if (strncmp(name, W(""), sizeof W("") - 1) == 0 && name[sizeof W("") - 1])
+		return name;
+	if (!suggest)
+		return NULL;
+	for (size_t i = 0; i < NTYPES; i++) {
+		cand[n++] = types[i].name;
+		for (const char *p = types[i].aliases; *p && na < 64;) {
+			const char *sp = strchr(p, ' ');
+			size_t len = sp ? (size_t)(sp - p) : strlen(p);
+			if (len >= 3 && len < sizeof aliasbuf[0]) {
+				memcpy(aliasbuf[na], p, len);
+				aliasbuf[na][len] = '\0';
+				cand[n++] = aliasbuf[na++];
+			}
+			if (!sp)
+				break;
+			p = sp + 1;
+		}
+	}
+	*suggest = hq_catalog_suggest(snake, cand, n);
+	return NULL;
+}
+
+const char *
+hq_workout_type_at(size_t i)
+{
+	return i < NTYPES ? types[i].name : NULL;
+}
+
+void
+hq_workout_type_name(const char *identifier, char *buf, size_t n)
+{
+	for (size_t i = 0; i < NTYPES; i++)
+		if (strcmp(identifier, types[i].identifier) == 0) {
+			snprintf(buf, n, "%s", types[i].name);
+			return;
+		}
+	hq_catalog_snake(identifier, buf, n);
+}
+
+/* ---- statistics ---------------------------------------------------- */
+
+/* One metric's statistic for a workout, combined over the rows of one
+ * level (the workout's own, or its activities'). */
+struct stat {
+	char identifier[128];
+	char unit[32];
+	double sum, avg, min, max;   /* NaN when absent */
+	double avg_weight;           /* for combining averages */
+	int nrows;
+};
+
+struct stats {
+	struct stat *top, *act;      /* workout level, activity level */
+	size_t ntop, nact, captop, capact;
+	struct stat *merged;         /* top where present, else act */
+	size_t nmerged;
+};
+
+static double
+col_num(sqlite3_stmt *st, int i)
+{
+	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN
+	    : sqlite3_column_double(st, i);
+}
+
+static const char *
+col_text(sqlite3_stmt *st, int i)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+
+	return t ? (const char *)t : "";
+}
+
+static struct stat *
+stat_find(struct stat **arr, size_t *n, size_t *cap, const char *id)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (strcmp((*arr)[i].identifier, id) == 0)
+			return &(*arr)[i];
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 8;
+		*arr = hq_xrealloc(*arr, *cap * sizeof **arr);
+	}
+	struct stat *s = &(*arr)[(*n)++];
+	memset(s, 0, sizeof *s);
+	snprintf(s->identifier, sizeof s->identifier, "%s", id);
+	s->sum = s->avg = s->min = s->max = NAN;
+	return s;
+}
+
+/* Fold one row into s: sums add, minima and maxima take the extreme,
+ * averages are weighted by the row's duration (equal weights when the
+ * row has none). */
+static void
+stat_add(struct stat *s, double sum, double avg, double min, double max,
+    double seconds)
+{
+	double w = seconds > 0 ? seconds : 1;
+
+	if (!isnan(sum))
+		s->sum = isnan(s->sum) ? sum : s->sum + sum;
+	if (!isnan(avg)) {
+		s->avg = isnan(s->avg) ? avg
+		    : (s->avg * s->avg_weight + avg * w) / (s->avg_weight + w);
+		s->avg_weight += w;
+	}
+	if (!isnan(min))
+		s->min = isnan(s->min) || min < s->min ? min : s->min;
+	if (!isnan(max))
+		s->max = isnan(s->max) || max > s->max ? max : s->max;
+	s->nrows++;
+}
+
+static void
+stats_free(struct stats *st)
+{
+	free(st->top);
+	free(st->act);
+	free(st->merged);
+	memset(st, 0, sizeof *st);
+}
+
+static int
+stats_load(sqlite3_stmt *q, int64_t workout_id, struct stats *st,
+    struct hq_err *e)
+{
+	int rc;
+
+	stats_free(st);
+	sqlite3_reset(q);
+	sqlite3_bind_int64(q, 1, workout_id);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		const char *id = col_text(q, 0);
+		int top = sqlite3_column_int(q, 1);
+		struct stat *s = top ? stat_find(&st->top, &st->ntop, &st->captop, id)
+		    : stat_find(&st->act, &st->nact, &st->capact, id);
+		const struct hq_metric_info *mi = hq_catalog_by_identifier(id);
+		const char *unit = mi && mi->unit ? mi->unit : col_text(q, 7);
+
+		snprintf(s->unit, sizeof s->unit, "%s", unit);
+		stat_add(s, col_num(q, 2), col_num(q, 3), col_num(q, 4),
+		    col_num(q, 5), col_num(q, 6));
+	}
+	if (rc != SQLITE_DONE) {
+		hq_err_set(e, "reading workout statistics: %s",
+		    sqlite3_errmsg(sqlite3_db_handle(q)));
+		return -1;
+	}
+	/* A metric with workout-level rows uses those alone: activity rows
+	 * repeat the same totals split up. */
+	st->merged = hq_xcalloc(st->ntop + st->nact + 1, sizeof *st->merged);
+	for (size_t i = 0; i < st->ntop; i++)
+		st->merged[st->nmerged++] = st->top[i];
+	for (size_t i = 0; i < st->nact; i++) {
+		size_t j;
+		for (j = 0; j < st->ntop; j++)
+			if (strcmp(st->top[j].identifier, st->act[i].identifier) == 0)
+				break;
+		if (j == st->ntop)
+			st->merged[st->nmerged++] = st->act[i];
+	}
+	return 0;
+}
+
+static const struct stat *
+stats_get(const struct stats *st, const char *identifier)
+{
+	for (size_t i = 0; i < st->nmerged; i++)
+		if (strcmp(st->merged[i].identifier, identifier) == 0)
+			return &st->merged[i];
+	return NULL;
+}
+
+static double
+convert(double v, const char *from, const char *to)
+{
+	double out;
+
+	if (isnan(v) || hq_unit_convert(v, from, to, &out) != 0)
+		return NAN;
+	return out;
+}
+
+static double
+round_to(double v, int decimals)
+{
+	double f = pow(10, decimals);
+
+	return isnan(v) ? v : round(v * f) / f;
+}
+
+/* ---- one workout ---------------------------------------------------- */
+
+struct workout {
+	int64_t id, start, end;
+	char type[128];
+	char source[256];
+	double duration_s, distance_m, energy_kcal;
+	double avg_hr, max_hr;
+	const char *hr_from;          /* "statistics", "samples" or NULL */
+	int has_route;
+};
+
+static const char *const distance_ids[] = {
+	"HKQuantityTypeIdentifierDistanceWalkingRunning",
+	"HKQuantityTypeIdentifierDistanceCycling",
+	"HKQuantityTypeIdentifierDistanceSwimming",
+	"HKQuantityTypeIdentifierDistanceWheelchair",
+	"HKQuantityTypeIdentifierDistanceDownhillSnowSports",
+	"HKQuantityTypeIdentifierDistanceCrossCountrySkiing",
+	"HKQuantityTypeIdentifierDistancePaddleSports",
+	"HKQuantityTypeIdentifierDistanceRowing",
+	"HKQuantityTypeIdentifierDistanceSkatingSports",
+};
+
+#define HR_ID "HKQuantityTypeIdentifierHeartRate"
+#define ENERGY_ID "HKQuantityTypeIdentifierActiveEnergyBurned"
+
+/* The SELECT list both queries share; the row is read by read_workout. */
+#define WORKOUT_COLS \
+	"w.id, w.activity_type, w.start, w.end, w.duration, w.distance," \
+	" w.energy, s.name," \
+	" EXISTS (SELECT 1 FROM route r WHERE r.workout_id = w.id)" \
+	" FROM workout w JOIN source s ON s.id = w.source_id"
+
+static void
+read_workout(sqlite3_stmt *q, struct workout *w)
+{
+	memset(w, 0, sizeof *w);
+	w->id = sqlite3_column_int64(q, 0);
+	snprintf(w->type, sizeof w->type, "%s", col_text(q, 1));
+	w->start = sqlite3_column_int64(q, 2);
+	w->end = sqlite3_column_int64(q, 3);
+	w->duration_s = col_num(q, 4);
+	if (isnan(w->duration_s))
+		w->duration_s = (double)(w->end - w->start);
+	w->distance_m = col_num(q, 5);
+	w->energy_kcal = col_num(q, 6);
+	snprintf(w->source, sizeof w->source, "%s", col_text(q, 7));
+	w->has_route = sqlite3_column_int(q, 8);
+	w->avg_hr = w->max_hr = NAN;
+}
+
+/* Totals from the statistics where the Workout element had no total*
+ * attributes (iOS 16+), and heart rate from its statistic or, failing
+ * that, from the heart-rate samples recorded during the workout. */
+static int
+complete_workout(struct workout *w, const struct stats *st,
+    sqlite3_stmt *hrq, struct hq_err *e)
+{
+	const struct stat *s;
+
+	if (isnan(w->distance_m)) {
+		for (size_t i = 0; i < sizeof distance_ids / sizeof distance_ids[0]; i++) {
+			s = stats_get(st, distance_ids[i]);
+			if (!s)
+				continue;
+			double m = convert(s->sum, s->unit, "m");
+			if (!isnan(m))
+				w->distance_m = isnan(w->distance_m) ? m : w->distance_m + m;
+		}
+	}
+	if (isnan(w->energy_kcal) && (s = stats_get(st, ENERGY_ID)))
+		w->energy_kcal = convert(s->sum, s->unit, "kcal");
+	if ((s = stats_get(st, HR_ID)) && (!isnan(s->avg) || !isnan(s->max))) {
+		w->avg_hr = convert(s->avg, s->unit, "count/min");
+		w->max_hr = convert(s->max, s->unit, "count/min");
+		w->hr_from = "statistics";
+		return 0;
+	}
+	if (!hrq)
+		return 0;
+	sqlite3_reset(hrq);
+	sqlite3_bind_int64(hrq, 2, w->start);
+	sqlite3_bind_int64(hrq, 3, w->end);
+	if (sqlite3_step(hrq) != SQLITE_ROW) {
+		hq_err_set(e, "reading heart rate: %s",
+		    sqlite3_errmsg(sqlite3_db_handle(hrq)));
+		return -1;
+	}
+	if (sqlite3_column_int64(hrq, 2) > 0) {
+		w->avg_hr = sqlite3_column_double(hrq, 0);
+		w->max_hr = sqlite3_column_double(hrq, 1);
+		w->hr_from = "samples";
+	}
+	return 0;
+}
+
+static void
+out_workout(struct hq_out *out, const struct workout *w)
+{
+	char name[128], t[40];
+
+	hq_out_int(out, "id", w->id);
+	hq_workout_type_name(w->type, name, sizeof name);
+	hq_out_str(out, "type", name);
+	hq_time_format_local(w->start, t, sizeof t);
+	hq_out_str(out, "start", t);
+	hq_time_format_local(w->end, t, sizeof t);
+	hq_out_str(out, "end", t);
+	hq_time_format_date(w->start, t, sizeof t);
+	hq_out_str(out, "date", t);
+	hq_out_num(out, "duration_min", round_to(w->duration_s / 60, 2));
+	hq_out_num(out, "distance_km", round_to(w->distance_m / 1000, 3));
+	hq_out_num(out, "energy_kcal", round_to(w->energy_kcal, 1));
+	hq_out_num(out, "avg_hr", round_to(w->avg_hr, 1));
+	hq_out_num(out, "max_hr", round_to(w->max_hr, 1));
+	hq_out_str(out, "source", w->source);
+	hq_out_bool(out, "has_route", w->has_route);
+}
+
+/* Statements the list and the detail share. */
+struct queries {
+	sqlite3_stmt *stats, *hr;
+};
+
+static void
+queries_free(struct queries *q)
+{
+	sqlite3_finalize(q->stats);
+	sqlite3_finalize(q->hr);
+}
+
+static int
+queries_prepare(struct hq_store *s, struct queries *q, struct hq_err *e)
+{
+	int64_t hr;
+
+	memset(q, 0, sizeof *q);
+	if (hq_store_prepare(s,
+	    "SELECT m.identifier, ws.activity_uuid IS NULL, ws.sum, ws.average,"
+	    " ws.minimum, ws.maximum, ws.end - ws.start, ws.unit"
+	    " FROM workout_stat ws JOIN metric m ON m.id = ws.metric_id"
+	    " WHERE ws.workout_id = ? ORDER BY m.identifier", &q->stats, e) != 0)
+		return -1;
+	if ((hr = hq_store_metric_id(s, HR_ID, 0, e)) < 0)
+		return -1;
+	if (hr == 0)
+		return 0;
+	if (hq_store_prepare(s,
+	    "SELECT avg(value), max(value), count(*) FROM sample"
+	    " WHERE metric_id = ? AND start >= ? AND start <= ?", &q->hr, e) != 0)
+		return -1;
+	sqlite3_bind_int64(q->hr, 1, hr);
+	return 0;
+}
+
+long
+hq_workout_list(struct hq_store *s, const struct hq_workout_filter *f,
+    struct hq_out *out, struct hq_err *e)
+{
+	static const struct hq_workout_filter none = { 0 };
+	struct queries qs;
+	struct stats st = { 0 };
+	struct workout w;
+	sqlite3_stmt *q = NULL;
+	const char *type = NULL, *suggest;
+	long rows = 0;
+	int rc;
+
+	if (!f)
+		f = &none;
+	if (f->type) {
+		type = hq_workout_type_identifier(f->type, &suggest);
+		if (!type) {
+			if (suggest)
+				hq_err_set(e, "unknown workout type '%s' (did you mean %s?)",
+				    f->type, suggest);
+			else
+				hq_err_set(e, "unknown workout type '%s' (try running, walking, cycling, swimming, hiking, strength, hiit)",
+				    f->type);
+			return -1;
+		}
+	}
+	if (queries_prepare(s, &qs, e) != 0) {
+		queries_free(&qs);
+		return -1;
+	}
+	if (hq_store_prepare(s, "SELECT " WORKOUT_COLS
+	    " WHERE (?1 IS NULL OR w.activity_type = ?1)"
+	    " AND w.start >= ?2 AND (?3 = 0 OR w.start < ?3)"
+	    " AND coalesce(w.duration, w.end - w.start) >= ?4"
+	    " ORDER BY w.start, w.id LIMIT ?5 OFFSET ?6", &q, e) != 0) {
+		queries_free(&qs);
+		return -1;
+	}
+	if (type)
+		sqlite3_bind_text(q, 1, type, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(q, 2, f->from ? f->from : INT64_MIN);
+	sqlite3_bind_int64(q, 3, f->to);
+	sqlite3_bind_double(q, 4, f->min_duration * 60);
+	sqlite3_bind_int64(q, 5, f->limit > 0 ? f->limit : -1);
+	sqlite3_bind_int64(q, 6, f->offset > 0 ? f->offset : 0);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		read_workout(q, &w);
+		if (stats_load(qs.stats, w.id, &st, e) != 0 ||
+		    complete_workout(&w, &st, qs.hr, e) != 0) {
+			rows = -1;
+			break;
+		}
+		hq_out_begin(out);
+		out_workout(out, &w);
+		hq_out_end(out);
+		rows++;
+	}
+	if (rows >= 0 && rc != SQLITE_DONE) {
+		hq_err_set(e, "reading workouts: %s", sqlite3_errmsg(hq_store_db(s)));
+		rows = -1;
+	}
+	sqlite3_finalize(q);
+	queries_free(&qs);
+	stats_free(&st);
+	return rows;
+}
+
+/* ---- detail ----------------------------------------------------------- */
+
+static void
+out_stats(struct hq_out *out, const struct stats *st)
+{
+	static const struct { const char *suffix; size_t off; } parts[] = {
+		{ "sum", offsetof(struct stat, sum) },
+		{ "avg", offsetof(struct stat, avg) },
+		{ "min", offsetof(struct stat, min) },
+		{ "max", offsetof(struct stat, max) },
+	};
+	char name[128], key[160];
+
+	for (size_t i = 0; i < st->nmerged; i++) {
+		const struct stat *s = &st->merged[i];
+		hq_catalog_snake(s->identifier, name, sizeof name);
+		for (size_t j = 0; j < sizeof parts / sizeof parts[0]; j++) {
+			double v = *(const double *)(const void *)((const char *)s + parts[j].off);
+			if (isnan(v))
+				continue;
+			snprintf(key, sizeof key, "%s_%s", name, parts[j].suffix);
+			hq_out_num(out, key, round_to(v, 3));
+		}
+		snprintf(key, sizeof key, "%s_unit", name);
+		hq_out_str(out, key, s->unit[0] ? s->unit : NULL);
+	}
+}
+
+static int
+ends_with(const char *s, const char *suffix)
+{
+	size_t ls = strlen(s), lf = strlen(suffix);
+
+	return ls >= lf && strcmp(s + ls - lf, suffix) == 0;
+}
+
+/* Events: counts by kind and the time spent paused (Pause → Resume, and
+ * the Watch's automatic MotionPaused → MotionResumed). Workout-level
+ * events are used when there are any, else those of the activities. */
+static int
+out_events(struct hq_store *s, const struct workout *w, struct hq_out *out,
+    struct hq_err *e)
+{
+	sqlite3_stmt *q;
+	long pauses = 0, laps = 0, segments = 0, markers = 0, total = 0;
+	int64_t paused_since = 0, paused = 0;
+	int in_pause = 0, level = -1, rc;
+
+	if (hq_store_prepare(s,
+	    "SELECT type, date, activity_uuid IS NULL FROM workout_event"
+	    " WHERE workout_id = ? ORDER BY activity_uuid IS NOT NULL, date",
+	    &q, e) != 0)
+		return -1;
+	sqlite3_bind_int64(q, 1, w->id);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		const char *type = col_text(q, 0);
+		int64_t date = sqlite3_column_int64(q, 1);
+		int top = sqlite3_column_int(q, 2);
+
+		if (level < 0)
+			level = top;
+		if (top != level)
+			break;
+		total++;
+		if (ends_with(type, "Pause") || ends_with(type, "MotionPaused")) {
+			pauses++;
+			if (!in_pause) {
+				in_pause = 1;
+				paused_since = date;
+			}
+		} else if (ends_with(type, "Resume") || ends_with(type, "MotionResumed")) {
+			if (in_pause) {
+				paused += date - paused_since;
+				in_pause = 0;
+			}
+		} else if (ends_with(type, "Lap")) {
+			laps++;
+		} else if (ends_with(type, "Segment")) {
+			segments++;
+		} else if (ends_with(type, "Marker")) {
+			markers++;
+		}
+	}
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
+		hq_err_set(e, "reading workout events: %s", sqlite3_errmsg(hq_store_db(s)));
+		sqlite3_finalize(q);
+		return -1;
+	}
+	sqlite3_finalize(q);
+	if (in_pause && w->end > paused_since)
+		paused += w->end - paused_since;
+	hq_out_int(out, "events", total);
+	hq_out_int(out, "pauses", pauses);
+	hq_out_num(out, "paused_min", round_to((double)paused / 60, 2));
+	hq_out_int(out, "laps", laps);
+	hq_out_int(out, "segments", segments);
+	hq_out_int(out, "markers", markers);
+	return 0;
+}
+
+/* "217 cm" → 217 and "cm"; -1 when there is no number. */
+static int
+parse_quantity(const char *s, double *v, char *unit, size_t n)
+{
+	char *end;
+
+	*v = strtod(s, &end);
+	if (end == s || !isfinite(*v))
+		return -1;
+	while (*end == ' ')
+		end++;
+	snprintf(unit, n, "%s", end);
+	return 0;
+}
+
+/* The metadata people ask about, in plain units. Keys can repeat in an
+ * export (jshrake's has HKIndoorWorkout twice); the first one counts. */
+static int
+out_metadata(struct hq_store *s, const struct workout *w, struct hq_out *out,
+    struct hq_err *e)
+{
+	enum { TZ, INDOOR, ELEVATION, TEMP, HUMIDITY, METS, NKEYS };
+	static const char *const keys[NKEYS] = {
+		"HKTimeZone", "HKIndoorWorkout", "HKElevationAscended",
+		"HKWeatherTemperature", "HKWeatherHumidity", "HKAverageMETs",
+	};
+	char *val[NKEYS] = { 0 };
+	sqlite3_stmt *q;
+	int rc, status = 0;
+	double v;
+	char unit[64];
+
+	if (hq_store_prepare(s,
+	    "SELECT key, value FROM workout_meta WHERE workout_id = ?"
+	    " AND activity_uuid IS NULL ORDER BY rowid", &q, e) != 0)
+		return -1;
+	sqlite3_bind_int64(q, 1, w->id);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
+		for (int k = 0; k < NKEYS; k++)
+			if (!val[k] && strcmp(col_text(q, 0), keys[k]) == 0)
+				val[k] = hq_xstrdup(col_text(q, 1));
+	if (rc != SQLITE_DONE) {
+		hq_err_set(e, "reading workout metadata: %s", sqlite3_errmsg(hq_store_db(s)));
+		status = -1;
+		goto done;
+	}
+	hq_out_str(out, "time_zone", val[TZ]);
+	if (val[INDOOR])
+		hq_out_bool(out, "indoor", strcmp(val[INDOOR], "1") == 0);
+	else
+		hq_out_null(out, "indoor");
+	if (val[ELEVATION] && parse_quantity(val[ELEVATION], &v, unit, sizeof unit) == 0)
+		hq_out_num(out, "elevation_ascended_m", round_to(convert(v, unit, "m"), 2));
+	if (val[TEMP] && parse_quantity(val[TEMP], &v, unit, sizeof unit) == 0)
+		hq_out_num(out, "temperature_c", round_to(convert(v, unit, "degC"), 1));
+	if (val[HUMIDITY] && parse_quantity(val[HUMIDITY], &v, unit, sizeof unit) == 0)
+		/* Some exports write humidity ×100 ("5700 %"). */
+		hq_out_num(out, "humidity_pct", round_to(v > 100 ? v / 100 : v, 1));
+	if (val[METS] && parse_quantity(val[METS], &v, unit, sizeof unit) == 0)
+		hq_out_num(out, "average_mets", round_to(v, 2));
+done:
+	for (int k = 0; k < NKEYS; k++)
+		free(val[k]);
+	sqlite3_finalize(q);
+	return status;
+}
+
+double
+hq_workout_haversine(double lat1, double lon1, double lat2, double lon2)
+{
+	const double r = 6371008.8, rad = M_PI / 180;
+	double dlat = (lat2 - lat1) * rad, dlon = (lon2 - lon1) * rad;
+	double a = sin(dlat / 2) * sin(dlat / 2) +
+	    cos(lat1 * rad) * cos(lat2 * rad) * sin(dlon / 2) * sin(dlon / 2);
+
+	return 2 * r * asin(sqrt(a < 1 ? a : 1));
+}
+
+/* The route summary: distance is the sum of the great-circle steps within
+ * each route; elevation gain the sum of the rises between points. */
+static int
+out_route(struct hq_store *s, const struct workout *w, struct hq_out *out,
+    struct hq_err *e)
+{
+	sqlite3_stmt *q;
+	long n = 0;
+	int64_t route = -1, tmin = 0, tmax = 0;
+	double dist = 0, gain = 0, plat = 0, plon = 0, pele = NAN;
+	double minlat = 0, maxlat = 0, minlon = 0, maxlon = 0;
+	int rc, have_time = 0;
+
+	if (hq_store_prepare(s,
+	    "SELECT rp.route_id, rp.time, rp.lat, rp.lon, rp.ele"
+	    " FROM route_point rp JOIN route r ON r.id = rp.route_id"
+	    " WHERE r.workout_id = ? ORDER BY r.id, rp.seq", &q, e) != 0)
+		return -1;
+	sqlite3_bind_int64(q, 1, w->id);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		int64_t rid = sqlite3_column_int64(q, 0);
+		double lat = sqlite3_column_double(q, 2);
+		double lon = sqlite3_column_double(q, 3);
+		double ele = col_num(q, 4);
+
+		if (sqlite3_column_type(q, 1) != SQLITE_NULL) {
+			int64_t t = sqlite3_column_int64(q, 1);
+			if (!have_time || t < tmin)
+				tmin = t;
+			if (!have_time || t > tmax)
+				tmax = t;
+			have_time = 1;
+		}
+		if (n == 0) {
+			minlat = maxlat = lat;
+			minlon = maxlon = lon;
+		}
+		minlat = lat < minlat ? lat : minlat;
+		maxlat = lat > maxlat ? lat : maxlat;
+		minlon = lon < minlon ? lon : minlon;
+		maxlon = lon > maxlon ? lon : maxlon;
+		if (rid == route) {
+			dist += hq_workout_haversine(plat, plon, lat, lon);
+			if (!isnan(ele) && !isnan(pele) && ele > pele)
+				gain += ele - pele;
+		}
+		route = rid;
+		plat = lat;
+		plon = lon;
+		if (!isnan(ele))
+			pele = ele;
+		n++;
+	}
+	if (rc != SQLITE_DONE) {
+		hq_err_set(e, "reading the route: %s", sqlite3_errmsg(hq_store_db(s)));
+		sqlite3_finalize(q);
+		return -1;
+	}
+	sqlite3_finalize(q);
+	if (n == 0)
+		return 0;
+	hq_out_int(out, "route_points", n);
+	hq_out_num(out, "route_distance_km", round_to(dist / 1000, 3));
+	hq_out_num(out, "route_elevation_gain_m", round_to(gain, 1));
+	hq_out_num(out, "route_duration_min",
+	    have_time ? round_to((double)(tmax - tmin) / 60, 2) : NAN);
+	hq_out_num(out, "route_min_lat", minlat);
+	hq_out_num(out, "route_min_lon", minlon);
+	hq_out_num(out, "route_max_lat", maxlat);
+	hq_out_num(out, "route_max_lon", maxlon);
+	return 0;
+}
+
+static int
+count_activities(struct hq_store *s, int64_t id, long *n, struct hq_err *e)
+{
+	sqlite3_stmt *q;
+	int rc;
+
+	if (hq_store_prepare(s,
+	    "SELECT count(*) FROM workout_activity WHERE workout_id = ?", &q, e) != 0)
+		return -1;
+	sqlite3_bind_int64(q, 1, id);
+	rc = sqlite3_step(q);
+	*n = rc == SQLITE_ROW ? sqlite3_column_int(q, 0) : 0;
+	sqlite3_finalize(q);
+	if (rc != SQLITE_ROW) {
+		hq_err_set(e, "reading workout activities: %s", sqlite3_errmsg(hq_store_db(s)));
+		return -1;
+	}
+	return 0;
+}
+
+int
+hq_workout_detail(struct hq_store *s, int64_t id, struct hq_out *out,
+    struct hq_err *e)
+{
+	struct queries qs;
+	struct stats st = { 0 };
+	struct workout w;
+	sqlite3_stmt *q = NULL;
+	long nact = 0;
+	int rc, status = -1;
+
+	if (queries_prepare(s, &qs, e) != 0)
+		goto done;
+	if (hq_store_prepare(s, "SELECT " WORKOUT_COLS " WHERE w.id = ?", &q, e) != 0)
+		goto done;
+	sqlite3_bind_int64(q, 1, id);
+	rc = sqlite3_step(q);
+	if (rc == SQLITE_DONE) {
+		status = 0;
+		goto done;
+	}
+	if (rc != SQLITE_ROW) {
+		hq_err_set(e, "reading workout %lld: %s", (long long)id,
+		    sqlite3_errmsg(hq_store_db(s)));
+		goto done;
+	}
+	read_workout(q, &w);
+	if (stats_load(qs.stats, w.id, &st, e) != 0 ||
+	    complete_workout(&w, &st, qs.hr, e) != 0 ||
+	    count_activities(s, w.id, &nact, e) != 0)
+		goto done;
+	hq_out_begin(out);
+	out_workout(out, &w);
+	hq_out_str(out, "hr_source", w.hr_from);
+	hq_out_num(out, "elapsed_min", round_to((double)(w.end - w.start) / 60, 2));
+	hq_out_int(out, "activities", nact);
+	out_stats(out, &st);
+	if (out_events(s, &w, out, e) != 0 || out_metadata(s, &w, out, e) != 0 ||
+	    out_route(s, &w, out, e) != 0) {
+		hq_out_end(out);
+		goto done;
+	}
+	hq_out_end(out);
+	status = 1;
+done:
+	sqlite3_finalize(q);
+	queries_free(&qs);
+	stats_free(&st);
+	return status;
+}
