@@ -339,65 +339,17 @@ out:
 	return rc;
 }
 
-int
-hq_rollup_refresh(struct hq_store *s, int64_t first_sample_id, struct hq_err *e)
+/* Upsert every cell of t into the rollup table and empty t. The upsert
+ * adds to what a row holds, so flushing in several batches gives the same
+ * rows as one flush, and the table's memory stays bounded however large
+ * the import. 0 or -1. */
+static int
+flush_table(struct hq_store *s, sqlite3_stmt *up, struct table *t,
+    struct hq_err *e)
 {
-	sqlite3_stmt *sel = NULL, *up = NULL;
-	struct table t = {0};
-	struct namemap ids = {0};
-	struct window *win = NULL;
-	size_t nwin = 0;
-	int rc = -1, step;
-
-	if (load_map(s, "SELECT id, identifier FROM metric", &ids, e))
-		goto out;
-	/* Fold everything not yet folded: samples from first_sample_id on,
-	 * and any an earlier import left out, but never one twice. */
-	(void)first_sample_id;
-	if (hq_store_prepare(s, "SELECT metric_id, source_id, start, end, value "
-	    "FROM sample WHERE id > (SELECT last_sample_id FROM rollup_state) "
-	    "AND text = ''", &sel, e))
-		goto out;
-	while ((step = sqlite3_step(sel)) == SQLITE_ROW) {
-		int64_t start = sqlite3_column_int64(sel, 2);
-		int64_t end = sqlite3_column_int64(sel, 3);
-		if (end < start)
-			end = start;
-		int64_t metric = sqlite3_column_int64(sel, 0);
-		add_sample(&t, metric, sqlite3_column_int64(sel, 1), start, end,
-		    sqlite3_column_double(sel, 4));
-		/* The window of slots each cumulative metric's new samples touch. */
-		size_t k;
-		for (k = 0; k < nwin && win[k].metric != metric; k++)
-			;
-		if (k == nwin) {
-			ssize_t mi = map_index(&ids, metric);
-			if (mi < 0 || !is_cumulative(ids.names[mi]))
-				continue;
-			win = hq_xrealloc(win, (nwin + 1) * sizeof *win);
-			win[nwin++] = (struct window){ metric, INT64_MAX, INT64_MIN };
-		}
-		if (hq_rollup_slot(start) < win[k].lo)
-			win[k].lo = hq_rollup_slot(start);
-		if (hq_rollup_slot(end) + HQ_ROLLUP_SLOT > win[k].hi)
-			win[k].hi = hq_rollup_slot(end) + HQ_ROLLUP_SLOT;
-	}
-	if (step != SQLITE_DONE) {
-		hq_err_set(e, "%s: reading new samples for the rollups: %s",
-		    hq_store_filename(s), sqlite3_errmsg(hq_store_db(s)));
-		goto out;
-	}
-	if (hq_store_prepare(s, "INSERT INTO rollup(metric_id, slot, source_id, "
-	    "n, sum, sumsq, min, max, psum, pn) VALUES (?,?,?,?,?,?,?,?,?,?) "
-	    "ON CONFLICT(metric_id, slot, source_id) DO UPDATE SET "
-	    "n = n + excluded.n, sum = sum + excluded.sum, "
-	    "sumsq = sumsq + excluded.sumsq, "
-	    "min = CASE WHEN min IS NULL OR excluded.min < min THEN excluded.min ELSE min END, "
-	    "max = CASE WHEN max IS NULL OR excluded.max > max THEN excluded.max ELSE max END, "
-	    "psum = psum + excluded.psum, pn = pn + excluded.pn", &up, e))
-		goto out;
-	for (size_t i = 0; i < t.cap; i++) {
-		const struct cell *c = &t.c[i];
+	for (size_t i = 0; i < t->cap; i++) {
+		const struct cell *c = &t->c[i];
+		int step;
 		if (!c->used)
 			continue;
 		sqlite3_bind_int64(up, 1, c->metric);
@@ -420,9 +372,80 @@ hq_rollup_refresh(struct hq_store *s, int64_t first_sample_id, struct hq_err *e)
 		if (step != SQLITE_DONE) {
 			hq_err_set(e, "%s: updating the rollups: %s",
 			    hq_store_filename(s), sqlite3_errmsg(hq_store_db(s)));
-			goto out;
+			return -1;
 		}
 	}
+	if (t->cap)
+		memset(t->c, 0, t->cap * sizeof *t->c);
+	t->n = 0;
+	return 0;
+}
+
+/* Cells held before a flush (about 90 bytes each, the table at most half
+ * full: some 12 MB). */
+#define FLUSH_CELLS 65536
+
+int
+hq_rollup_refresh(struct hq_store *s, int64_t first_sample_id, struct hq_err *e)
+{
+	sqlite3_stmt *sel = NULL, *up = NULL;
+	struct table t = {0};
+	struct namemap ids = {0};
+	struct window *win = NULL;
+	size_t nwin = 0;
+	int rc = -1, step;
+
+	if (load_map(s, "SELECT id, identifier FROM metric", &ids, e))
+		goto out;
+	/* Fold everything not yet folded: samples from first_sample_id on,
+	 * and any an earlier import left out, but never one twice. */
+	(void)first_sample_id;
+	if (hq_store_prepare(s, "INSERT INTO rollup(metric_id, slot, source_id, "
+	    "n, sum, sumsq, min, max, psum, pn) VALUES (?,?,?,?,?,?,?,?,?,?) "
+	    "ON CONFLICT(metric_id, slot, source_id) DO UPDATE SET "
+	    "n = n + excluded.n, sum = sum + excluded.sum, "
+	    "sumsq = sumsq + excluded.sumsq, "
+	    "min = CASE WHEN min IS NULL OR excluded.min < min THEN excluded.min ELSE min END, "
+	    "max = CASE WHEN max IS NULL OR excluded.max > max THEN excluded.max ELSE max END, "
+	    "psum = psum + excluded.psum, pn = pn + excluded.pn", &up, e))
+		goto out;
+	if (hq_store_prepare(s, "SELECT metric_id, source_id, start, end, value "
+	    "FROM sample WHERE id > (SELECT last_sample_id FROM rollup_state) "
+	    "AND text = ''", &sel, e))
+		goto out;
+	while ((step = sqlite3_step(sel)) == SQLITE_ROW) {
+		int64_t start = sqlite3_column_int64(sel, 2);
+		int64_t end = sqlite3_column_int64(sel, 3);
+		if (end < start)
+			end = start;
+		int64_t metric = sqlite3_column_int64(sel, 0);
+		add_sample(&t, metric, sqlite3_column_int64(sel, 1), start, end,
+		    sqlite3_column_double(sel, 4));
+		if (t.n >= FLUSH_CELLS && flush_table(s, up, &t, e))
+			goto out;
+		/* The window of slots each cumulative metric's new samples touch. */
+		size_t k;
+		for (k = 0; k < nwin && win[k].metric != metric; k++)
+			;
+		if (k == nwin) {
+			ssize_t mi = map_index(&ids, metric);
+			if (mi < 0 || !is_cumulative(ids.names[mi]))
+				continue;
+			win = hq_xrealloc(win, (nwin + 1) * sizeof *win);
+			win[nwin++] = (struct window){ metric, INT64_MAX, INT64_MIN };
+		}
+		if (hq_rollup_slot(start) < win[k].lo)
+			win[k].lo = hq_rollup_slot(start);
+		if (hq_rollup_slot(end) + HQ_ROLLUP_SLOT > win[k].hi)
+			win[k].hi = hq_rollup_slot(end) + HQ_ROLLUP_SLOT;
+	}
+	if (step != SQLITE_DONE) {
+		hq_err_set(e, "%s: reading new samples for the rollups: %s",
+		    hq_store_filename(s), sqlite3_errmsg(hq_store_db(s)));
+		goto out;
+	}
+	if (flush_table(s, up, &t, e))
+		goto out;
 	if (refresh_merged(s, win, nwin, e))
 		goto out;
 	if (hq_store_exec(s, "UPDATE rollup_state SET last_sample_id = "
