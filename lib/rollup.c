@@ -297,6 +297,61 @@ out:
 	return rc;
 }
 
+/* A window is merged four weeks at a time: the samples of one metric over
+ * a whole export would otherwise sit in memory at once. The parts are
+ * slot-aligned and each sees MAX_SPAN before it, like any window, so they
+ * give the rows one merge of the whole window gives (for samples no longer
+ * than MAX_SPAN, the horizon queries use too). */
+#define MERGE_PART (28 * 86400)
+
+static int
+merge_window_parts(struct hq_store *s, const struct window *w,
+    const struct namemap *sources, const struct namemap *devices,
+    struct hq_err *e)
+{
+	int64_t lo = w->lo, hi = w->hi;
+
+	if (lo == INT64_MIN || hi == INT64_MAX) {
+		sqlite3_stmt *st;
+		int have = 0;
+		if (hq_store_prepare(s, "SELECT min(start), max(max(end, start)) "
+		    "FROM sample WHERE metric_id = ? AND text = ''", &st, e))
+			return -1;
+		sqlite3_bind_int64(st, 1, w->metric);
+		if (sqlite3_step(st) == SQLITE_ROW &&
+		    sqlite3_column_type(st, 0) != SQLITE_NULL) {
+			have = 1;
+			if (lo == INT64_MIN)
+				lo = hq_rollup_slot(sqlite3_column_int64(st, 0));
+			if (hi == INT64_MAX)
+				hi = hq_rollup_slot(sqlite3_column_int64(st, 1)) +
+				    HQ_ROLLUP_SLOT;
+		}
+		sqlite3_finalize(st);
+		if (!have)
+			return merge_window(s, w, sources, devices, e);
+		/* What the whole window would have replaced. */
+		if (hq_store_prepare(s, "DELETE FROM rollup_merged WHERE "
+		    "metric_id = ?", &st, e))
+			return -1;
+		sqlite3_bind_int64(st, 1, w->metric);
+		int rc = sqlite3_step(st);
+		sqlite3_finalize(st);
+		if (rc != SQLITE_DONE) {
+			hq_err_set(e, "%s: updating merged rollups: %s",
+			    hq_store_filename(s), sqlite3_errmsg(hq_store_db(s)));
+			return -1;
+		}
+	}
+	for (int64_t x = lo; x < hi; x += MERGE_PART) {
+		struct window part = { w->metric, x, hi - x > MERGE_PART ?
+		    x + MERGE_PART : hi };
+		if (merge_window(s, &part, sources, devices, e))
+			return -1;
+	}
+	return 0;
+}
+
 /*
  * Bring the merged rollups up to date: every cumulative metric not yet
  * merged is merged whole; for the others, the slots the new samples touch
@@ -321,13 +376,13 @@ refresh_merged(struct hq_store *s, struct window *win, size_t nwin,
 	for (size_t i = 0; i < metrics.n; i++) {
 		struct window w = { metrics.ids[i], INT64_MIN, INT64_MAX };
 		if (is_cumulative(metrics.names[i]) &&
-		    merge_window(s, &w, &sources, &devices, e))
+		    merge_window_parts(s, &w, &sources, &devices, e))
 			goto out;
 	}
 	for (size_t i = 0; i < nwin; i++) {
 		if (map_index(&metrics, win[i].metric) >= 0)
 			continue;  /* merged whole just now */
-		if (merge_window(s, &win[i], &sources, &devices, e))
+		if (merge_window_parts(s, &win[i], &sources, &devices, e))
 			goto out;
 	}
 	rc = 0;
