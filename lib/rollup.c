@@ -437,8 +437,8 @@ flush_table(struct hq_store *s, sqlite3_stmt *up, struct table *t,
 }
 
 /* Cells held before a flush (about 90 bytes each, the table at most half
- * full: some 12 MB). */
-#define FLUSH_CELLS 65536
+ * full: under 2 MB). */
+#define FLUSH_CELLS 8192
 
 int
 hq_rollup_refresh(struct hq_store *s, int64_t first_sample_id, struct hq_err *e)
