@@ -666,6 +666,12 @@ done:
 	return rc;
 }
 
+static int malformed(const struct hq_llm_reply *r)
+{
+	return r->stop_reason && (!strcmp(r->stop_reason, "MALFORMED_FUNCTION_CALL") ||
+				  !strcmp(r->stop_reason, "UNEXPECTED_TOOL_CALL"));
+}
+
 int hq_agent_run(const struct hq_agent_config *cfg, const struct hq_agent_tools *tools,
 		 struct hq_llm_conv *conv, const struct hq_agent_hooks *h,
 		 struct hq_agent_outcome *out)
@@ -728,6 +734,18 @@ int hq_agent_run(const struct hq_agent_config *cfg, const struct hq_agent_tools 
 		if (r.text && *r.text) {
 			free(last_text);
 			last_text = strdup(r.text);
+		}
+		if (!r.ncalls && malformed(&r) && step < cfg->max_steps) {
+			/* Gemini's MALFORMED_FUNCTION_CALL: no call, no answer; ask again */
+			hq_llm_reply_free(&r);
+			if (hq_llm_conv_add_user(conv, "(hq-agent) Your last tool call was malformed and "
+						 "was not run. Call the tool again with valid arguments, "
+						 "or answer.")) {
+				hq_err_set(&out->error, "out of memory");
+				out->status = HQ_AGENT_FAILED;
+				break;
+			}
+			continue;
 		}
 		if (!r.ncalls) {
 			out->status = HQ_AGENT_ANSWERED;
