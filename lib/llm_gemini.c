@@ -164,7 +164,10 @@ static int chunk(struct hq_llm_stream *s, const cJSON *j)
 			const cJSON *args = cJSON_GetObjectItemCaseSensitive(fc, "args");
 			if (args) {
 				char *t = cJSON_PrintUnformatted(args);
-				rc |= t ? hq_llm_str_adds(&c->args, t) : -1;
+				if (t)
+					hq_buf_puts(&c->args, t);
+				else
+					rc = -1;
 				cJSON_free(t);
 			}
 			continue;

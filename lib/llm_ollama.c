@@ -116,10 +116,13 @@ static int chunk(struct hq_llm_stream *s, const cJSON *j)
 		rc |= hq_llm_set(&p->name, hq_llm_jstr(f, "name"));
 		const cJSON *a = cJSON_GetObjectItemCaseSensitive(f, "arguments");
 		if (cJSON_IsString(a))
-			rc |= hq_llm_str_adds(&p->args, a->valuestring);
+			hq_buf_puts(&p->args, a->valuestring);
 		else if (a) {
 			char *txt = cJSON_PrintUnformatted(a);
-			rc |= txt ? hq_llm_str_adds(&p->args, txt) : -1;
+			if (txt)
+				hq_buf_puts(&p->args, txt);
+			else
+				rc = -1;
 			cJSON_free(txt);
 		}
 	}

@@ -12,29 +12,24 @@
 #ifndef HQ_LLM_PROVIDER_H
 #define HQ_LLM_PROVIDER_H
 
+#include "hq/buf.h"
 #include "hq/llm.h"
 
 #include <cjson/cJSON.h>
 
-struct hq_llm_str {
-	char *p;
-	size_t len, cap;
-};
-int hq_llm_str_add(struct hq_llm_str *s, const char *p, size_t n);
-int hq_llm_str_adds(struct hq_llm_str *s, const char *p);
 
 /* a tool call being assembled from stream fragments */
 struct hq_llm_partial {
 	long index;
 	char *id, *name, *signature;
-	struct hq_llm_str args;
+	struct hq_buf args;
 	int closed;		/* its block ended (Anthropic content_block_stop) */
 };
 
 struct hq_llm_stream {
 	hq_llm_token_fn on_token;
 	void *ctx;
-	struct hq_llm_str text;
+	struct hq_buf text;
 	struct hq_llm_partial *parts;
 	size_t nparts, capparts;
 	char *signature, *stop_reason;
@@ -45,7 +40,7 @@ struct hq_llm_stream {
 	int retryable;		/* ... and retrying may help */
 	char error[512];
 	/* SSE framing */
-	struct hq_llm_str event, data;
+	struct hq_buf event, data;
 	int have_data;
 };
 
