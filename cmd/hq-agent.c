@@ -72,9 +72,15 @@ struct run {
 	double start;
 };
 
+/* durations to the microsecond: more digits are noise */
+static double micro(double seconds)
+{
+	return (double)(long long)(seconds * 1e6 + 0.5) / 1e6;
+}
+
 static void event(struct run *r, cJSON *o)
 {
-	cJSON_AddNumberToObject(o, "t", (double)(long)((hq_llm_now() - r->start) * 1000) / 1000);
+	cJSON_AddNumberToObject(o, "t", micro(hq_llm_now() - r->start));
 	char *s = cJSON_PrintUnformatted(o);
 	if (s)
 		printf("%s\n", s);
@@ -125,7 +131,7 @@ static void on_reply(void *ctx, int step, const struct hq_llm_reply *rep, double
 			rep->ncut ? ", some cut off by max tokens" : "");
 	if (r->jsonl) {
 		cJSON *o = event_new("step", step);
-		cJSON_AddNumberToObject(o, "seconds", seconds);
+		cJSON_AddNumberToObject(o, "seconds", micro(seconds));
 		cJSON_AddNumberToObject(o, "input_tokens", (double)rep->input_tokens);
 		cJSON_AddNumberToObject(o, "output_tokens", (double)rep->output_tokens);
 		cJSON_AddNumberToObject(o, "tool_calls", (double)rep->ncalls);
@@ -178,7 +184,7 @@ static void on_tool_result(void *ctx, int step, const struct hq_llm_call *c,
 		cJSON_AddStringToObject(o, "name", c->name);
 		if (res->exit_status >= 0)
 			cJSON_AddNumberToObject(o, "exit_status", res->exit_status);
-		cJSON_AddNumberToObject(o, "seconds", res->seconds);
+		cJSON_AddNumberToObject(o, "seconds", micro(res->seconds));
 		cJSON_AddNumberToObject(o, "rows", (double)res->rows);
 		cJSON_AddNumberToObject(o, "rows_cut", (double)res->rows_cut);
 		cJSON_AddNumberToObject(o, "bytes", (double)res->bytes);
@@ -495,8 +501,8 @@ int main(int argc, char **argv)
 		cJSON *o = event_new("done", 0);
 		cJSON_AddStringToObject(o, "outcome", hq_agent_status_name(out.status));
 		cJSON_AddNumberToObject(o, "steps", out.steps);
-		cJSON_AddNumberToObject(o, "seconds", out.seconds);
-		cJSON_AddNumberToObject(o, "tool_seconds", out.tool_seconds);
+		cJSON_AddNumberToObject(o, "seconds", micro(out.seconds));
+		cJSON_AddNumberToObject(o, "tool_seconds", micro(out.tool_seconds));
 		cJSON_AddNumberToObject(o, "input_tokens", (double)out.input_tokens);
 		cJSON_AddNumberToObject(o, "output_tokens", (double)out.output_tokens);
 		cJSON_AddNumberToObject(o, "exit", status);
