@@ -352,7 +352,7 @@ int main(int argc, char **argv)
 	struct hq_err e = {{0}};
 	struct hq_store *store = NULL;
 	struct hq_config *cfg = NULL;
-	char *question = NULL, *dirs = NULL, *system = NULL;
+	char *question = NULL, *dirs = NULL, *system = NULL, *api_key = NULL;
 	struct hq_agent_tools tools = {0};
 	struct hq_llm_conv conv;
 	struct hq_agent_outcome out = {0};
@@ -395,7 +395,11 @@ int main(int argc, char **argv)
 	const char *kenv = hq_config_get(cfg, "llm", "api_key_env");
 	if (!kenv || !*kenv)
 		kenv = key_env(provider);
-	const char *api_key = kenv ? getenv(kenv) : NULL;
+	if (kenv && getenv(kenv)) {
+		/* the tools need no key: keep it out of their environment */
+		api_key = hq_xstrdup(getenv(kenv));
+		unsetenv(kenv);
+	}
 	if (!api_key && (!strcmp(provider, "anthropic") || !strcmp(provider, "gemini"))) {
 		hq_warn("no API key for %s — set %s (or name another variable with "
 			"api_key_env under [llm] in ~/.config/hq/config)", provider, kenv);
@@ -517,6 +521,7 @@ done:
 	hq_config_free(cfg);
 	hq_store_close(store);
 	free(question);
+	free(api_key);
 	free(dirs);
 	free(system);
 	return hq_finish(status);

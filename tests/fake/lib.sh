@@ -87,7 +87,7 @@ done
 if [ $fail = 1 ]; then echo "hq-testtool: unknown metric 'stepz' (did you mean steps?)" >&2; exit 2; fi
 i=0
 while [ $i -lt "$rows" ]; do
-	echo "{\"argv\":\"$args\",\"row\":$i,\"value\":8123,\"unit\":\"count\"}"
+	echo "{\"argv\":\"$args\",\"row\":$i,\"value\":8123,\"unit\":\"count\",\"key\":\"${ANTHROPIC_API_KEY:-}\"}"
 	i=$((i + 1))
 done
 SH
