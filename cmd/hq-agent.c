@@ -380,7 +380,7 @@ int main(int argc, char **argv)
 		goto done;
 	}
 	provider = pick(provider, "HQ_LLM_PROVIDER", cfg, "provider", "openai");
-	if (hq_llm_provider_known(provider)) {
+	if (!hq_llm_provider_known(provider)) {
 		hq_warn("unknown provider '%s' — use openai, anthropic, gemini or ollama "
 			"(--provider, HQ_LLM_PROVIDER or provider under [llm] in the config)", provider);
 		goto done;
@@ -421,7 +421,8 @@ int main(int argc, char **argv)
 	}
 
 	dirs = tool_dirs();
-	if (hq_agent_discover(dirs, tool_timeout, &tools, &e)) {
+	/* a command that hangs on --tool-schema must not hold up every question */
+	if (hq_agent_discover(dirs, tool_timeout < 10 ? tool_timeout : 10, &tools, &e)) {
 		hq_warn("%s", e.msg);
 		goto done;
 	}

@@ -33,13 +33,7 @@ double hq_llm_now(void)
 
 int hq_llm_provider_known(const char *name)
 {
-	return find_provider(name) ? 0 : -1;
-}
-
-int hq_llm_endpoint(const struct hq_llm_options *opt, int stream, char *buf, size_t n)
-{
-	const struct hq_llm_provider *p = find_provider(opt->provider);
-	return p ? p->endpoint(opt, stream, buf, n) : -1;
+	return find_provider(name) != NULL;
 }
 
 /* ---- small helpers the providers share ---- */

@@ -78,10 +78,8 @@ typedef void (*hq_llm_token_fn)(void *ctx, const char *text, size_t len);
 /* Monotonic seconds, for deadlines and durations. */
 double hq_llm_now(void);
 
-/* Returns 0 when the name is a provider this build knows. */
+/* 1 when the name is a provider this build knows, else 0. */
 int hq_llm_provider_known(const char *name);
-/* The full endpoint URL for a request, written into buf. */
-int hq_llm_endpoint(const struct hq_llm_options *opt, int stream, char *buf, size_t n);
 
 /* One model turn: sends the conversation and tools, streams text through
  * on_token (may be NULL) when opt->stream, and fills reply. Retries
