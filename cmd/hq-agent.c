@@ -4,7 +4,6 @@
  */
 #include <cjson/cJSON.h>
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -222,50 +221,6 @@ static const char *pick(const char *flag, const char *env, const struct hq_confi
 	return v && *v ? v : dflt;
 }
 
-static const char *default_base(const char *provider)
-{
-	if (!strcmp(provider, "anthropic"))
-		return "https://api.anthropic.com";
-	if (!strcmp(provider, "gemini"))
-		return "https://generativelanguage.googleapis.com";
-	if (!strcmp(provider, "ollama"))
-		return "http://127.0.0.1:11434";
-	/* health data leaves the machine only when the user says so */
-	return "http://127.0.0.1:11434/v1";
-}
-
-static const char *key_env(const char *provider)
-{
-	if (!strcmp(provider, "anthropic"))
-		return "ANTHROPIC_API_KEY";
-	if (!strcmp(provider, "gemini"))
-		return "GEMINI_API_KEY";
-	if (!strcmp(provider, "openai"))
-		return "OPENAI_API_KEY";
-	return NULL;
-}
-
-/* HQ_AGENT_TOOL_PATH, then the directory of this executable, then PATH */
-static char *tool_dirs(void)
-{
-	struct hq_buf b = {0};
-	const char *extra = getenv("HQ_AGENT_TOOL_PATH");
-	if (extra && *extra)
-		hq_buf_printf(&b, "%s:", extra);
-	char self[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-	if (n > 0) {
-		self[n] = '\0';
-		char *slash = strrchr(self, '/');
-		if (slash)
-			*slash = '\0';
-		hq_buf_printf(&b, "%s:", self);
-	}
-	const char *path = getenv("PATH");
-	hq_buf_puts(&b, path ? path : "/usr/local/bin:/usr/bin:/bin");
-	return hq_buf_steal(&b);
-}
-
 static char *read_question(int argc, char **argv)
 {
 	struct hq_buf b = {0};
@@ -391,16 +346,17 @@ int main(int argc, char **argv)
 			"'model = NAME' under [llm] in ~/.config/hq/config (e.g. llama3.1 for Ollama)");
 		goto done;
 	}
-	base_url = pick(base_url, "HQ_LLM_BASE_URL", cfg, "base_url", default_base(provider));
+	base_url = pick(base_url, "HQ_LLM_BASE_URL", cfg, "base_url",
+			hq_llm_default_base_url(provider));
 	const char *kenv = hq_config_get(cfg, "llm", "api_key_env");
 	if (!kenv || !*kenv)
-		kenv = key_env(provider);
+		kenv = hq_llm_key_env(provider);
 	if (kenv && getenv(kenv)) {
 		/* the tools need no key: keep it out of their environment */
 		api_key = hq_xstrdup(getenv(kenv));
 		unsetenv(kenv);
 	}
-	if (!api_key && (!strcmp(provider, "anthropic") || !strcmp(provider, "gemini"))) {
+	if (!api_key && hq_llm_needs_key(provider)) {
 		hq_warn("no API key for %s — set %s (or name another variable with "
 			"api_key_env under [llm] in ~/.config/hq/config)", provider, kenv);
 		goto done;
@@ -420,7 +376,7 @@ int main(int argc, char **argv)
 		goto done;
 	}
 
-	dirs = tool_dirs();
+	dirs = hq_agent_tool_dirs();
 	/* a command that hangs on --tool-schema must not hold up every question */
 	if (hq_agent_discover(dirs, tool_timeout < 10 ? tool_timeout : 10, &tools, &e)) {
 		hq_warn("%s", e.msg);

@@ -6,6 +6,7 @@
 #include <cjson/cJSON.h>
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -143,6 +144,26 @@ static int scan_dir(const char *dir, char ***paths, size_t *n, size_t *cap)
 	}
 	free(found);
 	return 0;
+}
+
+char *hq_agent_tool_dirs(void)
+{
+	struct hq_buf b = {0};
+	const char *extra = getenv("HQ_AGENT_TOOL_PATH");
+	if (extra && *extra)
+		hq_buf_printf(&b, "%s:", extra);
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+	if (n > 0) {
+		self[n] = '\0';
+		char *slash = strrchr(self, '/');
+		if (slash)
+			*slash = '\0';
+		hq_buf_printf(&b, "%s:", self);
+	}
+	const char *path = getenv("PATH");
+	hq_buf_puts(&b, path ? path : "/usr/local/bin:/usr/bin:/bin");
+	return hq_buf_steal(&b);
 }
 
 int hq_agent_discover(const char *dirs, double timeout, struct hq_agent_tools *out,

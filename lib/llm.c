@@ -36,6 +36,24 @@ int hq_llm_provider_known(const char *name)
 	return find_provider(name) != NULL;
 }
 
+const char *hq_llm_default_base_url(const char *provider)
+{
+	const struct hq_llm_provider *p = find_provider(provider);
+	return p ? p->default_base_url : NULL;
+}
+
+const char *hq_llm_key_env(const char *provider)
+{
+	const struct hq_llm_provider *p = find_provider(provider);
+	return p ? p->key_env : NULL;
+}
+
+int hq_llm_needs_key(const char *provider)
+{
+	const struct hq_llm_provider *p = find_provider(provider);
+	return p && p->needs_key;
+}
+
 /* ---- small helpers the providers share ---- */
 
 int hq_llm_set(char **dst, const char *src)

@@ -229,6 +229,9 @@ static int parse(struct hq_llm_stream *s, const cJSON *body)
 
 const struct hq_llm_provider hq_llm_anthropic = {
 	.name = "anthropic",
+	.default_base_url = "https://api.anthropic.com",
+	.key_env = "ANTHROPIC_API_KEY",
+	.needs_key = 1,
 	.framing = HQ_LLM_SSE,
 	.endpoint = endpoint,
 	.headers = headers,

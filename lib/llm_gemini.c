@@ -211,6 +211,9 @@ static int parse(struct hq_llm_stream *s, const cJSON *body)
 
 const struct hq_llm_provider hq_llm_gemini = {
 	.name = "gemini",
+	.default_base_url = "https://generativelanguage.googleapis.com",
+	.key_env = "GEMINI_API_KEY",
+	.needs_key = 1,
 	.framing = HQ_LLM_SSE,
 	.endpoint = endpoint,
 	.headers = headers,

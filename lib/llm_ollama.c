@@ -153,6 +153,9 @@ static int parse(struct hq_llm_stream *s, const cJSON *body)
 
 const struct hq_llm_provider hq_llm_ollama = {
 	.name = "ollama",
+	.default_base_url = "http://127.0.0.1:11434",
+	.key_env = NULL,
+	.needs_key = 0,
 	.framing = HQ_LLM_NDJSON,
 	.endpoint = endpoint,
 	.headers = headers,

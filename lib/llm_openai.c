@@ -213,6 +213,11 @@ static int parse(struct hq_llm_stream *s, const cJSON *body)
 
 const struct hq_llm_provider hq_llm_openai = {
 	.name = "openai",
+	/* not api.openai.com: health data leaves the machine only when the
+	 * user says so (a local server on Ollama's port) */
+	.default_base_url = "http://127.0.0.1:11434/v1",
+	.key_env = "OPENAI_API_KEY",
+	.needs_key = 0,
 	.framing = HQ_LLM_SSE,
 	.endpoint = endpoint,
 	.headers = headers,

@@ -36,6 +36,9 @@ struct hq_agent_tools {
 	char skipped[512];	/* commands whose --tool-schema failed */
 };
 
+/* Where tools are looked for: $HQ_AGENT_TOOL_PATH, the directory of this
+ * executable, $PATH; colon-separated, malloc'd. */
+char *hq_agent_tool_dirs(void);
 /* Runs `--tool-schema` on every executable hq-* in dirs (colon-separated,
  * searched in order, the first of a name wins), except hq-agent. */
 int hq_agent_discover(const char *dirs, double timeout, struct hq_agent_tools *out,

@@ -80,6 +80,12 @@ double hq_llm_now(void);
 
 /* 1 when the name is a provider this build knows, else 0. */
 int hq_llm_provider_known(const char *name);
+/* The provider's default base URL (openai: a local server on Ollama's
+ * port, never api.openai.com), the environment variable its key is read
+ * from (NULL: none), and whether it needs one. NULL/0 for unknown names. */
+const char *hq_llm_default_base_url(const char *provider);
+const char *hq_llm_key_env(const char *provider);
+int hq_llm_needs_key(const char *provider);
 
 /* One model turn: sends the conversation and tools, streams text through
  * on_token (may be NULL) when opt->stream, and fills reply. Retries

@@ -48,6 +48,9 @@ enum hq_llm_framing { HQ_LLM_SSE, HQ_LLM_NDJSON };
 
 struct hq_llm_provider {
 	const char *name;
+	const char *default_base_url;	/* what the official SDKs use */
+	const char *key_env;		/* the variable holding the key, or NULL */
+	int needs_key;
 	enum hq_llm_framing framing;
 	int (*endpoint)(const struct hq_llm_options *opt, int stream, char *buf, size_t n);
 	/* up to 4 extra headers ("Name: value") into hdr[i] */
