@@ -221,6 +221,29 @@ static const char *pick(const char *flag, const char *env, const struct hq_confi
 	return v && *v ? v : dflt;
 }
 
+/* "Sunday 2026-11-22" and the zone's name, for the system prompt */
+static void today_and_zone(char *today, size_t n, char *zone, size_t zn)
+{
+	static const char *const days[] = { "Monday", "Tuesday", "Wednesday", "Thursday",
+					    "Friday", "Saturday", "Sunday" };
+	struct hq_local l;
+	hq_time_to_local((int64_t)time(NULL), &l);
+	snprintf(today, n, "%s %04d-%02d-%02d", days[l.wday % 7], l.year, l.month, l.day);
+	snprintf(zone, zn, "%s (UTC%+03d:%02d)", hq_time_zone(), l.offset_min / 60,
+		 abs(l.offset_min) % 60);
+	if (strcmp(hq_time_zone(), "system"))
+		return;
+	char link[256];
+	ssize_t k = readlink("/etc/localtime", link, sizeof link - 1);
+	const char *name = NULL;
+	if (k > 0) {
+		link[k] = '\0';
+		name = strstr(link, "zoneinfo/");
+	}
+	snprintf(zone, zn, "%s (UTC%+03d:%02d)", name ? name + 9 : "the system's",
+		 l.offset_min / 60, abs(l.offset_min) % 60);
+}
+
 static char *read_question(int argc, char **argv)
 {
 	struct hq_buf b = {0};
@@ -388,11 +411,10 @@ int main(int argc, char **argv)
 			fprintf(stderr, " %s", tools.v[i].name);
 		fprintf(stderr, "%s%s\n", tools.skipped[0] ? "; no schema from: " : "", tools.skipped);
 	}
-	char today[64];
-	time_t now = time(NULL);
-	hq_time_format_date((int64_t)now, today, sizeof today);
+	char today[64], zone[128];
+	today_and_zone(today, sizeof today, zone, sizeof zone);
 	int text_mode = !strcmp(tool_mode, "text");
-	if (!(system = hq_agent_system_prompt(&tools, text_mode, today, hq_time_zone())) ||
+	if (!(system = hq_agent_system_prompt(&tools, text_mode, today, zone)) ||
 	    hq_llm_conv_set_system(&conv, system)) {
 		hq_warn("out of memory");
 		goto done;
