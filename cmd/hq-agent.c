@@ -339,12 +339,13 @@ int main(int argc, char **argv)
 	if (dbpath && setenv("HQ_DB", dbpath, 1) == 0)
 		dbpath = NULL;	/* the tools must read the same store */
 	if (list_log) {
+		int runs = -1;
 		if (!(store = hq_store_open(dbpath, HQ_STORE_CREATE, &e)) ||
-		    hq_agent_log_list(store, 50, stdout, &e) < 0) {
+		    (runs = hq_agent_log_list(store, 50, stdout, &e)) < 0) {
 			hq_warn("%s", e.msg);
 			goto done;
 		}
-		status = 0;
+		status = runs ? 0 : 1;	/* 1: nothing logged yet */
 		goto done;
 	}
 	if (hq_time_set_zone(tz, &e)) {

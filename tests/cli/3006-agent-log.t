@@ -9,6 +9,9 @@ sql() { python3 -c "
 import sqlite3, sys
 for r in sqlite3.connect('$HQ_DB').execute(sys.argv[1]): print('|'.join(map(str, r)))" "$1"; }
 
+run hq-agent --log
+is "$rc:$out" "1:" "--log before any run: nothing, exit 1"
+
 # a run, with a secret key that must not be written anywhere
 start_fake one-call
 secret=sk-ant-api03-SECRETSECRET42
