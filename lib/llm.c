@@ -367,7 +367,9 @@ int hq_llm_parse_stream(const char *provider, const char *data, size_t len,
 	return rc;
 }
 
-static void error_text(const struct hq_llm_provider *p, const struct hq_http_response *hr,
+/* the error's message; also a retry delay the body asks for, when the
+ * headers gave none (Gemini's RetryInfo) */
+static void error_text(const struct hq_llm_provider *p, struct hq_http_response *hr,
 		       char *buf, size_t n)
 {
 	buf[0] = '\0';
@@ -375,6 +377,8 @@ static void error_text(const struct hq_llm_provider *p, const struct hq_http_res
 		cJSON *j = cJSON_Parse(hr->body);
 		if (j)
 			p->error_message(j, buf, n);
+		if (j && p->retry_delay && hr->retry_after < 0)
+			hr->retry_after = p->retry_delay(j);
 		cJSON_Delete(j);
 		if (!buf[0])
 			snprintf(buf, n, "%.200s", hr->body);

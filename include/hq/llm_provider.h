@@ -63,6 +63,8 @@ struct hq_llm_provider {
 	int (*parse)(struct hq_llm_stream *s, const cJSON *body);
 	/* the message inside an error body */
 	void (*error_message)(const cJSON *body, char *buf, size_t n);
+	/* a retry delay the error body asks for, in seconds, or -1 (may be NULL) */
+	double (*retry_delay)(const cJSON *body);
 };
 
 extern const struct hq_llm_provider hq_llm_openai, hq_llm_anthropic,

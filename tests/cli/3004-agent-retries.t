@@ -45,6 +45,15 @@ agent anthropic --jsonl "steps?"
 is "$rc" 0 "recorded 429s: retried with backoff, then answered"
 like "$out" '"retries":2' "recorded 429s: two retries"
 
+# Gemini: 429 with RetryInfo in the body (no header), then 503 UNAVAILABLE
+start_fake gemini-retryinfo
+t0=$(now_ms)
+agent gemini --jsonl "steps?"
+ms=$(( $(now_ms) - t0 ))
+is "$rc" 0 "gemini 429 + 503: answered"
+like "$out" '"text":"After the quota wait: 8123."' "gemini 429 + 503: from the third attempt"
+ok "$([ "$ms" -ge 2400 ] && [ "$ms" -lt 12000 ]; echo $?)" "gemini 429: waited the body's retryDelay of 2.5 s, more than backoff would (${ms} ms)"
+
 # a 400 is not retried: exit 2 with the server's message
 start_fake not-retryable
 agent openai "steps?"
