@@ -493,6 +493,10 @@ int hq_llm_complete(const struct hq_llm_options *opt, const struct hq_llm_conv *
 			error_text(p, &hr, msg, sizeof msg);
 			hq_err_set(e, "%s: HTTP %ld: %s", url, hr.status, msg);
 			delay = hq_http_retry_delay(&hr, attempt);
+			/* an exhausted quota or spend cap waits for the user, not for time */
+			if (hr.body && (strstr(hr.body, "insufficient_quota") ||
+					strstr(hr.body, "PerDay")))
+				delay = -1;
 		}
 		hq_http_response_free(&hr);
 		if (ok) {

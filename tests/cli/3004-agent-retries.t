@@ -61,6 +61,13 @@ is "$rc" 2 "400: exit 2"
 like "$err" "HTTP 400: Function tools with reasoning_effort are not supported" "400: the server's message"
 is "$(wc -l <"$FAKE_LOG")" 1 "400: not retried"
 
+# a 429 for an exhausted quota is not retried: only the user can fix it
+start_fake quota
+agent openai "steps?"
+is "$rc" 2 "insufficient_quota: exit 2"
+like "$err" "You exceeded your current quota" "insufficient_quota: the server's message"
+is "$(wc -l <"$FAKE_LOG")" 1 "insufficient_quota: not retried"
+
 # no server at all: retried, then exit 2 with a hint
 start_fake one-call
 stop_fake
