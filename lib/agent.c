@@ -732,7 +732,7 @@ int hq_agent_run(const struct hq_agent_config *cfg, const struct hq_agent_tools 
 			hq_llm_text_calls(&r);
 		out->input_tokens += r.input_tokens;
 		out->output_tokens += r.output_tokens;
-		out->cut_calls += r.ncut;
+		out->cut_calls = r.ncut;	/* the last reply's: earlier ones were retried */
 		if (h->reply)
 			h->reply(h->ctx, step, &r, hq_llm_now() - t0);
 		if (hq_llm_conv_add_reply(conv, &r)) {
@@ -745,12 +745,16 @@ int hq_agent_run(const struct hq_agent_config *cfg, const struct hq_agent_tools 
 			free(last_text);
 			last_text = strdup(r.text);
 		}
-		if (!r.ncalls && malformed(&r) && step < cfg->max_steps) {
-			/* Gemini's MALFORMED_FUNCTION_CALL: no call, no answer; ask again */
+		const char *retry_note = NULL;
+		if (malformed(&r))	/* Gemini's MALFORMED_FUNCTION_CALL */
+			retry_note = "(hq-agent) Your last tool call was malformed and was not run. "
+				     "Call the tool again with valid arguments, or answer.";
+		else if (r.ncut)	/* a call cut off at the token limit is never run */
+			retry_note = "(hq-agent) Your reply was cut off at the token limit and its "
+				     "tool call was not run. Make a smaller call, or answer.";
+		if (!r.ncalls && retry_note && step < cfg->max_steps) {
 			hq_llm_reply_free(&r);
-			if (hq_llm_conv_add_user(conv, "(hq-agent) Your last tool call was malformed and "
-						 "was not run. Call the tool again with valid arguments, "
-						 "or answer.")) {
+			if (hq_llm_conv_add_user(conv, retry_note)) {
 				hq_err_set(&out->error, "out of memory");
 				out->status = HQ_AGENT_FAILED;
 				break;

@@ -103,7 +103,7 @@ struct hq_agent_outcome {
 	int steps;
 	long input_tokens, output_tokens;
 	double seconds, tool_seconds;
-	size_t cut_calls;	/* calls cut off by max tokens, never run */
+	size_t cut_calls;	/* calls the last reply had cut off (max tokens) */
 	struct hq_err error;	/* why it did not answer */
 };
 
