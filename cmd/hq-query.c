@@ -399,9 +399,7 @@ write_svg(struct hq_series *series, size_t ns)
 	ch.by = ns ? series[0].by : HQ_PERIOD_NONE;
 	ch.series = cs;
 	ch.nseries = ns;
-	/* SVG-PENDING: hq_svg_write lands with lib/svg.c (branch viz). */
-	(void)ch;
-	rc = -1;
+	rc = hq_svg_write(stdout, &ch);
 	for (size_t i = 0; i < ns; i++)
 		free((void *)cs[i].pts);
 	free(cs);
@@ -649,6 +647,10 @@ main(int argc, char **argv)
 		hq_warn("%s", e.msg);
 		goto out;
 	}
+	/* Years of rollups are tens of megabytes read once: mapping them
+	 * saves SQLite copying every page into its cache. */
+	if (hq_store_exec(s, "PRAGMA mmap_size = 1073741824", &e))
+		hq_warn("%s (continuing without mmap)", e.msg);
 	if (c.complete) {
 		status = hq_query_metric_names(s, print_name, NULL, &e) ? 2 : 0;
 		goto out;

@@ -40,11 +40,15 @@ complete -F _hq_ingest hq-ingest
 _hq_query() {
 	local cur prev
 	_init_completion 2>/dev/null || { cur=${COMP_WORDS[COMP_CWORD]}; prev=${COMP_WORDS[COMP_CWORD-1]}; }
-	local opts="--from --to --by --agg --where --when --source --limit --offset --format --tz --db --list --help --version --tool-schema"
+	local opts="--from --to --by --agg --where --when --source --limit --offset --format --tz --db --list --type --min-duration --no-rollup --complete-metrics --help --version --tool-schema"
 	case $prev in
 	--from|--to) COMPREPLY=($(compgen -W "$_hq_dates" -- "$cur")); return ;;
 	--by) COMPREPLY=($(compgen -W "hour day week month year" -- "$cur")); return ;;
 	--agg) COMPREPLY=($(compgen -W "avg min max sum count median stddev p10 p25 p50 p75 p90 p95 p99 first last" -- "$cur")); return ;;
+	--format) COMPREPLY=($(compgen -W "jsonl json csv table svg" -- "$cur")); return ;;
+	--type) COMPREPLY=($(compgen -W "running walking cycling swimming hiking yoga hiit strength rowing elliptical" -- "$cur")); return ;;
+	--when) COMPREPLY=($(compgen -W "$(_hq_metrics | sed 's/$/.sum/; p; s/\.sum$/.avg/; p; s/\.avg$/.max/')" -- "$cur")); return ;;
+	--where|--limit|--offset|--source|--min-duration) return ;;
 	esac
 	_hq_common "$prev" && return
 	if [[ $cur == -* ]]; then

@@ -125,7 +125,8 @@ static int scan_dir(const char *dir, char ***paths, size_t *n, size_t *cap)
 		nf++;
 	}
 	closedir(d);
-	qsort(found, nf, sizeof *found, cmp_str);
+	if (nf)
+		qsort(found, nf, sizeof *found, cmp_str);
 	for (size_t i = 0; i < nf; i++) {
 		if (*n == *cap) {
 			*cap = *cap ? *cap * 2 : 8;

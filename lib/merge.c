@@ -61,6 +61,16 @@ hq_merge_source_class(const struct hq_priority *p, const char *source,
 	return (int)i + 2;
 }
 
+uint64_t
+hq_merge_rank(const struct hq_priority *p, const char *source,
+    const char *device, size_t order)
+{
+	struct hq_priority none = {0};
+	int cls = hq_merge_source_class(p ? p : &none, source, device);
+
+	return (uint64_t)cls << 32 | (uint64_t)order;
+}
+
 struct iv {
 	int64_t s, e;
 };

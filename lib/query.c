@@ -345,8 +345,11 @@ bucket_points(const struct points *p, const struct hq_query *q,
 			counted = 0;
 			r = new_row(out);
 			if (whole) {
-				bs = q->from != INT64_MIN ? q->from : pt->t;
-				be = q->to;
+				/* An open range ends at the days of the data. */
+				bs = q->from != INT64_MIN ? q->from
+				    : hq_time_day_start(hq_time_local_day(pt->t));
+				be = q->to != INT64_MAX ? q->to
+				    : hq_time_day_start(hq_time_local_day(p->v[p->n - 1].t) + 1);
 			} else {
 				bs = hq_time_bucket_start(pt->t, by);
 				be = hq_time_bucket_next(bs, by);
@@ -357,14 +360,9 @@ bucket_points(const struct points *p, const struct hq_query *q,
 		}
 		hq_stats_acc_add(&acc, pt->v);
 		counted += pt->counts;
-		if (whole && q->to == INT64_MAX && pt->end > r->end - 1)
-			r->end = pt->end;
 	}
-	if (r) {
-		if (whole && q->to == INT64_MAX && p->n)
-			r->end = r->end == INT64_MAX ? p->v[p->n - 1].end : r->end;
+	if (r)
 		finish_row(r, &acc, q, counted, separate_n);
-	}
 	hq_stats_acc_free(&acc);
 }
 
@@ -401,16 +399,13 @@ rank_of(const struct dev_class *dc, const struct sample *x)
 {
 	const char *src = name_of(dc->sources, x->source_id);
 	const char *dev = x->device_id ? name_of(dc->devices, x->device_id) : NULL;
-	struct hq_priority none = {0};
-	int cls = hq_merge_source_class(dc->prio ? dc->prio : &none, src, dev);
 	size_t order = 0;
 
-	/* Ties between sources of one class go by name, so that two sources
-	 * never both count for the same time. */
+	/* Sources are loaded sorted by name: the index is the order. */
 	for (size_t i = 0; i < dc->sources->n; i++)
-		if (src && strcmp(dc->sources->names[i], src) < 0)
-			order++;
-	return (uint64_t)cls << 32 | (uint64_t)order;
+		if (dc->sources->ids[i] == x->source_id)
+			order = i;
+	return hq_merge_rank(dc->prio, src, dev, order);
 }
 
 /* Split [a, b) worth v at local boundaries of `by` (hour or day) into
@@ -668,19 +663,39 @@ run_rollup(struct hq_store *s, const struct hq_query *q, const int64_t ids[2],
 	struct hq_stats_acc acc;
 	struct hq_row *r = NULL;
 	int64_t bs = 0, be = 0, prev_slot = INT64_MIN;
-	int conflict = 0;
+	int conflict = 0, merged = 0;
+	int64_t id = ids[0] ? ids[0] : ids[1];
+	const char *sql;
 
-	if (hq_store_prepare(s, cum
-	    ? "SELECT slot, n, psum, source_id FROM rollup WHERE metric_id IN (?1, ?2) "
-	      "AND slot >= ?3 AND slot < ?4 AND (?5 = 0 OR source_id = ?5) "
-	      "ORDER BY slot"
-	    : "SELECT slot, sum(n), sum(sum), sum(sumsq), min(min), max(max) "
-	      "FROM rollup WHERE metric_id IN (?1, ?2) AND slot >= ?3 AND "
-	      "slot < ?4 AND (?5 = 0 OR source_id = ?5) AND n > 0 "
-	      "GROUP BY slot ORDER BY slot", &st, e))
+	/* A metric stored under two names would need two merged ranges. */
+	if (ids[0] && ids[1])
+		return 0;
+	if (cum && !source_id && !q->priority) {
+		/* The default priority's merge, kept at ingest. */
+		if (hq_store_prepare(s, "SELECT 1 FROM rollup_merged_metric WHERE "
+		    "metric_id = ?", &st, e))
+			return -1;
+		sqlite3_bind_int64(st, 1, id);
+		merged = sqlite3_step(st) == SQLITE_ROW;
+		sqlite3_finalize(st);
+	}
+	if (merged)
+		sql = "SELECT slot, n, sum FROM rollup_merged WHERE metric_id = ?1 "
+		    "AND slot >= ?3 AND slot < ?4 AND ?5 = 0 ORDER BY slot";
+	else if (cum)
+		sql = "SELECT slot, n, psum, source_id FROM rollup WHERE metric_id = ?1 "
+		    "AND slot >= ?3 AND slot < ?4 AND (?5 = 0 OR source_id = ?5) "
+		    "ORDER BY slot";
+	else
+		/* One row per source and slot, in slot order (the primary key);
+		 * each adds its moments to the bucket, so no GROUP BY (which
+		 * costs SQLite more than the whole rest of the query). */
+		sql = "SELECT slot, n, sum, sumsq, min, max FROM rollup WHERE "
+		    "metric_id = ?1 AND slot >= ?3 AND slot < ?4 AND "
+		    "(?5 = 0 OR source_id = ?5) AND n > 0 ORDER BY slot";
+	if (hq_store_prepare(s, sql, &st, e))
 		return -1;
-	sqlite3_bind_int64(st, 1, ids[0]);
-	sqlite3_bind_int64(st, 2, ids[1]);
+	sqlite3_bind_int64(st, 1, id);
 	sqlite3_bind_int64(st, 3, q->from);
 	sqlite3_bind_int64(st, 4, q->to);
 	sqlite3_bind_int64(st, 5, source_id);
@@ -696,7 +711,7 @@ run_rollup(struct hq_store *s, const struct hq_query *q, const int64_t ids[2],
 		if (!day_ok(q, day))
 			continue;
 		if (cum) {
-			if (slot == prev_slot && !source_id) {
+			if (slot == prev_slot && !source_id && !merged) {
 				conflict = 1;
 				break;
 			}
@@ -718,7 +733,8 @@ run_rollup(struct hq_store *s, const struct hq_query *q, const int64_t ids[2],
 			hq_stats_acc_reset(&acc);
 			r = new_row(out);
 			if (q->whole) {
-				bs = q->from != INT64_MIN ? q->from : slot;
+				bs = q->from != INT64_MIN ? q->from
+				    : hq_time_day_start(hq_time_local_day(slot));
 				be = q->to;
 			} else {
 				bs = hq_time_bucket_start(slot, q->by);
@@ -732,7 +748,7 @@ run_rollup(struct hq_store *s, const struct hq_query *q, const int64_t ids[2],
 		    sqlite3_column_double(st, 2), sqlite3_column_double(st, 3),
 		    sqlite3_column_double(st, 4), sqlite3_column_double(st, 5));
 		if (q->whole && q->to == INT64_MAX)
-			r->end = slot + HQ_ROLLUP_SLOT;
+			r->end = hq_time_day_start(hq_time_local_day(slot) + 1);
 	}
 	sqlite3_finalize(st);
 	if (r)
@@ -750,7 +766,7 @@ run_rollup(struct hq_store *s, const struct hq_query *q, const int64_t ids[2],
 			bucket_points(&days, q, q->by, q->whole, 0, out);
 		} else {
 			/* Hour and day: merge the slots of one bucket. */
-			struct points merged = {0};
+			struct points slots = {0};
 			for (size_t i = 0; i < pts.n;) {
 				struct point pt = pts.v[i];
 				int64_t b = q->by == HQ_HOUR ? hq_time_bucket_start(pt.t, HQ_HOUR) : pt.t;
@@ -762,11 +778,11 @@ run_rollup(struct hq_store *s, const struct hq_query *q, const int64_t ids[2],
 					pt.v += pts.v[i].v;
 					pt.counts += pts.v[i].counts;
 				}
-				push_point(&merged, pt);
+				push_point(&slots, pt);
 			}
 			struct hq_query q1 = *q;
-			bucket_points(&merged, &q1, q->by, 0, 1, out);
-			free(merged.v);
+			bucket_points(&slots, &q1, q->by, 0, 1, out);
+			free(slots.v);
 		}
 	}
 	free(pts.v);

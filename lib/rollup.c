@@ -1,8 +1,12 @@
 #include <math.h>
+#include <stdio.h>
+#include <sys/types.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hq/buf.h"
+#include "hq/catalog.h"
+#include "hq/merge.h"
 #include "hq/rollup.h"
 
 int
@@ -119,13 +123,234 @@ add_sample(struct table *t, int64_t m, int64_t src, int64_t start,
 	}
 }
 
+/* ---- merged cumulative series, default priority ------------------------ */
+
+/* Samples reaching further back than this into a window are not seen (the
+ * same horizon as query.c's raw path). */
+#define MAX_SPAN (7 * 86400)
+
+struct window {
+	int64_t metric, lo, hi;   /* slots [lo, hi); INT64_MIN/MAX: all */
+};
+
+struct namemap {
+	int64_t *ids;
+	char **names;
+	size_t n;
+};
+
+static int
+load_map(struct hq_store *s, const char *sql, struct namemap *m, struct hq_err *e)
+{
+	sqlite3_stmt *st;
+
+	if (hq_store_prepare(s, sql, &st, e))
+		return -1;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		m->ids = hq_xrealloc(m->ids, (m->n + 1) * sizeof *m->ids);
+		m->names = hq_xrealloc(m->names, (m->n + 1) * sizeof *m->names);
+		m->ids[m->n] = sqlite3_column_int64(st, 0);
+		m->names[m->n++] = hq_xstrdup((const char *)sqlite3_column_text(st, 1));
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+static ssize_t
+map_index(const struct namemap *m, int64_t id)
+{
+	for (size_t i = 0; i < m->n; i++)
+		if (m->ids[i] == id)
+			return (ssize_t)i;
+	return -1;
+}
+
+static void
+free_map(struct namemap *m)
+{
+	for (size_t i = 0; i < m->n; i++)
+		free(m->names[i]);
+	free(m->names);
+	free(m->ids);
+	memset(m, 0, sizeof *m);
+}
+
+static int
+is_cumulative(const char *identifier)
+{
+	const struct hq_metric_info *info = hq_catalog_lookup(identifier);
+
+	return (info ? info->kind : hq_catalog_guess_kind(identifier)) ==
+	    HQ_KIND_CUMULATIVE;
+}
+
+/* Recompute the merged slots of one metric in window w. */
+static int
+merge_window(struct hq_store *s, const struct window *w,
+    const struct namemap *sources, const struct namemap *devices,
+    struct hq_err *e)
+{
+	sqlite3_stmt *st = NULL;
+	struct hq_merge_sample *ms = NULL;
+	size_t n = 0, cap = 0, npc = 0;
+	struct hq_piece *pc = NULL;
+	struct table t = {0};
+	char *seen = NULL;
+	int rc = -1, step;
+
+	if (hq_store_prepare(s, "SELECT start, max(end, start), value, source_id, "
+	    "coalesce(device_id, 0) FROM sample WHERE metric_id = ?1 AND text = '' "
+	    "AND start >= ?2 AND start < ?3 AND (end > ?4 OR start >= ?4)", &st, e))
+		goto out;
+	sqlite3_bind_int64(st, 1, w->metric);
+	sqlite3_bind_int64(st, 2, w->lo == INT64_MIN ? INT64_MIN : w->lo - MAX_SPAN);
+	sqlite3_bind_int64(st, 3, w->hi);
+	sqlite3_bind_int64(st, 4, w->lo);
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t src = sqlite3_column_int64(st, 3), dev = sqlite3_column_int64(st, 4);
+		ssize_t si = map_index(sources, src), di = dev ? map_index(devices, dev) : -1;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 4096;
+			ms = hq_xrealloc(ms, cap * sizeof *ms);
+		}
+		ms[n].start = sqlite3_column_int64(st, 0);
+		ms[n].end = sqlite3_column_int64(st, 1);
+		ms[n].value = sqlite3_column_double(st, 2);
+		ms[n].rank = hq_merge_rank(NULL, si >= 0 ? sources->names[si] : NULL,
+		    di >= 0 ? devices->names[di] : NULL, si >= 0 ? (size_t)si : 0);
+		n++;
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if (step != SQLITE_DONE) {
+		hq_err_set(e, "%s: reading samples to merge: %s",
+		    hq_store_filename(s), sqlite3_errmsg(hq_store_db(s)));
+		goto out;
+	}
+	hq_merge_cumulative(ms, n, &pc, &npc);
+	seen = hq_xcalloc(n + 1, 1);
+	for (size_t i = 0; i < npc; i++) {
+		int64_t a = pc[i].start, b = pc[i].end;
+		int first = !seen[pc[i].sample];
+		seen[pc[i].sample] = 1;
+		if (b <= a) {
+			if (a >= w->lo && a < w->hi) {
+				struct cell *c = lookup(&t, w->metric, 0, hq_rollup_slot(a));
+				c->psum += pc[i].value;
+				c->pn += first;
+			}
+			continue;
+		}
+		int64_t lo = a > w->lo ? a : w->lo, hi = b < w->hi ? b : w->hi;
+		for (int64_t slot = hq_rollup_slot(lo); slot < hi; slot += HQ_ROLLUP_SLOT) {
+			int64_t x = lo > slot ? lo : slot;
+			int64_t z = hi < slot + HQ_ROLLUP_SLOT ? hi : slot + HQ_ROLLUP_SLOT;
+			struct cell *c = lookup(&t, w->metric, 0, slot);
+			c->psum += pc[i].value * (double)(z - x) / (double)(b - a);
+			c->pn += first && x == a;
+		}
+	}
+	if (hq_store_prepare(s, "DELETE FROM rollup_merged WHERE metric_id = ? AND "
+	    "slot >= ? AND slot < ?", &st, e))
+		goto out;
+	sqlite3_bind_int64(st, 1, w->metric);
+	sqlite3_bind_int64(st, 2, w->lo);
+	sqlite3_bind_int64(st, 3, w->hi);
+	step = sqlite3_step(st);
+	sqlite3_finalize(st);
+	st = NULL;
+	if (step != SQLITE_DONE || hq_store_prepare(s, "INSERT INTO rollup_merged"
+	    "(metric_id, slot, sum, n) VALUES (?, ?, ?, ?)", &st, e))
+		goto sqlfail;
+	for (size_t i = 0; i < t.cap; i++) {
+		const struct cell *c = &t.c[i];
+		if (!c->used)
+			continue;
+		sqlite3_bind_int64(st, 1, w->metric);
+		sqlite3_bind_int64(st, 2, c->slot);
+		sqlite3_bind_double(st, 3, c->psum);
+		sqlite3_bind_int64(st, 4, c->pn);
+		step = sqlite3_step(st);
+		sqlite3_reset(st);
+		if (step != SQLITE_DONE)
+			goto sqlfail;
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if (hq_store_prepare(s, "INSERT OR IGNORE INTO rollup_merged_metric "
+	    "VALUES (?)", &st, e))
+		goto out;
+	sqlite3_bind_int64(st, 1, w->metric);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		goto sqlfail;
+	rc = 0;
+	goto out;
+sqlfail:
+	hq_err_set(e, "%s: updating merged rollups: %s", hq_store_filename(s),
+	    sqlite3_errmsg(hq_store_db(s)));
+out:
+	sqlite3_finalize(st);
+	free(ms);
+	free(pc);
+	free(seen);
+	free(t.c);
+	return rc;
+}
+
+/*
+ * Bring the merged rollups up to date: every cumulative metric not yet
+ * merged is merged whole; for the others, the slots the new samples touch
+ * (windows[i]) are merged again, since a new sample can change what older
+ * samples of lower-ranked sources count for.
+ */
+static int
+refresh_merged(struct hq_store *s, struct window *win, size_t nwin,
+    struct hq_err *e)
+{
+	struct namemap sources = {0}, devices = {0}, metrics = {0};
+	sqlite3_stmt *st = NULL;
+	int rc = -1;
+
+	if (load_map(s, "SELECT id, name FROM source ORDER BY name", &sources, e) ||
+	    load_map(s, "SELECT id, descr FROM device", &devices, e) ||
+	    load_map(s, "SELECT m.id, m.identifier FROM metric m WHERE NOT EXISTS "
+	    "(SELECT 1 FROM rollup_merged_metric r WHERE r.metric_id = m.id) AND "
+	    "EXISTS (SELECT 1 FROM sample x WHERE x.metric_id = m.id AND x.text = '')",
+	    &metrics, e))
+		goto out;
+	for (size_t i = 0; i < metrics.n; i++) {
+		struct window w = { metrics.ids[i], INT64_MIN, INT64_MAX };
+		if (is_cumulative(metrics.names[i]) &&
+		    merge_window(s, &w, &sources, &devices, e))
+			goto out;
+	}
+	for (size_t i = 0; i < nwin; i++) {
+		if (map_index(&metrics, win[i].metric) >= 0)
+			continue;  /* merged whole just now */
+		if (merge_window(s, &win[i], &sources, &devices, e))
+			goto out;
+	}
+	rc = 0;
+out:
+	sqlite3_finalize(st);
+	free_map(&sources);
+	free_map(&devices);
+	free_map(&metrics);
+	return rc;
+}
+
 int
 hq_rollup_refresh(struct hq_store *s, int64_t first_sample_id, struct hq_err *e)
 {
 	sqlite3_stmt *sel = NULL, *up = NULL;
 	struct table t = {0};
+	struct namemap ids = {0};
+	struct window *win = NULL;
+	size_t nwin = 0;
 	int rc = -1, step;
 
+	if (load_map(s, "SELECT id, identifier FROM metric", &ids, e))
+		goto out;
 	/* Fold everything not yet folded: samples from first_sample_id on,
 	 * and any an earlier import left out, but never one twice. */
 	(void)first_sample_id;
@@ -138,9 +363,24 @@ hq_rollup_refresh(struct hq_store *s, int64_t first_sample_id, struct hq_err *e)
 		int64_t end = sqlite3_column_int64(sel, 3);
 		if (end < start)
 			end = start;
-		add_sample(&t, sqlite3_column_int64(sel, 0),
-		    sqlite3_column_int64(sel, 1), start, end,
+		int64_t metric = sqlite3_column_int64(sel, 0);
+		add_sample(&t, metric, sqlite3_column_int64(sel, 1), start, end,
 		    sqlite3_column_double(sel, 4));
+		/* The window of slots each cumulative metric's new samples touch. */
+		size_t k;
+		for (k = 0; k < nwin && win[k].metric != metric; k++)
+			;
+		if (k == nwin) {
+			ssize_t mi = map_index(&ids, metric);
+			if (mi < 0 || !is_cumulative(ids.names[mi]))
+				continue;
+			win = hq_xrealloc(win, (nwin + 1) * sizeof *win);
+			win[nwin++] = (struct window){ metric, INT64_MAX, INT64_MIN };
+		}
+		if (hq_rollup_slot(start) < win[k].lo)
+			win[k].lo = hq_rollup_slot(start);
+		if (hq_rollup_slot(end) + HQ_ROLLUP_SLOT > win[k].hi)
+			win[k].hi = hq_rollup_slot(end) + HQ_ROLLUP_SLOT;
 	}
 	if (step != SQLITE_DONE) {
 		hq_err_set(e, "%s: reading new samples for the rollups: %s",
@@ -183,6 +423,8 @@ hq_rollup_refresh(struct hq_store *s, int64_t first_sample_id, struct hq_err *e)
 			goto out;
 		}
 	}
+	if (refresh_merged(s, win, nwin, e))
+		goto out;
 	if (hq_store_exec(s, "UPDATE rollup_state SET last_sample_id = "
 	    "(SELECT coalesce(max(id), 0) FROM sample)", e))
 		goto out;
@@ -191,5 +433,7 @@ out:
 	sqlite3_finalize(sel);
 	sqlite3_finalize(up);
 	free(t.c);
+	free(win);
+	free_map(&ids);
 	return rc;
 }

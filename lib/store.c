@@ -218,6 +218,19 @@ static const char *const migrations[] = {
 	"  FROM part WHERE true GROUP BY 1, 2, 3"
 	"  ON CONFLICT(metric_id, slot, source_id) DO UPDATE SET"
 	"    psum = psum + excluded.psum, pn = pn + excluded.pn;"
+	/* Cumulative metrics merged across sources by the default priority
+	 * (merge.h), per slot; rollup_merged_metric lists the metrics whose
+	 * merged rollups are complete (hq_rollup_refresh builds the rest). */
+	"CREATE TABLE rollup_merged ("
+	"  metric_id INTEGER NOT NULL,"
+	"  slot INTEGER NOT NULL,"
+	"  sum REAL NOT NULL,"
+	"  n INTEGER NOT NULL,"
+	"  PRIMARY KEY (metric_id, slot)"
+	") WITHOUT ROWID;"
+	"CREATE TABLE rollup_merged_metric ("
+	"  metric_id INTEGER PRIMARY KEY"
+	");"
 	/* The samples the rollups cover: every id up to last_sample_id.
 	 * Queries use the rollups only when that is every sample. */
 	"CREATE TABLE rollup_state ("

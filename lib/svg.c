@@ -17,7 +17,7 @@
 #define MARGIN_LEFT 68
 #define MARGIN_RIGHT 28
 #define MARGIN_BOTTOM 46
-#define PANEL_GAP 34
+#define PANEL_GAP 40
 #define PANEL_MIN 150
 #define CHAR_W 6.4        /* average glyph width at 11-12px, for layout */
 
@@ -134,8 +134,10 @@ fmt_tick(double v, const struct yscale *y, char *buf, size_t n)
 		maxdec++;
 	v /= scale;
 	dec = maxdec;
-	if (fabs(v) < y->step / scale * 1e-6)
-		v = 0;                /* no "-0" */
+	if (fabs(v) < y->step / scale * 1e-6) {
+		snprintf(buf, n, "0");    /* not "-0", "0k" or "0.0" */
+		return;
+	}
 	if (scale == 1 && dec == 0 && fabs(v) >= 1000) {
 		/* thousands separators for plain integers */
 		char digits[32];
@@ -351,6 +353,29 @@ tooltip(struct hq_buf *b, const struct hq_chart_series *s,
 	hq_buf_puts(b, "</title>");
 }
 
+/* Bars narrower than a pixel are merged per pixel column into one bar
+ * from the column's lowest value to its highest (through 0), so a
+ * million buckets draw as the envelope a reader would see anyway. */
+struct column {
+	double x, lo, hi;
+	int have;
+};
+
+static void
+column_flush(struct hq_buf *b, const struct panel *P, struct column *col)
+{
+	double y0 = ypx(&P->y, 0), ytop, ybot;
+
+	if (!col->have)
+		return;
+	ytop = ypx(&P->y, col->hi > 0 ? col->hi : 0);
+	ybot = ypx(&P->y, col->lo < 0 ? col->lo : 0);
+	if (ybot - ytop > 0 || ytop != y0)
+		hq_buf_printf(b, "<rect x=\"%.0f\" y=\"%.2f\" width=\"1\" height=\"%.2f\"/>\n",
+		    col->x, ytop, ybot - ytop);
+	col->have = 0;
+}
+
 static void
 draw_bars(struct hq_buf *b, const struct hq_chart *c, const struct layout *L,
     const struct panel *P, size_t si, size_t slot, const char *color)
@@ -358,6 +383,7 @@ draw_bars(struct hq_buf *b, const struct hq_chart *c, const struct layout *L,
 	const struct hq_chart_series *s = &c->series[si];
 	double y0 = ypx(&P->y, 0);
 	int tips = s->n <= 500;
+	struct column col = { 0 };
 
 	/* Bars without an interval (raw samples) get an equal share. */
 	double fallback = (L->right - L->left) / (double)(s->n ? s->n : 1) * 0.8;
@@ -381,10 +407,24 @@ draw_bars(struct hq_buf *b, const struct hq_chart *c, const struct layout *L,
 		w -= gap;
 		w /= (double)P->nbars;
 		a += w * (double)slot;
+		if (w < 1) {
+			double x = floor(a + w / 2);
+			if (col.have && x != col.x)
+				column_flush(b, P, &col);
+			if (!col.have) {
+				col.x = x;
+				col.lo = col.hi = p->value;
+				col.have = 1;
+			}
+			col.lo = fmin(col.lo, p->value);
+			col.hi = fmax(col.hi, p->value);
+			continue;
+		}
+		column_flush(b, P, &col);
 		top = ypx(&P->y, p->value);
 		h = fabs(top - y0);
 		hq_buf_printf(b, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\"",
-		    a, fmin(top, y0), w > 0.6 ? w : 0.6, h);
+		    a, fmin(top, y0), w, h);
 		if (tips) {
 			hq_buf_puts(b, ">");
 			tooltip(b, s, p, c->by);
@@ -393,7 +433,114 @@ draw_bars(struct hq_buf *b, const struct hq_chart *c, const struct layout *L,
 			hq_buf_puts(b, "/>\n");
 		}
 	}
+	column_flush(b, P, &col);
 	hq_buf_puts(b, "</g>\n");
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Raw samples: a step five times the usual one is a gap (a watch off the
+ * wrist), not a straight line across it. 0: no gaps by time. */
+static double
+sample_gap(const struct hq_chart_series *s)
+{
+	double *d, gap = 0;
+	size_t n = 0;
+
+	size_t stride;
+
+	if (s->n < 3)
+		return 0;
+	/* The median of up to 10,000 steps spread over the series is as
+	 * good as all of them, and a lot quicker for millions. */
+	stride = s->n / 10000 + 1;
+	d = hq_xcalloc(s->n / stride + 1, sizeof *d);
+	for (size_t i = 1; i < s->n; i += stride) {
+		double dt = point_time(&s->pts[i]) - point_time(&s->pts[i - 1]);
+		if (dt > 0)
+			d[n++] = dt;
+	}
+	if (n) {
+		qsort(d, n, sizeof *d, cmp_double);
+		gap = 5 * d[n / 2];
+	}
+	free(d);
+	return gap;
+}
+
+/* Whether point i is joined to point i - 1 by the line: both have values
+ * and nothing is missing between them (for buckets: no bucket skipped). */
+static int
+joined(const struct hq_chart_series *s, size_t i, enum hq_period by,
+    double gap)
+{
+	const struct hq_chart_point *a, *b;
+
+	if (i == 0 || i >= s->n)
+		return 0;
+	a = &s->pts[i - 1];
+	b = &s->pts[i];
+	if (!finite_point(a) || !finite_point(b))
+		return 0;
+	if (by != HQ_PERIOD_NONE)
+		return !(a->end > a->start && b->start > a->end);
+	return gap <= 0 || point_time(b) - point_time(a) <= gap;
+}
+
+/* The points of one pixel column of a decimated line, beyond its first
+ * (which is already drawn). */
+struct m4 {
+	double x_last, y_last, x_min, y_min, x_max, y_max;
+	size_t i_min, i_max;
+	int n;
+};
+
+static void
+m4_start(struct m4 *m, double x, double y, size_t i)
+{
+	m->x_last = m->x_min = m->x_max = x;
+	m->y_last = m->y_min = m->y_max = y;
+	m->i_min = m->i_max = i;
+	m->n = 0;
+}
+
+static void
+m4_add(struct m4 *m, double x, double y, size_t i)
+{
+	/* Pixel rows grow downwards: the lowest value is the largest y. */
+	if (y > m->y_min) {
+		m->y_min = y;
+		m->x_min = x;
+		m->i_min = i;
+	}
+	if (y < m->y_max) {
+		m->y_max = y;
+		m->x_max = x;
+		m->i_max = i;
+	}
+	m->x_last = x;
+	m->y_last = y;
+	m->n++;
+}
+
+static void
+m4_flush(struct hq_buf *b, struct m4 *m)
+{
+	int min_first = m->i_min <= m->i_max;
+
+	if (m->n == 0)
+		return;
+	hq_buf_printf(b, " L%.2f %.2f L%.2f %.2f L%.2f %.2f",
+	    min_first ? m->x_min : m->x_max, min_first ? m->y_min : m->y_max,
+	    min_first ? m->x_max : m->x_min, min_first ? m->y_max : m->y_min,
+	    m->x_last, m->y_last);
+	m->n = 0;
 }
 
 static void
@@ -401,35 +548,50 @@ draw_line(struct hq_buf *b, const struct hq_chart *c, const struct layout *L,
     const struct panel *P, size_t si, const char *color)
 {
 	const struct hq_chart_series *s = &c->series[si];
-	int pen = 0, dots = (double)s->n <= (L->right - L->left) / 12;
-	int tips = s->n <= 500;
+	int dots = (double)s->n <= (L->right - L->left) / 10;
+	int tips = s->n <= 500, first = 1;
+	double gap = c->by == HQ_PERIOD_NONE ? sample_gap(s) : 0;
+	/* More points than pixels: per pixel column only the first, lowest,
+	 * highest and last point are drawn (M4): the same picture, a file a
+	 * thousand times smaller for a million samples. */
+	int decimate = (double)s->n > 3 * (L->right - L->left);
+	struct m4 m4 = { 0 };
 
 	hq_buf_printf(b, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"2\""
 	    " stroke-linejoin=\"round\" stroke-linecap=\"round\" d=\"", color);
 	for (size_t i = 0; i < s->n; i++) {
 		const struct hq_chart_point *p = &s->pts[i];
-		if (!finite_point(p)) {
-			pen = 0;          /* a gap */
-			continue;
-		}
-		hq_buf_printf(b, "%s%.2f %.2f", pen ? " L" : (i ? " M" : "M"),
-		    xpx(L, point_time(p)), ypx(&P->y, p->value));
-		pen = 1;
-	}
-	hq_buf_puts(b, "\"/>\n");
-
-	/* Dots: on every point when there is room, and always on a point
-	 * with no neighbour, which the line alone would not show. */
-	hq_buf_printf(b, "<g class=\"points\" fill=\"%s\" stroke=\"#fff\" stroke-width=\"1\">\n", color);
-	for (size_t i = 0; i < s->n; i++) {
-		const struct hq_chart_point *p = &s->pts[i];
-		int alone;
+		double x, y;
+		int join;
 
 		if (!finite_point(p))
 			continue;
-		alone = (i == 0 || !finite_point(&s->pts[i - 1])) &&
-		    (i + 1 == s->n || !finite_point(&s->pts[i + 1]));
-		if (!dots && !alone)
+		x = xpx(L, point_time(p));
+		y = ypx(&P->y, p->value);
+		join = joined(s, i, c->by, gap);
+		if (decimate && join && floor(x) == floor(m4.x_last)) {
+			m4_add(&m4, x, y, i);
+			continue;
+		}
+		if (decimate)
+			m4_flush(b, &m4);
+		hq_buf_printf(b, "%s%.2f %.2f", join ? " L" : first ? "M" : " M", x, y);
+		m4_start(&m4, x, y, i);
+		first = 0;
+	}
+	if (decimate)
+		m4_flush(b, &m4);
+	hq_buf_puts(b, "\"/>\n");
+
+	/* Dots: on every point when there is room, and always on a point
+	 * joined to neither neighbour, which the line alone would not show. */
+	hq_buf_printf(b, "<g class=\"points\" fill=\"%s\" stroke=\"#fff\" stroke-width=\"1\">\n", color);
+	for (size_t i = 0; i < s->n; i++) {
+		const struct hq_chart_point *p = &s->pts[i];
+
+		if (!finite_point(p))
+			continue;
+		if (!dots && (joined(s, i, c->by, gap) || joined(s, i + 1, c->by, gap)))
 			continue;
 		hq_buf_printf(b, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"%s\"",
 		    xpx(L, point_time(p)), ypx(&P->y, p->value), dots ? "3.5" : "2.5");
@@ -539,13 +701,19 @@ period_word(enum hq_period p)
 	}
 }
 
+/* A date for the subtitle, as precise as the buckets. */
 static void
-fmt_day(int64_t t, char *buf, size_t n)
+fmt_when(int64_t t, enum hq_period by, char *buf, size_t n)
 {
 	struct hq_local l;
 
 	hq_time_to_local(t, &l);
-	snprintf(buf, n, "%s %d, %d", month_abbr[l.month - 1], l.day, l.year);
+	if (by == HQ_YEAR)
+		snprintf(buf, n, "%d", l.year);
+	else if (by == HQ_MONTH)
+		snprintf(buf, n, "%s %d", month_abbr[l.month - 1], l.year);
+	else
+		snprintf(buf, n, "%s %d, %d", month_abbr[l.month - 1], l.day, l.year);
 }
 
 /* Panels: one per distinct unit, in order of first appearance. */
@@ -613,7 +781,7 @@ chart(struct hq_buf *b, const struct hq_chart *c, double *height)
 	struct panel *P = hq_xcalloc(c->nseries + 1, sizeof *P);
 	size_t np = make_panels(c, P);
 	struct layout L = { 0 };
-	int64_t first_end = 0;
+	int64_t data0, data1;
 	int any = 0;
 	double y;
 	char d0[32], d1[32];
@@ -632,14 +800,14 @@ chart(struct hq_buf *b, const struct hq_chart *c, double *height)
 				L.x0 = p->start;
 			if (!any || end > L.x1)
 				L.x1 = end;
-			if (!any || p->start > first_end)
-				first_end = p->start;   /* the last start */
 			any = 1;
 		}
 	if (!any) {
 		L.x0 = 0;
 		L.x1 = 86400;
 	}
+	data0 = L.x0;
+	data1 = L.x1;
 	if (c->by == HQ_PERIOD_NONE || L.x1 == L.x0) {
 		/* Raw samples: a little air at both ends (an hour for one). */
 		int64_t pad = L.x1 > L.x0 ? (L.x1 - L.x0) / 40 + 1 : 3600;
@@ -666,8 +834,10 @@ chart(struct hq_buf *b, const struct hq_chart *c, double *height)
 	}
 	hq_buf_puts(b, "</text>\n");
 	if (any) {
-		fmt_day(L.x0 + (c->by == HQ_PERIOD_NONE ? (L.x1 - L.x0) / 41 : 0), d0, sizeof d0);
-		fmt_day(c->by == HQ_PERIOD_NONE ? L.x1 - (L.x1 - L.x0) / 41 : first_end, d1, sizeof d1);
+		/* From the first bucket to the last one's last second. */
+		fmt_when(data0, c->by, d0, sizeof d0);
+		fmt_when(data1 > data0 && c->by != HQ_PERIOD_NONE ? data1 - 1 : data1,
+		    c->by, d1, sizeof d1);
 		hq_buf_printf(b, "<text class=\"subtitle\" x=\"16\" y=\"46\" font-size=\"12\""
 		    " fill=\"#777\">%s · %s%s%s</text>\n", period_word(c->by), d0,
 		    strcmp(d0, d1) ? " – " : "", strcmp(d0, d1) ? d1 : "");
@@ -715,6 +885,11 @@ chart(struct hq_buf *b, const struct hq_chart *c, double *height)
 			if (!c->series[p->series[m]].bars)
 				draw_line(b, c, &L, p, p->series[m],
 				    palette[p->series[m] % NPALETTE]);
+		/* The zero line over the bars, when values go below it. */
+		if (p->y.lo < 0 && p->y.hi > 0)
+			hq_buf_printf(b, "<line class=\"zero\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.2f\""
+			    " y2=\"%.2f\" stroke=\"#444\" stroke-width=\"1\"/>\n", L.left,
+			    L.right, ypx(&p->y, 0), ypx(&p->y, 0));
 		/* The x axis line, over the bars' feet. */
 		hq_buf_printf(b, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.2f\" y2=\"%.2f\""
 		    " stroke=\"#444\" stroke-width=\"1\"/>\n", L.left, L.right,

@@ -34,6 +34,12 @@ void hq_merge_priority_free(struct hq_priority *p);
 int hq_merge_source_class(const struct hq_priority *p, const char *source,
     const char *device);
 
+/* The rank of a sample of source (the order-th source by name) from
+ * device: its class first, then the source name, so that two sources never
+ * tie. p may be NULL (the default). */
+uint64_t hq_merge_rank(const struct hq_priority *p, const char *source,
+    const char *device, size_t order);
+
 struct hq_merge_sample {
 	int64_t start, end;    /* UTC seconds; end >= start */
 	double value;

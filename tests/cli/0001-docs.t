@@ -9,6 +9,7 @@ cmds=$(cd "$HQ_BUILD/bin" 2>/dev/null && ls hq-* 2>/dev/null)
 
 for c in $cmds; do
 	run "$c" --help
+	help=$out
 	is "$rc" 0 "$c --help exits 0"
 	like "$out" "^usage: $c " "$c --help starts with usage"
 	is "$err" "" "$c --help writes nothing on stderr"
@@ -29,8 +30,7 @@ for c in $cmds; do
 	like "$compl" "complete|local" "$c has a completion function $fn"
 	like "$(grep -E "^complete -F $fn $c\$" "$HQ_ROOT/completions/hq.bash")" "." "$c completion is registered"
 
-	run "$c" --help
-	helpopts=$(printf '%s\n' "$out" | grep -Eo -- '--[a-z][a-z0-9-]+' | sort -u)
+	helpopts=$(printf '%s\n' "$help" | grep -Eo -- '--[a-z][a-z0-9-]+' | sort -u)
 	missing_man="" missing_compl=""
 	for o in $helpopts; do
 		esc=$(printf '%s' "$o" | sed 's/-/\\-/g')

@@ -130,10 +130,45 @@ run hq-ingest "$T/bp.xml"
 # top-level copies count as duplicates.
 is "$(field "$out" records inserted duplicates skipped correlations)" "8 4 3 1 1" \
    "correlation members are not extra records; an exact duplicate is stored once; a bad value is skipped"
-like "$err" "bp\.xml:21: .*value 'fast' is not a number" "the skipped record is named by file:line"
+like "$err" "bp\.xml:19: .*value 'fast' is not a number" "the skipped record is named by file:line"
+like "$(sed -n 19p "$T/bp.xml")" 'value="fast"' "(line 19 is that record)"
 is "$(q 'select count(*) from sample')" 6 "6 samples stored (2 blood pressure, 4 others)"
 is "$(q 'select count(*) from correlation_member')" 2 "the correlation links its two top-level records"
 is "$(q "select group_concat(bpm||'@'||time_of_day, ' ') from (select * from hrv_beat order by seq)")" \
    "62.0@32401.5 64.0@32402.4" "HRV beats with their time of day"
 is "$(q "select count(*) from metric where identifier='HKQuantityTypeIdentifierFutureThing'")" 1 "an unknown type is kept under its identifier"
+
+# ClinicalRecord with its FHIR resource, one JSON before the XML in the zip
+# and one after it; a Me element; an Audiogram (not kept, not fatal).
+mkdir -p "$T/cr"
+cat >"$T/cr/export.xml" <<'X'
+<?xml version="1.0" encoding="UTF-8"?>
+<HealthData locale="en_US">
+ <ExportDate value="2024-01-02 10:00:00 +0100"/>
+ <Me HKCharacteristicTypeIdentifierDateOfBirth="1980-05-06" HKCharacteristicTypeIdentifierBiologicalSex="HKBiologicalSexFemale"/>
+ <ClinicalRecord type="HKClinicalTypeIdentifierLabResultRecord" identifier="a1" sourceName="Clinic" sourceURL="https://fhir.example/a1" fhirVersion="4.0.1" receivedDate="2023-12-01 09:00:00 +0100" resourceFilePath="/clinical-records/Observation-A1.json"/>
+ <ClinicalRecord type="HKClinicalTypeIdentifierLabResultRecord" identifier="b2" sourceName="Clinic" sourceURL="https://fhir.example/b2" fhirVersion="4.0.1" receivedDate="2023-12-01 09:00:00 +0100" resourceFilePath="/clinical-records/Observation-B2.json"/>
+ <Audiogram type="HKDataTypeIdentifierAudiogram" sourceName="Mimi" startDate="2023-12-01 09:00:00 +0100" endDate="2023-12-01 09:00:00 +0100"><SensitivityPoint frequencyValue="500"/></Audiogram>
+</HealthData>
+X
+printf '{"resourceType":"Observation","id":"A1","code":{"text":"LDL"},"valueQuantity":{"value":96,"unit":"mg/dL"}}' >"$T/cr/a1.json"
+printf '{"resourceType":"Observation","id":"B2","code":{"text":"HbA1c"},"valueQuantity":{"value":5.4,"unit":"%%"}}' >"$T/cr/b2.json"
+python3 - "$T/cr" <<'P'
+import sys, zipfile, os
+d = sys.argv[1]
+with zipfile.ZipFile(os.path.join(d, "cr.zip"), "w", zipfile.ZIP_DEFLATED) as z:
+    z.write(os.path.join(d, "a1.json"), "apple_health_export/clinical-records/Observation-A1.json")
+    z.write(os.path.join(d, "export.xml"), "apple_health_export/export.xml")
+    z.write(os.path.join(d, "b2.json"), "apple_health_export/clinical-records/Observation-B2.json")
+P
+rm -f "$HQ_DB"
+run hq-ingest "$T/cr/cr.zip"
+is "$rc" 0 "an export with clinical records imports"
+is "$(field "$out" clinical_records)" 2 "two clinical records"
+is "$(q "select identifier, json_extract(resource, '$.code.text') from clinical_record order by identifier")" \
+   "$(printf 'a1|LDL\nb2|HbA1c')" "each gets its FHIR JSON, before or after the XML in the zip"
+is "$(q "select value from me where key='HKCharacteristicTypeIdentifierBiologicalSex'")" \
+   HKBiologicalSexFemale "Me is stored"
+run hq-ingest "$T/cr/cr.zip"
+is "$(q 'select count(*) from clinical_record')" 2 "clinical records are not added twice"
 done_testing

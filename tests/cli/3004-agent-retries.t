@@ -74,6 +74,6 @@ agent openai --timeout 1 "steps?"
 ms=$(( $(now_ms) - t0 ))
 is "$rc" 1 "slow server: exit 1"
 like "$err" "timed out" "slow server: says it timed out"
-ok "$([ "$ms" -lt 3000 ]; echo $?)" "slow server: gave up after about 1 s (${ms} ms)"
+ok "$([ "$ms" -lt 8000 ]; echo $?)" "slow server: gave up long before the server's 30 s (${ms} ms)"
 
 done_testing

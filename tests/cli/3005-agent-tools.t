@@ -11,7 +11,7 @@ make_tools "$T/tools"
 cp "$T/tools/hq-testtool" "$T/tools/hq-agent"
 start_fake one-call
 agent openai -v "steps?"
-like "$err" "tools: hq_testtool hq_writetool;" "discovery: the hq-* tools that answer --tool-schema"
+like "$err" "tools:( hq_[a-z]+)* hq_testtool hq_writetool;" "discovery: the hq-* tools that answer --tool-schema"
 like "$err" "no schema from: hq-broken" "discovery: a tool with a bad schema is skipped and named"
 rm "$T/tools/hq-agent"
 
@@ -24,7 +24,7 @@ res=$(req '
 for b in reqs[1]["body"]["messages"][-1]["content"]:
     print(b.get("is_error", False), b["content"].splitlines()[0])')
 like "$res" "True error: the arguments are not a JSON object" "invalid JSON arguments"
-like "$res" "True error: unknown tool 'hq_nosuchtool'; the tools are: hq_testtool, hq_writetool" "unknown tool, with the list"
+like "$res" "True error: unknown tool 'hq_nosuchtool'; the tools are: (hq_[a-z]+, )*hq_testtool, hq_writetool" "unknown tool, with the list"
 like "$res" "True error: unknown parameter 'colour' for hq_testtool \(parameters: metrics, from, by" "unknown parameter, with the list"
 like "$res" "True error: parameter 'by' must be one of \[\"day\",\"week\"\], not \"fortnight\"" "enum checked"
 like "$res" "True error: parameter 'limit' must be an integer, not \"many\"" "integer checked"
@@ -56,7 +56,7 @@ agent openai --tool-timeout 0.5 --jsonl "steps?"
 ms=$(( ($(date +%s%N) - t0) / 1000000 ))
 is "$rc" 0 "slow tool: the run goes on to an answer"
 like "$(req 'print(reqs[1]["body"]["messages"][-1]["content"])')" "timed out after 0.5 s and was stopped" "slow tool: the model is told it timed out"
-ok "$([ "$ms" -lt 3000 ]; echo $?)" "slow tool: killed, not waited for (${ms} ms)"
+ok "$([ "$ms" -lt 8000 ]; echo $?)" "slow tool: killed, not waited for its 30 s (${ms} ms)"
 
 # a tool that writes: refused without a terminal or --yes, run with --yes
 export HQ_WRITETOOL_MARK="$T/wrote"

@@ -20,10 +20,15 @@ takes the next turn. A TURN is one of
   {"fixture": "NAME.sse"}       bytes of $HQ_FIXTURES/llm/NAME, verbatim
   {"replay": "NAME.json", "index": N}   a recorded exchange's response
   {"status": 429, "headers": {..}, "body": {..} | "text"}
-and any turn may carry "delay" (seconds before answering) and "split"
+In a reply's text, {{name}} is replaced by the field `name` of the first
+JSON row of the last tool result in the request (so an end-to-end test's
+answer carries a number that really came from the tool). Any turn may
+carry "delay" (seconds before answering) and "split"
 (write the body in pieces of that many bytes).
 
 Every request is appended to the log as {"n","path","headers","body"}.
+POST /_fake/scenario with a scenario as its body replaces the scenario and
+starts it from its first turn (one server can serve a whole test file).
 Standard library only.
 """
 import json
@@ -319,6 +324,46 @@ def ollama_body(turn, reply):
             "done_reason": "stop", "done": True, "prompt_eval_count": 100, "eval_count": 20}
 
 
+def last_tool_result(proto, body):
+    """the text of the last tool result the request carries, or "" """
+    try:
+        if proto == "anthropic":
+            for m in reversed(body.get("messages", [])):
+                for b in reversed(m.get("content") if isinstance(m.get("content"), list) else []):
+                    if b.get("type") == "tool_result":
+                        c = b.get("content")
+                        return c if isinstance(c, str) else "".join(x.get("text", "") for x in c)
+        elif proto == "gemini":
+            for c in reversed(body.get("contents", [])):
+                for p in reversed(c.get("parts", [])):
+                    if "functionResponse" in p:
+                        r = p["functionResponse"]["response"]
+                        return r.get("output", r.get("error", ""))
+        else:
+            for m in reversed(body.get("messages", [])):
+                if m.get("role") == "tool":
+                    return m.get("content", "")
+    except (AttributeError, KeyError, TypeError):
+        pass
+    return ""
+
+
+def fill_template(reply, proto, body):
+    text = reply.get("text", "")
+    if "{{" not in text:
+        return reply
+    row = {}
+    for line in last_tool_result(proto, body).splitlines():
+        try:
+            row = json.loads(line)
+            break
+        except ValueError:
+            continue
+    for k, v in (row.items() if isinstance(row, dict) else []):
+        text = text.replace("{{%s}}" % k, str(v))
+    return dict(reply, text=text)
+
+
 # ---------- server ----------
 
 class Handler(BaseHTTPRequestHandler):
@@ -371,6 +416,12 @@ class Handler(BaseHTTPRequestHandler):
         except ValueError:
             body = None
         headers = {k.lower(): v for k, v in self.headers.items()}
+        if self.path == "/_fake/scenario":
+            global SCENARIO
+            with LOCK:
+                SCENARIO = body if isinstance(body, dict) else {"turns": []}
+                STATE.update(n=0, signature=None)
+            return self.send(200, {"ok": True})
         with LOCK:
             n = STATE["n"]
             STATE["n"] += 1
@@ -426,7 +477,7 @@ class Handler(BaseHTTPRequestHandler):
                                        "param": "messages", "code": None}})
         if bad:
             return self.send(bad[0], bad[1])
-        reply = turn.get("reply", {"text": ""})
+        reply = fill_template(turn.get("reply", {"text": ""}), proto, body)
         STATE["signature"] = turn.get("signature") if proto == "gemini" and reply.get("calls") \
             else STATE.get("signature")
         if proto == "openai":

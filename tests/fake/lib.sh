@@ -5,16 +5,25 @@
 # tests/fake/scenarios); sets FAKE_PORT and FAKE_LOG (requests, one JSON
 # object per line).
 start_fake() {
-	stop_fake
 	local sc=$1
 	[ -f "$sc" ] || sc="$HQ_ROOT/tests/fake/scenarios/$1.json"
 	FAKE_LOG="$T/requests.jsonl"
 	: >"$FAKE_LOG"
+	# a running server takes the new scenario (Python starts slowly)
+	if [ -n "${FAKE_PID:-}" ] && kill -0 "$FAKE_PID" 2>/dev/null &&
+		exec 3<>"/dev/tcp/127.0.0.1/$FAKE_PORT"; then
+		printf 'POST /_fake/scenario HTTP/1.0\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n' \
+			"$(wc -c <"$sc")" >&3
+		cat "$sc" >&3
+		cat <&3 >/dev/null
+		exec 3<&-
+		return
+	fi
 	: >"$T/fake.port"
 	python3 "$HQ_ROOT/tests/fake/fake_llm.py" "$sc" --log "$FAKE_LOG" >"$T/fake.port" 2>"$T/fake.err" &
 	FAKE_PID=$!
 	local i=0
-	while [ ! -s "$T/fake.port" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+	while [ ! -s "$T/fake.port" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done
 	FAKE_PORT=$(cat "$T/fake.port")
 	[ -n "$FAKE_PORT" ] || { echo "Bail out! fake model server did not start: $(cat "$T/fake.err")"; exit 1; }
 }

@@ -107,6 +107,21 @@ attrs(const char *expr, const char *attr, double *out, int max)
 	return n;
 }
 
+/* How many times the line's path moves (starts a new stretch) and draws. */
+static void
+path_ops(int *moves, int *lines)
+{
+	xmlXPathObjectPtr r = xpath("string(//s:path[@stroke]/@d)");
+	const char *d = r && r->stringval ? (const char *)r->stringval : "";
+
+	*moves = *lines = 0;
+	for (; *d; d++) {
+		*moves += *d == 'M';
+		*lines += *d == 'L';
+	}
+	xmlXPathFreeObject(r);
+}
+
 /* No "nan" or "inf" printed as a number ("dominant" is fine). */
 static int
 no_nan(void)
@@ -151,9 +166,12 @@ labels_apart(void)
 static void
 days(struct hq_chart_point *p, size_t n, int64_t first, double (*f)(size_t))
 {
+	int64_t day = hq_time_local_day(first);
+
+	/* Local days, as hq-query makes them: 23 and 25 hours at DST. */
 	for (size_t i = 0; i < n; i++) {
-		p[i].start = first + (int64_t)i * DAY;
-		p[i].end = p[i].start + DAY;
+		p[i].start = hq_time_day_start(day + (int64_t)i);
+		p[i].end = hq_time_day_start(day + (int64_t)i + 1);
 		p[i].value = f(i);
 	}
 }
@@ -174,7 +192,7 @@ main(void)
 	    many[2000], weight[120], weeks[26], months[18];
 	char buf[4096];
 	double xs[64];
-	int n;
+	int n, nt, moves, lines;
 
 	if (hq_time_set_zone("America/Los_Angeles", &e) != 0)
 		return 1;
@@ -201,12 +219,13 @@ main(void)
 	texts("//s:text[@class='subtitle']", buf, sizeof buf);
 	ok(strstr(buf, "per day") && strstr(buf, "Mar 1, 2024") && strstr(buf, "Mar 14, 2024"),
 	    "subtitle says bucket and range: %s", buf);
-	/* The first bar stands on the axis and ends below the top: check
-	 * its height against the scale (value 6000 of 0..15000). */
+	/* The first bar (6000 steps, on a 0..15,000 axis) is 6000/15000 of
+	 * the axis tall. */
 	n = attrs("//s:g[@class='bars']/s:rect[1]", "height", xs, 1);
 	double h0 = xs[0];
-	attrs("//s:line[1]", "y1", xs, 1);
-	ok(n == 1 && h0 > 0, "bars have height");
+	nt = attrs("//s:text[@class='ytick']", "y", xs, 64);
+	ok(n == 1 && nt == 7, "one first bar, seven ticks");
+	is_dbl(h0, (xs[0] - xs[nt - 1]) * 6000 / 15000, 0.02, "bar height to scale");
 	ok(strstr(text, "<title>step_count 2024-03-01: 6000 count</title>") != NULL,
 	    "bars carry a tooltip");
 	ok(no_nan(), "no NaN in the output");
@@ -219,23 +238,39 @@ main(void)
 	is_int(count("//s:g[@class='bars']/s:rect"), 0, "no bars in a line chart");
 	is_int(count("//s:path[@stroke]"), 1, "one line");
 	is_int(count("//s:g[@class='points']/s:circle"), 9, "a dot per value, none for NaN");
-	{
-		xmlXPathObjectPtr r = xpath("string(//s:path[@stroke]/@d)");
-		const char *d = r ? (const char *)r->stringval : "";
-		int moves = 0, lines = 0;
-		for (const char *p = d; *p; p++) {
-			moves += *p == 'M';
-			lines += *p == 'L';
-		}
-		is_int(moves, 2, "NaN breaks the line in two");
-		is_int(lines, 7, "4 + 3 segments either side of the gap");
-		xmlXPathFreeObject(r);
-	}
+	path_ops(&moves, &lines);
+	is_int(moves, 2, "NaN breaks the line in two");
+	is_int(lines, 7, "4 + 3 segments either side of the gap");
 	texts("//s:text[@class='title']", buf, sizeof buf);
 	is_str(buf, "Resting heart rate", "given title");
 	texts("//s:text[@class='ytick']", buf, sizeof buf);
 	ok(strncmp(buf, "0|", 2) != 0, "a line's axis need not start at 0: %s", buf);
 	ok(no_nan(), "no NaN written for the gap");
+
+	/* A day with no row at all (the query skips empty buckets) is a gap
+	 * too: the line does not pretend to know it. */
+	days(hr, 10, mar1, hr_f);
+	hr[5] = hr[6];
+	s_hr.pts = hr;
+	s_hr.n = 9;
+	hr[5].value = 61;
+	for (size_t i = 6; i < 9; i++)
+		hr[i] = hr[i + 1];
+	ok(render(&c, NULL) == 0, "line with a missing day");
+	path_ops(&moves, &lines);
+	is_int(moves, 2, "a missing bucket breaks the line");
+	/* Raw samples every minute with an hour missing. */
+	for (size_t i = 0; i < 120; i++) {
+		many[i].start = many[i].end = mar1 + (int64_t)i * 60 + (i >= 60 ? 3600 : 0);
+		many[i].value = 60 + (double)(i % 7);
+	}
+	struct hq_chart_series s_raw = { "heart_rate", "count/min", 0, many, 120 };
+	c = (struct hq_chart){ NULL, HQ_PERIOD_NONE, &s_raw, 1, 0, 0 };
+	ok(render(&c, "raw-gap") == 0 && no_nan(), "raw samples with an hour missing");
+	path_ops(&moves, &lines);
+	is_int(moves, 2, "an hour without samples is a gap, not a straight line");
+	texts("//s:text[@class='subtitle']", buf, sizeof buf);
+	ok(strncmp(buf, "samples", 7) == 0, "raw samples say so: %s", buf);
 
 	/* One point; all-equal values. */
 	one[0] = (struct hq_chart_point){ mar1, mar1 + DAY, 71 };
@@ -253,7 +288,7 @@ main(void)
 	{
 		double cy[40], ty[20];
 		int nc = attrs("//s:g[@class='points']/s:circle", "cy", cy, 40);
-		int nt = attrs("//s:text[@class='ytick']", "y", ty, 20);
+		nt = attrs("//s:text[@class='ytick']", "y", ty, 20);
 		int inside = nc == 30 && nt >= 2;
 		for (int i = 0; inside && i < nc; i++)
 			inside = cy[i] == cy[0] && cy[i] < ty[0] - 10 && cy[i] > ty[nt - 1] + 10;
@@ -277,6 +312,22 @@ main(void)
 	ok(labels_apart(), "x labels do not overlap");
 	is_int(count("//s:g[@class='points']/s:circle"), 0, "too many points for dots: a line alone");
 
+	/* Bars of both signs hang from the zero line. */
+	for (size_t i = 0; i < 14; i++)
+		steps[i].value = i % 3 == 0 ? -(double)(i + 1) * 10 : (double)(i + 1) * 20;
+	struct hq_chart_series s_bal = { "energy_balance", "kcal", 1, steps, 14 };
+	c = (struct hq_chart){ NULL, HQ_DAY, &s_bal, 1, 0, 0 };
+	ok(render(&c, "bars-negative") == 0 && no_nan(), "bars of both signs");
+	{
+		double ry[14], rh[14], zero[1];
+		int nr = attrs("//s:g[@class='bars']/s:rect", "y", ry, 14);
+		attrs("//s:g[@class='bars']/s:rect", "height", rh, 14);
+		int hang = nr == 14 && attrs("//s:text[@class='ytick'][text()='0']", "y", zero, 1) == 1;
+		for (int i = 0; hang && i < 14; i++)
+			hang = i % 3 == 0 ? fabs(ry[i] - zero[0]) < 0.01 : fabs(ry[i] + rh[i] - zero[0]) < 0.01;
+		ok(hang, "negative bars start at 0 and go down, positive ones end at 0");
+	}
+
 	/* 2000 bars. */
 	for (size_t i = 0; i < 2000; i++) {
 		many[i].start = mar1 + (int64_t)i * 3600;
@@ -286,20 +337,72 @@ main(void)
 	struct hq_chart_series s_many = { "step_count", "count", 1, many, 2000 };
 	c = (struct hq_chart){ NULL, HQ_HOUR, &s_many, 1, 0, 0 };
 	ok(render(&c, "bars-2000") == 0 && no_nan(), "2000 hourly bars");
-	is_int(count("//s:g[@class='bars']/s:rect"), 2000, "every bar drawn");
+	n = count("//s:g[@class='bars']/s:rect");
+	ok(n > 800 && n <= 900, "bars under a pixel wide merge per pixel column (%d)", n);
+	{
+		double rh[1000], ty[20], tallest = 0;
+		int nr = attrs("//s:g[@class='bars']/s:rect", "height", rh, 1000);
+		nt = attrs("//s:text[@class='ytick']", "y", ty, 20);
+		for (int i = 0; i < nr; i++)
+			tallest = fmax(tallest, rh[i]);
+		/* Ticks 0..500: the largest value, 499, is 499/500 of the axis. */
+		is_dbl(tallest, (ty[0] - ty[nt - 1]) * 499 / 500, 0.02,
+		    "the merged columns keep the largest value's height");
+	}
 	ok(labels_apart(), "x labels do not overlap at 2000 points");
 	ok(strlen(text) < 400000, "and the file stays small (%zu bytes)", strlen(text));
 
+	/* 200,000 raw samples: drawn as the envelope per pixel column. */
+	{
+		size_t big = 200000;
+		struct hq_chart_point *pts = calloc(big, sizeof *pts);
+		for (size_t i = 0; pts && i < big; i++) {
+			pts[i].start = pts[i].end = mar1 + (int64_t)i * 60;
+			pts[i].value = 70 + 30 * sin((double)i / 5000) + (i == 123457 ? 60 : 0);
+		}
+		struct hq_chart_series s_big = { "heart_rate", "count/min", 0, pts, big };
+		c = (struct hq_chart){ NULL, HQ_PERIOD_NONE, &s_big, 1, 0, 0 };
+		ok(pts && render(&c, "line-200k") == 0 && no_nan(), "200,000 samples");
+		path_ops(&moves, &lines);
+		ok(lines < 4 * 900, "at most four points per pixel column (%d)", lines);
+		ok(strlen(text) < 150000, "the file stays small (%zu bytes)", strlen(text));
+		/* The one-sample spike (the largest value) must survive the
+		 * decimation: the path's highest point is where it belongs. */
+		double spike = pts ? pts[123457].value : 0;
+		{
+			xmlXPathObjectPtr r = xpath("string(//s:path[@stroke]/@d)");
+			const char *d = r && r->stringval ? (const char *)r->stringval : "";
+			double ymin = 1e9, ty[20];
+			for (const char *p = d; *p; p++)
+				if (*p == 'M' || *p == 'L') {
+					char *end;
+					strtod(p + 1, &end);
+					double y = strtod(end, NULL);
+					ymin = fmin(ymin, y);
+				}
+			xmlXPathFreeObject(r);
+			nt = attrs("//s:text[@class='ytick']", "y", ty, 20);
+			texts("//s:text[@class='ytick']", buf, sizeof buf);
+			/* Its pixel row, from the first and the last tick. */
+			double lo = strtod(buf, NULL), hi = strtod(strrchr(buf, '|') + 1, NULL);
+			double want = ty[0] - (spike - lo) / (hi - lo) * (ty[0] - ty[nt - 1]);
+			is_dbl(ymin, want, 0.05, "a one-sample spike is still drawn");
+		}
+		free(pts);
+	}
+
 	/* Hours: 13:00-style labels. */
 	s_many.n = 24;
+	c = (struct hq_chart){ NULL, HQ_HOUR, &s_many, 1, 0, 0 };
 	ok(render(&c, "hours") == 0, "a day of hours");
 	texts("//s:text[@class='xtick']", buf, sizeof buf);
 	ok(strstr(buf, "12:00") != NULL, "hour labels: %s", buf);
 
 	/* Weeks and months. */
 	for (size_t i = 0; i < 26; i++) {
-		weeks[i].start = 1709539200 + (int64_t)i * 7 * DAY;   /* Mon 2024-03-04 08:00Z */
-		weeks[i].end = weeks[i].start + 7 * DAY;
+		int64_t monday = hq_time_days_from_civil(2024, 3, 4) + (int64_t)i * 7;
+		weeks[i].start = hq_time_day_start(monday);
+		weeks[i].end = hq_time_day_start(monday + 7);
 		weeks[i].value = 40000 + (double)((i * 7717) % 30000);
 	}
 	struct hq_chart_series s_w = { "step_count", "count", 1, weeks, 26 };
@@ -308,6 +411,9 @@ main(void)
 	texts("//s:text[@class='xtick']", buf, sizeof buf);
 	ok(strncmp(buf, "W1", 2) == 0 && strstr(buf, "|W2"), "ISO week labels: %s", buf);
 	ok(labels_apart(), "week labels do not overlap");
+	texts("//s:text[@class='subtitle']", buf, sizeof buf);
+	ok(strstr(buf, "Mar 4, 2024 – Sep 1, 2024") != NULL,
+	    "the range runs to the last week's Sunday: %s", buf);
 	for (size_t i = 0; i < 18; i++) {
 		int m = (int)(2 + i);
 		months[i].start = hq_time_from_local(2024 + (m - 1) / 12, (m - 1) % 12 + 1, 1, 0, 0, 0);
@@ -319,6 +425,9 @@ main(void)
 	ok(render(&c, "months") == 0 && no_nan(), "monthly line");
 	texts("//s:text[@class='xtick']", buf, sizeof buf);
 	ok(strstr(buf, "Mar 2024") != NULL, "month labels like 'Mar 2024': %s", buf);
+	texts("//s:text[@class='subtitle']", buf, sizeof buf);
+	ok(strstr(buf, "per month") && strstr(buf, "Feb 2024 – Jul 2025"),
+	    "the range in months: %s", buf);
 	ok(labels_apart(), "month labels do not overlap");
 
 	/* Two units: small multiples, a legend. */
