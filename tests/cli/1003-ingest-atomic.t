@@ -38,6 +38,15 @@ is "$rc" 2 "a malformed file fails (exit 2)"
 like "$err" "bad\.xml:5000: " "the error names line 5000"
 is "$(state)" "$before" "the store is byte-for-byte unchanged"
 
+# The same inside a zip: the error names the zip, the entry and the line.
+python3 -c 'import sys, zipfile
+with zipfile.ZipFile(sys.argv[2], "w", zipfile.ZIP_DEFLATED) as z:
+    z.write(sys.argv[1], "apple_health_export/export.xml")' "$T/bad.xml" "$T/bad.zip"
+run hq-ingest "$T/bad.zip"
+is "$rc" 2 "a zip with a malformed export fails"
+like "$err" "bad\.zip:apple_health_export/export\.xml:5000: " "the error names zip:entry:line"
+is "$(state)" "$before" "the store is byte-for-byte unchanged"
+
 # Truncated zip.
 gen-export --days 3 --zip -o "$T/small.zip" >/dev/null 2>&1
 head -c $(( $(wc -c <"$T/small.zip") * 2 / 3 )) "$T/small.zip" >"$T/trunc.zip"
