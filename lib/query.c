@@ -658,7 +658,7 @@ run_rollup(struct hq_store *s, const struct hq_query *q, const int64_t ids[2],
     int64_t source_id, struct hq_series *out, struct hq_err *e)
 {
 	sqlite3_stmt *st;
-	struct points pts = {0}, days = {0};
+	struct points pts = {0};
 	int cum = q->metric.kind == HQ_KIND_CUMULATIVE, rc;
 	struct hq_stats_acc acc;
 	struct hq_row *r = NULL;
@@ -679,6 +679,10 @@ run_rollup(struct hq_store *s, const struct hq_query *q, const int64_t ids[2],
 		merged = sqlite3_step(st) == SQLITE_ROW;
 		sqlite3_finalize(st);
 	}
+	/* Merged rollups are hourly: every bucket must start on an hour. */
+	if (merged && ((q->from != INT64_MIN && q->from % HQ_ROLLUP_HOUR) ||
+	    (q->to != INT64_MAX && q->to % HQ_ROLLUP_HOUR)))
+		return 0;
 	if (merged)
 		sql = "SELECT slot, n, sum FROM rollup_merged WHERE metric_id = ?1 "
 		    "AND slot >= ?3 AND slot < ?4 AND ?5 = 0 ORDER BY slot";
@@ -708,6 +712,11 @@ run_rollup(struct hq_store *s, const struct hq_query *q, const int64_t ids[2],
 			day_start = hq_time_day_start(day);
 			day_end = hq_time_day_start(day + 1);
 		}
+		if (merged && (day_start % HQ_ROLLUP_HOUR ||
+		    (q->by == HQ_HOUR && hq_time_bucket_start(slot, HQ_HOUR) != slot))) {
+			conflict = 1;
+			break;
+		}
 		if (!day_ok(q, day))
 			continue;
 		if (cum) {
@@ -716,15 +725,17 @@ run_rollup(struct hq_store *s, const struct hq_query *q, const int64_t ids[2],
 				break;
 			}
 			prev_slot = slot;
-			/* Fine buckets come straight from slots; coarse ones
-			 * from daily totals, which the points make. */
-			struct point pt = { slot, slot + HQ_ROLLUP_SLOT,
-			    sqlite3_column_double(st, 2), sqlite3_column_int(st, 1), day };
-			if (q->by == HQ_HOUR || q->by == HQ_DAY) {
-				pt.t = q->by == HQ_DAY ? day_start : slot;
-				pt.day = day;
+			/* Slots add up into one point per hour (by hour) or per
+			 * day (everything else): the daily totals that coarse
+			 * buckets aggregate. */
+			int64_t key = q->by == HQ_HOUR ? hq_time_bucket_start(slot, HQ_HOUR) : day_start;
+			if (!pts.n || pts.v[pts.n - 1].t != key) {
+				struct point pt = { key, q->by == HQ_HOUR
+				    ? hq_time_bucket_next(key, HQ_HOUR) : day_end, 0, 0, day };
+				push_point(&pts, pt);
 			}
-			push_point(&pts, pt);
+			pts.v[pts.n - 1].v += sqlite3_column_double(st, 2);
+			pts.v[pts.n - 1].counts += sqlite3_column_int(st, 1);
 			continue;
 		}
 		if (!r || slot >= be) {
@@ -762,31 +773,14 @@ run_rollup(struct hq_store *s, const struct hq_query *q, const int64_t ids[2],
 	}
 	if (cum && !conflict) {
 		if (q->whole || q->by >= HQ_WEEK) {
-			daily_totals(&pts, &days);
-			bucket_points(&days, q, q->by, q->whole, 0, out);
-		} else {
-			/* Hour and day: merge the slots of one bucket. */
-			struct points slots = {0};
-			for (size_t i = 0; i < pts.n;) {
-				struct point pt = pts.v[i];
-				int64_t b = q->by == HQ_HOUR ? hq_time_bucket_start(pt.t, HQ_HOUR) : pt.t;
-				pt.t = b;
-				pt.v = 0;
-				pt.counts = 0;
-				for (; i < pts.n && (q->by == HQ_HOUR
-				    ? hq_time_bucket_start(pts.v[i].t, HQ_HOUR) : pts.v[i].t) == b; i++) {
-					pt.v += pts.v[i].v;
-					pt.counts += pts.v[i].counts;
-				}
-				push_point(&slots, pt);
-			}
-			struct hq_query q1 = *q;
-			bucket_points(&slots, &q1, q->by, 0, 1, out);
-			free(slots.v);
-		}
+			/* A day counts once, however many slots made it. */
+			for (size_t i = 0; i < pts.n; i++)
+				pts.v[i].counts = 1;
+			bucket_points(&pts, q, q->by, q->whole, 0, out);
+		} else
+			bucket_points(&pts, q, q->by, 0, 1, out);
 	}
 	free(pts.v);
-	free(days.v);
 	if (conflict) {
 		out->n = 0;
 		return 0;

@@ -26,6 +26,14 @@ hq_rollup_current(struct hq_store *s)
 }
 
 int64_t
+hq_rollup_hour(int64_t t)
+{
+	int64_t r = t % HQ_ROLLUP_HOUR;
+
+	return t - (r < 0 ? r + HQ_ROLLUP_HOUR : r);
+}
+
+int64_t
 hq_rollup_slot(int64_t t)
 {
 	int64_t r = t % HQ_ROLLUP_SLOT;
@@ -235,16 +243,16 @@ merge_window(struct hq_store *s, const struct window *w,
 		seen[pc[i].sample] = 1;
 		if (b <= a) {
 			if (a >= w->lo && a < w->hi) {
-				struct cell *c = lookup(&t, w->metric, 0, hq_rollup_slot(a));
+				struct cell *c = lookup(&t, w->metric, 0, hq_rollup_hour(a));
 				c->psum += pc[i].value;
 				c->pn += first;
 			}
 			continue;
 		}
 		int64_t lo = a > w->lo ? a : w->lo, hi = b < w->hi ? b : w->hi;
-		for (int64_t slot = hq_rollup_slot(lo); slot < hi; slot += HQ_ROLLUP_SLOT) {
+		for (int64_t slot = hq_rollup_hour(lo); slot < hi; slot += HQ_ROLLUP_HOUR) {
 			int64_t x = lo > slot ? lo : slot;
-			int64_t z = hi < slot + HQ_ROLLUP_SLOT ? hi : slot + HQ_ROLLUP_SLOT;
+			int64_t z = hi < slot + HQ_ROLLUP_HOUR ? hi : slot + HQ_ROLLUP_HOUR;
 			struct cell *c = lookup(&t, w->metric, 0, slot);
 			c->psum += pc[i].value * (double)(z - x) / (double)(b - a);
 			c->pn += first && x == a;
@@ -377,10 +385,10 @@ hq_rollup_refresh(struct hq_store *s, int64_t first_sample_id, struct hq_err *e)
 			win = hq_xrealloc(win, (nwin + 1) * sizeof *win);
 			win[nwin++] = (struct window){ metric, INT64_MAX, INT64_MIN };
 		}
-		if (hq_rollup_slot(start) < win[k].lo)
-			win[k].lo = hq_rollup_slot(start);
-		if (hq_rollup_slot(end) + HQ_ROLLUP_SLOT > win[k].hi)
-			win[k].hi = hq_rollup_slot(end) + HQ_ROLLUP_SLOT;
+		if (hq_rollup_hour(start) < win[k].lo)
+			win[k].lo = hq_rollup_hour(start);
+		if (hq_rollup_hour(end) + HQ_ROLLUP_HOUR > win[k].hi)
+			win[k].hi = hq_rollup_hour(end) + HQ_ROLLUP_HOUR;
 	}
 	if (step != SQLITE_DONE) {
 		hq_err_set(e, "%s: reading new samples for the rollups: %s",
