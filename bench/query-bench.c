@@ -81,11 +81,16 @@ make(const char *path, int years)
 			    .start = t, .end = t + len, .value = (double)(int)(len * 1.6 * uniform()) };
 			struct hq_sample p = { .metric_id = st, .source_id = phone,
 			    .start = t + 30, .end = t + len + 90, .value = (double)(int)(len * 1.5 * uniform()) };
-			if (uniform() < 0.8 && hq_store_add_sample(s, &w, &e) < 0)
-				goto fail;
-			if (uniform() < 0.7 && hq_store_add_sample(s, &p, &e) < 0)
-				goto fail;
-			n += 2;
+			if (uniform() < 0.8) {
+				if (hq_store_add_sample(s, &w, &e) < 0)
+					goto fail;
+				n++;
+			}
+			if (uniform() < 0.7) {
+				if (hq_store_add_sample(s, &p, &e) < 0)
+					goto fail;
+				n++;
+			}
 			t += len + 300 + (int)(uniform() * 1800);
 		}
 	}

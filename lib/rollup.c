@@ -139,6 +139,7 @@ add_sample(struct table *t, int64_t m, int64_t src, int64_t start,
 
 struct window {
 	int64_t metric, lo, hi;   /* slots [lo, hi); INT64_MIN/MAX: all */
+	int cumulative;           /* 0: a metric that is not merged */
 };
 
 struct namemap {
@@ -327,14 +328,14 @@ refresh_merged(struct hq_store *s, struct window *win, size_t nwin,
 	    &metrics, e))
 		goto out;
 	for (size_t i = 0; i < metrics.n; i++) {
-		struct window w = { metrics.ids[i], INT64_MIN, INT64_MAX };
+		struct window w = { metrics.ids[i], INT64_MIN, INT64_MAX, 1 };
 		if (is_cumulative(metrics.names[i]) &&
 		    merge_window(s, &w, &sources, &devices, e))
 			goto out;
 	}
 	for (size_t i = 0; i < nwin; i++) {
-		if (map_index(&metrics, win[i].metric) >= 0)
-			continue;  /* merged whole just now */
+		if (!win[i].cumulative || map_index(&metrics, win[i].metric) >= 0)
+			continue;  /* not merged, or merged whole just now */
 		if (merge_window(s, &win[i], &sources, &devices, e))
 			goto out;
 	}
@@ -354,7 +355,7 @@ hq_rollup_refresh(struct hq_store *s, int64_t first_sample_id, struct hq_err *e)
 	struct table t = {0};
 	struct namemap ids = {0};
 	struct window *win = NULL;
-	size_t nwin = 0;
+	size_t nwin = 0, last = 0;
 	int rc = -1, step;
 
 	if (load_map(s, "SELECT id, identifier FROM metric", &ids, e))
@@ -375,16 +376,19 @@ hq_rollup_refresh(struct hq_store *s, int64_t first_sample_id, struct hq_err *e)
 		add_sample(&t, metric, sqlite3_column_int64(sel, 1), start, end,
 		    sqlite3_column_double(sel, 4));
 		/* The window of slots each cumulative metric's new samples touch. */
-		size_t k;
-		for (k = 0; k < nwin && win[k].metric != metric; k++)
-			;
+		size_t k = last < nwin && win[last].metric == metric ? last : 0;
+		if (k >= nwin || win[k].metric != metric)
+			for (k = 0; k < nwin && win[k].metric != metric; k++)
+				;
+		last = k;
 		if (k == nwin) {
 			ssize_t mi = map_index(&ids, metric);
-			if (mi < 0 || !is_cumulative(ids.names[mi]))
-				continue;
 			win = hq_xrealloc(win, (nwin + 1) * sizeof *win);
-			win[nwin++] = (struct window){ metric, INT64_MAX, INT64_MIN };
+			win[nwin++] = (struct window){ metric, INT64_MAX, INT64_MIN,
+			    mi >= 0 && is_cumulative(ids.names[mi]) };
 		}
+		if (!win[k].cumulative)
+			continue;
 		if (hq_rollup_hour(start) < win[k].lo)
 			win[k].lo = hq_rollup_hour(start);
 		if (hq_rollup_hour(end) + HQ_ROLLUP_HOUR > win[k].hi)
