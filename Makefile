@@ -32,7 +32,7 @@ LIBS_ALL    = $(PKG_LIBS) -lm -lpthread
 
 LIB_SRC  := $(sort $(wildcard lib/*.c))
 CMD_SRC  := $(sort $(wildcard cmd/*.c))
-TOOL_SRC := $(sort $(wildcard scripts/*.c bench/*.c))
+TOOL_SRC := $(sort $(wildcard scripts/*.c bench/*.c tests/fuzz/*.c))
 UNIT_SRC := $(sort $(wildcard tests/unit/*.c))
 HDRS     := $(wildcard include/hq/*.h)
 

@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <locale.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -264,6 +265,10 @@ main(int argc, char **argv)
 	int c, status = 2, ok = 0, failed = 0, nstdin = 0;
 
 	hq_err_init(argv[0]);
+	/* Zip entry names are UTF-8 (导出.xml); libarchive converts them to
+	 * the locale's charset, so the locale must be able to hold them. */
+	if (!setlocale(LC_CTYPE, "C.UTF-8"))
+		setlocale(LC_CTYPE, "");
 	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		switch (c) {
 		case 'q': quiet = 1; break;

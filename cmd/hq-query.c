@@ -399,9 +399,7 @@ write_svg(struct hq_series *series, size_t ns)
 	ch.by = ns ? series[0].by : HQ_PERIOD_NONE;
 	ch.series = cs;
 	ch.nseries = ns;
-	/* SVG-PENDING: hq_svg_write lands with lib/svg.c (branch viz). */
-	(void)ch;
-	rc = -1;
+	rc = hq_svg_write(stdout, &ch);
 	for (size_t i = 0; i < ns; i++)
 		free((void *)cs[i].pts);
 	free(cs);

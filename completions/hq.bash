@@ -23,9 +23,10 @@ _hq_common() {
 _hq_ingest() {
 	local cur prev
 	_init_completion 2>/dev/null || { cur=${COMP_WORDS[COMP_CWORD]}; prev=${COMP_WORDS[COMP_CWORD-1]}; }
-	local opts="--db --format --quiet --tz --help --version --tool-schema"
+	local opts="-q --quiet --db --format --tz --wait --help --version --tool-schema"
 	case $prev in
-	--format) COMPREPLY=($(compgen -W "auto apple jsonl dexcom libreview" -- "$cur")); return ;;
+	--format) COMPREPLY=($(compgen -W "auto apple jsonl" -- "$cur")); return ;;
+	--wait) COMPREPLY=($(compgen -W "0 10 60 600" -- "$cur")); return ;;
 	esac
 	_hq_common "$prev" && return
 	if [[ $cur == -* ]]; then
@@ -61,7 +62,13 @@ complete -F _hq_query hq-query
 _hq_agent() {
 	local cur prev
 	_init_completion 2>/dev/null || { cur=${COMP_WORDS[COMP_CWORD]}; prev=${COMP_WORDS[COMP_CWORD-1]}; }
-	local opts="--help --version"
+	local opts="--provider --model --base-url --max-steps --timeout --tool-timeout --max-output --tool-mode --no-stream --max-tokens --yes --verbose --jsonl --session --log --db --tz --help --version --tool-schema"
+	case $prev in
+	-p|--provider) COMPREPLY=($(compgen -W "openai anthropic gemini ollama" -- "$cur")); return ;;
+	--tool-mode) COMPREPLY=($(compgen -W "native text" -- "$cur")); return ;;
+	--base-url) COMPREPLY=($(compgen -W "http://127.0.0.1:11434/v1 http://127.0.0.1:11434 http://127.0.0.1:8080/v1 https://api.openai.com/v1 https://api.anthropic.com https://generativelanguage.googleapis.com" -- "$cur")); return ;;
+	-m|--model|--max-steps|--timeout|--tool-timeout|--max-output|--max-tokens|--session) return ;;
+	esac
 	_hq_common "$prev" && return
 	if [[ $cur == -* ]]; then
 		COMPREPLY=($(compgen -W "$opts" -- "$cur"))

@@ -10,7 +10,9 @@
 #include <archive.h>
 #include <archive_entry.h>
 #include <cjson/cJSON.h>
-#include <libxml/xmlreader.h>
+#include <libxml/SAX2.h>
+#include <libxml/parser.h>
+#include <libxml/parserInternals.h>
 
 #include "hq/applehealth.h"
 #include "hq/buf.h"
@@ -71,6 +73,21 @@ hq_xml_filter_run(struct hq_xml_filter *f, const unsigned char *in, size_t n,
 
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = in[i];
+		if (f->state == F_BODY) {
+			/* The body is almost all of the file: copy runs of
+			 * legal bytes, drop the rest. */
+			while (i < n) {
+				size_t j = i;
+				while (j < n && (in[j] >= 0x20 || !is_illegal(in[j])))
+					j++;
+				memcpy(out + o, in + i, j - i);
+				o += j - i;
+				if (j < n)
+					f->dropped_ctrl++;
+				i = j + 1;
+			}
+			break;
+		}
 		if (is_illegal(c)) {
 			f->dropped_ctrl++;
 			continue;
@@ -173,7 +190,21 @@ struct ah {
 	hq_ingest_warn_fn *warn;
 	void *warn_arg;
 	struct reader rd;
-	xmlTextReaderPtr xr;
+	xmlParserCtxtPtr ctxt;
+	struct hq_err *e;            /* the error of a failed callback */
+	int depth;                   /* of the next element to start */
+	int skip_depth;              /* children of this depth skipped; -1 */
+	int failed;
+	const xmlChar **sattrs;      /* SAX2 attributes of the element */
+	int nsattrs;
+	/* GPX */
+	const int64_t *route_ids;
+	int nroutes, have_point, point_no;
+	struct hq_route_point pt;
+	int64_t first_time, last_time;
+	int field;
+	char text[128];
+	size_t textlen;
 	char err[768];
 	int errline;
 	struct attrs at;
@@ -258,16 +289,15 @@ xml_close(void *arg)
 }
 
 static void
-xml_error(void *arg, const char *msg, xmlParserSeverities sev,
-    xmlTextReaderLocatorPtr loc)
+sax_error(void *arg, xmlErrorPtr err)
 {
 	struct ah *a = arg;
 
-	if (a->err[0] || (sev != XML_PARSER_SEVERITY_ERROR &&
-	    sev != XML_PARSER_SEVERITY_VALIDITY_ERROR))
+	if (a->err[0] || !err || err->level < XML_ERR_ERROR)
 		return;
-	a->errline = xmlTextReaderLocatorLineNumber(loc);
-	snprintf(a->err, sizeof a->err, "%s", msg ? msg : "XML error");
+	a->errline = err->line;
+	snprintf(a->err, sizeof a->err, "%s", err->message ? err->message :
+	    "XML error");
 	size_t n = strlen(a->err);
 	while (n && (a->err[n - 1] == '\n' || a->err[n - 1] == ' '))
 		a->err[--n] = '\0';
@@ -276,7 +306,7 @@ xml_error(void *arg, const char *msg, xmlParserSeverities sev,
 static int
 line_no(struct ah *a)
 {
-	return a->xr ? xmlTextReaderGetParserLineNumber(a->xr) : 0;
+	return a->ctxt ? xmlSAX2GetLineNumber(a->ctxt) : 0;
 }
 
 /* e = "name:line: what" */
@@ -297,6 +327,7 @@ warn_at(struct ah *a, const char *what)
 	a->warn(a->warn_arg, msg);
 }
 
+/* Copy the element's attributes (SAX2 gives value..end, unterminated). */
 static void
 read_attrs(struct ah *a)
 {
@@ -304,16 +335,18 @@ read_attrs(struct ah *a)
 
 	t->n = 0;
 	hq_buf_reset(&t->arena);
-	while (t->n < MAX_ATTRS && xmlTextReaderMoveToNextAttribute(a->xr) == 1) {
-		const char *name = (const char *)xmlTextReaderConstLocalName(a->xr);
-		const char *val = (const char *)xmlTextReaderConstValue(a->xr);
+	for (int i = 0; i < a->nsattrs && t->n < MAX_ATTRS; i++) {
+		const char *name = (const char *)a->sattrs[5 * i];
+		const char *val = (const char *)a->sattrs[5 * i + 3];
+		const char *end = (const char *)a->sattrs[5 * i + 4];
+		size_t vlen = val && end >= val ? (size_t)(end - val) : 0;
 		t->name_off[t->n] = t->arena.len;
 		hq_buf_append(&t->arena, name ? name : "", name ? strlen(name) + 1 : 1);
 		t->val_off[t->n] = t->arena.len;
-		hq_buf_append(&t->arena, val ? val : "", val ? strlen(val) + 1 : 1);
+		hq_buf_append(&t->arena, vlen ? val : "", vlen);
+		hq_buf_putc(&t->arena, '\0');
 		t->n++;
 	}
-	xmlTextReaderMoveToElement(a->xr);
 	for (int i = 0; i < t->n; i++) {
 		t->name[i] = t->arena.data + t->name_off[i];
 		t->val[i] = t->arena.data + t->val_off[i];
@@ -478,16 +511,6 @@ on_group(struct ah *a, struct hq_ingest_group *g, const char *typeattr)
 	if (attr_time(a, "creationDate", &g->created, NULL))
 		g->created = 0;
 	return 0;
-}
-
-/* Skip the children of the current element: returns what
- * xmlTextReaderNext returned (the reader is then on the next node). */
-static int
-skip_children(struct ah *a)
-{
-	if (xmlTextReaderIsEmptyElement(a->xr))
-		return xmlTextReaderRead(a->xr);
-	return xmlTextReaderNext(a->xr);
 }
 
 static const char *
@@ -843,58 +866,106 @@ fail:
 	return -1;
 }
 
-static int
-parse_export(struct ah *a, struct hq_err *e)
+static void
+start_export(void *arg, const xmlChar *localname, const xmlChar *prefix,
+    const xmlChar *uri, int nns, const xmlChar **ns, int nattrs, int ndefaulted,
+    const xmlChar **attrs)
 {
-	int ret, rc = 0;
+	struct ah *a = arg;
+	int depth = a->depth++, rc;
 
-	a->xr = xmlReaderForIO(xml_read, xml_close, &a->rd, NULL, NULL,
-	    XML_PARSE_NONET | XML_PARSE_COMPACT | XML_PARSE_HUGE |
-	    XML_PARSE_NOBLANKS);
-	if (!a->xr) {
+	(void)prefix, (void)uri, (void)nns, (void)ns, (void)ndefaulted;
+	if (a->failed || (a->skip_depth >= 0 && depth > a->skip_depth))
+		return;
+	a->sattrs = attrs;
+	a->nsattrs = nattrs;
+	rc = on_element(a, (const char *)localname, depth, a->e);
+	if (rc < 0) {
+		a->failed = 1;
+		xmlStopParser(a->ctxt);
+	} else if (rc == 1)
+		a->skip_depth = depth;
+	if ((++a->ticks & 63) == 0) {
+		if (a->ar)
+			a->src->bytes = (uint64_t)archive_filter_bytes(a->ar, -1);
+		hq_ingest_tick(a->ig, a->src);
+	}
+}
+
+static void
+end_element(void *arg, const xmlChar *localname, const xmlChar *prefix,
+    const xmlChar *uri)
+{
+	struct ah *a = arg;
+
+	(void)localname, (void)prefix, (void)uri;
+	a->depth--;
+	if (a->skip_depth == a->depth)
+		a->skip_depth = -1;
+}
+
+/* Run a SAX2 parser with sax's callbacks over a->rd. 0, or -1 with e set
+ * (by a callback, or here from the parser's first error). */
+static int
+run_parser(struct ah *a, xmlSAXHandler *sax, struct hq_err *e)
+{
+	int rc;
+
+	sax->initialized = XML_SAX2_MAGIC;
+	sax->serror = sax_error;
+	a->e = e;
+	a->depth = 0;
+	a->skip_depth = -1;
+	a->failed = 0;
+	a->err[0] = '\0';
+	a->errline = 0;
+	a->ctxt = xmlCreateIOParserCtxt(sax, a, xml_read, xml_close, &a->rd,
+	    XML_CHAR_ENCODING_NONE);
+	if (!a->ctxt) {
 		hq_err_set(e, "%s: cannot start the XML parser", a->name);
 		return -1;
 	}
-	xmlTextReaderSetErrorHandler(a->xr, xml_error, a);
-	ret = xmlTextReaderRead(a->xr);
-	while (ret == 1) {
-		if (xmlTextReaderNodeType(a->xr) != XML_READER_TYPE_ELEMENT) {
-			ret = xmlTextReaderRead(a->xr);
-			continue;
-		}
-		int depth = xmlTextReaderDepth(a->xr);
-		const char *name = (const char *)xmlTextReaderConstLocalName(a->xr);
-		rc = on_element(a, name ? name : "", depth, e);
-		if (rc < 0)
-			break;
-		if (++a->ticks % 64 == 0) {
-			if (a->ar)
-				a->src->bytes = (uint64_t)archive_filter_bytes(a->ar, -1);
-			hq_ingest_tick(a->ig, a->src);
-		}
-		ret = rc == 1 ? skip_children(a) : xmlTextReaderRead(a->xr);
-	}
-	if (rc >= 0 && ret < 0) {
+	xmlCtxtUseOptions(a->ctxt, XML_PARSE_NONET | XML_PARSE_HUGE |
+	    XML_PARSE_NOBLANKS);
+	rc = xmlParseDocument(a->ctxt);
+	if (a->failed)
+		rc = -1;
+	else if (rc != 0 || !a->ctxt->wellFormed || a->rd.ioerr) {
+		int line = a->errline ? a->errline : line_no(a);
 		if (a->rd.ioerr)
-			hq_err_set(e, "%s:%d: read error: %s", a->name,
-			    a->errline ? a->errline : line_no(a), a->rd.ioerrmsg);
+			hq_err_set(e, "%s:%d: read error: %s", a->name, line,
+			    a->rd.ioerrmsg);
 		else
-			hq_err_set(e, "%s:%d: %s", a->name,
-			    a->errline ? a->errline : line_no(a),
+			hq_err_set(e, "%s:%d: %s", a->name, line,
 			    a->err[0] ? a->err : "malformed XML");
 		rc = -1;
 	}
-	if (rc >= 0 && !a->seen_root) {
+	hq_ingest_counts_mut(a->ig)->control_chars += a->rd.filt.dropped_ctrl;
+	xmlFreeParserCtxt(a->ctxt);
+	a->ctxt = NULL;
+	return rc;
+}
+
+static int
+parse_export(struct ah *a, struct hq_err *e)
+{
+	xmlSAXHandler sax;
+	int rc;
+
+	memset(&sax, 0, sizeof sax);
+	sax.startElementNs = start_export;
+	sax.endElementNs = end_element;
+	a->seen_root = 0;
+	memset(a->kind, 0, sizeof a->kind);
+	rc = run_parser(a, &sax, e);
+	if (rc == 0 && !a->seen_root) {
 		hq_err_set(e, "%s: not an Apple Health export (no <HealthData> "
 		    "element)", a->name);
 		rc = -1;
 	}
-	hq_ingest_counts_mut(a->ig)->control_chars += a->rd.filt.dropped_ctrl;
 	if (a->rd.filt.version[0])
 		hq_ingest_set_export_info(a->ig, 0, a->rd.filt.version, NULL);
-	xmlFreeTextReader(a->xr);
-	a->xr = NULL;
-	return rc < 0 ? -1 : 0;
+	return rc;
 }
 
 /* ------------------------------------------------------------------ */
@@ -902,119 +973,154 @@ parse_export(struct ah *a, struct hq_err *e)
 
 enum gpx_field { G_NONE, G_ELE, G_TIME, G_SPEED, G_COURSE, G_HACC, G_VACC };
 
+/* The point read so far goes to every route of the file. */
 static int
-gpx_flush(struct ah *a, const int64_t *ids, int nids, struct hq_route_point *p,
-    int *have, int *seq, int64_t *first, int64_t *last, struct hq_err *e)
+gpx_flush(struct ah *a)
 {
 	struct hq_err re;
 
-	if (!*have)
+	if (!a->have_point)
 		return 0;
-	*have = 0;
-	if (p->time) {
-		if (!*first || p->time < *first)
-			*first = p->time;
-		if (p->time > *last)
-			*last = p->time;
+	a->have_point = 0;
+	if (a->pt.time) {
+		if (!a->first_time || a->pt.time < a->first_time)
+			a->first_time = a->pt.time;
+		if (a->pt.time > a->last_time)
+			a->last_time = a->pt.time;
 	}
-	for (int i = 0; i < nids; i++)
-		if (hq_ingest_route_point(a->ig, ids[i], *seq, p, &re)) {
-			fail_at(a, e, re.msg);
+	for (int i = 0; i < a->nroutes; i++)
+		if (hq_ingest_route_point(a->ig, a->route_ids[i], a->point_no,
+		    &a->pt, &re)) {
+			fail_at(a, a->e, re.msg);
 			return -1;
 		}
-	(*seq)++;
+	a->point_no++;
 	return 0;
+}
+
+static void
+gpx_fail(struct ah *a)
+{
+	a->failed = 1;
+	xmlStopParser(a->ctxt);
+}
+
+static void
+start_gpx(void *arg, const xmlChar *localname, const xmlChar *prefix,
+    const xmlChar *uri, int nns, const xmlChar **ns, int nattrs, int ndefaulted,
+    const xmlChar **attrs)
+{
+	struct ah *a = arg;
+	const char *name = (const char *)localname;
+
+	(void)prefix, (void)uri, (void)nns, (void)ns, (void)ndefaulted;
+	a->depth++;
+	a->field = G_NONE;
+	a->textlen = 0;
+	if (a->failed)
+		return;
+	if (strcmp(name, "trkpt") == 0) {
+		if (gpx_flush(a)) {
+			gpx_fail(a);
+			return;
+		}
+		a->sattrs = attrs;
+		a->nsattrs = nattrs;
+		read_attrs(a);
+		a->pt = (struct hq_route_point){ .lat = attr_num(a, "lat"),
+		    .lon = attr_num(a, "lon"), .ele = NAN, .h_acc = NAN,
+		    .v_acc = NAN, .course = NAN, .speed = NAN };
+		a->have_point = !isnan(a->pt.lat) && !isnan(a->pt.lon);
+	} else if (strcmp(name, "ele") == 0)
+		a->field = G_ELE;
+	else if (strcmp(name, "time") == 0)
+		a->field = G_TIME;
+	else if (strcmp(name, "speed") == 0)
+		a->field = G_SPEED;
+	else if (strcmp(name, "course") == 0)
+		a->field = G_COURSE;
+	else if (strcmp(name, "hAcc") == 0)
+		a->field = G_HACC;
+	else if (strcmp(name, "vAcc") == 0)
+		a->field = G_VACC;
+}
+
+static void
+chars_gpx(void *arg, const xmlChar *ch, int len)
+{
+	struct ah *a = arg;
+
+	if (a->field == G_NONE || len <= 0)
+		return;
+	size_t n = (size_t)len;
+	if (a->textlen + n >= sizeof a->text)
+		n = sizeof a->text - 1 - a->textlen;
+	memcpy(a->text + a->textlen, ch, n);
+	a->textlen += n;
+}
+
+static void
+end_gpx(void *arg, const xmlChar *localname, const xmlChar *prefix,
+    const xmlChar *uri)
+{
+	struct ah *a = arg;
+	char *end;
+	double v;
+
+	(void)prefix, (void)uri;
+	a->depth--;
+	if (a->failed)
+		return;
+	if (a->field != G_NONE && a->have_point) {
+		a->text[a->textlen] = '\0';
+		if (a->field == G_TIME) {
+			if (hq_time_parse(a->text, &a->pt.time))
+				a->pt.time = 0;
+		} else {
+			v = strtod(a->text, &end);
+			if (end != a->text && isfinite(v)) {
+				switch (a->field) {
+				case G_ELE: a->pt.ele = v; break;
+				case G_SPEED: a->pt.speed = v; break;
+				case G_COURSE: a->pt.course = v; break;
+				case G_HACC: a->pt.h_acc = v; break;
+				case G_VACC: a->pt.v_acc = v; break;
+				default: break;
+				}
+			}
+		}
+	}
+	a->field = G_NONE;
+	a->textlen = 0;
+	if (strcmp((const char *)localname, "trkpt") == 0 && gpx_flush(a))
+		gpx_fail(a);
 }
 
 /* A GPX file for the routes ids[]: its track points become route points. */
 static int
 parse_gpx(struct ah *a, const int64_t *ids, int nids, struct hq_err *e)
 {
-	struct hq_route_point p = { 0 };
-	enum gpx_field field = G_NONE;
-	int ret, have = 0, seq = 0, rc = 0;
-	int64_t first = 0, last = 0;
+	xmlSAXHandler sax;
 	struct hq_err re;
+	int rc;
 
-	a->xr = xmlReaderForIO(xml_read, xml_close, &a->rd, NULL, NULL,
-	    XML_PARSE_NONET | XML_PARSE_COMPACT | XML_PARSE_HUGE |
-	    XML_PARSE_NOBLANKS);
-	if (!a->xr) {
-		hq_err_set(e, "%s: cannot start the XML parser", a->name);
-		return -1;
-	}
-	xmlTextReaderSetErrorHandler(a->xr, xml_error, a);
-	while ((ret = xmlTextReaderRead(a->xr)) == 1) {
-		int type = xmlTextReaderNodeType(a->xr);
-		if (type == XML_READER_TYPE_ELEMENT) {
-			const char *name = (const char *)xmlTextReaderConstLocalName(a->xr);
-			field = G_NONE;
-			if (!name)
-				continue;
-			if (strcmp(name, "trkpt") == 0) {
-				if (gpx_flush(a, ids, nids, &p, &have, &seq, &first, &last, e)) {
-					rc = -1;
-					break;
-				}
-				read_attrs(a);
-				p = (struct hq_route_point){ .lat = attr_num(a, "lat"),
-				    .lon = attr_num(a, "lon"), .ele = NAN, .h_acc = NAN,
-				    .v_acc = NAN, .course = NAN, .speed = NAN };
-				have = !isnan(p.lat) && !isnan(p.lon);
-			} else if (strcmp(name, "ele") == 0)
-				field = G_ELE;
-			else if (strcmp(name, "time") == 0)
-				field = G_TIME;
-			else if (strcmp(name, "speed") == 0)
-				field = G_SPEED;
-			else if (strcmp(name, "course") == 0)
-				field = G_COURSE;
-			else if (strcmp(name, "hAcc") == 0)
-				field = G_HACC;
-			else if (strcmp(name, "vAcc") == 0)
-				field = G_VACC;
-		} else if (type == XML_READER_TYPE_TEXT && field != G_NONE && have) {
-			const char *s = (const char *)xmlTextReaderConstValue(a->xr);
-			char *end;
-			double v;
-			if (!s)
-				continue;
-			if (field == G_TIME) {
-				if (hq_time_parse(s, &p.time))
-					p.time = 0;
-			} else {
-				v = strtod(s, &end);
-				if (end != s && isfinite(v)) {
-					switch (field) {
-					case G_ELE: p.ele = v; break;
-					case G_SPEED: p.speed = v; break;
-					case G_COURSE: p.course = v; break;
-					case G_HACC: p.h_acc = v; break;
-					case G_VACC: p.v_acc = v; break;
-					default: break;
-					}
-				}
-			}
-			field = G_NONE;
-		} else if (type == XML_READER_TYPE_END_ELEMENT)
-			field = G_NONE;
-	}
-	if (rc == 0 && ret < 0) {
-		hq_err_set(e, "%s:%d: %s", a->name, a->errline ? a->errline :
-		    line_no(a), a->rd.ioerr ? a->rd.ioerrmsg :
-		    a->err[0] ? a->err : "malformed XML");
-		rc = -1;
-	}
-	if (rc == 0)
-		rc = gpx_flush(a, ids, nids, &p, &have, &seq, &first, &last, e);
+	memset(&sax, 0, sizeof sax);
+	sax.startElementNs = start_gpx;
+	sax.endElementNs = end_gpx;
+	sax.characters = chars_gpx;
+	a->route_ids = ids;
+	a->nroutes = nids;
+	a->have_point = a->point_no = 0;
+	a->first_time = a->last_time = 0;
+	a->field = G_NONE;
+	a->textlen = 0;
+	rc = run_parser(a, &sax, e);
 	for (int i = 0; rc == 0 && i < nids; i++)
-		if (hq_ingest_route_span(a->ig, ids[i], first, last, &re)) {
+		if (hq_ingest_route_span(a->ig, ids[i], a->first_time,
+		    a->last_time, &re)) {
 			hq_err_set(e, "%s: %s", a->name, re.msg);
 			rc = -1;
 		}
-	hq_ingest_counts_mut(a->ig)->control_chars += a->rd.filt.dropped_ctrl;
-	xmlFreeTextReader(a->xr);
-	a->xr = NULL;
 	return rc;
 }
 
@@ -1209,8 +1315,6 @@ zip_pass(struct ah *a, const char *zipname, int *main_index, int *early,
 				continue;
 			found = 1;
 			*main_index = idx;
-			memset(a->kind, 0, sizeof a->kind);
-			a->seen_root = 0;
 			if (parse_export(a, e))
 				return -1;
 			continue;

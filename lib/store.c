@@ -238,6 +238,61 @@ static const char *const migrations[] = {
 	"  last_sample_id INTEGER NOT NULL"
 	");"
 	"INSERT INTO rollup_state VALUES (1, (SELECT coalesce(max(id), 0) FROM sample));",
+	/* 3: hq-agent's log of runs, and conversations for --session.
+	 * Never API keys (hq-agent(1), tests/cli/3006-agent-log.t). */
+	"CREATE TABLE agent_run ("
+	"  id INTEGER PRIMARY KEY,"
+	"  started INTEGER NOT NULL,"      /* UTC seconds */
+	"  session TEXT,"
+	"  question TEXT NOT NULL,"
+	"  provider TEXT NOT NULL,"
+	"  model TEXT NOT NULL,"
+	"  base_url TEXT NOT NULL,"
+	"  tool_mode TEXT NOT NULL,"
+	"  steps INTEGER NOT NULL DEFAULT 0,"
+	"  outcome TEXT,"                  /* answered step_limit timeout failed */
+	"  error TEXT,"
+	"  answer TEXT,"
+	"  input_tokens INTEGER NOT NULL DEFAULT 0,"
+	"  output_tokens INTEGER NOT NULL DEFAULT 0,"
+	"  seconds REAL,"
+	"  tool_seconds REAL"
+	");"
+	"CREATE INDEX agent_run_session ON agent_run(session, id);"
+	"CREATE TABLE agent_request ("     /* one round trip to the model */
+	"  run_id INTEGER NOT NULL REFERENCES agent_run(id),"
+	"  step INTEGER NOT NULL,"
+	"  seconds REAL NOT NULL,"
+	"  input_tokens INTEGER NOT NULL,"
+	"  output_tokens INTEGER NOT NULL,"
+	"  tool_calls INTEGER NOT NULL,"
+	"  cut_calls INTEGER NOT NULL,"
+	"  retries INTEGER NOT NULL,"
+	"  stop_reason TEXT,"
+	"  text_bytes INTEGER NOT NULL,"
+	"  PRIMARY KEY (run_id, step)"
+	");"
+	"CREATE TABLE agent_tool_call ("
+	"  run_id INTEGER NOT NULL REFERENCES agent_run(id),"
+	"  step INTEGER NOT NULL,"
+	"  call_id TEXT NOT NULL,"
+	"  tool TEXT NOT NULL,"
+	"  arguments TEXT NOT NULL,"
+	"  exit_status INTEGER,"           /* NULL: not run */
+	"  is_error INTEGER NOT NULL,"
+	"  seconds REAL,"
+	"  rows INTEGER,"
+	"  rows_cut INTEGER,"
+	"  output_bytes INTEGER,"
+	"  result_bytes INTEGER NOT NULL"  /* what the model was given */
+	");"
+	"CREATE INDEX agent_tool_call_run ON agent_tool_call(run_id);"
+	"CREATE TABLE agent_message ("     /* the conversation, neutral JSON */
+	"  run_id INTEGER NOT NULL REFERENCES agent_run(id),"
+	"  seq INTEGER NOT NULL,"
+	"  message TEXT NOT NULL,"
+	"  PRIMARY KEY (run_id, seq)"
+	");",
 };
 
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))

@@ -147,6 +147,9 @@ hq_workout_type_identifier(const char *name, const char **suggest)
 		    alias_match(types[i].aliases, name) ||
 		    alias_match(types[i].aliases, snake))
 			return types[i].identifier;
+	/* A type newer than this table, written the way the export writes it. */
+	if (strncmp(name, W(""), sizeof W("") - 1) == 0 && name[sizeof W("") - 1])
+		return name;
 	if (!suggest)
 		return NULL;
 	for (size_t i = 0; i < NTYPES; i++) {
@@ -166,6 +169,12 @@ hq_workout_type_identifier(const char *name, const char **suggest)
 	}
 	*suggest = hq_catalog_suggest(snake, cand, n);
 	return NULL;
+}
+
+const char *
+hq_workout_type_at(size_t i)
+{
+	return i < NTYPES ? types[i].name : NULL;
 }
 
 void
@@ -504,8 +513,6 @@ hq_workout_list(struct hq_store *s, const struct hq_workout_filter *f,
 		f = &none;
 	if (f->type) {
 		type = hq_workout_type_identifier(f->type, &suggest);
-		if (!type && strncmp(f->type, "HKWorkoutActivityType", 21) == 0)
-			type = f->type;
 		if (!type) {
 			if (suggest)
 				hq_err_set(e, "unknown workout type '%s' (did you mean %s?)",

@@ -49,12 +49,13 @@ gen-export --zip --days 60 --start "$start" --export-date "$now" --seed 1 \
 	--truth "$DIR/truth.jsonl" -o "$DIR/export.zip"
 ls -l "$DIR/export.zip" | awk '{ printf "   %s bytes, %s\n", $5, $NF }'
 
-step "Import it (safe to repeat: a second run adds nothing)" hq-ingest "$DIR/export.zip"
-step "What is in the store, and how far back it goes" hq-query --list
+step "Import it" hq-ingest "$DIR/export.zip"
+step "Import it again: nothing is added twice" hq-ingest "$DIR/export.zip"
+step "What is in the store, and how far back it goes" hq-query --list --format table
 step "Daily steps last week, iPhone and Watch merged without double counting" \
 	hq-query steps --by day --from 7d --format table
 if have python3; then
-	printf '   What the generator knows it wrote (steps), and what a naive sum of both devices says:\n'
+	printf '   What the generator knows it wrote, and what a naive sum of both devices says:\n'
 	python3 - "$DIR/truth.jsonl" <<'EOF'
 import json, sys
 days = [json.loads(l) for l in open(sys.argv[1])]
@@ -64,11 +65,11 @@ for d in days:
     print("   %-10s %8.0f %12.0f" % (d["date"], d["steps"], d["steps_naive"]))
 EOF
 fi
-step "Sleep per night this month (asleep, not in bed)" hq-query sleep --by day --from 30d --format table
-step "Heart rate on days with at least 60 exercise minutes" \
-	hq-query heart_rate --by day --agg avg,min,max --when 'exercise_time.sum>=60' --format table
-step "Glucose: daily average and peak over the last two weeks" \
-	hq-query glucose --by day --agg avg,max --from 14d --format table
+step "Sleep per night last week (asleep, not merely in bed)" hq-query sleep --by day --from 7d --format table
+step "Heart rate this month, on days with at least 60 exercise minutes" \
+	hq-query heart_rate --by day --agg avg,min,max --when 'exercise_time.sum>=60' --from 30d --format table
+step "Glucose: daily average and peak, last week" \
+	hq-query glucose --by day --agg avg,max --from 7d --format table
 step "Workouts this month" hq-query workouts --from 30d --format table
 
 printf '\nThe demo store is %s. Try, for example:\n' "$HQ_DB"

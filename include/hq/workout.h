@@ -40,9 +40,14 @@ int hq_workout_detail(struct hq_store *s, int64_t id, struct hq_out *out,
     struct hq_err *e);
 
 /* "running" → "HKWorkoutActivityTypeRunning", by catalog of known types,
- * case-insensitive, accepting the raw name. NULL when unknown; then
- * suggest (may be NULL) gets the closest known name. */
+ * case-insensitive, accepting the raw name; short aliases (run, walk,
+ * ride/bike, swim, hike, strength, hiit). Any "HKWorkoutActivityType..."
+ * name is returned as is (name itself: a type newer than the table). NULL
+ * when unknown; then suggest (may be NULL) gets the closest known name. */
 const char *hq_workout_type_identifier(const char *name, const char **suggest);
+/* The i-th known type's name ("running"), NULL past the end: for
+ * completion and help text. */
+const char *hq_workout_type_at(size_t i);
 /* "HKWorkoutActivityTypeTraditionalStrengthTraining" → "traditional_strength_training" */
 void hq_workout_type_name(const char *identifier, char *buf, size_t n);
 

@@ -1,0 +1,113 @@
+/*
+ * agent — the hq-agent loop: discover the hq commands as tools (their
+ * --tool-schema), turn a model's tool call into an argv after checking it
+ * against the schema, run the calls of one reply concurrently, feed the
+ * results (or errors) back, and stop when a reply has no tool calls or a
+ * budget runs out. Also the system prompt and text tool mode.
+ *
+ * Memory: a toolset owns its tools (hq_agent_tools_free); argv arrays
+ * from hq_agent_argv are freed with hq_agent_argv_free; an outcome owns
+ * its answer (hq_agent_outcome_free). The conversation passed to
+ * hq_agent_run is borrowed and grows by the turns of the run.
+ */
+#ifndef HQ_AGENT_H
+#define HQ_AGENT_H
+
+#include <stddef.h>
+
+#include "hq/err.h"
+
+#include "hq/llm.h"
+
+struct cJSON;
+
+struct hq_agent_tool {
+	char *name;		/* hq_query */
+	char *path;		/* the executable */
+	char *description;
+	struct cJSON *parameters;	/* JSON Schema object */
+	char *positional;	/* property holding positional arguments, or NULL */
+	int writes;		/* changes the store: needs confirmation */
+};
+
+struct hq_agent_tools {
+	struct hq_agent_tool *v;
+	size_t n;
+	char skipped[512];	/* commands whose --tool-schema failed */
+};
+
+/* Runs `--tool-schema` on every executable hq-* in dirs (colon-separated,
+ * searched in order, the first of a name wins), except hq-agent. */
+int hq_agent_discover(const char *dirs, double timeout, struct hq_agent_tools *out,
+		      struct hq_err *e);
+/* Reads one --tool-schema document; path is the command. */
+int hq_agent_tool_parse(const char *json, const char *path, struct hq_agent_tool *t,
+			struct hq_err *e);
+void hq_agent_tools_free(struct hq_agent_tools *tools);
+const struct hq_agent_tool *hq_agent_tool_find(const struct hq_agent_tools *tools,
+					       const char *name);
+
+/* Checks a call's arguments (JSON text) against the tool's schema and
+ * builds the argv: x_y → --x-y VALUE, true booleans → --x-y, arrays
+ * repeat the option, the positional array goes last after "--". */
+int hq_agent_argv(const struct hq_agent_tool *t, const char *args, char ***argv,
+		  struct hq_err *e);
+void hq_agent_argv_free(char **argv);
+
+/* The system prompt: the data, today's date and zone, how to answer;
+ * in text tool mode also the tools and how to call them. */
+char *hq_agent_system_prompt(const struct hq_agent_tools *tools, int text_mode,
+			     const char *today, const char *zone);
+
+struct hq_agent_result {
+	const char *text;	/* what the model is given */
+	int is_error;
+	int exit_status;	/* -1: not run, or killed */
+	int timed_out;
+	double seconds;
+	size_t rows, rows_cut, bytes;
+};
+
+struct hq_agent_hooks {
+	void *ctx;
+	void (*step)(void *ctx, int step);
+	void (*token)(void *ctx, const char *text, size_t len);
+	void (*reply)(void *ctx, int step, const struct hq_llm_reply *r, double seconds);
+	void (*tool_call)(void *ctx, int step, const struct hq_llm_call *c, char *const *argv);
+	void (*tool_result)(void *ctx, int step, const struct hq_llm_call *c,
+			    const struct hq_agent_result *res);
+	/* a tool that writes: 1 to run it */
+	int (*confirm)(void *ctx, const struct hq_agent_tool *t, char *const *argv);
+};
+
+struct hq_agent_config {
+	struct hq_llm_options llm;	/* llm.deadline is set by hq_agent_run */
+	int max_steps;
+	double timeout;		/* whole run, seconds; 0: none */
+	double tool_timeout;	/* per tool, seconds */
+	size_t output_cap;	/* bytes of a tool's output given to the model */
+	int text_mode;
+	int yes;		/* run write tools without asking */
+};
+
+enum hq_agent_status {
+	HQ_AGENT_ANSWERED, HQ_AGENT_STEP_LIMIT, HQ_AGENT_TIMEOUT, HQ_AGENT_FAILED,
+};
+
+struct hq_agent_outcome {
+	enum hq_agent_status status;
+	char *answer;		/* the final text, or what was found so far */
+	int steps;
+	long input_tokens, output_tokens;
+	double seconds, tool_seconds;
+	size_t cut_calls;	/* calls cut off by max tokens, never run */
+	struct hq_err error;	/* why it did not answer */
+};
+
+int hq_agent_run(const struct hq_agent_config *cfg, const struct hq_agent_tools *tools,
+		 struct hq_llm_conv *conv, const struct hq_agent_hooks *hooks,
+		 struct hq_agent_outcome *out);
+void hq_agent_outcome_free(struct hq_agent_outcome *out);
+const char *hq_agent_status_name(enum hq_agent_status s);
+
+#endif

@@ -1,0 +1,90 @@
+/*
+ * llm_provider — the contract between lib/llm.c and the per-provider
+ * files (lib/llm_openai.c, llm_anthropic.c, llm_gemini.c, llm_ollama.c).
+ * Not for commands: they use hq/llm.h.
+ *
+ * A provider builds its request JSON from the neutral conversation, and
+ * reads either a whole response body or a stream of events into an
+ * hq_llm_stream, which assembles text and tool calls (fragments keyed by
+ * index) into the neutral reply. Strings in the stream are owned by it
+ * until hq_llm_stream_finish() moves them into the reply.
+ */
+#ifndef HQ_LLM_PROVIDER_H
+#define HQ_LLM_PROVIDER_H
+
+#include "hq/llm.h"
+
+#include <cjson/cJSON.h>
+
+struct hq_llm_str {
+	char *p;
+	size_t len, cap;
+};
+int hq_llm_str_add(struct hq_llm_str *s, const char *p, size_t n);
+int hq_llm_str_adds(struct hq_llm_str *s, const char *p);
+
+/* a tool call being assembled from stream fragments */
+struct hq_llm_partial {
+	long index;
+	char *id, *name, *signature;
+	struct hq_llm_str args;
+	int closed;		/* its block ended (Anthropic content_block_stop) */
+};
+
+struct hq_llm_stream {
+	hq_llm_token_fn on_token;
+	void *ctx;
+	struct hq_llm_str text;
+	struct hq_llm_partial *parts;
+	size_t nparts, capparts;
+	char *signature, *stop_reason;
+	long input_tokens, output_tokens;
+	int needs_close;	/* calls are complete only once closed */
+	int finished;		/* the protocol's end marker arrived */
+	int failed;		/* an error event arrived */
+	int retryable;		/* ... and retrying may help */
+	char error[512];
+	/* SSE framing */
+	struct hq_llm_str event, data;
+	int have_data;
+};
+
+enum hq_llm_framing { HQ_LLM_SSE, HQ_LLM_NDJSON };
+
+struct hq_llm_provider {
+	const char *name;
+	enum hq_llm_framing framing;
+	int (*endpoint)(const struct hq_llm_options *opt, int stream, char *buf, size_t n);
+	/* up to 4 extra headers ("Name: value") into hdr[i] */
+	int (*headers)(const struct hq_llm_options *opt, char hdr[][1024], int max);
+	cJSON *(*request)(const struct hq_llm_options *opt, const struct hq_llm_conv *conv,
+			  const struct hq_llm_tool *tools, size_t ntools, int stream);
+	/* one SSE event (event may be "") or one NDJSON line (event NULL) */
+	int (*event)(struct hq_llm_stream *s, const char *event, const char *data);
+	/* a whole non-streamed 2xx body */
+	int (*parse)(struct hq_llm_stream *s, const cJSON *body);
+	/* the message inside an error body */
+	void (*error_message)(const cJSON *body, char *buf, size_t n);
+};
+
+extern const struct hq_llm_provider hq_llm_openai, hq_llm_anthropic,
+	hq_llm_gemini, hq_llm_ollama;
+
+/* helpers shared by the providers */
+struct hq_llm_partial *hq_llm_stream_part(struct hq_llm_stream *s, long index,
+					  const char *id, const char *name);
+struct hq_llm_partial *hq_llm_stream_new_part(struct hq_llm_stream *s, long index);
+int hq_llm_stream_text(struct hq_llm_stream *s, const char *text);
+void hq_llm_stream_fail(struct hq_llm_stream *s, int retryable, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int hq_llm_set(char **dst, const char *src);
+/* the text of a string-or-number field, or NULL */
+const char *hq_llm_jstr(const cJSON *obj, const char *key);
+long hq_llm_jlong(const cJSON *obj, const char *key, long dflt);
+/* a tool's parameter schema without x-* keys, which strict servers reject */
+cJSON *hq_llm_clean_schema(const cJSON *schema);
+/* parse args text as a JSON object; NULL if it is not one */
+cJSON *hq_llm_args_object(const char *args);
+int hq_llm_bearer(const char *key, char *buf, size_t n);
+
+#endif

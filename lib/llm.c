@@ -1,0 +1,849 @@
+/* llm — the provider-neutral half: conversation, retries, streams. */
+#include "hq/llm.h"
+#include "hq/llm_provider.h"
+#include "hq/http.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static const struct hq_llm_provider *const providers[] = {
+	&hq_llm_openai, &hq_llm_anthropic, &hq_llm_gemini, &hq_llm_ollama,
+};
+
+static const struct hq_llm_provider *find_provider(const char *name)
+{
+	for (size_t i = 0; i < sizeof providers / sizeof providers[0]; i++)
+		if (name && !strcmp(providers[i]->name, name))
+			return providers[i];
+	return NULL;
+}
+
+double hq_llm_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int hq_llm_provider_known(const char *name)
+{
+	return find_provider(name) ? 0 : -1;
+}
+
+int hq_llm_endpoint(const struct hq_llm_options *opt, int stream, char *buf, size_t n)
+{
+	const struct hq_llm_provider *p = find_provider(opt->provider);
+	return p ? p->endpoint(opt, stream, buf, n) : -1;
+}
+
+/* ---- small helpers the providers share ---- */
+
+int hq_llm_str_add(struct hq_llm_str *s, const char *p, size_t n)
+{
+	if (s->len + n + 1 > s->cap) {
+		size_t cap = s->cap ? s->cap : 64;
+		while (cap < s->len + n + 1)
+			cap *= 2;
+		char *np = realloc(s->p, cap);
+		if (!np)
+			return -1;
+		s->p = np;
+		s->cap = cap;
+	}
+	if (n)
+		memcpy(s->p + s->len, p, n);
+	s->len += n;
+	s->p[s->len] = '\0';
+	return 0;
+}
+
+int hq_llm_str_adds(struct hq_llm_str *s, const char *p)
+{
+	return hq_llm_str_add(s, p, strlen(p));
+}
+
+int hq_llm_set(char **dst, const char *src)
+{
+	char *c = NULL;
+	if (src && !(c = strdup(src)))
+		return -1;
+	free(*dst);
+	*dst = c;
+	return 0;
+}
+
+const char *hq_llm_jstr(const cJSON *obj, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+long hq_llm_jlong(const cJSON *obj, const char *key, long dflt)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+	return cJSON_IsNumber(v) ? (long)v->valuedouble : dflt;
+}
+
+cJSON *hq_llm_clean_schema(const cJSON *schema)
+{
+	cJSON *c = cJSON_Duplicate(schema, 1);
+	if (!c)
+		return NULL;
+	/* depth-first: drop x-* keys of every object */
+	cJSON *stack[64];
+	int top = 0;
+	stack[top++] = c;
+	while (top) {
+		cJSON *o = stack[--top];
+		cJSON *it = o->child;
+		while (it) {
+			cJSON *next = it->next;
+			if (cJSON_IsObject(o) && it->string && !strncmp(it->string, "x-", 2))
+				cJSON_Delete(cJSON_DetachItemViaPointer(o, it));
+			else if ((cJSON_IsObject(it) || cJSON_IsArray(it)) && top < 64)
+				stack[top++] = it;
+			it = next;
+		}
+	}
+	return c;
+}
+
+cJSON *hq_llm_args_object(const char *args)
+{
+	if (!args || !*args)
+		return cJSON_CreateObject();
+	cJSON *j = cJSON_Parse(args);
+	if (j && !cJSON_IsObject(j)) {
+		cJSON_Delete(j);
+		return NULL;
+	}
+	return j;
+}
+
+int hq_llm_bearer(const char *key, char *buf, size_t n)
+{
+	int w = snprintf(buf, n, "Authorization: Bearer %s", key);
+	return w < 0 || (size_t)w >= n ? -1 : 0;
+}
+
+/* ---- streams ---- */
+
+struct hq_llm_partial *hq_llm_stream_new_part(struct hq_llm_stream *s, long index)
+{
+	if (s->nparts == s->capparts) {
+		size_t cap = s->capparts ? s->capparts * 2 : 4;
+		struct hq_llm_partial *np = realloc(s->parts, cap * sizeof *np);
+		if (!np)
+			return NULL;
+		s->parts = np;
+		s->capparts = cap;
+	}
+	struct hq_llm_partial *p = &s->parts[s->nparts++];
+	memset(p, 0, sizeof *p);
+	p->index = index;
+	return p;
+}
+
+/* The slot for a fragment: the latest call with this index, unless the
+ * fragment plainly starts another call — a different id, or a name when
+ * the slot already has one and some arguments (Ollama's /v1 stream sends
+ * index 0 for every call, ollama#15457). */
+struct hq_llm_partial *hq_llm_stream_part(struct hq_llm_stream *s, long index,
+					  const char *id, const char *name)
+{
+	struct hq_llm_partial *slot = NULL;
+	for (size_t i = s->nparts; i-- > 0;)
+		if (s->parts[i].index == index) {
+			slot = &s->parts[i];
+			break;
+		}
+	if (slot) {
+		int other_id = id && *id && slot->id && strcmp(slot->id, id);
+		int restart = !(id && *id) && name && *name && slot->name && slot->args.len;
+		if (!other_id && !restart)
+			return slot;
+	}
+	return hq_llm_stream_new_part(s, index);
+}
+
+int hq_llm_stream_text(struct hq_llm_stream *s, const char *text)
+{
+	size_t n = strlen(text);
+	if (!n)
+		return 0;
+	if (hq_llm_str_add(&s->text, text, n))
+		return -1;
+	if (s->on_token)
+		s->on_token(s->ctx, text, n);
+	return 0;
+}
+
+void hq_llm_stream_fail(struct hq_llm_stream *s, int retryable, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(s->error, sizeof s->error, fmt, ap);
+	va_end(ap);
+	s->failed = 1;
+	s->retryable = retryable;
+}
+
+static void stream_free(struct hq_llm_stream *s)
+{
+	free(s->text.p);
+	for (size_t i = 0; i < s->nparts; i++) {
+		free(s->parts[i].id);
+		free(s->parts[i].name);
+		free(s->parts[i].signature);
+		free(s->parts[i].args.p);
+	}
+	free(s->parts);
+	free(s->signature);
+	free(s->stop_reason);
+	free(s->event.p);
+	free(s->data.p);
+	memset(s, 0, sizeof *s);
+}
+
+static int synth_id(char **dst)
+{
+	static unsigned long counter;
+	char buf[64];
+	snprintf(buf, sizeof buf, "call_hq_%lx_%lu", (unsigned long)time(NULL), ++counter);
+	return hq_llm_set(dst, buf);
+}
+
+static int cut_by_length(const char *stop)
+{
+	return stop && (!strcmp(stop, "length") || !strcmp(stop, "max_tokens") ||
+			!strcmp(stop, "MAX_TOKENS"));
+}
+
+/* moves what the stream assembled into the reply */
+static int stream_finish(struct hq_llm_stream *s, struct hq_llm_reply *r)
+{
+	r->text = s->text.p ? s->text.p : strdup("");
+	s->text.p = NULL;
+	r->signature = s->signature;
+	s->signature = NULL;
+	r->stop_reason = s->stop_reason;
+	s->stop_reason = NULL;
+	r->input_tokens = s->input_tokens;
+	r->output_tokens = s->output_tokens;
+	if (!r->text)
+		return -1;
+	r->calls = calloc(s->nparts ? s->nparts : 1, sizeof *r->calls);
+	if (!r->calls)
+		return -1;
+	for (size_t i = 0; i < s->nparts; i++) {
+		struct hq_llm_partial *p = &s->parts[i];
+		int cut = s->needs_close && !p->closed;
+		if (!cut && cut_by_length(r->stop_reason) && p->args.len) {
+			cJSON *j = cJSON_Parse(p->args.p);
+			cut = !j;
+			cJSON_Delete(j);
+		}
+		if (cut || !p->name) {
+			r->ncut++;
+			continue;
+		}
+		struct hq_llm_call *c = &r->calls[r->ncalls++];
+		c->name = p->name;
+		p->name = NULL;
+		c->signature = p->signature;
+		p->signature = NULL;
+		if (p->id && *p->id) {
+			c->id = p->id;
+			p->id = NULL;
+		} else if (synth_id(&c->id))
+			return -1;
+		c->args = p->args.len ? p->args.p : strdup("{}");
+		if (p->args.len)
+			p->args.p = NULL;
+		if (!c->args)
+			return -1;
+	}
+	return 0;
+}
+
+static void sse_dispatch(const struct hq_llm_provider *p, struct hq_llm_stream *s)
+{
+	if (s->have_data && !s->failed)
+		if (p->event(s, s->event.p ? s->event.p : "", s->data.p ? s->data.p : ""))
+			if (!s->failed)
+				hq_llm_stream_fail(s, 0, "out of memory reading the stream");
+	s->have_data = 0;
+	s->event.len = s->data.len = 0;
+	if (s->event.p)
+		s->event.p[0] = '\0';
+	if (s->data.p)
+		s->data.p[0] = '\0';
+}
+
+struct line_ctx {
+	const struct hq_llm_provider *p;
+	struct hq_llm_stream *s;
+};
+
+static int on_line(void *ud, const char *line, size_t len)
+{
+	struct line_ctx *lc = ud;
+	struct hq_llm_stream *s = lc->s;
+	if (lc->p->framing == HQ_LLM_NDJSON) {
+		if (!len)
+			return 0;
+		char *copy = strndup(line, len);
+		if (!copy)
+			return -1;
+		int rc = lc->p->event(s, NULL, copy);
+		free(copy);
+		return rc || s->failed ? -1 : 0;
+	}
+	if (!len) {
+		sse_dispatch(lc->p, s);
+		return s->failed ? -1 : 0;
+	}
+	if (line[0] == ':')
+		return 0;	/* comment */
+	const char *colon = memchr(line, ':', len);
+	size_t flen = colon ? (size_t)(colon - line) : len;
+	const char *v = colon ? colon + 1 : line + len;
+	size_t vlen = len - (size_t)(v - line);
+	if (vlen && *v == ' ')
+		v++, vlen--;
+	if (flen == 4 && !memcmp(line, "data", 4)) {
+		if (s->have_data && hq_llm_str_add(&s->data, "\n", 1))
+			return -1;
+		if (hq_llm_str_add(&s->data, v, vlen))
+			return -1;
+		s->have_data = 1;
+	} else if (flen == 5 && !memcmp(line, "event", 5)) {
+		s->event.len = 0;
+		if (hq_llm_str_add(&s->event, v, vlen))
+			return -1;
+	} else if (flen == 5 && !memcmp(line, "error", 5)) {
+		/* llama.cpp writes mid-stream errors as an "error:" field */
+		s->event.len = 0;
+		if (hq_llm_str_adds(&s->event, "error") || hq_llm_str_add(&s->data, v, vlen))
+			return -1;
+		s->have_data = 1;
+		sse_dispatch(lc->p, s);
+		return s->failed ? -1 : 0;
+	}
+	return 0;
+}
+
+int hq_llm_parse_stream(const char *provider, const char *data, size_t len,
+			struct hq_llm_reply *reply, struct hq_err *e)
+{
+	memset(reply, 0, sizeof *reply);
+	const struct hq_llm_provider *p = find_provider(provider);
+	if (!p) {
+		hq_err_set(e, "unknown provider '%s'", provider ? provider : "");
+		return -1;
+	}
+	struct hq_llm_stream s = {0};
+	struct line_ctx lc = { p, &s };
+	size_t i = 0;
+	while (i < len && !s.failed) {
+		size_t j = i;
+		while (j < len && data[j] != '\n' && data[j] != '\r')
+			j++;
+		if (j == len && j > i) {
+			on_line(&lc, data + i, j - i);	/* a last line without an end */
+			break;
+		}
+		if (j == len)
+			break;
+		if (on_line(&lc, data + i, j - i))
+			break;
+		i = j + 1;
+		if (data[j] == '\r' && i < len && data[i] == '\n')
+			i++;
+	}
+	if (!s.failed)
+		sse_dispatch(p, &s);
+	int rc = -1;
+	if (s.failed)
+		hq_err_set(e, "%s", s.error);
+	else if (!s.finished)
+		hq_err_set(e, "the stream ended early");
+	else if ((rc = stream_finish(&s, reply)))
+		hq_err_set(e, "out of memory");
+	stream_free(&s);
+	if (rc)
+		hq_llm_reply_free(reply);
+	return rc;
+}
+
+static void error_text(const struct hq_llm_provider *p, const struct hq_http_response *hr,
+		       char *buf, size_t n)
+{
+	buf[0] = '\0';
+	if (hr->body) {
+		cJSON *j = cJSON_Parse(hr->body);
+		if (j)
+			p->error_message(j, buf, n);
+		cJSON_Delete(j);
+		if (!buf[0])
+			snprintf(buf, n, "%.200s", hr->body);
+	}
+	/* keep one line */
+	for (char *c = buf; *c; c++)
+		if (*c == '\n' || *c == '\r')
+			*c = ' ';
+}
+
+static void sleep_seconds(double d)
+{
+	if (d <= 0)
+		return;
+	struct timespec ts = { (time_t)d, (long)((d - (double)(time_t)d) * 1e9) };
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+int hq_llm_complete(const struct hq_llm_options *opt, const struct hq_llm_conv *conv,
+		    const struct hq_llm_tool *tools, size_t ntools,
+		    hq_llm_token_fn on_token, void *ctx,
+		    struct hq_llm_reply *reply, int *timed_out, struct hq_err *e)
+{
+	memset(reply, 0, sizeof *reply);
+	*timed_out = 0;
+	const struct hq_llm_provider *p = find_provider(opt->provider);
+	if (!p) {
+		hq_err_set(e, "unknown provider '%s'", opt->provider ? opt->provider : "");
+		return -1;
+	}
+	char url[2048];
+	if (p->endpoint(opt, opt->stream, url, sizeof url)) {
+		hq_err_set(e, "base URL too long");
+		return -1;
+	}
+	char hdr[6][1024];
+	int nh = p->headers(opt, hdr, 4);
+	if (nh < 0) {
+		hq_err_set(e, "API key too long");
+		return -1;
+	}
+	const char *hv[8];
+	int k = 0;
+	hv[k++] = "Content-Type: application/json";
+	for (int i = 0; i < nh; i++)
+		hv[k++] = hdr[i];
+	hv[k] = NULL;
+
+	cJSON *req = p->request(opt, conv, tools, ntools, opt->stream);
+	char *body = req ? cJSON_PrintUnformatted(req) : NULL;
+	cJSON_Delete(req);
+	if (!body) {
+		hq_err_set(e, "out of memory building the request");
+		return -1;
+	}
+
+	int rc = -1;
+	for (int attempt = 0;; attempt++) {
+		double left = opt->deadline > 0 ? opt->deadline - hq_llm_now() : 0;
+		if (opt->deadline > 0 && left <= 0) {
+			*timed_out = 1;
+			hq_err_set(e, "timed out waiting for the model");
+			break;
+		}
+		struct hq_llm_stream s = { .on_token = opt->stream ? on_token : NULL, .ctx = ctx };
+		struct line_ctx lc = { p, &s };
+		struct hq_http_request hreq = {
+			.url = url, .headers = hv, .body = body,
+			.timeout_ms = opt->deadline > 0 ? (long)(left * 1000) + 1 : 0,
+			.on_line = opt->stream ? on_line : NULL, .ctx = &lc,
+		};
+		struct hq_http_response hr;
+		hq_http_post(&hreq, &hr);
+		double delay = -1;
+		int ok = 0;
+		if (hr.transport_error) {
+			if (hr.timed_out && opt->deadline > 0 && hq_llm_now() >= opt->deadline - 0.01) {
+				*timed_out = 1;
+				hq_err_set(e, "timed out waiting for the model");
+				hq_http_response_free(&hr);
+				stream_free(&s);
+				break;
+			}
+			hq_err_set(e, "cannot reach %s: %s", url, hr.error);
+			delay = hq_http_retry_delay(&hr, attempt);
+		} else if (hr.status >= 200 && hr.status < 300) {
+			if (opt->stream) {
+				sse_dispatch(p, &s);
+				if (s.failed)
+					hq_err_set(e, "%s", s.error);
+				else if (!s.finished) {
+					hq_err_set(e, "the stream from %s ended early (connection dropped)", url);
+					s.failed = s.retryable = 1;
+				}
+			} else {
+				cJSON *j = hr.body ? cJSON_Parse(hr.body) : NULL;
+				if (!j)
+					hq_llm_stream_fail(&s, 0, "the response from %s is not JSON", url);
+				else if (p->parse(&s, j) && !s.failed)
+					hq_llm_stream_fail(&s, 0, "cannot read the response from %s", url);
+				cJSON_Delete(j);
+				if (s.failed)
+					hq_err_set(e, "%s", s.error);
+			}
+			if (!s.failed)
+				ok = 1;
+			else if (s.retryable)
+				delay = hq_http_backoff(attempt);
+		} else {
+			char msg[400];
+			error_text(p, &hr, msg, sizeof msg);
+			hq_err_set(e, "%s: HTTP %ld: %s", url, hr.status, msg);
+			delay = hq_http_retry_delay(&hr, attempt);
+		}
+		hq_http_response_free(&hr);
+		if (ok) {
+			rc = stream_finish(&s, reply);
+			if (rc)
+				hq_err_set(e, "out of memory");
+			stream_free(&s);
+			break;
+		}
+		stream_free(&s);
+		if (delay < 0 || attempt >= opt->max_retries)
+			break;
+		if (opt->deadline > 0 && hq_llm_now() + delay >= opt->deadline) {
+			*timed_out = 1;
+			break;
+		}
+		sleep_seconds(delay);
+		reply->retries++;
+	}
+	free(body);
+	if (rc) {
+		int retries = reply->retries;
+		hq_llm_reply_free(reply);
+		reply->retries = retries;
+	}
+	return rc;
+}
+
+static void call_free(struct hq_llm_call *c)
+{
+	free(c->id);
+	free(c->name);
+	free(c->args);
+	free(c->signature);
+}
+
+void hq_llm_reply_free(struct hq_llm_reply *r)
+{
+	if (!r)
+		return;
+	free(r->text);
+	for (size_t i = 0; i < r->ncalls; i++)
+		call_free(&r->calls[i]);
+	free(r->calls);
+	free(r->signature);
+	free(r->stop_reason);
+	memset(r, 0, sizeof *r);
+}
+
+/* ---- conversation ---- */
+
+void hq_llm_conv_init(struct hq_llm_conv *conv)
+{
+	memset(conv, 0, sizeof *conv);
+}
+
+void hq_llm_msg_free(struct hq_llm_msg *m)
+{
+	free(m->text);
+	for (size_t i = 0; i < m->ncalls; i++)
+		call_free(&m->calls[i]);
+	free(m->calls);
+	free(m->signature);
+	free(m->call_id);
+	free(m->tool_name);
+	memset(m, 0, sizeof *m);
+}
+
+void hq_llm_conv_free(struct hq_llm_conv *conv)
+{
+	for (size_t i = 0; i < conv->n; i++)
+		hq_llm_msg_free(&conv->msgs[i]);
+	free(conv->msgs);
+	free(conv->system);
+	memset(conv, 0, sizeof *conv);
+}
+
+int hq_llm_conv_set_system(struct hq_llm_conv *conv, const char *text)
+{
+	return hq_llm_set(&conv->system, text);
+}
+
+int hq_llm_conv_push(struct hq_llm_conv *conv, struct hq_llm_msg *msg)
+{
+	if (conv->n == conv->cap) {
+		size_t cap = conv->cap ? conv->cap * 2 : 8;
+		struct hq_llm_msg *nm = realloc(conv->msgs, cap * sizeof *nm);
+		if (!nm)
+			return -1;
+		conv->msgs = nm;
+		conv->cap = cap;
+	}
+	conv->msgs[conv->n++] = *msg;
+	memset(msg, 0, sizeof *msg);
+	return 0;
+}
+
+int hq_llm_conv_add_user(struct hq_llm_conv *conv, const char *text)
+{
+	struct hq_llm_msg m = { .role = HQ_LLM_USER };
+	if (hq_llm_set(&m.text, text) || hq_llm_conv_push(conv, &m)) {
+		hq_llm_msg_free(&m);
+		return -1;
+	}
+	return 0;
+}
+
+static int call_copy(struct hq_llm_call *dst, const struct hq_llm_call *src)
+{
+	memset(dst, 0, sizeof *dst);
+	if (hq_llm_set(&dst->id, src->id) || hq_llm_set(&dst->name, src->name) ||
+	    hq_llm_set(&dst->args, src->args) || hq_llm_set(&dst->signature, src->signature)) {
+		call_free(dst);
+		return -1;
+	}
+	return 0;
+}
+
+int hq_llm_conv_add_reply(struct hq_llm_conv *conv, const struct hq_llm_reply *r)
+{
+	struct hq_llm_msg m = { .role = HQ_LLM_ASSISTANT };
+	if (hq_llm_set(&m.text, r->text ? r->text : "") || hq_llm_set(&m.signature, r->signature))
+		goto fail;
+	if (r->ncalls) {
+		m.calls = calloc(r->ncalls, sizeof *m.calls);
+		if (!m.calls)
+			goto fail;
+		for (size_t i = 0; i < r->ncalls; i++, m.ncalls++)
+			if (call_copy(&m.calls[i], &r->calls[i]))
+				goto fail;
+	}
+	if (hq_llm_conv_push(conv, &m))
+		goto fail;
+	return 0;
+fail:
+	hq_llm_msg_free(&m);
+	return -1;
+}
+
+int hq_llm_conv_add_result(struct hq_llm_conv *conv, const char *call_id,
+			   const char *tool_name, const char *text, int is_error)
+{
+	struct hq_llm_msg m = { .role = HQ_LLM_TOOL, .is_error = is_error };
+	if (hq_llm_set(&m.text, text) || hq_llm_set(&m.call_id, call_id) ||
+	    hq_llm_set(&m.tool_name, tool_name) || hq_llm_conv_push(conv, &m)) {
+		hq_llm_msg_free(&m);
+		return -1;
+	}
+	return 0;
+}
+
+static const char *const role_names[] = { "user", "assistant", "tool" };
+
+cJSON *hq_llm_msg_to_json(const struct hq_llm_msg *m)
+{
+	cJSON *j = cJSON_CreateObject();
+	if (!j)
+		return NULL;
+	cJSON_AddStringToObject(j, "role", role_names[m->role]);
+	cJSON_AddStringToObject(j, "text", m->text ? m->text : "");
+	if (m->signature)
+		cJSON_AddStringToObject(j, "signature", m->signature);
+	if (m->role == HQ_LLM_TOOL) {
+		cJSON_AddStringToObject(j, "call_id", m->call_id ? m->call_id : "");
+		cJSON_AddStringToObject(j, "tool", m->tool_name ? m->tool_name : "");
+		cJSON_AddBoolToObject(j, "is_error", m->is_error);
+	}
+	if (m->ncalls) {
+		cJSON *a = cJSON_AddArrayToObject(j, "calls");
+		for (size_t i = 0; a && i < m->ncalls; i++) {
+			cJSON *c = cJSON_CreateObject();
+			if (!c)
+				break;
+			cJSON_AddStringToObject(c, "id", m->calls[i].id);
+			cJSON_AddStringToObject(c, "name", m->calls[i].name);
+			cJSON_AddStringToObject(c, "args", m->calls[i].args);
+			if (m->calls[i].signature)
+				cJSON_AddStringToObject(c, "signature", m->calls[i].signature);
+			cJSON_AddItemToArray(a, c);
+		}
+	}
+	return j;
+}
+
+int hq_llm_msg_from_json(const cJSON *j, struct hq_llm_msg *m)
+{
+	memset(m, 0, sizeof *m);
+	const char *role = hq_llm_jstr(j, "role");
+	if (!role)
+		return -1;
+	if (!strcmp(role, "user"))
+		m->role = HQ_LLM_USER;
+	else if (!strcmp(role, "assistant"))
+		m->role = HQ_LLM_ASSISTANT;
+	else if (!strcmp(role, "tool"))
+		m->role = HQ_LLM_TOOL;
+	else
+		return -1;
+	if (hq_llm_set(&m->text, hq_llm_jstr(j, "text") ? hq_llm_jstr(j, "text") : "") ||
+	    hq_llm_set(&m->signature, hq_llm_jstr(j, "signature")) ||
+	    hq_llm_set(&m->call_id, hq_llm_jstr(j, "call_id")) ||
+	    hq_llm_set(&m->tool_name, hq_llm_jstr(j, "tool")))
+		goto fail;
+	m->is_error = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "is_error"));
+	const cJSON *calls = cJSON_GetObjectItemCaseSensitive(j, "calls");
+	int n = cJSON_GetArraySize(calls);
+	if (n > 0) {
+		m->calls = calloc((size_t)n, sizeof *m->calls);
+		if (!m->calls)
+			goto fail;
+		const cJSON *c;
+		cJSON_ArrayForEach(c, calls) {
+			struct hq_llm_call *dc = &m->calls[m->ncalls++];
+			if (hq_llm_set(&dc->id, hq_llm_jstr(c, "id")) ||
+			    hq_llm_set(&dc->name, hq_llm_jstr(c, "name")) ||
+			    hq_llm_set(&dc->args, hq_llm_jstr(c, "args")) ||
+			    hq_llm_set(&dc->signature, hq_llm_jstr(c, "signature")))
+				goto fail;
+			if (!dc->id || !dc->name || !dc->args)
+				goto fail;
+		}
+	}
+	return 0;
+fail:
+	hq_llm_msg_free(m);
+	return -1;
+}
+
+/* ---- text tool mode ---- */
+
+static int add_text_call(struct hq_llm_reply *r, const cJSON *j)
+{
+	if (cJSON_IsArray(j)) {
+		const cJSON *it;
+		int n = 0;
+		cJSON_ArrayForEach(it, j)
+			n += add_text_call(r, it);
+		return n;
+	}
+	if (!cJSON_IsObject(j))
+		return 0;
+	const char *name = hq_llm_jstr(j, "name");
+	if (!name)
+		name = hq_llm_jstr(j, "tool");
+	if (!name)
+		name = hq_llm_jstr(j, "function");
+	if (!name)
+		return 0;
+	const cJSON *args = cJSON_GetObjectItemCaseSensitive(j, "arguments");
+	if (!args)
+		args = cJSON_GetObjectItemCaseSensitive(j, "parameters");
+	if (!args)
+		args = cJSON_GetObjectItemCaseSensitive(j, "args");
+	char *text = cJSON_IsString(args) ? strdup(args->valuestring)
+		   : args ? cJSON_PrintUnformatted(args) : strdup("{}");
+	struct hq_llm_call *nc = realloc(r->calls, (r->ncalls + 1) * sizeof *nc);
+	if (!text || !nc) {
+		free(text);
+		if (nc)
+			r->calls = nc;
+		return 0;
+	}
+	r->calls = nc;
+	struct hq_llm_call *c = &r->calls[r->ncalls];
+	memset(c, 0, sizeof *c);
+	c->args = text;
+	if (hq_llm_set(&c->name, name) || synth_id(&c->id)) {
+		call_free(c);
+		return 0;
+	}
+	r->ncalls++;
+	return 1;
+}
+
+/* the JSON value starting at p (first '{' or '['), balanced, or NULL */
+static cJSON *parse_lenient(const char *p, size_t n)
+{
+	while (n && *p != '{' && *p != '[')
+		p++, n--;
+	if (!n)
+		return NULL;
+	/* models add prose or trailing text after the object: parse the
+	 * balanced prefix only */
+	int depth = 0, in_str = 0, esc = 0;
+	size_t end = 0;
+	for (size_t i = 0; i < n; i++) {
+		char c = p[i];
+		if (in_str) {
+			if (esc)
+				esc = 0;
+			else if (c == '\\')
+				esc = 1;
+			else if (c == '"')
+				in_str = 0;
+			continue;
+		}
+		if (c == '"')
+			in_str = 1;
+		else if (c == '{' || c == '[')
+			depth++;
+		else if ((c == '}' || c == ']') && --depth == 0) {
+			end = i + 1;
+			break;
+		}
+	}
+	return end ? cJSON_ParseWithLength(p, end) : NULL;
+}
+
+size_t hq_llm_text_calls(struct hq_llm_reply *r)
+{
+	size_t found = 0;
+	const char *t = r->text ? r->text : "";
+	/* fenced blocks and <tool_call> tags, in the order they appear */
+	for (const char *p = t;;) {
+		const char *tag = strstr(p, "<tool_call>"), *fence = strstr(p, "```");
+		const char *open = tag && (!fence || tag < fence) ? tag : fence;
+		if (!open)
+			break;
+		const char *close_mark = open == tag ? "</tool_call>" : "```";
+		p = open + (open == tag ? strlen("<tool_call>") : 3);
+		const char *e = strstr(p, close_mark);
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+		cJSON *j = parse_lenient(p, n);
+		if (j)
+			found += (size_t)add_text_call(r, j);
+		cJSON_Delete(j);
+		if (!e)
+			break;
+		p = e + strlen(close_mark);
+	}
+	if (found)
+		return found;
+	/* a reply that is nothing but a JSON call */
+	const char *s = t;
+	while (*s == ' ' || *s == '\n' || *s == '\t' || *s == '\r')
+		s++;
+	if (*s == '{') {
+		cJSON *j = parse_lenient(s, strlen(s));
+		if (j)
+			found += (size_t)add_text_call(r, j);
+		cJSON_Delete(j);
+	}
+	return found;
+}

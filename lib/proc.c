@@ -1,0 +1,241 @@
+/* proc — concurrent argv execution with timeouts and output caps. */
+#include "hq/proc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+#define ERR_CAP 4096
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int grow(char **buf, size_t need)
+{
+	char *nb = realloc(*buf, need);
+	if (!nb)
+		return -1;
+	*buf = nb;
+	return 0;
+}
+
+static int spawn(struct hq_proc *p)
+{
+	int out[2], err[2];
+	if (pipe2(out, O_CLOEXEC))
+		return errno;
+	if (pipe2(err, O_CLOEXEC)) {
+		int e = errno;
+		close(out[0]);
+		close(out[1]);
+		return e;
+	}
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t at;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawnattr_init(&at);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_adddup2(&fa, out[1], 1);
+	posix_spawn_file_actions_adddup2(&fa, err[1], 2);
+	/* its own process group, so a timeout kills its children too */
+	posix_spawnattr_setpgroup(&at, 0);
+	sigset_t def;
+	sigemptyset(&def);
+	sigaddset(&def, SIGPIPE);
+	posix_spawnattr_setsigdefault(&at, &def);
+	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF);
+	int rc = posix_spawn(&p->pid, p->argv[0], &fa, &at, p->argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&at);
+	close(out[1]);
+	close(err[1]);
+	if (rc) {
+		close(out[0]);
+		close(err[0]);
+		return rc;
+	}
+	p->fd_out = out[0];
+	p->fd_err = err[0];
+	return 0;
+}
+
+static void take_out(struct hq_proc *p, const char *buf, size_t n, size_t cap)
+{
+	for (size_t i = 0; i < n; i++)
+		if (buf[i] == '\n')
+			p->out_lines++;
+	p->out_total += n;
+	if (p->cut)
+		return;
+	size_t room = cap > p->out_len ? cap - p->out_len : 0;
+	size_t take = n < room ? n : room;
+	if (take && !grow(&p->out, p->out_len + take + 1)) {
+		memcpy(p->out + p->out_len, buf, take);
+		p->out_len += take;
+		p->out[p->out_len] = '\0';
+	}
+	if (take < n)
+		p->cut = 1;
+}
+
+static void take_err(struct hq_proc *p, const char *buf, size_t n)
+{
+	size_t room = ERR_CAP - p->err_len;
+	size_t take = n < room ? n : room;
+	if (take && !grow(&p->err, p->err_len + take + 1)) {
+		memcpy(p->err + p->err_len, buf, take);
+		p->err_len += take;
+		p->err[p->err_len] = '\0';
+	}
+}
+
+static void drain(struct hq_proc *p, int *fd, int is_out, size_t cap)
+{
+	char buf[65536];
+	ssize_t r = read(*fd, buf, sizeof buf);
+	if (r < 0 && (errno == EINTR || errno == EAGAIN))
+		return;
+	if (r <= 0) {
+		close(*fd);
+		*fd = -1;
+		return;
+	}
+	if (is_out)
+		take_out(p, buf, (size_t)r, cap);
+	else
+		take_err(p, buf, (size_t)r);
+}
+
+static void reap(struct hq_proc *p, int flags)
+{
+	int st;
+	pid_t r;
+	do
+		r = waitpid(p->pid, &st, flags);
+	while (r < 0 && errno == EINTR);
+	if (r != p->pid)
+		return;
+	p->reaped = 1;
+	p->seconds = now() - p->started;
+	if (WIFEXITED(st))
+		p->exit_status = WEXITSTATUS(st);
+	else if (WIFSIGNALED(st))
+		p->term_signal = WTERMSIG(st);
+}
+
+/* keep whole lines only: a cut row would be invalid JSON */
+static void finish_out(struct hq_proc *p)
+{
+	if (p->cut && p->out_len) {
+		size_t n = p->out_len;
+		while (n && p->out[n - 1] != '\n')
+			n--;
+		p->out_len = n;
+		p->out[n] = '\0';
+	}
+	if (!p->out && !grow(&p->out, 1))
+		p->out[0] = '\0';
+	if (!p->err && !grow(&p->err, 1))
+		p->err[0] = '\0';
+	for (size_t i = 0; i < p->out_len; i++)
+		if (p->out[i] == '\n')
+			p->kept_lines++;
+	if (!p->cut && p->out_len && p->out[p->out_len - 1] != '\n') {
+		p->out_lines++;	/* a last line without newline is a row too */
+		p->kept_lines++;
+	}
+}
+
+int hq_proc_run_all(struct hq_proc *procs, size_t n, double timeout, size_t out_cap)
+{
+	struct pollfd *pfd = calloc(n * 2 + 1, sizeof *pfd);
+	if (!pfd)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		struct hq_proc *p = &procs[i];
+		p->exit_status = -1;
+		p->fd_out = p->fd_err = -1;
+		p->started = now();
+		p->spawn_errno = spawn(p);
+		if (p->spawn_errno)
+			p->reaped = 1;
+	}
+	for (;;) {
+		size_t np = 0, running = 0;
+		double t = now(), wait = 1e9;
+		for (size_t i = 0; i < n; i++) {
+			struct hq_proc *p = &procs[i];
+			if (p->reaped)
+				continue;
+			running++;
+			double left = p->started + timeout - t;
+			if (timeout > 0 && left <= 0 && !p->timed_out) {
+				p->timed_out = 1;
+				kill(-p->pid, SIGKILL);
+				kill(p->pid, SIGKILL);
+			}
+			if (timeout > 0 && left > 0 && left < wait)
+				wait = left;
+			if (p->fd_out >= 0)
+				pfd[np++] = (struct pollfd){ .fd = p->fd_out, .events = POLLIN };
+			if (p->fd_err >= 0)
+				pfd[np++] = (struct pollfd){ .fd = p->fd_err, .events = POLLIN };
+			if (p->fd_out < 0 && p->fd_err < 0) {
+				reap(p, p->timed_out ? 0 : WNOHANG);
+				if (!p->reaped && wait > 0.0005)
+					wait = 0.0005;	/* output closed: it exits soon */
+			}
+		}
+		if (!running)
+			break;
+		if (np == 0) {
+			struct timespec ts = { 0, wait < 0.0005 ? (long)(wait * 1e9) : 500000L };
+			nanosleep(&ts, NULL);
+			continue;
+		}
+		int ms = wait >= 1e8 ? -1 : (int)(wait * 1000) + 1;
+		int r = poll(pfd, (nfds_t)np, ms);
+		if (r < 0 && errno != EINTR)
+			break;
+		for (size_t k = 0; r > 0 && k < np; k++) {
+			if (!pfd[k].revents)
+				continue;
+			for (size_t i = 0; i < n; i++) {
+				if (procs[i].fd_out == pfd[k].fd)
+					drain(&procs[i], &procs[i].fd_out, 1, out_cap);
+				else if (procs[i].fd_err == pfd[k].fd)
+					drain(&procs[i], &procs[i].fd_err, 0, out_cap);
+			}
+		}
+	}
+	free(pfd);
+	for (size_t i = 0; i < n; i++)
+		finish_out(&procs[i]);
+	return 0;
+}
+
+void hq_proc_free(struct hq_proc *p)
+{
+	if (!p)
+		return;
+	if (p->fd_out >= 0 && p->pid)
+		close(p->fd_out);
+	if (p->fd_err >= 0 && p->pid)
+		close(p->fd_err);
+	free(p->out);
+	free(p->err);
+	p->out = p->err = NULL;
+}

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Mangled exports (XML and zip) never crash the Apple Health reader; under
+# the ASan+UBSan build (make check SANITIZE=1) this is a fuzzing run with
+# leak checks on every CI run. The seed changes with the day, and is printed.
+. "$(dirname "$0")/lib.sh"
+command -v fuzz_apple >/dev/null || skip_all "fuzz_apple not built"
+A=$HQ_FIXTURES/apple-health
+[ -d "$A" ] || skip_all "no fixtures at $A"
+
+seed=${HQ_FUZZ_SEED:-$(date +%j)}
+n=${HQ_FUZZ_ITERATIONS:-1500}
+gen-export --days 2 --zip -o "$T/gen.zip" >/dev/null 2>&1
+run fuzz_apple -n "$n" -s "$seed" "$A/dogsheep/export.xml" "$A/jshrake/export.zip" \
+    "$A/aleksi/testdata.xml" "$A/tdda/export6s3sample.xml" \
+    "$HQ_ROOT/tests/data/ios16-broken-dtd.xml" "$T/gen.zip"
+is "$rc" 0 "fuzz_apple: $n mutated exports, seed $seed, no crash (HQ_FUZZ_SEED=$seed to replay)"
+like "$out" "^fuzz_apple: $n iterations over 6 files" "every iteration ran"
+is "$err" "" "no sanitizer or leak report"
+done_testing

@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Every run is logged in the store (never an API key); --log lists runs;
+# --session continues a conversation; settings come from flags, the
+# environment or the config file, and missing ones are named.
+. "$(dirname "$0")/lib.sh"
+. "$HQ_ROOT/tests/fake/lib.sh"
+make_tools "$T/tools"
+sql() { python3 -c "
+import sqlite3, sys
+for r in sqlite3.connect('$HQ_DB').execute(sys.argv[1]): print('|'.join(map(str, r)))" "$1"; }
+
+# a run, with a secret key that must not be written anywhere
+start_fake one-call
+secret=sk-ant-api03-SECRETSECRET42
+ANTHROPIC_API_KEY=$secret run hq-agent -p anthropic -m fake-model --base-url "$(base_url anthropic)" \
+	-v --jsonl --session walk "How many steps did I walk yesterday?" </dev/null
+is "$rc" 0 "logged run: answered"
+is "$(req 'print(reqs[0]["headers"]["x-api-key"])')" "$secret" "the key was sent to the server"
+hits=$(cat "$HQ_DB"* | grep -c "SECRETSECRET42"; printf '%s%s' "$out" "$err" | grep -c SECRETSECRET42)
+is "$(echo $hits | tr -d ' ')" "00" "the key is in neither the store nor the output"
+is "$(sql "SELECT question, provider, model, steps, outcome, session, input_tokens, output_tokens FROM agent_run")" \
+	"How many steps did I walk yesterday?|anthropic|fake-model|2|answered|walk|200|40" "the run: question, provider, model, steps, outcome, tokens"
+is "$(sql "SELECT step, tool_calls, stop_reason, input_tokens FROM agent_request ORDER BY step")" \
+	"1|1|tool_use|100
+2|0|end_turn|100" "each request: tool calls, stop reason, tokens"
+is "$(sql "SELECT step, tool, arguments, exit_status, is_error, rows, output_bytes > 0, seconds > 0 FROM agent_tool_call")" \
+	'1|hq_testtool|{"metrics":["steps"],"by":"day","limit":5}|0|0|1|1|1' "each tool call: arguments, exit status, rows, sizes, duration"
+is "$(sql "SELECT count(*) FROM agent_message")" 4 "the conversation: question, call, result, answer"
+
+# --log lists runs as JSON lines
+run hq-agent --log
+is "$rc" 0 "--log: exit 0"
+like "$out" '"question":"How many steps did I walk yesterday\?","provider":"anthropic","model":"fake-model","steps":2,"tool_calls":1,"outcome":"answered"' "--log: the run"
+
+# --session continues the conversation: the model sees all of it
+start_fake answer
+agent anthropic --session walk "Is that more than usual?"
+is "$rc" 0 "session: answered"
+req '
+m = reqs[0]["body"]["messages"]
+assert m[0]["content"][0]["text"] == "How many steps did I walk yesterday?", m[0]
+use = m[1]["content"][-1]
+assert use["type"] == "tool_use" and use["name"] == "hq_testtool"
+assert m[2]["content"][0]["tool_use_id"] == use["id"]
+assert m[3]["content"][0]["text"] == "You walked 8123 steps yesterday."
+assert m[4]["content"][0]["text"] == "Is that more than usual?"
+assert len(m) == 5'
+ok $? "session: the earlier question, tool call, result and answer come first"
+# the same session continued through another provider
+start_fake answer
+agent gemini --session walk "And the day before?"
+req '
+c = reqs[0]["body"]["contents"]
+assert [x["role"] for x in c] == ["user", "model", "user", "model", "user", "model", "user"], [x["role"] for x in c]
+assert c[2]["parts"][0]["functionResponse"]["name"] == "hq_testtool"'
+ok $? "session: continued with another provider, in its format"
+is "$(sql "SELECT count(*) FROM agent_run WHERE session = 'walk'")" 3 "session: three runs"
+
+# settings: config < environment < flags
+mkdir -p "$XDG_CONFIG_HOME/hq"
+start_fake answer
+printf '[llm]\nprovider = anthropic\nmodel = from-config\nbase_url = %s\n' "$(base_url anthropic)" >"$XDG_CONFIG_HOME/hq/config"
+ANTHROPIC_API_KEY=k run hq-agent "hi" </dev/null
+is "$rc" 0 "config: provider, model and base_url from ~/.config/hq/config"
+is "$(req 'print(reqs[-1]["path"], reqs[-1]["body"]["model"])')" "/v1/messages from-config" "config: used"
+HQ_LLM_MODEL=from-env ANTHROPIC_API_KEY=k run hq-agent "hi" </dev/null
+is "$(req 'print(reqs[-1]["body"]["model"])')" "from-env" "environment beats the config"
+HQ_LLM_MODEL=from-env ANTHROPIC_API_KEY=k run hq-agent -m from-flag "hi" </dev/null
+is "$(req 'print(reqs[-1]["body"]["model"])')" "from-flag" "a flag beats the environment"
+printf '[llm]\nprovider = anthropic\nmodel = m\napi_key_env = MY_CLAUDE_KEY\nbase_url = %s\n' "$(base_url anthropic)" >"$XDG_CONFIG_HOME/hq/config"
+MY_CLAUDE_KEY=other-key run hq-agent "hi" </dev/null
+is "$(req 'print(reqs[-1]["headers"]["x-api-key"])')" "other-key" "config: api_key_env names the key's variable"
+rm "$XDG_CONFIG_HOME/hq/config"
+
+# what is missing is named, exit 2
+run hq-agent "hi" </dev/null
+is "$rc" 2 "no model: exit 2"
+like "$err" "no model set — pass --model NAME, set HQ_LLM_MODEL" "no model: says how to set one"
+run hq-agent -p anthropic -m x "hi" </dev/null
+is "$rc" 2 "no key: exit 2"
+like "$err" "no API key for anthropic — set ANTHROPIC_API_KEY" "no key: names the variable"
+HQ_LLM_PROVIDER=mistral run hq-agent -m x "hi" </dev/null
+is "$rc" 2 "unknown provider: exit 2"
+like "$err" "unknown provider 'mistral'" "unknown provider: named"
+run hq-agent -m x </dev/null
+is "$rc" 2 "no question: exit 2"
+like "$err" "no question" "no question: said"
+
+# the question may come on stdin
+start_fake answer
+echo "How many steps?" >"$T/q"
+run hq-agent -p openai -m fake-model --base-url "$(base_url openai)" <"$T/q"
+is "$out" "Yesterday you walked 8123 steps, more than your average." "question on stdin"
+is "$(req 'print(reqs[0]["body"]["messages"][-1]["content"])')" "How many steps?" "question on stdin: sent"
+
+done_testing

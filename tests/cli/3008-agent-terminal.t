@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# On a terminal: the answer streams as it arrives (once, not again at the
+# end), and a tool that writes asks first and runs only after a yes.
+. "$(dirname "$0")/lib.sh"
+. "$HQ_ROOT/tests/fake/lib.sh"
+command -v script >/dev/null || skip_all "script(1) is needed for a terminal"
+make_tools "$T/tools"
+export HQ_WRITETOOL_MARK="$T/wrote"
+
+# tty CMD INPUT: run CMD on a pseudo-terminal with INPUT typed; sets $out
+tty() {
+	out=$(printf '%s' "$2" | script -qec "$1" /dev/null | tr -d '\r')
+}
+start_fake one-call
+tty "hq-agent -m fake-model --base-url $(base_url openai) 'How many steps?'" ""
+is "$(printf '%s\n' "$out" | grep -c 'You walked 8123 steps yesterday.')" 1 "terminal: the streamed answer is printed once"
+like "$out" "Let me look." "terminal: text before a tool call is shown too"
+
+start_fake write-tool
+tty "hq-agent -m fake-model --base-url $(base_url openai) 'import it'" "n
+"
+like "$out" "the model wants to change your data store:" "terminal: a write tool asks first"
+like "$out" "hq-writetool -- export.zip" "terminal: and shows the command"
+ok "$([ ! -e "$T/wrote" ]; echo $?)" "terminal: 'n' refuses it"
+like "$(req 'print(reqs[1]["body"]["messages"][-1]["content"])')" "refused" "terminal: the model is told"
+
+start_fake write-tool
+tty "hq-agent -m fake-model --base-url $(base_url openai) 'import it'" "y
+"
+ok "$([ -e "$T/wrote" ]; echo $?)" "terminal: 'y' runs it"
+like "$(req 'print(reqs[1]["body"]["messages"][-1]["content"])')" '"imported":"-- export.zip"' "terminal: its output goes to the model"
+
+done_testing
