@@ -217,7 +217,8 @@ build_dayset(struct hq_store *s, struct hq_expr **xs, size_t nx,
 			days[ndays++] = m[k].series.rows[r].day;
 		}
 	}
-	qsort(days, ndays, sizeof *days, cmp_i64);
+	if (ndays)
+		qsort(days, ndays, sizeof *days, cmp_i64);
 	out->days = hq_xmalloc((ndays + 1) * sizeof *out->days);
 	out->n = 0;
 	for (size_t d = 0; d < ndays; d++) {

@@ -492,7 +492,8 @@ run_cumulative_raw(struct hq_store *s, const struct hq_query *q,
 			split_piece(q, fine, pc[i].start, pc[i].end, pc[i].value, first, &pts);
 		}
 		free(seen);
-		qsort(pts.v, pts.n, sizeof *pts.v, cmp_point);
+		if (pts.n)
+			qsort(pts.v, pts.n, sizeof *pts.v, cmp_point);
 		/* --when: only the chosen days count. */
 		size_t k = 0;
 		for (size_t i = 0; i < pts.n; i++)
@@ -859,6 +860,8 @@ hq_query_run(struct hq_store *s, const struct hq_query *qin,
 out:
 	free_names(&sources);
 	free_names(&devices);
+	if (rc < 0)
+		hq_series_free(out);
 	return rc;
 }
 
