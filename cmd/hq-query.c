@@ -34,7 +34,7 @@ static const struct hq_opt options[] = {
 	{ OPT_FROM, "from", HQ_OPT_STRING, "DATE", "start at DATE (2024-12-01, 2024-12, 2024-W49, today, 7d, last-month...)",
 	  NULL, "Start of the range, inclusive: 2024-12-01, 2024-12 (a month), 2024-W49 (an ISO week), today, yesterday, 7d/3w/6m/1y (that long ago), this-week, last-month, this-year. Omit for all data.", 1 },
 	{ OPT_TO, "to", HQ_OPT_STRING, "DATE", "end with DATE, inclusive (same forms as --from)",
-	  NULL, "End of the range, inclusive of the whole day/month/week it names (same forms as from). --from 2024-12 --to 2024-12 is all of December.", 1 },
+	  NULL, "End of the range, inclusive of the whole day/month/week it names (same forms as from): from \"2024-12\" with to \"2024-12\" is all of December.", 1 },
 	{ OPT_BY, "by", HQ_OPT_ENUM, "PERIOD", "one row per hour, day, week (ISO), month or year in the local zone",
 	  "hour|day|week|month|year", "Bucket size in the local time zone. Use day/week/month with an aggregation rather than raw rows: raw per-minute heart rate is thousands of rows. Weeks are ISO weeks (Monday first).", 1 },
 	{ OPT_AGG, "agg", HQ_OPT_STRING, "LIST", "aggregations: avg,min,max,sum,count,median,stddev,p1..p99,first,last",
