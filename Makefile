@@ -30,6 +30,12 @@ CFLAGS_ALL  = -std=c17 -D_GNU_SOURCE -DHQ_VERSION='"$(VERSION)"' \
 LDFLAGS_ALL = $(LDSAN) $(LDFLAGS)
 LIBS_ALL    = $(PKG_LIBS) -lm -lpthread
 
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
 LIB_SRC  := $(sort $(wildcard lib/*.c))
 CMD_SRC  := $(sort $(wildcard cmd/*.c))
 TOOL_SRC := $(sort $(wildcard scripts/*.c bench/*.c tests/fuzz/*.c))
@@ -46,26 +52,29 @@ all: $(CMDS) $(TOOLS)
 
 $(BUILD)/obj/%.o: %.c $(HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -c -o $@ $<
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS_ALL) -c -o $@ $<
 
 $(LIBHQ): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
-	rm -f $@ && ar rcs $@ $(LIB_OBJ)
+	$(Q)rm -f $@ && ar rcs $@ $(LIB_OBJ)
 
 $(BUILD)/bin/%: $(BUILD)/obj/cmd/%.o $(LIBHQ)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS_ALL) -o $@ $< $(LIBHQ) $(LIBS_ALL)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $< $(LIBHQ) $(LIBS_ALL)
 
 define tool_rule
 $(BUILD)/tools/$(basename $(notdir $(1))): $(BUILD)/obj/$(basename $(1)).o $(LIBHQ)
 	@mkdir -p $$(dir $$@)
-	$$(CC) $$(LDFLAGS_ALL) -o $$@ $$< $$(LIBHQ) $$(LIBS_ALL)
+	$$(Q)$$(CC) $$(LDFLAGS_ALL) -o $$@ $$< $$(LIBHQ) $$(LIBS_ALL)
 endef
 $(foreach s,$(TOOL_SRC),$(eval $(call tool_rule,$(s))))
 
 $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(LIBHQ)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS_ALL) -o $@ $< $(LIBHQ) $(LIBS_ALL)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $< $(LIBHQ) $(LIBS_ALL)
 
 # The README's test command. Unit tests first (TAP), then the CLI suite.
 check: all $(UNITS)

@@ -134,8 +134,8 @@ hq_catalog_at(size_t i)
 	return i < NMETRICS ? &metrics[i] : NULL;
 }
 
-static int
-has_alias(const char *aliases, const char *name)
+int
+hq_catalog_word_in(const char *aliases, const char *name)
 {
 	size_t n = strlen(name);
 
@@ -171,7 +171,7 @@ hq_catalog_lookup(const char *name)
 		if (strcasecmp(metrics[i].name, name) == 0)
 			return &metrics[i];
 	for (size_t i = 0; i < NMETRICS; i++)
-		if (has_alias(metrics[i].aliases, name))
+		if (hq_catalog_word_in(metrics[i].aliases, name))
 			return &metrics[i];
 	for (size_t i = 0; i < NMETRICS; i++)
 		if (strcasecmp(metrics[i].identifier, name) == 0)

@@ -108,23 +108,6 @@ static const struct workout_type {
 
 #define NTYPES (sizeof types / sizeof types[0])
 
-static int
-alias_match(const char *aliases, const char *name)
-{
-	size_t n = strlen(name);
-
-	for (const char *p = aliases; *p;) {
-		const char *sp = strchr(p, ' ');
-		size_t len = sp ? (size_t)(sp - p) : strlen(p);
-		if (len == n && strncasecmp(p, name, n) == 0)
-			return 1;
-		if (!sp)
-			break;
-		p = sp + 1;
-	}
-	return 0;
-}
-
 const char *
 hq_workout_type_identifier(const char *name, const char **suggest)
 {
@@ -144,8 +127,8 @@ hq_workout_type_identifier(const char *name, const char **suggest)
 		if (strcasecmp(name, types[i].identifier) == 0 ||
 		    strcasecmp(name, types[i].name) == 0 ||
 		    strcmp(snake, types[i].name) == 0 ||
-		    alias_match(types[i].aliases, name) ||
-		    alias_match(types[i].aliases, snake))
+		    hq_catalog_word_in(types[i].aliases, name) ||
+		    hq_catalog_word_in(types[i].aliases, snake))
 			return types[i].identifier;
 	/* A type newer than this table, written the way the export writes it. */
 	if (strncmp(name, W(""), sizeof W("") - 1) == 0 && name[sizeof W("") - 1])

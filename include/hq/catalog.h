@@ -34,6 +34,9 @@ const struct hq_metric_info *hq_catalog_at(size_t i);
 const struct hq_metric_info *hq_catalog_lookup(const char *name);
 const struct hq_metric_info *hq_catalog_by_identifier(const char *identifier);
 const char *hq_catalog_kind_name(enum hq_kind k);
+/* Whether name is one of the space-separated words of list
+ * (case-insensitive): the alias lists of metrics and workout types. */
+int hq_catalog_word_in(const char *list, const char *name);
 
 /* snake_case name of any identifier, known or not:
  * HKQuantityTypeIdentifierVO2Max → vo2_max, HKDataTypeSleepDurationGoal →
