@@ -5,6 +5,12 @@
  * day) is drawn as bars, anything else as a line with points. Axes carry
  * dates (formatted for the bucket size) and the unit. Everything passed in
  * is borrowed for the duration of the call.
+ *
+ * Series that share a unit share a y axis; each further unit gets its own
+ * panel below (small multiples on one date axis). A NaN value, a missing
+ * bucket, or (raw samples) a step five times the usual one breaks the line.
+ * More points than pixels are drawn per pixel column (first, lowest,
+ * highest, last), so millions of samples make a chart of some 50 kB.
  */
 #ifndef HQ_SVG_H
 #define HQ_SVG_H

@@ -26,16 +26,32 @@ struct hq_workout_filter {
 
 /* One row per workout, oldest first: id, type, start, end (local ISO
  * times), date, duration_min, distance_km, energy_kcal, avg_hr, max_hr,
- * source, has_route. Returns the number of rows, or -1 with e set. */
+ * source, has_route. Totals come from the Workout's own attributes, else
+ * its statistics; heart rate from its statistic, else from the heart-rate
+ * samples between its start and end. Absent values are null, never 0.
+ * An unknown f->type is an error whose message suggests the closest type.
+ * Returns the number of rows, or -1 with e set. */
 long hq_workout_list(struct hq_store *s, const struct hq_workout_filter *f,
     struct hq_out *out, struct hq_err *e);
 
-/* One row of detail for workout id: the list fields plus every statistic
- * (<metric>_sum/_avg/_min/_max with units), events (pauses, laps,
- * segments: count and total paused time), metadata (time zone, indoor,
- * elevation, weather) and the route summary (points, distance from the
- * points, bounding box, elevation gain). Returns 1, 0 when there is no such
- * workout, -1 on error. */
+/* One row of detail for workout id: the list fields plus
+ *   hr_source      "statistics" (its HeartRate statistic), "samples" (the
+ *                  heart-rate samples recorded during it: old exports) or null
+ *   elapsed_min    end - start, pauses included (duration_min excludes them)
+ *   activities     WorkoutActivity count
+ *   <metric>_sum/_avg/_min/_max, <metric>_unit   every statistic, in the
+ *                  catalog unit (workout level; activity level only for
+ *                  metrics the workout level lacks: summed, min/max, and
+ *                  averages weighted by duration)
+ *   events, pauses, paused_min, laps, segments, markers   (Pause→Resume and
+ *                  MotionPaused→MotionResumed make the paused time)
+ *   time_zone, indoor, elevation_ascended_m, temperature_c, humidity_pct
+ *                  (a humidity written ×100, "5700 %", is read as 57),
+ *                  average_mets                     from the metadata
+ *   route_points, route_distance_km (haversine sum), route_elevation_gain_m
+ *                  (sum of the rises), route_duration_min,
+ *                  route_min_lat/_min_lon/_max_lat/_max_lon   when it has a route.
+ * Returns 1, 0 when there is no such workout, -1 on error. */
 int hq_workout_detail(struct hq_store *s, int64_t id, struct hq_out *out,
     struct hq_err *e);
 
