@@ -72,15 +72,32 @@ ok "$( { [ "$ia" -gt 0 ] && [ "$ib" -eq 0 ]; } || { [ "$ib" -gt 0 ] && [ "$ia" -
 is "$(q 'select count(*) from (select 1 from sample group by metric_id, source_id, start, end, value, text having count(*) > 1)')" 0 "no sample twice"
 is "$(q 'PRAGMA integrity_check')" ok "the store is sound"
 
+# Another writer holds the lock (sqlite3, for a known time).
+hold_lock() {   # SECONDS
+	{ echo "BEGIN IMMEDIATE; CREATE TABLE IF NOT EXISTS lock_probe(x);"; sleep "$1"; echo "ROLLBACK;"; } |
+		sqlite3 "$HQ_DB" &
+	holder=$!
+	# Wait until the lock is really taken.
+	for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+		sqlite3 "$HQ_DB" "PRAGMA busy_timeout=0; BEGIN IMMEDIATE; ROLLBACK;" >/dev/null 2>&1 || return 0
+		sleep 0.1
+	done
+}
+
 # --wait 0 while another holds the lock: a clear message, nothing imported.
-hq-ingest "$T/big.xml" >/dev/null 2>&1 &
-pa=$!
-sleep 0.2
-mid=$(state)
 printf '{"metric":"weight","start":"2024-12-01T07:00:00Z","value":70}\n' >"$T/w.jsonl"
+hold_lock 3
 run hq-ingest --wait 0 "$T/w.jsonl"
-wait "$pa"
+wait "$holder"
 is "$rc" 2 "--wait 0 with the store locked: exit 2"
 like "$err" "locked by another writer" "says the store is locked by another writer"
 is "$(q "select count(*) from sample s join source o on o.id=s.source_id where o.name='jsonl'")" 0 "and imported nothing"
+
+# On a terminal, the second one says it is waiting, then does its work.
+printf '{"metric":"weight","start":"2024-12-01T07:00:00Z","value":70,"source":"waiter"}\n' >"$T/w2.jsonl"
+hold_lock 2
+script -qec "hq-ingest --wait 120 '$T/w2.jsonl'" /dev/null >"$T/wait.term" 2>&1
+wait "$holder"
+like "$(cat "$T/wait.term")" "waiting for another hq-ingest to finish" "a waiting ingest says so on a terminal"
+is "$(q "select count(*) from sample s join source o on o.id=s.source_id where o.name='waiter'")" 1 "and imports once the lock is free"
 done_testing
