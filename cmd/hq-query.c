@@ -42,7 +42,7 @@ static const struct hq_opt options[] = {
 	{ OPT_WHERE, "where", HQ_OPT_LIST, "EXPR", "keep samples (or buckets, with --by) where EXPR holds: 'value>100', 'avg<60 and n>=10'",
 	  NULL, "Filter the output rows by their own values: 'value>100' on samples, or on buckets with by ('avg>70', 'max>=150', 'n>10'; every name must be an aggregation in agg, or value/n). Repeat to AND.", 1 },
 	{ OPT_WHEN, "when", HQ_OPT_LIST, "EXPR", "only days on which another metric's daily aggregate satisfies EXPR: 'exercise_time.sum>=60' (repeat to AND)",
-	  NULL, "Keep only the local days on which another metric's daily aggregate satisfies a condition, written metric.agg: 'exercise_time.sum>=60' (days with an hour of exercise), 'glucose.max>140', 'sleep.avg<6'. Use it for questions like 'heart rate on days I exercised over 60 minutes'. Several are ANDed.", 1 },
+	  NULL, "Keep only the local days on which another metric's daily aggregate satisfies a condition, written metric.agg: 'exercise_time.sum>=60' (days with an hour of exercise), 'glucose.max>140', 'sleep.avg<6'. A day offset looks at another day: 'glucose.max[-1]>140' keeps the days after a high-glucose day, so with sleep it gives the nights after (a night is dated by the morning it ends). Use it for questions like 'heart rate on days I exercised over 60 minutes'. Several are ANDed.", 1 },
 	{ OPT_SOURCE, "source", HQ_OPT_STRING, "NAME", "only samples from source NAME (no merging across sources)",
 	  NULL, "Only samples from one source (exact source name as hq-query --list shows). Without it, cumulative metrics are merged across devices by priority (Watch over iPhone over apps) so nothing is counted twice; use it only to look at one device.", 1 },
 	{ OPT_LIMIT, "limit", HQ_OPT_INT, "N", "print at most N rows", NULL,
@@ -212,11 +212,20 @@ build_dayset(struct hq_store *s, struct hq_expr **xs, size_t nx,
 		q.naggs = m[k].naggs;
 		if (hq_query_run(s, &q, &m[k].series, e))
 			goto out;
-		for (size_t r = 0; r < m[k].series.n; r++) {
-			days = hq_xrealloc(days, (ndays + 1) * sizeof *days);
-			days[ndays++] = m[k].series.rows[r].day;
-		}
 	}
+	/* A day is a candidate when some reference has a value for it: the
+	 * metric's row on day + lag. */
+	for (size_t i = 0; i < nx; i++)
+		for (size_t r = 0; r < hq_expr_nrefs(xs[i]); r++) {
+			const struct hq_expr_ref *ref = hq_expr_ref(xs[i], r);
+			size_t k = 0;
+			while (strcmp(m[k].metric, ref->metric) != 0)
+				k++;
+			for (size_t row = 0; row < m[k].series.n; row++) {
+				days = hq_xrealloc(days, (ndays + 1) * sizeof *days);
+				days[ndays++] = m[k].series.rows[row].day - ref->lag;
+			}
+		}
 	if (ndays)
 		qsort(days, ndays, sizeof *days, cmp_i64);
 	out->days = hq_xmalloc((ndays + 1) * sizeof *out->days);
@@ -237,7 +246,7 @@ build_dayset(struct hq_store *s, struct hq_expr **xs, size_t nx,
 					k++;
 				const struct hq_series *sr = &m[k].series;
 				for (size_t row = 0; row < sr->n; row++)
-					if (sr->rows[row].day == days[d]) {
+					if (sr->rows[row].day == days[d] + ref->lag) {
 						if (strcmp(ref->field, "n") == 0)
 							v = (double)sr->rows[row].n;
 						else {
@@ -294,6 +303,11 @@ where_slots(const struct hq_expr *x, const struct hq_agg *aggs, size_t naggs,
 	for (size_t r = 0; r < hq_expr_nrefs(x); r++) {
 		const struct hq_expr_ref *ref = hq_expr_ref(x, r);
 		size_t j;
+		if (ref->lag) {
+			hq_err_set(e, "--where '%s': day offsets such as [%d] are for "
+			    "--when", hq_expr_source(x), ref->lag);
+			return -1;
+		}
 		if (ref->metric) {
 			hq_err_set(e, "--where '%s': %s.%s names another metric; use "
 			    "--when to filter days by another metric", hq_expr_source(x),

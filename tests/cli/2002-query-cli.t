@@ -64,6 +64,15 @@ is "$(hq-query heart_rate --by day --when 'exercise_time.sum>=60' | field period
 is "$(hq-query heart_rate --by day --when 'exercise_time.sum>=10' --when 'heart_rate.max>90' | field period)" "2024-12-03" "several --when are ANDed"
 is "$(hq-query heart_rate --agg avg --when 'exercise_time.sum>=60' | field value)" "70" "--when also filters a whole-range aggregate"
 is "$(hq-query steps --by day --when 'sleep.value>6' | field period)" "2024-12-03" "--when on a night's sleep"
+is "$(hq-query sleep --when 'exercise_time.sum[-1]>=60' | field period)" "2024-12-03" "--when with [-1]: the night after the day with an hour of exercise"
+run hq-query sleep --when 'exercise_time.sum>=60'
+is "$rc" 1 "...not the night before it (a night is dated by its morning)"
+run hq-query heart_rate --where 'value[-1]>3'
+is "$rc" 2 "a day offset in --where is refused"
+mkdir -p "$T/config/hq"
+printf '[query]\nsleep_cutoff = 1\n' >"$T/config/hq/config"
+is "$(hq-query sleep | field period)" "2024-12-04" "sleep_cutoff = 1 in the config: sleep ending after 01:00 belongs to the next date"
+rm "$T/config/hq/config"
 
 # --- limit, offset, formats -----------------------------------------------------------
 is "$(hq-query heart_rate --limit 2 --offset 1 | field value)" "60 80" "--offset then --limit"
