@@ -387,6 +387,8 @@ print_row(struct hq_out *out, const struct hq_series *sr, const struct hq_row *r
 		hq_out_str(out, "source", sr->sources[r->source]);
 	if (!isnan(r->sample_value))
 		hq_out_num(out, "sample_value", r->sample_value);
+	if (r->category[0])
+		hq_out_str(out, "category", r->category);
 	hq_out_end(out);
 }
 

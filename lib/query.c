@@ -171,6 +171,7 @@ struct sample {
 	double value;
 	int64_t source_id, device_id;
 	int stage;
+	char category[32];   /* category samples: the stored name */
 };
 
 struct samples {
@@ -235,8 +236,12 @@ decode_sample(sqlite3_stmt *st, enum hq_kind kind, struct sample *x)
 	x->device_id = sqlite3_column_int64(st, 4);
 	x->stage = kind == HQ_KIND_SLEEP
 	    ? hq_sleep_stage_from_name((const char *)sqlite3_column_text(st, 5)) : 0;
-	if (kind == HQ_KIND_CATEGORY)
+	x->category[0] = '\0';
+	if (kind == HQ_KIND_CATEGORY) {
+		const char *text = (const char *)sqlite3_column_text(st, 5);
 		x->value = (double)(x->end - x->start) / 60;
+		snprintf(x->category, sizeof x->category, "%s", text ? text : "");
+	}
 }
 
 static int
@@ -615,6 +620,7 @@ run_discrete_raw(struct hq_store *s, const struct hq_query *q,
 		r->end = x.end;
 		r->n = 1;
 		r->day = day;
+		memcpy(r->category, x.category, sizeof r->category);
 		for (size_t k = 0; k < q->naggs; k++)
 			r->v[k] = q->aggs[k].kind == HQ_AGG_COUNT ? 1
 			    : q->aggs[k].kind == HQ_AGG_STDDEV ? NAN : x.value;

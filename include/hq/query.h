@@ -79,6 +79,7 @@ struct hq_row {
 	long n;
 	int source;               /* per-sample rows: index into sources; else -1 */
 	double sample_value;      /* per-sample cumulative rows; else NaN */
+	char category[32];        /* per-sample category rows: "asleep_core" */
 	int64_t day;              /* the local day number the row belongs to */
 };
 
