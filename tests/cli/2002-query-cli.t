@@ -49,7 +49,7 @@ is "$(hq-query sleep_deep sleep_rem sleep_core sleep_awake | field value)" "1 2.
 is "$(hq-query sleep --source AutoSleep | field value)" "6.75" "--source picks another source's night"
 is "$(hq-query sleep_analysis | field category)" "in_bed asleep_core asleep_unspecified asleep_deep awake asleep_rem" \
 	"the raw sleep samples, each with its stage"
-is "$(hq-query sleep_analysis --by day --agg count | field value)" "6" "category samples counted by day"
+is "$(hq-query sleep_analysis --by day --agg count | field value)" "3 3" "category samples counted by the day they start"
 
 # --- aggregation -------------------------------------------------------------------
 is "$(hq-query heart_rate --agg avg,count,median,first,last,p90 | field p90)" "94" "--agg without --by: one row for the range (p90 interpolated)"
