@@ -4,7 +4,6 @@
  */
 #include <cjson/cJSON.h>
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,9 +71,15 @@ struct run {
 	double start;
 };
 
+/* durations to the microsecond: more digits are noise */
+static double micro(double seconds)
+{
+	return (double)(long long)(seconds * 1e6 + 0.5) / 1e6;
+}
+
 static void event(struct run *r, cJSON *o)
 {
-	cJSON_AddNumberToObject(o, "t", (double)(long)((hq_llm_now() - r->start) * 1000) / 1000);
+	cJSON_AddNumberToObject(o, "t", micro(hq_llm_now() - r->start));
 	char *s = cJSON_PrintUnformatted(o);
 	if (s)
 		printf("%s\n", s);
@@ -125,7 +130,7 @@ static void on_reply(void *ctx, int step, const struct hq_llm_reply *rep, double
 			rep->ncut ? ", some cut off by max tokens" : "");
 	if (r->jsonl) {
 		cJSON *o = event_new("step", step);
-		cJSON_AddNumberToObject(o, "seconds", seconds);
+		cJSON_AddNumberToObject(o, "seconds", micro(seconds));
 		cJSON_AddNumberToObject(o, "input_tokens", (double)rep->input_tokens);
 		cJSON_AddNumberToObject(o, "output_tokens", (double)rep->output_tokens);
 		cJSON_AddNumberToObject(o, "tool_calls", (double)rep->ncalls);
@@ -178,7 +183,7 @@ static void on_tool_result(void *ctx, int step, const struct hq_llm_call *c,
 		cJSON_AddStringToObject(o, "name", c->name);
 		if (res->exit_status >= 0)
 			cJSON_AddNumberToObject(o, "exit_status", res->exit_status);
-		cJSON_AddNumberToObject(o, "seconds", res->seconds);
+		cJSON_AddNumberToObject(o, "seconds", micro(res->seconds));
 		cJSON_AddNumberToObject(o, "rows", (double)res->rows);
 		cJSON_AddNumberToObject(o, "rows_cut", (double)res->rows_cut);
 		cJSON_AddNumberToObject(o, "bytes", (double)res->bytes);
@@ -216,48 +221,27 @@ static const char *pick(const char *flag, const char *env, const struct hq_confi
 	return v && *v ? v : dflt;
 }
 
-static const char *default_base(const char *provider)
+/* "Sunday 2026-11-22" and the zone's name, for the system prompt */
+static void today_and_zone(char *today, size_t n, char *zone, size_t zn)
 {
-	if (!strcmp(provider, "anthropic"))
-		return "https://api.anthropic.com";
-	if (!strcmp(provider, "gemini"))
-		return "https://generativelanguage.googleapis.com";
-	if (!strcmp(provider, "ollama"))
-		return "http://127.0.0.1:11434";
-	/* health data leaves the machine only when the user says so */
-	return "http://127.0.0.1:11434/v1";
-}
-
-static const char *key_env(const char *provider)
-{
-	if (!strcmp(provider, "anthropic"))
-		return "ANTHROPIC_API_KEY";
-	if (!strcmp(provider, "gemini"))
-		return "GEMINI_API_KEY";
-	if (!strcmp(provider, "openai"))
-		return "OPENAI_API_KEY";
-	return NULL;
-}
-
-/* HQ_AGENT_TOOL_PATH, then the directory of this executable, then PATH */
-static char *tool_dirs(void)
-{
-	struct hq_buf b = {0};
-	const char *extra = getenv("HQ_AGENT_TOOL_PATH");
-	if (extra && *extra)
-		hq_buf_printf(&b, "%s:", extra);
-	char self[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-	if (n > 0) {
-		self[n] = '\0';
-		char *slash = strrchr(self, '/');
-		if (slash)
-			*slash = '\0';
-		hq_buf_printf(&b, "%s:", self);
+	static const char *const days[] = { "Monday", "Tuesday", "Wednesday", "Thursday",
+					    "Friday", "Saturday", "Sunday" };
+	struct hq_local l;
+	hq_time_to_local((int64_t)time(NULL), &l);
+	snprintf(today, n, "%s %04d-%02d-%02d", days[l.wday % 7], l.year, l.month, l.day);
+	snprintf(zone, zn, "%s (UTC%+03d:%02d)", hq_time_zone(), l.offset_min / 60,
+		 abs(l.offset_min) % 60);
+	if (strcmp(hq_time_zone(), "system"))
+		return;
+	char link[256];
+	ssize_t k = readlink("/etc/localtime", link, sizeof link - 1);
+	const char *name = NULL;
+	if (k > 0) {
+		link[k] = '\0';
+		name = strstr(link, "zoneinfo/");
 	}
-	const char *path = getenv("PATH");
-	hq_buf_puts(&b, path ? path : "/usr/local/bin:/usr/bin:/bin");
-	return hq_buf_steal(&b);
+	snprintf(zone, zn, "%s (UTC%+03d:%02d)", name ? name + 9 : "the system's",
+		 l.offset_min / 60, abs(l.offset_min) % 60);
 }
 
 static char *read_question(int argc, char **argv)
@@ -346,7 +330,7 @@ int main(int argc, char **argv)
 	struct hq_err e = {{0}};
 	struct hq_store *store = NULL;
 	struct hq_config *cfg = NULL;
-	char *question = NULL, *dirs = NULL, *system = NULL;
+	char *question = NULL, *dirs = NULL, *system = NULL, *api_key = NULL;
 	struct hq_agent_tools tools = {0};
 	struct hq_llm_conv conv;
 	struct hq_agent_outcome out = {0};
@@ -355,12 +339,13 @@ int main(int argc, char **argv)
 	if (dbpath && setenv("HQ_DB", dbpath, 1) == 0)
 		dbpath = NULL;	/* the tools must read the same store */
 	if (list_log) {
+		int runs = -1;
 		if (!(store = hq_store_open(dbpath, HQ_STORE_CREATE, &e)) ||
-		    hq_agent_log_list(store, 50, stdout, &e) < 0) {
+		    (runs = hq_agent_log_list(store, 50, stdout, &e)) < 0) {
 			hq_warn("%s", e.msg);
 			goto done;
 		}
-		status = 0;
+		status = runs ? 0 : 1;	/* 1: nothing logged yet */
 		goto done;
 	}
 	if (hq_time_set_zone(tz, &e)) {
@@ -374,7 +359,7 @@ int main(int argc, char **argv)
 		goto done;
 	}
 	provider = pick(provider, "HQ_LLM_PROVIDER", cfg, "provider", "openai");
-	if (hq_llm_provider_known(provider)) {
+	if (!hq_llm_provider_known(provider)) {
 		hq_warn("unknown provider '%s' — use openai, anthropic, gemini or ollama "
 			"(--provider, HQ_LLM_PROVIDER or provider under [llm] in the config)", provider);
 		goto done;
@@ -385,12 +370,17 @@ int main(int argc, char **argv)
 			"'model = NAME' under [llm] in ~/.config/hq/config (e.g. llama3.1 for Ollama)");
 		goto done;
 	}
-	base_url = pick(base_url, "HQ_LLM_BASE_URL", cfg, "base_url", default_base(provider));
+	base_url = pick(base_url, "HQ_LLM_BASE_URL", cfg, "base_url",
+			hq_llm_default_base_url(provider));
 	const char *kenv = hq_config_get(cfg, "llm", "api_key_env");
 	if (!kenv || !*kenv)
-		kenv = key_env(provider);
-	const char *api_key = kenv ? getenv(kenv) : NULL;
-	if (!api_key && (!strcmp(provider, "anthropic") || !strcmp(provider, "gemini"))) {
+		kenv = hq_llm_key_env(provider);
+	if (kenv && getenv(kenv)) {
+		/* the tools need no key: keep it out of their environment */
+		api_key = hq_xstrdup(getenv(kenv));
+		unsetenv(kenv);
+	}
+	if (!api_key && hq_llm_needs_key(provider)) {
 		hq_warn("no API key for %s — set %s (or name another variable with "
 			"api_key_env under [llm] in ~/.config/hq/config)", provider, kenv);
 		goto done;
@@ -410,8 +400,9 @@ int main(int argc, char **argv)
 		goto done;
 	}
 
-	dirs = tool_dirs();
-	if (hq_agent_discover(dirs, tool_timeout, &tools, &e)) {
+	dirs = hq_agent_tool_dirs();
+	/* a command that hangs on --tool-schema must not hold up every question */
+	if (hq_agent_discover(dirs, tool_timeout < 10 ? tool_timeout : 10, &tools, &e)) {
 		hq_warn("%s", e.msg);
 		goto done;
 	}
@@ -421,11 +412,10 @@ int main(int argc, char **argv)
 			fprintf(stderr, " %s", tools.v[i].name);
 		fprintf(stderr, "%s%s\n", tools.skipped[0] ? "; no schema from: " : "", tools.skipped);
 	}
-	char today[64];
-	time_t now = time(NULL);
-	hq_time_format_date((int64_t)now, today, sizeof today);
+	char today[64], zone[128];
+	today_and_zone(today, sizeof today, zone, sizeof zone);
 	int text_mode = !strcmp(tool_mode, "text");
-	if (!(system = hq_agent_system_prompt(&tools, text_mode, today, hq_time_zone())) ||
+	if (!(system = hq_agent_system_prompt(&tools, text_mode, today, zone)) ||
 	    hq_llm_conv_set_system(&conv, system)) {
 		hq_warn("out of memory");
 		goto done;
@@ -495,8 +485,8 @@ int main(int argc, char **argv)
 		cJSON *o = event_new("done", 0);
 		cJSON_AddStringToObject(o, "outcome", hq_agent_status_name(out.status));
 		cJSON_AddNumberToObject(o, "steps", out.steps);
-		cJSON_AddNumberToObject(o, "seconds", out.seconds);
-		cJSON_AddNumberToObject(o, "tool_seconds", out.tool_seconds);
+		cJSON_AddNumberToObject(o, "seconds", micro(out.seconds));
+		cJSON_AddNumberToObject(o, "tool_seconds", micro(out.tool_seconds));
 		cJSON_AddNumberToObject(o, "input_tokens", (double)out.input_tokens);
 		cJSON_AddNumberToObject(o, "output_tokens", (double)out.output_tokens);
 		cJSON_AddNumberToObject(o, "exit", status);
@@ -511,6 +501,7 @@ done:
 	hq_config_free(cfg);
 	hq_store_close(store);
 	free(question);
+	free(api_key);
 	free(dirs);
 	free(system);
 	return hq_finish(status);

@@ -6,6 +6,7 @@
 #include <cjson/cJSON.h>
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -143,6 +144,26 @@ static int scan_dir(const char *dir, char ***paths, size_t *n, size_t *cap)
 	}
 	free(found);
 	return 0;
+}
+
+char *hq_agent_tool_dirs(void)
+{
+	struct hq_buf b = {0};
+	const char *extra = getenv("HQ_AGENT_TOOL_PATH");
+	if (extra && *extra)
+		hq_buf_printf(&b, "%s:", extra);
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+	if (n > 0) {
+		self[n] = '\0';
+		char *slash = strrchr(self, '/');
+		if (slash)
+			*slash = '\0';
+		hq_buf_printf(&b, "%s:", self);
+	}
+	const char *path = getenv("PATH");
+	hq_buf_puts(&b, path ? path : "/usr/local/bin:/usr/bin:/bin");
+	return hq_buf_steal(&b);
 }
 
 int hq_agent_discover(const char *dirs, double timeout, struct hq_agent_tools *out,
@@ -416,15 +437,15 @@ int hq_agent_argv(const struct hq_agent_tool *t, const char *args, char ***argv,
 char *hq_agent_system_prompt(const struct hq_agent_tools *tools, int text_mode,
 			     const char *today, const char *zone)
 {
-	struct hq_llm_str s = {0};
+	struct hq_buf s = {0};
 	char head[512];
 	snprintf(head, sizeof head,
 		 "You answer questions about the user's own health data. Today is %s; the "
 		 "user's time zone is %s. Resolve relative dates (\"last week\", \"in December\") "
 		 "against today, in that zone, and pass explicit dates to the tools.\n\n",
 		 today, zone);
-	int rc = hq_llm_str_adds(&s, head);
-	rc |= hq_llm_str_adds(&s,
+	hq_buf_puts(&s, head);
+	hq_buf_puts(&s,
 		"The data comes from Apple Health exports (steps, heart rate, HRV, sleep stages, "
 		"workouts with routes, weight, energy, blood pressure...), continuous glucose "
 		"monitors (Dexcom, Libre), DEXA scans and lab results, stored on the user's "
@@ -446,7 +467,7 @@ char *hq_agent_system_prompt(const struct hq_agent_tools *tools, int text_mode,
 		"- You are not a doctor: describe what the data shows, do not diagnose, and "
 		"suggest a clinician for medical decisions.\n");
 	if (text_mode) {
-		rc |= hq_llm_str_adds(&s,
+		hq_buf_puts(&s,
 			"\nTools. To call one, reply with a fenced block and nothing else:\n"
 			"```json\n{\"name\": \"TOOL\", \"arguments\": {...}}\n```\n"
 			"Several blocks in one reply run together. The results come back in the "
@@ -455,19 +476,13 @@ char *hq_agent_system_prompt(const struct hq_agent_tools *tools, int text_mode,
 		for (size_t i = 0; i < tools->n; i++) {
 			cJSON *clean = hq_llm_clean_schema(tools->v[i].parameters);
 			char *p = clean ? cJSON_PrintUnformatted(clean) : NULL;
-			rc |= hq_llm_str_adds(&s, "- ") | hq_llm_str_adds(&s, tools->v[i].name) |
-			      hq_llm_str_adds(&s, ": ") | hq_llm_str_adds(&s, tools->v[i].description) |
-			      hq_llm_str_adds(&s, "\n  parameters: ") | hq_llm_str_adds(&s, p ? p : "{}") |
-			      hq_llm_str_adds(&s, "\n");
+			hq_buf_printf(&s, "- %s: %s\n  parameters: %s\n", tools->v[i].name,
+				      tools->v[i].description, p ? p : "{}");
 			cJSON_free(p);
 			cJSON_Delete(clean);
 		}
 	}
-	if (rc) {
-		free(s.p);
-		return NULL;
-	}
-	return s.p;
+	return s.data;
 }
 
 /* ---- the loop ---- */
@@ -493,16 +508,17 @@ static int render_text_conv(const struct hq_llm_conv *in, struct hq_llm_conv *ou
 	for (size_t i = 0; i < in->n; i++) {
 		const struct hq_llm_msg *m = &in->msgs[i];
 		if (m->role == HQ_LLM_TOOL) {
-			struct hq_llm_str s = {0};
+			struct hq_buf s = {0};
 			char head[300];
 			snprintf(head, sizeof head, "Result of %s%s:\n", m->tool_name,
 				 m->is_error ? " (error)" : "");
-			if (hq_llm_str_adds(&s, head) || hq_llm_str_adds(&s, m->text) ||
-			    hq_llm_conv_add_user(out, s.p)) {
-				free(s.p);
+			hq_buf_puts(&s, head);
+			hq_buf_puts(&s, m->text);
+			if (hq_llm_conv_add_user(out, s.data)) {
+				free(s.data);
 				return -1;
 			}
-			free(s.p);
+			free(s.data);
 			continue;
 		}
 		struct hq_llm_msg c = { .role = m->role };
@@ -518,9 +534,8 @@ static int render_text_conv(const struct hq_llm_conv *in, struct hq_llm_conv *ou
 static char *result_text(const struct hq_agent_tool *t, const struct hq_proc *p,
 			 struct hq_agent_result *res, double timeout)
 {
-	struct hq_llm_str s = {0};
+	struct hq_buf s = {0};
 	char line[600];
-	int rc = 0;
 	res->exit_status = p->exit_status;
 	res->timed_out = p->timed_out;
 	res->seconds = p->seconds;
@@ -531,7 +546,7 @@ static char *result_text(const struct hq_agent_tool *t, const struct hq_proc *p,
 	if (p->spawn_errno) {
 		snprintf(line, sizeof line, "error: cannot run %s: %s", cmd, strerror(p->spawn_errno));
 		res->is_error = 1;
-		rc |= hq_llm_str_adds(&s, line);
+		hq_buf_puts(&s, line);
 	} else if (p->timed_out || p->exit_status != 0) {
 		res->is_error = 1;
 		if (p->timed_out)
@@ -542,27 +557,23 @@ static char *result_text(const struct hq_agent_tool *t, const struct hq_proc *p,
 		else
 			snprintf(line, sizeof line, "error: %s exited with status %d%s", cmd,
 				 p->exit_status, p->exit_status == 1 ? " (found nothing)" : "");
-		rc |= hq_llm_str_adds(&s, line);
+		hq_buf_puts(&s, line);
 		if (p->err_len)
-			rc |= hq_llm_str_adds(&s, "\n") | hq_llm_str_adds(&s, p->err);
+			hq_buf_printf(&s, "\n%s", p->err);
 		if (p->out_len)
-			rc |= hq_llm_str_adds(&s, "\n") | hq_llm_str_adds(&s, p->out);
+			hq_buf_printf(&s, "\n%s", p->out);
 	} else {
-		rc |= hq_llm_str_adds(&s, p->out_len ? p->out : "(no output)\n");
+		hq_buf_puts(&s, p->out_len ? p->out : "(no output)\n");
 		if (res->rows_cut) {
 			snprintf(line, sizeof line,
 				 "[output cut: %zu of %zu rows shown, %zu rows (%zu bytes) left out; "
 				 "narrow the query: a shorter period, a coarser --by, or --limit]",
 				 p->kept_lines, p->out_lines, res->rows_cut, p->out_total - p->out_len);
-			rc |= hq_llm_str_adds(&s, line);
+			hq_buf_puts(&s, line);
 		}
 	}
-	if (rc) {
-		free(s.p);
-		return NULL;
-	}
-	res->text = s.p;
-	return s.p;
+	res->text = s.data;
+	return s.data;
 }
 
 static void tools_list(const struct hq_agent_tools *tools, char *buf, size_t n)
@@ -627,7 +638,7 @@ static int run_calls(const struct hq_agent_config *cfg, const struct hq_agent_to
 	out->tool_seconds += hq_llm_now() - t0;
 	free(*found);
 	*found = NULL;
-	struct hq_llm_str f = {0};
+	struct hq_buf f = {0};
 	for (size_t i = 0; i < n; i++) {
 		const struct hq_llm_call *c = &r->calls[i];
 		struct hq_agent_result res = { .exit_status = -1 };
@@ -642,16 +653,15 @@ static int run_calls(const struct hq_agent_config *cfg, const struct hq_agent_to
 		}
 		if (h->tool_result)
 			h->tool_result(h->ctx, step, c, &res);
-		if (hq_llm_conv_add_result(conv, c->id, c->name, res.text, res.is_error) ||
-		    hq_llm_str_adds(&f, c->name) || hq_llm_str_adds(&f, ":\n") ||
-		    hq_llm_str_adds(&f, res.text) || hq_llm_str_adds(&f, "\n")) {
+		hq_buf_printf(&f, "%s:\n%s\n", c->name, res.text);
+		if (hq_llm_conv_add_result(conv, c->id, c->name, res.text, res.is_error)) {
 			free(text);
-			free(f.p);
+			free(f.data);
 			goto done;
 		}
 		free(text);
 	}
-	*found = f.p;
+	*found = f.data;
 	rc = 0;
 done:
 	for (size_t i = 0; procs && i < nrun; i++)
@@ -664,6 +674,12 @@ done:
 	free(tl);
 	free(slot);
 	return rc;
+}
+
+static int malformed(const struct hq_llm_reply *r)
+{
+	return r->stop_reason && (!strcmp(r->stop_reason, "MALFORMED_FUNCTION_CALL") ||
+				  !strcmp(r->stop_reason, "UNEXPECTED_TOOL_CALL"));
 }
 
 int hq_agent_run(const struct hq_agent_config *cfg, const struct hq_agent_tools *tools,
@@ -716,7 +732,7 @@ int hq_agent_run(const struct hq_agent_config *cfg, const struct hq_agent_tools 
 			hq_llm_text_calls(&r);
 		out->input_tokens += r.input_tokens;
 		out->output_tokens += r.output_tokens;
-		out->cut_calls += r.ncut;
+		out->cut_calls = r.ncut;	/* the last reply's: earlier ones were retried */
 		if (h->reply)
 			h->reply(h->ctx, step, &r, hq_llm_now() - t0);
 		if (hq_llm_conv_add_reply(conv, &r)) {
@@ -728,6 +744,22 @@ int hq_agent_run(const struct hq_agent_config *cfg, const struct hq_agent_tools 
 		if (r.text && *r.text) {
 			free(last_text);
 			last_text = strdup(r.text);
+		}
+		const char *retry_note = NULL;
+		if (malformed(&r))	/* Gemini's MALFORMED_FUNCTION_CALL */
+			retry_note = "(hq-agent) Your last tool call was malformed and was not run. "
+				     "Call the tool again with valid arguments, or answer.";
+		else if (r.ncut)	/* a call cut off at the token limit is never run */
+			retry_note = "(hq-agent) Your reply was cut off at the token limit and its "
+				     "tool call was not run. Make a smaller call, or answer.";
+		if (!r.ncalls && retry_note && step < cfg->max_steps) {
+			hq_llm_reply_free(&r);
+			if (hq_llm_conv_add_user(conv, retry_note)) {
+				hq_err_set(&out->error, "out of memory");
+				out->status = HQ_AGENT_FAILED;
+				break;
+			}
+			continue;
 		}
 		if (!r.ncalls) {
 			out->status = HQ_AGENT_ANSWERED;
@@ -752,12 +784,12 @@ int hq_agent_run(const struct hq_agent_config *cfg, const struct hq_agent_tools 
 	}
 	if (out->status != HQ_AGENT_ANSWERED) {
 		/* what was found: the model's last words and the last results */
-		struct hq_llm_str s = {0};
+		struct hq_buf s = {0};
 		if (last_text)
-			hq_llm_str_adds(&s, last_text), hq_llm_str_adds(&s, "\n");
+			hq_buf_printf(&s, "%s\n", last_text);
 		if (found)
-			hq_llm_str_adds(&s, found);
-		out->answer = s.p;
+			hq_buf_puts(&s, found);
+		out->answer = s.data;
 	}
 	if (out->status == HQ_AGENT_STEP_LIMIT)
 		hq_err_set(&out->error,

@@ -1,6 +1,7 @@
 /* llm — the provider-neutral half: conversation, retries, streams. */
 #include "hq/llm.h"
 #include "hq/llm_provider.h"
+#include "hq/buf.h"
 #include "hq/http.h"
 
 #include <errno.h>
@@ -32,40 +33,28 @@ double hq_llm_now(void)
 
 int hq_llm_provider_known(const char *name)
 {
-	return find_provider(name) ? 0 : -1;
+	return find_provider(name) != NULL;
 }
 
-int hq_llm_endpoint(const struct hq_llm_options *opt, int stream, char *buf, size_t n)
+const char *hq_llm_default_base_url(const char *provider)
 {
-	const struct hq_llm_provider *p = find_provider(opt->provider);
-	return p ? p->endpoint(opt, stream, buf, n) : -1;
+	const struct hq_llm_provider *p = find_provider(provider);
+	return p ? p->default_base_url : NULL;
+}
+
+const char *hq_llm_key_env(const char *provider)
+{
+	const struct hq_llm_provider *p = find_provider(provider);
+	return p ? p->key_env : NULL;
+}
+
+int hq_llm_needs_key(const char *provider)
+{
+	const struct hq_llm_provider *p = find_provider(provider);
+	return p && p->needs_key;
 }
 
 /* ---- small helpers the providers share ---- */
-
-int hq_llm_str_add(struct hq_llm_str *s, const char *p, size_t n)
-{
-	if (s->len + n + 1 > s->cap) {
-		size_t cap = s->cap ? s->cap : 64;
-		while (cap < s->len + n + 1)
-			cap *= 2;
-		char *np = realloc(s->p, cap);
-		if (!np)
-			return -1;
-		s->p = np;
-		s->cap = cap;
-	}
-	if (n)
-		memcpy(s->p + s->len, p, n);
-	s->len += n;
-	s->p[s->len] = '\0';
-	return 0;
-}
-
-int hq_llm_str_adds(struct hq_llm_str *s, const char *p)
-{
-	return hq_llm_str_add(s, p, strlen(p));
-}
 
 int hq_llm_set(char **dst, const char *src)
 {
@@ -176,8 +165,7 @@ int hq_llm_stream_text(struct hq_llm_stream *s, const char *text)
 	size_t n = strlen(text);
 	if (!n)
 		return 0;
-	if (hq_llm_str_add(&s->text, text, n))
-		return -1;
+	hq_buf_append(&s->text, text, n);
 	if (s->on_token)
 		s->on_token(s->ctx, text, n);
 	return 0;
@@ -195,18 +183,18 @@ void hq_llm_stream_fail(struct hq_llm_stream *s, int retryable, const char *fmt,
 
 static void stream_free(struct hq_llm_stream *s)
 {
-	free(s->text.p);
+	free(s->text.data);
 	for (size_t i = 0; i < s->nparts; i++) {
 		free(s->parts[i].id);
 		free(s->parts[i].name);
 		free(s->parts[i].signature);
-		free(s->parts[i].args.p);
+		free(s->parts[i].args.data);
 	}
 	free(s->parts);
 	free(s->signature);
 	free(s->stop_reason);
-	free(s->event.p);
-	free(s->data.p);
+	free(s->event.data);
+	free(s->data.data);
 	memset(s, 0, sizeof *s);
 }
 
@@ -227,8 +215,8 @@ static int cut_by_length(const char *stop)
 /* moves what the stream assembled into the reply */
 static int stream_finish(struct hq_llm_stream *s, struct hq_llm_reply *r)
 {
-	r->text = s->text.p ? s->text.p : strdup("");
-	s->text.p = NULL;
+	r->text = s->text.data ? s->text.data : strdup("");
+	s->text.data = NULL;
 	r->signature = s->signature;
 	s->signature = NULL;
 	r->stop_reason = s->stop_reason;
@@ -244,7 +232,7 @@ static int stream_finish(struct hq_llm_stream *s, struct hq_llm_reply *r)
 		struct hq_llm_partial *p = &s->parts[i];
 		int cut = s->needs_close && !p->closed;
 		if (!cut && cut_by_length(r->stop_reason) && p->args.len) {
-			cJSON *j = cJSON_Parse(p->args.p);
+			cJSON *j = cJSON_Parse(p->args.data);
 			cut = !j;
 			cJSON_Delete(j);
 		}
@@ -262,9 +250,9 @@ static int stream_finish(struct hq_llm_stream *s, struct hq_llm_reply *r)
 			p->id = NULL;
 		} else if (synth_id(&c->id))
 			return -1;
-		c->args = p->args.len ? p->args.p : strdup("{}");
+		c->args = p->args.len ? p->args.data : strdup("{}");
 		if (p->args.len)
-			p->args.p = NULL;
+			p->args.data = NULL;
 		if (!c->args)
 			return -1;
 	}
@@ -274,15 +262,15 @@ static int stream_finish(struct hq_llm_stream *s, struct hq_llm_reply *r)
 static void sse_dispatch(const struct hq_llm_provider *p, struct hq_llm_stream *s)
 {
 	if (s->have_data && !s->failed)
-		if (p->event(s, s->event.p ? s->event.p : "", s->data.p ? s->data.p : ""))
+		if (p->event(s, s->event.data ? s->event.data : "", s->data.data ? s->data.data : ""))
 			if (!s->failed)
 				hq_llm_stream_fail(s, 0, "out of memory reading the stream");
 	s->have_data = 0;
 	s->event.len = s->data.len = 0;
-	if (s->event.p)
-		s->event.p[0] = '\0';
-	if (s->data.p)
-		s->data.p[0] = '\0';
+	if (s->event.data)
+		s->event.data[0] = '\0';
+	if (s->data.data)
+		s->data.data[0] = '\0';
 }
 
 struct line_ctx {
@@ -317,20 +305,18 @@ static int on_line(void *ud, const char *line, size_t len)
 	if (vlen && *v == ' ')
 		v++, vlen--;
 	if (flen == 4 && !memcmp(line, "data", 4)) {
-		if (s->have_data && hq_llm_str_add(&s->data, "\n", 1))
-			return -1;
-		if (hq_llm_str_add(&s->data, v, vlen))
-			return -1;
+		if (s->have_data)
+			hq_buf_putc(&s->data, '\n');
+		hq_buf_append(&s->data, v, vlen);
 		s->have_data = 1;
 	} else if (flen == 5 && !memcmp(line, "event", 5)) {
 		s->event.len = 0;
-		if (hq_llm_str_add(&s->event, v, vlen))
-			return -1;
+		hq_buf_append(&s->event, v, vlen);
 	} else if (flen == 5 && !memcmp(line, "error", 5)) {
 		/* llama.cpp writes mid-stream errors as an "error:" field */
 		s->event.len = 0;
-		if (hq_llm_str_adds(&s->event, "error") || hq_llm_str_add(&s->data, v, vlen))
-			return -1;
+		hq_buf_puts(&s->event, "error");
+		hq_buf_append(&s->data, v, vlen);
 		s->have_data = 1;
 		sse_dispatch(lc->p, s);
 		return s->failed ? -1 : 0;
@@ -381,7 +367,9 @@ int hq_llm_parse_stream(const char *provider, const char *data, size_t len,
 	return rc;
 }
 
-static void error_text(const struct hq_llm_provider *p, const struct hq_http_response *hr,
+/* the error's message; also a retry delay the body asks for, when the
+ * headers gave none (Gemini's RetryInfo) */
+static void error_text(const struct hq_llm_provider *p, struct hq_http_response *hr,
 		       char *buf, size_t n)
 {
 	buf[0] = '\0';
@@ -389,6 +377,8 @@ static void error_text(const struct hq_llm_provider *p, const struct hq_http_res
 		cJSON *j = cJSON_Parse(hr->body);
 		if (j)
 			p->error_message(j, buf, n);
+		if (j && p->retry_delay && hr->retry_after < 0)
+			hr->retry_after = p->retry_delay(j);
 		cJSON_Delete(j);
 		if (!buf[0])
 			snprintf(buf, n, "%.200s", hr->body);
@@ -503,6 +493,10 @@ int hq_llm_complete(const struct hq_llm_options *opt, const struct hq_llm_conv *
 			error_text(p, &hr, msg, sizeof msg);
 			hq_err_set(e, "%s: HTTP %ld: %s", url, hr.status, msg);
 			delay = hq_http_retry_delay(&hr, attempt);
+			/* an exhausted quota or spend cap waits for the user, not for time */
+			if (hr.body && (strstr(hr.body, "insufficient_quota") ||
+					strstr(hr.body, "PerDay")))
+				delay = -1;
 		}
 		hq_http_response_free(&hr);
 		if (ok) {

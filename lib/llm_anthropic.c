@@ -144,9 +144,10 @@ static int block_start(struct hq_llm_stream *s, long index, const cJSON *b)
 	const cJSON *in = cJSON_GetObjectItemCaseSensitive(b, "input");
 	if (cJSON_IsObject(in) && in->child) {
 		char *t = cJSON_PrintUnformatted(in);
-		int rc = t ? hq_llm_str_adds(&p->args, t) : -1;
+		if (!t)
+			return -1;
+		hq_buf_puts(&p->args, t);
 		cJSON_free(t);
-		return rc;
 	}
 	return 0;
 }
@@ -184,7 +185,7 @@ static int event(struct hq_llm_stream *s, const char *ev, const char *data)
 			struct hq_llm_partial *p = part_at(s, index);
 			const char *pj = hq_llm_jstr(d, "partial_json");
 			if (p && pj)
-				rc = hq_llm_str_adds(&p->args, pj);
+				hq_buf_puts(&p->args, pj);
 		}
 	} else if (!strcmp(type, "content_block_stop")) {
 		struct hq_llm_partial *p = part_at(s, index);
@@ -228,6 +229,9 @@ static int parse(struct hq_llm_stream *s, const cJSON *body)
 
 const struct hq_llm_provider hq_llm_anthropic = {
 	.name = "anthropic",
+	.default_base_url = "https://api.anthropic.com",
+	.key_env = "ANTHROPIC_API_KEY",
+	.needs_key = 1,
 	.framing = HQ_LLM_SSE,
 	.endpoint = endpoint,
 	.headers = headers,

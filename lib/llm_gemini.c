@@ -4,6 +4,7 @@
 #include "hq/llm_provider.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int endpoint(const struct hq_llm_options *opt, int stream, char *buf, size_t n)
@@ -128,6 +129,23 @@ static void error_message(const cJSON *body, char *buf, size_t n)
 		snprintf(buf, n, "%s%s%s", status ? status : "", status ? ": " : "", msg);
 }
 
+/* google.rpc.RetryInfo in error.details: {"retryDelay": "35s"} */
+static double retry_delay(const cJSON *body)
+{
+	if (cJSON_IsArray(body))
+		body = cJSON_GetArrayItem(body, 0);
+	const cJSON *d;
+	cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(
+			      cJSON_GetObjectItemCaseSensitive(body, "error"), "details")) {
+		const char *delay = hq_llm_jstr(d, "retryDelay");
+		char *end;
+		double v = delay ? strtod(delay, &end) : -1;
+		if (delay && end != delay && (!strcmp(end, "s") || !*end) && v >= 0)
+			return v;
+	}
+	return -1;
+}
+
 /* one GenerateContentResponse: a whole body or one SSE chunk */
 static int chunk(struct hq_llm_stream *s, const cJSON *j)
 {
@@ -164,7 +182,10 @@ static int chunk(struct hq_llm_stream *s, const cJSON *j)
 			const cJSON *args = cJSON_GetObjectItemCaseSensitive(fc, "args");
 			if (args) {
 				char *t = cJSON_PrintUnformatted(args);
-				rc |= t ? hq_llm_str_adds(&c->args, t) : -1;
+				if (t)
+					hq_buf_puts(&c->args, t);
+				else
+					rc = -1;
 				cJSON_free(t);
 			}
 			continue;
@@ -208,6 +229,9 @@ static int parse(struct hq_llm_stream *s, const cJSON *body)
 
 const struct hq_llm_provider hq_llm_gemini = {
 	.name = "gemini",
+	.default_base_url = "https://generativelanguage.googleapis.com",
+	.key_env = "GEMINI_API_KEY",
+	.needs_key = 1,
 	.framing = HQ_LLM_SSE,
 	.endpoint = endpoint,
 	.headers = headers,
@@ -215,4 +239,5 @@ const struct hq_llm_provider hq_llm_gemini = {
 	.event = event,
 	.parse = parse,
 	.error_message = error_message,
+	.retry_delay = retry_delay,
 };

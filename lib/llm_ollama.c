@@ -116,10 +116,13 @@ static int chunk(struct hq_llm_stream *s, const cJSON *j)
 		rc |= hq_llm_set(&p->name, hq_llm_jstr(f, "name"));
 		const cJSON *a = cJSON_GetObjectItemCaseSensitive(f, "arguments");
 		if (cJSON_IsString(a))
-			rc |= hq_llm_str_adds(&p->args, a->valuestring);
+			hq_buf_puts(&p->args, a->valuestring);
 		else if (a) {
 			char *txt = cJSON_PrintUnformatted(a);
-			rc |= txt ? hq_llm_str_adds(&p->args, txt) : -1;
+			if (txt)
+				hq_buf_puts(&p->args, txt);
+			else
+				rc = -1;
 			cJSON_free(txt);
 		}
 	}
@@ -150,6 +153,9 @@ static int parse(struct hq_llm_stream *s, const cJSON *body)
 
 const struct hq_llm_provider hq_llm_ollama = {
 	.name = "ollama",
+	.default_base_url = "http://127.0.0.1:11434",
+	.key_env = NULL,
+	.needs_key = 0,
 	.framing = HQ_LLM_NDJSON,
 	.endpoint = endpoint,
 	.headers = headers,

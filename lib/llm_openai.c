@@ -162,7 +162,7 @@ static int event(struct hq_llm_stream *s, const char *ev, const char *data)
 		if (name && *name && !p->name)
 			rc |= hq_llm_set(&p->name, name);
 		if (args)
-			rc |= hq_llm_str_adds(&p->args, args);
+			hq_buf_puts(&p->args, args);
 	}
 	const char *fin = hq_llm_jstr(ch, "finish_reason");
 	if (fin)
@@ -185,7 +185,7 @@ static int parse(struct hq_llm_stream *s, const cJSON *body)
 	int rc = 0;
 	const char *text = hq_llm_jstr(msg, "content");
 	if (text)
-		rc |= hq_llm_str_adds(&s->text, text);
+		hq_buf_puts(&s->text, text);
 	const cJSON *tc;
 	long pos = 0;
 	cJSON_ArrayForEach(tc, cJSON_GetObjectItemCaseSensitive(msg, "tool_calls")) {
@@ -197,10 +197,13 @@ static int parse(struct hq_llm_stream *s, const cJSON *body)
 		rc |= hq_llm_set(&p->id, hq_llm_jstr(tc, "id"));
 		rc |= hq_llm_set(&p->name, hq_llm_jstr(f, "name"));
 		if (cJSON_IsString(a))
-			rc |= hq_llm_str_adds(&p->args, a->valuestring);
+			hq_buf_puts(&p->args, a->valuestring);
 		else if (a) {	/* some servers send an object anyway */
 			char *t = cJSON_PrintUnformatted(a);
-			rc |= t ? hq_llm_str_adds(&p->args, t) : -1;
+			if (t)
+				hq_buf_puts(&p->args, t);
+			else
+				rc = -1;
 			cJSON_free(t);
 		}
 	}
@@ -210,6 +213,11 @@ static int parse(struct hq_llm_stream *s, const cJSON *body)
 
 const struct hq_llm_provider hq_llm_openai = {
 	.name = "openai",
+	/* not api.openai.com: health data leaves the machine only when the
+	 * user says so (a local server on Ollama's port) */
+	.default_base_url = "http://127.0.0.1:11434/v1",
+	.key_env = "OPENAI_API_KEY",
+	.needs_key = 0,
 	.framing = HQ_LLM_SSE,
 	.endpoint = endpoint,
 	.headers = headers,

@@ -15,6 +15,38 @@
 extern char **environ;
 
 #define ERR_CAP 4096
+#define MAX_GROUPS 64
+
+/* The tools run in process groups of their own (so that a timeout kills
+ * whatever they started), which keeps the terminal's ^C from reaching
+ * them: while they run, a fatal signal to us is passed on to them. */
+static volatile sig_atomic_t ngroups;
+static volatile pid_t groups[MAX_GROUPS];
+static const int fatal[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+static struct sigaction saved[sizeof fatal / sizeof fatal[0]];
+
+static void pass_on(int sig)
+{
+	for (sig_atomic_t i = 0; i < ngroups; i++)
+		kill(-groups[i], SIGKILL);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void guard(int on)
+{
+	for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++) {
+		if (on) {
+			struct sigaction sa = { .sa_handler = pass_on };
+			sigemptyset(&sa.sa_mask);
+			sigaction(fatal[i], &sa, &saved[i]);
+		} else {
+			sigaction(fatal[i], &saved[i], NULL);
+		}
+	}
+	if (!on)
+		ngroups = 0;
+}
 
 static double now(void)
 {
@@ -164,6 +196,7 @@ int hq_proc_run_all(struct hq_proc *procs, size_t n, double timeout, size_t out_
 	struct pollfd *pfd = calloc(n * 2 + 1, sizeof *pfd);
 	if (!pfd)
 		return -1;
+	guard(1);
 	for (size_t i = 0; i < n; i++) {
 		struct hq_proc *p = &procs[i];
 		p->exit_status = -1;
@@ -172,6 +205,8 @@ int hq_proc_run_all(struct hq_proc *procs, size_t n, double timeout, size_t out_
 		p->spawn_errno = spawn(p);
 		if (p->spawn_errno)
 			p->reaped = 1;
+		else if (ngroups < MAX_GROUPS)
+			groups[ngroups++] = p->pid;
 	}
 	for (;;) {
 		size_t np = 0, running = 0;
@@ -221,6 +256,7 @@ int hq_proc_run_all(struct hq_proc *procs, size_t n, double timeout, size_t out_
 			}
 		}
 	}
+	guard(0);
 	free(pfd);
 	for (size_t i = 0; i < n; i++)
 		finish_out(&procs[i]);

@@ -138,7 +138,7 @@ add_sample(struct table *t, int64_t m, int64_t src, int64_t start,
 #define MAX_SPAN (7 * 86400)
 
 struct window {
-	int64_t metric, lo, hi;   /* slots [lo, hi); INT64_MIN/MAX: all */
+	int64_t metric, lo, hi;   /* hours [lo, hi); INT64_MIN/MAX: all */
 	int cumulative;           /* 0: a metric that is not merged */
 };
 
@@ -306,6 +306,61 @@ out:
 	return rc;
 }
 
+/* A window is merged four weeks at a time: the samples of one metric over
+ * a whole export would otherwise sit in memory at once. The parts are
+ * hour-aligned and each sees MAX_SPAN before it, like any window, so they
+ * give the rows one merge of the whole window gives (for samples no longer
+ * than MAX_SPAN, the horizon queries use too). */
+#define MERGE_PART (28 * 86400)
+
+static int
+merge_window_parts(struct hq_store *s, const struct window *w,
+    const struct namemap *sources, const struct namemap *devices,
+    struct hq_err *e)
+{
+	int64_t lo = w->lo, hi = w->hi;
+
+	if (lo == INT64_MIN || hi == INT64_MAX) {
+		sqlite3_stmt *st;
+		int have = 0;
+		if (hq_store_prepare(s, "SELECT min(start), max(max(end, start)) "
+		    "FROM sample WHERE metric_id = ? AND text = ''", &st, e))
+			return -1;
+		sqlite3_bind_int64(st, 1, w->metric);
+		if (sqlite3_step(st) == SQLITE_ROW &&
+		    sqlite3_column_type(st, 0) != SQLITE_NULL) {
+			have = 1;
+			if (lo == INT64_MIN)
+				lo = hq_rollup_hour(sqlite3_column_int64(st, 0));
+			if (hi == INT64_MAX)
+				hi = hq_rollup_hour(sqlite3_column_int64(st, 1)) +
+				    HQ_ROLLUP_HOUR;
+		}
+		sqlite3_finalize(st);
+		if (!have)
+			return merge_window(s, w, sources, devices, e);
+		/* What the whole window would have replaced. */
+		if (hq_store_prepare(s, "DELETE FROM rollup_merged WHERE "
+		    "metric_id = ?", &st, e))
+			return -1;
+		sqlite3_bind_int64(st, 1, w->metric);
+		int rc = sqlite3_step(st);
+		sqlite3_finalize(st);
+		if (rc != SQLITE_DONE) {
+			hq_err_set(e, "%s: updating merged rollups: %s",
+			    hq_store_filename(s), sqlite3_errmsg(hq_store_db(s)));
+			return -1;
+		}
+	}
+	for (int64_t x = lo; x < hi; x += MERGE_PART) {
+		struct window part = { w->metric, x, hi - x > MERGE_PART ?
+		    x + MERGE_PART : hi, 1 };
+		if (merge_window(s, &part, sources, devices, e))
+			return -1;
+	}
+	return 0;
+}
+
 /*
  * Bring the merged rollups up to date: every cumulative metric not yet
  * merged is merged whole; for the others, the slots the new samples touch
@@ -330,13 +385,13 @@ refresh_merged(struct hq_store *s, struct window *win, size_t nwin,
 	for (size_t i = 0; i < metrics.n; i++) {
 		struct window w = { metrics.ids[i], INT64_MIN, INT64_MAX, 1 };
 		if (is_cumulative(metrics.names[i]) &&
-		    merge_window(s, &w, &sources, &devices, e))
+		    merge_window_parts(s, &w, &sources, &devices, e))
 			goto out;
 	}
 	for (size_t i = 0; i < nwin; i++) {
 		if (!win[i].cumulative || map_index(&metrics, win[i].metric) >= 0)
 			continue;  /* not merged, or merged whole just now */
-		if (merge_window(s, &win[i], &sources, &devices, e))
+		if (merge_window_parts(s, &win[i], &sources, &devices, e))
 			goto out;
 	}
 	rc = 0;
@@ -347,6 +402,52 @@ out:
 	free_map(&metrics);
 	return rc;
 }
+
+/* Upsert every cell of t into the rollup table and empty t. The upsert
+ * adds to what a row holds, so flushing in several batches gives the same
+ * rows as one flush, and the table's memory stays bounded however large
+ * the import. 0 or -1. */
+static int
+flush_table(struct hq_store *s, sqlite3_stmt *up, struct table *t,
+    struct hq_err *e)
+{
+	for (size_t i = 0; i < t->cap; i++) {
+		const struct cell *c = &t->c[i];
+		int step;
+		if (!c->used)
+			continue;
+		sqlite3_bind_int64(up, 1, c->metric);
+		sqlite3_bind_int64(up, 2, c->slot);
+		sqlite3_bind_int64(up, 3, c->source);
+		sqlite3_bind_int64(up, 4, c->n);
+		sqlite3_bind_double(up, 5, c->sum);
+		sqlite3_bind_double(up, 6, c->sumsq);
+		if (c->n) {
+			sqlite3_bind_double(up, 7, c->min);
+			sqlite3_bind_double(up, 8, c->max);
+		} else {
+			sqlite3_bind_null(up, 7);
+			sqlite3_bind_null(up, 8);
+		}
+		sqlite3_bind_double(up, 9, c->psum);
+		sqlite3_bind_int64(up, 10, c->pn);
+		step = sqlite3_step(up);
+		sqlite3_reset(up);
+		if (step != SQLITE_DONE) {
+			hq_err_set(e, "%s: updating the rollups: %s",
+			    hq_store_filename(s), sqlite3_errmsg(hq_store_db(s)));
+			return -1;
+		}
+	}
+	if (t->cap)
+		memset(t->c, 0, t->cap * sizeof *t->c);
+	t->n = 0;
+	return 0;
+}
+
+/* Cells held before a flush (about 90 bytes each, the table at most half
+ * full: under 2 MB). */
+#define FLUSH_CELLS 8192
 
 int
 hq_rollup_refresh(struct hq_store *s, int64_t first_sample_id, struct hq_err *e)
@@ -363,6 +464,15 @@ hq_rollup_refresh(struct hq_store *s, int64_t first_sample_id, struct hq_err *e)
 	/* Fold everything not yet folded: samples from first_sample_id on,
 	 * and any an earlier import left out, but never one twice. */
 	(void)first_sample_id;
+	if (hq_store_prepare(s, "INSERT INTO rollup(metric_id, slot, source_id, "
+	    "n, sum, sumsq, min, max, psum, pn) VALUES (?,?,?,?,?,?,?,?,?,?) "
+	    "ON CONFLICT(metric_id, slot, source_id) DO UPDATE SET "
+	    "n = n + excluded.n, sum = sum + excluded.sum, "
+	    "sumsq = sumsq + excluded.sumsq, "
+	    "min = CASE WHEN min IS NULL OR excluded.min < min THEN excluded.min ELSE min END, "
+	    "max = CASE WHEN max IS NULL OR excluded.max > max THEN excluded.max ELSE max END, "
+	    "psum = psum + excluded.psum, pn = pn + excluded.pn", &up, e))
+		goto out;
 	if (hq_store_prepare(s, "SELECT metric_id, source_id, start, end, value "
 	    "FROM sample WHERE id > (SELECT last_sample_id FROM rollup_state) "
 	    "AND text = ''", &sel, e))
@@ -375,7 +485,10 @@ hq_rollup_refresh(struct hq_store *s, int64_t first_sample_id, struct hq_err *e)
 		int64_t metric = sqlite3_column_int64(sel, 0);
 		add_sample(&t, metric, sqlite3_column_int64(sel, 1), start, end,
 		    sqlite3_column_double(sel, 4));
-		/* The window of slots each cumulative metric's new samples touch. */
+		if (t.n >= FLUSH_CELLS && flush_table(s, up, &t, e))
+			goto out;
+		/* The hours each cumulative metric's new samples touch; each
+		 * metric's kind is decided once, not per sample. */
 		size_t k = last < nwin && win[last].metric == metric ? last : 0;
 		if (k >= nwin || win[k].metric != metric)
 			for (k = 0; k < nwin && win[k].metric != metric; k++)
@@ -399,42 +512,8 @@ hq_rollup_refresh(struct hq_store *s, int64_t first_sample_id, struct hq_err *e)
 		    hq_store_filename(s), sqlite3_errmsg(hq_store_db(s)));
 		goto out;
 	}
-	if (hq_store_prepare(s, "INSERT INTO rollup(metric_id, slot, source_id, "
-	    "n, sum, sumsq, min, max, psum, pn) VALUES (?,?,?,?,?,?,?,?,?,?) "
-	    "ON CONFLICT(metric_id, slot, source_id) DO UPDATE SET "
-	    "n = n + excluded.n, sum = sum + excluded.sum, "
-	    "sumsq = sumsq + excluded.sumsq, "
-	    "min = CASE WHEN min IS NULL OR excluded.min < min THEN excluded.min ELSE min END, "
-	    "max = CASE WHEN max IS NULL OR excluded.max > max THEN excluded.max ELSE max END, "
-	    "psum = psum + excluded.psum, pn = pn + excluded.pn", &up, e))
+	if (flush_table(s, up, &t, e))
 		goto out;
-	for (size_t i = 0; i < t.cap; i++) {
-		const struct cell *c = &t.c[i];
-		if (!c->used)
-			continue;
-		sqlite3_bind_int64(up, 1, c->metric);
-		sqlite3_bind_int64(up, 2, c->slot);
-		sqlite3_bind_int64(up, 3, c->source);
-		sqlite3_bind_int64(up, 4, c->n);
-		sqlite3_bind_double(up, 5, c->sum);
-		sqlite3_bind_double(up, 6, c->sumsq);
-		if (c->n) {
-			sqlite3_bind_double(up, 7, c->min);
-			sqlite3_bind_double(up, 8, c->max);
-		} else {
-			sqlite3_bind_null(up, 7);
-			sqlite3_bind_null(up, 8);
-		}
-		sqlite3_bind_double(up, 9, c->psum);
-		sqlite3_bind_int64(up, 10, c->pn);
-		step = sqlite3_step(up);
-		sqlite3_reset(up);
-		if (step != SQLITE_DONE) {
-			hq_err_set(e, "%s: updating the rollups: %s",
-			    hq_store_filename(s), sqlite3_errmsg(hq_store_db(s)));
-			goto out;
-		}
-	}
 	if (refresh_merged(s, win, nwin, e))
 		goto out;
 	if (hq_store_exec(s, "UPDATE rollup_state SET last_sample_id = "

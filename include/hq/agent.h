@@ -36,6 +36,9 @@ struct hq_agent_tools {
 	char skipped[512];	/* commands whose --tool-schema failed */
 };
 
+/* Where tools are looked for: $HQ_AGENT_TOOL_PATH, the directory of this
+ * executable, $PATH; colon-separated, malloc'd. */
+char *hq_agent_tool_dirs(void);
 /* Runs `--tool-schema` on every executable hq-* in dirs (colon-separated,
  * searched in order, the first of a name wins), except hq-agent. */
 int hq_agent_discover(const char *dirs, double timeout, struct hq_agent_tools *out,
@@ -100,7 +103,7 @@ struct hq_agent_outcome {
 	int steps;
 	long input_tokens, output_tokens;
 	double seconds, tool_seconds;
-	size_t cut_calls;	/* calls cut off by max tokens, never run */
+	size_t cut_calls;	/* calls the last reply had cut off (max tokens) */
 	struct hq_err error;	/* why it did not answer */
 };
 

@@ -78,10 +78,14 @@ typedef void (*hq_llm_token_fn)(void *ctx, const char *text, size_t len);
 /* Monotonic seconds, for deadlines and durations. */
 double hq_llm_now(void);
 
-/* Returns 0 when the name is a provider this build knows. */
+/* 1 when the name is a provider this build knows, else 0. */
 int hq_llm_provider_known(const char *name);
-/* The full endpoint URL for a request, written into buf. */
-int hq_llm_endpoint(const struct hq_llm_options *opt, int stream, char *buf, size_t n);
+/* The provider's default base URL (openai: a local server on Ollama's
+ * port, never api.openai.com), the environment variable its key is read
+ * from (NULL: none), and whether it needs one. NULL/0 for unknown names. */
+const char *hq_llm_default_base_url(const char *provider);
+const char *hq_llm_key_env(const char *provider);
+int hq_llm_needs_key(const char *provider);
 
 /* One model turn: sends the conversation and tools, streams text through
  * on_token (may be NULL) when opt->stream, and fills reply. Retries

@@ -12,29 +12,24 @@
 #ifndef HQ_LLM_PROVIDER_H
 #define HQ_LLM_PROVIDER_H
 
+#include "hq/buf.h"
 #include "hq/llm.h"
 
 #include <cjson/cJSON.h>
 
-struct hq_llm_str {
-	char *p;
-	size_t len, cap;
-};
-int hq_llm_str_add(struct hq_llm_str *s, const char *p, size_t n);
-int hq_llm_str_adds(struct hq_llm_str *s, const char *p);
 
 /* a tool call being assembled from stream fragments */
 struct hq_llm_partial {
 	long index;
 	char *id, *name, *signature;
-	struct hq_llm_str args;
+	struct hq_buf args;
 	int closed;		/* its block ended (Anthropic content_block_stop) */
 };
 
 struct hq_llm_stream {
 	hq_llm_token_fn on_token;
 	void *ctx;
-	struct hq_llm_str text;
+	struct hq_buf text;
 	struct hq_llm_partial *parts;
 	size_t nparts, capparts;
 	char *signature, *stop_reason;
@@ -45,7 +40,7 @@ struct hq_llm_stream {
 	int retryable;		/* ... and retrying may help */
 	char error[512];
 	/* SSE framing */
-	struct hq_llm_str event, data;
+	struct hq_buf event, data;
 	int have_data;
 };
 
@@ -53,6 +48,9 @@ enum hq_llm_framing { HQ_LLM_SSE, HQ_LLM_NDJSON };
 
 struct hq_llm_provider {
 	const char *name;
+	const char *default_base_url;	/* what the official SDKs use */
+	const char *key_env;		/* the variable holding the key, or NULL */
+	int needs_key;
 	enum hq_llm_framing framing;
 	int (*endpoint)(const struct hq_llm_options *opt, int stream, char *buf, size_t n);
 	/* up to 4 extra headers ("Name: value") into hdr[i] */
@@ -65,6 +63,8 @@ struct hq_llm_provider {
 	int (*parse)(struct hq_llm_stream *s, const cJSON *body);
 	/* the message inside an error body */
 	void (*error_message)(const cJSON *body, char *buf, size_t n);
+	/* a retry delay the error body asks for, in seconds, or -1 (may be NULL) */
+	double (*retry_delay)(const cJSON *body);
 };
 
 extern const struct hq_llm_provider hq_llm_openai, hq_llm_anthropic,

@@ -9,7 +9,9 @@ make_tools "$T/tools"
 # the second request must carry the tool's rows where each API wants them
 check_openai='
 m = reqs[1]["body"]["messages"]
-assert m[0]["role"] == "system" and "America/Los_Angeles" in m[0]["content"], m[0]
+assert m[0]["role"] == "system" and "America/Los_Angeles (UTC-0" in m[0]["content"], m[0]
+import re, time
+assert re.search(r"Today is [A-Z][a-z]+day \d{4}-\d\d-\d\d", m[0]["content"]), m[0]
 assert m[-2]["role"] == "assistant" and m[-2]["tool_calls"][0]["function"]["name"] == "hq_testtool"
 assert m[-1]["role"] == "tool" and m[-1]["tool_call_id"] == m[-2]["tool_calls"][0]["id"]
 assert "8123" in m[-1]["content"]

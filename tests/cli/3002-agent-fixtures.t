@@ -90,14 +90,25 @@ assert a[1]["type"] == "tool_use" and a[1]["input"] == {"location": "Paris"}
 assert m[-1]["content"][0]["tool_use_id"] == "toolu_01NRLabsLyVHZPKxbKvkfSMn"'
 ok $? "anthropic tool_use: echoed and answered as the API requires"
 
-# a tool call cut by max_tokens is never run
+# a tool call cut by max_tokens is never run; the model is told and asked again
 scenario anthropic_stream_incomplete_max_tokens.sse
 agent anthropic --jsonl "write my taxes"
-is "$rc" 1 "anthropic max_tokens: exit 1 (partial)"
+is "$rc" 0 "anthropic max_tokens: the run goes on to an answer"
 unlike "$out" '"event":"tool_call"' "anthropic max_tokens: the cut call is not run"
 like "$out" '"cut_calls":1' "anthropic max_tokens: reported as cut"
 like "$out" '"stop_reason":"max_tokens"' "anthropic max_tokens: stop reason kept"
-like "$err" "cut off at its token limit; 1 tool call" "anthropic max_tokens: the user is told"
-is "$(wc -l <"$FAKE_LOG")" 1 "anthropic max_tokens: no second request"
+req '
+m = reqs[1]["body"]["messages"]
+assert m[-2]["role"] == "assistant" and not [b for b in m[-2]["content"] if b["type"] == "tool_use"]
+assert "cut off at the token limit" in m[-1]["content"][0]["text"]'
+ok $? "anthropic max_tokens: the model is told its call was cut and not run"
+like "$out" '"event":"answer","text":"Done."' "anthropic max_tokens: then its answer"
+
+# cut at the last step: no answer to give, exit 1, and the user is told
+scenario anthropic_stream_incomplete_max_tokens.sse
+agent anthropic --max-steps 1 --jsonl "write my taxes"
+is "$rc" 1 "max_tokens at the last step: exit 1"
+like "$err" "cut off at its token limit; 1 tool call" "max_tokens at the last step: the user is told"
+is "$(wc -l <"$FAKE_LOG")" 1 "max_tokens at the last step: no second request"
 
 done_testing

@@ -44,6 +44,14 @@ assert [p["functionResponse"]["name"] for p in r] == ["hq_testtool", "hq_testtoo
 	ok $? "gemini ${mode:-stream}: signature on its own part, both results in one turn"
 done
 
+# Gemini's MALFORMED_FUNCTION_CALL: the model is asked to try again
+start_fake gemini-malformed
+agent gemini --jsonl "steps?"
+is "$rc" 0 "gemini malformed call: answered in the end"
+like "$out" '"text":"Second try worked: 8123."' "gemini malformed call: after a retry by the model"
+like "$(req 'print(reqs[1]["body"]["contents"][-1]["parts"][0]["text"])')" "malformed and was not run" \
+	"gemini malformed call: the model is told"
+
 # text tool mode: tools in the system prompt, calls from fenced JSON and
 # <tool_call> tags, results as user messages
 for p in openai anthropic; do

@@ -14,7 +14,7 @@ ms=$(( $(now_ms) - t0 ))
 is "$rc" 0 "429 twice: answered on the third attempt"
 like "$out" '"retries":2' "429 twice: two retries reported"
 is "$(wc -l <"$FAKE_LOG")" 3 "429 twice: three requests"
-ok "$([ "$ms" -ge 1150 ] && [ "$ms" -lt 4000 ]; echo $?)" "429: waited Retry-After 1 s + retry-after-ms 200 (${ms} ms)"
+ok "$([ "$ms" -ge 1150 ] && [ "$ms" -lt 10000 ]; echo $?)" "429: waited Retry-After 1 s + retry-after-ms 200, not Retry-After 30 s (${ms} ms)"
 
 # Anthropic: HTTP 529, then an overloaded_error event after HTTP 200
 start_fake overloaded
@@ -45,12 +45,28 @@ agent anthropic --jsonl "steps?"
 is "$rc" 0 "recorded 429s: retried with backoff, then answered"
 like "$out" '"retries":2' "recorded 429s: two retries"
 
+# Gemini: 429 with RetryInfo in the body (no header), then 503 UNAVAILABLE
+start_fake gemini-retryinfo
+t0=$(now_ms)
+agent gemini --jsonl "steps?"
+ms=$(( $(now_ms) - t0 ))
+is "$rc" 0 "gemini 429 + 503: answered"
+like "$out" '"text":"After the quota wait: 8123."' "gemini 429 + 503: from the third attempt"
+ok "$([ "$ms" -ge 2400 ] && [ "$ms" -lt 12000 ]; echo $?)" "gemini 429: waited the body's retryDelay of 2.5 s, more than backoff would (${ms} ms)"
+
 # a 400 is not retried: exit 2 with the server's message
 start_fake not-retryable
 agent openai "steps?"
 is "$rc" 2 "400: exit 2"
 like "$err" "HTTP 400: Function tools with reasoning_effort are not supported" "400: the server's message"
 is "$(wc -l <"$FAKE_LOG")" 1 "400: not retried"
+
+# a 429 for an exhausted quota is not retried: only the user can fix it
+start_fake quota
+agent openai "steps?"
+is "$rc" 2 "insufficient_quota: exit 2"
+like "$err" "You exceeded your current quota" "insufficient_quota: the server's message"
+is "$(wc -l <"$FAKE_LOG")" 1 "insufficient_quota: not retried"
 
 # no server at all: retried, then exit 2 with a hint
 start_fake one-call

@@ -58,6 +58,21 @@ is "$rc" 0 "slow tool: the run goes on to an answer"
 like "$(req 'print(reqs[1]["body"]["messages"][-1]["content"])')" "timed out after 0.5 s and was stopped" "slow tool: the model is told it timed out"
 ok "$([ "$ms" -lt 8000 ]; echo $?)" "slow tool: killed, not waited for its 30 s (${ms} ms)"
 
+# ^C (or a TERM) to hq-agent also stops the tools it is running
+start_fake slow-tool
+export HQ_TESTTOOL_PIDFILE="$T/tool.pid"
+hq-agent -p openai -m fake-model --base-url "$(base_url openai)" "steps?" </dev/null >/dev/null 2>&1 &
+apid=$!
+i=0
+while [ ! -s "$T/tool.pid" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+kill -TERM $apid
+wait $apid
+is "$?" 143 "TERM while a tool runs: hq-agent ends by the signal"
+sleep 0.2
+state=$(ps -o stat= -p "$(cat "$T/tool.pid")")	# gone, or a zombie nobody reaps yet
+like "${state:-gone}" "^(gone|Z)" "TERM while a tool runs: the tool is stopped too (${state:-gone})"
+unset HQ_TESTTOOL_PIDFILE
+
 # a tool that writes: refused without a terminal or --yes, run with --yes
 export HQ_WRITETOOL_MARK="$T/wrote"
 start_fake write-tool

@@ -9,6 +9,9 @@ sql() { python3 -c "
 import sqlite3, sys
 for r in sqlite3.connect('$HQ_DB').execute(sys.argv[1]): print('|'.join(map(str, r)))" "$1"; }
 
+run hq-agent --log
+is "$rc:$out" "1:" "--log before any run: nothing, exit 1"
+
 # a run, with a secret key that must not be written anywhere
 start_fake one-call
 secret=sk-ant-api03-SECRETSECRET42
@@ -18,6 +21,10 @@ is "$rc" 0 "logged run: answered"
 is "$(req 'print(reqs[0]["headers"]["x-api-key"])')" "$secret" "the key was sent to the server"
 hits=$(cat "$HQ_DB"* | grep -c "SECRETSECRET42"; printf '%s%s' "$out" "$err" | grep -c SECRETSECRET42)
 is "$(echo $hits | tr -d ' ')" "00" "the key is in neither the store nor the output"
+req '
+assert "SECRETSECRET42" not in json.dumps(reqs[1]["body"])
+assert json.loads(reqs[1]["body"]["messages"][-1]["content"][0]["content"])["key"] == ""'
+ok $? "the tools do not get the key in their environment"
 is "$(sql "SELECT question, provider, model, steps, outcome, session, input_tokens, output_tokens FROM agent_run")" \
 	"How many steps did I walk yesterday?|anthropic|fake-model|2|answered|walk|200|40" "the run: question, provider, model, steps, outcome, tokens"
 is "$(sql "SELECT step, tool_calls, stop_reason, input_tokens FROM agent_request ORDER BY step")" \

@@ -83,11 +83,12 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
+[ -n "${HQ_TESTTOOL_PIDFILE:-}" ] && echo $$ >"$HQ_TESTTOOL_PIDFILE"
 [ "$nap" = 0 ] || sleep "$nap"
 if [ $fail = 1 ]; then echo "hq-testtool: unknown metric 'stepz' (did you mean steps?)" >&2; exit 2; fi
 i=0
 while [ $i -lt "$rows" ]; do
-	echo "{\"argv\":\"$args\",\"row\":$i,\"value\":8123,\"unit\":\"count\"}"
+	echo "{\"argv\":\"$args\",\"row\":$i,\"value\":8123,\"unit\":\"count\",\"key\":\"${ANTHROPIC_API_KEY:-}\"}"
 	i=$((i + 1))
 done
 SH
