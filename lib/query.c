@@ -955,6 +955,42 @@ hq_series_free(struct hq_series *out)
 
 /* ---- the data summary --------------------------------------------------- */
 
+/* The row of --list for the nights that sleep analysis makes: how many,
+ * from the first to the last. 1, 0 when there are none, -1. */
+static int
+list_nights(struct hq_store *s, const unsigned char *sources,
+    struct hq_out *out, struct hq_err *e)
+{
+	struct hq_query q = {0};
+	struct hq_series sr;
+	char first[40], last[40];
+
+	if (hq_query_resolve(s, "sleep", &q.metric, e))
+		return -1;
+	q.from = INT64_MIN;
+	q.to = INT64_MAX;
+	if (hq_query_run(s, &q, &sr, e))
+		return -1;
+	if (sr.n == 0) {
+		hq_series_free(&sr);
+		return 0;
+	}
+	hq_time_format_local(sr.rows[0].start, first, sizeof first);
+	hq_time_format_local(sr.rows[sr.n - 1].end, last, sizeof last);
+	hq_out_begin(out);
+	hq_out_str(out, "metric", "sleep");
+	hq_out_str(out, "identifier", q.metric.identifier);
+	hq_out_str(out, "kind", hq_catalog_kind_name(HQ_KIND_SLEEP));
+	hq_out_str(out, "unit", q.metric.unit);
+	hq_out_int(out, "count", (int64_t)sr.n);
+	hq_out_str(out, "first", first);
+	hq_out_str(out, "last", last);
+	hq_out_str(out, "sources", (const char *)sources);
+	hq_out_end(out);
+	hq_series_free(&sr);
+	return 1;
+}
+
 long
 hq_query_list(struct hq_store *s, struct hq_out *out, struct hq_err *e)
 {
@@ -1002,6 +1038,9 @@ hq_query_list(struct hq_store *s, struct hq_out *out, struct hq_err *e)
 		hq_out_str(out, "sources", (const char *)sqlite3_column_text(st, 5));
 		hq_out_end(out);
 		rows++;
+		if (info && strcmp(info->name, "sleep_analysis") == 0 &&
+		    list_nights(s, sqlite3_column_text(st, 5), out, e) > 0)
+			rows++;
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
