@@ -34,7 +34,7 @@ static const struct hq_opt options[] = {
 	{ OPT_FROM, "from", HQ_OPT_STRING, "DATE", "start at DATE (2024-12-01, 2024-12, 2024-W49, today, 7d, last-month...)",
 	  NULL, "Start of the range, inclusive: 2024-12-01, 2024-12 (a month), 2024-W49 (an ISO week), today, yesterday, 7d/3w/6m/1y (that long ago), this-week, last-month, this-year. Omit for all data.", 1 },
 	{ OPT_TO, "to", HQ_OPT_STRING, "DATE", "end with DATE, inclusive (same forms as --from)",
-	  NULL, "End of the range, inclusive of the whole day/month/week it names (same forms as from). --from 2024-12 --to 2024-12 is all of December.", 1 },
+	  NULL, "End of the range, inclusive of the whole day/month/week it names (same forms as from): from \"2024-12\" with to \"2024-12\" is all of December.", 1 },
 	{ OPT_BY, "by", HQ_OPT_ENUM, "PERIOD", "one row per hour, day, week (ISO), month or year in the local zone",
 	  "hour|day|week|month|year", "Bucket size in the local time zone. Use day/week/month with an aggregation rather than raw rows: raw per-minute heart rate is thousands of rows. Weeks are ISO weeks (Monday first).", 1 },
 	{ OPT_AGG, "agg", HQ_OPT_STRING, "LIST", "aggregations: avg,min,max,sum,count,median,stddev,p1..p99,first,last",
@@ -42,7 +42,7 @@ static const struct hq_opt options[] = {
 	{ OPT_WHERE, "where", HQ_OPT_LIST, "EXPR", "keep samples (or buckets, with --by) where EXPR holds: 'value>100', 'avg<60 and n>=10'",
 	  NULL, "Filter the output rows by their own values: 'value>100' on samples, or on buckets with by ('avg>70', 'max>=150', 'n>10'; every name must be an aggregation in agg, or value/n). Repeat to AND.", 1 },
 	{ OPT_WHEN, "when", HQ_OPT_LIST, "EXPR", "only days on which another metric's daily aggregate satisfies EXPR: 'exercise_time.sum>=60' (repeat to AND)",
-	  NULL, "Keep only the local days on which another metric's daily aggregate satisfies a condition, written metric.agg: 'exercise_time.sum>=60' (days with an hour of exercise), 'glucose.max>140', 'sleep.avg<6'. Use it for questions like 'heart rate on days I exercised over 60 minutes'. Several are ANDed.", 1 },
+	  NULL, "Keep only the local days on which another metric's daily aggregate satisfies a condition, written metric.agg: 'exercise_time.sum>=60' (days with an hour of exercise), 'glucose.max>140', 'sleep.avg<6'. A day offset looks at another day: 'glucose.max[-1]>140' keeps the days after a high-glucose day, so with sleep it gives the nights after (a night is dated by the morning it ends). Use it for questions like 'heart rate on days I exercised over 60 minutes'. Several are ANDed.", 1 },
 	{ OPT_SOURCE, "source", HQ_OPT_STRING, "NAME", "only samples from source NAME (no merging across sources)",
 	  NULL, "Only samples from one source (exact source name as hq-query --list shows). Without it, cumulative metrics are merged across devices by priority (Watch over iPhone over apps) so nothing is counted twice; use it only to look at one device.", 1 },
 	{ OPT_LIMIT, "limit", HQ_OPT_INT, "N", "print at most N rows", NULL,
@@ -212,12 +212,22 @@ build_dayset(struct hq_store *s, struct hq_expr **xs, size_t nx,
 		q.naggs = m[k].naggs;
 		if (hq_query_run(s, &q, &m[k].series, e))
 			goto out;
-		for (size_t r = 0; r < m[k].series.n; r++) {
-			days = hq_xrealloc(days, (ndays + 1) * sizeof *days);
-			days[ndays++] = m[k].series.rows[r].day;
-		}
 	}
-	qsort(days, ndays, sizeof *days, cmp_i64);
+	/* A day is a candidate when some reference has a value for it: the
+	 * metric's row on day + lag. */
+	for (size_t i = 0; i < nx; i++)
+		for (size_t r = 0; r < hq_expr_nrefs(xs[i]); r++) {
+			const struct hq_expr_ref *ref = hq_expr_ref(xs[i], r);
+			size_t k = 0;
+			while (strcmp(m[k].metric, ref->metric) != 0)
+				k++;
+			for (size_t row = 0; row < m[k].series.n; row++) {
+				days = hq_xrealloc(days, (ndays + 1) * sizeof *days);
+				days[ndays++] = m[k].series.rows[row].day - ref->lag;
+			}
+		}
+	if (ndays)
+		qsort(days, ndays, sizeof *days, cmp_i64);
 	out->days = hq_xmalloc((ndays + 1) * sizeof *out->days);
 	out->n = 0;
 	for (size_t d = 0; d < ndays; d++) {
@@ -236,7 +246,7 @@ build_dayset(struct hq_store *s, struct hq_expr **xs, size_t nx,
 					k++;
 				const struct hq_series *sr = &m[k].series;
 				for (size_t row = 0; row < sr->n; row++)
-					if (sr->rows[row].day == days[d]) {
+					if (sr->rows[row].day == days[d] + ref->lag) {
 						if (strcmp(ref->field, "n") == 0)
 							v = (double)sr->rows[row].n;
 						else {
@@ -293,6 +303,11 @@ where_slots(const struct hq_expr *x, const struct hq_agg *aggs, size_t naggs,
 	for (size_t r = 0; r < hq_expr_nrefs(x); r++) {
 		const struct hq_expr_ref *ref = hq_expr_ref(x, r);
 		size_t j;
+		if (ref->lag) {
+			hq_err_set(e, "--where '%s': day offsets such as [%d] are for "
+			    "--when", hq_expr_source(x), ref->lag);
+			return -1;
+		}
 		if (ref->metric) {
 			hq_err_set(e, "--where '%s': %s.%s names another metric; use "
 			    "--when to filter days by another metric", hq_expr_source(x),
@@ -372,6 +387,8 @@ print_row(struct hq_out *out, const struct hq_series *sr, const struct hq_row *r
 		hq_out_str(out, "source", sr->sources[r->source]);
 	if (!isnan(r->sample_value))
 		hq_out_num(out, "sample_value", r->sample_value);
+	if (r->category[0])
+		hq_out_str(out, "category", r->category);
 	hq_out_end(out);
 }
 

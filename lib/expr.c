@@ -85,16 +85,17 @@ keyword(struct parser *ps, const char *kw, const char *sym)
 }
 
 static size_t
-intern_ref(struct hq_expr *x, const char *metric, const char *field)
+intern_ref(struct hq_expr *x, const char *metric, const char *field, int lag)
 {
 	for (size_t i = 0; i < x->nrefs; i++)
-		if (strcmp(x->refs[i].field, field) == 0 &&
+		if (strcmp(x->refs[i].field, field) == 0 && x->refs[i].lag == lag &&
 		    ((!metric && !x->refs[i].metric) ||
 		     (metric && x->refs[i].metric && strcmp(metric, x->refs[i].metric) == 0)))
 			return i;
 	x->refs = hq_xrealloc(x->refs, (x->nrefs + 1) * sizeof *x->refs);
 	x->refs[x->nrefs].metric = metric ? hq_xstrdup(metric) : NULL;
 	x->refs[x->nrefs].field = hq_xstrdup(field);
+	x->refs[x->nrefs].lag = lag;
 	return x->nrefs++;
 }
 
@@ -146,9 +147,23 @@ parse_operand(struct parser *ps)
 		fail(ps, "a name has at most one dot (metric.field)");
 		return -1;
 	}
+	int lag = 0;
+	if (*ps->p == '[') {
+		char *end;
+		long v;
+		ps->p++;
+		errno = 0;
+		v = strtol(ps->p, &end, 10);
+		if (end == ps->p || *end != ']' || errno || v < -366 || v > 366) {
+			fail(ps, "expected a day offset such as [-1] (the day before)");
+			return -1;
+		}
+		lag = (int)v;
+		ps->p = end + 1;
+	}
 	nd.type = N_REF;
-	nd.ref = parts == 2 ? intern_ref(ps->x, name[0], name[1])
-	    : intern_ref(ps->x, NULL, name[0]);
+	nd.ref = parts == 2 ? intern_ref(ps->x, name[0], name[1], lag)
+	    : intern_ref(ps->x, NULL, name[0], lag);
 	return add_node(ps, nd);
 }
 

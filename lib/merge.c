@@ -221,7 +221,8 @@ hq_merge_cumulative(const struct hq_merge_sample *in, size_t n,
 		}
 		g = end;
 	}
-	qsort(*out, *nout, sizeof **out, cmp_piece);
+	if (*nout)
+		qsort(*out, *nout, sizeof **out, cmp_piece);
 	free(order);
 	free(group);
 	free(cov);

@@ -171,6 +171,7 @@ struct sample {
 	double value;
 	int64_t source_id, device_id;
 	int stage;
+	char category[32];   /* category samples: the stored name */
 };
 
 struct samples {
@@ -178,14 +179,15 @@ struct samples {
 	size_t n, cap;
 };
 
+/* The statement that reads a query's samples in time order: start, end,
+ * value, source_id, device_id, text. */
 static int
-load_samples(struct hq_store *s, const struct hq_query *q, const int64_t ids[2],
-    int64_t source_id, struct samples *out, struct hq_err *e)
+prepare_samples(struct hq_store *s, const struct hq_query *q,
+    const int64_t ids[2], int64_t source_id, sqlite3_stmt **st,
+    struct hq_err *e)
 {
-	sqlite3_stmt *st;
 	const char *sql;
 	int64_t lo, hi;
-	int rc;
 
 	switch (q->metric.kind) {
 	case HQ_KIND_CUMULATIVE:
@@ -211,40 +213,63 @@ load_samples(struct hq_store *s, const struct hq_query *q, const int64_t ids[2],
 		lo = q->from;
 		hi = q->to;
 	}
-	if (hq_store_prepare(s, sql, &st, e))
+	if (hq_store_prepare(s, sql, st, e))
 		return -1;
-	sqlite3_bind_int64(st, 1, ids[0]);
-	sqlite3_bind_int64(st, 2, ids[1]);
-	sqlite3_bind_int64(st, 3, lo);
-	sqlite3_bind_int64(st, 4, hi);
-	sqlite3_bind_int64(st, 5, q->from);
-	sqlite3_bind_int64(st, 6, source_id);
+	sqlite3_bind_int64(*st, 1, ids[0]);
+	sqlite3_bind_int64(*st, 2, ids[1]);
+	sqlite3_bind_int64(*st, 3, lo);
+	sqlite3_bind_int64(*st, 4, hi);
+	sqlite3_bind_int64(*st, 5, q->from);
+	sqlite3_bind_int64(*st, 6, source_id);
+	return 0;
+}
+
+static void
+decode_sample(sqlite3_stmt *st, enum hq_kind kind, struct sample *x)
+{
+	x->start = sqlite3_column_int64(st, 0);
+	x->end = sqlite3_column_int64(st, 1);
+	if (x->end < x->start)
+		x->end = x->start;
+	x->value = sqlite3_column_double(st, 2);
+	x->source_id = sqlite3_column_int64(st, 3);
+	x->device_id = sqlite3_column_int64(st, 4);
+	x->stage = kind == HQ_KIND_SLEEP
+	    ? hq_sleep_stage_from_name((const char *)sqlite3_column_text(st, 5)) : 0;
+	x->category[0] = '\0';
+	if (kind == HQ_KIND_CATEGORY) {
+		const char *text = (const char *)sqlite3_column_text(st, 5);
+		x->value = (double)(x->end - x->start) / 60;
+		snprintf(x->category, sizeof x->category, "%s", text ? text : "");
+	}
+}
+
+static int
+step_error(struct hq_store *s, struct hq_err *e)
+{
+	hq_err_set(e, "%s: reading samples: %s", hq_store_filename(s),
+	    sqlite3_errmsg(hq_store_db(s)));
+	return -1;
+}
+
+static int
+load_samples(struct hq_store *s, const struct hq_query *q, const int64_t ids[2],
+    int64_t source_id, struct samples *out, struct hq_err *e)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (prepare_samples(s, q, ids, source_id, &st, e))
+		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct sample x;
-		x.start = sqlite3_column_int64(st, 0);
-		x.end = sqlite3_column_int64(st, 1);
-		if (x.end < x.start)
-			x.end = x.start;
-		x.value = sqlite3_column_double(st, 2);
-		x.source_id = sqlite3_column_int64(st, 3);
-		x.device_id = sqlite3_column_int64(st, 4);
-		x.stage = q->metric.kind == HQ_KIND_SLEEP
-		    ? hq_sleep_stage_from_name((const char *)sqlite3_column_text(st, 5)) : 0;
-		if (q->metric.kind == HQ_KIND_CATEGORY)
-			x.value = (double)(x.end - x.start) / 60;
 		if (out->n == out->cap) {
 			out->cap = out->cap ? out->cap * 2 : 4096;
 			out->v = hq_xrealloc(out->v, out->cap * sizeof *out->v);
 		}
-		out->v[out->n++] = x;
+		decode_sample(st, q->metric.kind, &out->v[out->n++]);
 	}
 	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		hq_err_set(e, "%s: reading samples: %s", hq_store_filename(s),
-		    sqlite3_errmsg(hq_store_db(s)));
-		return -1;
-	}
-	return 0;
+	return rc == SQLITE_DONE ? 0 : step_error(s, e);
 }
 
 /* ---- points and buckets ----------------------------------------------- */
@@ -325,45 +350,92 @@ finish_row(struct hq_row *r, struct hq_stats_acc *acc, const struct hq_query *q,
 	}
 }
 
+/* Rows out of values that arrive in time order, one bucket at a time: only
+ * the current bucket's values are held. */
+struct bucketer {
+	const struct hq_query *q;
+	enum hq_period by;
+	int whole, separate_n;
+	struct hq_series *out;
+	struct hq_stats_acc acc;
+	size_t row;          /* index of the open row; SIZE_MAX: none */
+	int64_t bs, be, last_t;
+	long counted;
+};
+
+static void
+bucketer_init(struct bucketer *b, const struct hq_query *q, enum hq_period by,
+    int whole, int separate_n, struct hq_series *out)
+{
+	memset(b, 0, sizeof *b);
+	b->q = q;
+	b->by = by;
+	b->whole = whole;
+	b->separate_n = separate_n;
+	b->out = out;
+	b->row = SIZE_MAX;
+	hq_stats_acc_init(&b->acc, needs_values(q));
+}
+
+static void
+bucketer_close(struct bucketer *b)
+{
+	struct hq_row *r;
+
+	if (b->row == SIZE_MAX)
+		return;
+	r = &b->out->rows[b->row];
+	/* An open range ends with the day of the last value. */
+	if (b->whole && b->q->to == INT64_MAX)
+		r->end = hq_time_day_start(hq_time_local_day(b->last_t) + 1);
+	finish_row(r, &b->acc, b->q, b->counted, b->separate_n);
+	b->row = SIZE_MAX;
+}
+
+static void
+bucketer_add(struct bucketer *b, int64_t t, double v, int counts)
+{
+	if (b->row == SIZE_MAX || (!b->whole && (t >= b->be || t < b->bs))) {
+		bucketer_close(b);
+		hq_stats_acc_reset(&b->acc);
+		b->counted = 0;
+		if (b->whole) {
+			b->bs = b->q->from != INT64_MIN ? b->q->from
+			    : hq_time_day_start(hq_time_local_day(t));
+			b->be = b->q->to;
+		} else {
+			b->bs = hq_time_bucket_start(t, b->by);
+			b->be = hq_time_bucket_next(b->bs, b->by);
+		}
+		struct hq_row *r = new_row(b->out);
+		r->start = b->bs;
+		r->end = b->be;
+		r->day = hq_time_local_day(b->bs);
+		b->row = b->out->n - 1;
+	}
+	hq_stats_acc_add(&b->acc, v);
+	b->counted += counts;
+	b->last_t = t;
+}
+
+static void
+bucketer_finish(struct bucketer *b)
+{
+	bucketer_close(b);
+	hq_stats_acc_free(&b->acc);
+}
+
 /* Bucket sorted points into rows of period `by` (or one row when whole). */
 static void
 bucket_points(const struct points *p, const struct hq_query *q,
     enum hq_period by, int whole, int separate_n, struct hq_series *out)
 {
-	struct hq_stats_acc acc;
-	int64_t bs = 0, be = 0;
-	long counted = 0;
-	struct hq_row *r = NULL;
+	struct bucketer b;
 
-	hq_stats_acc_init(&acc, needs_values(q));
-	for (size_t i = 0; i < p->n; i++) {
-		const struct point *pt = &p->v[i];
-		if (!r || (!whole && (pt->t >= be || pt->t < bs))) {
-			if (r)
-				finish_row(r, &acc, q, counted, separate_n);
-			hq_stats_acc_reset(&acc);
-			counted = 0;
-			r = new_row(out);
-			if (whole) {
-				/* An open range ends at the days of the data. */
-				bs = q->from != INT64_MIN ? q->from
-				    : hq_time_day_start(hq_time_local_day(pt->t));
-				be = q->to != INT64_MAX ? q->to
-				    : hq_time_day_start(hq_time_local_day(p->v[p->n - 1].t) + 1);
-			} else {
-				bs = hq_time_bucket_start(pt->t, by);
-				be = hq_time_bucket_next(bs, by);
-			}
-			r->start = bs;
-			r->end = be;
-			r->day = hq_time_local_day(bs);
-		}
-		hq_stats_acc_add(&acc, pt->v);
-		counted += pt->counts;
-	}
-	if (r)
-		finish_row(r, &acc, q, counted, separate_n);
-	hq_stats_acc_free(&acc);
+	bucketer_init(&b, q, by, whole, separate_n, out);
+	for (size_t i = 0; i < p->n; i++)
+		bucketer_add(&b, p->v[i].t, p->v[i].v, p->v[i].counts);
+	bucketer_finish(&b);
 }
 
 static int
@@ -492,7 +564,8 @@ run_cumulative_raw(struct hq_store *s, const struct hq_query *q,
 			split_piece(q, fine, pc[i].start, pc[i].end, pc[i].value, first, &pts);
 		}
 		free(seen);
-		qsort(pts.v, pts.n, sizeof *pts.v, cmp_point);
+		if (pts.n)
+			qsort(pts.v, pts.n, sizeof *pts.v, cmp_point);
 		/* --when: only the chosen days count. */
 		size_t k = 0;
 		for (size_t i = 0; i < pts.n; i++)
@@ -520,39 +593,45 @@ run_discrete_raw(struct hq_store *s, const struct hq_query *q,
     const int64_t ids[2], int64_t source_id, struct names *sources,
     struct hq_series *out, struct hq_err *e)
 {
-	struct samples sm = {0};
-	struct points pts = {0};
+	sqlite3_stmt *st;
+	struct bucketer b;
+	int per_sample = q->by == HQ_PERIOD_NONE && !q->whole, rc;
 
-	if (load_samples(s, q, ids, source_id, &sm, e))
+	/* Samples stream in time order straight into their buckets: years of
+	 * per-minute heart rate never sit in memory at once. */
+	if (prepare_samples(s, q, ids, source_id, &st, e))
 		return -1;
-	for (size_t i = 0; i < sm.n; i++) {
-		const struct sample *x = &sm.v[i];
-		int64_t day = hq_time_local_day(x->start);
-		if (!day_ok(q, day))
-			continue;
-		if (q->by == HQ_PERIOD_NONE && !q->whole) {
-			struct hq_row *r = new_row(out);
-			r->start = x->start;
-			r->end = x->end;
-			r->n = 1;
-			r->day = day;
-			for (size_t k = 0; k < q->naggs; k++)
-				r->v[k] = q->aggs[k].kind == HQ_AGG_COUNT ? 1
-				    : q->aggs[k].kind == HQ_AGG_STDDEV ? NAN : x->value;
-			const char *name = name_of(sources, x->source_id);
-			for (size_t k = 0; name && k < out->nsources; k++)
-				if (strcmp(out->sources[k], name) == 0)
-					r->source = (int)k;
+	bucketer_init(&b, q, q->by, q->whole, 0, out);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct sample x;
+		int64_t day = 0;
+		decode_sample(st, q->metric.kind, &x);
+		if (q->days || per_sample) {
+			day = hq_time_local_day(x.start);
+			if (!day_ok(q, day))
+				continue;
+		}
+		if (!per_sample) {
+			bucketer_add(&b, x.start, x.value, 1);
 			continue;
 		}
-		struct point pt = { x->start, x->end, x->value, 1, day };
-		push_point(&pts, pt);
+		struct hq_row *r = new_row(out);
+		r->start = x.start;
+		r->end = x.end;
+		r->n = 1;
+		r->day = day;
+		memcpy(r->category, x.category, sizeof r->category);
+		for (size_t k = 0; k < q->naggs; k++)
+			r->v[k] = q->aggs[k].kind == HQ_AGG_COUNT ? 1
+			    : q->aggs[k].kind == HQ_AGG_STDDEV ? NAN : x.value;
+		const char *name = name_of(sources, x.source_id);
+		for (size_t k = 0; name && k < out->nsources; k++)
+			if (strcmp(out->sources[k], name) == 0)
+				r->source = (int)k;
 	}
-	if (q->by != HQ_PERIOD_NONE || q->whole)
-		bucket_points(&pts, q, q->by, q->whole, 0, out);
-	free(pts.v);
-	free(sm.v);
-	return 0;
+	sqlite3_finalize(st);
+	bucketer_finish(&b);
+	return rc == SQLITE_DONE ? 0 : step_error(s, e);
 }
 
 /* ---- sleep ------------------------------------------------------------ */
@@ -658,7 +737,7 @@ run_rollup(struct hq_store *s, const struct hq_query *q, const int64_t ids[2],
     int64_t source_id, struct hq_series *out, struct hq_err *e)
 {
 	sqlite3_stmt *st;
-	struct points pts = {0}, days = {0};
+	struct points pts = {0};
 	int cum = q->metric.kind == HQ_KIND_CUMULATIVE, rc;
 	struct hq_stats_acc acc;
 	struct hq_row *r = NULL;
@@ -679,6 +758,10 @@ run_rollup(struct hq_store *s, const struct hq_query *q, const int64_t ids[2],
 		merged = sqlite3_step(st) == SQLITE_ROW;
 		sqlite3_finalize(st);
 	}
+	/* Merged rollups are hourly: every bucket must start on an hour. */
+	if (merged && ((q->from != INT64_MIN && q->from % HQ_ROLLUP_HOUR) ||
+	    (q->to != INT64_MAX && q->to % HQ_ROLLUP_HOUR)))
+		return 0;
 	if (merged)
 		sql = "SELECT slot, n, sum FROM rollup_merged WHERE metric_id = ?1 "
 		    "AND slot >= ?3 AND slot < ?4 AND ?5 = 0 ORDER BY slot";
@@ -708,6 +791,11 @@ run_rollup(struct hq_store *s, const struct hq_query *q, const int64_t ids[2],
 			day_start = hq_time_day_start(day);
 			day_end = hq_time_day_start(day + 1);
 		}
+		if (merged && (day_start % HQ_ROLLUP_HOUR ||
+		    (q->by == HQ_HOUR && hq_time_bucket_start(slot, HQ_HOUR) != slot))) {
+			conflict = 1;
+			break;
+		}
 		if (!day_ok(q, day))
 			continue;
 		if (cum) {
@@ -716,15 +804,17 @@ run_rollup(struct hq_store *s, const struct hq_query *q, const int64_t ids[2],
 				break;
 			}
 			prev_slot = slot;
-			/* Fine buckets come straight from slots; coarse ones
-			 * from daily totals, which the points make. */
-			struct point pt = { slot, slot + HQ_ROLLUP_SLOT,
-			    sqlite3_column_double(st, 2), sqlite3_column_int(st, 1), day };
-			if (q->by == HQ_HOUR || q->by == HQ_DAY) {
-				pt.t = q->by == HQ_DAY ? day_start : slot;
-				pt.day = day;
+			/* Slots add up into one point per hour (by hour) or per
+			 * day (everything else): the daily totals that coarse
+			 * buckets aggregate. */
+			int64_t key = q->by == HQ_HOUR ? hq_time_bucket_start(slot, HQ_HOUR) : day_start;
+			if (!pts.n || pts.v[pts.n - 1].t != key) {
+				struct point pt = { key, q->by == HQ_HOUR
+				    ? hq_time_bucket_next(key, HQ_HOUR) : day_end, 0, 0, day };
+				push_point(&pts, pt);
 			}
-			push_point(&pts, pt);
+			pts.v[pts.n - 1].v += sqlite3_column_double(st, 2);
+			pts.v[pts.n - 1].counts += sqlite3_column_int(st, 1);
 			continue;
 		}
 		if (!r || slot >= be) {
@@ -762,31 +852,14 @@ run_rollup(struct hq_store *s, const struct hq_query *q, const int64_t ids[2],
 	}
 	if (cum && !conflict) {
 		if (q->whole || q->by >= HQ_WEEK) {
-			daily_totals(&pts, &days);
-			bucket_points(&days, q, q->by, q->whole, 0, out);
-		} else {
-			/* Hour and day: merge the slots of one bucket. */
-			struct points slots = {0};
-			for (size_t i = 0; i < pts.n;) {
-				struct point pt = pts.v[i];
-				int64_t b = q->by == HQ_HOUR ? hq_time_bucket_start(pt.t, HQ_HOUR) : pt.t;
-				pt.t = b;
-				pt.v = 0;
-				pt.counts = 0;
-				for (; i < pts.n && (q->by == HQ_HOUR
-				    ? hq_time_bucket_start(pts.v[i].t, HQ_HOUR) : pts.v[i].t) == b; i++) {
-					pt.v += pts.v[i].v;
-					pt.counts += pts.v[i].counts;
-				}
-				push_point(&slots, pt);
-			}
-			struct hq_query q1 = *q;
-			bucket_points(&slots, &q1, q->by, 0, 1, out);
-			free(slots.v);
-		}
+			/* A day counts once, however many slots made it. */
+			for (size_t i = 0; i < pts.n; i++)
+				pts.v[i].counts = 1;
+			bucket_points(&pts, q, q->by, q->whole, 0, out);
+		} else
+			bucket_points(&pts, q, q->by, 0, 1, out);
 	}
 	free(pts.v);
-	free(days.v);
 	if (conflict) {
 		out->n = 0;
 		return 0;
@@ -865,6 +938,8 @@ hq_query_run(struct hq_store *s, const struct hq_query *qin,
 out:
 	free_names(&sources);
 	free_names(&devices);
+	if (rc < 0)
+		hq_series_free(out);
 	return rc;
 }
 
@@ -879,6 +954,42 @@ hq_series_free(struct hq_series *out)
 }
 
 /* ---- the data summary --------------------------------------------------- */
+
+/* The row of --list for the nights that sleep analysis makes: how many,
+ * from the first to the last. 1, 0 when there are none, -1. */
+static int
+list_nights(struct hq_store *s, const unsigned char *sources,
+    struct hq_out *out, struct hq_err *e)
+{
+	struct hq_query q = {0};
+	struct hq_series sr;
+	char first[40], last[40];
+
+	if (hq_query_resolve(s, "sleep", &q.metric, e))
+		return -1;
+	q.from = INT64_MIN;
+	q.to = INT64_MAX;
+	if (hq_query_run(s, &q, &sr, e))
+		return -1;
+	if (sr.n == 0) {
+		hq_series_free(&sr);
+		return 0;
+	}
+	hq_time_format_local(sr.rows[0].start, first, sizeof first);
+	hq_time_format_local(sr.rows[sr.n - 1].end, last, sizeof last);
+	hq_out_begin(out);
+	hq_out_str(out, "metric", "sleep");
+	hq_out_str(out, "identifier", q.metric.identifier);
+	hq_out_str(out, "kind", hq_catalog_kind_name(HQ_KIND_SLEEP));
+	hq_out_str(out, "unit", q.metric.unit);
+	hq_out_int(out, "count", (int64_t)sr.n);
+	hq_out_str(out, "first", first);
+	hq_out_str(out, "last", last);
+	hq_out_str(out, "sources", (const char *)sources);
+	hq_out_end(out);
+	hq_series_free(&sr);
+	return 1;
+}
 
 long
 hq_query_list(struct hq_store *s, struct hq_out *out, struct hq_err *e)
@@ -927,6 +1038,9 @@ hq_query_list(struct hq_store *s, struct hq_out *out, struct hq_err *e)
 		hq_out_str(out, "sources", (const char *)sqlite3_column_text(st, 5));
 		hq_out_end(out);
 		rows++;
+		if (info && strcmp(info->name, "sleep_analysis") == 0 &&
+		    list_nights(s, sqlite3_column_text(st, 5), out, e) > 0)
+			rows++;
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {

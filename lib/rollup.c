@@ -26,6 +26,14 @@ hq_rollup_current(struct hq_store *s)
 }
 
 int64_t
+hq_rollup_hour(int64_t t)
+{
+	int64_t r = t % HQ_ROLLUP_HOUR;
+
+	return t - (r < 0 ? r + HQ_ROLLUP_HOUR : r);
+}
+
+int64_t
 hq_rollup_slot(int64_t t)
 {
 	int64_t r = t % HQ_ROLLUP_SLOT;
@@ -130,7 +138,8 @@ add_sample(struct table *t, int64_t m, int64_t src, int64_t start,
 #define MAX_SPAN (7 * 86400)
 
 struct window {
-	int64_t metric, lo, hi;   /* slots [lo, hi); INT64_MIN/MAX: all */
+	int64_t metric, lo, hi;   /* hours [lo, hi); INT64_MIN/MAX: all */
+	int cumulative;           /* 0: a metric that is not merged */
 };
 
 struct namemap {
@@ -235,16 +244,16 @@ merge_window(struct hq_store *s, const struct window *w,
 		seen[pc[i].sample] = 1;
 		if (b <= a) {
 			if (a >= w->lo && a < w->hi) {
-				struct cell *c = lookup(&t, w->metric, 0, hq_rollup_slot(a));
+				struct cell *c = lookup(&t, w->metric, 0, hq_rollup_hour(a));
 				c->psum += pc[i].value;
 				c->pn += first;
 			}
 			continue;
 		}
 		int64_t lo = a > w->lo ? a : w->lo, hi = b < w->hi ? b : w->hi;
-		for (int64_t slot = hq_rollup_slot(lo); slot < hi; slot += HQ_ROLLUP_SLOT) {
+		for (int64_t slot = hq_rollup_hour(lo); slot < hi; slot += HQ_ROLLUP_HOUR) {
 			int64_t x = lo > slot ? lo : slot;
-			int64_t z = hi < slot + HQ_ROLLUP_SLOT ? hi : slot + HQ_ROLLUP_SLOT;
+			int64_t z = hi < slot + HQ_ROLLUP_HOUR ? hi : slot + HQ_ROLLUP_HOUR;
 			struct cell *c = lookup(&t, w->metric, 0, slot);
 			c->psum += pc[i].value * (double)(z - x) / (double)(b - a);
 			c->pn += first && x == a;
@@ -299,7 +308,7 @@ out:
 
 /* A window is merged four weeks at a time: the samples of one metric over
  * a whole export would otherwise sit in memory at once. The parts are
- * slot-aligned and each sees MAX_SPAN before it, like any window, so they
+ * hour-aligned and each sees MAX_SPAN before it, like any window, so they
  * give the rows one merge of the whole window gives (for samples no longer
  * than MAX_SPAN, the horizon queries use too). */
 #define MERGE_PART (28 * 86400)
@@ -322,10 +331,10 @@ merge_window_parts(struct hq_store *s, const struct window *w,
 		    sqlite3_column_type(st, 0) != SQLITE_NULL) {
 			have = 1;
 			if (lo == INT64_MIN)
-				lo = hq_rollup_slot(sqlite3_column_int64(st, 0));
+				lo = hq_rollup_hour(sqlite3_column_int64(st, 0));
 			if (hi == INT64_MAX)
-				hi = hq_rollup_slot(sqlite3_column_int64(st, 1)) +
-				    HQ_ROLLUP_SLOT;
+				hi = hq_rollup_hour(sqlite3_column_int64(st, 1)) +
+				    HQ_ROLLUP_HOUR;
 		}
 		sqlite3_finalize(st);
 		if (!have)
@@ -345,7 +354,7 @@ merge_window_parts(struct hq_store *s, const struct window *w,
 	}
 	for (int64_t x = lo; x < hi; x += MERGE_PART) {
 		struct window part = { w->metric, x, hi - x > MERGE_PART ?
-		    x + MERGE_PART : hi };
+		    x + MERGE_PART : hi, 1 };
 		if (merge_window(s, &part, sources, devices, e))
 			return -1;
 	}
@@ -374,14 +383,14 @@ refresh_merged(struct hq_store *s, struct window *win, size_t nwin,
 	    &metrics, e))
 		goto out;
 	for (size_t i = 0; i < metrics.n; i++) {
-		struct window w = { metrics.ids[i], INT64_MIN, INT64_MAX };
+		struct window w = { metrics.ids[i], INT64_MIN, INT64_MAX, 1 };
 		if (is_cumulative(metrics.names[i]) &&
 		    merge_window_parts(s, &w, &sources, &devices, e))
 			goto out;
 	}
 	for (size_t i = 0; i < nwin; i++) {
-		if (map_index(&metrics, win[i].metric) >= 0)
-			continue;  /* merged whole just now */
+		if (!win[i].cumulative || map_index(&metrics, win[i].metric) >= 0)
+			continue;  /* not merged, or merged whole just now */
 		if (merge_window_parts(s, &win[i], &sources, &devices, e))
 			goto out;
 	}
@@ -447,7 +456,7 @@ hq_rollup_refresh(struct hq_store *s, int64_t first_sample_id, struct hq_err *e)
 	struct table t = {0};
 	struct namemap ids = {0};
 	struct window *win = NULL;
-	size_t nwin = 0;
+	size_t nwin = 0, last = 0;
 	int rc = -1, step;
 
 	if (load_map(s, "SELECT id, identifier FROM metric", &ids, e))
@@ -478,21 +487,25 @@ hq_rollup_refresh(struct hq_store *s, int64_t first_sample_id, struct hq_err *e)
 		    sqlite3_column_double(sel, 4));
 		if (t.n >= FLUSH_CELLS && flush_table(s, up, &t, e))
 			goto out;
-		/* The window of slots each cumulative metric's new samples touch. */
-		size_t k;
-		for (k = 0; k < nwin && win[k].metric != metric; k++)
-			;
+		/* The hours each cumulative metric's new samples touch; each
+		 * metric's kind is decided once, not per sample. */
+		size_t k = last < nwin && win[last].metric == metric ? last : 0;
+		if (k >= nwin || win[k].metric != metric)
+			for (k = 0; k < nwin && win[k].metric != metric; k++)
+				;
+		last = k;
 		if (k == nwin) {
 			ssize_t mi = map_index(&ids, metric);
-			if (mi < 0 || !is_cumulative(ids.names[mi]))
-				continue;
 			win = hq_xrealloc(win, (nwin + 1) * sizeof *win);
-			win[nwin++] = (struct window){ metric, INT64_MAX, INT64_MIN };
+			win[nwin++] = (struct window){ metric, INT64_MAX, INT64_MIN,
+			    mi >= 0 && is_cumulative(ids.names[mi]) };
 		}
-		if (hq_rollup_slot(start) < win[k].lo)
-			win[k].lo = hq_rollup_slot(start);
-		if (hq_rollup_slot(end) + HQ_ROLLUP_SLOT > win[k].hi)
-			win[k].hi = hq_rollup_slot(end) + HQ_ROLLUP_SLOT;
+		if (!win[k].cumulative)
+			continue;
+		if (hq_rollup_hour(start) < win[k].lo)
+			win[k].lo = hq_rollup_hour(start);
+		if (hq_rollup_hour(end) + HQ_ROLLUP_HOUR > win[k].hi)
+			win[k].hi = hq_rollup_hour(end) + HQ_ROLLUP_HOUR;
 	}
 	if (step != SQLITE_DONE) {
 		hq_err_set(e, "%s: reading new samples for the rollups: %s",

@@ -71,6 +71,17 @@ step "Heart rate this month, on days with at least 60 exercise minutes" \
 step "Glucose: daily average and peak, last week" \
 	hq-query glucose --by day --agg avg,max --from 7d --format table
 step "Workouts this month" hq-query workouts --from 30d --format table
+step "Steps this week against last week: total and average per day" \
+	hq-query steps --by week --agg sum,avg --from last-week --format table
+step "The average night of each of the last four weeks: asleep, deep, REM (hours)" \
+	hq-query sleep sleep_deep sleep_rem --by week --agg avg --from 4w --format table
+step "Hours last week when heart rate averaged over 100" \
+	hq-query heart_rate --by hour --from 7d --where 'value>100' --format table
+if have hq-query; then
+	printf '\n== Daily steps as a chart\n$ hq-query steps --by day --from 30d --format svg > %s/steps.svg\n' "$DIR"
+	hq-query steps --by day --from 30d --format svg >"$DIR/steps.svg" &&
+		printf '   open %s/steps.svg in a browser\n' "$DIR"
+fi
 
 printf '\nThe demo store is %s. Try, for example:\n' "$HQ_DB"
 printf '   HQ_DB=%s %s/bin/hq-query steps --by week\n' "$HQ_DB" "$HQ_BUILD"

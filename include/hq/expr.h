@@ -4,9 +4,11 @@
  *     value > 100
  *     exercise_time.sum >= 60 and heart_rate.max < 170
  *     not (avg < 50 or avg > 120)
+ *     glucose.max[-1] > 140          (the day before: for nights after it)
  *
  * Comparisons (< <= > >= == !=) between numbers and names; a name is a
- * field (value, n, avg, p90...) or metric.field. `and` binds tighter than
+ * field (value, n, avg, p90...) or metric.field, optionally followed by a
+ * day offset in brackets ([-1]: the day before). `and` binds tighter than
  * `or`; `not` and parentheses as usual. A comparison whose name has no
  * value (a day without that metric) is false.
  *
@@ -25,6 +27,7 @@ struct hq_expr;
 struct hq_expr_ref {
 	const char *metric;   /* NULL for a plain field */
 	const char *field;
+	int lag;              /* day offset: -1 the day before; 0 the same day */
 };
 
 /* NULL with e saying what is wrong and where (column). */

@@ -79,6 +79,7 @@ struct hq_row {
 	long n;
 	int source;               /* per-sample rows: index into sources; else -1 */
 	double sample_value;      /* per-sample cumulative rows; else NaN */
+	char category[32];        /* per-sample category rows: "asleep_core" */
 	int64_t day;              /* the local day number the row belongs to */
 };
 
@@ -104,7 +105,8 @@ int hq_query_run(struct hq_store *s, const struct hq_query *q,
 void hq_series_free(struct hq_series *out);
 
 /* One row per metric in the store: name, identifier, kind, unit, count,
- * first, last, sources. Returns the number of rows, or -1. */
+ * first, last, sources; after sleep_analysis, a row for the nights it
+ * makes (metric sleep, count = nights). Returns the number of rows, or -1. */
 long hq_query_list(struct hq_store *s, struct hq_out *out, struct hq_err *e);
 /* Names of the metrics in the store, one per line (shell completion). */
 int hq_query_metric_names(struct hq_store *s, void (*fn)(const char *, void *),

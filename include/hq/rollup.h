@@ -12,6 +12,12 @@
  *                             (how cumulative metrics bucket).
  * Every local hour, day, week, month and year in every real zone starts on
  * a 15-minute UTC boundary, so these slots add up exactly to any bucket.
+ *
+ * Table rollup_merged holds cumulative metrics merged across sources by the
+ * default priority (merge.h), per UTC hour: sum, and n the samples whose
+ * counted part starts there. Hours are coarse enough to make years of
+ * steps cheap; zones whose days do not start on a UTC hour (+05:30...) read
+ * raw samples instead.
  * Samples are only ever added (INSERT OR IGNORE), so the summaries are
  * kept by adding. Category samples (text != '') are not rolled up.
  */
@@ -24,6 +30,7 @@
 #include "hq/store.h"
 
 #define HQ_ROLLUP_SLOT 900
+#define HQ_ROLLUP_HOUR 3600
 
 /* Fold every sample with id >= first_sample_id into the rollups (and any
  * older sample an import without a refresh left out; none twice: table
@@ -36,7 +43,8 @@ int hq_rollup_refresh(struct hq_store *s, int64_t first_sample_id,
  * read raw samples. */
 int hq_rollup_current(struct hq_store *s);
 
-/* The slot holding t. */
+/* The slot (15 minutes) or UTC hour holding t. */
 int64_t hq_rollup_slot(int64_t t);
+int64_t hq_rollup_hour(int64_t t);
 
 #endif

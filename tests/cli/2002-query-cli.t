@@ -47,6 +47,9 @@ is "$(hq-query sleep | field period)" "2024-12-03" "the night belongs to the dat
 is "$(hq-query sleep_in_bed | field value)" "8" "in bed is its own metric"
 is "$(hq-query sleep_deep sleep_rem sleep_core sleep_awake | field value)" "1 2.5 3 0.5" "stages per night"
 is "$(hq-query sleep --source AutoSleep | field value)" "6.75" "--source picks another source's night"
+is "$(hq-query sleep_analysis | field category)" "in_bed asleep_core asleep_unspecified asleep_deep awake asleep_rem" \
+	"the raw sleep samples, each with its stage"
+is "$(hq-query sleep_analysis --by day --agg count | field value)" "3 3" "category samples counted by the day they start"
 
 # --- aggregation -------------------------------------------------------------------
 is "$(hq-query heart_rate --agg avg,count,median,first,last,p90 | field p90)" "94" "--agg without --by: one row for the range (p90 interpolated)"
@@ -64,6 +67,15 @@ is "$(hq-query heart_rate --by day --when 'exercise_time.sum>=60' | field period
 is "$(hq-query heart_rate --by day --when 'exercise_time.sum>=10' --when 'heart_rate.max>90' | field period)" "2024-12-03" "several --when are ANDed"
 is "$(hq-query heart_rate --agg avg --when 'exercise_time.sum>=60' | field value)" "70" "--when also filters a whole-range aggregate"
 is "$(hq-query steps --by day --when 'sleep.value>6' | field period)" "2024-12-03" "--when on a night's sleep"
+is "$(hq-query sleep --when 'exercise_time.sum[-1]>=60' | field period)" "2024-12-03" "--when with [-1]: the night after the day with an hour of exercise"
+run hq-query sleep --when 'exercise_time.sum>=60'
+is "$rc" 1 "...not the night before it (a night is dated by its morning)"
+run hq-query heart_rate --where 'value[-1]>3'
+is "$rc" 2 "a day offset in --where is refused"
+mkdir -p "$T/config/hq"
+printf '[query]\nsleep_cutoff = 1\n' >"$T/config/hq/config"
+is "$(hq-query sleep | field period)" "2024-12-04" "sleep_cutoff = 1 in the config: sleep ending after 01:00 belongs to the next date"
+rm "$T/config/hq/config"
 
 # --- limit, offset, formats -----------------------------------------------------------
 is "$(hq-query heart_rate --limit 2 --offset 1 | field value)" "60 80" "--offset then --limit"
@@ -76,6 +88,7 @@ is "$(printf '%s' "$out" | python3 -c 'import json,sys; print(len(json.load(sys.
 run hq-query --list
 is "$rc" 0 "--list exits 0"
 like "$out" '"metric":"step_count","identifier":"HKQuantityTypeIdentifierStepCount","kind":"cumulative","unit":"count","count":3,"first":"2024-12-02T09:00:00-08:00","last":"2024-12-03T00:10:00-08:00","sources":"Sam.s Apple Watch, Sam.s iPhone"' "--list: unit, count, first, last, sources"
+like "$out" '"metric":"sleep","identifier":"HKCategoryTypeIdentifierSleepAnalysis","kind":"sleep","unit":"h","count":1,' "--list: the nights sleep analysis makes"
 run hq-query --complete-metrics
 like "$out" "^heart_rate$" "--complete-metrics names the metrics in the store"
 like "$out" "^sleep_deep$" "and the nights made from sleep analysis"

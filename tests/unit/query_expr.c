@@ -66,6 +66,16 @@ main(void)
 		hq_expr_free(x);
 	}
 
+	x = hq_expr_parse("glucose.max[-1] > 140 and glucose.max > 140", &e);
+	ok(x != NULL, "a day offset parses");
+	if (x) {
+		is_int(hq_expr_nrefs(x), 2, "the same name on another day is another reference");
+		is_int(hq_expr_ref(x, 0)->lag, -1, "its offset");
+		is_int(hq_expr_ref(x, 1)->lag, 0, "no offset is the same day");
+		hq_expr_free(x);
+	}
+	ok(hq_expr_parse("glucose.max[x] > 1", &e) == NULL, "a bad offset is refused");
+	ok(hq_expr_parse("glucose.max[-1 > 1", &e) == NULL, "an unclosed offset is refused");
 	ok(hq_expr_parse("value >", &e) == NULL, "missing operand refused");
 	is_str(e.msg, "bad expression 'value >' at column 8: expected a number or a name such as value or exercise_time.sum",
 	    "with the column");
