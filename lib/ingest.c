@@ -1176,7 +1176,7 @@ skip:
 	return 2;
 }
 
-/* Longest line taken; longer ones are skipped as bad. */
+/* The longest line taken; a longer one is a bad line. */
 #define JSONL_MAX_LINE (1 << 20)
 
 int
@@ -1227,16 +1227,14 @@ hq_ingest_jsonl(struct hq_ingest *ig, struct hq_src *src,
 				rc = jsonl_line(ig, p, &le);
 			toolong = 0;
 			hq_buf_reset(&line);
-			if (rc < 0) {
-				hq_err_set(e, "%s:%ld: %s", src->name, lineno, le.msg);
+			/* A script's output is all right or it is a bug: a bad
+			 * line rejects the whole file, which is never half
+			 * imported (unlike a quirk in Apple's own export). */
+			if (rc < 0 || rc == 2) {
+				hq_err_set(e, "%s:%ld: %s; nothing from this file "
+				    "was imported", src->name, lineno, le.msg);
 				status = -1;
 				goto out;
-			}
-			if (rc == 2 && warn) {
-				char msg[1200];
-				snprintf(msg, sizeof msg, "%s:%ld: %s (line skipped)",
-				    src->name, lineno, le.msg);
-				warn(warn_arg, msg);
 			}
 			hq_ingest_tick(ig, src);
 		}
