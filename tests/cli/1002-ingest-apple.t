@@ -138,7 +138,12 @@ is "$(q "select group_concat(bpm||'@'||time_of_day, ' ') from (select * from hrv
    "62.0@32401.5 64.0@32402.4" "HRV beats with their time of day"
 is "$(q "select count(*) from metric where identifier='HKQuantityTypeIdentifierFutureThing'")" 1 "an unknown type is kept under its identifier"
 
-# ClinicalRecord with its FHIR resource, one JSON before the XML in the zip
+# HKDataType* records (no "TypeIdentifier" in the name) are records too.
+printf '<?xml version="1.0"?>\n<HealthData locale="en_US">\n<Record type="HKDataTypeSleepDurationGoal" sourceName="Health" unit="hr" startDate="2023-01-01 08:00:00 +0100" endDate="2023-01-01 08:00:00 +0100" value="8"/>\n</HealthData>\n' >"$T/dt.xml"
+run hq-ingest "$T/dt.xml"
+is "$(q "select value||' '||unit from sample s join metric m on m.id=s.metric_id where identifier='HKDataTypeSleepDurationGoal'")" \
+   "8.0 hr" "an HKDataType record is stored under its identifier"
+, one JSON before the XML in the zip
 # and one after it; a Me element; an Audiogram (not kept, not fatal).
 mkdir -p "$T/cr"
 cat >"$T/cr/export.xml" <<'X'
