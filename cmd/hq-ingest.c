@@ -232,6 +232,10 @@ ingest_file(struct hq_store *store, const char *path, struct hq_err *e)
 	else
 		rc = hq_applehealth_import(ig, &src, f == HQ_IN_APPLE_ZIP,
 		    warn_line, &warnings, e);
+	/* The whole file once at its final rate, however short the import
+	 * was, before the line is cleared for the summary. */
+	if (show_progress && rc == 0)
+		progress(NULL, &src, hq_ingest_counts(ig));
 	progress_done();
 	if (rc == 0) {
 		struct hq_ingest_counts c = *hq_ingest_counts(ig);

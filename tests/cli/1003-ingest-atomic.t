@@ -58,7 +58,14 @@ is "$(state)" "$before" "the store is byte-for-byte unchanged"
 # kill -9 in the middle.
 hq-ingest "$T/big.xml" >"$T/killed.out" 2>&1 &
 pid=$!
-sleep 0.6
+# Kill it once it has read a quarter of the file: in the middle of its
+# transaction however fast or slow this machine is.
+quarter=$(( $(wc -c <"$T/big.xml") / 4 ))
+for _ in $(seq 1 3000); do
+	read_so_far=$(sed -n 's/^rchar: //p' "/proc/$pid/io" 2>/dev/null)
+	[ -n "$read_so_far" ] && [ "$read_so_far" -ge "$quarter" ] && break
+	sleep 0.01
+done
 kill -9 "$pid" 2>/dev/null
 killed=$?
 wait "$pid" 2>/dev/null
@@ -83,7 +90,9 @@ is "$(q 'PRAGMA integrity_check')" ok "the store is sound"
 
 # Another writer holds the lock (sqlite3, for a known time).
 hold_lock() {   # SECONDS
-	{ echo "BEGIN IMMEDIATE; CREATE TABLE IF NOT EXISTS lock_probe(x);"; sleep "$1"; echo "ROLLBACK;"; } |
+	# .timeout: the probe below may hold the lock for an instant just as
+	# this BEGIN runs; without it the holder would give up at once.
+	{ echo ".timeout 10000"; echo "BEGIN IMMEDIATE; CREATE TABLE IF NOT EXISTS lock_probe(x);"; sleep "$1"; echo "ROLLBACK;"; } |
 		sqlite3 "$HQ_DB" &
 	holder=$!
 	# Wait until the lock is really taken.
