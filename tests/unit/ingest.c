@@ -109,29 +109,46 @@ main(void)
 	is_dbl(one_double(s, "SELECT count(*) FROM sample"), 0, 0, "abort leaves no sample");
 	is_dbl(one_double(s, "SELECT count(*) FROM import"), 0, 0, "nor an import row");
 
-	/* JSON lines through a descriptor, with a sniffed prefix. */
-	const char *lines = "{\"metric\":\"weight\",\"start\":\"2024-01-01T00:00:00Z\",\"value\":80,\"unit\":\"kg\"}\n"
+	/* JSON lines through a descriptor, with a sniffed prefix: a bad line
+	 * (line 4) fails the whole file, naming the line. */
+	const char *badjson = "{\"metric\":\"weight\",\"start\":\"2024-01-01T00:00:00Z\",\"value\":80,\"unit\":\"kg\"}\n"
 	    "\n{\"metric\":\"steps\",\"start\":0,\"end\":60,\"value\":12}\n"
 	    "[1,2]\n{\"metric\":\"hrv\",\"start\":\"yesterday-ish\",\"value\":40}";
-	int fd = memfd_create("jsonl", 0);
+	const char *good = "{\"metric\":\"weight\",\"start\":\"2024-01-01T00:00:00Z\",\"value\":80,\"unit\":\"kg\"}\n"
+	    "\n{\"metric\":\"steps\",\"start\":0,\"end\":60,\"value\":12}";
 	size_t pre = 20;
-	if (write(fd, lines + pre, strlen(lines) - pre) < 0)
-		return 1;
-	lseek(fd, 0, SEEK_SET);
-	struct hq_src src = { .fd = fd, .name = "in.jsonl",
-	    .pre = (const unsigned char *)lines, .prelen = pre };
 	int warnings = 0;
-	ig = hq_ingest_start(s, "in.jsonl", "jsonl", -1, &e);
-	is_int(hq_ingest_jsonl(ig, &src, warn_count, &warnings, &e), 0, "JSON lines read");
-	k = hq_ingest_counts(ig);
-	is_int(k->inserted, 2, "two lines inserted");
-	is_int(k->skipped, 2, "two bad lines skipped");
-	is_int(warnings, 2, "and warned about");
-	is_int((long long)src.bytes, (long long)strlen(lines), "every byte consumed, prefix first");
-	ok(hq_ingest_commit(ig, &e) == 0, "committed");
-	is_dbl(one_double(s, "SELECT count(*) FROM sample"), 2, 0, "two samples stored");
-	is_dbl(one_double(s, "SELECT inserted FROM import"), 2, 0, "the import row has the counts");
-	close(fd);
+	for (int pass = 0; pass < 2; pass++) {
+		const char *lines = pass ? good : badjson;
+		int fd = memfd_create("jsonl", 0);
+		if (write(fd, lines + pre, strlen(lines) - pre) < 0)
+			return 1;
+		lseek(fd, 0, SEEK_SET);
+		struct hq_src src = { .fd = fd, .name = "in.jsonl",
+		    .pre = (const unsigned char *)lines, .prelen = pre };
+		ig = hq_ingest_start(s, "in.jsonl", "jsonl", -1, &e);
+		int rc = hq_ingest_jsonl(ig, &src, warn_count, &warnings, &e);
+		if (!pass) {
+			is_int(rc, -1, "a bad JSON line fails the file");
+			ok(strstr(e.msg, "in.jsonl:4: not a JSON object") != NULL,
+			    "naming file and line (%s)", e.msg);
+			hq_ingest_abort(ig);
+			is_dbl(one_double(s, "SELECT count(*) FROM sample"), 0, 0,
+			    "nothing of it is stored");
+		} else {
+			is_int(rc, 0, "JSON lines read");
+			k = hq_ingest_counts(ig);
+			is_int(k->inserted, 2, "two lines inserted");
+			is_int(k->skipped, 0, "none skipped");
+			is_int((long long)src.bytes, (long long)strlen(lines),
+			    "every byte consumed, prefix first");
+			ok(hq_ingest_commit(ig, &e) == 0, "committed");
+			is_dbl(one_double(s, "SELECT count(*) FROM sample"), 2, 0, "two samples stored");
+			is_dbl(one_double(s, "SELECT inserted FROM import"), 2, 0, "the import row has the counts");
+		}
+		close(fd);
+	}
+	is_int(warnings, 0, "no warnings: errors instead");
 
 	hq_store_close(s);
 	char p2[300];
