@@ -67,6 +67,12 @@ static int grow(char **buf, size_t need)
 static int spawn(struct hq_proc *p)
 {
 	int out[2], err[2];
+	/* posix_spawn reports a failed exec only where the C library can
+	 * share memory with the child (not under valgrind, where the child
+	 * just exits 127): check the program first, so a missing tool is
+	 * always an error of its own. */
+	if (access(p->argv[0], X_OK) != 0)
+		return errno;
 	if (pipe2(out, O_CLOEXEC))
 		return errno;
 	if (pipe2(err, O_CLOEXEC)) {
