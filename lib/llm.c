@@ -469,6 +469,47 @@ static void sleep_seconds(double d)
 		;
 }
 
+/* the text on_token was given, across the attempts of one turn: a retry
+ * regenerates its reply from the start, and the part it repeats has been
+ * shown already */
+struct shown {
+	hq_llm_token_fn on_token;
+	void *ctx;
+	struct hq_buf text;	/* what the current attempt has shown */
+	size_t pos;		/* how much text this attempt has sent */
+};
+
+static void shown_pass(struct shown *sh, const char *t, size_t n)
+{
+	if (!n)
+		return;
+	sh->on_token(sh->ctx, t, n);
+	hq_buf_append(&sh->text, t, n);
+	sh->pos += n;
+}
+
+static void shown_token(void *ctx, const char *t, size_t n)
+{
+	struct shown *sh = ctx;
+	if (sh->pos < sh->text.len) {
+		size_t left = sh->text.len - sh->pos, k = n < left ? n : left;
+		if (!memcmp(t, sh->text.data + sh->pos, k)) {
+			sh->pos += k;	/* shown already */
+			t += k;
+			n -= k;
+		} else {
+			/* the retry says something else: show it whole, on a
+			 * line of its own */
+			if (sh->text.data[sh->text.len - 1] != '\n')
+				sh->on_token(sh->ctx, "\n", 1);
+			if (sh->pos)
+				sh->on_token(sh->ctx, sh->text.data, sh->pos);
+			sh->text.len = sh->pos;
+		}
+	}
+	shown_pass(sh, t, n);
+}
+
 int hq_llm_complete(const struct hq_llm_options *opt, const struct hq_llm_conv *conv,
 		    const struct hq_llm_tool *tools, size_t ntools,
 		    hq_llm_token_fn on_token, void *ctx,
@@ -508,14 +549,17 @@ int hq_llm_complete(const struct hq_llm_options *opt, const struct hq_llm_conv *
 	}
 
 	int rc = -1;
+	struct shown sh = { .on_token = on_token, .ctx = ctx };
 	for (int attempt = 0;; attempt++) {
+		sh.pos = 0;
 		double left = opt->deadline > 0 ? opt->deadline - hq_llm_now() : 0;
 		if (opt->deadline > 0 && left <= 0) {
 			*timed_out = 1;
 			hq_err_set(e, "timed out waiting for the model");
 			break;
 		}
-		struct hq_llm_stream s = { .on_token = opt->stream ? on_token : NULL, .ctx = ctx };
+		struct hq_llm_stream s = { .on_token = opt->stream && on_token ? shown_token : NULL,
+					   .ctx = &sh };
 		struct line_ctx lc = { p, &s };
 		struct hq_http_request hreq = {
 			.url = url, .headers = hv, .body = body,
@@ -588,6 +632,7 @@ int hq_llm_complete(const struct hq_llm_options *opt, const struct hq_llm_conv *
 		reply->retries++;
 	}
 	free(body);
+	hq_buf_free(&sh.text);
 	if (rc) {
 		int retries = reply->retries;
 		hq_llm_reply_free(reply);
