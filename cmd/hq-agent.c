@@ -67,7 +67,9 @@ static const struct hq_cmd_info info = {
 struct run {
 	struct hq_store *store;
 	int64_t run_id;
-	int verbose, jsonl, tty_out, streamed;
+	int verbose, jsonl, tty_out;
+	int streamed;		/* text is on the terminal since the last line end */
+	int shown;		/* replies' text was streamed to the terminal */
 	double start;
 };
 
@@ -109,7 +111,7 @@ static void on_token(void *ctx, const char *text, size_t len)
 	} else if (r->tty_out) {
 		fwrite(text, 1, len, stdout);
 		fflush(stdout);
-		r->streamed = 1;
+		r->streamed = r->shown = 1;
 	}
 }
 
@@ -455,8 +457,11 @@ int main(int argc, char **argv)
 		event(&r, o);
 	} else if (r.streamed && out.status == HQ_AGENT_ANSWERED) {
 		putchar('\n');
-	} else if (*answer) {
-		printf("%s%s", answer, answer[strlen(answer) - 1] == '\n' ? "" : "\n");
+	} else {
+		if (r.shown)	/* the model's words streamed: just what was found */
+			answer += out.said;
+		if (*answer)
+			printf("%s%s", answer, answer[strlen(answer) - 1] == '\n' ? "" : "\n");
 	}
 	switch (out.status) {
 	case HQ_AGENT_ANSWERED:

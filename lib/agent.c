@@ -785,8 +785,10 @@ int hq_agent_run(const struct hq_agent_config *cfg, const struct hq_agent_tools 
 	if (out->status != HQ_AGENT_ANSWERED) {
 		/* what was found: the model's last words and the last results */
 		struct hq_buf s = {0};
-		if (last_text)
+		if (last_text) {
 			hq_buf_printf(&s, "%s\n", last_text);
+			out->said = s.len;
+		}
 		if (found)
 			hq_buf_puts(&s, found);
 		out->answer = s.data;

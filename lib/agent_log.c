@@ -6,15 +6,20 @@
 #include <string.h>
 #include <time.h>
 
-static int step_done(sqlite3_stmt *st, struct hq_store *s, struct hq_err *e)
+/* finalize st after its last step returned rc; -1 unless that was SQLITE_DONE */
+static int finish(sqlite3_stmt *st, int rc, struct hq_store *s, struct hq_err *e)
 {
-	int rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
 		hq_err_set(e, "%s: %s", hq_store_filename(s), sqlite3_errmsg(hq_store_db(s)));
 		return -1;
 	}
 	return 0;
+}
+
+static int step_done(sqlite3_stmt *st, struct hq_store *s, struct hq_err *e)
+{
+	return finish(st, sqlite3_step(st), s, e);
 }
 
 static void bind_text(sqlite3_stmt *st, int i, const char *v)
@@ -170,12 +175,7 @@ int hq_agent_log_load_session(struct hq_store *s, const char *session,
 		}
 		n++;
 	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		hq_err_set(e, "%s: %s", hq_store_filename(s), sqlite3_errmsg(hq_store_db(s)));
-		return -1;
-	}
-	return n;
+	return finish(st, rc, s, e) ? -1 : n;
 }
 
 int hq_agent_log_list(struct hq_store *s, int limit, FILE *fp, struct hq_err *e)
@@ -221,10 +221,5 @@ int hq_agent_log_list(struct hq_store *s, int limit, FILE *fp, struct hq_err *e)
 		cJSON_free(txt);
 		n++;
 	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		hq_err_set(e, "%s: %s", hq_store_filename(s), sqlite3_errmsg(hq_store_db(s)));
-		return -1;
-	}
-	return n;
+	return finish(st, rc, s, e) ? -1 : n;
 }

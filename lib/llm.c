@@ -107,17 +107,88 @@ cJSON *hq_llm_args_object(const char *args)
 	if (!args || !*args)
 		return cJSON_CreateObject();
 	cJSON *j = cJSON_Parse(args);
-	if (j && !cJSON_IsObject(j)) {
-		cJSON_Delete(j);
-		return NULL;
-	}
-	return j;
+	if (cJSON_IsObject(j))
+		return j;
+	cJSON_Delete(j);
+	return cJSON_CreateObject();
 }
 
-int hq_llm_bearer(const char *key, char *buf, size_t n)
+int hq_llm_bearer_headers(const struct hq_llm_options *opt, char hdr[][1024], int max)
 {
-	int w = snprintf(buf, n, "Authorization: Bearer %s", key);
-	return w < 0 || (size_t)w >= n ? -1 : 0;
+	if (!opt->api_key || !*opt->api_key || max < 1)
+		return 0;
+	int w = snprintf(hdr[0], sizeof hdr[0], "Authorization: Bearer %s", opt->api_key);
+	return w < 0 || (size_t)w >= sizeof hdr[0] ? -1 : 1;
+}
+
+size_t hq_llm_base_len(const char *base)
+{
+	size_t len = strlen(base);
+	while (len && base[len - 1] == '/')
+		len--;
+	return len;
+}
+
+void hq_llm_error_text(const cJSON *body, char *buf, size_t n)
+{
+	const cJSON *e = cJSON_GetObjectItemCaseSensitive(body, "error");
+	const char *msg = cJSON_IsString(e) ? e->valuestring : hq_llm_jstr(e, "message");
+	if (msg)
+		snprintf(buf, n, "%s", msg);
+}
+
+cJSON *hq_llm_chat_request(const struct hq_llm_options *opt, const struct hq_llm_conv *conv,
+			   cJSON **msgs)
+{
+	cJSON *r = cJSON_CreateObject();
+	if (!r)
+		return NULL;
+	cJSON_AddStringToObject(r, "model", opt->model);
+	*msgs = cJSON_AddArrayToObject(r, "messages");
+	if (conv->system) {
+		cJSON *m = cJSON_CreateObject();
+		cJSON_AddItemToArray(*msgs, m);
+		cJSON_AddStringToObject(m, "role", "system");
+		cJSON_AddStringToObject(m, "content", conv->system);
+	}
+	return r;
+}
+
+cJSON *hq_llm_function_tools(const struct hq_llm_tool *tools, size_t ntools)
+{
+	cJSON *a = cJSON_CreateArray();
+	for (size_t i = 0; a && i < ntools; i++) {
+		cJSON *t = cJSON_CreateObject(), *f = cJSON_CreateObject();
+		cJSON_AddItemToArray(a, t);
+		cJSON_AddStringToObject(t, "type", "function");
+		cJSON_AddItemToObject(t, "function", f);
+		cJSON_AddStringToObject(f, "name", tools[i].name);
+		cJSON_AddStringToObject(f, "description", tools[i].description);
+		cJSON_AddItemToObject(f, "parameters", hq_llm_clean_schema(tools[i].parameters));
+	}
+	return a;
+}
+
+cJSON *hq_llm_user_turn(cJSON *msgs, const char *items)
+{
+	cJSON *last = cJSON_GetArrayItem(msgs, cJSON_GetArraySize(msgs) - 1);
+	const char *role = hq_llm_jstr(last, "role");
+	if (role && !strcmp(role, "user"))
+		return cJSON_GetObjectItemCaseSensitive(last, items);
+	cJSON *m = cJSON_CreateObject();
+	cJSON_AddItemToArray(msgs, m);
+	cJSON_AddStringToObject(m, "role", "user");
+	return cJSON_AddArrayToObject(m, items);
+}
+
+int hq_llm_put_json(struct hq_buf *b, const cJSON *v)
+{
+	char *t = cJSON_PrintUnformatted(v);
+	if (!t)
+		return -1;
+	hq_buf_puts(b, t);
+	cJSON_free(t);
+	return 0;
 }
 
 /* ---- streams ---- */
@@ -398,6 +469,47 @@ static void sleep_seconds(double d)
 		;
 }
 
+/* the text on_token was given, across the attempts of one turn: a retry
+ * regenerates its reply from the start, and the part it repeats has been
+ * shown already */
+struct shown {
+	hq_llm_token_fn on_token;
+	void *ctx;
+	struct hq_buf text;	/* what the current attempt has shown */
+	size_t pos;		/* how much text this attempt has sent */
+};
+
+static void shown_pass(struct shown *sh, const char *t, size_t n)
+{
+	if (!n)
+		return;
+	sh->on_token(sh->ctx, t, n);
+	hq_buf_append(&sh->text, t, n);
+	sh->pos += n;
+}
+
+static void shown_token(void *ctx, const char *t, size_t n)
+{
+	struct shown *sh = ctx;
+	if (sh->pos < sh->text.len) {
+		size_t left = sh->text.len - sh->pos, k = n < left ? n : left;
+		if (!memcmp(t, sh->text.data + sh->pos, k)) {
+			sh->pos += k;	/* shown already */
+			t += k;
+			n -= k;
+		} else {
+			/* the retry says something else: show it whole, on a
+			 * line of its own */
+			if (sh->text.data[sh->text.len - 1] != '\n')
+				sh->on_token(sh->ctx, "\n", 1);
+			if (sh->pos)
+				sh->on_token(sh->ctx, sh->text.data, sh->pos);
+			sh->text.len = sh->pos;
+		}
+	}
+	shown_pass(sh, t, n);
+}
+
 int hq_llm_complete(const struct hq_llm_options *opt, const struct hq_llm_conv *conv,
 		    const struct hq_llm_tool *tools, size_t ntools,
 		    hq_llm_token_fn on_token, void *ctx,
@@ -437,14 +549,17 @@ int hq_llm_complete(const struct hq_llm_options *opt, const struct hq_llm_conv *
 	}
 
 	int rc = -1;
+	struct shown sh = { .on_token = on_token, .ctx = ctx };
 	for (int attempt = 0;; attempt++) {
+		sh.pos = 0;
 		double left = opt->deadline > 0 ? opt->deadline - hq_llm_now() : 0;
 		if (opt->deadline > 0 && left <= 0) {
 			*timed_out = 1;
 			hq_err_set(e, "timed out waiting for the model");
 			break;
 		}
-		struct hq_llm_stream s = { .on_token = opt->stream ? on_token : NULL, .ctx = ctx };
+		struct hq_llm_stream s = { .on_token = opt->stream && on_token ? shown_token : NULL,
+					   .ctx = &sh };
 		struct line_ctx lc = { p, &s };
 		struct hq_http_request hreq = {
 			.url = url, .headers = hv, .body = body,
@@ -517,6 +632,7 @@ int hq_llm_complete(const struct hq_llm_options *opt, const struct hq_llm_conv *
 		reply->retries++;
 	}
 	free(body);
+	hq_buf_free(&sh.text);
 	if (rc) {
 		int retries = reply->retries;
 		hq_llm_reply_free(reply);

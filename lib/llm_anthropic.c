@@ -10,9 +10,7 @@ static int endpoint(const struct hq_llm_options *opt, int stream, char *buf, siz
 {
 	(void)stream;
 	const char *base = opt->base_url;
-	size_t len = strlen(base);
-	while (len && base[len - 1] == '/')
-		len--;
+	size_t len = hq_llm_base_len(base);
 	int w = snprintf(buf, n, "%.*s/v1/messages", (int)len, base);
 	return w < 0 || (size_t)w >= n ? -1 : 0;
 }
@@ -31,20 +29,6 @@ static int headers(const struct hq_llm_options *opt, char hdr[][1024], int max)
 	return k;
 }
 
-/* content array of the user message that tool results or text go into:
- * consecutive results share one message, as the API requires */
-static cJSON *user_content(cJSON *msgs)
-{
-	cJSON *last = cJSON_GetArrayItem(msgs, cJSON_GetArraySize(msgs) - 1);
-	const char *role = hq_llm_jstr(last, "role");
-	if (role && !strcmp(role, "user"))
-		return cJSON_GetObjectItemCaseSensitive(last, "content");
-	cJSON *m = cJSON_CreateObject();
-	cJSON_AddItemToArray(msgs, m);
-	cJSON_AddStringToObject(m, "role", "user");
-	return cJSON_AddArrayToObject(m, "content");
-}
-
 static cJSON *request(const struct hq_llm_options *opt, const struct hq_llm_conv *conv,
 		      const struct hq_llm_tool *tools, size_t ntools, int stream)
 {
@@ -59,7 +43,8 @@ static cJSON *request(const struct hq_llm_options *opt, const struct hq_llm_conv
 	for (size_t i = 0; i < conv->n; i++) {
 		const struct hq_llm_msg *cm = &conv->msgs[i];
 		if (cm->role == HQ_LLM_USER || cm->role == HQ_LLM_TOOL) {
-			cJSON *content = user_content(msgs), *b = cJSON_CreateObject();
+			/* consecutive results share one message, as the API requires */
+			cJSON *content = hq_llm_user_turn(msgs, "content"), *b = cJSON_CreateObject();
 			cJSON_AddItemToArray(content, b);
 			if (cm->role == HQ_LLM_USER) {
 				cJSON_AddStringToObject(b, "type", "text");
@@ -89,8 +74,7 @@ static cJSON *request(const struct hq_llm_options *opt, const struct hq_llm_conv
 			cJSON_AddStringToObject(b, "type", "tool_use");
 			cJSON_AddStringToObject(b, "id", cm->calls[k].id);
 			cJSON_AddStringToObject(b, "name", cm->calls[k].name);
-			cJSON *in = hq_llm_args_object(cm->calls[k].args);
-			cJSON_AddItemToObject(b, "input", in ? in : cJSON_CreateObject());
+			cJSON_AddItemToObject(b, "input", hq_llm_args_object(cm->calls[k].args));
 		}
 	}
 	if (ntools) {
@@ -142,13 +126,8 @@ static int block_start(struct hq_llm_stream *s, long index, const cJSON *b)
 		return -1;
 	/* non-streamed responses carry the whole input object here */
 	const cJSON *in = cJSON_GetObjectItemCaseSensitive(b, "input");
-	if (cJSON_IsObject(in) && in->child) {
-		char *t = cJSON_PrintUnformatted(in);
-		if (!t)
-			return -1;
-		hq_buf_puts(&p->args, t);
-		cJSON_free(t);
-	}
+	if (cJSON_IsObject(in) && in->child)
+		return hq_llm_put_json(&p->args, in);
 	return 0;
 }
 

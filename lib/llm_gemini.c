@@ -10,9 +10,7 @@
 static int endpoint(const struct hq_llm_options *opt, int stream, char *buf, size_t n)
 {
 	const char *base = opt->base_url;
-	size_t len = strlen(base);
-	while (len && base[len - 1] == '/')
-		len--;
+	size_t len = hq_llm_base_len(base);
 	int w = snprintf(buf, n, "%.*s/v1beta/models/%s:%s", (int)len, base, opt->model,
 			 stream ? "streamGenerateContent?alt=sse" : "generateContent");
 	return w < 0 || (size_t)w >= n ? -1 : 0;
@@ -32,18 +30,6 @@ static int real_id(const char *id)
 	return id && *id && strncmp(id, "call_hq_", 8);
 }
 
-static cJSON *user_parts(cJSON *contents)
-{
-	cJSON *last = cJSON_GetArrayItem(contents, cJSON_GetArraySize(contents) - 1);
-	const char *role = hq_llm_jstr(last, "role");
-	if (role && !strcmp(role, "user"))
-		return cJSON_GetObjectItemCaseSensitive(last, "parts");
-	cJSON *m = cJSON_CreateObject();
-	cJSON_AddItemToArray(contents, m);
-	cJSON_AddStringToObject(m, "role", "user");
-	return cJSON_AddArrayToObject(m, "parts");
-}
-
 static cJSON *request(const struct hq_llm_options *opt, const struct hq_llm_conv *conv,
 		      const struct hq_llm_tool *tools, size_t ntools, int stream)
 {
@@ -55,7 +41,7 @@ static cJSON *request(const struct hq_llm_options *opt, const struct hq_llm_conv
 	for (size_t i = 0; i < conv->n; i++) {
 		const struct hq_llm_msg *cm = &conv->msgs[i];
 		if (cm->role != HQ_LLM_ASSISTANT) {
-			cJSON *parts = user_parts(contents), *p = cJSON_CreateObject();
+			cJSON *parts = hq_llm_user_turn(contents, "parts"), *p = cJSON_CreateObject();
 			cJSON_AddItemToArray(parts, p);
 			if (cm->role == HQ_LLM_USER) {
 				cJSON_AddStringToObject(p, "text", cm->text);
@@ -87,8 +73,7 @@ static cJSON *request(const struct hq_llm_options *opt, const struct hq_llm_conv
 			if (real_id(cm->calls[k].id))
 				cJSON_AddStringToObject(fc, "id", cm->calls[k].id);
 			cJSON_AddStringToObject(fc, "name", cm->calls[k].name);
-			cJSON *args = hq_llm_args_object(cm->calls[k].args);
-			cJSON_AddItemToObject(fc, "args", args ? args : cJSON_CreateObject());
+			cJSON_AddItemToObject(fc, "args", hq_llm_args_object(cm->calls[k].args));
 			if (cm->calls[k].signature)
 				cJSON_AddStringToObject(p, "thoughtSignature", cm->calls[k].signature);
 		}
@@ -180,14 +165,8 @@ static int chunk(struct hq_llm_stream *s, const cJSON *j)
 			rc |= hq_llm_set(&c->name, hq_llm_jstr(fc, "name"));
 			rc |= hq_llm_set(&c->signature, sig);
 			const cJSON *args = cJSON_GetObjectItemCaseSensitive(fc, "args");
-			if (args) {
-				char *t = cJSON_PrintUnformatted(args);
-				if (t)
-					hq_buf_puts(&c->args, t);
-				else
-					rc = -1;
-				cJSON_free(t);
-			}
+			if (args && hq_llm_put_json(&c->args, args))
+				rc = -1;
 			continue;
 		}
 		if (sig)

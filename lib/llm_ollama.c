@@ -9,9 +9,7 @@ static int endpoint(const struct hq_llm_options *opt, int stream, char *buf, siz
 {
 	(void)stream;
 	const char *base = opt->base_url;
-	size_t len = strlen(base);
-	while (len && base[len - 1] == '/')
-		len--;
+	size_t len = hq_llm_base_len(base);
 	/* the OpenAI-style default ends in /v1; the native API sits beside it */
 	if (len >= 3 && !strncmp(base + len - 3, "/v1", 3))
 		len -= 3;
@@ -19,27 +17,12 @@ static int endpoint(const struct hq_llm_options *opt, int stream, char *buf, siz
 	return w < 0 || (size_t)w >= n ? -1 : 0;
 }
 
-static int headers(const struct hq_llm_options *opt, char hdr[][1024], int max)
-{
-	if (!opt->api_key || !*opt->api_key || max < 1)
-		return 0;
-	return hq_llm_bearer(opt->api_key, hdr[0], sizeof hdr[0]) ? -1 : 1;
-}
-
 static cJSON *request(const struct hq_llm_options *opt, const struct hq_llm_conv *conv,
 		      const struct hq_llm_tool *tools, size_t ntools, int stream)
 {
-	cJSON *r = cJSON_CreateObject();
+	cJSON *msgs, *r = hq_llm_chat_request(opt, conv, &msgs);
 	if (!r)
 		return NULL;
-	cJSON_AddStringToObject(r, "model", opt->model);
-	cJSON *msgs = cJSON_AddArrayToObject(r, "messages");
-	if (conv->system) {
-		cJSON *m = cJSON_CreateObject();
-		cJSON_AddItemToArray(msgs, m);
-		cJSON_AddStringToObject(m, "role", "system");
-		cJSON_AddStringToObject(m, "content", conv->system);
-	}
 	for (size_t i = 0; i < conv->n; i++) {
 		const struct hq_llm_msg *cm = &conv->msgs[i];
 		cJSON *m = cJSON_CreateObject();
@@ -59,23 +42,12 @@ static cJSON *request(const struct hq_llm_options *opt, const struct hq_llm_conv
 				cJSON_AddStringToObject(c, "id", cm->calls[k].id);
 				cJSON_AddItemToObject(c, "function", f);
 				cJSON_AddStringToObject(f, "name", cm->calls[k].name);
-				cJSON *args = hq_llm_args_object(cm->calls[k].args);
-				cJSON_AddItemToObject(f, "arguments", args ? args : cJSON_CreateObject());
+				cJSON_AddItemToObject(f, "arguments", hq_llm_args_object(cm->calls[k].args));
 			}
 		}
 	}
-	if (ntools) {
-		cJSON *a = cJSON_AddArrayToObject(r, "tools");
-		for (size_t i = 0; i < ntools; i++) {
-			cJSON *t = cJSON_CreateObject(), *f = cJSON_CreateObject();
-			cJSON_AddItemToArray(a, t);
-			cJSON_AddStringToObject(t, "type", "function");
-			cJSON_AddItemToObject(t, "function", f);
-			cJSON_AddStringToObject(f, "name", tools[i].name);
-			cJSON_AddStringToObject(f, "description", tools[i].description);
-			cJSON_AddItemToObject(f, "parameters", hq_llm_clean_schema(tools[i].parameters));
-		}
-	}
+	if (ntools)
+		cJSON_AddItemToObject(r, "tools", hq_llm_function_tools(tools, ntools));
 	cJSON_AddBoolToObject(r, "stream", stream);
 	if (opt->max_tokens > 0)
 		cJSON_AddNumberToObject(cJSON_AddObjectToObject(r, "options"), "num_predict",
@@ -83,20 +55,12 @@ static cJSON *request(const struct hq_llm_options *opt, const struct hq_llm_conv
 	return r;
 }
 
-static void error_message(const cJSON *body, char *buf, size_t n)
-{
-	const cJSON *e = cJSON_GetObjectItemCaseSensitive(body, "error");
-	const char *msg = cJSON_IsString(e) ? e->valuestring : hq_llm_jstr(e, "message");
-	if (msg)
-		snprintf(buf, n, "%s", msg);
-}
-
 static int chunk(struct hq_llm_stream *s, const cJSON *j)
 {
 	const cJSON *e = cJSON_GetObjectItemCaseSensitive(j, "error");
 	if (e) {
 		char msg[400] = "";
-		error_message(j, msg, sizeof msg);
+		hq_llm_error_text(j, msg, sizeof msg);
 		/* mid-stream model errors are usually transient */
 		hq_llm_stream_fail(s, 1, "error in stream: %s", msg);
 		return 0;
@@ -117,14 +81,8 @@ static int chunk(struct hq_llm_stream *s, const cJSON *j)
 		const cJSON *a = cJSON_GetObjectItemCaseSensitive(f, "arguments");
 		if (cJSON_IsString(a))
 			hq_buf_puts(&p->args, a->valuestring);
-		else if (a) {
-			char *txt = cJSON_PrintUnformatted(a);
-			if (txt)
-				hq_buf_puts(&p->args, txt);
-			else
-				rc = -1;
-			cJSON_free(txt);
-		}
+		else if (a && hq_llm_put_json(&p->args, a))
+			rc = -1;
 	}
 	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "done"))) {
 		s->finished = 1;
@@ -158,9 +116,9 @@ const struct hq_llm_provider hq_llm_ollama = {
 	.needs_key = 0,
 	.framing = HQ_LLM_NDJSON,
 	.endpoint = endpoint,
-	.headers = headers,
+	.headers = hq_llm_bearer_headers,
 	.request = request,
 	.event = event,
 	.parse = parse,
-	.error_message = error_message,
+	.error_message = hq_llm_error_text,
 };

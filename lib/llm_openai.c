@@ -9,49 +9,17 @@
 static int endpoint(const struct hq_llm_options *opt, int stream, char *buf, size_t n)
 {
 	const char *base = opt->base_url;
-	size_t len = strlen(base);
-	while (len && base[len - 1] == '/')
-		len--;
+	size_t len = hq_llm_base_len(base);
 	int w = snprintf(buf, n, "%.*s/chat/completions", (int)len, base);
 	return w < 0 || (size_t)w >= n ? -1 : 0;
-}
-
-static int headers(const struct hq_llm_options *opt, char hdr[][1024], int max)
-{
-	if (!opt->api_key || !*opt->api_key || max < 1)
-		return 0;
-	return hq_llm_bearer(opt->api_key, hdr[0], sizeof hdr[0]) ? -1 : 1;
-}
-
-static cJSON *tools_json(const struct hq_llm_tool *tools, size_t ntools)
-{
-	cJSON *a = cJSON_CreateArray();
-	for (size_t i = 0; a && i < ntools; i++) {
-		cJSON *t = cJSON_CreateObject(), *f = cJSON_CreateObject();
-		cJSON_AddItemToArray(a, t);
-		cJSON_AddStringToObject(t, "type", "function");
-		cJSON_AddItemToObject(t, "function", f);
-		cJSON_AddStringToObject(f, "name", tools[i].name);
-		cJSON_AddStringToObject(f, "description", tools[i].description);
-		cJSON_AddItemToObject(f, "parameters", hq_llm_clean_schema(tools[i].parameters));
-	}
-	return a;
 }
 
 static cJSON *request(const struct hq_llm_options *opt, const struct hq_llm_conv *conv,
 		      const struct hq_llm_tool *tools, size_t ntools, int stream)
 {
-	cJSON *r = cJSON_CreateObject();
+	cJSON *msgs, *r = hq_llm_chat_request(opt, conv, &msgs);
 	if (!r)
 		return NULL;
-	cJSON_AddStringToObject(r, "model", opt->model);
-	cJSON *msgs = cJSON_AddArrayToObject(r, "messages");
-	if (conv->system) {
-		cJSON *m = cJSON_CreateObject();
-		cJSON_AddItemToArray(msgs, m);
-		cJSON_AddStringToObject(m, "role", "system");
-		cJSON_AddStringToObject(m, "content", conv->system);
-	}
 	for (size_t i = 0; i < conv->n; i++) {
 		const struct hq_llm_msg *cm = &conv->msgs[i];
 		cJSON *m = cJSON_CreateObject();
@@ -84,7 +52,7 @@ static cJSON *request(const struct hq_llm_options *opt, const struct hq_llm_conv
 		}
 	}
 	if (ntools)
-		cJSON_AddItemToObject(r, "tools", tools_json(tools, ntools));
+		cJSON_AddItemToObject(r, "tools", hq_llm_function_tools(tools, ntools));
 	if (opt->max_tokens > 0)
 		cJSON_AddNumberToObject(r, "max_tokens", opt->max_tokens);
 	cJSON_AddBoolToObject(r, "stream", stream);
@@ -104,14 +72,6 @@ static void usage(struct hq_llm_stream *s, const cJSON *j)
 	}
 }
 
-static void error_message(const cJSON *body, char *buf, size_t n)
-{
-	const cJSON *e = cJSON_GetObjectItemCaseSensitive(body, "error");
-	const char *msg = cJSON_IsString(e) ? e->valuestring : hq_llm_jstr(e, "message");
-	if (msg)
-		snprintf(buf, n, "%s", msg);
-}
-
 static int event(struct hq_llm_stream *s, const char *ev, const char *data)
 {
 	(void)ev;
@@ -125,7 +85,7 @@ static int event(struct hq_llm_stream *s, const char *ev, const char *data)
 	const cJSON *err = cJSON_GetObjectItemCaseSensitive(j, "error");
 	if (err || (ev && !strcmp(ev, "error"))) {
 		char msg[400] = "";
-		error_message(j, msg, sizeof msg);
+		hq_llm_error_text(j, msg, sizeof msg);
 		if (!msg[0])
 			snprintf(msg, sizeof msg, "%s", hq_llm_jstr(j, "message") ? hq_llm_jstr(j, "message")
 										     : "an error occurred during streaming");
@@ -177,7 +137,7 @@ static int parse(struct hq_llm_stream *s, const cJSON *body)
 	const cJSON *msg = cJSON_GetObjectItemCaseSensitive(ch, "message");
 	if (!cJSON_IsObject(msg)) {
 		char m[400] = "";
-		error_message(body, m, sizeof m);
+		hq_llm_error_text(body, m, sizeof m);
 		hq_llm_stream_fail(s, 0, "no message in the response%s%s", m[0] ? ": " : "", m);
 		return -1;
 	}
@@ -198,14 +158,8 @@ static int parse(struct hq_llm_stream *s, const cJSON *body)
 		rc |= hq_llm_set(&p->name, hq_llm_jstr(f, "name"));
 		if (cJSON_IsString(a))
 			hq_buf_puts(&p->args, a->valuestring);
-		else if (a) {	/* some servers send an object anyway */
-			char *t = cJSON_PrintUnformatted(a);
-			if (t)
-				hq_buf_puts(&p->args, t);
-			else
-				rc = -1;
-			cJSON_free(t);
-		}
+		else if (a && hq_llm_put_json(&p->args, a))	/* some servers send an object anyway */
+			rc = -1;
 	}
 	rc |= hq_llm_set(&s->stop_reason, hq_llm_jstr(ch, "finish_reason"));
 	return rc;
@@ -220,9 +174,9 @@ const struct hq_llm_provider hq_llm_openai = {
 	.needs_key = 0,
 	.framing = HQ_LLM_SSE,
 	.endpoint = endpoint,
-	.headers = headers,
+	.headers = hq_llm_bearer_headers,
 	.request = request,
 	.event = event,
 	.parse = parse,
-	.error_message = error_message,
+	.error_message = hq_llm_error_text,
 };

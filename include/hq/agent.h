@@ -100,6 +100,9 @@ enum hq_agent_status {
 struct hq_agent_outcome {
 	enum hq_agent_status status;
 	char *answer;		/* the final text, or what was found so far */
+	size_t said;		/* when not answered: how much of answer is the
+				 * model's last words (with their line end),
+				 * which a streamed run has shown already */
 	int steps;
 	long input_tokens, output_tokens;
 	double seconds, tool_seconds;

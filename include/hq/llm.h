@@ -89,7 +89,9 @@ int hq_llm_needs_key(const char *provider);
 
 /* One model turn: sends the conversation and tools, streams text through
  * on_token (may be NULL) when opt->stream, and fills reply. Retries
- * transient failures. Returns 0, or -1 with a message in err;
+ * transient failures; text a retry repeats from the start of a dropped
+ * attempt is not passed to on_token again (where it differs, a line break
+ * and the retry's text from its start). Returns 0, or -1 with a message in err;
  * *timed_out is set when the deadline passed. */
 int hq_llm_complete(const struct hq_llm_options *opt, const struct hq_llm_conv *conv,
 		    const struct hq_llm_tool *tools, size_t ntools,

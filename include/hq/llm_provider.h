@@ -83,8 +83,25 @@ const char *hq_llm_jstr(const cJSON *obj, const char *key);
 long hq_llm_jlong(const cJSON *obj, const char *key, long dflt);
 /* a tool's parameter schema without x-* keys, which strict servers reject */
 cJSON *hq_llm_clean_schema(const cJSON *schema);
-/* parse args text as a JSON object; NULL if it is not one */
+/* parse args text as a JSON object; an empty object if it is not one */
 cJSON *hq_llm_args_object(const char *args);
-int hq_llm_bearer(const char *key, char *buf, size_t n);
+/* the headers hook of providers that send the key as a bearer token */
+int hq_llm_bearer_headers(const struct hq_llm_options *opt, char hdr[][1024], int max);
+/* the length of a base URL without its trailing slashes */
+size_t hq_llm_base_len(const char *base);
+/* "error" as a string or as {"message": ...}, the OpenAI and Ollama shapes */
+void hq_llm_error_text(const cJSON *body, char *buf, size_t n);
+/* {"model", "messages": [the system prompt as a system message]} of the
+ * OpenAI-style chat APIs; *msgs is the messages array */
+cJSON *hq_llm_chat_request(const struct hq_llm_options *opt, const struct hq_llm_conv *conv,
+			   cJSON **msgs);
+/* tools as [{"type":"function","function":{name,description,parameters}}] */
+cJSON *hq_llm_function_tools(const struct hq_llm_tool *tools, size_t ntools);
+/* the items array (content, parts) of the user message at the end of msgs,
+ * started if the last message is not the user's: tool results and text that
+ * follow each other share one user turn */
+cJSON *hq_llm_user_turn(cJSON *msgs, const char *items);
+/* append v printed as compact JSON; -1 when out of memory */
+int hq_llm_put_json(struct hq_buf *b, const cJSON *v);
 
 #endif

@@ -16,6 +16,23 @@ tty "hq-agent -m fake-model --base-url $(base_url openai) 'How many steps?'" ""
 is "$(printf '%s\n' "$out" | grep -c 'You walked 8123 steps yesterday.')" 1 "terminal: the streamed answer is printed once"
 like "$out" "Let me look." "terminal: text before a tool call is shown too"
 
+# a stream dropped halfway is retried; the text the retry repeats is not
+# shown again
+start_fake dropped-repeat
+tty "hq-agent -m fake-model --base-url $(base_url openai) 'How many steps?'" ""
+is "$(printf '%s\n' "$out" | grep -o 'You walked' | wc -l)" 1 "terminal: text a retry repeats is shown once"
+like "$out" "You walked 8123 steps yesterday, a little more than on the day before and well above your weekly average." \
+	"terminal: and the retried answer is shown whole"
+is "$(wc -l <"$FAKE_LOG")" 2 "terminal: dropped stream: two requests"
+
+# the step budget runs out: what was found does not repeat the streamed text
+start_fake budget
+tty "hq-agent -m fake-model --base-url $(base_url openai) --max-steps 2 'How many steps?'" ""
+is "$(printf '%s\n' "$out" | grep -c 'Still looking, from another angle.')" 1 "terminal: step budget: the last streamed text is shown once"
+is "$(printf '%s\n' "$out" | grep -c 'Looking at your steps.')" 1 "terminal: step budget: and the one before it"
+like "$out" "8123" "terminal: step budget: the last results are printed"
+like "$out" "step budget \\(2\\) ran out" "terminal: step budget: says so"
+
 start_fake write-tool
 tty "hq-agent -m fake-model --base-url $(base_url openai) 'import it'" "n
 "
