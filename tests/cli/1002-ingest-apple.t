@@ -143,7 +143,7 @@ printf '<?xml version="1.0"?>\n<HealthData locale="en_US">\n<Record type="HKData
 run hq-ingest "$T/dt.xml"
 is "$(q "select value||' '||unit from sample s join metric m on m.id=s.metric_id where identifier='HKDataTypeSleepDurationGoal'")" \
    "8.0 hr" "an HKDataType record is stored under its identifier"
-, one JSON before the XML in the zip
+# ClinicalRecord with its FHIR resource, one JSON before the XML in the zip
 # and one after it; a Me element; an Audiogram (not kept, not fatal).
 mkdir -p "$T/cr"
 cat >"$T/cr/export.xml" <<'X'
