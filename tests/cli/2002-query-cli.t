@@ -142,6 +142,16 @@ print(t["name"], p["metrics"]["type"], " ".join(sorted(k for k in p if k != "met
 	"--tool-schema: hq_query, metrics array, the options by name, no format"
 like "$out" "exercise_time.sum>=60" "descriptions teach --when by example"
 
+# --- n of cumulative day buckets: samples whose counted part starts there ---------
+# (documented in hq-query(1) "The count n"): Dec 2 holds the Watch's, the
+# iPhone's uncovered 09:10-09:15 and the 23:50 start; Dec 3 only the part of
+# that sample carried over midnight, so its n is 0. Rollups and raw agree.
+is "$(hq-query steps --by day --agg sum,count,avg | field n)" "3 0" "cumulative n: samples starting in the day"
+is "$(hq-query steps --by day --agg sum,count,avg --no-rollup | field n)" "3 0" "the same from the raw samples"
+is "$(hq-query steps --by day --agg sum,count,avg | field avg)" "466.6666667 None" "avg = sum / n, null when n is 0"
+is "$(hq-query steps --by hour --from 2024-12-02T23:00 --to 2024-12-03T01:00 | field n)" "1 0" \
+	"by hour: the 23:00 hour counts the sample, the 00:00 hour holds only its carried-over part"
+
 # --- hour labels carry the offset: the repeated hour of a fall-back night -------
 cat >"$T/dst.jsonl" <<'EOF2'
 {"metric":"heart_rate","start":"2024-11-03T01:15:00-07:00","end":"2024-11-03T01:15:00-07:00","value":61,"unit":"count/min","source":"Sam's Apple Watch"}
