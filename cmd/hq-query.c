@@ -439,6 +439,7 @@ run_workouts(struct hq_store *s, const struct cli *c, int argc, char **argv,
 			    "hq-query workouts)");
 			return 2;
 		}
+		hq_out_keyvalue(out);
 		got = hq_workout_detail(s, id, out, &e);
 		if (got < 0) {
 			hq_warn("%s", e.msg);

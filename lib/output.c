@@ -23,6 +23,7 @@ struct hq_out {
 	FILE *fp;
 	enum hq_format fmt;
 	int color;
+	int keyvalue;          /* hq_out_keyvalue() */
 	long rows;
 	struct row cur;
 	struct row *held;      /* table and json */
@@ -83,6 +84,12 @@ enum hq_format
 hq_out_format(const struct hq_out *o)
 {
 	return o->fmt;
+}
+
+void
+hq_out_keyvalue(struct hq_out *o)
+{
+	o->keyvalue = 1;
 }
 
 void
@@ -362,6 +369,30 @@ write_table(struct hq_out *o)
 	free(numeric);
 }
 
+/* One row as a two-column table: field, value (left-aligned: the values
+ * of one column are of every type). A detail has room for every digit, so
+ * numbers are written as in JSON; null is "-" as in other tables. */
+static void
+write_keyvalue(struct hq_out *o)
+{
+	const struct row *r = &o->held[0];
+	size_t wk = width("field");
+
+	for (size_t i = 0; i < r->n; i++)
+		if (width(r->cells[i].key) > wk)
+			wk = width(r->cells[i].key);
+	if (o->color)
+		fprintf(o->fp, "\033[1m%s%*s  value\033[0m\n", "field",
+		    (int)(wk - width("field")), "");
+	else
+		fprintf(o->fp, "%s%*s  value\n", "field", (int)(wk - width("field")), "");
+	for (size_t i = 0; i < r->n; i++) {
+		const struct cell *c = &r->cells[i];
+		fprintf(o->fp, "%s%*s  %s\n", c->key, (int)(wk - width(c->key)), "",
+		    c->type == CELL_NULL ? "-" : c->text);
+	}
+}
+
 int
 hq_out_free(struct hq_out *o)
 {
@@ -369,7 +400,9 @@ hq_out_free(struct hq_out *o)
 
 	if (!o)
 		return 0;
-	if (o->fmt == HQ_FMT_TABLE && o->nheld) {
+	if (o->fmt == HQ_FMT_TABLE && o->nheld == 1 && o->keyvalue) {
+		write_keyvalue(o);
+	} else if (o->fmt == HQ_FMT_TABLE && o->nheld) {
 		write_table(o);
 	} else if (o->fmt == HQ_FMT_JSON) {
 		fputs("[", o->fp);

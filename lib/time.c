@@ -380,12 +380,17 @@ void
 hq_time_bucket_label(int64_t start, enum hq_period p, char *buf, size_t n)
 {
 	struct hq_local l;
-	int wy, wk;
+	int wy, wk, off;
 
 	hq_time_to_local(start, &l);
 	switch (p) {
 	case HQ_HOUR:
-		snprintf(buf, n, "%04d-%02d-%02dT%02d", l.year, l.month, l.day, l.hour);
+		/* With the offset, so that the hour a fall-back night repeats
+		 * has a label of its own: 01:00-07:00, then 01:00-08:00. */
+		off = l.offset_min < 0 ? -l.offset_min : l.offset_min;
+		snprintf(buf, n, "%04d-%02d-%02dT%02d:%02d%c%02d:%02d", l.year,
+		    l.month, l.day, l.hour, l.min, l.offset_min < 0 ? '-' : '+',
+		    off / 60, off % 60);
 		break;
 	case HQ_WEEK:
 		iso_week(hq_time_days_from_civil(l.year, l.month, l.day), &wy, &wk);

@@ -31,6 +31,10 @@ void hq_out_null(struct hq_out *o, const char *key);
 /* A value that is already JSON text (an object or array), copied as is. */
 void hq_out_raw(struct hq_out *o, const char *key, const char *json);
 void hq_out_end(struct hq_out *o);
+/* A table that holds exactly one row (a detail record) is written as two
+ * columns, field and value, a line per field, instead of one wide line.
+ * Other formats, and tables of several rows, are unchanged. */
+void hq_out_keyvalue(struct hq_out *o);
 /* Rows written so far. */
 long hq_out_rows(const struct hq_out *o);
 /* Write what is held, free everything; 0, or -1 on a write error. */

@@ -7,7 +7,10 @@
  *              aggregations run over the samples;
  *   cumulative samples are first merged across sources (merge.h), split
  *              pro rata at hour/day boundaries; in hour and day buckets
- *              sum is the total, n the samples that start there;
+ *              sum is the total, n the samples whose counted part starts
+ *              there (a bucket holding only a carried-over part of a
+ *              sample has n = 0; hq-query(1) "The count n"), count = n,
+ *              avg = sum / n;
  *              in week, month, year and whole-range buckets the values
  *              aggregated are the daily totals (avg = average per day,
  *              n = days with data);

@@ -50,8 +50,9 @@ int64_t hq_time_from_local(int y, int m, int d, int hh, int mm, int ss);
 int64_t hq_time_day_start(int64_t day);
 
 /* Buckets in the local zone: the start of the bucket holding utc, the start
- * of the next one, and its label: hour "2024-12-01T13", day "2024-12-01",
- * week "2024-W49", month "2024-12", year "2024". */
+ * of the next one, and its label: hour "2024-12-01T13:00-08:00" (always with
+ * its offset, so the hour a fall-back night repeats gets a label of its own),
+ * day "2024-12-01", week "2024-W49", month "2024-12", year "2024". */
 int64_t hq_time_bucket_start(int64_t utc, enum hq_period p);
 int64_t hq_time_bucket_next(int64_t start, enum hq_period p);
 void hq_time_bucket_label(int64_t start, enum hq_period p, char *buf, size_t n);

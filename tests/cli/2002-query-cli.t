@@ -142,4 +142,28 @@ print(t["name"], p["metrics"]["type"], " ".join(sorted(k for k in p if k != "met
 	"--tool-schema: hq_query, metrics array, the options by name, no format"
 like "$out" "exercise_time.sum>=60" "descriptions teach --when by example"
 
+# --- n of cumulative day buckets: samples whose counted part starts there ---------
+# (documented in hq-query(1) "The count n"): Dec 2 holds the Watch's, the
+# iPhone's uncovered 09:10-09:15 and the 23:50 start; Dec 3 only the part of
+# that sample carried over midnight, so its n is 0. Rollups and raw agree.
+is "$(hq-query steps --by day --agg sum,count,avg | field n)" "3 0" "cumulative n: samples starting in the day"
+is "$(hq-query steps --by day --agg sum,count,avg --no-rollup | field n)" "3 0" "the same from the raw samples"
+is "$(hq-query steps --by day --agg sum,count,avg | field avg)" "466.6666667 None" "avg = sum / n, null when n is 0"
+is "$(hq-query steps --by hour --from 2024-12-02T23:00 --to 2024-12-03T01:00 | field n)" "1 0" \
+	"by hour: the 23:00 hour counts the sample, the 00:00 hour holds only its carried-over part"
+
+# --- hour labels carry the offset: the repeated hour of a fall-back night -------
+cat >"$T/dst.jsonl" <<'EOF2'
+{"metric":"heart_rate","start":"2024-11-03T01:15:00-07:00","end":"2024-11-03T01:15:00-07:00","value":61,"unit":"count/min","source":"Sam's Apple Watch"}
+{"metric":"heart_rate","start":"2024-11-03T01:15:00-08:00","end":"2024-11-03T01:15:00-08:00","value":62,"unit":"count/min","source":"Sam's Apple Watch"}
+{"metric":"heart_rate","start":"2024-11-03T02:15:00-08:00","end":"2024-11-03T02:15:00-08:00","value":63,"unit":"count/min","source":"Sam's Apple Watch"}
+EOF2
+HQ_DB="$T/dst.db" hq-ingest -q "$T/dst.jsonl" >/dev/null
+out=$(HQ_DB="$T/dst.db" hq-query heart_rate --by hour)
+is "$(printf '%s\n' "$out" | field period)" "2024-11-03T01:00-07:00 2024-11-03T01:00-08:00 2024-11-03T02:00-08:00" \
+	"--by hour: the repeated 01 hour gets two labels, told apart by the offset"
+is "$(printf '%s\n' "$out" | field value)" "61 62 63" "one row per real hour"
+is "$(HQ_DB="$T/dst.db" hq-query heart_rate --by hour --tz UTC | field period)" \
+	"2024-11-03T08:00+00:00 2024-11-03T09:00+00:00 2024-11-03T10:00+00:00" "in UTC the offset is +00:00"
+
 done_testing

@@ -132,4 +132,20 @@ like "$err" "unknown workout type 'runing' \(did you mean running\?\)" "with a s
 run workout-probe 99
 is "$rc" 1 "no workout 99: exit 1"
 
+# --- hq-query workout ID as a table: field/value lines, not one wide row ----------
+run hq-query workout 2 --format table
+is "$rc" 0 "workout 2 --format table exits 0"
+like "$(printf '%s\n' "$out" | sed -n 1p)" '^field +value$' "a field/value header"
+like "$(printf '%s\n' "$out" | sed -n 3p)" '^type +walking$' "then a line per field"
+like "$(printf '%s\n' "$out" | grep '^route_max_lon ')" '^route_max_lon +-118\.23247$' "numbers in full"
+like "$(printf '%s\n' "$out" | grep '^avg_hr ')" '^avg_hr +-$' "null is -"
+json=$(hq-query workout 2 --format jsonl)
+is "$(printf '%s\n' "$out" | wc -l)" \
+	"$(printf '%s' "$json" | python3 -c 'import json,sys; print(len(json.loads(sys.stdin.read())) + 1)')" \
+	"one line per JSON field, and the header"
+is "$(printf '%s\n' "$json" | wc -l)" 1 "jsonl: still one row"
+is "$(hq-query workout 2 --format csv | wc -l)" 2 "csv: still a header and one row"
+like "$(hq-query workouts --format table | sed -n 1p)" '^id +type +start +end ' \
+	"the list of workouts stays a wide table"
+
 done_testing

@@ -1,5 +1,6 @@
 /* Unit tests for lib/time.c: Apple and ISO dates, zones, DST, buckets, the
  * dates people type. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -107,7 +108,23 @@ main(void)
 	int64_t h1 = hq_time_bucket_start(t, HQ_HOUR);
 	int64_t h2 = hq_time_bucket_next(h1, HQ_HOUR);
 	is_int(h2 - h1, 3600, "hour bucket is an hour");
-	is_str(label(h2, HQ_HOUR), "2024-11-03T01", "the second 01 hour");
+	is_str(label(h1, HQ_HOUR), "2024-11-03T01:00-07:00", "the first 01 hour, PDT");
+	is_str(label(h2, HQ_HOUR), "2024-11-03T01:00-08:00", "the second 01 hour, PST");
+	{
+		char first[64];
+
+		snprintf(first, sizeof first, "%s", label(h1, HQ_HOUR));
+		ok(strcmp(first, label(h2, HQ_HOUR)) != 0,
+		    "the repeated hour's two labels differ");
+	}
+	is_str(label(hq_time_bucket_next(h2, HQ_HOUR), HQ_HOUR),
+	    "2024-11-03T02:00-08:00", "then 02 PST");
+	/* Spring forward: 01 PST is followed by 03 PDT. */
+	t = iso("2024-03-10T09:30:00Z");   /* 01:30 PST */
+	h1 = hq_time_bucket_start(t, HQ_HOUR);
+	is_str(label(h1, HQ_HOUR), "2024-03-10T01:00-08:00", "01 before the gap");
+	is_str(label(hq_time_bucket_next(h1, HQ_HOUR), HQ_HOUR),
+	    "2024-03-10T03:00-07:00", "03 after it");
 
 	/* Weeks are ISO 8601, months and years local. */
 	t = iso("2024-12-31T12:00:00");
@@ -159,6 +176,8 @@ main(void)
 	is_str(label(t, HQ_DAY), "2024-06-01", "23:59:59 IST is still the 1st");
 	is_str(label(t + 1, HQ_DAY), "2024-06-02", "00:00 IST is the 2nd");
 	is_int(hq_time_day_start(hq_time_local_day(t + 1)), t + 1, "day start at a +05:30 midnight");
+	is_str(label(hq_time_bucket_start(t, HQ_HOUR), HQ_HOUR),
+	    "2024-06-01T23:00+05:30", "an hour label with a +05:30 offset");
 
 	/* Civil calendar round trips. */
 	int bad = 0;
