@@ -269,14 +269,21 @@ edit_distance(const char *a, const char *b)
 	return row[lb];
 }
 
+/* How far a suggestion may be from what was typed. */
+static size_t
+suggest_limit(const char *name)
+{
+	size_t limit = strlen(name) / 3;
+
+	return limit < 2 ? 2 : limit;
+}
+
 const char *
 hq_catalog_suggest(const char *name, const char *const *cand, size_t n)
 {
-	size_t limit = strlen(name) / 3, best = (size_t)-1;
+	size_t best = (size_t)-1;
 	const char *pick = NULL;
 
-	if (limit < 2)
-		limit = 2;
 	for (size_t i = 0; i < n; i++) {
 		size_t d = edit_distance(name, cand[i]);
 		if (d < best) {
@@ -284,32 +291,67 @@ hq_catalog_suggest(const char *name, const char *const *cand, size_t n)
 			pick = cand[i];
 		}
 	}
-	return best <= limit ? pick : NULL;
+	return best <= suggest_limit(name) ? pick : NULL;
+}
+
+void
+hq_catalog_suggest_start(struct hq_catalog_suggestion *s, const char *name)
+{
+	s->name = name;
+	s->best = (size_t)-1;
+	s->pick[0] = '\0';
+}
+
+void
+hq_catalog_suggest_word(struct hq_catalog_suggestion *s, const char *word,
+    size_t len)
+{
+	char w[sizeof s->pick];
+	size_t d;
+
+	if (len >= sizeof w)
+		return;
+	memcpy(w, word, len);
+	w[len] = '\0';
+	d = edit_distance(s->name, w);
+	if (d < s->best) {
+		s->best = d;
+		memcpy(s->pick, w, len + 1);
+	}
+}
+
+void
+hq_catalog_suggest_words(struct hq_catalog_suggestion *s, const char *list,
+    size_t min_len)
+{
+	for (const char *p = list; *p;) {
+		const char *sp = strchr(p, ' ');
+		size_t len = sp ? (size_t)(sp - p) : strlen(p);
+		if (len >= min_len)
+			hq_catalog_suggest_word(s, p, len);
+		if (!sp)
+			break;
+		p = sp + 1;
+	}
+}
+
+const char *
+hq_catalog_suggest_pick(const struct hq_catalog_suggestion *s)
+{
+	return s->best <= suggest_limit(s->name) ? s->pick : NULL;
 }
 
 const char *
 hq_catalog_suggest_known(const char *name)
 {
-	static char aliasbuf[64][32];
-	const char *cand[NMETRICS + 64];
-	size_t n = 0, na = 0;
+	static struct hq_catalog_suggestion s;
 
+	hq_catalog_suggest_start(&s, name);
 	for (size_t i = 0; i < NMETRICS; i++) {
-		cand[n++] = metrics[i].name;
-		for (const char *p = metrics[i].aliases; *p && na < 64;) {
-			const char *sp = strchr(p, ' ');
-			size_t len = sp ? (size_t)(sp - p) : strlen(p);
-			if (len < sizeof aliasbuf[0] && len >= 4) {
-				memcpy(aliasbuf[na], p, len);
-				aliasbuf[na][len] = '\0';
-				cand[n++] = aliasbuf[na++];
-			}
-			if (!sp)
-				break;
-			p = sp + 1;
-		}
+		hq_catalog_suggest_word(&s, metrics[i].name, strlen(metrics[i].name));
+		hq_catalog_suggest_words(&s, metrics[i].aliases, 4);
 	}
-	return hq_catalog_suggest(name, cand, n);
+	return hq_catalog_suggest_pick(&s);
 }
 
 void

@@ -111,11 +111,8 @@ static const struct workout_type {
 const char *
 hq_workout_type_identifier(const char *name, const char **suggest)
 {
-	/* 64 aliases is plenty: the table has fewer. */
-	static char aliasbuf[64][32];
-	const char *cand[NTYPES + 64];
+	static struct hq_catalog_suggestion sug;
 	char snake[128];
-	size_t n = 0, na = 0;
 
 	if (suggest)
 		*suggest = NULL;
@@ -135,22 +132,12 @@ hq_workout_type_identifier(const char *name, const char **suggest)
 		return name;
 	if (!suggest)
 		return NULL;
+	hq_catalog_suggest_start(&sug, snake);
 	for (size_t i = 0; i < NTYPES; i++) {
-		cand[n++] = types[i].name;
-		for (const char *p = types[i].aliases; *p && na < 64;) {
-			const char *sp = strchr(p, ' ');
-			size_t len = sp ? (size_t)(sp - p) : strlen(p);
-			if (len >= 3 && len < sizeof aliasbuf[0]) {
-				memcpy(aliasbuf[na], p, len);
-				aliasbuf[na][len] = '\0';
-				cand[n++] = aliasbuf[na++];
-			}
-			if (!sp)
-				break;
-			p = sp + 1;
-		}
+		hq_catalog_suggest_word(&sug, types[i].name, strlen(types[i].name));
+		hq_catalog_suggest_words(&sug, types[i].aliases, 3);
 	}
-	*suggest = hq_catalog_suggest(snake, cand, n);
+	*suggest = hq_catalog_suggest_pick(&sug);
 	return NULL;
 }
 

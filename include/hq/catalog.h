@@ -49,6 +49,22 @@ enum hq_kind hq_catalog_guess_kind(const char *identifier);
  * length, at least 2), or NULL. */
 const char *hq_catalog_suggest(const char *name, const char *const *candidates,
     size_t n);
+/* The same, built up one candidate at a time, so that words of an alias
+ * list ("run jog") can be candidates without being copied out first:
+ * start, add words, then pick (NULL when none is close enough). The pick
+ * lives in the struct. */
+struct hq_catalog_suggestion {
+	const char *name;
+	size_t best;
+	char pick[64];
+};
+void hq_catalog_suggest_start(struct hq_catalog_suggestion *s, const char *name);
+void hq_catalog_suggest_word(struct hq_catalog_suggestion *s, const char *word,
+    size_t len);
+/* Every word of a space-separated list at least min_len bytes long. */
+void hq_catalog_suggest_words(struct hq_catalog_suggestion *s, const char *list,
+    size_t min_len);
+const char *hq_catalog_suggest_pick(const struct hq_catalog_suggestion *s);
 /* The closest catalog name or alias to name, or NULL. */
 const char *hq_catalog_suggest_known(const char *name);
 

@@ -55,6 +55,10 @@ main(void)
 	is_str(hq_catalog_suggest_known("hart_rate"), "heart_rate", "did you mean heart_rate");
 	is_str(hq_catalog_suggest_known("stpes"), "steps", "did you mean steps");
 	ok(hq_catalog_suggest_known("zzzzzzzzzzzz") == NULL, "no suggestion for noise");
+	/* Every alias is a candidate, however many the catalog holds: the
+	 * last entries' aliases too. */
+	is_str(hq_catalog_suggest_known("deep_slep"), "deep_sleep", "did you mean deep_sleep (an alias late in the table)");
+	is_str(hq_catalog_suggest_known("in_bedd"), "in_bed", "did you mean in_bed");
 
 	const struct hq_metric_info *m = hq_catalog_by_identifier("HKCategoryTypeIdentifierSleepAnalysis");
 	is_str(m ? m->name : NULL, "sleep_analysis", "identifier → raw category entry first");
