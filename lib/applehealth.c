@@ -457,7 +457,6 @@ on_record(struct ah *a, struct hq_err *e)
 {
 	struct hq_ingest_record r;
 	struct hq_err re;
-	int64_t id = 0;
 	int rc;
 
 	fill_record(a, &r);
@@ -473,7 +472,7 @@ on_record(struct ah *a, struct hq_err *e)
 		hq_ingest_counts_mut(a->ig)->skipped++;
 		return 0;
 	}
-	rc = hq_ingest_record(a->ig, &r, &id, &re);
+	rc = hq_ingest_record(a->ig, &r, NULL, &re);
 	if (rc < 0) {
 		fail_at(a, e, re.msg);
 		return -1;
@@ -485,7 +484,7 @@ on_record(struct ah *a, struct hq_err *e)
 	}
 	/* Children (metadata, beats) only for a sample new to the store. */
 	if (rc == 1) {
-		a->sample_id = id;
+		a->sample_id = hq_ingest_new_sample_id(a->ig);
 		a->beat_seq = 0;
 	}
 	return 0;

@@ -681,6 +681,12 @@ hq_ingest_record(struct hq_ingest *ig, const struct hq_ingest_record *r,
 }
 
 int64_t
+hq_ingest_new_sample_id(const struct hq_ingest *ig)
+{
+	return hq_store_last_id(ig->s);
+}
+
+int64_t
 hq_ingest_member(struct hq_ingest *ig, const struct hq_ingest_record *r,
     struct hq_err *e)
 {

@@ -97,6 +97,10 @@ struct hq_ingest_record {
  * of the sample (new or existing) goes to *id when not NULL. */
 int hq_ingest_record(struct hq_ingest *ig, const struct hq_ingest_record *r,
     int64_t *id, struct hq_err *e);
+/* The id of the sample hq_ingest_record() has just inserted (it returned
+ * 1): for readers that need ids of new samples only, and so pass id NULL
+ * to spare a duplicate its look-up. */
+int64_t hq_ingest_new_sample_id(const struct hq_ingest *ig);
 int hq_ingest_sample_meta(struct hq_ingest *ig, int64_t sample_id,
     const char *key, const char *value, struct hq_err *e);
 int hq_ingest_hrv_beat(struct hq_ingest *ig, int64_t sample_id, int seq,
