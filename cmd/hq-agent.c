@@ -81,7 +81,7 @@ static double micro(double seconds)
 
 static void event(struct run *r, cJSON *o)
 {
-	cJSON_AddNumberToObject(o, "t", micro(hq_llm_now() - r->start));
+	cJSON_AddNumberToObject(o, "t", micro(hq_time_monotonic() - r->start));
 	char *s = cJSON_PrintUnformatted(o);
 	if (s)
 		printf("%s\n", s);
@@ -429,7 +429,7 @@ int main(int argc, char **argv)
 	}
 
 	struct run r = { .store = store, .verbose = verbose, .jsonl = jsonl,
-			 .tty_out = isatty(STDOUT_FILENO), .start = hq_llm_now() };
+			 .tty_out = isatty(STDOUT_FILENO), .start = hq_time_monotonic() };
 	struct hq_agent_log_run lr = { session, question, provider, model, base_url, tool_mode };
 	if ((r.run_id = hq_agent_log_start(store, &lr, &e)) < 0) {
 		hq_warn("%s", e.msg);

@@ -63,22 +63,12 @@ static enum { FMT_AUTO, FMT_APPLE, FMT_JSONL } opt_format = FMT_AUTO;
 /* Progress and waiting messages go to a terminal only. */
 static int show_progress;
 static const char *progress_name;
-static struct timespec progress_t0;
-
-static double
-seconds_since(const struct timespec *t0)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (double)(now.tv_sec - t0->tv_sec) +
-	    (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
-}
+static double progress_t0;
 
 static void
 progress(void *arg, const struct hq_src *src, const struct hq_ingest_counts *c)
 {
-	double dt = seconds_since(&progress_t0), mb = (double)src->bytes / 1e6;
+	double dt = hq_time_monotonic() - progress_t0, mb = (double)src->bytes / 1e6;
 	char eta[32] = "";
 
 	(void)arg;
@@ -121,7 +111,7 @@ warn_line(void *arg, const char *msg)
 }
 
 /* Another hq-ingest holds the write lock: wait for it, up to --wait. */
-static struct timespec busy_t0;
+static double busy_t0;
 static int
 busy_handler(void *arg, int count)
 {
@@ -129,12 +119,12 @@ busy_handler(void *arg, int count)
 
 	(void)arg;
 	if (count == 0) {
-		clock_gettime(CLOCK_MONOTONIC, &busy_t0);
+		busy_t0 = hq_time_monotonic();
 		if (!quiet && isatty(2))
 			fprintf(stderr, "%s: waiting for another hq-ingest to finish "
 			    "(up to %lds)\n", hq_progname(), wait_seconds);
 	}
-	if (seconds_since(&busy_t0) >= (double)wait_seconds)
+	if (hq_time_monotonic() - busy_t0 >= (double)wait_seconds)
 		return 0;
 	nanosleep(&ts, NULL);
 	return 1;
@@ -171,13 +161,13 @@ ingest_file(struct hq_store *store, const char *path, struct hq_err *e)
 	struct hq_src src = { .fd = -1, .name = path, .pre = pre };
 	enum hq_input_format f;
 	struct hq_ingest *ig = NULL;
-	struct timespec t0;
+	double t0;
 	struct stat st;
 	long warnings = 0;
 	int rc = -1;
 	ssize_t n;
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	t0 = hq_time_monotonic();
 	if (strcmp(path, "-") == 0) {
 		src.fd = 0;
 		src.name = "-";
@@ -242,7 +232,7 @@ ingest_file(struct hq_store *store, const char *path, struct hq_err *e)
 		rc = hq_ingest_commit(ig, e);
 		ig = NULL;
 		if (rc == 0)
-			summary(path, hq_ingest_format_name(f), &c, seconds_since(&t0));
+			summary(path, hq_ingest_format_name(f), &c, hq_time_monotonic() - t0);
 	}
 out:
 	if (ig)

@@ -2,6 +2,7 @@
 #include "hq/agent.h"
 #include "hq/llm_provider.h"
 #include "hq/proc.h"
+#include "hq/time.h"
 
 #include <cjson/cJSON.h>
 #include <dirent.h>
@@ -628,14 +629,14 @@ static int run_calls(const struct hq_agent_config *cfg, const struct hq_agent_to
 	}
 	double timeout = cfg->tool_timeout;
 	if (deadline > 0) {
-		double left = deadline - hq_llm_now();
+		double left = deadline - hq_time_monotonic();
 		if (left < timeout)
 			timeout = left > 0.05 ? left : 0.05;
 	}
-	double t0 = hq_llm_now();
+	double t0 = hq_time_monotonic();
 	if (nrun)
 		hq_proc_run_all(procs, nrun, timeout, cfg->output_cap);
-	out->tool_seconds += hq_llm_now() - t0;
+	out->tool_seconds += hq_time_monotonic() - t0;
 	free(*found);
 	*found = NULL;
 	struct hq_buf f = {0};
@@ -687,7 +688,7 @@ int hq_agent_run(const struct hq_agent_config *cfg, const struct hq_agent_tools 
 		 struct hq_agent_outcome *out)
 {
 	memset(out, 0, sizeof *out);
-	double start = hq_llm_now();
+	double start = hq_time_monotonic();
 	double deadline = cfg->timeout > 0 ? start + cfg->timeout : 0;
 	struct hq_llm_options llm = cfg->llm;
 	llm.deadline = deadline;
@@ -719,7 +720,7 @@ int hq_agent_run(const struct hq_agent_config *cfg, const struct hq_agent_tools 
 		}
 		struct hq_llm_reply r;
 		int timed_out = 0;
-		double t0 = hq_llm_now();
+		double t0 = hq_time_monotonic();
 		int rc = hq_llm_complete(&llm, send, lt, cfg->text_mode ? 0 : tools->n,
 					 h->token, h->ctx, &r, &timed_out, &out->error);
 		if (cfg->text_mode)
@@ -734,7 +735,7 @@ int hq_agent_run(const struct hq_agent_config *cfg, const struct hq_agent_tools 
 		out->output_tokens += r.output_tokens;
 		out->cut_calls = r.ncut;	/* the last reply's: earlier ones were retried */
 		if (h->reply)
-			h->reply(h->ctx, step, &r, hq_llm_now() - t0);
+			h->reply(h->ctx, step, &r, hq_time_monotonic() - t0);
 		if (hq_llm_conv_add_reply(conv, &r)) {
 			hq_llm_reply_free(&r);
 			hq_err_set(&out->error, "out of memory");
@@ -775,7 +776,7 @@ int hq_agent_run(const struct hq_agent_config *cfg, const struct hq_agent_tools 
 			out->status = HQ_AGENT_FAILED;
 			break;
 		}
-		if (deadline > 0 && hq_llm_now() >= deadline) {
+		if (deadline > 0 && hq_time_monotonic() >= deadline) {
 			out->status = HQ_AGENT_TIMEOUT;
 			hq_err_set(&out->error, "the time budget (%.0f s) ran out",
 				 cfg->timeout);
@@ -799,6 +800,6 @@ int hq_agent_run(const struct hq_agent_config *cfg, const struct hq_agent_tools 
 	free(found);
 	free(last_text);
 	free(lt);
-	out->seconds = hq_llm_now() - start;
+	out->seconds = hq_time_monotonic() - start;
 	return out->status == HQ_AGENT_ANSWERED ? 0 : -1;
 }

@@ -116,7 +116,7 @@ struct hq_ingest {
 	char *export_version, *locale;
 	hq_ingest_progress_fn *progress;
 	void *progress_arg;
-	struct timespec last_tick;
+	double last_tick;
 	unsigned ticks;
 };
 
@@ -302,7 +302,7 @@ hq_ingest_start(struct hq_store *s, const char *path, const char *format,
 	}
 	ig->first_sample_id = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
-	clock_gettime(CLOCK_MONOTONIC, &ig->last_tick);
+	ig->last_tick = hq_time_monotonic();
 	return ig;
 fail:
 	sqlite3_finalize(st);
@@ -322,14 +322,12 @@ hq_ingest_set_progress(struct hq_ingest *ig, hq_ingest_progress_fn *fn,
 void
 hq_ingest_tick(struct hq_ingest *ig, const struct hq_src *src)
 {
-	struct timespec now;
+	double now;
 
 	if (!ig->progress || (++ig->ticks & 1023))
 		return;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	double dt = (double)(now.tv_sec - ig->last_tick.tv_sec) +
-	    (double)(now.tv_nsec - ig->last_tick.tv_nsec) / 1e9;
-	if (dt < 0.2)
+	now = hq_time_monotonic();
+	if (now - ig->last_tick < 0.2)
 		return;
 	ig->last_tick = now;
 	ig->progress(ig->progress_arg, src, &ig->c);

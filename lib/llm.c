@@ -3,6 +3,7 @@
 #include "hq/llm_provider.h"
 #include "hq/buf.h"
 #include "hq/http.h"
+#include "hq/time.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -22,13 +23,6 @@ static const struct hq_llm_provider *find_provider(const char *name)
 		if (name && !strcmp(providers[i]->name, name))
 			return providers[i];
 	return NULL;
-}
-
-double hq_llm_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 int hq_llm_provider_known(const char *name)
@@ -552,7 +546,7 @@ int hq_llm_complete(const struct hq_llm_options *opt, const struct hq_llm_conv *
 	struct shown sh = { .on_token = on_token, .ctx = ctx };
 	for (int attempt = 0;; attempt++) {
 		sh.pos = 0;
-		double left = opt->deadline > 0 ? opt->deadline - hq_llm_now() : 0;
+		double left = opt->deadline > 0 ? opt->deadline - hq_time_monotonic() : 0;
 		if (opt->deadline > 0 && left <= 0) {
 			*timed_out = 1;
 			hq_err_set(e, "timed out waiting for the model");
@@ -571,7 +565,7 @@ int hq_llm_complete(const struct hq_llm_options *opt, const struct hq_llm_conv *
 		double delay = -1;
 		int ok = 0;
 		if (hr.transport_error) {
-			if (hr.timed_out && opt->deadline > 0 && hq_llm_now() >= opt->deadline - 0.01) {
+			if (hr.timed_out && opt->deadline > 0 && hq_time_monotonic() >= opt->deadline - 0.01) {
 				*timed_out = 1;
 				hq_err_set(e, "timed out waiting for the model");
 				hq_http_response_free(&hr);
@@ -624,7 +618,7 @@ int hq_llm_complete(const struct hq_llm_options *opt, const struct hq_llm_conv *
 		stream_free(&s);
 		if (delay < 0 || attempt >= opt->max_retries)
 			break;
-		if (opt->deadline > 0 && hq_llm_now() + delay >= opt->deadline) {
+		if (opt->deadline > 0 && hq_time_monotonic() + delay >= opt->deadline) {
 			*timed_out = 1;
 			break;
 		}

@@ -1,5 +1,6 @@
 /* proc — concurrent argv execution with timeouts and output caps. */
 #include "hq/proc.h"
+#include "hq/time.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -46,13 +47,6 @@ static void guard(int on)
 	}
 	if (!on)
 		ngroups = 0;
-}
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 static int grow(char **buf, size_t need)
@@ -167,7 +161,7 @@ static void reap(struct hq_proc *p, int flags)
 	if (r != p->pid)
 		return;
 	p->reaped = 1;
-	p->seconds = now() - p->started;
+	p->seconds = hq_time_monotonic() - p->started;
 	if (WIFEXITED(st))
 		p->exit_status = WEXITSTATUS(st);
 	else if (WIFSIGNALED(st))
@@ -207,7 +201,7 @@ int hq_proc_run_all(struct hq_proc *procs, size_t n, double timeout, size_t out_
 		struct hq_proc *p = &procs[i];
 		p->exit_status = -1;
 		p->fd_out = p->fd_err = -1;
-		p->started = now();
+		p->started = hq_time_monotonic();
 		p->spawn_errno = spawn(p);
 		if (p->spawn_errno)
 			p->reaped = 1;
@@ -216,7 +210,7 @@ int hq_proc_run_all(struct hq_proc *procs, size_t n, double timeout, size_t out_
 	}
 	for (;;) {
 		size_t np = 0, running = 0;
-		double t = now(), wait = 1e9;
+		double t = hq_time_monotonic(), wait = 1e9;
 		for (size_t i = 0; i < n; i++) {
 			struct hq_proc *p = &procs[i];
 			if (p->reaped)

@@ -573,3 +573,12 @@ hq_time_parse_range(const char *s, int64_t now, int64_t *start, int64_t *end,
 	    "this-month, last-month, this-year or last-year", s);
 	return -1;
 }
+
+double
+hq_time_monotonic(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}

@@ -59,7 +59,7 @@ struct hq_llm_options {
 	int stream;
 	int max_tokens;		/* 0: provider default (Anthropic needs one) */
 	int max_retries;	/* retries after the first attempt */
-	double deadline;	/* hq_llm_now() value at which to give up; 0: none */
+	double deadline;	/* hq_time_monotonic() value at which to give up; 0: none */
 };
 
 struct hq_llm_reply {
@@ -76,7 +76,6 @@ struct hq_llm_reply {
 typedef void (*hq_llm_token_fn)(void *ctx, const char *text, size_t len);
 
 /* Monotonic seconds, for deadlines and durations. */
-double hq_llm_now(void);
 
 /* 1 when the name is a provider this build knows, else 0. */
 int hq_llm_provider_known(const char *name);

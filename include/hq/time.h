@@ -59,6 +59,9 @@ void hq_time_bucket_label(int64_t start, enum hq_period p, char *buf, size_t n);
 int hq_time_parse_period(const char *s, enum hq_period *p);
 
 /* "2024-12-01T08:00:00Z" */
+/* Seconds on a monotonic clock: for durations and deadlines, never dates. */
+double hq_time_monotonic(void);
+
 void hq_time_format_utc(int64_t utc, char *buf, size_t n);
 /* "2024-12-01T00:00:00-08:00", in the local zone */
 void hq_time_format_local(int64_t utc, char *buf, size_t n);
