@@ -79,8 +79,8 @@ hq_query_resolve(struct hq_store *s, const char *name, struct hq_metric_ref *m,
 	return found ? 0 : -1;
 }
 
-int
-hq_dayset_has(const struct hq_dayset *d, int64_t day)
+long
+hq_dayset_find(const struct hq_dayset *d, int64_t day)
 {
 	size_t lo = 0, hi = d->n;
 
@@ -91,7 +91,13 @@ hq_dayset_has(const struct hq_dayset *d, int64_t day)
 		else
 			hi = mid;
 	}
-	return lo < d->n && d->days[lo] == day;
+	return lo < d->n && d->days[lo] == day ? (long)lo : -1;
+}
+
+int
+hq_dayset_has(const struct hq_dayset *d, int64_t day)
+{
+	return hq_dayset_find(d, day) >= 0;
 }
 
 void
@@ -438,6 +444,10 @@ bucket_points(const struct points *p, const struct hq_query *q,
 	bucketer_finish(&b);
 }
 
+/* --when: q->days are the days lib/select.c found the conditions true on
+ * (hq_select_days_set()). Every reader below asks before a value counts:
+ * raw samples as they stream from their SELECT, cumulative pieces after
+ * the merge, nights, and rollup slots. */
 static int
 day_ok(const struct hq_query *q, int64_t day)
 {
