@@ -165,14 +165,13 @@ int hq_agent_log_load_session(struct hq_store *s, const char *session,
 		struct hq_llm_msg m;
 		int bad = !j || hq_llm_msg_from_json(j, &m);
 		cJSON_Delete(j);
-		if (bad || hq_llm_conv_push(conv, &m)) {
-			if (!bad)
-				hq_llm_msg_free(&m);
+		if (bad) {
 			sqlite3_finalize(st);
 			hq_err_set(e, "%s: session '%s': message %d is damaged",
 				   hq_store_filename(s), session, n + 1);
 			return -1;
 		}
+		hq_llm_conv_push(conv, &m);
 		n++;
 	}
 	return finish(st, rc, s, e) ? -1 : n;

@@ -1,4 +1,5 @@
 /* http — libcurl POST with line streaming and SDK-style retry policy. */
+#include "hq/buf.h"
 #include "hq/http.h"
 
 #include <curl/curl.h>
@@ -29,22 +30,18 @@ struct transfer {
 	char retry_after_ms[64], retry_after[128];
 };
 
-static int append(char **buf, size_t *len, size_t *cap, const char *p, size_t n)
+static void append(char **buf, size_t *len, size_t *cap, const char *p, size_t n)
 {
 	if (*len + n + 1 > *cap) {
 		size_t ncap = *cap ? *cap : 256;
 		while (ncap < *len + n + 1)
 			ncap *= 2;
-		char *nb = realloc(*buf, ncap);
-		if (!nb)
-			return -1;
-		*buf = nb;
+		*buf = hq_xrealloc(*buf, ncap);
 		*cap = ncap;
 	}
 	memcpy(*buf + *len, p, n);
 	*len += n;
 	(*buf)[*len] = '\0';
-	return 0;
 }
 
 static int emit_line(struct transfer *t)
@@ -75,8 +72,7 @@ static int feed_lines(struct transfer *t, const char *p, size_t n)
 		size_t j = i;
 		while (j < n && p[j] != '\n' && p[j] != '\r')
 			j++;
-		if (append(&t->line, &t->line_len, &t->line_cap, p + i, j - i))
-			return -1;
+		append(&t->line, &t->line_len, &t->line_cap, p + i, j - i);
 		i = j - 1;
 	}
 	return 0;
@@ -102,8 +98,7 @@ static size_t on_write(char *p, size_t size, size_t nmemb, void *ud)
 	}
 	if (t->resp->body_len + n > HQ_HTTP_MAX_BODY)
 		return n;	/* keep reading, drop the excess */
-	if (append(&t->resp->body, &t->resp->body_len, &t->body_cap, p, n))
-		return 0;
+	append(&t->resp->body, &t->resp->body_len, &t->body_cap, p, n);
 	return n;
 }
 

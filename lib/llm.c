@@ -50,61 +50,11 @@ int hq_llm_needs_key(const char *provider)
 
 /* ---- small helpers the providers share ---- */
 
-int hq_llm_set(char **dst, const char *src)
+void hq_llm_set(char **dst, const char *src)
 {
-	char *c = NULL;
-	if (src && !(c = strdup(src)))
-		return -1;
+	char *c = src ? hq_xstrdup(src) : NULL;
 	free(*dst);
 	*dst = c;
-	return 0;
-}
-
-const char *hq_llm_jstr(const cJSON *obj, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-	return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
-long hq_llm_jlong(const cJSON *obj, const char *key, long dflt)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-	return cJSON_IsNumber(v) ? (long)v->valuedouble : dflt;
-}
-
-cJSON *hq_llm_clean_schema(const cJSON *schema)
-{
-	cJSON *c = cJSON_Duplicate(schema, 1);
-	if (!c)
-		return NULL;
-	/* depth-first: drop x-* keys of every object */
-	cJSON *stack[64];
-	int top = 0;
-	stack[top++] = c;
-	while (top) {
-		cJSON *o = stack[--top];
-		cJSON *it = o->child;
-		while (it) {
-			cJSON *next = it->next;
-			if (cJSON_IsObject(o) && it->string && !strncmp(it->string, "x-", 2))
-				cJSON_Delete(cJSON_DetachItemViaPointer(o, it));
-			else if ((cJSON_IsObject(it) || cJSON_IsArray(it)) && top < 64)
-				stack[top++] = it;
-			it = next;
-		}
-	}
-	return c;
-}
-
-cJSON *hq_llm_args_object(const char *args)
-{
-	if (!args || !*args)
-		return cJSON_CreateObject();
-	cJSON *j = cJSON_Parse(args);
-	if (cJSON_IsObject(j))
-		return j;
-	cJSON_Delete(j);
-	return cJSON_CreateObject();
 }
 
 int hq_llm_bearer_headers(const struct hq_llm_options *opt, char hdr[][1024], int max)
@@ -126,29 +76,13 @@ size_t hq_llm_base_len(const char *base)
 void hq_llm_error_text(const cJSON *body, char *buf, size_t n)
 {
 	const cJSON *e = cJSON_GetObjectItemCaseSensitive(body, "error");
-	const char *msg = cJSON_IsString(e) ? e->valuestring : hq_llm_jstr(e, "message");
+	const char *msg = cJSON_IsString(e) ? e->valuestring : hq_json_str(e, "message");
 	if (msg)
 		snprintf(buf, n, "%s", msg);
 }
 
-cJSON *hq_llm_chat_request(const struct hq_llm_options *opt, const struct hq_llm_conv *conv,
-			   cJSON **msgs)
-{
-	cJSON *r = cJSON_CreateObject();
-	if (!r)
-		return NULL;
-	cJSON_AddStringToObject(r, "model", opt->model);
-	*msgs = cJSON_AddArrayToObject(r, "messages");
-	if (conv->system) {
-		cJSON *m = cJSON_CreateObject();
-		cJSON_AddItemToArray(*msgs, m);
-		cJSON_AddStringToObject(m, "role", "system");
-		cJSON_AddStringToObject(m, "content", conv->system);
-	}
-	return r;
-}
-
-cJSON *hq_llm_function_tools(const struct hq_llm_tool *tools, size_t ntools)
+/* tools as [{"type":"function","function":{name,description,parameters}}] */
+static cJSON *function_tools(const struct hq_llm_tool *tools, size_t ntools)
 {
 	cJSON *a = cJSON_CreateArray();
 	for (size_t i = 0; a && i < ntools; i++) {
@@ -158,15 +92,72 @@ cJSON *hq_llm_function_tools(const struct hq_llm_tool *tools, size_t ntools)
 		cJSON_AddItemToObject(t, "function", f);
 		cJSON_AddStringToObject(f, "name", tools[i].name);
 		cJSON_AddStringToObject(f, "description", tools[i].description);
-		cJSON_AddItemToObject(f, "parameters", hq_llm_clean_schema(tools[i].parameters));
+		cJSON_AddItemToObject(f, "parameters", hq_json_schema_clean(tools[i].parameters));
 	}
 	return a;
+}
+
+/* an assistant message's tool calls */
+static void chat_calls(cJSON *m, const struct hq_llm_msg *cm, int ollama)
+{
+	cJSON *tc = cJSON_AddArrayToObject(m, "tool_calls");
+	for (size_t k = 0; k < cm->ncalls; k++) {
+		cJSON *c = cJSON_CreateObject(), *f = cJSON_CreateObject();
+		cJSON_AddItemToArray(tc, c);
+		cJSON_AddStringToObject(c, "id", cm->calls[k].id);
+		if (!ollama)
+			cJSON_AddStringToObject(c, "type", "function");
+		cJSON_AddItemToObject(c, "function", f);
+		cJSON_AddStringToObject(f, "name", cm->calls[k].name);
+		if (ollama)
+			cJSON_AddItemToObject(f, "arguments", hq_json_object(cm->calls[k].args));
+		else
+			cJSON_AddStringToObject(f, "arguments", cm->calls[k].args);
+	}
+}
+
+cJSON *hq_llm_chat_request(const struct hq_llm_options *opt, const struct hq_llm_conv *conv,
+			   const struct hq_llm_tool *tools, size_t ntools, int ollama)
+{
+	static const char *const roles[] = { "user", "assistant", "tool" };
+	cJSON *r = cJSON_CreateObject();
+	if (!r)
+		return NULL;
+	cJSON_AddStringToObject(r, "model", opt->model);
+	cJSON *msgs = cJSON_AddArrayToObject(r, "messages");
+	if (conv->system) {
+		cJSON *m = cJSON_CreateObject();
+		cJSON_AddItemToArray(msgs, m);
+		cJSON_AddStringToObject(m, "role", "system");
+		cJSON_AddStringToObject(m, "content", conv->system);
+	}
+	for (size_t i = 0; i < conv->n; i++) {
+		const struct hq_llm_msg *cm = &conv->msgs[i];
+		cJSON *m = cJSON_CreateObject();
+		cJSON_AddItemToArray(msgs, m);
+		cJSON_AddStringToObject(m, "role", roles[cm->role]);
+		if (cm->role == HQ_LLM_TOOL) {
+			if (ollama)
+				cJSON_AddStringToObject(m, "tool_name", cm->tool_name);
+			cJSON_AddStringToObject(m, "tool_call_id", cm->call_id);
+		}
+		/* OpenAI wants null beside tool calls; Ollama a string */
+		if (!ollama && cm->ncalls && !*cm->text)
+			cJSON_AddNullToObject(m, "content");
+		else
+			cJSON_AddStringToObject(m, "content", cm->text);
+		if (cm->ncalls)
+			chat_calls(m, cm, ollama);
+	}
+	if (ntools)
+		cJSON_AddItemToObject(r, "tools", function_tools(tools, ntools));
+	return r;
 }
 
 cJSON *hq_llm_user_turn(cJSON *msgs, const char *items)
 {
 	cJSON *last = cJSON_GetArrayItem(msgs, cJSON_GetArraySize(msgs) - 1);
-	const char *role = hq_llm_jstr(last, "role");
+	const char *role = hq_json_str(last, "role");
 	if (role && !strcmp(role, "user"))
 		return cJSON_GetObjectItemCaseSensitive(last, items);
 	cJSON *m = cJSON_CreateObject();
@@ -175,27 +166,13 @@ cJSON *hq_llm_user_turn(cJSON *msgs, const char *items)
 	return cJSON_AddArrayToObject(m, items);
 }
 
-int hq_llm_put_json(struct hq_buf *b, const cJSON *v)
-{
-	char *t = cJSON_PrintUnformatted(v);
-	if (!t)
-		return -1;
-	hq_buf_puts(b, t);
-	cJSON_free(t);
-	return 0;
-}
-
 /* ---- streams ---- */
 
 struct hq_llm_partial *hq_llm_stream_new_part(struct hq_llm_stream *s, long index)
 {
 	if (s->nparts == s->capparts) {
-		size_t cap = s->capparts ? s->capparts * 2 : 4;
-		struct hq_llm_partial *np = realloc(s->parts, cap * sizeof *np);
-		if (!np)
-			return NULL;
-		s->parts = np;
-		s->capparts = cap;
+		s->capparts = s->capparts ? s->capparts * 2 : 4;
+		s->parts = hq_xrealloc(s->parts, s->capparts * sizeof *s->parts);
 	}
 	struct hq_llm_partial *p = &s->parts[s->nparts++];
 	memset(p, 0, sizeof *p);
@@ -225,15 +202,14 @@ struct hq_llm_partial *hq_llm_stream_part(struct hq_llm_stream *s, long index,
 	return hq_llm_stream_new_part(s, index);
 }
 
-int hq_llm_stream_text(struct hq_llm_stream *s, const char *text)
+void hq_llm_stream_text(struct hq_llm_stream *s, const char *text)
 {
 	size_t n = strlen(text);
 	if (!n)
-		return 0;
+		return;
 	hq_buf_append(&s->text, text, n);
 	if (s->on_token)
 		s->on_token(s->ctx, text, n);
-	return 0;
 }
 
 void hq_llm_stream_fail(struct hq_llm_stream *s, int retryable, const char *fmt, ...)
@@ -263,12 +239,12 @@ static void stream_free(struct hq_llm_stream *s)
 	memset(s, 0, sizeof *s);
 }
 
-static int synth_id(char **dst)
+static void synth_id(char **dst)
 {
 	static unsigned long counter;
 	char buf[64];
 	snprintf(buf, sizeof buf, "call_hq_%lx_%lu", (unsigned long)time(NULL), ++counter);
-	return hq_llm_set(dst, buf);
+	hq_llm_set(dst, buf);
 }
 
 static int cut_by_length(const char *stop)
@@ -278,21 +254,16 @@ static int cut_by_length(const char *stop)
 }
 
 /* moves what the stream assembled into the reply */
-static int stream_finish(struct hq_llm_stream *s, struct hq_llm_reply *r)
+static void stream_finish(struct hq_llm_stream *s, struct hq_llm_reply *r)
 {
-	r->text = s->text.data ? s->text.data : strdup("");
-	s->text.data = NULL;
+	r->text = hq_buf_steal(&s->text);
 	r->signature = s->signature;
 	s->signature = NULL;
 	r->stop_reason = s->stop_reason;
 	s->stop_reason = NULL;
 	r->input_tokens = s->input_tokens;
 	r->output_tokens = s->output_tokens;
-	if (!r->text)
-		return -1;
-	r->calls = calloc(s->nparts ? s->nparts : 1, sizeof *r->calls);
-	if (!r->calls)
-		return -1;
+	r->calls = hq_xcalloc(s->nparts ? s->nparts : 1, sizeof *r->calls);
 	for (size_t i = 0; i < s->nparts; i++) {
 		struct hq_llm_partial *p = &s->parts[i];
 		int cut = s->needs_close && !p->closed;
@@ -313,23 +284,35 @@ static int stream_finish(struct hq_llm_stream *s, struct hq_llm_reply *r)
 		if (p->id && *p->id) {
 			c->id = p->id;
 			p->id = NULL;
-		} else if (synth_id(&c->id))
-			return -1;
-		c->args = p->args.len ? p->args.data : strdup("{}");
-		if (p->args.len)
-			p->args.data = NULL;
-		if (!c->args)
-			return -1;
+		} else
+			synth_id(&c->id);
+		c->args = p->args.len ? hq_buf_steal(&p->args) : hq_xstrdup("{}");
 	}
-	return 0;
+}
+
+/* one SSE event's data, or one NDJSON line (event NULL), to the provider
+ * as JSON; what is not JSON (keep-alives and the like) is passed over */
+static void provider_event(const struct hq_llm_provider *p, struct hq_llm_stream *s,
+			   const char *event, const char *data, size_t len)
+{
+	size_t done = p->done_marker ? strlen(p->done_marker) : 0;
+	if (done && len >= done && !memcmp(data, p->done_marker, done)) {
+		s->finished = 1;
+		return;
+	}
+	cJSON *j = cJSON_ParseWithLength(data, len);
+	if (!j)
+		return;
+	if (p->event(s, event, j) && !s->failed)
+		hq_llm_stream_fail(s, 0, "out of memory reading the stream");
+	cJSON_Delete(j);
 }
 
 static void sse_dispatch(const struct hq_llm_provider *p, struct hq_llm_stream *s)
 {
 	if (s->have_data && !s->failed)
-		if (p->event(s, s->event.data ? s->event.data : "", s->data.data ? s->data.data : ""))
-			if (!s->failed)
-				hq_llm_stream_fail(s, 0, "out of memory reading the stream");
+		provider_event(p, s, s->event.data ? s->event.data : "",
+			       s->data.data ? s->data.data : "", s->data.len);
 	s->have_data = 0;
 	s->event.len = s->data.len = 0;
 	if (s->event.data)
@@ -348,14 +331,9 @@ static int on_line(void *ud, const char *line, size_t len)
 	struct line_ctx *lc = ud;
 	struct hq_llm_stream *s = lc->s;
 	if (lc->p->framing == HQ_LLM_NDJSON) {
-		if (!len)
-			return 0;
-		char *copy = strndup(line, len);
-		if (!copy)
-			return -1;
-		int rc = lc->p->event(s, NULL, copy);
-		free(copy);
-		return rc || s->failed ? -1 : 0;
+		if (len)
+			provider_event(lc->p, s, NULL, line, len);
+		return s->failed ? -1 : 0;
 	}
 	if (!len) {
 		sse_dispatch(lc->p, s);
@@ -424,8 +402,10 @@ int hq_llm_parse_stream(const char *provider, const char *data, size_t len,
 		hq_err_set(e, "%s", s.error);
 	else if (!s.finished)
 		hq_err_set(e, "the stream ended early");
-	else if ((rc = stream_finish(&s, reply)))
-		hq_err_set(e, "out of memory");
+	else {
+		stream_finish(&s, reply);
+		rc = 0;
+	}
 	stream_free(&s);
 	if (rc)
 		hq_llm_reply_free(reply);
@@ -609,9 +589,8 @@ int hq_llm_complete(const struct hq_llm_options *opt, const struct hq_llm_conv *
 		}
 		hq_http_response_free(&hr);
 		if (ok) {
-			rc = stream_finish(&s, reply);
-			if (rc)
-				hq_err_set(e, "out of memory");
+			stream_finish(&s, reply);
+			rc = 0;
 			stream_free(&s);
 			break;
 		}
@@ -684,78 +663,58 @@ void hq_llm_conv_free(struct hq_llm_conv *conv)
 	memset(conv, 0, sizeof *conv);
 }
 
-int hq_llm_conv_set_system(struct hq_llm_conv *conv, const char *text)
+void hq_llm_conv_set_system(struct hq_llm_conv *conv, const char *text)
 {
-	return hq_llm_set(&conv->system, text);
+	hq_llm_set(&conv->system, text);
 }
 
-int hq_llm_conv_push(struct hq_llm_conv *conv, struct hq_llm_msg *msg)
+void hq_llm_conv_push(struct hq_llm_conv *conv, struct hq_llm_msg *msg)
 {
 	if (conv->n == conv->cap) {
-		size_t cap = conv->cap ? conv->cap * 2 : 8;
-		struct hq_llm_msg *nm = realloc(conv->msgs, cap * sizeof *nm);
-		if (!nm)
-			return -1;
-		conv->msgs = nm;
-		conv->cap = cap;
+		conv->cap = conv->cap ? conv->cap * 2 : 8;
+		conv->msgs = hq_xrealloc(conv->msgs, conv->cap * sizeof *conv->msgs);
 	}
 	conv->msgs[conv->n++] = *msg;
 	memset(msg, 0, sizeof *msg);
-	return 0;
 }
 
-int hq_llm_conv_add_user(struct hq_llm_conv *conv, const char *text)
+void hq_llm_conv_add_user(struct hq_llm_conv *conv, const char *text)
 {
 	struct hq_llm_msg m = { .role = HQ_LLM_USER };
-	if (hq_llm_set(&m.text, text) || hq_llm_conv_push(conv, &m)) {
-		hq_llm_msg_free(&m);
-		return -1;
-	}
-	return 0;
+	hq_llm_set(&m.text, text);
+	hq_llm_conv_push(conv, &m);
 }
 
-static int call_copy(struct hq_llm_call *dst, const struct hq_llm_call *src)
+static void call_copy(struct hq_llm_call *dst, const struct hq_llm_call *src)
 {
 	memset(dst, 0, sizeof *dst);
-	if (hq_llm_set(&dst->id, src->id) || hq_llm_set(&dst->name, src->name) ||
-	    hq_llm_set(&dst->args, src->args) || hq_llm_set(&dst->signature, src->signature)) {
-		call_free(dst);
-		return -1;
-	}
-	return 0;
+	hq_llm_set(&dst->id, src->id);
+	hq_llm_set(&dst->name, src->name);
+	hq_llm_set(&dst->args, src->args);
+	hq_llm_set(&dst->signature, src->signature);
 }
 
-int hq_llm_conv_add_reply(struct hq_llm_conv *conv, const struct hq_llm_reply *r)
+void hq_llm_conv_add_reply(struct hq_llm_conv *conv, const struct hq_llm_reply *r)
 {
 	struct hq_llm_msg m = { .role = HQ_LLM_ASSISTANT };
-	if (hq_llm_set(&m.text, r->text ? r->text : "") || hq_llm_set(&m.signature, r->signature))
-		goto fail;
+	hq_llm_set(&m.text, r->text ? r->text : "");
+	hq_llm_set(&m.signature, r->signature);
 	if (r->ncalls) {
-		m.calls = calloc(r->ncalls, sizeof *m.calls);
-		if (!m.calls)
-			goto fail;
-		for (size_t i = 0; i < r->ncalls; i++, m.ncalls++)
-			if (call_copy(&m.calls[i], &r->calls[i]))
-				goto fail;
+		m.calls = hq_xcalloc(r->ncalls, sizeof *m.calls);
+		for (; m.ncalls < r->ncalls; m.ncalls++)
+			call_copy(&m.calls[m.ncalls], &r->calls[m.ncalls]);
 	}
-	if (hq_llm_conv_push(conv, &m))
-		goto fail;
-	return 0;
-fail:
-	hq_llm_msg_free(&m);
-	return -1;
+	hq_llm_conv_push(conv, &m);
 }
 
-int hq_llm_conv_add_result(struct hq_llm_conv *conv, const char *call_id,
-			   const char *tool_name, const char *text, int is_error)
+void hq_llm_conv_add_result(struct hq_llm_conv *conv, const char *call_id,
+			    const char *tool_name, const char *text, int is_error)
 {
 	struct hq_llm_msg m = { .role = HQ_LLM_TOOL, .is_error = is_error };
-	if (hq_llm_set(&m.text, text) || hq_llm_set(&m.call_id, call_id) ||
-	    hq_llm_set(&m.tool_name, tool_name) || hq_llm_conv_push(conv, &m)) {
-		hq_llm_msg_free(&m);
-		return -1;
-	}
-	return 0;
+	hq_llm_set(&m.text, text);
+	hq_llm_set(&m.call_id, call_id);
+	hq_llm_set(&m.tool_name, tool_name);
+	hq_llm_conv_push(conv, &m);
 }
 
 static const char *const role_names[] = { "user", "assistant", "tool" };
@@ -794,7 +753,7 @@ cJSON *hq_llm_msg_to_json(const struct hq_llm_msg *m)
 int hq_llm_msg_from_json(const cJSON *j, struct hq_llm_msg *m)
 {
 	memset(m, 0, sizeof *m);
-	const char *role = hq_llm_jstr(j, "role");
+	const char *role = hq_json_str(j, "role");
 	if (!role)
 		return -1;
 	if (!strcmp(role, "user"))
@@ -805,26 +764,22 @@ int hq_llm_msg_from_json(const cJSON *j, struct hq_llm_msg *m)
 		m->role = HQ_LLM_TOOL;
 	else
 		return -1;
-	if (hq_llm_set(&m->text, hq_llm_jstr(j, "text") ? hq_llm_jstr(j, "text") : "") ||
-	    hq_llm_set(&m->signature, hq_llm_jstr(j, "signature")) ||
-	    hq_llm_set(&m->call_id, hq_llm_jstr(j, "call_id")) ||
-	    hq_llm_set(&m->tool_name, hq_llm_jstr(j, "tool")))
-		goto fail;
+	hq_llm_set(&m->text, hq_json_str(j, "text") ? hq_json_str(j, "text") : "");
+	hq_llm_set(&m->signature, hq_json_str(j, "signature"));
+	hq_llm_set(&m->call_id, hq_json_str(j, "call_id"));
+	hq_llm_set(&m->tool_name, hq_json_str(j, "tool"));
 	m->is_error = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "is_error"));
 	const cJSON *calls = cJSON_GetObjectItemCaseSensitive(j, "calls");
 	int n = cJSON_GetArraySize(calls);
 	if (n > 0) {
-		m->calls = calloc((size_t)n, sizeof *m->calls);
-		if (!m->calls)
-			goto fail;
+		m->calls = hq_xcalloc((size_t)n, sizeof *m->calls);
 		const cJSON *c;
 		cJSON_ArrayForEach(c, calls) {
 			struct hq_llm_call *dc = &m->calls[m->ncalls++];
-			if (hq_llm_set(&dc->id, hq_llm_jstr(c, "id")) ||
-			    hq_llm_set(&dc->name, hq_llm_jstr(c, "name")) ||
-			    hq_llm_set(&dc->args, hq_llm_jstr(c, "args")) ||
-			    hq_llm_set(&dc->signature, hq_llm_jstr(c, "signature")))
-				goto fail;
+			hq_llm_set(&dc->id, hq_json_str(c, "id"));
+			hq_llm_set(&dc->name, hq_json_str(c, "name"));
+			hq_llm_set(&dc->args, hq_json_str(c, "args"));
+			hq_llm_set(&dc->signature, hq_json_str(c, "signature"));
 			if (!dc->id || !dc->name || !dc->args)
 				goto fail;
 		}
@@ -848,11 +803,11 @@ static int add_text_call(struct hq_llm_reply *r, const cJSON *j)
 	}
 	if (!cJSON_IsObject(j))
 		return 0;
-	const char *name = hq_llm_jstr(j, "name");
+	const char *name = hq_json_str(j, "name");
 	if (!name)
-		name = hq_llm_jstr(j, "tool");
+		name = hq_json_str(j, "tool");
 	if (!name)
-		name = hq_llm_jstr(j, "function");
+		name = hq_json_str(j, "function");
 	if (!name)
 		return 0;
 	const cJSON *args = cJSON_GetObjectItemCaseSensitive(j, "arguments");
@@ -860,24 +815,16 @@ static int add_text_call(struct hq_llm_reply *r, const cJSON *j)
 		args = cJSON_GetObjectItemCaseSensitive(j, "parameters");
 	if (!args)
 		args = cJSON_GetObjectItemCaseSensitive(j, "args");
-	char *text = cJSON_IsString(args) ? strdup(args->valuestring)
-		   : args ? cJSON_PrintUnformatted(args) : strdup("{}");
-	struct hq_llm_call *nc = realloc(r->calls, (r->ncalls + 1) * sizeof *nc);
-	if (!text || !nc) {
-		free(text);
-		if (nc)
-			r->calls = nc;
+	char *text = cJSON_IsString(args) ? hq_xstrdup(args->valuestring)
+		   : args ? cJSON_PrintUnformatted(args) : hq_xstrdup("{}");
+	if (!text)	/* cJSON could not print it */
 		return 0;
-	}
-	r->calls = nc;
-	struct hq_llm_call *c = &r->calls[r->ncalls];
+	r->calls = hq_xrealloc(r->calls, (r->ncalls + 1) * sizeof *r->calls);
+	struct hq_llm_call *c = &r->calls[r->ncalls++];
 	memset(c, 0, sizeof *c);
 	c->args = text;
-	if (hq_llm_set(&c->name, name) || synth_id(&c->id)) {
-		call_free(c);
-		return 0;
-	}
-	r->ncalls++;
+	hq_llm_set(&c->name, name);
+	synth_id(&c->id);
 	return 1;
 }
 

@@ -1,4 +1,5 @@
 /* proc — concurrent argv execution with timeouts and output caps. */
+#include "hq/buf.h"
 #include "hq/proc.h"
 #include "hq/time.h"
 
@@ -47,15 +48,6 @@ static void guard(int on)
 	}
 	if (!on)
 		ngroups = 0;
-}
-
-static int grow(char **buf, size_t need)
-{
-	char *nb = realloc(*buf, need);
-	if (!nb)
-		return -1;
-	*buf = nb;
-	return 0;
 }
 
 static int spawn(struct hq_proc *p)
@@ -114,7 +106,8 @@ static void take_out(struct hq_proc *p, const char *buf, size_t n, size_t cap)
 		return;
 	size_t room = cap > p->out_len ? cap - p->out_len : 0;
 	size_t take = n < room ? n : room;
-	if (take && !grow(&p->out, p->out_len + take + 1)) {
+	if (take) {
+		p->out = hq_xrealloc(p->out, p->out_len + take + 1);
 		memcpy(p->out + p->out_len, buf, take);
 		p->out_len += take;
 		p->out[p->out_len] = '\0';
@@ -127,7 +120,8 @@ static void take_err(struct hq_proc *p, const char *buf, size_t n)
 {
 	size_t room = ERR_CAP - p->err_len;
 	size_t take = n < room ? n : room;
-	if (take && !grow(&p->err, p->err_len + take + 1)) {
+	if (take) {
+		p->err = hq_xrealloc(p->err, p->err_len + take + 1);
 		memcpy(p->err + p->err_len, buf, take);
 		p->err_len += take;
 		p->err[p->err_len] = '\0';
@@ -178,10 +172,10 @@ static void finish_out(struct hq_proc *p)
 		p->out_len = n;
 		p->out[n] = '\0';
 	}
-	if (!p->out && !grow(&p->out, 1))
-		p->out[0] = '\0';
-	if (!p->err && !grow(&p->err, 1))
-		p->err[0] = '\0';
+	if (!p->out)
+		p->out = hq_xstrdup("");
+	if (!p->err)
+		p->err = hq_xstrdup("");
 	for (size_t i = 0; i < p->out_len; i++)
 		if (p->out[i] == '\n')
 			p->kept_lines++;
@@ -191,11 +185,9 @@ static void finish_out(struct hq_proc *p)
 	}
 }
 
-int hq_proc_run_all(struct hq_proc *procs, size_t n, double timeout, size_t out_cap)
+void hq_proc_run_all(struct hq_proc *procs, size_t n, double timeout, size_t out_cap)
 {
-	struct pollfd *pfd = calloc(n * 2 + 1, sizeof *pfd);
-	if (!pfd)
-		return -1;
+	struct pollfd *pfd = hq_xcalloc(n * 2 + 1, sizeof *pfd);
 	guard(1);
 	for (size_t i = 0; i < n; i++) {
 		struct hq_proc *p = &procs[i];
@@ -260,7 +252,6 @@ int hq_proc_run_all(struct hq_proc *procs, size_t n, double timeout, size_t out_
 	free(pfd);
 	for (size_t i = 0; i < n; i++)
 		finish_out(&procs[i]);
-	return 0;
 }
 
 void hq_proc_free(struct hq_proc *p)

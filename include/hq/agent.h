@@ -40,9 +40,9 @@ struct hq_agent_tools {
  * executable, $PATH; colon-separated, malloc'd. */
 char *hq_agent_tool_dirs(void);
 /* Runs `--tool-schema` on every executable hq-* in dirs (colon-separated,
- * searched in order, the first of a name wins), except hq-agent. */
-int hq_agent_discover(const char *dirs, double timeout, struct hq_agent_tools *out,
-		      struct hq_err *e);
+ * searched in order, the first of a name wins), except hq-agent; those
+ * whose schema cannot be had are named in out->skipped. */
+void hq_agent_discover(const char *dirs, double timeout, struct hq_agent_tools *out);
 /* Reads one --tool-schema document; path is the command. */
 int hq_agent_tool_parse(const char *json, const char *path, struct hq_agent_tool *t,
 			struct hq_err *e);

@@ -75,7 +75,8 @@ struct hq_llm_reply {
 
 typedef void (*hq_llm_token_fn)(void *ctx, const char *text, size_t len);
 
-/* Monotonic seconds, for deadlines and durations. */
+/* The providers this build knows, as an option table's choices. */
+#define HQ_LLM_PROVIDERS "openai|anthropic|gemini|ollama"
 
 /* 1 when the name is a provider this build knows, else 0. */
 int hq_llm_provider_known(const char *name);
@@ -108,14 +109,14 @@ int hq_llm_parse_stream(const char *provider, const char *data, size_t len,
 
 void hq_llm_conv_init(struct hq_llm_conv *conv);
 void hq_llm_conv_free(struct hq_llm_conv *conv);
-int hq_llm_conv_set_system(struct hq_llm_conv *conv, const char *text);
-int hq_llm_conv_add_user(struct hq_llm_conv *conv, const char *text);
+void hq_llm_conv_set_system(struct hq_llm_conv *conv, const char *text);
+void hq_llm_conv_add_user(struct hq_llm_conv *conv, const char *text);
 /* Appends the reply's text and complete calls as an assistant message. */
-int hq_llm_conv_add_reply(struct hq_llm_conv *conv, const struct hq_llm_reply *reply);
-int hq_llm_conv_add_result(struct hq_llm_conv *conv, const char *call_id,
+void hq_llm_conv_add_reply(struct hq_llm_conv *conv, const struct hq_llm_reply *reply);
+void hq_llm_conv_add_result(struct hq_llm_conv *conv, const char *call_id,
 			   const char *tool_name, const char *text, int is_error);
 /* Takes ownership of a message built elsewhere (session reload). */
-int hq_llm_conv_push(struct hq_llm_conv *conv, struct hq_llm_msg *msg);
+void hq_llm_conv_push(struct hq_llm_conv *conv, struct hq_llm_msg *msg);
 
 /* Neutral messages as JSON (store, sessions) and back. */
 struct cJSON *hq_llm_msg_to_json(const struct hq_llm_msg *msg);
