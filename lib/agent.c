@@ -18,7 +18,8 @@
 
 /* ---- discovery ---- */
 
-static void tool_free(struct hq_agent_tool *t)
+static void
+tool_free(struct hq_agent_tool *t)
 {
 	free(t->name);
 	free(t->path);
@@ -28,7 +29,8 @@ static void tool_free(struct hq_agent_tool *t)
 	memset(t, 0, sizeof *t);
 }
 
-void hq_agent_tools_free(struct hq_agent_tools *tools)
+void
+hq_agent_tools_free(struct hq_agent_tools *tools)
 {
 	for (size_t i = 0; i < tools->n; i++)
 		tool_free(&tools->v[i]);
@@ -36,8 +38,8 @@ void hq_agent_tools_free(struct hq_agent_tools *tools)
 	memset(tools, 0, sizeof *tools);
 }
 
-const struct hq_agent_tool *hq_agent_tool_find(const struct hq_agent_tools *tools,
-					       const char *name)
+const struct hq_agent_tool *
+hq_agent_tool_find(const struct hq_agent_tools *tools, const char *name)
 {
 	for (size_t i = 0; name && i < tools->n; i++)
 		if (!strcmp(tools->v[i].name, name))
@@ -45,8 +47,9 @@ const struct hq_agent_tool *hq_agent_tool_find(const struct hq_agent_tools *tool
 	return NULL;
 }
 
-int hq_agent_tool_parse(const char *json, const char *path, struct hq_agent_tool *t,
-			struct hq_err *e)
+int
+hq_agent_tool_parse(const char *json, const char *path, struct hq_agent_tool *t,
+    struct hq_err *e)
 {
 	memset(t, 0, sizeof *t);
 	cJSON *j = cJSON_Parse(json);
@@ -77,19 +80,22 @@ int hq_agent_tool_parse(const char *json, const char *path, struct hq_agent_tool
 	return 0;
 }
 
-static int cmp_str(const void *a, const void *b)
+static int
+cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static int cmp_tool(const void *a, const void *b)
+static int
+cmp_tool(const void *a, const void *b)
 {
 	return strcmp(((const struct hq_agent_tool *)a)->name,
-		      ((const struct hq_agent_tool *)b)->name);
+	    ((const struct hq_agent_tool *)b)->name);
 }
 
 /* adds the hq-* executables of dir not already in paths */
-static void scan_dir(const char *dir, char ***paths, size_t *n, size_t *cap)
+static void
+scan_dir(const char *dir, char ***paths, size_t *n, size_t *cap)
 {
 	DIR *d = opendir(dir);
 	if (!d)
@@ -131,7 +137,8 @@ static void scan_dir(const char *dir, char ***paths, size_t *n, size_t *cap)
 	free(found);
 }
 
-char *hq_agent_tool_dirs(void)
+char *
+hq_agent_tool_dirs(void)
 {
 	struct hq_buf b = {0};
 	const char *extra = getenv("HQ_AGENT_TOOL_PATH");
@@ -151,7 +158,8 @@ char *hq_agent_tool_dirs(void)
 	return hq_buf_steal(&b);
 }
 
-void hq_agent_discover(const char *dirs, double timeout, struct hq_agent_tools *out)
+void
+hq_agent_discover(const char *dirs, double timeout, struct hq_agent_tools *out)
 {
 	memset(out, 0, sizeof *out);
 	char **paths = NULL;
@@ -182,7 +190,7 @@ void hq_agent_discover(const char *dirs, double timeout, struct hq_agent_tools *
 		}
 		size_t len = strlen(out->skipped);
 		snprintf(out->skipped + len, sizeof out->skipped - len, "%s%s", len ? " " : "",
-			 strrchr(paths[i], '/') + 1);
+		    strrchr(paths[i], '/') + 1);
 	}
 	qsort(out->v, out->n, sizeof *out->v, cmp_tool);
 	for (size_t i = 0; i < n; i++) {
@@ -201,7 +209,8 @@ struct argv_b {
 	size_t n, cap;
 };
 
-static void argv_add(struct argv_b *a, const char *s)
+static void
+argv_add(struct argv_b *a, const char *s)
 {
 	if (a->n + 2 > a->cap) {
 		a->cap = a->cap ? a->cap * 2 : 16;
@@ -211,14 +220,16 @@ static void argv_add(struct argv_b *a, const char *s)
 	a->v[a->n] = NULL;
 }
 
-void hq_agent_argv_free(char **argv)
+void
+hq_agent_argv_free(char **argv)
 {
 	for (char **p = argv; p && *p; p++)
 		free(*p);
 	free(argv);
 }
 
-static int has_type(const cJSON *prop, const char *type)
+static int
+has_type(const cJSON *prop, const char *type)
 {
 	const cJSON *t = cJSON_GetObjectItemCaseSensitive(prop, "type");
 	if (cJSON_IsString(t))
@@ -231,8 +242,9 @@ static int has_type(const cJSON *prop, const char *type)
 }
 
 /* the text of a scalar as an option value, checked against the schema */
-static int scalar_text(const cJSON *prop, const char *key, const cJSON *v,
-		       char *buf, size_t n, struct hq_err *e)
+static int
+scalar_text(const cJSON *prop, const char *key, const cJSON *v,
+    char *buf, size_t n, struct hq_err *e)
 {
 	int want_int = has_type(prop, "integer"), want_num = has_type(prop, "number");
 	if (cJSON_IsString(v)) {
@@ -242,7 +254,7 @@ static int scalar_text(const cJSON *prop, const char *key, const cJSON *v,
 			double d = strtod(v->valuestring, &end);
 			if (errno || end == v->valuestring || *end || (want_int && d != floor(d))) {
 				hq_err_set(e, "parameter '%s' must be %s, not \"%.60s\"", key,
-					 want_int ? "an integer" : "a number", v->valuestring);
+				    want_int ? "an integer" : "a number", v->valuestring);
 				return -1;
 			}
 		}
@@ -261,7 +273,7 @@ static int scalar_text(const cJSON *prop, const char *key, const cJSON *v,
 		snprintf(buf, n, "%s", cJSON_IsTrue(v) ? "true" : "false");
 	} else {
 		hq_err_set(e, "parameter '%s' must be a %s value", key,
-			 want_int ? "integer" : want_num ? "number" : "string");
+		    want_int ? "integer" : want_num ? "number" : "string");
 		return -1;
 	}
 	const cJSON *en = cJSON_GetObjectItemCaseSensitive(prop, "enum");
@@ -272,14 +284,15 @@ static int scalar_text(const cJSON *prop, const char *key, const cJSON *v,
 				return 0;
 		char *allowed = cJSON_PrintUnformatted(en);
 		hq_err_set(e, "parameter '%s' must be one of %s, not \"%.60s\"", key,
-			 allowed ? allowed : "its enum", buf);
+		    allowed ? allowed : "its enum", buf);
 		cJSON_free(allowed);
 		return -1;
 	}
 	return 0;
 }
 
-static void option_name(const char *key, char *buf, size_t n)
+static void
+option_name(const char *key, char *buf, size_t n)
 {
 	snprintf(buf, n, "--%s", key);
 	for (char *p = buf + 2; *p; p++)
@@ -287,7 +300,8 @@ static void option_name(const char *key, char *buf, size_t n)
 			*p = '-';
 }
 
-static void known_params(const cJSON *props, char *buf, size_t n)
+static void
+known_params(const cJSON *props, char *buf, size_t n)
 {
 	buf[0] = '\0';
 	const cJSON *p;
@@ -361,8 +375,9 @@ add_param(struct argv_b *b, struct argv_b *pos, const char *positional,
 	return 0;
 }
 
-int hq_agent_argv(const struct hq_agent_tool *t, const char *args, char ***argv,
-		  struct hq_err *e)
+int
+hq_agent_argv(const struct hq_agent_tool *t, const char *args, char ***argv,
+    struct hq_err *e)
 {
 	const cJSON *props = cJSON_GetObjectItemCaseSensitive(t->parameters, "properties");
 	const cJSON *prop, *v;
@@ -400,50 +415,51 @@ done:
 
 /* ---- system prompt ---- */
 
-char *hq_agent_system_prompt(const struct hq_agent_tools *tools, int text_mode,
-			     const char *today, const char *zone)
+char *
+hq_agent_system_prompt(const struct hq_agent_tools *tools, int text_mode,
+    const char *today, const char *zone)
 {
 	struct hq_buf s = {0};
 	char head[512];
 	snprintf(head, sizeof head,
-		 "You answer questions about the user's own health data. Today is %s; the "
-		 "user's time zone is %s. Resolve relative dates (\"last week\", \"in December\") "
-		 "against today, in that zone, and pass explicit dates to the tools.\n\n",
-		 today, zone);
+	    "You answer questions about the user's own health data. Today is %s; the "
+	    "user's time zone is %s. Resolve relative dates (\"last week\", \"in December\") "
+	    "against today, in that zone, and pass explicit dates to the tools.\n\n",
+	    today, zone);
 	hq_buf_puts(&s, head);
 	hq_buf_puts(&s,
-		"The data comes from Apple Health exports (steps, heart rate, HRV, sleep stages, "
-		"workouts with routes, weight, energy, blood pressure...), continuous glucose "
-		"monitors (Dexcom, Libre), DEXA scans and lab results, stored on the user's "
-		"machine. You reach it only through the tools, which are the hq command-line "
-		"programs; every row they return carries its unit.\n\n"
-		"How to work:\n"
-		"- If you do not know which metrics exist or how far back they go, list them first "
-		"(hq_query with list=true).\n"
-		"- Prefer aggregated queries (by day, week or month, with avg/sum/min/max) over raw "
-		"samples; ask for raw rows only when you need them, with a limit.\n"
-		"- Call several tools in one turn when the calls do not depend on each other.\n"
-		"- When a tool returns an error, read it and fix the arguments; do not repeat a "
-		"call that failed the same way.\n\n"
-		"How to answer:\n"
-		"- Plainly and briefly, with the numbers, their units, and the dates or period "
-		"they cover.\n"
-		"- When the data needed is missing or too sparse, say so; never guess or invent "
-		"values.\n"
-		"- You are not a doctor: describe what the data shows, do not diagnose, and "
-		"suggest a clinician for medical decisions.\n");
+	    "The data comes from Apple Health exports (steps, heart rate, HRV, sleep stages, "
+	    "workouts with routes, weight, energy, blood pressure...), continuous glucose "
+	    "monitors (Dexcom, Libre), DEXA scans and lab results, stored on the user's "
+	    "machine. You reach it only through the tools, which are the hq command-line "
+	    "programs; every row they return carries its unit.\n\n"
+	    "How to work:\n"
+	    "- If you do not know which metrics exist or how far back they go, list them first "
+	    "(hq_query with list=true).\n"
+	    "- Prefer aggregated queries (by day, week or month, with avg/sum/min/max) over raw "
+	    "samples; ask for raw rows only when you need them, with a limit.\n"
+	    "- Call several tools in one turn when the calls do not depend on each other.\n"
+	    "- When a tool returns an error, read it and fix the arguments; do not repeat a "
+	    "call that failed the same way.\n\n"
+	    "How to answer:\n"
+	    "- Plainly and briefly, with the numbers, their units, and the dates or period "
+	    "they cover.\n"
+	    "- When the data needed is missing or too sparse, say so; never guess or invent "
+	    "values.\n"
+	    "- You are not a doctor: describe what the data shows, do not diagnose, and "
+	    "suggest a clinician for medical decisions.\n");
 	if (text_mode) {
 		hq_buf_puts(&s,
-			"\nTools. To call one, reply with a fenced block and nothing else:\n"
-			"```json\n{\"name\": \"TOOL\", \"arguments\": {...}}\n```\n"
-			"Several blocks in one reply run together. The results come back in the "
-			"next message. When you have the answer, reply in plain text with no such "
-			"block.\n\n");
+		    "\nTools. To call one, reply with a fenced block and nothing else:\n"
+		    "```json\n{\"name\": \"TOOL\", \"arguments\": {...}}\n```\n"
+		    "Several blocks in one reply run together. The results come back in the "
+		    "next message. When you have the answer, reply in plain text with no such "
+		    "block.\n\n");
 		for (size_t i = 0; i < tools->n; i++) {
 			cJSON *clean = hq_json_schema_clean(tools->v[i].parameters);
 			char *p = clean ? cJSON_PrintUnformatted(clean) : NULL;
 			hq_buf_printf(&s, "- %s: %s\n  parameters: %s\n", tools->v[i].name,
-				      tools->v[i].description, p ? p : "{}");
+			    tools->v[i].description, p ? p : "{}");
 			cJSON_free(p);
 			cJSON_Delete(clean);
 		}
@@ -453,20 +469,23 @@ char *hq_agent_system_prompt(const struct hq_agent_tools *tools, int text_mode,
 
 /* ---- the loop ---- */
 
-const char *hq_agent_status_name(enum hq_agent_status st)
+const char *
+hq_agent_status_name(enum hq_agent_status st)
 {
 	static const char *const names[] = { "answered", "step_limit", "timeout", "failed" };
 	return names[st];
 }
 
-void hq_agent_outcome_free(struct hq_agent_outcome *out)
+void
+hq_agent_outcome_free(struct hq_agent_outcome *out)
 {
 	free(out->answer);
 	out->answer = NULL;
 }
 
 /* text mode: the model sees tool results as user messages */
-static void render_text_conv(const struct hq_llm_conv *in, struct hq_llm_conv *out)
+static void
+render_text_conv(const struct hq_llm_conv *in, struct hq_llm_conv *out)
 {
 	hq_llm_conv_init(out);
 	hq_llm_conv_set_system(out, in->system);

@@ -1,10 +1,4 @@
 /* llm — the provider-neutral half: conversation, retries, streams. */
-#include "hq/llm.h"
-#include "hq/llm_provider.h"
-#include "hq/buf.h"
-#include "hq/http.h"
-#include "hq/time.h"
-
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -13,11 +7,18 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "hq/buf.h"
+#include "hq/http.h"
+#include "hq/llm.h"
+#include "hq/llm_provider.h"
+#include "hq/time.h"
+
 static const struct hq_llm_provider *const providers[] = {
 	&hq_llm_openai, &hq_llm_anthropic, &hq_llm_gemini, &hq_llm_ollama,
 };
 
-static const struct hq_llm_provider *find_provider(const char *name)
+static const struct hq_llm_provider *
+find_provider(const char *name)
 {
 	for (size_t i = 0; i < sizeof providers / sizeof providers[0]; i++)
 		if (name && !strcmp(providers[i]->name, name))
@@ -25,24 +26,28 @@ static const struct hq_llm_provider *find_provider(const char *name)
 	return NULL;
 }
 
-int hq_llm_provider_known(const char *name)
+int
+hq_llm_provider_known(const char *name)
 {
 	return find_provider(name) != NULL;
 }
 
-const char *hq_llm_default_base_url(const char *provider)
+const char *
+hq_llm_default_base_url(const char *provider)
 {
 	const struct hq_llm_provider *p = find_provider(provider);
 	return p ? p->default_base_url : NULL;
 }
 
-const char *hq_llm_key_env(const char *provider)
+const char *
+hq_llm_key_env(const char *provider)
 {
 	const struct hq_llm_provider *p = find_provider(provider);
 	return p ? p->key_env : NULL;
 }
 
-int hq_llm_needs_key(const char *provider)
+int
+hq_llm_needs_key(const char *provider)
 {
 	const struct hq_llm_provider *p = find_provider(provider);
 	return p && p->needs_key;
@@ -50,14 +55,16 @@ int hq_llm_needs_key(const char *provider)
 
 /* ---- small helpers the providers share ---- */
 
-void hq_llm_set(char **dst, const char *src)
+void
+hq_llm_set(char **dst, const char *src)
 {
 	char *c = src ? hq_xstrdup(src) : NULL;
 	free(*dst);
 	*dst = c;
 }
 
-int hq_llm_bearer_headers(const struct hq_llm_options *opt, char hdr[][1024], int max)
+int
+hq_llm_bearer_headers(const struct hq_llm_options *opt, char hdr[][1024], int max)
 {
 	if (!opt->api_key || !*opt->api_key || max < 1)
 		return 0;
@@ -65,7 +72,8 @@ int hq_llm_bearer_headers(const struct hq_llm_options *opt, char hdr[][1024], in
 	return w < 0 || (size_t)w >= sizeof hdr[0] ? -1 : 1;
 }
 
-size_t hq_llm_base_len(const char *base)
+size_t
+hq_llm_base_len(const char *base)
 {
 	size_t len = strlen(base);
 	while (len && base[len - 1] == '/')
@@ -73,7 +81,8 @@ size_t hq_llm_base_len(const char *base)
 	return len;
 }
 
-void hq_llm_error_text(const cJSON *body, char *buf, size_t n)
+void
+hq_llm_error_text(const cJSON *body, char *buf, size_t n)
 {
 	const cJSON *e = cJSON_GetObjectItemCaseSensitive(body, "error");
 	const char *msg = cJSON_IsString(e) ? e->valuestring : hq_json_str(e, "message");
@@ -82,7 +91,8 @@ void hq_llm_error_text(const cJSON *body, char *buf, size_t n)
 }
 
 /* tools as [{"type":"function","function":{name,description,parameters}}] */
-static cJSON *function_tools(const struct hq_llm_tool *tools, size_t ntools)
+static cJSON *
+function_tools(const struct hq_llm_tool *tools, size_t ntools)
 {
 	cJSON *a = cJSON_CreateArray();
 	for (size_t i = 0; a && i < ntools; i++) {
@@ -98,7 +108,8 @@ static cJSON *function_tools(const struct hq_llm_tool *tools, size_t ntools)
 }
 
 /* an assistant message's tool calls */
-static void chat_calls(cJSON *m, const struct hq_llm_msg *cm, int ollama)
+static void
+chat_calls(cJSON *m, const struct hq_llm_msg *cm, int ollama)
 {
 	cJSON *tc = cJSON_AddArrayToObject(m, "tool_calls");
 	for (size_t k = 0; k < cm->ncalls; k++) {
@@ -116,8 +127,9 @@ static void chat_calls(cJSON *m, const struct hq_llm_msg *cm, int ollama)
 	}
 }
 
-cJSON *hq_llm_chat_request(const struct hq_llm_options *opt, const struct hq_llm_conv *conv,
-			   const struct hq_llm_tool *tools, size_t ntools, int ollama)
+cJSON *
+hq_llm_chat_request(const struct hq_llm_options *opt, const struct hq_llm_conv *conv,
+    const struct hq_llm_tool *tools, size_t ntools, int ollama)
 {
 	static const char *const roles[] = { "user", "assistant", "tool" };
 	cJSON *r = cJSON_CreateObject();
@@ -154,7 +166,8 @@ cJSON *hq_llm_chat_request(const struct hq_llm_options *opt, const struct hq_llm
 	return r;
 }
 
-cJSON *hq_llm_user_turn(cJSON *msgs, const char *items)
+cJSON *
+hq_llm_user_turn(cJSON *msgs, const char *items)
 {
 	cJSON *last = cJSON_GetArrayItem(msgs, cJSON_GetArraySize(msgs) - 1);
 	const char *role = hq_json_str(last, "role");
@@ -168,7 +181,8 @@ cJSON *hq_llm_user_turn(cJSON *msgs, const char *items)
 
 /* ---- streams ---- */
 
-struct hq_llm_partial *hq_llm_stream_new_part(struct hq_llm_stream *s, long index)
+struct hq_llm_partial *
+hq_llm_stream_new_part(struct hq_llm_stream *s, long index)
 {
 	if (s->nparts == s->capparts) {
 		s->capparts = s->capparts ? s->capparts * 2 : 4;
@@ -184,8 +198,9 @@ struct hq_llm_partial *hq_llm_stream_new_part(struct hq_llm_stream *s, long inde
  * fragment plainly starts another call — a different id, or a name when
  * the slot already has one and some arguments (Ollama's /v1 stream sends
  * index 0 for every call, ollama#15457). */
-struct hq_llm_partial *hq_llm_stream_part(struct hq_llm_stream *s, long index,
-					  const char *id, const char *name)
+struct hq_llm_partial *
+hq_llm_stream_part(struct hq_llm_stream *s, long index,
+    const char *id, const char *name)
 {
 	struct hq_llm_partial *slot = NULL;
 	for (size_t i = s->nparts; i-- > 0;)
@@ -202,7 +217,8 @@ struct hq_llm_partial *hq_llm_stream_part(struct hq_llm_stream *s, long index,
 	return hq_llm_stream_new_part(s, index);
 }
 
-void hq_llm_stream_text(struct hq_llm_stream *s, const char *text)
+void
+hq_llm_stream_text(struct hq_llm_stream *s, const char *text)
 {
 	size_t n = strlen(text);
 	if (!n)
@@ -212,7 +228,8 @@ void hq_llm_stream_text(struct hq_llm_stream *s, const char *text)
 		s->on_token(s->ctx, text, n);
 }
 
-void hq_llm_stream_fail(struct hq_llm_stream *s, int retryable, const char *fmt, ...)
+void
+hq_llm_stream_fail(struct hq_llm_stream *s, int retryable, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -222,7 +239,8 @@ void hq_llm_stream_fail(struct hq_llm_stream *s, int retryable, const char *fmt,
 	s->retryable = retryable;
 }
 
-static void stream_free(struct hq_llm_stream *s)
+static void
+stream_free(struct hq_llm_stream *s)
 {
 	free(s->text.data);
 	for (size_t i = 0; i < s->nparts; i++) {
@@ -239,7 +257,8 @@ static void stream_free(struct hq_llm_stream *s)
 	memset(s, 0, sizeof *s);
 }
 
-static void synth_id(char **dst)
+static void
+synth_id(char **dst)
 {
 	static unsigned long counter;
 	char buf[64];
@@ -247,14 +266,16 @@ static void synth_id(char **dst)
 	hq_llm_set(dst, buf);
 }
 
-static int cut_by_length(const char *stop)
+static int
+cut_by_length(const char *stop)
 {
 	return stop && (!strcmp(stop, "length") || !strcmp(stop, "max_tokens") ||
-			!strcmp(stop, "MAX_TOKENS"));
+	    !strcmp(stop, "MAX_TOKENS"));
 }
 
 /* moves what the stream assembled into the reply */
-static void stream_finish(struct hq_llm_stream *s, struct hq_llm_reply *r)
+static void
+stream_finish(struct hq_llm_stream *s, struct hq_llm_reply *r)
 {
 	r->text = hq_buf_steal(&s->text);
 	r->signature = s->signature;
@@ -292,8 +313,9 @@ static void stream_finish(struct hq_llm_stream *s, struct hq_llm_reply *r)
 
 /* one SSE event's data, or one NDJSON line (event NULL), to the provider
  * as JSON; what is not JSON (keep-alives and the like) is passed over */
-static void provider_event(const struct hq_llm_provider *p, struct hq_llm_stream *s,
-			   const char *event, const char *data, size_t len)
+static void
+provider_event(const struct hq_llm_provider *p, struct hq_llm_stream *s,
+    const char *event, const char *data, size_t len)
 {
 	size_t done = p->done_marker ? strlen(p->done_marker) : 0;
 	if (done && len >= done && !memcmp(data, p->done_marker, done)) {
@@ -308,11 +330,12 @@ static void provider_event(const struct hq_llm_provider *p, struct hq_llm_stream
 	cJSON_Delete(j);
 }
 
-static void sse_dispatch(const struct hq_llm_provider *p, struct hq_llm_stream *s)
+static void
+sse_dispatch(const struct hq_llm_provider *p, struct hq_llm_stream *s)
 {
 	if (s->have_data && !s->failed)
 		provider_event(p, s, s->event.data ? s->event.data : "",
-			       s->data.data ? s->data.data : "", s->data.len);
+		    s->data.data ? s->data.data : "", s->data.len);
 	s->have_data = 0;
 	s->event.len = s->data.len = 0;
 	if (s->event.data)
@@ -326,7 +349,8 @@ struct line_ctx {
 	struct hq_llm_stream *s;
 };
 
-static int on_line(void *ud, const char *line, size_t len)
+static int
+on_line(void *ud, const char *line, size_t len)
 {
 	struct line_ctx *lc = ud;
 	struct hq_llm_stream *s = lc->s;
@@ -367,8 +391,9 @@ static int on_line(void *ud, const char *line, size_t len)
 	return 0;
 }
 
-int hq_llm_parse_stream(const char *provider, const char *data, size_t len,
-			struct hq_llm_reply *reply, struct hq_err *e)
+int
+hq_llm_parse_stream(const char *provider, const char *data, size_t len,
+    struct hq_llm_reply *reply, struct hq_err *e)
 {
 	memset(reply, 0, sizeof *reply);
 	const struct hq_llm_provider *p = find_provider(provider);
@@ -414,8 +439,9 @@ int hq_llm_parse_stream(const char *provider, const char *data, size_t len,
 
 /* the error's message; also a retry delay the body asks for, when the
  * headers gave none (Gemini's RetryInfo) */
-static void error_text(const struct hq_llm_provider *p, struct hq_http_response *hr,
-		       char *buf, size_t n)
+static void
+error_text(const struct hq_llm_provider *p, struct hq_http_response *hr,
+    char *buf, size_t n)
 {
 	buf[0] = '\0';
 	if (hr->body) {
@@ -434,7 +460,8 @@ static void error_text(const struct hq_llm_provider *p, struct hq_http_response 
 			*c = ' ';
 }
 
-static void sleep_seconds(double d)
+static void
+sleep_seconds(double d)
 {
 	if (d <= 0)
 		return;
@@ -453,7 +480,8 @@ struct shown {
 	size_t pos;		/* how much text this attempt has sent */
 };
 
-static void shown_pass(struct shown *sh, const char *t, size_t n)
+static void
+shown_pass(struct shown *sh, const char *t, size_t n)
 {
 	if (!n)
 		return;
@@ -462,7 +490,8 @@ static void shown_pass(struct shown *sh, const char *t, size_t n)
 	sh->pos += n;
 }
 
-static void shown_token(void *ctx, const char *t, size_t n)
+static void
+shown_token(void *ctx, const char *t, size_t n)
 {
 	struct shown *sh = ctx;
 	if (sh->pos < sh->text.len) {
@@ -484,10 +513,11 @@ static void shown_token(void *ctx, const char *t, size_t n)
 	shown_pass(sh, t, n);
 }
 
-int hq_llm_complete(const struct hq_llm_options *opt, const struct hq_llm_conv *conv,
-		    const struct hq_llm_tool *tools, size_t ntools,
-		    hq_llm_token_fn on_token, void *ctx,
-		    struct hq_llm_reply *reply, int *timed_out, struct hq_err *e)
+int
+hq_llm_complete(const struct hq_llm_options *opt, const struct hq_llm_conv *conv,
+    const struct hq_llm_tool *tools, size_t ntools,
+    hq_llm_token_fn on_token, void *ctx,
+    struct hq_llm_reply *reply, int *timed_out, struct hq_err *e)
 {
 	memset(reply, 0, sizeof *reply);
 	*timed_out = 0;
@@ -584,7 +614,7 @@ int hq_llm_complete(const struct hq_llm_options *opt, const struct hq_llm_conv *
 			delay = hq_http_retry_delay(&hr, attempt);
 			/* an exhausted quota or spend cap waits for the user, not for time */
 			if (hr.body && (strstr(hr.body, "insufficient_quota") ||
-					strstr(hr.body, "PerDay")))
+			    strstr(hr.body, "PerDay")))
 				delay = -1;
 		}
 		hq_http_response_free(&hr);
@@ -614,7 +644,8 @@ int hq_llm_complete(const struct hq_llm_options *opt, const struct hq_llm_conv *
 	return rc;
 }
 
-static void call_free(struct hq_llm_call *c)
+static void
+call_free(struct hq_llm_call *c)
 {
 	free(c->id);
 	free(c->name);
@@ -622,7 +653,8 @@ static void call_free(struct hq_llm_call *c)
 	free(c->signature);
 }
 
-void hq_llm_reply_free(struct hq_llm_reply *r)
+void
+hq_llm_reply_free(struct hq_llm_reply *r)
 {
 	if (!r)
 		return;
@@ -637,12 +669,14 @@ void hq_llm_reply_free(struct hq_llm_reply *r)
 
 /* ---- conversation ---- */
 
-void hq_llm_conv_init(struct hq_llm_conv *conv)
+void
+hq_llm_conv_init(struct hq_llm_conv *conv)
 {
 	memset(conv, 0, sizeof *conv);
 }
 
-void hq_llm_msg_free(struct hq_llm_msg *m)
+void
+hq_llm_msg_free(struct hq_llm_msg *m)
 {
 	free(m->text);
 	for (size_t i = 0; i < m->ncalls; i++)
@@ -654,7 +688,8 @@ void hq_llm_msg_free(struct hq_llm_msg *m)
 	memset(m, 0, sizeof *m);
 }
 
-void hq_llm_conv_free(struct hq_llm_conv *conv)
+void
+hq_llm_conv_free(struct hq_llm_conv *conv)
 {
 	for (size_t i = 0; i < conv->n; i++)
 		hq_llm_msg_free(&conv->msgs[i]);
@@ -663,12 +698,14 @@ void hq_llm_conv_free(struct hq_llm_conv *conv)
 	memset(conv, 0, sizeof *conv);
 }
 
-void hq_llm_conv_set_system(struct hq_llm_conv *conv, const char *text)
+void
+hq_llm_conv_set_system(struct hq_llm_conv *conv, const char *text)
 {
 	hq_llm_set(&conv->system, text);
 }
 
-void hq_llm_conv_push(struct hq_llm_conv *conv, struct hq_llm_msg *msg)
+void
+hq_llm_conv_push(struct hq_llm_conv *conv, struct hq_llm_msg *msg)
 {
 	if (conv->n == conv->cap) {
 		conv->cap = conv->cap ? conv->cap * 2 : 8;
@@ -678,14 +715,16 @@ void hq_llm_conv_push(struct hq_llm_conv *conv, struct hq_llm_msg *msg)
 	memset(msg, 0, sizeof *msg);
 }
 
-void hq_llm_conv_add_user(struct hq_llm_conv *conv, const char *text)
+void
+hq_llm_conv_add_user(struct hq_llm_conv *conv, const char *text)
 {
 	struct hq_llm_msg m = { .role = HQ_LLM_USER };
 	hq_llm_set(&m.text, text);
 	hq_llm_conv_push(conv, &m);
 }
 
-static void call_copy(struct hq_llm_call *dst, const struct hq_llm_call *src)
+static void
+call_copy(struct hq_llm_call *dst, const struct hq_llm_call *src)
 {
 	memset(dst, 0, sizeof *dst);
 	hq_llm_set(&dst->id, src->id);
@@ -694,7 +733,8 @@ static void call_copy(struct hq_llm_call *dst, const struct hq_llm_call *src)
 	hq_llm_set(&dst->signature, src->signature);
 }
 
-void hq_llm_conv_add_reply(struct hq_llm_conv *conv, const struct hq_llm_reply *r)
+void
+hq_llm_conv_add_reply(struct hq_llm_conv *conv, const struct hq_llm_reply *r)
 {
 	struct hq_llm_msg m = { .role = HQ_LLM_ASSISTANT };
 	hq_llm_set(&m.text, r->text ? r->text : "");
@@ -707,8 +747,9 @@ void hq_llm_conv_add_reply(struct hq_llm_conv *conv, const struct hq_llm_reply *
 	hq_llm_conv_push(conv, &m);
 }
 
-void hq_llm_conv_add_result(struct hq_llm_conv *conv, const char *call_id,
-			    const char *tool_name, const char *text, int is_error)
+void
+hq_llm_conv_add_result(struct hq_llm_conv *conv, const char *call_id,
+    const char *tool_name, const char *text, int is_error)
 {
 	struct hq_llm_msg m = { .role = HQ_LLM_TOOL, .is_error = is_error };
 	hq_llm_set(&m.text, text);
@@ -719,7 +760,8 @@ void hq_llm_conv_add_result(struct hq_llm_conv *conv, const char *call_id,
 
 static const char *const role_names[] = { "user", "assistant", "tool" };
 
-cJSON *hq_llm_msg_to_json(const struct hq_llm_msg *m)
+cJSON *
+hq_llm_msg_to_json(const struct hq_llm_msg *m)
 {
 	cJSON *j = cJSON_CreateObject();
 	if (!j)
@@ -750,7 +792,8 @@ cJSON *hq_llm_msg_to_json(const struct hq_llm_msg *m)
 	return j;
 }
 
-int hq_llm_msg_from_json(const cJSON *j, struct hq_llm_msg *m)
+int
+hq_llm_msg_from_json(const cJSON *j, struct hq_llm_msg *m)
 {
 	memset(m, 0, sizeof *m);
 	const char *role = hq_json_str(j, "role");
@@ -792,7 +835,8 @@ fail:
 
 /* ---- text tool mode ---- */
 
-static int add_text_call(struct hq_llm_reply *r, const cJSON *j)
+static int
+add_text_call(struct hq_llm_reply *r, const cJSON *j)
 {
 	if (cJSON_IsArray(j)) {
 		const cJSON *it;
@@ -829,7 +873,8 @@ static int add_text_call(struct hq_llm_reply *r, const cJSON *j)
 }
 
 /* the JSON value starting at p (first '{' or '['), balanced, or NULL */
-static cJSON *parse_lenient(const char *p, size_t n)
+static cJSON *
+parse_lenient(const char *p, size_t n)
 {
 	while (n && *p != '{' && *p != '[')
 		p++, n--;
@@ -862,7 +907,8 @@ static cJSON *parse_lenient(const char *p, size_t n)
 	return end ? cJSON_ParseWithLength(p, end) : NULL;
 }
 
-size_t hq_llm_text_calls(struct hq_llm_reply *r)
+size_t
+hq_llm_text_calls(struct hq_llm_reply *r)
 {
 	size_t found = 0;
 	const char *t = r->text ? r->text : "";

@@ -1,8 +1,4 @@
 /* proc — concurrent argv execution with timeouts and output caps. */
-#include "hq/buf.h"
-#include "hq/proc.h"
-#include "hq/time.h"
-
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -13,6 +9,10 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "hq/buf.h"
+#include "hq/proc.h"
+#include "hq/time.h"
 
 extern char **environ;
 
@@ -27,7 +27,8 @@ static volatile pid_t groups[MAX_GROUPS];
 static const int fatal[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 static struct sigaction saved[sizeof fatal / sizeof fatal[0]];
 
-static void pass_on(int sig)
+static void
+pass_on(int sig)
 {
 	for (sig_atomic_t i = 0; i < ngroups; i++)
 		kill(-groups[i], SIGKILL);
@@ -35,7 +36,8 @@ static void pass_on(int sig)
 	raise(sig);
 }
 
-static void guard(int on)
+static void
+guard(int on)
 {
 	for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++) {
 		if (on) {
@@ -50,7 +52,8 @@ static void guard(int on)
 		ngroups = 0;
 }
 
-static int spawn(struct hq_proc *p)
+static int
+spawn(struct hq_proc *p)
 {
 	int out[2], err[2];
 	/* posix_spawn reports a failed exec only where the C library can
@@ -96,7 +99,8 @@ static int spawn(struct hq_proc *p)
 	return 0;
 }
 
-static void take_out(struct hq_proc *p, const char *buf, size_t n, size_t cap)
+static void
+take_out(struct hq_proc *p, const char *buf, size_t n, size_t cap)
 {
 	for (size_t i = 0; i < n; i++)
 		if (buf[i] == '\n')
@@ -116,7 +120,8 @@ static void take_out(struct hq_proc *p, const char *buf, size_t n, size_t cap)
 		p->cut = 1;
 }
 
-static void take_err(struct hq_proc *p, const char *buf, size_t n)
+static void
+take_err(struct hq_proc *p, const char *buf, size_t n)
 {
 	size_t room = ERR_CAP - p->err_len;
 	size_t take = n < room ? n : room;
@@ -128,7 +133,8 @@ static void take_err(struct hq_proc *p, const char *buf, size_t n)
 	}
 }
 
-static void drain(struct hq_proc *p, int *fd, int is_out, size_t cap)
+static void
+drain(struct hq_proc *p, int *fd, int is_out, size_t cap)
 {
 	char buf[65536];
 	ssize_t r = read(*fd, buf, sizeof buf);
@@ -145,7 +151,8 @@ static void drain(struct hq_proc *p, int *fd, int is_out, size_t cap)
 		take_err(p, buf, (size_t)r);
 }
 
-static void reap(struct hq_proc *p, int flags)
+static void
+reap(struct hq_proc *p, int flags)
 {
 	int st;
 	pid_t r;
@@ -163,7 +170,8 @@ static void reap(struct hq_proc *p, int flags)
 }
 
 /* keep whole lines only: a cut row would be invalid JSON */
-static void finish_out(struct hq_proc *p)
+static void
+finish_out(struct hq_proc *p)
 {
 	if (p->cut && p->out_len) {
 		size_t n = p->out_len;
@@ -185,7 +193,8 @@ static void finish_out(struct hq_proc *p)
 	}
 }
 
-void hq_proc_run_all(struct hq_proc *procs, size_t n, double timeout, size_t out_cap)
+void
+hq_proc_run_all(struct hq_proc *procs, size_t n, double timeout, size_t out_cap)
 {
 	struct pollfd *pfd = hq_xcalloc(n * 2 + 1, sizeof *pfd);
 	guard(1);
@@ -254,7 +263,8 @@ void hq_proc_run_all(struct hq_proc *procs, size_t n, double timeout, size_t out
 		finish_out(&procs[i]);
 }
 
-void hq_proc_free(struct hq_proc *p)
+void
+hq_proc_free(struct hq_proc *p)
 {
 	if (!p)
 		return;

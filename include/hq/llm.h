@@ -94,9 +94,9 @@ int hq_llm_needs_key(const char *provider);
  * and the retry's text from its start). Returns 0, or -1 with a message in err;
  * *timed_out is set when the deadline passed. */
 int hq_llm_complete(const struct hq_llm_options *opt, const struct hq_llm_conv *conv,
-		    const struct hq_llm_tool *tools, size_t ntools,
-		    hq_llm_token_fn on_token, void *ctx,
-		    struct hq_llm_reply *reply, int *timed_out, struct hq_err *e);
+    const struct hq_llm_tool *tools, size_t ntools,
+    hq_llm_token_fn on_token, void *ctx,
+    struct hq_llm_reply *reply, int *timed_out, struct hq_err *e);
 
 void hq_llm_reply_free(struct hq_llm_reply *reply);
 
@@ -105,7 +105,7 @@ void hq_llm_reply_free(struct hq_llm_reply *reply);
  * and recorded streams. Returns 0, or -1 with e set (an error event, or a
  * stream that ends before its end marker). */
 int hq_llm_parse_stream(const char *provider, const char *data, size_t len,
-			struct hq_llm_reply *reply, struct hq_err *e);
+    struct hq_llm_reply *reply, struct hq_err *e);
 
 void hq_llm_conv_init(struct hq_llm_conv *conv);
 void hq_llm_conv_free(struct hq_llm_conv *conv);
@@ -114,7 +114,7 @@ void hq_llm_conv_add_user(struct hq_llm_conv *conv, const char *text);
 /* Appends the reply's text and complete calls as an assistant message. */
 void hq_llm_conv_add_reply(struct hq_llm_conv *conv, const struct hq_llm_reply *reply);
 void hq_llm_conv_add_result(struct hq_llm_conv *conv, const char *call_id,
-			   const char *tool_name, const char *text, int is_error);
+    const char *tool_name, const char *text, int is_error);
 /* Takes ownership of a message built elsewhere (session reload). */
 void hq_llm_conv_push(struct hq_llm_conv *conv, struct hq_llm_msg *msg);
 

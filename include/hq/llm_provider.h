@@ -57,7 +57,7 @@ struct hq_llm_provider {
 	/* up to 4 extra headers ("Name: value") into hdr[i] */
 	int (*headers)(const struct hq_llm_options *opt, char hdr[][1024], int max);
 	cJSON *(*request)(const struct hq_llm_options *opt, const struct hq_llm_conv *conv,
-			  const struct hq_llm_tool *tools, size_t ntools, int stream);
+	    const struct hq_llm_tool *tools, size_t ntools, int stream);
 	/* one SSE event's data (event may be "") or one NDJSON line (event
 	 * NULL), parsed; -1 when it cannot be recorded */
 	int (*event)(struct hq_llm_stream *s, const char *event, const cJSON *data);
