@@ -18,6 +18,18 @@ hq_json_long(const cJSON *obj, const char *key, long dflt)
 	return cJSON_IsNumber(v) ? (long)v->valuedouble : dflt;
 }
 
+cJSON *
+hq_json_add_object(cJSON *array)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	if (o && !cJSON_AddItemToArray(array, o)) {
+		cJSON_Delete(o);
+		return NULL;
+	}
+	return o;
+}
+
 int
 hq_json_append(struct hq_buf *b, const cJSON *v)
 {

@@ -72,13 +72,22 @@ hq_llm_bearer_headers(const struct hq_llm_options *opt, char hdr[][1024], int ma
 	return w < 0 || (size_t)w >= sizeof hdr[0] ? -1 : 1;
 }
 
-size_t
-hq_llm_base_len(const char *base)
+int
+hq_llm_url(char *buf, size_t n, const char *base, const char *fmt, ...)
 {
 	size_t len = strlen(base);
+	va_list ap;
+	int w;
+
 	while (len && base[len - 1] == '/')
 		len--;
-	return len;
+	if (len >= n)
+		return -1;
+	memcpy(buf, base, len);
+	va_start(ap, fmt);
+	w = vsnprintf(buf + len, n - len, fmt, ap);
+	va_end(ap);
+	return w < 0 || (size_t)w >= n - len ? -1 : 0;
 }
 
 void
@@ -90,35 +99,63 @@ hq_llm_error_text(const cJSON *body, char *buf, size_t n)
 		snprintf(buf, n, "%s", msg);
 }
 
-/* tools as [{"type":"function","function":{name,description,parameters}}] */
-static cJSON *
-function_tools(const struct hq_llm_tool *tools, size_t ntools)
+cJSON *
+hq_llm_tool_decls(const struct hq_llm_tool *tools, size_t ntools, const char *schema_key)
 {
-	cJSON *a = cJSON_CreateArray();
+	cJSON *a = cJSON_CreateArray(), *t;
+
 	for (size_t i = 0; a && i < ntools; i++) {
-		cJSON *t = cJSON_CreateObject(), *f = cJSON_CreateObject();
-		cJSON_AddItemToArray(a, t);
-		cJSON_AddStringToObject(t, "type", "function");
-		cJSON_AddItemToObject(t, "function", f);
-		cJSON_AddStringToObject(f, "name", tools[i].name);
-		cJSON_AddStringToObject(f, "description", tools[i].description);
-		cJSON_AddItemToObject(f, "parameters", hq_json_schema_clean(tools[i].parameters));
+		t = hq_json_add_object(a);
+		cJSON_AddStringToObject(t, "name", tools[i].name);
+		cJSON_AddStringToObject(t, "description", tools[i].description);
+		cJSON_AddItemToObject(t, schema_key, hq_json_schema_clean(tools[i].parameters));
 	}
 	return a;
 }
 
-/* an assistant message's tool calls */
-static void
-chat_calls(cJSON *m, const struct hq_llm_msg *cm, int ollama)
+/* tools as [{"type":"function","function":{name,description,parameters}}] */
+static cJSON *
+function_tools(const struct hq_llm_tool *tools, size_t ntools)
 {
-	cJSON *tc = cJSON_AddArrayToObject(m, "tool_calls");
+	cJSON *a = cJSON_CreateArray(), *decls, *f, *t;
+
+	decls = hq_llm_tool_decls(tools, ntools, "parameters");
+	while (a && (f = cJSON_DetachItemFromArray(decls, 0))) {
+		t = hq_json_add_object(a);
+		cJSON_AddStringToObject(t, "type", "function");
+		cJSON_AddItemToObject(t, "function", f);
+	}
+	cJSON_Delete(decls);
+	return a;
+}
+
+/* One message of an OpenAI-style chat. */
+static void
+chat_message(cJSON *msgs, const struct hq_llm_msg *cm, int ollama)
+{
+	static const char *const roles[] = { "user", "assistant", "tool" };
+	cJSON *m = hq_json_add_object(msgs), *tc, *c, *f;
+
+	cJSON_AddStringToObject(m, "role", roles[cm->role]);
+	if (cm->role == HQ_LLM_TOOL) {
+		if (ollama)
+			cJSON_AddStringToObject(m, "tool_name", cm->tool_name);
+		cJSON_AddStringToObject(m, "tool_call_id", cm->call_id);
+	}
+	/* OpenAI wants null beside tool calls; Ollama a string */
+	if (!ollama && cm->ncalls && !*cm->text)
+		cJSON_AddNullToObject(m, "content");
+	else
+		cJSON_AddStringToObject(m, "content", cm->text);
+	if (!cm->ncalls)
+		return;
+	tc = cJSON_AddArrayToObject(m, "tool_calls");
 	for (size_t k = 0; k < cm->ncalls; k++) {
-		cJSON *c = cJSON_CreateObject(), *f = cJSON_CreateObject();
-		cJSON_AddItemToArray(tc, c);
+		c = hq_json_add_object(tc);
 		cJSON_AddStringToObject(c, "id", cm->calls[k].id);
 		if (!ollama)
 			cJSON_AddStringToObject(c, "type", "function");
-		cJSON_AddItemToObject(c, "function", f);
+		f = cJSON_AddObjectToObject(c, "function");
 		cJSON_AddStringToObject(f, "name", cm->calls[k].name);
 		if (ollama)
 			cJSON_AddItemToObject(f, "arguments", hq_json_object(cm->calls[k].args));
@@ -129,54 +166,59 @@ chat_calls(cJSON *m, const struct hq_llm_msg *cm, int ollama)
 
 cJSON *
 hq_llm_chat_request(const struct hq_llm_options *opt, const struct hq_llm_conv *conv,
-    const struct hq_llm_tool *tools, size_t ntools, int ollama)
+    const struct hq_llm_tool *tools, size_t ntools, int stream)
 {
-	static const char *const roles[] = { "user", "assistant", "tool" };
-	cJSON *r = cJSON_CreateObject();
+	/* Ollama's own /api/chat differs from OpenAI's in a few places */
+	int ollama = opt->provider && !strcmp(opt->provider, "ollama");
+	cJSON *r = cJSON_CreateObject(), *msgs, *m;
+
 	if (!r)
 		return NULL;
 	cJSON_AddStringToObject(r, "model", opt->model);
-	cJSON *msgs = cJSON_AddArrayToObject(r, "messages");
+	msgs = cJSON_AddArrayToObject(r, "messages");
 	if (conv->system) {
-		cJSON *m = cJSON_CreateObject();
-		cJSON_AddItemToArray(msgs, m);
+		m = hq_json_add_object(msgs);
 		cJSON_AddStringToObject(m, "role", "system");
 		cJSON_AddStringToObject(m, "content", conv->system);
 	}
-	for (size_t i = 0; i < conv->n; i++) {
-		const struct hq_llm_msg *cm = &conv->msgs[i];
-		cJSON *m = cJSON_CreateObject();
-		cJSON_AddItemToArray(msgs, m);
-		cJSON_AddStringToObject(m, "role", roles[cm->role]);
-		if (cm->role == HQ_LLM_TOOL) {
-			if (ollama)
-				cJSON_AddStringToObject(m, "tool_name", cm->tool_name);
-			cJSON_AddStringToObject(m, "tool_call_id", cm->call_id);
-		}
-		/* OpenAI wants null beside tool calls; Ollama a string */
-		if (!ollama && cm->ncalls && !*cm->text)
-			cJSON_AddNullToObject(m, "content");
-		else
-			cJSON_AddStringToObject(m, "content", cm->text);
-		if (cm->ncalls)
-			chat_calls(m, cm, ollama);
-	}
+	for (size_t i = 0; i < conv->n; i++)
+		chat_message(msgs, &conv->msgs[i], ollama);
 	if (ntools)
 		cJSON_AddItemToObject(r, "tools", function_tools(tools, ntools));
+	if (!ollama && opt->max_tokens > 0)
+		cJSON_AddNumberToObject(r, "max_tokens", opt->max_tokens);
+	cJSON_AddBoolToObject(r, "stream", stream);
+	if (!ollama && stream)
+		cJSON_AddBoolToObject(cJSON_AddObjectToObject(r, "stream_options"),
+		    "include_usage", 1);
+	if (ollama && opt->max_tokens > 0)
+		cJSON_AddNumberToObject(cJSON_AddObjectToObject(r, "options"), "num_predict",
+		    opt->max_tokens);
 	return r;
 }
 
-cJSON *
-hq_llm_user_turn(cJSON *msgs, const char *items)
+/* the items array of the last message when it is role's, else of a new
+ * message of that role */
+static cJSON *
+turn(cJSON *msgs, const char *role, const char *items)
 {
-	cJSON *last = cJSON_GetArrayItem(msgs, cJSON_GetArraySize(msgs) - 1);
-	const char *role = hq_json_str(last, "role");
-	if (role && !strcmp(role, "user"))
+	cJSON *last = cJSON_GetArrayItem(msgs, cJSON_GetArraySize(msgs) - 1), *m;
+	const char *was = hq_json_str(last, "role");
+
+	if (was && !strcmp(was, role))
 		return cJSON_GetObjectItemCaseSensitive(last, items);
-	cJSON *m = cJSON_CreateObject();
-	cJSON_AddItemToArray(msgs, m);
-	cJSON_AddStringToObject(m, "role", "user");
+	m = hq_json_add_object(msgs);
+	cJSON_AddStringToObject(m, "role", role);
 	return cJSON_AddArrayToObject(m, items);
+}
+
+void
+hq_llm_turns(cJSON *msgs, const struct hq_llm_conv *conv, const char *model,
+    const char *items, void (*add)(cJSON *items, const struct hq_llm_msg *m))
+{
+	for (size_t i = 0; i < conv->n; i++)
+		add(turn(msgs, conv->msgs[i].role == HQ_LLM_ASSISTANT ? model : "user", items),
+		    &conv->msgs[i]);
 }
 
 /* ---- streams ---- */
@@ -645,12 +687,15 @@ hq_llm_complete(const struct hq_llm_options *opt, const struct hq_llm_conv *conv
 }
 
 static void
-call_free(struct hq_llm_call *c)
+calls_free(struct hq_llm_call *calls, size_t n)
 {
-	free(c->id);
-	free(c->name);
-	free(c->args);
-	free(c->signature);
+	for (struct hq_llm_call *c = calls; c < calls + n; c++) {
+		free(c->id);
+		free(c->name);
+		free(c->args);
+		free(c->signature);
+	}
+	free(calls);
 }
 
 void
@@ -659,9 +704,7 @@ hq_llm_reply_free(struct hq_llm_reply *r)
 	if (!r)
 		return;
 	free(r->text);
-	for (size_t i = 0; i < r->ncalls; i++)
-		call_free(&r->calls[i]);
-	free(r->calls);
+	calls_free(r->calls, r->ncalls);
 	free(r->signature);
 	free(r->stop_reason);
 	memset(r, 0, sizeof *r);
@@ -679,9 +722,7 @@ void
 hq_llm_msg_free(struct hq_llm_msg *m)
 {
 	free(m->text);
-	for (size_t i = 0; i < m->ncalls; i++)
-		call_free(&m->calls[i]);
-	free(m->calls);
+	calls_free(m->calls, m->ncalls);
 	free(m->signature);
 	free(m->call_id);
 	free(m->tool_name);
@@ -691,8 +732,8 @@ hq_llm_msg_free(struct hq_llm_msg *m)
 void
 hq_llm_conv_free(struct hq_llm_conv *conv)
 {
-	for (size_t i = 0; i < conv->n; i++)
-		hq_llm_msg_free(&conv->msgs[i]);
+	while (conv->n)
+		hq_llm_msg_free(&conv->msgs[--conv->n]);
 	free(conv->msgs);
 	free(conv->system);
 	memset(conv, 0, sizeof *conv);
@@ -835,6 +876,19 @@ fail:
 
 /* ---- text tool mode ---- */
 
+/* obj's first member of the three keys (a string one, when string) */
+static const cJSON *
+first_member(const cJSON *obj, const char *const keys[3], int string)
+{
+	const cJSON *v;
+
+	for (int i = 0; i < 3; i++)
+		if ((v = cJSON_GetObjectItemCaseSensitive(obj, keys[i])) &&
+		    (!string || cJSON_IsString(v)))
+			return v;
+	return NULL;
+}
+
 static int
 add_text_call(struct hq_llm_reply *r, const cJSON *j)
 {
@@ -845,20 +899,12 @@ add_text_call(struct hq_llm_reply *r, const cJSON *j)
 			n += add_text_call(r, it);
 		return n;
 	}
-	if (!cJSON_IsObject(j))
+	/* the names models use for them */
+	static const char *const names[] = { "name", "tool", "function" };
+	static const char *const argss[] = { "arguments", "parameters", "args" };
+	const cJSON *name = first_member(j, names, 1), *args = first_member(j, argss, 0);
+	if (!cJSON_IsObject(j) || !name)
 		return 0;
-	const char *name = hq_json_str(j, "name");
-	if (!name)
-		name = hq_json_str(j, "tool");
-	if (!name)
-		name = hq_json_str(j, "function");
-	if (!name)
-		return 0;
-	const cJSON *args = cJSON_GetObjectItemCaseSensitive(j, "arguments");
-	if (!args)
-		args = cJSON_GetObjectItemCaseSensitive(j, "parameters");
-	if (!args)
-		args = cJSON_GetObjectItemCaseSensitive(j, "args");
 	char *text = cJSON_IsString(args) ? hq_xstrdup(args->valuestring)
 		   : args ? cJSON_PrintUnformatted(args) : hq_xstrdup("{}");
 	if (!text)	/* cJSON could not print it */
@@ -867,7 +913,7 @@ add_text_call(struct hq_llm_reply *r, const cJSON *j)
 	struct hq_llm_call *c = &r->calls[r->ncalls++];
 	memset(c, 0, sizeof *c);
 	c->args = text;
-	hq_llm_set(&c->name, name);
+	hq_llm_set(&c->name, name->valuestring);
 	synth_id(&c->id);
 	return 1;
 }

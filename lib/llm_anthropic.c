@@ -9,11 +9,7 @@
 static int
 endpoint(const struct hq_llm_options *opt, int stream, char *buf, size_t n)
 {
-	const char *base = opt->base_url;
-	size_t len = hq_llm_base_len(base);
-	int w = snprintf(buf, n, "%.*s/v1/messages", (int)len, base);
-
-	return w < 0 || (size_t)w >= n ? -1 : 0;
+	return hq_llm_url(buf, n, opt->base_url, "/v1/messages");
 }
 
 static int
@@ -32,43 +28,34 @@ headers(const struct hq_llm_options *opt, char hdr[][1024], int max)
 	return k;
 }
 
-/* A user turn: text, or a tool result (consecutive results share one
- * message, as the API requires). */
+/* One message's blocks, into the content of its turn. */
 static void
-user_block(cJSON *msgs, const struct hq_llm_msg *cm)
+add_blocks(cJSON *content, const struct hq_llm_msg *cm)
 {
-	cJSON *content = hq_llm_user_turn(msgs, "content"), *b = cJSON_CreateObject();
+	cJSON *b;
 
-	cJSON_AddItemToArray(content, b);
 	if (cm->role == HQ_LLM_USER) {
+		b = hq_json_add_object(content);
 		cJSON_AddStringToObject(b, "type", "text");
 		cJSON_AddStringToObject(b, "text", cm->text);
 		return;
 	}
-	cJSON_AddStringToObject(b, "type", "tool_result");
-	cJSON_AddStringToObject(b, "tool_use_id", cm->call_id);
-	cJSON_AddStringToObject(b, "content", cm->text);
-	if (cm->is_error)
-		cJSON_AddBoolToObject(b, "is_error", 1);
-}
-
-static void
-assistant_message(cJSON *msgs, const struct hq_llm_msg *cm)
-{
-	cJSON *m = cJSON_CreateObject(), *content, *b;
-
-	cJSON_AddItemToArray(msgs, m);
-	cJSON_AddStringToObject(m, "role", "assistant");
-	content = cJSON_AddArrayToObject(m, "content");
+	if (cm->role == HQ_LLM_TOOL) {
+		b = hq_json_add_object(content);
+		cJSON_AddStringToObject(b, "type", "tool_result");
+		cJSON_AddStringToObject(b, "tool_use_id", cm->call_id);
+		cJSON_AddStringToObject(b, "content", cm->text);
+		if (cm->is_error)
+			cJSON_AddBoolToObject(b, "is_error", 1);
+		return;
+	}
 	if (*cm->text || !cm->ncalls) {
-		b = cJSON_CreateObject();
-		cJSON_AddItemToArray(content, b);
+		b = hq_json_add_object(content);
 		cJSON_AddStringToObject(b, "type", "text");
 		cJSON_AddStringToObject(b, "text", *cm->text ? cm->text : "(no reply)");
 	}
 	for (size_t k = 0; k < cm->ncalls; k++) {
-		b = cJSON_CreateObject();
-		cJSON_AddItemToArray(content, b);
+		b = hq_json_add_object(content);
 		cJSON_AddStringToObject(b, "type", "tool_use");
 		cJSON_AddStringToObject(b, "id", cm->calls[k].id);
 		cJSON_AddStringToObject(b, "name", cm->calls[k].name);
@@ -80,7 +67,7 @@ static cJSON *
 request(const struct hq_llm_options *opt, const struct hq_llm_conv *conv,
     const struct hq_llm_tool *tools, size_t ntools, int stream)
 {
-	cJSON *r = cJSON_CreateObject(), *msgs, *a;
+	cJSON *r = cJSON_CreateObject();
 
 	if (!r)
 		return NULL;
@@ -88,23 +75,10 @@ request(const struct hq_llm_options *opt, const struct hq_llm_conv *conv,
 	cJSON_AddNumberToObject(r, "max_tokens", opt->max_tokens > 0 ? opt->max_tokens : 4096);
 	if (conv->system)
 		cJSON_AddStringToObject(r, "system", conv->system);
-	msgs = cJSON_AddArrayToObject(r, "messages");
-	for (size_t i = 0; i < conv->n; i++)
-		if (conv->msgs[i].role == HQ_LLM_ASSISTANT)
-			assistant_message(msgs, &conv->msgs[i]);
-		else
-			user_block(msgs, &conv->msgs[i]);
-	if (ntools) {
-		a = cJSON_AddArrayToObject(r, "tools");
-		for (size_t i = 0; i < ntools; i++) {
-			cJSON *t = cJSON_CreateObject();
-			cJSON_AddItemToArray(a, t);
-			cJSON_AddStringToObject(t, "name", tools[i].name);
-			cJSON_AddStringToObject(t, "description", tools[i].description);
-			cJSON_AddItemToObject(t, "input_schema",
-			    hq_json_schema_clean(tools[i].parameters));
-		}
-	}
+	hq_llm_turns(cJSON_AddArrayToObject(r, "messages"), conv, "assistant", "content",
+	    add_blocks);
+	if (ntools)
+		cJSON_AddItemToObject(r, "tools", hq_llm_tool_decls(tools, ntools, "input_schema"));
 	if (stream)
 		cJSON_AddBoolToObject(r, "stream", 1);
 	return r;

@@ -10,12 +10,8 @@
 static int
 endpoint(const struct hq_llm_options *opt, int stream, char *buf, size_t n)
 {
-	const char *base = opt->base_url;
-	size_t len = hq_llm_base_len(base);
-	int w = snprintf(buf, n, "%.*s/v1beta/models/%s:%s", (int)len, base, opt->model,
+	return hq_llm_url(buf, n, opt->base_url, "/v1beta/models/%s:%s", opt->model,
 	    stream ? "streamGenerateContent?alt=sse" : "generateContent");
-
-	return w < 0 || (size_t)w >= n ? -1 : 0;
 }
 
 static int
@@ -36,45 +32,33 @@ real_id(const char *id)
 	return id && *id && strncmp(id, "call_hq_", 8);
 }
 
-/* A user turn: text, or a tool's functionResponse (consecutive ones share
- * one turn). */
+/* One message's parts, into the parts of its turn. */
 static void
-user_part(cJSON *contents, const struct hq_llm_msg *cm)
+add_parts(cJSON *parts, const struct hq_llm_msg *cm)
 {
-	cJSON *parts = hq_llm_user_turn(contents, "parts"), *p = cJSON_CreateObject();
-	cJSON *fr, *resp;
+	cJSON *p, *fr, *fc;
 
-	cJSON_AddItemToArray(parts, p);
 	if (cm->role == HQ_LLM_USER) {
-		cJSON_AddStringToObject(p, "text", cm->text);
+		cJSON_AddStringToObject(hq_json_add_object(parts), "text", cm->text);
 		return;
 	}
-	fr = cJSON_AddObjectToObject(p, "functionResponse");
-	if (real_id(cm->call_id))
-		cJSON_AddStringToObject(fr, "id", cm->call_id);
-	cJSON_AddStringToObject(fr, "name", cm->tool_name);
-	resp = cJSON_AddObjectToObject(fr, "response");
-	cJSON_AddStringToObject(resp, cm->is_error ? "error" : "output", cm->text);
-}
-
-static void
-model_turn(cJSON *contents, const struct hq_llm_msg *cm)
-{
-	cJSON *m = cJSON_CreateObject(), *parts, *p, *fc;
-
-	cJSON_AddItemToArray(contents, m);
-	cJSON_AddStringToObject(m, "role", "model");
-	parts = cJSON_AddArrayToObject(m, "parts");
+	if (cm->role == HQ_LLM_TOOL) {
+		fr = cJSON_AddObjectToObject(hq_json_add_object(parts), "functionResponse");
+		if (real_id(cm->call_id))
+			cJSON_AddStringToObject(fr, "id", cm->call_id);
+		cJSON_AddStringToObject(fr, "name", cm->tool_name);
+		cJSON_AddStringToObject(cJSON_AddObjectToObject(fr, "response"),
+		    cm->is_error ? "error" : "output", cm->text);
+		return;
+	}
 	if (*cm->text || cm->signature || !cm->ncalls) {
-		p = cJSON_CreateObject();
-		cJSON_AddItemToArray(parts, p);
+		p = hq_json_add_object(parts);
 		cJSON_AddStringToObject(p, "text", cm->text);
 		if (cm->signature)
 			cJSON_AddStringToObject(p, "thoughtSignature", cm->signature);
 	}
 	for (size_t k = 0; k < cm->ncalls; k++) {
-		p = cJSON_CreateObject();
-		cJSON_AddItemToArray(parts, p);
+		p = hq_json_add_object(parts);
 		fc = cJSON_AddObjectToObject(p, "functionCall");
 		if (real_id(cm->calls[k].id))
 			cJSON_AddStringToObject(fc, "id", cm->calls[k].id);
@@ -89,35 +73,19 @@ static cJSON *
 request(const struct hq_llm_options *opt, const struct hq_llm_conv *conv,
     const struct hq_llm_tool *tools, size_t ntools, int stream)
 {
-	cJSON *r = cJSON_CreateObject(), *contents, *gc;
+	cJSON *r = cJSON_CreateObject(), *gc;
 
 	if (!r)
 		return NULL;
-	contents = cJSON_AddArrayToObject(r, "contents");
-	for (size_t i = 0; i < conv->n; i++)
-		if (conv->msgs[i].role == HQ_LLM_ASSISTANT)
-			model_turn(contents, &conv->msgs[i]);
-		else
-			user_part(contents, &conv->msgs[i]);
+	hq_llm_turns(cJSON_AddArrayToObject(r, "contents"), conv, "model", "parts", add_parts);
 	if (conv->system) {
 		cJSON *si = cJSON_AddObjectToObject(r, "systemInstruction");
-		cJSON *p = cJSON_CreateObject();
-		cJSON_AddStringToObject(p, "text", conv->system);
-		cJSON_AddItemToArray(cJSON_AddArrayToObject(si, "parts"), p);
+		cJSON_AddStringToObject(hq_json_add_object(cJSON_AddArrayToObject(si, "parts")),
+		    "text", conv->system);
 	}
-	if (ntools) {
-		cJSON *t = cJSON_CreateObject(), *decl;
-		cJSON_AddItemToArray(cJSON_AddArrayToObject(r, "tools"), t);
-		decl = cJSON_AddArrayToObject(t, "functionDeclarations");
-		for (size_t i = 0; i < ntools; i++) {
-			cJSON *d = cJSON_CreateObject();
-			cJSON_AddItemToArray(decl, d);
-			cJSON_AddStringToObject(d, "name", tools[i].name);
-			cJSON_AddStringToObject(d, "description", tools[i].description);
-			cJSON_AddItemToObject(d, "parametersJsonSchema",
-			    hq_json_schema_clean(tools[i].parameters));
-		}
-	}
+	if (ntools)
+		cJSON_AddItemToObject(hq_json_add_object(cJSON_AddArrayToObject(r, "tools")),
+		    "functionDeclarations", hq_llm_tool_decls(tools, ntools, "parametersJsonSchema"));
 	gc = cJSON_AddObjectToObject(r, "generationConfig");
 	if (opt->max_tokens > 0)
 		cJSON_AddNumberToObject(gc, "maxOutputTokens", opt->max_tokens);

@@ -8,30 +8,17 @@
 static int
 endpoint(const struct hq_llm_options *opt, int stream, char *buf, size_t n)
 {
-	const char *base = opt->base_url;
-	size_t len = hq_llm_base_len(base);
+	size_t len;
 	int w;
 
+	if (hq_llm_url(buf, n, opt->base_url, "%s", ""))
+		return -1;
 	/* the OpenAI-style default ends in /v1; the native API sits beside it */
-	if (len >= 3 && !strncmp(base + len - 3, "/v1", 3))
+	len = strlen(buf);
+	if (len >= 3 && !strcmp(buf + len - 3, "/v1"))
 		len -= 3;
-	w = snprintf(buf, n, "%.*s/api/chat", (int)len, base);
-	return w < 0 || (size_t)w >= n ? -1 : 0;
-}
-
-static cJSON *
-request(const struct hq_llm_options *opt, const struct hq_llm_conv *conv,
-    const struct hq_llm_tool *tools, size_t ntools, int stream)
-{
-	cJSON *r = hq_llm_chat_request(opt, conv, tools, ntools, 1);
-
-	if (!r)
-		return NULL;
-	cJSON_AddBoolToObject(r, "stream", stream);
-	if (opt->max_tokens > 0)
-		cJSON_AddNumberToObject(cJSON_AddObjectToObject(r, "options"), "num_predict",
-		    opt->max_tokens);
-	return r;
+	w = snprintf(buf + len, n - len, "/api/chat");
+	return w < 0 || (size_t)w >= n - len ? -1 : 0;
 }
 
 /* One line of the stream, or the whole reply: the same object. */
@@ -81,6 +68,6 @@ event(struct hq_llm_stream *s, const char *ev, const cJSON *j)
 const struct hq_llm_provider hq_llm_ollama = {
 	.name = "ollama", .default_base_url = "http://127.0.0.1:11434",
 	.framing = HQ_LLM_NDJSON,
-	.endpoint = endpoint, .headers = hq_llm_bearer_headers, .request = request,
+	.endpoint = endpoint, .headers = hq_llm_bearer_headers, .request = hq_llm_chat_request,
 	.event = event, .parse = chunk, .error_message = hq_llm_error_text,
 };

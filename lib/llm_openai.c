@@ -9,29 +9,7 @@
 static int
 endpoint(const struct hq_llm_options *opt, int stream, char *buf, size_t n)
 {
-	const char *base = opt->base_url;
-	size_t len = hq_llm_base_len(base);
-	int w = snprintf(buf, n, "%.*s/chat/completions", (int)len, base);
-
-	return w < 0 || (size_t)w >= n ? -1 : 0;
-}
-
-static cJSON *
-request(const struct hq_llm_options *opt, const struct hq_llm_conv *conv,
-    const struct hq_llm_tool *tools, size_t ntools, int stream)
-{
-	cJSON *r = hq_llm_chat_request(opt, conv, tools, ntools, 0);
-
-	if (!r)
-		return NULL;
-	if (opt->max_tokens > 0)
-		cJSON_AddNumberToObject(r, "max_tokens", opt->max_tokens);
-	cJSON_AddBoolToObject(r, "stream", stream);
-	if (stream) {
-		cJSON *so = cJSON_AddObjectToObject(r, "stream_options");
-		cJSON_AddBoolToObject(so, "include_usage", 1);
-	}
-	return r;
+	return hq_llm_url(buf, n, opt->base_url, "/chat/completions");
 }
 
 static void
@@ -138,6 +116,6 @@ parse(struct hq_llm_stream *s, const cJSON *body)
 const struct hq_llm_provider hq_llm_openai = {
 	.name = "openai", .default_base_url = "http://127.0.0.1:11434/v1",
 	.key_env = "OPENAI_API_KEY", .framing = HQ_LLM_SSE, .done_marker = "[DONE]",
-	.endpoint = endpoint, .headers = hq_llm_bearer_headers, .request = request,
+	.endpoint = endpoint, .headers = hq_llm_bearer_headers, .request = hq_llm_chat_request,
 	.event = event, .parse = parse, .error_message = hq_llm_error_text,
 };

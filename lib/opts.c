@@ -312,12 +312,8 @@ void
 hq_opts_init(struct hq_opts *p, const struct hq_cmd_info *c, int argc,
     char **argv)
 {
-	memset(p, 0, sizeof *p);
-	p->cmd = c;
-	p->argc = argc;
-	p->argv = argv;
-	p->out = stdout;
-	p->err = stderr;
+	*p = (struct hq_opts){ .cmd = c, .argc = argc, .argv = argv, .out = stdout,
+		.err = stderr };
 }
 
 /* An accepted range, from "1..1000", "0..", "..9" or ">0". */

@@ -99,6 +99,21 @@ spawn(struct hq_proc *p)
 	return 0;
 }
 
+/* Appends what of src fits below cap bytes to *buf; how much that was. */
+static size_t
+keep(char **buf, size_t *len, size_t cap, const char *src, size_t n)
+{
+	size_t room = cap > *len ? cap - *len : 0, take = n < room ? n : room;
+
+	if (take) {
+		*buf = hq_xrealloc(*buf, *len + take + 1);
+		memcpy(*buf + *len, src, take);
+		*len += take;
+		(*buf)[*len] = '\0';
+	}
+	return take;
+}
+
 static void
 take_out(struct hq_proc *p, const char *buf, size_t n, size_t cap)
 {
@@ -106,31 +121,8 @@ take_out(struct hq_proc *p, const char *buf, size_t n, size_t cap)
 		if (buf[i] == '\n')
 			p->out_lines++;
 	p->out_total += n;
-	if (p->cut)
-		return;
-	size_t room = cap > p->out_len ? cap - p->out_len : 0;
-	size_t take = n < room ? n : room;
-	if (take) {
-		p->out = hq_xrealloc(p->out, p->out_len + take + 1);
-		memcpy(p->out + p->out_len, buf, take);
-		p->out_len += take;
-		p->out[p->out_len] = '\0';
-	}
-	if (take < n)
+	if (!p->cut && keep(&p->out, &p->out_len, cap, buf, n) < n)
 		p->cut = 1;
-}
-
-static void
-take_err(struct hq_proc *p, const char *buf, size_t n)
-{
-	size_t room = ERR_CAP - p->err_len;
-	size_t take = n < room ? n : room;
-	if (take) {
-		p->err = hq_xrealloc(p->err, p->err_len + take + 1);
-		memcpy(p->err + p->err_len, buf, take);
-		p->err_len += take;
-		p->err[p->err_len] = '\0';
-	}
 }
 
 static void
@@ -148,7 +140,7 @@ drain(struct hq_proc *p, int *fd, int is_out, size_t cap)
 	if (is_out)
 		take_out(p, buf, (size_t)r, cap);
 	else
-		take_err(p, buf, (size_t)r);
+		keep(&p->err, &p->err_len, ERR_CAP, buf, (size_t)r);
 }
 
 static void

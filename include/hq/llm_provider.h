@@ -83,20 +83,29 @@ void hq_llm_stream_fail(struct hq_llm_stream *s, int retryable, const char *fmt,
 void hq_llm_set(char **dst, const char *src);
 /* the headers hook of providers that send the key as a bearer token */
 int hq_llm_bearer_headers(const struct hq_llm_options *opt, char hdr[][1024], int max);
-/* the length of a base URL without its trailing slashes */
-size_t hq_llm_base_len(const char *base);
+/* base, without the slashes it may end with, and then the path (printf
+ * style): 0, or -1 when the URL does not fit in n bytes */
+int hq_llm_url(char *buf, size_t n, const char *base, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* tools as [{"name", "description", schema_key: the parameter schema}],
+ * which each API wraps its own way */
+cJSON *hq_llm_tool_decls(const struct hq_llm_tool *tools, size_t ntools,
+    const char *schema_key);
 /* "error" as a string or as {"message": ...}, the OpenAI and Ollama shapes */
 void hq_llm_error_text(const cJSON *body, char *buf, size_t n);
-/* {"model", "messages", "tools"} of the OpenAI-style chat APIs: the system
- * prompt as a system message, then the conversation; ollama: Ollama's own
- * /api/chat, whose content is never null, whose call arguments are objects
- * and whose tool results name their tool */
+/* The request hook of the OpenAI-style chat APIs: the system prompt as a
+ * system message, then the conversation, the tools, the token limit and
+ * whether to stream. For the provider "ollama", Ollama's own /api/chat:
+ * its content is never null, call arguments are objects, tool results
+ * name their tool and the token limit is options.num_predict. */
 cJSON *hq_llm_chat_request(const struct hq_llm_options *opt,
     const struct hq_llm_conv *conv, const struct hq_llm_tool *tools,
-    size_t ntools, int ollama);
-/* the items array (content, parts) of the user message at the end of msgs,
- * started if the last message is not the user's: tool results and text that
- * follow each other share one user turn */
-cJSON *hq_llm_user_turn(cJSON *msgs, const char *items);
+    size_t ntools, int stream);
+/* The conversation as the alternating turns Anthropic and Gemini want:
+ * add puts each message into the items array (content, parts) of its
+ * side's turn, "user" or model; what follows from one side shares one
+ * turn (tool results and the user's next words). */
+void hq_llm_turns(cJSON *msgs, const struct hq_llm_conv *conv, const char *model,
+    const char *items, void (*add)(cJSON *items, const struct hq_llm_msg *m));
 
 #endif
