@@ -8,7 +8,8 @@
  *
  * Memory: hq_llm_conv owns its messages and every string in them;
  * hq_llm_reply owns its strings (hq_llm_reply_free). Options and tools
- * are borrowed for the duration of a call.
+ * are borrowed for the duration of a call. Allocation failures abort
+ * (hq_xmalloc), so adding to a conversation cannot fail.
  */
 #ifndef HQ_LLM_H
 #define HQ_LLM_H

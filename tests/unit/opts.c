@@ -1,9 +1,13 @@
 /* Unit tests for hq_opts_parse (lib/opts.c): the one option loop, its
- * built-in options and the wording of every usage error. */
+ * built-in options and the wording of every usage error; and the lists
+ * the commands give --complete from the library. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "hq/llm.h"
 #include "hq/opts.h"
+#include "hq/stats.h"
+#include "hq/workout.h"
 #include "tap.h"
 
 enum { OPT_DB = HQ_OPT_LONG, OPT_WAIT, OPT_TIMEOUT, OPT_FORMAT, OPT_WHERE,
@@ -252,6 +256,32 @@ bad_tables(void)
 	}
 }
 
+/* What --complete offers is what the library accepts. */
+static void
+library_lists(void)
+{
+	struct hq_agg a;
+	const char *v, *sugg;
+	size_t n, bad;
+	char name[32];
+
+	for (n = bad = 0; (v = hq_stats_agg_at(n)); n++)
+		bad += hq_stats_parse_agg(v, &a) != 0 || strcmp(a.name, v) != 0;
+	ok(n >= 16 && bad == 0, "%zu aggregation names, each parses to itself", n);
+	is_str(hq_stats_agg_at(0), "avg", "aggregations: avg first");
+	ok(hq_stats_agg_at(n) == NULL && hq_stats_agg_at(n + 5) == NULL, "aggregations: NULL past the end");
+	for (n = bad = 0; (v = hq_workout_type_at(n)); n++)
+		bad += hq_workout_type_identifier(v, &sugg) == NULL;
+	ok(n >= 10 && bad == 0, "%zu workout types, each known to --type", n);
+	for (const char *p = HQ_LLM_PROVIDERS; *p; p += *p == '|') {
+		size_t len = strcspn(p, "|");
+		snprintf(name, sizeof name, "%.*s", (int)len, p);
+		ok(hq_llm_provider_known(name) && hq_llm_default_base_url(name),
+		    "provider choice %s is a provider", name);
+		p += len;
+	}
+}
+
 int
 main(void)
 {
@@ -259,5 +289,6 @@ main(void)
 	usage_errors();
 	builtins();
 	bad_tables();
+	library_lists();
 	return done_testing();
 }
