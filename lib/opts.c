@@ -84,11 +84,22 @@ find_name(const struct hq_opt *o, const char *name)
  * text from column col, wrapped at spaces to fit 80 columns, continued at
  * column indent; its own line breaks are kept, and the spaces after them.
  */
+/* How much of word (n bytes) fits in room up to and with a comma; 0: none. */
+static size_t
+comma_break(const char *word, size_t n, size_t room)
+{
+	size_t k = n < room ? n : room;
+
+	while (k && word[k - 1] != ',')
+		k--;
+	return k;
+}
+
 static void
 put_wrapped(FILE *fp, const char *text, size_t col, size_t indent)
 {
 	const char *p = text;
-	size_t n;
+	size_t n, k;
 
 	while (*p) {
 		if (*p == '\n') {
@@ -107,6 +118,14 @@ put_wrapped(FILE *fp, const char *text, size_t col, size_t indent)
 			p++;
 		} else {
 			n = strcspn(p, " \n");
+			/* a word too long for the line breaks after a comma */
+			while (col + n > 79 && (k = comma_break(p, n, 79 - col)) > 0) {
+				fwrite(p, 1, k, fp);
+				fprintf(fp, "\n%*s", (int)indent, "");
+				col = indent;
+				p += k;
+				n -= k;
+			}
 			fwrite(p, 1, n, fp);
 			col += n;
 			p += n;

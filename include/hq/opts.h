@@ -104,7 +104,7 @@ struct hq_opts {
 	FILE *out, *err;           /* stdout and stderr; tests set others */
 	/* the option hq_opts_parse has just returned */
 	const struct hq_opt *opt;  /* its table entry */
-	const char *arg;           /* its value as given; NULL for a flag */
+	char *arg;                 /* its value as given, in argv (as optarg); NULL for a flag */
 	long num;                  /* HQ_OPT_INT: the value */
 	double real;               /* HQ_OPT_INT and HQ_OPT_NUMBER: the value */
 	int choice;                /* HQ_OPT_ENUM: the index in .accept */

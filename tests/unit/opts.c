@@ -23,7 +23,8 @@ static const struct hq_opt options[] = {
 	{ OPT_WHERE, "where", HQ_OPT_LIST, "EXPR", "filter", NULL, NULL, 1 },
 	{ OPT_TOOL_MODE, "tool-mode", HQ_OPT_ENUM, "MODE", "mode", "native|text", NULL, 0 },
 	{ OPT_TOOL_TIMEOUT, "tool-timeout", HQ_OPT_NUMBER, "S", "per tool", "..60", NULL, 0 },
-	{ OPT_SCALE, "scale", HQ_OPT_INT, "N", "scale", ">0", NULL, 0 },
+	{ OPT_SCALE, "scale", HQ_OPT_INT, "N", "scale, said at length so that the help has to "
+	  "wrap it: avg,min,max,sum,count,median,stddev,p1..p99,first,last,and,more", ">0", NULL, 0 },
 	{ 0, NULL, 0, NULL, NULL, NULL, NULL, 0 },
 };
 
@@ -198,6 +199,17 @@ builtins(void)
 	    strstr(r.out, "      --tool-schema "), "--help lists -h, --version, --tool-schema");
 	ok(!strstr(r.out, "--complete"), "--complete is not in --help");
 	ok(strstr(r.out, "      --wait SECONDS ") != NULL, "--help: a long option with its value");
+	{
+		size_t longest = 0, len;
+		for (const char *l = r.out; *l; l += len + (l[len] == '\n')) {
+			len = strcspn(l, "\n");
+			longest = len > longest ? len : longest;
+		}
+		ok(longest <= 79, "--help fits 80 columns (longest line %zu)", longest);
+		ok(strstr(r.out, "wrap it:\n                              avg,min,max,sum,count,"
+		    "median,stddev,p1..p99,\n                              first,last,and,more\n") != NULL,
+		    "--help: a word too long for a line breaks after a comma");
+	}
 	run(&cmd, "-h", &r);
 	ok(r.rc == -1 && r.status == 0 && !strncmp(r.out, "usage: hq-x", 11), "-h is --help");
 	run(&cmd, "--version", &r);
