@@ -137,16 +137,17 @@ chat_message(cJSON *msgs, const struct hq_llm_msg *cm, int ollama)
 	cJSON *m = hq_json_add_object(msgs), *tc, *c, *f;
 
 	cJSON_AddStringToObject(m, "role", roles[cm->role]);
-	if (cm->role == HQ_LLM_TOOL) {
-		if (ollama)
-			cJSON_AddStringToObject(m, "tool_name", cm->tool_name);
+	if (cm->role == HQ_LLM_TOOL && !ollama)
 		cJSON_AddStringToObject(m, "tool_call_id", cm->call_id);
-	}
 	/* OpenAI wants null beside tool calls; Ollama a string */
 	if (!ollama && cm->ncalls && !*cm->text)
 		cJSON_AddNullToObject(m, "content");
 	else
 		cJSON_AddStringToObject(m, "content", cm->text);
+	if (cm->role == HQ_LLM_TOOL && ollama) {
+		cJSON_AddStringToObject(m, "tool_name", cm->tool_name);
+		cJSON_AddStringToObject(m, "tool_call_id", cm->call_id);
+	}
 	if (!cm->ncalls)
 		return;
 	tc = cJSON_AddArrayToObject(m, "tool_calls");

@@ -65,7 +65,7 @@ static const struct hq_opt builtins[] = {
 	{ ID_VERSION, "version", HQ_OPT_FLAG, NULL, "show the version and exit",
 	  NULL, NULL, 0 },
 	{ ID_TOOL_SCHEMA, "tool-schema", HQ_OPT_FLAG, NULL,
-	  "print the tool definition for hq-agent (JSON) and exit", NULL, NULL, 0 },
+	  "print the tool definition (JSON) and exit", NULL, NULL, 0 },
 	/* Not in --help: the shell completion's way to ask. */
 	{ ID_COMPLETE, "complete", HQ_OPT_STRING, "OPTION", NULL, NULL, NULL, 0 },
 };
@@ -541,6 +541,18 @@ find_any(const struct hq_cmd_info *c, int id)
 	return o ? o : find_builtin(NULL, id);
 }
 
+/* The i-th long option, the command's then the built-in ones; NULL past
+ * the end. */
+static const struct hq_opt *
+opt_at(const struct hq_cmd_info *c, size_t i)
+{
+	size_t n = 0;
+
+	while (c->opts[n].name)
+		n++;
+	return i < n ? &c->opts[i] : i - n < NBUILTINS ? &builtins[i - n] : NULL;
+}
+
 /* getopt_long said '?': an unknown option, an ambiguous abbreviation, or
  * a value given to a flag. */
 static int
@@ -549,7 +561,7 @@ unknown(struct hq_opts *p)
 	const char *word = optind > 0 && optind <= p->argc ? p->argv[optind - 1] : "";
 	const struct hq_opt *o = optopt ? find_any(p->cmd, optopt) : NULL;
 	char buf[128], list[256] = "";
-	size_t len, nmatch = 0;
+	size_t len, k = 0, nmatch = 0;
 
 	if (o)
 		return usage(p, "option '--%s' takes no value", o->name);
@@ -559,22 +571,16 @@ unknown(struct hq_opts *p)
 	if (strncmp(word, "--", 2) == 0)
 		word += 2;
 	len = strcspn(word, "=");
-	for (int pass = 0; pass < 2; pass++) {
-		const struct hq_opt *t = pass ? builtins : p->cmd->opts;
-		size_t nt = pass ? NBUILTINS : (size_t)-1;
-		for (size_t i = 0; i < nt && t[i].name; i++)
-			if (len && strncmp(t[i].name, word, len) == 0) {
-				size_t l = strlen(list);
-				snprintf(list + l, sizeof list - l, "%s--%s",
-				    nmatch ? ", " : "", t[i].name);
-				nmatch++;
-			}
-	}
+	for (size_t i = 0; len && (o = opt_at(p->cmd, i)); i++)
+		if (strncmp(o->name, word, len) == 0 && k < sizeof list) {
+			k += (size_t)snprintf(list + k, sizeof list - k, "%s--%s",
+			    nmatch++ ? ", " : "", o->name);
+		}
 	snprintf(buf, sizeof buf, "%.*s", (int)(len < 100 ? len : 100), word);
+	shown(buf, buf, sizeof buf);
 	if (nmatch > 1)
-		return usage(p, "option '--%s' is ambiguous (%s)",
-		    shown(buf, buf, sizeof buf), list);
-	return usage(p, "unknown option '--%s'", shown(buf, buf, sizeof buf));
+		return usage(p, "option '--%s' is ambiguous (%s)", buf, list);
+	return usage(p, "unknown option '--%s'", buf);
 }
 
 /* --complete OPTION: the values it takes, one a line. */
