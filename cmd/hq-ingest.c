@@ -21,20 +21,14 @@
 #include "hq/store.h"
 #include "hq/time.h"
 
-enum {
-	OPT_DB = HQ_OPT_LONG, OPT_FORMAT, OPT_TZ, OPT_WAIT, OPT_HELP, OPT_VERSION,
-	OPT_TOOL_SCHEMA,
-};
+enum { OPT_DB = HQ_OPT_LONG, OPT_FORMAT, OPT_TZ, OPT_WAIT };
 
 static const struct hq_opt options[] = {
 	{ 'q', "quiet", HQ_OPT_FLAG, NULL, "print nothing but errors (no progress, no warnings)", NULL, NULL, 1 },
 	{ OPT_DB, "db", HQ_OPT_STRING, "PATH", "the store (default $HQ_DB, ~/.local/share/hq/hq.db)", NULL, NULL, 0 },
 	{ OPT_FORMAT, "format", HQ_OPT_ENUM, "F", "input format: auto|apple|jsonl (default auto: sniffed from content)", "auto|apple|jsonl", NULL, 1 },
 	{ OPT_TZ, "tz", HQ_OPT_STRING, "ZONE", "IANA zone for JSON-lines times without an offset", NULL, NULL, 1 },
-	{ OPT_WAIT, "wait", HQ_OPT_INT, "SECONDS", "how long to wait for another writer to finish (default 600)", NULL, NULL, 0 },
-	{ OPT_HELP, "help", HQ_OPT_FLAG, NULL, "show this help and exit", NULL, NULL, 0 },
-	{ OPT_VERSION, "version", HQ_OPT_FLAG, NULL, "show the version and exit", NULL, NULL, 0 },
-	{ OPT_TOOL_SCHEMA, "tool-schema", HQ_OPT_FLAG, NULL, "print the tool definition (JSON) and exit", NULL, NULL, 0 },
+	{ OPT_WAIT, "wait", HQ_OPT_INT, "SECONDS", "how long to wait for another writer to finish (default 600)", "0..604800", NULL, 0 },
 	{ 0, NULL, 0, NULL, NULL, NULL, NULL, 0 },
 };
 
@@ -58,6 +52,7 @@ static const struct hq_cmd_info cmd = {
 
 static int quiet;
 static long wait_seconds = 600;
+/* In the order of --format's choices. */
 static enum { FMT_AUTO, FMT_APPLE, FMT_JSONL } opt_format = FMT_AUTO;
 
 /* Progress and waiting messages go to a terminal only. */
@@ -242,96 +237,67 @@ out:
 	return rc;
 }
 
-static void
-usage(FILE *fp)
+/* The files to import: at least one, and stdin at most once. */
+static int
+check_operands(int n, char **files)
 {
-	hq_opts_help(&cmd, fp);
+	int nstdin = 0;
+
+	if (n == 0) {
+		hq_opts_usage_error(&cmd, "no files to import ('-' reads stdin)");
+		return -1;
+	}
+	for (int i = 0; i < n; i++)
+		nstdin += strcmp(files[i], "-") == 0;
+	if (nstdin > 1) {
+		hq_opts_usage_error(&cmd, "'-' (stdin) can be given only once");
+		return -1;
+	}
+	return 0;
 }
 
 int
 main(int argc, char **argv)
 {
-	char shortopts[64];
-	struct option *longopts = hq_opts_longopts(&cmd, shortopts, sizeof shortopts);
 	const char *dbpath = NULL, *tz = NULL;
 	struct hq_store *store = NULL;
+	struct hq_opts p;
 	struct hq_err e;
-	int c, status = 2, ok = 0, failed = 0, nstdin = 0;
+	int id, status = 2, ok = 0, failed = 0;
 
 	hq_err_init(argv[0]);
 	/* Zip entry names are UTF-8 (导出.xml); libarchive converts them to
 	 * the locale's charset, so the locale must be able to hold them. */
 	if (!setlocale(LC_CTYPE, "C.UTF-8"))
 		setlocale(LC_CTYPE, "");
-	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
-		switch (c) {
+	hq_opts_init(&p, &cmd, argc, argv);
+	while ((id = hq_opts_parse(&p)) > 0)
+		switch (id) {
 		case 'q': quiet = 1; break;
-		case OPT_DB: dbpath = optarg; break;
-		case OPT_TZ: tz = optarg; break;
-		case OPT_FORMAT:
-			if (strcmp(optarg, "auto") == 0)
-				opt_format = FMT_AUTO;
-			else if (strcmp(optarg, "apple") == 0)
-				opt_format = FMT_APPLE;
-			else if (strcmp(optarg, "jsonl") == 0)
-				opt_format = FMT_JSONL;
-			else {
-				hq_opts_usage_error(&cmd, "unknown format '%s' "
-				    "(auto, apple or jsonl)", optarg);
-				goto done;
-			}
-			break;
-		case OPT_WAIT:
-			if (hq_opts_parse_long(optarg, 0, 86400 * 7, &wait_seconds)) {
-				hq_opts_usage_error(&cmd, "--wait takes seconds, not '%s'",
-				    optarg);
-				goto done;
-			}
-			break;
-		case OPT_HELP:
-			usage(stdout);
-			status = 0;
-			goto done;
-		case OPT_VERSION:
-			hq_opts_version(&cmd, stdout);
-			status = 0;
-			goto done;
-		case OPT_TOOL_SCHEMA:
-			hq_opts_tool_schema(&cmd, stdout);
-			status = 0;
-			goto done;
-		case ':':
-			hq_opts_usage_error(&cmd, "option '%s' needs a value",
-			    argv[optind - 1]);
-			goto done;
-		default:
-			hq_opts_usage_error(&cmd, "unknown option '%s'",
-			    argv[optind - 1]);
-			goto done;
+		case OPT_DB: dbpath = p.arg; break;
+		case OPT_FORMAT: opt_format = p.choice; break;
+		case OPT_TZ: tz = p.arg; break;
+		case OPT_WAIT: wait_seconds = p.num; break;
 		}
-	}
-	if (optind >= argc) {
-		hq_opts_usage_error(&cmd, "no files to import ('-' reads stdin)");
+	if (id < 0) {
+		status = p.status;
 		goto done;
 	}
-	for (int i = optind; i < argc; i++)
-		nstdin += strcmp(argv[i], "-") == 0;
-	if (nstdin > 1) {
-		hq_opts_usage_error(&cmd, "'-' (stdin) can be given only once");
+	argc -= p.optind;
+	argv += p.optind;
+	if (check_operands(argc, argv))
 		goto done;
-	}
 	if (hq_time_set_zone(tz, &e)) {
 		hq_warn("%s", e.msg);
 		goto done;
 	}
 	show_progress = !quiet && isatty(2);
-	store = hq_store_open(dbpath, HQ_STORE_CREATE, &e);
-	if (!store) {
+	if (!(store = hq_store_open(dbpath, HQ_STORE_CREATE, &e))) {
 		hq_warn("%s", e.msg);
 		goto done;
 	}
 	sqlite3_busy_handler(hq_store_db(store), busy_handler, NULL);
-	for (int i = optind; i < argc; i++) {
+	for (int i = 0; i < argc; i++) {
 		if (ingest_file(store, argv[i], &e) == 0) {
 			ok++;
 			continue;
@@ -342,6 +308,5 @@ main(int argc, char **argv)
 	status = failed == 0 ? 0 : ok > 0 ? 1 : 2;
 done:
 	hq_store_close(store);
-	free(longopts);
 	return hq_finish(status);
 }
