@@ -27,8 +27,7 @@
 enum {
 	OPT_FROM = HQ_OPT_LONG, OPT_TO, OPT_BY, OPT_AGG, OPT_WHERE, OPT_WHEN,
 	OPT_SOURCE, OPT_LIMIT, OPT_OFFSET, OPT_FORMAT, OPT_TZ, OPT_DB, OPT_LIST,
-	OPT_TYPE, OPT_MIN_DURATION, OPT_RAW, OPT_COMPLETE, OPT_HELP,
-	OPT_VERSION, OPT_SCHEMA,
+	OPT_TYPE, OPT_MIN_DURATION, OPT_RAW, OPT_COMPLETE,
 };
 
 static const struct hq_opt options[] = {
@@ -46,9 +45,9 @@ static const struct hq_opt options[] = {
 	  NULL, "Keep only the local days on which another metric's daily aggregate satisfies a condition, written metric.agg: 'exercise_time.sum>=60' (days with an hour of exercise), 'glucose.max>140', 'sleep.avg<6'. A day offset looks at another day: 'glucose.max[-1]>140' keeps the days after a high-glucose day, so with sleep it gives the nights after (a night is dated by the morning it ends). Use it for questions like 'heart rate on days I exercised over 60 minutes'. Several are ANDed.", 1 },
 	{ OPT_SOURCE, "source", HQ_OPT_STRING, "NAME", "only samples from source NAME (no merging across sources)",
 	  NULL, "Only samples from one source (exact source name as hq-query --list shows). Without it, cumulative metrics are merged across devices by priority (Watch over iPhone over apps) so nothing is counted twice; use it only to look at one device.", 1 },
-	{ OPT_LIMIT, "limit", HQ_OPT_INT, "N", "print at most N rows", NULL,
+	{ OPT_LIMIT, "limit", HQ_OPT_INT, "N", "print at most N rows", "0..2147483647",
 	  "At most this many rows. Prefer --by and a shorter range to cutting rows.", 1 },
-	{ OPT_OFFSET, "offset", HQ_OPT_INT, "N", "skip the first N rows", NULL,
+	{ OPT_OFFSET, "offset", HQ_OPT_INT, "N", "skip the first N rows", "0..2147483647",
 	  "Skip this many rows first (paging).", 1 },
 	{ OPT_FORMAT, "format", HQ_OPT_ENUM, "FMT", "jsonl, json, csv, table or svg (a chart); default: table on a terminal, else jsonl",
 	  "jsonl|json|csv|table|svg", NULL, 0 },
@@ -60,12 +59,9 @@ static const struct hq_opt options[] = {
 	{ OPT_TYPE, "type", HQ_OPT_STRING, "TYPE", "workouts: only this type (running, cycling, walking...)",
 	  NULL, "With metrics [\"workouts\"]: only this workout type (running, cycling, walking, swimming, hiit...).", 1 },
 	{ OPT_MIN_DURATION, "min-duration", HQ_OPT_NUMBER, "MIN", "workouts: only those lasting at least MIN minutes",
-	  NULL, "With metrics [\"workouts\"]: only workouts of at least this many minutes.", 1 },
+	  "0..", "With metrics [\"workouts\"]: only workouts of at least this many minutes.", 1 },
 	{ OPT_RAW, "no-rollup", HQ_OPT_FLAG, NULL, "compute from raw samples even where rollups would answer (for checking)", NULL, NULL, 0 },
 	{ OPT_COMPLETE, "complete-metrics", HQ_OPT_FLAG, NULL, "print the metric names in the store, one per line (for shell completion)", NULL, NULL, 0 },
-	{ OPT_HELP, "help", HQ_OPT_FLAG, NULL, "show this help", NULL, NULL, 0 },
-	{ OPT_VERSION, "version", HQ_OPT_FLAG, NULL, "show the version", NULL, NULL, 0 },
-	{ OPT_SCHEMA, "tool-schema", HQ_OPT_FLAG, NULL, "print the tool definition for hq-agent as JSON", NULL, NULL, 0 },
 	{ 0, NULL, 0, NULL, NULL, NULL, NULL, 0 },
 };
 
@@ -90,6 +86,11 @@ static const struct hq_cmd_info cmd = {
 	    "[\"workouts\"] for the workout list, [\"workout\",\"12\"] for one workout.",
 	.positional_required = 0,
 	.opts = options,
+	.values = (const struct hq_opt_values[]){
+		{ "type", hq_workout_type_at },
+		{ "agg", hq_stats_agg_at },
+		{ NULL, NULL },
+	},
 };
 
 struct cli {
@@ -310,81 +311,55 @@ print_name(const char *name, void *ctx)
 	puts(name);
 }
 
+/* The options into c: the index of the first operand, or -1 with
+ * *status set (0 after --help and the like, 2 after a usage error). */
 static int
-parse_cli(int argc, char **argv, struct cli *c)
+parse_cli(int argc, char **argv, struct cli *c, int *status)
 {
-	char shortopts[64];
-	struct option *lo = hq_opts_longopts(&cmd, shortopts, sizeof shortopts);
-	int ch, rc = -1;
+	struct hq_opts p;
+	int id;
 
-	while ((ch = getopt_long(argc, argv, shortopts, lo, NULL)) != -1) {
-		switch (ch) {
-		case OPT_FROM: c->from = optarg; break;
-		case OPT_TO: c->to = optarg; break;
+	hq_opts_init(&p, &cmd, argc, argv);
+	while ((id = hq_opts_parse(&p)) > 0)
+		switch (id) {
+		case OPT_FROM: c->from = p.arg; break;
+		case OPT_TO: c->to = p.arg; break;
 		case OPT_BY:
-			if (hq_time_parse_period(optarg, &c->by) || c->by == HQ_PERIOD_NONE) {
+			if (hq_time_parse_period(p.arg, &c->by) || c->by == HQ_PERIOD_NONE) {
 				hq_opts_usage_error(&cmd, "--by '%s': use hour, day, week, "
-				    "month or year", optarg);
-				goto out;
+				    "month or year", p.arg);
+				*status = 2;
+				return -1;
 			}
 			break;
-		case OPT_AGG: c->agg = optarg; break;
+		case OPT_AGG: c->agg = p.arg; break;
 		case OPT_WHERE:
 			c->where = hq_xrealloc(c->where, (c->nwhere + 1) * sizeof *c->where);
-			c->where[c->nwhere++] = optarg;
+			c->where[c->nwhere++] = p.arg;
 			break;
 		case OPT_WHEN:
 			c->when = hq_xrealloc(c->when, (c->nwhen + 1) * sizeof *c->when);
-			c->when[c->nwhen++] = optarg;
+			c->when[c->nwhen++] = p.arg;
 			break;
-		case OPT_SOURCE: c->source = optarg; break;
-		case OPT_LIMIT:
-		case OPT_OFFSET:
-			if (hq_opts_parse_long(optarg, 0, INT32_MAX,
-			    ch == OPT_LIMIT ? &c->limit : &c->offset)) {
-				hq_opts_usage_error(&cmd, "--%s '%s': expected a whole number",
-				    ch == OPT_LIMIT ? "limit" : "offset", optarg);
-				goto out;
-			}
-			break;
+		case OPT_SOURCE: c->source = p.arg; break;
+		case OPT_LIMIT: c->limit = p.num; break;
+		case OPT_OFFSET: c->offset = p.num; break;
 		case OPT_FORMAT:
 			c->has_format = 1;
-			if (strcmp(optarg, "svg") == 0)
-				c->svg = 1;
-			else if (hq_output_parse_format(optarg, &c->format)) {
-				hq_opts_usage_error(&cmd, "--format '%s': use jsonl, json, "
-				    "csv, table or svg", optarg);
-				goto out;
-			}
+			c->svg = strcmp(p.arg, "svg") == 0;
+			if (!c->svg)
+				hq_output_parse_format(p.arg, &c->format);
 			break;
-		case OPT_TZ: c->tz = optarg; break;
-		case OPT_DB: c->db = optarg; break;
+		case OPT_TZ: c->tz = p.arg; break;
+		case OPT_DB: c->db = p.arg; break;
 		case OPT_LIST: c->list = 1; break;
-		case OPT_TYPE: c->type = optarg; break;
-		case OPT_MIN_DURATION:
-			if (hq_opts_parse_double(optarg, &c->min_duration) || c->min_duration < 0) {
-				hq_opts_usage_error(&cmd, "--min-duration '%s': expected "
-				    "minutes, such as 45", optarg);
-				goto out;
-			}
-			break;
+		case OPT_TYPE: c->type = p.arg; break;
+		case OPT_MIN_DURATION: c->min_duration = p.real; break;
 		case OPT_RAW: c->no_rollup = 1; break;
 		case OPT_COMPLETE: c->complete = 1; break;
-		case OPT_HELP: hq_opts_help(&cmd, stdout); rc = 1; goto out;
-		case OPT_VERSION: hq_opts_version(&cmd, stdout); rc = 1; goto out;
-		case OPT_SCHEMA: hq_opts_tool_schema(&cmd, stdout); rc = 1; goto out;
-		case ':':
-			hq_opts_usage_error(&cmd, "%s needs a value", argv[optind - 1]);
-			goto out;
-		default:
-			hq_opts_usage_error(&cmd, "unknown option %s", argv[optind - 1]);
-			goto out;
 		}
-	}
-	rc = 0;
-out:
-	free(lo);
-	return rc;
+	*status = p.status;
+	return id < 0 ? -1 : p.optind;
 }
 
 /* --from/--to as a range [from, to); 0, or 2 after a message. */
@@ -477,16 +452,15 @@ main(int argc, char **argv)
 	struct hq_config *cfg = NULL;
 	struct hq_out *out = NULL;
 	struct hq_err e;
-	int status = 2, rc;
+	int status = 2, first;
 
 	hq_err_init(argv[0]);
 	hq_select_init(&sel);
-	if ((rc = parse_cli(argc, argv, &c))) {
-		status = rc > 0 ? 0 : 2;
+	if ((first = parse_cli(argc, argv, &c, &status)) < 0)
 		goto out;
-	}
-	argc -= optind;
-	argv += optind;
+	status = 2;
+	argc -= first;
+	argv += first;
 	if (make_selection(&c, argc, argv, &sel))
 		goto out;
 	if (!(s = hq_store_open(c.db, HQ_STORE_READONLY, &e))) {

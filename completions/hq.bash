@@ -49,7 +49,7 @@ complete -F _hq_ingest hq-ingest
 _hq_query() {
 	local cur prev
 	_init_completion 2>/dev/null || { cur=${COMP_WORDS[COMP_CWORD]}; prev=${COMP_WORDS[COMP_CWORD-1]}; }
-	local opts="--from --to --by --agg --where --when --source --limit --offset --format --tz --db --list --type --min-duration --no-rollup --complete-metrics --help --version --tool-schema"
+	local opts="--from --to --by --agg --where --when --source --limit --offset --format --tz --db --list --type --min-duration --no-rollup --complete-metrics -h --help --version --tool-schema"
 	case $prev in
 	--from|--to) COMPREPLY=($(compgen -W "$_hq_dates" -- "$cur")); return ;;
 	--by|--agg|--format|--type) _hq_values hq-query "$prev"; return ;;

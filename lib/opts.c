@@ -27,27 +27,6 @@ add_getopt(const struct hq_opt *o, struct option *lo, char *shortopts,
 	}
 }
 
-struct option *
-hq_opts_longopts(const struct hq_cmd_info *c, char *shortopts, size_t n)
-{
-	size_t count = 0, k = 0;
-	struct option *lo;
-
-	while (c->opts[count].name)
-		count++;
-	lo = hq_xcalloc(count + 1, sizeof *lo);
-	if (n)
-		shortopts[0] = '\0';
-	/* Leading ':' lets the command tell a missing argument apart. */
-	if (n > 1) {
-		shortopts[k++] = ':';
-		shortopts[k] = '\0';
-	}
-	for (size_t i = 0; i < count; i++)
-		add_getopt(&c->opts[i], &lo[i], shortopts, &k, n);
-	return lo;
-}
-
 const struct hq_opt *
 hq_opts_find(const struct hq_cmd_info *c, int id)
 {
@@ -170,9 +149,8 @@ hq_opts_help(const struct hq_cmd_info *c, FILE *fp)
 	fputs("\noptions:\n", fp);
 	for (const struct hq_opt *o = c->opts; o->name; o++)
 		help_line(o, fp);
-	/* A table that still lists a built-in itself keeps its own line. */
 	for (size_t i = 0; i < NBUILTINS; i++)
-		if (builtins[i].help && !find_name(c->opts, builtins[i].name))
+		if (builtins[i].help)
 			help_line(&builtins[i], fp);
 	fprintf(fp, "\nSee %s(1).\n", c->name);
 }

@@ -142,12 +142,6 @@ void hq_opts_version(const struct hq_cmd_info *c, FILE *fp);
 /* The table entry for an id, or NULL. */
 const struct hq_opt *hq_opts_find(const struct hq_cmd_info *c, int id);
 
-/* For a command that runs getopt_long itself (hq-query until it moves to
- * hq_opts_parse): the getopt_long table (malloc'd, free() it) and the
- * short option string, built-in options left out. */
-struct option *hq_opts_longopts(const struct hq_cmd_info *c, char *shortopts,
-    size_t n);
-
 /* Strict number parsing for option values: 0, or -1 when s is not wholly a
  * number within [min, max]. */
 int hq_opts_parse_long(const char *s, long min, long max, long *out);

@@ -17,10 +17,8 @@ usage_error() {
 	is "$(printf '%s\n' "$err" | tail -1)" "try '$cmd --help'" "$cmd $name: then where to look"
 }
 
-# The commands on hq_opts_parse. hq-query joins them when its option loop
-# moves there (issue 7): until then it has its own messages.
-cmds="hq-ingest hq-agent"
-hq-query -h >/dev/null 2>&1 && cmds="$cmds hq-query"
+# Every command parses its options with hq_opts_parse: one wording.
+cmds="hq-ingest hq-agent hq-query"
 
 for c in $cmds; do
 	usage_error "$c" "unknown option '--bogus'" "--bogus" --bogus
@@ -93,9 +91,7 @@ is "$(complete_words _hq_ingest hq-ingest --format '')" "apple auto jsonl " \
 is "$(complete_words _hq_agent hq-agent -p '')" "anthropic gemini ollama openai " \
 	"completion: hq-agent -p"
 is "$(complete_words _hq_agent hq-agent --tool-mode t)" "text " "completion: hq-agent --tool-mode t"
-if [ "${cmds#*hq-query}" != "$cmds" ]; then
-	is "$(complete_words _hq_query hq-query --by w)" "week " "completion: hq-query --by w"
-	like "$(complete_words _hq_query hq-query --agg p9)" "^p90 p95 p99 $" "completion: hq-query --agg p9"
-	like "$(complete_words _hq_query hq-query --type run)" "running" "completion: hq-query --type run"
-fi
+is "$(complete_words _hq_query hq-query --by w)" "week " "completion: hq-query --by w"
+like "$(complete_words _hq_query hq-query --agg p9)" "^p90 p95 p99 $" "completion: hq-query --agg p9"
+like "$(complete_words _hq_query hq-query --type run)" "running" "completion: hq-query --type run"
 done_testing

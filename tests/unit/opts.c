@@ -273,7 +273,7 @@ static void
 library_lists(void)
 {
 	struct hq_agg a;
-	const char *v, *sugg;
+	const char *v;
 	size_t n, bad;
 	char name[32];
 
@@ -283,7 +283,7 @@ library_lists(void)
 	is_str(hq_stats_agg_at(0), "avg", "aggregations: avg first");
 	ok(hq_stats_agg_at(n) == NULL && hq_stats_agg_at(n + 5) == NULL, "aggregations: NULL past the end");
 	for (n = bad = 0; (v = hq_workout_type_at(n)); n++)
-		bad += hq_workout_type_identifier(v, &sugg) == NULL;
+		bad += hq_workout_type_identifier(v, NULL, 0) == NULL;
 	ok(n >= 10 && bad == 0, "%zu workout types, each known to --type", n);
 	for (const char *p = HQ_LLM_PROVIDERS; *p; p += *p == '|') {
 		size_t len = strcspn(p, "|");
