@@ -430,7 +430,8 @@ resolve_type(struct hq_ingest *ig, const char *type, int by_name,
 	if (info && info->kind == HQ_KIND_SLEEP)
 		info = hq_catalog_by_identifier(info->identifier);
 	if (!info && by_name && !looks_like_identifier(type)) {
-		const char *sug = hq_catalog_suggest_known(type);
+		struct hq_catalog_suggestion known;
+		const char *sug = hq_catalog_suggest_known(type, &known);
 		if (sug) {
 			hq_err_set(e, "unknown metric '%s' (did you mean %s?)", type, sug);
 			return 2;

@@ -603,38 +603,19 @@ hq_store_rollback(struct hq_store *s)
 void
 hq_store_bind(sqlite3_stmt *st, const struct hq_bind *v)
 {
-	for (int i = 1; v->kind != HQ_BIND_END; v++, i++)
-		switch (v->kind) {
-		case HQ_BIND_OPT_INT:
-			if (!v->i) {
-				sqlite3_bind_null(st, i);
-				break;
-			}
-			/* fall through */
-		case HQ_BIND_INT:
+	for (int i = 1; v->kind != HQ_BIND_END; v++, i++) {
+		enum hq_bind_kind k = v->kind;
+		if ((k == HQ_BIND_OPT_INT && !v->i) ||
+		    (k == HQ_BIND_OPT_REAL && isnan(v->d)) ||
+		    (k == HQ_BIND_OPT_TEXT && !v->s))
+			sqlite3_bind_null(st, i);
+		else if (k == HQ_BIND_INT || k == HQ_BIND_OPT_INT)
 			sqlite3_bind_int64(st, i, v->i);
-			break;
-		case HQ_BIND_OPT_REAL:
-			if (isnan(v->d)) {
-				sqlite3_bind_null(st, i);
-				break;
-			}
-			/* fall through */
-		case HQ_BIND_REAL:
+		else if (k == HQ_BIND_REAL || k == HQ_BIND_OPT_REAL)
 			sqlite3_bind_double(st, i, v->d);
-			break;
-		case HQ_BIND_OPT_TEXT:
-			if (!v->s) {
-				sqlite3_bind_null(st, i);
-				break;
-			}
-			/* fall through */
-		case HQ_BIND_TEXT:
+		else
 			sqlite3_bind_text(st, i, v->s ? v->s : "", -1, SQLITE_STATIC);
-			break;
-		case HQ_BIND_END:
-			break;
-		}
+	}
 }
 
 int
