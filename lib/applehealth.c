@@ -704,6 +704,7 @@ on_summary(struct ah *a, struct hq_err *e)
 		.stand_hours = attr_num(a, "appleStandHours"),
 		.stand_hours_goal = attr_num(a, "appleStandHoursGoal"),
 	};
+
 	if (isnan(s.move_time))
 		s.move_time = attr_num(a, "appleMoveMinutes");
 	if (isnan(s.move_time_goal))
@@ -725,6 +726,7 @@ on_clinical(struct ah *a, struct hq_err *e)
 		.fhir_version = attr(a, "fhirVersion"),
 		.resource_path = attr(a, "resourceFilePath"),
 	};
+
 	if (!c.type || !c.identifier) {
 		warn_at(a, "ClinicalRecord without type or identifier (skipped)");
 		return 0;
