@@ -523,28 +523,6 @@ on_record(struct ah *a, struct hq_err *e)
 	return 0;
 }
 
-static int
-on_group(struct ah *a, struct hq_ingest_group *g, const char *typeattr)
-{
-	memset(g, 0, sizeof *g);
-	g->type = attr(a, typeattr);
-	g->source = attr(a, "sourceName");
-	g->source_version = attr(a, "sourceVersion");
-	g->device = attr(a, "device");
-	g->duration = g->distance = g->energy = NAN;
-	if (!g->type || attr_time(a, "startDate", &g->start, &g->offset_min) ||
-	    attr_time(a, "endDate", &g->end, NULL)) {
-		char msg[128];
-		snprintf(msg, sizeof msg, "%s without a type or valid dates "
-		    "(skipped)", typeattr[0] == 'w' ? "Workout" : "Correlation");
-		warn_at(a, msg);
-		return -1;
-	}
-	if (attr_time(a, "creationDate", &g->created, NULL))
-		g->created = 0;
-	return 0;
-}
-
 static const char *
 activity(const struct ah *a)
 {
@@ -640,35 +618,40 @@ on_workout_child(struct ah *a, const char *name, int depth, struct hq_err *e)
 	return rc < 0 ? failed_here(a, e) : 0;
 }
 
-/* A Workout: 1 new (its children are read), 0 known or skipped, -1. */
+/* A Workout or a Correlation: 1 new (its children are read), 0 already
+ * stored or skipped (its children are not), -1. */
 static int
-on_workout(struct ah *a, struct hq_err *e)
+on_group(struct ah *a, int workout, struct hq_err *e)
 {
-	struct hq_ingest_group g;
+	struct hq_ingest_group g = {
+		.type = attr(a, workout ? "workoutActivityType" : "type"),
+		.source = attr(a, "sourceName"),
+		.source_version = attr(a, "sourceVersion"),
+		.device = attr(a, "device"),
+		.duration = NAN, .distance = NAN, .energy = NAN,
+	};
+	int64_t *id = workout ? &a->workout_id : &a->corr_id;
 	int rc;
 
-	a->workout_id = 0;
-	if (on_group(a, &g, "workoutActivityType"))
+	*id = 0;
+	if (!g.type || attr_time(a, "startDate", &g.start, &g.offset_min) ||
+	    attr_time(a, "endDate", &g.end, NULL)) {
+		warn_at(a, workout ? "Workout without a type or valid dates "
+		    "(skipped)" : "Correlation without a type or valid dates "
+		    "(skipped)");
 		return 0;
-	g.duration = attr_duration(a, "duration", "durationUnit");
-	g.distance = attr_converted(a, "totalDistance", "totalDistanceUnit", "m");
-	g.energy = attr_converted(a, "totalEnergyBurned", "totalEnergyBurnedUnit",
-	    "kcal");
-	rc = hq_ingest_workout(a->ig, &g, &a->workout_id, e);
-	return rc < 0 ? failed_here(a, e) : rc;
-}
-
-/* A Correlation: 1 new (its members are linked), 0 known or skipped, -1. */
-static int
-on_correlation(struct ah *a, struct hq_err *e)
-{
-	struct hq_ingest_group g;
-	int rc;
-
-	a->corr_id = 0;
-	if (on_group(a, &g, "type"))
-		return 0;
-	rc = hq_ingest_correlation(a->ig, &g, &a->corr_id, e);
+	}
+	if (attr_time(a, "creationDate", &g.created, NULL))
+		g.created = 0;
+	if (workout) {
+		g.duration = attr_duration(a, "duration", "durationUnit");
+		g.distance = attr_converted(a, "totalDistance", "totalDistanceUnit",
+		    "m");
+		g.energy = attr_converted(a, "totalEnergyBurned",
+		    "totalEnergyBurnedUnit", "kcal");
+		rc = hq_ingest_workout(a->ig, &g, id, e);
+	} else
+		rc = hq_ingest_correlation(a->ig, &g, id, e);
 	return rc < 0 ? failed_here(a, e) : rc;
 }
 
@@ -801,11 +784,11 @@ on_element(struct ah *a, const char *name, int depth, struct hq_err *e)
 				rc = 1;
 		} else if (strcmp(name, "Workout") == 0) {
 			a->kind[1] = C_WORKOUT;
-			rc = on_workout(a, e);
+			rc = on_group(a, 1, e);
 			rc = rc < 0 ? -1 : rc == 1 ? 0 : 1;
 		} else if (strcmp(name, "Correlation") == 0) {
 			a->kind[1] = C_CORRELATION;
-			rc = on_correlation(a, e);
+			rc = on_group(a, 0, e);
 			a->corr_new = rc == 1;
 			rc = rc < 0 ? -1 : rc == 1 ? 0 : 1;
 		} else if (strcmp(name, "ActivitySummary") == 0)

@@ -234,16 +234,10 @@ merge_window(struct hq_store *s, const struct window *w, struct hq_err *e)
 		goto sqlfail;
 	for (size_t i = 0; i < t.cap; i++) {
 		const struct cell *c = &t.c[i];
-		if (!c->used)
-			continue;
-		sqlite3_bind_int64(st, 1, w->metric);
-		sqlite3_bind_int64(st, 2, c->slot);
-		sqlite3_bind_double(st, 3, c->psum);
-		sqlite3_bind_int64(st, 4, c->pn);
-		step = sqlite3_step(st);
-		sqlite3_reset(st);
-		if (step != SQLITE_DONE)
-			goto sqlfail;
+		if (c->used && hq_store_run(s, st, (struct hq_bind[]){
+		    HQ_INT(w->metric), HQ_INT(c->slot), HQ_REAL(c->psum),
+		    HQ_INT(c->pn), HQ_END }, "updating merged rollups", e))
+			goto out;
 	}
 	sqlite3_finalize(st);
 	st = NULL;
@@ -381,31 +375,14 @@ flush_table(struct hq_store *s, sqlite3_stmt *up, struct table *t,
 {
 	for (size_t i = 0; i < t->cap; i++) {
 		const struct cell *c = &t->c[i];
-		int step;
-		if (!c->used)
-			continue;
-		sqlite3_bind_int64(up, 1, c->metric);
-		sqlite3_bind_int64(up, 2, c->slot);
-		sqlite3_bind_int64(up, 3, c->source);
-		sqlite3_bind_int64(up, 4, c->n);
-		sqlite3_bind_double(up, 5, c->sum);
-		sqlite3_bind_double(up, 6, c->sumsq);
-		if (c->n) {
-			sqlite3_bind_double(up, 7, c->min);
-			sqlite3_bind_double(up, 8, c->max);
-		} else {
-			sqlite3_bind_null(up, 7);
-			sqlite3_bind_null(up, 8);
-		}
-		sqlite3_bind_double(up, 9, c->psum);
-		sqlite3_bind_int64(up, 10, c->pn);
-		step = sqlite3_step(up);
-		sqlite3_reset(up);
-		if (step != SQLITE_DONE) {
-			hq_err_set(e, "%s: updating the rollups: %s",
-			    hq_store_filename(s), sqlite3_errmsg(hq_store_db(s)));
+		/* min and max are NULL in a slot that only overlaps samples. */
+		if (c->used && hq_store_run(s, up, (struct hq_bind[]){
+		    HQ_INT(c->metric), HQ_INT(c->slot), HQ_INT(c->source),
+		    HQ_INT(c->n), HQ_REAL(c->sum), HQ_REAL(c->sumsq),
+		    HQ_OPT_REAL(c->n ? c->min : NAN), HQ_OPT_REAL(c->n ? c->max : NAN),
+		    HQ_REAL(c->psum), HQ_INT(c->pn), HQ_END }, "updating the rollups",
+		    e))
 			return -1;
-		}
 	}
 	if (t->cap)
 		memset(t->c, 0, t->cap * sizeof *t->c);
