@@ -2,18 +2,14 @@
  * hq-ingest — Apple Health exports and JSON lines into the store, each
  * file whole or not at all, nothing twice.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <locale.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "hq/applehealth.h"
 #include "hq/buf.h"
 #include "hq/err.h"
 #include "hq/ingest.h"

@@ -339,6 +339,8 @@ refresh_merged(struct hq_store *s, struct window *win, size_t nwin,
 		whole = hq_xrealloc(whole, (nwhole + 1) * sizeof *whole);
 		whole[nwhole++] = sqlite3_column_int64(st, 0);
 	}
+	sqlite3_finalize(st);
+	st = NULL;
 	if (step != SQLITE_DONE) {
 		hq_err_set(e, "%s: finding metrics to merge: %s",
 		    hq_store_filename(s), sqlite3_errmsg(hq_store_db(s)));
