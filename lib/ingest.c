@@ -842,7 +842,6 @@ hq_ingest_routes_for_file(struct hq_ingest *ig, const char *file,
 		if (n < max)
 			ids[n++] = sqlite3_column_int64(st, 0);
 	sqlite3_reset(st);
-	sqlite3_clear_bindings(st);
 	if (rc != SQLITE_DONE)
 		return db_err(ig, e, stmts[ST_ROUTES_FOR_FILE].what);
 	return n;

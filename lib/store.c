@@ -603,7 +603,9 @@ hq_store_rollback(struct hq_store *s)
 void
 hq_store_bind(sqlite3_stmt *st, const struct hq_bind *v)
 {
-	for (int i = 1; v->kind != HQ_BIND_END; v++, i++) {
+	int i, n = sqlite3_bind_parameter_count(st);
+
+	for (i = 1; v->kind != HQ_BIND_END; v++, i++) {
 		enum hq_bind_kind k = v->kind;
 		if ((k == HQ_BIND_OPT_INT && !v->i) ||
 		    (k == HQ_BIND_OPT_REAL && isnan(v->d)) ||
@@ -616,6 +618,10 @@ hq_store_bind(sqlite3_stmt *st, const struct hq_bind *v)
 		else
 			sqlite3_bind_text(st, i, v->s ? v->s : "", -1, SQLITE_STATIC);
 	}
+	/* Every parameter is bound each time: none keeps a value (or a
+	 * pointer to text) from the statement's last use. */
+	for (; i <= n; i++)
+		sqlite3_bind_null(st, i);
 }
 
 int
@@ -627,7 +633,6 @@ hq_store_run(struct hq_store *s, sqlite3_stmt *st, const struct hq_bind *v,
 	hq_store_bind(st, v);
 	rc = sqlite3_step(st);
 	sqlite3_reset(st);
-	sqlite3_clear_bindings(st);
 	if (rc != SQLITE_DONE)
 		return sql_err(s, e, what);
 	return 0;
@@ -645,7 +650,6 @@ hq_store_query_id(struct hq_store *s, sqlite3_stmt *st,
 	if (rc == SQLITE_ROW)
 		id = sqlite3_column_int64(st, 0);
 	sqlite3_reset(st);
-	sqlite3_clear_bindings(st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		return sql_err(s, e, what);
 	return id;

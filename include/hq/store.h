@@ -54,6 +54,7 @@ int hq_store_prepare(struct hq_store *s, const char *sql, sqlite3_stmt **st,
  *   HQ_REAL(x)  a number            HQ_OPT_REAL(x)  NULL when NaN
  *   HQ_TEXT(s)  text, '' for NULL   HQ_OPT_TEXT(s)  NULL when NULL
  * Text is bound without a copy: it must live until the statement is reset.
+ * Parameters past the last value are bound NULL.
  */
 enum hq_bind_kind {
 	HQ_BIND_END, HQ_BIND_INT, HQ_BIND_OPT_INT, HQ_BIND_REAL, HQ_BIND_OPT_REAL,
