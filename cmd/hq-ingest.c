@@ -2,21 +2,18 @@
  * hq-ingest — Apple Health exports and JSON lines into the store, each
  * file whole or not at all, nothing twice.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <locale.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "hq/applehealth.h"
 #include "hq/buf.h"
 #include "hq/err.h"
 #include "hq/ingest.h"
+#include "hq/input.h"
 #include "hq/opts.h"
 #include "hq/store.h"
 #include "hq/time.h"
@@ -61,7 +58,7 @@ static const char *progress_name;
 static double progress_t0;
 
 static void
-progress(void *arg, const struct hq_src *src, const struct hq_ingest_counts *c)
+progress(void *arg, const struct hq_input *src, const struct hq_ingest_counts *c)
 {
 	double dt = hq_time_monotonic() - progress_t0, mb = (double)src->bytes / 1e6;
 	char eta[32] = "";
@@ -152,88 +149,43 @@ summary(const char *name, const char *format, const struct hq_ingest_counts *c,
 static int
 ingest_file(struct hq_store *store, const char *path, struct hq_err *e)
 {
-	static unsigned char pre[65536];
-	struct hq_src src = { .fd = -1, .name = path, .pre = pre };
-	enum hq_input_format f;
-	struct hq_ingest *ig = NULL;
-	double t0;
-	struct stat st;
+	static const char *const family[] = { [FMT_AUTO] = "auto",
+	    [FMT_APPLE] = "apple", [FMT_JSONL] = "jsonl" };
+	struct hq_input in;
+	struct hq_ingest *ig;
+	struct hq_ingest_counts c;
+	double t0 = hq_time_monotonic();
 	long warnings = 0;
-	int rc = -1;
-	ssize_t n;
+	int rc;
 
-	t0 = hq_time_monotonic();
-	if (strcmp(path, "-") == 0) {
-		src.fd = 0;
-		src.name = "-";
-	} else if ((src.fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
-		hq_err_set(e, "cannot open %s: %s", path, strerror(errno));
+	if (hq_input_open(&in, path, family[opt_format], e))
+		return -1;
+	ig = hq_ingest_start(store, path, in.format->name,
+	    in.size ? (int64_t)in.size : -1, e);
+	if (!ig) {
+		hq_input_close(&in);
 		return -1;
 	}
-	if (fstat(src.fd, &st) == 0 && S_ISREG(st.st_mode))
-		src.size = (uint64_t)st.st_size;
-	else if (src.fd != 0 && S_ISDIR(st.st_mode)) {
-		hq_err_set(e, "%s is a directory: give the export.zip or export.xml "
-		    "inside it", path);
-		goto out;
-	}
-	/* Sniff: the prefix is served again to the reader. */
-	while (src.prelen < sizeof pre) {
-		do
-			n = read(src.fd, pre + src.prelen, sizeof pre - src.prelen);
-		while (n < 0 && errno == EINTR);
-		if (n < 0) {
-			hq_err_set(e, "%s: %s", path, strerror(errno));
-			goto out;
-		}
-		if (n == 0)
-			break;
-		src.prelen += (size_t)n;
-	}
-	f = hq_ingest_sniff(pre, src.prelen);
-	if (opt_format == FMT_JSONL)
-		f = HQ_IN_JSONL;
-	else if (opt_format == FMT_APPLE && f != HQ_IN_APPLE_ZIP)
-		f = HQ_IN_APPLE_XML;
-	if (f == HQ_IN_UNKNOWN) {
-		if (src.prelen == 0)
-			hq_err_set(e, "%s: empty file", path);
-		else
-			hq_err_set(e, "%s: not an Apple Health export (zip or XML) nor "
-			    "JSON lines; use --format to say which it is", path);
-		goto out;
-	}
-	ig = hq_ingest_start(store, strcmp(path, "-") ? path : "-",
-	    hq_ingest_format_name(f), src.size ? (int64_t)src.size : -1, e);
-	if (!ig)
-		goto out;
+	hq_ingest_set_warn(ig, warn_line, &warnings);
 	if (show_progress) {
 		progress_name = path;
 		progress_t0 = t0;
 		hq_ingest_set_progress(ig, progress, NULL);
 	}
-	if (f == HQ_IN_JSONL)
-		rc = hq_ingest_jsonl(ig, &src, warn_line, &warnings, e);
-	else
-		rc = hq_applehealth_import(ig, &src, f == HQ_IN_APPLE_ZIP,
-		    warn_line, &warnings, e);
+	rc = hq_input_import(&in, ig, e);
 	/* The whole file once at its final rate, however short the import
 	 * was, before the line is cleared for the summary. */
 	if (show_progress && rc == 0)
-		progress(NULL, &src, hq_ingest_counts(ig));
+		progress(NULL, &in, hq_ingest_counts(ig));
 	progress_done();
-	if (rc == 0) {
-		struct hq_ingest_counts c = *hq_ingest_counts(ig);
+	c = *hq_ingest_counts(ig);
+	if (rc == 0)
 		rc = hq_ingest_commit(ig, e);
-		ig = NULL;
-		if (rc == 0)
-			summary(path, hq_ingest_format_name(f), &c, hq_time_monotonic() - t0);
-	}
-out:
-	if (ig)
+	else
 		hq_ingest_abort(ig);
-	if (src.fd > 0)
-		close(src.fd);
+	if (rc == 0)
+		summary(path, in.format->name, &c, hq_time_monotonic() - t0);
+	hq_input_close(&in);
 	return rc;
 }
 
