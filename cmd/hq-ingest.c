@@ -50,7 +50,7 @@ static const struct hq_cmd_info cmd = {
 static int quiet;
 static long wait_seconds = 600;
 /* In the order of --format's choices. */
-static enum { FMT_AUTO, FMT_APPLE, FMT_JSONL } opt_format = FMT_AUTO;
+static const char *opt_format = "auto";	/* a family of hq_input_open() */
 
 /* Progress and waiting messages go to a terminal only. */
 static int show_progress;
@@ -149,8 +149,6 @@ summary(const char *name, const char *format, const struct hq_ingest_counts *c,
 static int
 ingest_file(struct hq_store *store, const char *path, struct hq_err *e)
 {
-	static const char *const family[] = { [FMT_AUTO] = "auto",
-	    [FMT_APPLE] = "apple", [FMT_JSONL] = "jsonl" };
 	struct hq_input in;
 	struct hq_ingest *ig;
 	struct hq_ingest_counts c;
@@ -158,7 +156,7 @@ ingest_file(struct hq_store *store, const char *path, struct hq_err *e)
 	long warnings = 0;
 	int rc;
 
-	if (hq_input_open(&in, path, family[opt_format], e))
+	if (hq_input_open(&in, path, opt_format, e))
 		return -1;
 	ig = hq_ingest_start(store, path, in.format->name,
 	    in.size ? (int64_t)in.size : -1, e);
@@ -227,7 +225,7 @@ main(int argc, char **argv)
 		switch (id) {
 		case 'q': quiet = 1; break;
 		case OPT_DB: dbpath = p.arg; break;
-		case OPT_FORMAT: opt_format = p.choice; break;
+		case OPT_FORMAT: opt_format = p.arg; break;
 		case OPT_TZ: tz = p.arg; break;
 		case OPT_WAIT: wait_seconds = p.num; break;
 		}
