@@ -206,7 +206,8 @@ enum { COL_N = -1 };
  * (what "value" reads), then each other aggregation named. */
 static int
 store_load(void *ctx, const char *metric, const char *const *fields,
-    size_t nfields, struct hq_select_daily *d, struct hq_err *e)
+    size_t nfields, int lag_lo, int lag_hi, struct hq_select_daily *d,
+    struct hq_err *e)
 {
 	struct store_days *sd = ctx;
 	const struct hq_metric_ref *ref = store_metric(sd, metric, e);
@@ -222,6 +223,10 @@ store_load(void *ctx, const char *metric, const char *const *fields,
 	q.by = HQ_DAY;
 	q.whole = 0;
 	q.source = NULL;
+	if (q.from != INT64_MIN)
+		q.from = hq_time_day_start(hq_time_local_day(q.from) + lag_lo);
+	if (q.to != INT64_MAX)
+		q.to = hq_time_day_start(hq_time_local_day(q.to - 1) + 1 + lag_hi);
 	hq_query_default_agg(ref->kind, &q.aggs[0]);
 	q.naggs = 1;
 	for (size_t j = 0; j < nfields; j++) {
@@ -296,6 +301,7 @@ struct day_metric {
 	const char *name;
 	const char **fields;
 	size_t nfields;
+	int lag_lo, lag_hi;      /* the day offsets the conditions read it at */
 	struct hq_select_daily daily;
 };
 
@@ -367,6 +373,10 @@ day_refs(struct hq_select_days *d, const struct hq_select_daysrc *src,
 			d->refs[at].metric = k;
 			d->refs[at].field = day_field(&d->m[k], ref->field);
 			d->refs[at].lag = ref->lag;
+			if (ref->lag < d->m[k].lag_lo)
+				d->m[k].lag_lo = ref->lag;
+			if (ref->lag > d->m[k].lag_hi)
+				d->m[k].lag_hi = ref->lag;
 		}
 	}
 	return 0;
@@ -384,7 +394,8 @@ hq_select_days_new(struct hq_expr *const *conds, size_t n,
 		goto fail;
 	for (size_t k = 0; k < d->nm; k++) {
 		struct day_metric *m = &d->m[k];
-		if (src->load(src->ctx, m->name, m->fields, m->nfields, &m->daily, e))
+		if (src->load(src->ctx, m->name, m->fields, m->nfields, m->lag_lo,
+		    m->lag_hi, &m->daily, e))
 			goto fail;
 		/* Lookups search by day: a source must give each day once, in
 		 * order. */

@@ -137,12 +137,16 @@ long hq_select_daily_find(const struct hq_select_daily *d, int64_t day);
  * fills d (malloc'd; the caller frees it with hq_select_daily_free) with
  * the daily values of metric for fields[0..nfields), each a name check
  * accepted. A field is "value" (the metric's first daily aggregate), "n"
- * (its count) or an aggregation (sum, max, p90...). */
+ * (its count) or an aggregation (sum, max, p90...). The conditions read
+ * the metric lag_lo..lag_hi days (<= 0 <=) away from the days they judge:
+ * a source bounded by a range reads that much beyond it, so that
+ * glucose.max[-1] has a value on the range's first day. */
 struct hq_select_daysrc {
 	int (*check)(void *ctx, const char *metric, const char *field,
 	    struct hq_err *e);
 	int (*load)(void *ctx, const char *metric, const char *const *fields,
-	    size_t nfields, struct hq_select_daily *d, struct hq_err *e);
+	    size_t nfields, int lag_lo, int lag_hi, struct hq_select_daily *d,
+	    struct hq_err *e);
 	void *ctx;
 };
 

@@ -107,6 +107,7 @@ on_row(void *ctx, const struct hq_select_series *sr, const struct hq_row *r,
 /* Run metrics by day (or as given) with conditions; rows as text. */
 struct spec {
 	const char *metrics[4];
+	int64_t from, to;           /* 0: open */
 	enum hq_period by;
 	const char *agg;
 	const char *when[4], *where[4];
@@ -129,6 +130,10 @@ run(struct hq_store *s, const struct spec *sp, struct got *g, struct hq_err *e)
 	sel.metrics = sp->metrics;
 	sel.nmetrics = n;
 	sel.by = sp->by;
+	if (sp->from)
+		sel.from = sp->from;
+	if (sp->to)
+		sel.to = sp->to;
 	sel.offset = sp->offset;
 	sel.limit = sp->limit;
 	sel.no_rollup = sp->no_rollup;
@@ -195,12 +200,15 @@ mem_check(void *ctx, const char *metric, const char *field, struct hq_err *e)
 
 static int
 mem_load(void *ctx, const char *metric, const char *const *fields,
-    size_t nfields, struct hq_select_daily *d, struct hq_err *e)
+    size_t nfields, int lag_lo, int lag_hi, struct hq_select_daily *d,
+    struct hq_err *e)
 {
 	struct mem_days *m = ctx;
 
 	(void)metric;
 	(void)fields;
+	(void)lag_lo;
+	(void)lag_hi;
 	(void)e;
 	m->loads++;
 	d->days = calloc(m->n + 1, sizeof *d->days);
@@ -280,7 +288,7 @@ test_store_days(struct hq_store *s)
 	hq_select_store_days(&src, s, &sel);
 	ok(src.check(src.ctx, "heart_rate", "max", &e) == 0, "heart_rate.max checks");
 	ok(src.check(src.ctx, "heart_rate", "bogus", &e) < 0, "heart_rate.bogus does not");
-	ok(src.load(src.ctx, "heart_rate", fields, 4, &d, &e) == 0, "daily heart rate");
+	ok(src.load(src.ctx, "heart_rate", fields, 4, 0, 0, &d, &e) == 0, "daily heart rate");
 	is_int(d.n, 5, "five days");
 	if (d.n == 5) {
 		is_int(d.days[0], D0, "from D0");
@@ -315,6 +323,14 @@ test_select(struct hq_store *s)
 	    .when = { "glucose.max[-1]>140" } }, &g),
 	    "heart_rate D1 100; heart_rate D3 90",
 	    "--when with [-1]: the days after glucose above 140");
+	is_str(rows_of(s, &(struct spec){ .metrics = { "heart_rate" }, .by = HQ_DAY,
+	    .from = T(1, 0), .to = T(2, 0), .when = { "glucose.max[-1]>140" } }, &g),
+	    "heart_rate D1 100",
+	    "--when with [-1] on the range's first day reads the day before it");
+	is_str(rows_of(s, &(struct spec){ .metrics = { "heart_rate" }, .by = HQ_DAY,
+	    .from = T(2, 0), .to = T(3, 0), .when = { "glucose.max[1]<130" } }, &g),
+	    "heart_rate D2 60",
+	    "--when with [1] on the range's last day reads the day after it");
 	is_str(rows_of(s, &(struct spec){ .metrics = { "heart_rate" }, .by = HQ_DAY,
 	    .when = { "glucose.max[1]<130" } }, &g),
 	    "heart_rate D0 70; heart_rate D2 60",
