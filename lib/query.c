@@ -321,28 +321,18 @@ windowed(const struct hq_query *q)
 	return q->by == HQ_DAY && (q->day_from_hour || q->day_to_hour);
 }
 
-/* The instant of hour h, local time, on day number d. */
-static int64_t
-day_hour(int64_t d, int h)
-{
-	int y, m, dd;
-
-	hq_time_civil_from_days(d, &y, &m, &dd);
-	return hq_time_from_local(y, m, dd, h, 0, 0);
-}
-
 /* The window holding t: 1, with [*lo, *hi) the window and *day its day;
  * or 0 when t falls between two windows, with [*lo, *hi) that gap. */
 static int
 window_of(const struct hq_query *q, int64_t t, int64_t *lo, int64_t *hi,
     int64_t *day)
 {
-	int64_t d = hq_time_local_day(t), next = day_hour(d, q->day_from_hour);
+	int64_t d = hq_time_local_day(t), next = hq_time_day_at(d, q->day_from_hour);
 	int64_t s = next, e;
 
 	if (t < s)              /* before today's opens: yesterday's, if still open */
-		s = day_hour(--d, q->day_from_hour);
-	e = day_hour(d + 1, q->day_to_hour);
+		s = hq_time_day_at(--d, q->day_from_hour);
+	e = hq_time_day_at(d + 1, q->day_to_hour);
 	if (t >= e) {
 		*lo = e;
 		*hi = next;

@@ -298,10 +298,16 @@ hq_time_from_local(int y, int m, int d, int hh, int mm, int ss)
 int64_t
 hq_time_day_start(int64_t day)
 {
+	return hq_time_day_at(day, 0);
+}
+
+int64_t
+hq_time_day_at(int64_t day, int hour)
+{
 	int y, m, d;
 
 	hq_time_civil_from_days(day, &y, &m, &d);
-	return hq_time_from_local(y, m, d, 0, 0, 0);
+	return hq_time_from_local(y, m, d, hour, 0, 0);
 }
 
 /* ISO 8601 week-numbering year and week of a day number. */

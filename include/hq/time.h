@@ -48,6 +48,9 @@ int64_t hq_time_local_day(int64_t utc);
 int64_t hq_time_from_local(int y, int m, int d, int hh, int mm, int ss);
 /* The instant of local midnight starting a day number. */
 int64_t hq_time_day_start(int64_t day);
+/* The instant of a whole hour, local time, on a day number (as
+ * hq_time_from_local: after a DST gap, the first of a repeated hour). */
+int64_t hq_time_day_at(int64_t day, int hour);
 
 /* Buckets in the local zone: the start of the bucket holding utc, the start
  * of the next one, and its label: hour "2024-12-01T13:00-08:00" (always with

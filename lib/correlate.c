@@ -1,0 +1,923 @@
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "hq/buf.h"
+#include "hq/catalog.h"
+#include "hq/correlate.h"
+#include "hq/input.h"
+#include "hq/query.h"
+#include "hq/time.h"
+
+/* ---- series and operands -------------------------------------------------- */
+
+void
+hq_corr_series_free(struct hq_corr_series *s)
+{
+	free(s->days);
+	free(s->v);
+	free(s->fields);
+	free(s->fv);
+	memset(s, 0, sizeof *s);
+}
+
+int
+hq_corr_is_file(const char *operand)
+{
+	size_t n = strlen(operand);
+
+	return strcmp(operand, "-") == 0 || strchr(operand, '/') != NULL ||
+	    (n > 6 && strcmp(operand + n - 6, ".jsonl") == 0) ||
+	    (n > 5 && strcmp(operand + n - 5, ".json") == 0);
+}
+
+int
+hq_corr_parse_operand(const char *operand, char *metric, size_t n,
+    struct hq_agg *agg, int *has_agg, struct hq_err *e)
+{
+	const char *dot = strrchr(operand, '.');
+	size_t len = dot ? (size_t)(dot - operand) : strlen(operand);
+
+	*has_agg = 0;
+	if (len == 0 || len >= n) {
+		hq_err_set(e, "'%s' is not a metric name (such as glucose or "
+		    "glucose.max)", operand);
+		return -1;
+	}
+	memcpy(metric, operand, len);
+	metric[len] = '\0';
+	if (!dot)
+		return 0;
+	if (hq_stats_parse_agg(dot + 1, agg)) {
+		hq_err_set(e, "%s: unknown daily aggregate '%s'; use avg, min, max, "
+		    "sum, count, median, stddev, p1..p99, first or last (%s.max)",
+		    operand, dot + 1, metric);
+		return -1;
+	}
+	*has_agg = 1;
+	return 0;
+}
+
+/* Whether agg is what a metric of kind gives without one. */
+static int
+is_default_agg(enum hq_kind kind, const char *agg)
+{
+	struct hq_agg d;
+
+	hq_query_default_agg(kind, &d);
+	return !agg[0] || strcmp(agg, d.name) == 0;
+}
+
+static void
+push_day(struct hq_corr_series *s, size_t *cap, int64_t day, double v)
+{
+	if (s->n == *cap) {
+		*cap = *cap ? *cap * 2 : 256;
+		s->days = hq_xrealloc(s->days, *cap * sizeof *s->days);
+		s->v = hq_xrealloc(s->v, *cap * sizeof *s->v);
+	}
+	s->days[s->n] = day;
+	s->v[s->n++] = v;
+}
+
+/* ---- a file of hq-query day rows -------------------------------------------- */
+
+/* "2024-12-01" as a day number; -1 when it is not a date. */
+static int
+parse_day(const char *s, int64_t *day)
+{
+	int y, m, d, k = 0;
+
+	if (!s || strlen(s) != 10 || sscanf(s, "%4d-%2d-%2d%n", &y, &m, &d, &k) != 3 ||
+	    k != 10 || m < 1 || m > 12 || d < 1 || d > hq_time_days_in_month(y, m))
+		return -1;
+	*day = hq_time_days_from_civil(y, m, d);
+	return 0;
+}
+
+/* What the first row says about the file: metric, unit, aggregate (the
+ * key after "value", as hq-query writes rows), the numeric fields. */
+static int
+first_row(struct hq_corr_series *s, const cJSON *o, struct hq_err *e)
+{
+	const struct hq_metric_info *info;
+	const cJSON *unit = cJSON_GetObjectItemCaseSensitive(o, "unit"), *f;
+	int after_value = 0;
+
+	if (cJSON_IsString(unit))
+		snprintf(s->unit, sizeof s->unit, "%s", unit->valuestring);
+	cJSON_ArrayForEach(f, o) {
+		struct hq_agg a;
+		if (!cJSON_IsNumber(f) || !f->string)
+			continue;
+		if (strcmp(f->string, "value") == 0) {
+			after_value = 1;
+			continue;
+		}
+		if (after_value == 1 && hq_stats_parse_agg(f->string, &a) == 0)
+			snprintf(s->agg, sizeof s->agg, "%s", a.name);
+		after_value = 2;
+		if (s->nfields == HQ_CORR_MAX_FIELDS) {
+			hq_err_set(e, "more than %d numeric fields in a row",
+			    HQ_CORR_MAX_FIELDS);
+			return -1;
+		}
+		s->fields = hq_xrealloc(s->fields, (s->nfields + 1) * sizeof *s->fields);
+		snprintf(s->fields[s->nfields++], sizeof s->fields[0], "%s", f->string);
+	}
+	info = hq_catalog_lookup(s->metric);
+	if (info) {
+		snprintf(s->identifier, sizeof s->identifier, "%s", info->identifier);
+		s->nights = info->kind == HQ_KIND_SLEEP;
+	} else {
+		snprintf(s->identifier, sizeof s->identifier, "%s", s->metric);
+	}
+	s->agg_default = is_default_agg(info ? info->kind
+	    : hq_catalog_guess_kind(s->metric), s->agg);
+	return 0;
+}
+
+/* One line: 1 a day added, 0 nothing (a blank line, a null value), -1
+ * with e saying what is wrong (the caller adds file:line). */
+static int
+file_row(struct hq_corr_series *s, const char *line, size_t *cap,
+    struct hq_err *e)
+{
+	cJSON *o;
+	const char *metric, *period;
+	const cJSON *value;
+	int64_t day;
+	int rc = -1;
+
+	while (*line == ' ' || *line == '\t' || *line == '\r')
+		line++;
+	if (!*line)
+		return 0;
+	o = cJSON_Parse(line);
+	if (!cJSON_IsObject(o)) {
+		hq_err_set(e, "not a JSON object; hq-correlate reads hq-query's rows "
+		    "as JSON lines (hq-query METRIC --by day --format jsonl)");
+		goto out;
+	}
+	metric = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "metric"));
+	period = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "period"));
+	value = cJSON_GetObjectItemCaseSensitive(o, "value");
+	if (!metric || !*metric || !period || !value) {
+		hq_err_set(e, "a row needs metric, period and value, as hq-query "
+		    "--by day writes them");
+		goto out;
+	}
+	if (strlen(metric) >= sizeof s->metric) {
+		hq_err_set(e, "a metric name longer than %zu bytes", sizeof s->metric - 1);
+		goto out;
+	}
+	if (!s->metric[0])
+		snprintf(s->metric, sizeof s->metric, "%s", metric);
+	else if (strcmp(s->metric, metric) != 0) {
+		hq_err_set(e, "rows of two metrics (%s, %s); give one metric per "
+		    "file (hq-query %s --by day > %s.jsonl)", s->metric, metric,
+		    metric, metric);
+		goto out;
+	}
+	if (parse_day(period, &day)) {
+		hq_err_set(e, "period '%.40s' is not a day; make the rows with "
+		    "hq-query --by day", period);
+		goto out;
+	}
+	if (cJSON_IsNull(value)) {
+		rc = 0;
+		goto out;
+	}
+	if (!cJSON_IsNumber(value) || !isfinite(value->valuedouble)) {
+		hq_err_set(e, "value is not a number");
+		goto out;
+	}
+	if (s->n == 0 && !s->fields && first_row(s, o, e))
+		goto out;
+	if (s->n == HQ_CORR_MAX_DAYS) {
+		hq_err_set(e, "more than %d days", HQ_CORR_MAX_DAYS);
+		goto out;
+	}
+	size_t had = *cap;
+	push_day(s, cap, day, value->valuedouble);
+	if (*cap != had)
+		s->fv = hq_xrealloc(s->fv, (*cap * s->nfields + 1) * sizeof *s->fv);
+	for (size_t j = 0; j < s->nfields; j++) {
+		const cJSON *f = cJSON_GetObjectItemCaseSensitive(o, s->fields[j]);
+		s->fv[(s->n - 1) * s->nfields + j] = cJSON_IsNumber(f) ? f->valuedouble : NAN;
+	}
+	rc = 1;
+out:
+	cJSON_Delete(o);
+	return rc;
+}
+
+struct day_line {
+	int64_t day;
+	size_t i;        /* the row */
+	long line;
+};
+
+static int
+cmp_day_line(const void *a, const void *b)
+{
+	const struct day_line *x = a, *y = b;
+
+	if (x->day != y->day)
+		return x->day < y->day ? -1 : 1;
+	return (x->line > y->line) - (x->line < y->line);
+}
+
+/* Rows in day order, each day once (the second of a day is an error). */
+static int
+sort_rows(struct hq_corr_series *s, const long *lines, const char *name,
+    struct hq_err *e)
+{
+	struct day_line *o = hq_xcalloc(s->n + 1, sizeof *o);
+	int64_t *days = hq_xcalloc(s->n + 1, sizeof *days);
+	double *v = hq_xcalloc(s->n + 1, sizeof *v);
+	double *fv = hq_xcalloc(s->n * s->nfields + 1, sizeof *fv);
+	int rc = 0;
+
+	for (size_t i = 0; i < s->n; i++)
+		o[i] = (struct day_line){ s->days[i], i, lines[i] };
+	qsort(o, s->n, sizeof *o, cmp_day_line);
+	for (size_t k = 0; k < s->n; k++) {
+		if (k && o[k].day == o[k - 1].day) {
+			char date[16];
+			int y, m, d;
+			hq_time_civil_from_days(o[k].day, &y, &m, &d);
+			snprintf(date, sizeof date, "%04d-%02d-%02d", y, m, d);
+			hq_err_set(e, "%s:%ld: a second row for %s (line %ld has it)",
+			    name, o[k].line, date, o[k - 1].line);
+			rc = -1;
+			break;
+		}
+		days[k] = o[k].day;
+		v[k] = s->v[o[k].i];
+		memcpy(fv + k * s->nfields, s->fv + o[k].i * s->nfields,
+		    s->nfields * sizeof *fv);
+	}
+	free(s->days);
+	free(s->v);
+	free(s->fv);
+	s->days = days;
+	s->v = v;
+	s->fv = fv;
+	free(o);
+	return rc;
+}
+
+int
+hq_corr_read_file(const char *path, struct hq_corr_series *s, struct hq_err *e)
+{
+	struct hq_input in;
+	struct hq_input_lines ln;
+	long *lines = NULL;
+	size_t cap = 0, lcap = 0;
+	int rc, status = -1;
+
+	memset(s, 0, sizeof *s);
+	s->path = path;
+	if (hq_input_open(&in, path, "jsonl", e))
+		return -1;
+	hq_input_lines_start(&ln, &in, HQ_CORR_MAX_LINE);
+	while ((rc = hq_input_lines_next(&ln, e)) > 0) {
+		struct hq_err le;
+		if (ln.too_long) {
+			hq_err_set(e, "%s:%ld: a line longer than %d bytes", in.name,
+			    ln.lineno, HQ_CORR_MAX_LINE);
+			goto out;
+		}
+		rc = file_row(s, ln.line.data ? ln.line.data : "", &cap, &le);
+		if (rc < 0) {
+			hq_err_set(e, "%s:%ld: %s", in.name, ln.lineno, le.msg);
+			goto out;
+		}
+		if (rc > 0) {
+			if (s->n > lcap) {
+				lcap = cap;
+				lines = hq_xrealloc(lines, lcap * sizeof *lines);
+			}
+			lines[s->n - 1] = ln.lineno;
+		}
+	}
+	if (rc < 0)
+		goto out;
+	if (!s->metric[0]) {
+		hq_err_set(e, "%s: no rows", in.name);
+		goto out;
+	}
+	status = sort_rows(s, lines, in.name, e);
+out:
+	hq_input_lines_end(&ln);
+	hq_input_close(&in);
+	free(lines);
+	if (status)
+		hq_corr_series_free(s);
+	return status;
+}
+
+/* ---- the store ---------------------------------------------------------- */
+
+struct collect {
+	struct hq_corr_series *s;
+	size_t cap;
+};
+
+static int
+collect_series(void *ctx, const struct hq_select_series *sr, struct hq_err *e)
+{
+	struct hq_corr_series *s = ((struct collect *)ctx)->s;
+
+	(void)e;
+	snprintf(s->metric, sizeof s->metric, "%s", sr->metric->name);
+	snprintf(s->identifier, sizeof s->identifier, "%s", sr->metric->identifier);
+	snprintf(s->unit, sizeof s->unit, "%s", sr->metric->unit);
+	snprintf(s->agg, sizeof s->agg, "%s", sr->aggs[0].name);
+	s->agg_default = is_default_agg(sr->metric->kind, s->agg);
+	s->nights = sr->metric->kind == HQ_KIND_SLEEP;
+	return 0;
+}
+
+static int
+collect_row(void *ctx, const struct hq_select_series *sr, const struct hq_row *r,
+    struct hq_err *e)
+{
+	struct collect *c = ctx;
+
+	(void)sr;
+	(void)e;
+	if (!isnan(r->v[0]))
+		push_day(c->s, &c->cap, r->day, r->v[0]);
+	return 0;
+}
+
+/* Local instants of days [from, to] (inclusive), at hours from_h on the
+ * first and to_h on the day after the last. */
+static void
+span_instants(struct hq_corr_span sp, int from_h, int to_h, int64_t *from,
+    int64_t *to)
+{
+	*from = sp.from_day == INT64_MIN ? INT64_MIN : hq_time_day_at(sp.from_day, from_h);
+	*to = sp.to_day == INT64_MAX ? INT64_MAX : hq_time_day_at(sp.to_day + 1, to_h);
+}
+
+static struct hq_corr_span
+span_shift(struct hq_corr_span sp, int by)
+{
+	if (sp.from_day != INT64_MIN)
+		sp.from_day += by;
+	if (sp.to_day != INT64_MAX)
+		sp.to_day += by;
+	return sp;
+}
+
+int
+hq_corr_load(const struct hq_corr_store *cs, const char *operand,
+    struct hq_corr_span span, int lag, int night, struct hq_corr_series *s,
+    struct hq_err *e)
+{
+	struct hq_select sel = *cs->settings;   /* borrowed: never freed here */
+	struct hq_metric_ref ref;
+	struct collect c = { s, 0 };
+	struct hq_select_sink sink = { collect_series, collect_row, &c };
+	char metric[128];
+	const char *names[1] = { metric };
+	struct hq_agg agg;
+	int has_agg;
+
+	memset(s, 0, sizeof *s);
+	if (hq_corr_parse_operand(operand, metric, sizeof metric, &agg, &has_agg, e) ||
+	    hq_query_resolve(cs->s, metric, &ref, e))
+		return -1;
+	sel.metrics = names;
+	sel.nmetrics = 1;
+	sel.by = HQ_DAY;
+	sel.whole = 0;
+	sel.naggs = 0;
+	sel.offset = sel.limit = 0;
+	sel.when = sel.where = NULL;
+	sel.nwhen = sel.nwhere = 0;
+	if (has_agg) {
+		sel.aggs[0] = agg;
+		sel.naggs = 1;
+	}
+	if (night && ref.kind != HQ_KIND_SLEEP) {
+		/* the evening and night of day D itself */
+		sel.day_from_hour = HQ_CORR_NIGHT_FROM;
+		sel.day_to_hour = HQ_CORR_NIGHT_TO;
+		span_instants(span, HQ_CORR_NIGHT_FROM, HQ_CORR_NIGHT_TO, &sel.from, &sel.to);
+		s->window = 1;
+	} else {
+		sel.day_from_hour = sel.day_to_hour = 0;
+		span_instants(span_shift(span, night ? 1 : lag), 0, 0, &sel.from, &sel.to);
+	}
+	if (hq_select_run(cs->s, &sel, &sink, e) < 0) {
+		hq_corr_series_free(s);
+		return -1;
+	}
+	return 0;
+}
+
+void
+hq_corr_lag(const struct hq_corr_series *b, int lag, int night, int *reported,
+    int *shift)
+{
+	*reported = night ? 1 : lag;
+	*shift = !night ? lag : b->window ? 0 : 1;
+}
+
+/* ---- pairs ------------------------------------------------------------ */
+
+static void
+push_pair(struct hq_corr_pairs *p, size_t *cap, int64_t day, double a, double b)
+{
+	if (p->n == *cap) {
+		*cap = *cap ? *cap * 2 : 256;
+		p->days = hq_xrealloc(p->days, *cap * sizeof *p->days);
+		p->a = hq_xrealloc(p->a, *cap * sizeof *p->a);
+		p->b = hq_xrealloc(p->b, *cap * sizeof *p->b);
+	}
+	p->days[p->n] = day;
+	p->a[p->n] = a;
+	p->b[p->n++] = b;
+}
+
+void
+hq_corr_pair(const struct hq_corr_series *a, const struct hq_corr_series *b,
+    int shift, struct hq_corr_span span, struct hq_corr_pairs *p)
+{
+	size_t j = 0, cap = 0;
+
+	memset(p, 0, sizeof *p);
+	/* Both in day order: one walk. */
+	for (size_t i = 0; i < a->n; i++) {
+		int64_t d = a->days[i];
+		if (d < span.from_day || d > span.to_day)
+			continue;
+		while (j < b->n && b->days[j] < d + shift)
+			j++;
+		if (j == b->n)
+			break;
+		if (b->days[j] == d + shift)
+			push_pair(p, &cap, d, a->v[i], b->v[j]);
+	}
+}
+
+void
+hq_corr_pairs_free(struct hq_corr_pairs *p)
+{
+	free(p->days);
+	free(p->a);
+	free(p->b);
+	memset(p, 0, sizeof *p);
+}
+
+enum hq_stats_status
+hq_corr_stats(const struct hq_corr_pairs *p, struct hq_corr_result *r)
+{
+	memset(r, 0, sizeof *r);
+	r->n = p->n;
+	r->p_adj = NAN;
+	if (p->n) {
+		r->first = p->days[0];
+		r->last = p->days[p->n - 1];
+	}
+	r->status = hq_stats_pearson(p->a, p->b, p->n, &r->pearson);
+	if (r->status == HQ_STATS_OK)
+		r->status = hq_stats_spearman(p->a, p->b, p->n, &r->spearman);
+	if (r->status == HQ_STATS_OK)
+		r->sd_a = hq_stats_stddev(p->a, p->n);
+	return r->status;
+}
+
+/* ---- two groups ------------------------------------------------------------- */
+
+void
+hq_corr_split(const struct hq_corr_pairs *p, const struct hq_select_days *cond,
+    struct hq_corr_groups *g)
+{
+	size_t cw = 0, co = 0;
+
+	memset(g, 0, sizeof *g);
+	for (size_t i = 0; i < p->n; i++) {
+		int missing, holds = hq_select_days_eval(cond, p->days[i], &missing);
+		if (missing)
+			g->undefined++;
+		else if (holds)
+			push_pair(&g->with, &cw, p->days[i], p->a[i], p->b[i]);
+		else
+			push_pair(&g->without, &co, p->days[i], p->a[i], p->b[i]);
+	}
+}
+
+void
+hq_corr_groups_free(struct hq_corr_groups *g)
+{
+	hq_corr_pairs_free(&g->with);
+	hq_corr_pairs_free(&g->without);
+	g->undefined = 0;
+}
+
+/* ---- conditions over files and the store ------------------------------------ */
+
+struct corr_days {
+	struct hq_corr_series *const *files;
+	size_t nfiles;
+	struct hq_select range;             /* a borrowing copy: never freed */
+	struct hq_select_daysrc store;
+};
+
+/* The file a condition's metric names: by the rows' name, or a name the
+ * catalog takes for the same metric (glucose for blood_glucose). */
+static const struct hq_corr_series *
+file_for(const struct corr_days *cd, const char *metric)
+{
+	const struct hq_metric_info *m = hq_catalog_lookup(metric);
+
+	for (size_t i = 0; i < cd->nfiles; i++) {
+		const struct hq_corr_series *f = cd->files[i];
+		if (strcmp(f->metric, metric) == 0 ||
+		    (m && m == hq_catalog_lookup(f->metric)))
+			return f;
+	}
+	return NULL;
+}
+
+/* The column of a file's field: -1 value, -2 absent, else fields[j]. */
+static int
+file_field(const struct hq_corr_series *f, const char *field)
+{
+	struct hq_agg a;
+
+	if (strcmp(field, "value") == 0 ||
+	    (f->agg[0] && hq_stats_parse_agg(field, &a) == 0 && strcmp(a.name, f->agg) == 0))
+		return -1;
+	for (size_t j = 0; j < f->nfields; j++)
+		if (strcmp(f->fields[j], field) == 0 ||
+		    (hq_stats_parse_agg(field, &a) == 0 && strcmp(f->fields[j], a.name) == 0))
+			return (int)j;
+	return -2;
+}
+
+static int
+corr_check(void *ctx, const char *metric, const char *field, struct hq_err *e)
+{
+	struct corr_days *cd = ctx;
+	const struct hq_corr_series *f = file_for(cd, metric);
+
+	if (!f)
+		return cd->store.check(cd->store.ctx, metric, field, e);
+	if (file_field(f, field) == -2) {
+		struct hq_buf have = { 0 };
+		hq_buf_puts(&have, "value");
+		for (size_t j = 0; j < f->nfields; j++)
+			hq_buf_printf(&have, ", %s", f->fields[j]);
+		hq_err_set(e, "%s has no daily %s.%s (its rows have %s)", f->path,
+		    metric, field, have.data);
+		hq_buf_free(&have);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+corr_load(void *ctx, const char *metric, const char *const *fields,
+    size_t nfields, struct hq_select_daily *d, struct hq_err *e)
+{
+	struct corr_days *cd = ctx;
+	const struct hq_corr_series *f = file_for(cd, metric);
+
+	if (!f)
+		return cd->store.load(cd->store.ctx, metric, fields, nfields, d, e);
+	d->days = hq_xcalloc(f->n + 1, sizeof *d->days);
+	d->v = hq_xcalloc(f->n * nfields + 1, sizeof *d->v);
+	d->n = f->n;
+	for (size_t j = 0; j < nfields; j++) {
+		int col = file_field(f, fields[j]);
+		for (size_t i = 0; i < f->n; i++)
+			d->v[i * nfields + j] = col == -1 ? f->v[i]
+			    : col >= 0 ? f->fv[i * f->nfields + (size_t)col] : NAN;
+	}
+	memcpy(d->days, f->days, f->n * sizeof *d->days);
+	return 0;
+}
+
+void
+hq_corr_daysrc(struct hq_select_daysrc *src, struct hq_corr_series *const *files,
+    size_t nfiles, const struct hq_corr_store *cs, const struct hq_select *range)
+{
+	struct corr_days *cd = hq_xcalloc(1, sizeof *cd);
+
+	cd->files = files;
+	cd->nfiles = nfiles;
+	cd->range = *cs->settings;
+	cd->range.from = range->from;
+	cd->range.to = range->to;
+	hq_select_store_days(&cd->store, cs->s, &cd->range);
+	src->check = corr_check;
+	src->load = corr_load;
+	src->ctx = cd;
+}
+
+void
+hq_corr_daysrc_free(struct hq_select_daysrc *src)
+{
+	struct corr_days *cd = src->ctx;
+
+	if (!cd)
+		return;
+	hq_select_store_days_free(&cd->store);
+	free(cd);
+	src->ctx = NULL;
+}
+
+/* ---- --against ------------------------------------------------------------- */
+
+struct ranked {
+	double key;
+	size_t i;
+};
+
+static int
+cmp_ranked(const void *a, const void *b)
+{
+	const struct ranked *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key > y->key ? -1 : 1;
+	return (x->i > y->i) - (x->i < y->i);
+}
+
+void
+hq_corr_rank(struct hq_corr_result *r, size_t *idx, size_t n, int pearson)
+{
+	double *p = hq_xcalloc(n + 1, sizeof *p), *adj = hq_xcalloc(n + 1, sizeof *adj);
+	struct ranked *o = hq_xcalloc(n + 1, sizeof *o);
+	struct hq_corr_result *tmp = hq_xcalloc(n + 1, sizeof *tmp);
+	size_t *tidx = hq_xcalloc(n + 1, sizeof *tidx);
+
+	for (size_t i = 0; i < n; i++)
+		p[i] = pearson ? r[i].pearson.p : r[i].spearman.p;
+	hq_stats_p_adjust_bh(p, n, adj);
+	for (size_t i = 0; i < n; i++) {
+		r[i].p_adj = adj[i];
+		o[i] = (struct ranked){ fabs(pearson ? r[i].pearson.r : r[i].spearman.r), i };
+	}
+	qsort(o, n, sizeof *o, cmp_ranked);
+	for (size_t k = 0; k < n; k++) {
+		tmp[k] = r[o[k].i];
+		tidx[k] = idx[o[k].i];
+	}
+	memcpy(r, tmp, n * sizeof *r);
+	memcpy(idx, tidx, n * sizeof *idx);
+	free(p);
+	free(adj);
+	free(o);
+	free(tmp);
+	free(tidx);
+}
+
+int
+hq_corr_same_family(const struct hq_corr_series *a, const struct hq_corr_series *b)
+{
+	return strcasecmp(a->identifier, b->identifier) == 0;
+}
+
+/* ---- words ------------------------------------------------------------------- */
+
+void
+hq_corr_label(const struct hq_corr_series *s, char *buf, size_t n)
+{
+	size_t k = 0;
+
+	for (const char *p = s->metric; *p && k + 1 < n; p++)
+		buf[k++] = *p == '_' ? ' ' : *p;
+	buf[k] = '\0';
+	if (!s->agg_default && k + 4 < n)
+		snprintf(buf + k, n - k, " (%s)", s->agg);
+}
+
+/* About two significant digits, without an exponent for everyday sizes. */
+static void
+fmt2(double v, char *buf, size_t n)
+{
+	double a = fabs(v);
+	int dec;
+
+	if (a == 0) {
+		snprintf(buf, n, "0");
+		return;
+	}
+	if (a < 1e-4 || a >= 1e7) {
+		snprintf(buf, n, "%.2g", v);
+		return;
+	}
+	dec = 1 - (int)floor(log10(a));
+	snprintf(buf, n, "%.*f", dec < 0 ? 0 : dec, v);
+}
+
+/* A coefficient to two decimals, never "-0.00". */
+static void
+fmt_coef(double v, char *buf, size_t n)
+{
+	snprintf(buf, n, "%.2f", fabs(v) < 0.005 ? 0.0 : v);
+}
+
+/* " mg/dL" after a number: nothing for a plain count. */
+static const char *
+unit_after(const char *unit, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s%s", unit[0] && strcmp(unit, "count") ? " " : "",
+	    strcmp(unit, "count") ? unit : "");
+	return buf;
+}
+
+static void
+fmt_p(double p, char *buf, size_t n)
+{
+	if (p == 0)
+		snprintf(buf, n, "< 1e-300");
+	else if (p < 1e-4)
+		snprintf(buf, n, "= %.1e", p);
+	else
+		snprintf(buf, n, "= %.2g", p);
+}
+
+static void
+fmt_day(int64_t day, char *buf, size_t n)
+{
+	int y, m, d;
+
+	hq_time_civil_from_days(day, &y, &m, &d);
+	snprintf(buf, n, "%04d-%02d-%02d", y, m, d);
+}
+
+/* When B is taken, relative to A's day: "the night after", "the same
+ * day", "2 days later". */
+static void
+timing(int lag, int night, char *buf, size_t n)
+{
+	if (night)
+		snprintf(buf, n, "the night after");
+	else if (lag == 0)
+		snprintf(buf, n, "the same day");
+	else if (lag == 1)
+		snprintf(buf, n, "the next day");
+	else if (lag == -1)
+		snprintf(buf, n, "the day before");
+	else if (lag > 0)
+		snprintf(buf, n, "%d days later", lag);
+	else
+		snprintf(buf, n, "%d days before", -lag);
+}
+
+/* 1, 2 or 5 times a power of ten, near v: the step a slope is told in. */
+static double
+round_step(double v)
+{
+	double mag = pow(10, floor(log10(v))), f = v / mag;
+
+	return (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * mag;
+}
+
+/* "each 10 mg/dL more blood glucose (max) went with 0.12 h less sleep" */
+static void
+size_clause(struct hq_buf *b, const struct hq_corr_series *a,
+    const struct hq_corr_series *bs, const struct hq_corr_result *r)
+{
+	char la[160], lb[160], step[32], by[32], ua[40], ub[40];
+	double st = r->sd_a > 0 ? round_step(r->sd_a) : 1;
+
+	hq_corr_label(a, la, sizeof la);
+	hq_corr_label(bs, lb, sizeof lb);
+	fmt2(st, step, sizeof step);
+	fmt2(fabs(r->pearson.slope * st), by, sizeof by);
+	hq_buf_printf(b, "each %s%s more %s went with %s%s %s %s", step,
+	    unit_after(a->unit, ua, sizeof ua), la, by,
+	    unit_after(bs->unit, ub, sizeof ub), r->pearson.slope < 0 ? "less" : "more", lb);
+}
+
+void
+hq_corr_sentence_pair(struct hq_buf *b, const struct hq_corr_series *a,
+    const struct hq_corr_series *bs, int lag, int night,
+    const struct hq_corr_result *r, int pearson)
+{
+	char la[160], lb[160], when[32], c[32], other[32], p[32], d0[16], d1[16];
+	double coef = pearson ? r->pearson.r : r->spearman.r;
+	double pv = pearson ? r->pearson.p : r->spearman.p;
+
+	hq_corr_label(a, la, sizeof la);
+	hq_corr_label(bs, lb, sizeof lb);
+	timing(lag, night, when, sizeof when);
+	fmt_coef(coef, c, sizeof c);
+	fmt_coef(pearson ? r->spearman.r : r->pearson.r, other, sizeof other);
+	fmt_p(pv, p, sizeof p);
+	fmt_day(r->first, d0, sizeof d0);
+	fmt_day(r->last, d1, sizeof d1);
+	if (pv >= 0.05) {
+		hq_buf_printf(b, "No clear link between %s and %s %s: %s = %s (p %s, "
+		    "n = %zu days, %s to %s).", la, lb, when, pearson ? "r" : "\u03c1",
+		    c, p, r->n, d0, d1);
+		return;
+	}
+	hq_buf_printf(b, "Days with more %s went with %s %s %s: %s = %s (%s = %s); ",
+	    la, coef < 0 ? "less" : "more", lb, when, pearson ? "r" : "\u03c1", c,
+	    pearson ? "\u03c1" : "r", other);
+	size_clause(b, a, bs, r);
+	hq_buf_printf(b, " (p %s, n = %zu days, %s to %s). An association, not "
+	    "proof of a cause.", p, r->n, d0, d1);
+}
+
+void
+hq_corr_sentence_groups(struct hq_buf *b, const struct hq_corr_series *bs,
+    const char *condition, int lag, int night, const struct hq_stats_welch *w)
+{
+	char lb[160], d[32], mw[32], mo[32], dw[32], dwo[32], p[32], g[32], u[40];
+
+	hq_corr_label(bs, lb, sizeof lb);
+	if (night)
+		hq_buf_printf(b, "Nights after days with %s: ", condition);
+	else if (lag == 0)
+		hq_buf_printf(b, "On days with %s: ", condition);
+	else if (lag == 1)
+		hq_buf_printf(b, "The day after days with %s: ", condition);
+	else if (lag == -1)
+		hq_buf_printf(b, "The day before days with %s: ", condition);
+	else
+		hq_buf_printf(b, "%d days %s days with %s: ", lag > 0 ? lag : -lag,
+		    lag > 0 ? "after" : "before", condition);
+	unit_after(bs->unit, u, sizeof u);
+	fmt2(fabs(w->diff), d, sizeof d);
+	fmt2(w->mean_x, mw, sizeof mw);
+	fmt2(w->mean_y, mo, sizeof mo);
+	fmt2(w->median_x, dw, sizeof dw);
+	fmt2(w->median_y, dwo, sizeof dwo);
+	fmt_p(w->p, p, sizeof p);
+	snprintf(g, sizeof g, "%.2f", w->g);
+	if (w->p >= 0.05)
+		hq_buf_printf(b, "no clear difference in %s", lb);
+	else
+		hq_buf_printf(b, "%s%s %s %s", d, u, w->diff < 0 ? "less" : "more", lb);
+	hq_buf_printf(b, " (%s vs %s%s on average; medians %s vs %s), p %s, "
+	    "Hedges' g = %s, n = %zu vs %zu days.%s", mw, mo, u, dw, dwo, p, g,
+	    w->n_x, w->n_y, w->p >= 0.05 ? ""
+	    : " An association, not proof of a cause.");
+}
+
+void
+hq_corr_sentence_against(struct hq_buf *b, size_t rank,
+    const struct hq_corr_series *a, const struct hq_corr_series *bs, int lag,
+    int night, const struct hq_corr_result *r, int pearson)
+{
+	char la[160], lb[160], when[32], c[32], p[32], q[32], ua[40], ub[40];
+	char step[32], by[32];
+	double coef = pearson ? r->pearson.r : r->spearman.r;
+	double pv = pearson ? r->pearson.p : r->spearman.p;
+	double st = r->sd_a > 0 ? round_step(r->sd_a) : 1;
+
+	hq_corr_label(a, la, sizeof la);
+	hq_corr_label(bs, lb, sizeof lb);
+	timing(lag, night, when, sizeof when);
+	fmt_coef(coef, c, sizeof c);
+	fmt_p(pv, p, sizeof p);
+	fmt_p(r->p_adj, q, sizeof q);
+	fmt2(st, step, sizeof step);
+	fmt2(fabs(r->pearson.slope * st), by, sizeof by);
+	hq_buf_printf(b, "%zu. %s %s: ", rank, lb, when);
+	if (r->p_adj >= 0.05)
+		hq_buf_printf(b, "no clear link with %s", la);
+	else
+		hq_buf_printf(b, "%s with more %s, %s%s per %s%s", coef < 0 ? "lower"
+		    : "higher", la, by, unit_after(bs->unit, ub, sizeof ub), step,
+		    unit_after(a->unit, ua, sizeof ua));
+	hq_buf_printf(b, " (%s = %s, p %s, adjusted %s, n = %zu days).",
+	    pearson ? "r" : "\u03c1", c, p, q + 2, r->n);
+}
+
+void
+hq_corr_wrap(FILE *fp, const char *text, size_t width)
+{
+	const char *p = text;
+
+	while (*p) {
+		const char *line = p, *brk = NULL;
+		size_t w = 0;
+		for (; *p && *p != '\n'; p++) {
+			if (*p == ' ')
+				brk = p;
+			if (((unsigned char)*p & 0xC0) != 0x80 && ++w > width && brk)
+				break;
+		}
+		const char *end = *p && *p != '\n' ? brk : p;
+		for (const char *q = line; q < end; q++)
+			/* names come from files: no terminal control codes */
+			fputc((unsigned char)*q < 0x20 || *q == 0x7f ? '?' : *q, fp);
+		fputc('\n', fp);
+		p = *end ? end + 1 : end;
+	}
+}
