@@ -49,8 +49,8 @@ static const struct hq_opt options[] = {
 	  NULL, "Split A's days by a condition on that day, written as in hq-query (metric.agg, day offsets as glucose.max[-1]), and compare B between days with and without it: means, medians, difference, Welch's t, p and Hedges' g. For 'when X goes above/below a threshold, what happens to Y'. A condition may name a file operand's metric. Several are ANDed.", 1 },
 	{ OPT_AGAINST, "against", HQ_OPT_STRING, "LIST", "rank every other metric against A: all, or a comma-separated list",
 	  NULL, "Instead of B: 'all' pairs A with every other metric in the store (or a comma-separated list of metrics) and ranks them by |rho|, with p adjusted for the number tested (Benjamini-Hochberg). For 'which of my metrics move with my sleep?'. Metrics of A's own family (sleep stages against sleep) are left out.", 1 },
-	{ OPT_FORMAT, "format", HQ_OPT_ENUM, "FMT", "jsonl, json, csv, table or svg (a chart); default: sentences on a terminal, else jsonl",
-	  "jsonl|json|csv|table|svg", NULL, 0 },
+	{ OPT_FORMAT, "format", HQ_OPT_ENUM, "FMT", "jsonl, json, csv, table, text (sentences) or svg (a chart); default: text on a terminal, else jsonl",
+	  "jsonl|json|csv|table|text|svg", NULL, 0 },
 	{ OPT_TZ, "tz", HQ_OPT_STRING, "ZONE", "local days in IANA zone ZONE (default $HQ_TZ, $TZ, system)",
 	  NULL, "IANA time zone for local days. Only when the user asks about another zone.", 1 },
 	{ OPT_DB, "db", HQ_OPT_STRING, "PATH", "the store (default $HQ_DB, ~/.local/share/hq/hq.db)", NULL, NULL, 0 },
@@ -88,7 +88,7 @@ struct cli {
 	char **when;
 	size_t nwhen;
 	long lag, min_n;
-	int night, pearson, has_format, svg;
+	int night, pearson, has_format, svg, text;
 	enum hq_format format;
 };
 
@@ -232,9 +232,8 @@ svg_pairs(const struct run *rn, const struct hq_corr_pairs *p, int lag,
 
 	hq_corr_label(&rn->a, la, sizeof la);
 	hq_corr_label(&rn->b, lb, sizeof lb);
-	snprintf(when, sizeof when, rn->c.night ? " the night after" : lag == 0 ? ""
-	    : lag > 0 ? " %d days later" : " %d days before", lag > 0 ? lag : -lag);
-	snprintf(title, sizeof title, "%s and %s%s", la, lb, when);
+	hq_corr_timing(lag, rn->c.night, when, sizeof when);
+	snprintf(title, sizeof title, "%s and %s %s", la, lb, when);
 	snprintf(sub, sizeof sub, "\u03c1 = %.2f, r = %.2f, p = %.2g, n = %zu days; "
 	    "an association, not a cause", r->spearman.r, r->pearson.r,
 	    rn->c.pearson ? r->pearson.p : r->spearman.p, r->n);
@@ -255,9 +254,12 @@ svg_groups(const struct run *rn, const struct hq_corr_groups *g,
 	char **lw = day_labels(&g->with), **lo = day_labels(&g->without);
 	int rc;
 
+	const char *rel = rn->c.night ? "the nights after" : rn->c.lag == 0 ? "on"
+	    : rn->c.lag > 0 ? "after" : "before";
+
 	hq_corr_label(&rn->b, lb, sizeof lb);
-	snprintf(title, sizeof title, "%s%s after days with %s or without", lb,
-	    rn->c.night ? " the night" : "", rn->condition.data);
+	snprintf(title, sizeof title, "%s %s days with %s, and %s the others", lb,
+	    rel, rn->condition.data, rn->c.night ? "after" : rel);
 	snprintf(sub, sizeof sub, "difference %.3g %s, p = %.2g, Hedges' g = %.2f; an "
 	    "association, not a cause", w->diff, rn->b.unit, w->p, w->g);
 	snprintf(with, sizeof with, "%s", rn->condition.data);
@@ -448,15 +450,17 @@ run_against(struct run *rn)
 	for (size_t i = 0; i < nm.n; i++) {
 		struct hq_corr_series s;
 		struct hq_corr_pairs p;
-		if (hq_corr_load(&rn->cs, nm.v[i], rn->span, (int)rn->c.lag, rn->c.night,
-		    &s, &e)) {
+		char id[256];
+		/* A's own family is left out before it costs a query. */
+		if (hq_corr_identifier(&rn->cs, nm.v[i], id, sizeof id, &e) ||
+		    (!hq_corr_same_family(&rn->a, id) &&
+		    hq_corr_load(&rn->cs, nm.v[i], rn->span, (int)rn->c.lag, rn->c.night,
+		    &s, &e))) {
 			hq_warn("--against: %s", e.msg);
 			goto out;
 		}
-		if (hq_corr_same_family(&rn->a, &s)) {
-			hq_corr_series_free(&s);
+		if (hq_corr_same_family(&rn->a, id))
 			continue;
-		}
 		hq_corr_lag(&s, (int)rn->c.lag, rn->c.night, &lag, &shift);
 		hq_corr_pair(&rn->a, &s, shift, rn->span, &p);
 		/* Only the pairs' statistics and the names are kept. */
@@ -539,7 +543,8 @@ parse_cli(int argc, char **argv, struct cli *c, int *status)
 		case OPT_FORMAT:
 			c->has_format = 1;
 			c->svg = strcmp(p.arg, "svg") == 0;
-			if (!c->svg)
+			c->text = strcmp(p.arg, "text") == 0;
+			if (!c->svg && !c->text)
 				hq_output_parse_format(p.arg, &c->format);
 			break;
 		case OPT_TZ: c->tz = p.arg; break;
@@ -699,7 +704,7 @@ main(int argc, char **argv)
 	if (load_operand(&rn, argv[0], 0, &rn.a) ||
 	    (nops == 2 && load_operand(&rn, argv[1], 1, &rn.b)))
 		goto out;
-	rn.sentences = !rn.c.has_format && isatty(STDOUT_FILENO);
+	rn.sentences = rn.c.text || (!rn.c.has_format && isatty(STDOUT_FILENO));
 	if (!rn.c.svg && !rn.sentences) {
 		rn.out = hq_out_new(stdout, rn.c.has_format ? rn.c.format : HQ_FMT_AUTO);
 		if (!rn.c.against)

@@ -423,6 +423,22 @@ hq_corr_load(const struct hq_corr_store *cs, const char *operand,
 	return 0;
 }
 
+int
+hq_corr_identifier(const struct hq_corr_store *cs, const char *operand,
+    char *buf, size_t n, struct hq_err *e)
+{
+	struct hq_metric_ref ref;
+	char metric[128];
+	struct hq_agg agg;
+	int has_agg;
+
+	if (hq_corr_parse_operand(operand, metric, sizeof metric, &agg, &has_agg, e) ||
+	    hq_query_resolve(cs->s, metric, &ref, e))
+		return -1;
+	snprintf(buf, n, "%s", ref.identifier);
+	return 0;
+}
+
 void
 hq_corr_lag(const struct hq_corr_series *b, int lag, int night, int *reported,
     int *shift)
@@ -683,9 +699,9 @@ hq_corr_rank(struct hq_corr_result *r, size_t *idx, size_t n, int pearson)
 }
 
 int
-hq_corr_same_family(const struct hq_corr_series *a, const struct hq_corr_series *b)
+hq_corr_same_family(const struct hq_corr_series *a, const char *identifier)
 {
-	return strcasecmp(a->identifier, b->identifier) == 0;
+	return strcasecmp(a->identifier, identifier) == 0;
 }
 
 /* ---- words ------------------------------------------------------------------- */
@@ -759,8 +775,8 @@ fmt_day(int64_t day, char *buf, size_t n)
 
 /* When B is taken, relative to A's day: "the night after", "the same
  * day", "2 days later". */
-static void
-timing(int lag, int night, char *buf, size_t n)
+void
+hq_corr_timing(int lag, int night, char *buf, size_t n)
 {
 	if (night)
 		snprintf(buf, n, "the night after");
@@ -795,7 +811,7 @@ size_clause(struct hq_buf *b, const struct hq_corr_series *a,
 
 	hq_corr_label(a, la, sizeof la);
 	hq_corr_label(bs, lb, sizeof lb);
-	fmt2(st, step, sizeof step);
+	snprintf(step, sizeof step, "%g", st);
 	fmt2(fabs(r->pearson.slope * st), by, sizeof by);
 	hq_buf_printf(b, "each %s%s more %s went with %s%s %s %s", step,
 	    unit_after(a->unit, ua, sizeof ua), la, by,
@@ -813,7 +829,7 @@ hq_corr_sentence_pair(struct hq_buf *b, const struct hq_corr_series *a,
 
 	hq_corr_label(a, la, sizeof la);
 	hq_corr_label(bs, lb, sizeof lb);
-	timing(lag, night, when, sizeof when);
+	hq_corr_timing(lag, night, when, sizeof when);
 	fmt_coef(coef, c, sizeof c);
 	fmt_coef(pearson ? r->spearman.r : r->pearson.r, other, sizeof other);
 	fmt_p(pv, p, sizeof p);
@@ -882,11 +898,11 @@ hq_corr_sentence_against(struct hq_buf *b, size_t rank,
 
 	hq_corr_label(a, la, sizeof la);
 	hq_corr_label(bs, lb, sizeof lb);
-	timing(lag, night, when, sizeof when);
+	hq_corr_timing(lag, night, when, sizeof when);
 	fmt_coef(coef, c, sizeof c);
 	fmt_p(pv, p, sizeof p);
 	fmt_p(r->p_adj, q, sizeof q);
-	fmt2(st, step, sizeof step);
+	snprintf(step, sizeof step, "%g", st);
 	fmt2(fabs(r->pearson.slope * st), by, sizeof by);
 	hq_buf_printf(b, "%zu. %s %s: ", rank, lb, when);
 	if (r->p_adj >= 0.05)

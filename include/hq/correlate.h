@@ -103,6 +103,11 @@ int hq_corr_load(const struct hq_corr_store *cs, const char *operand,
     struct hq_corr_span span, int lag, int night, struct hq_corr_series *s,
     struct hq_err *e);
 
+/* The identifier a metric operand is stored under (its family), without
+ * loading it: 0, or -1 with e set. */
+int hq_corr_identifier(const struct hq_corr_store *cs, const char *operand,
+    char *buf, size_t n, struct hq_err *e);
+
 /* How a loaded B pairs: *shift is added to A's day to find B's (0 for
  * night windows, which are keyed by D), *reported is the row's lag (the
  * days B follows A: 1 for any night). */
@@ -164,14 +169,16 @@ void hq_corr_daysrc_free(struct hq_select_daysrc *src);
 void hq_corr_rank(struct hq_corr_result *r, size_t *idx, size_t n,
     int pearson);
 
-/* Whether two series are one family (--against leaves B out): the same
- * identifier as stored (sleep and its stages, in bed, awake; heart_rate
- * and heart_rate.max). */
-int hq_corr_same_family(const struct hq_corr_series *a,
-    const struct hq_corr_series *b);
+/* Whether a metric stored under identifier is of a's family (--against
+ * leaves it out): the same identifier (sleep and its stages, in bed,
+ * awake; heart_rate and heart_rate.max). */
+int hq_corr_same_family(const struct hq_corr_series *a, const char *identifier);
 
 /* ---- words --------------------------------------------------------------- */
 
+/* When B is taken, relative to A's day: "the night after", "the same
+ * day", "the next day", "2 days later", "the day before". */
+void hq_corr_timing(int lag, int night, char *buf, size_t n);
 /* "blood glucose (max)": a series as a sentence names it. */
 void hq_corr_label(const struct hq_corr_series *s, char *buf, size_t n);
 /* One plain sentence about a pair row, its last word a period:
