@@ -38,17 +38,7 @@ if [ ! -s "$HQ_DB" ]; then
 	rm -f "$TMP/correlate.zip"
 fi
 
-# best CMD...: the best wall time of three runs, in seconds.
-best() {
-	b=999
-	for _ in 1 2 3; do
-		s=$(date +%s.%N)
-		"$@" >/dev/null
-		e=$(date +%s.%N)
-		b=$(awk -v b="$b" -v s="$s" -v e="$e" 'BEGIN { d = e - s; print (d < b) ? d : b }')
-	done
-	echo "$b"
-}
+. "$(dirname "$0")/lib.sh"
 
 # The metrics --against all pairs with sleep (its rows' b), and sleep.
 metrics="sleep $(hq-correlate sleep --against all --format csv | awk -F, 'NR > 1 { print $2 }' | tr '\n' ' ')"

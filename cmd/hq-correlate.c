@@ -583,29 +583,15 @@ static int
 parse_span(const struct cli *c, struct hq_corr_span *sp)
 {
 	struct hq_err e;
-	int64_t s, end, now = (int64_t)time(NULL);
+	int64_t start, end;
 
-	sp->from_day = INT64_MIN;
-	sp->to_day = INT64_MAX;
-	if (c->from) {
-		if (hq_time_parse_range(c->from, now, &s, &end, &e)) {
-			hq_warn("--from: %s", e.msg);
-			return 2;
-		}
-		sp->from_day = hq_time_local_day(s);
-	}
-	if (c->to) {
-		if (hq_time_parse_range(c->to, now, &s, &end, &e)) {
-			hq_warn("--to: %s", e.msg);
-			return 2;
-		}
-		sp->to_day = hq_time_local_day(end > s ? end - 1 : s);
-	}
-	if (sp->from_day != INT64_MIN && sp->to_day != INT64_MAX &&
-	    sp->from_day > sp->to_day) {
-		hq_warn("--from %s is after --to %s; swap them", c->from, c->to);
+	if (hq_time_parse_from_to(c->from, c->to, (int64_t)time(NULL), &start,
+	    &end, &e)) {
+		hq_warn("%s", e.msg);
 		return 2;
 	}
+	sp->from_day = start == INT64_MIN ? INT64_MIN : hq_time_local_day(start);
+	sp->to_day = end == INT64_MAX ? INT64_MAX : hq_time_local_day(end - 1);
 	return 0;
 }
 

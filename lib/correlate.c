@@ -83,6 +83,16 @@ push_day(struct hq_corr_series *s, size_t *cap, int64_t day, double v)
 	s->v[s->n++] = v;
 }
 
+/* "2024-12-01" */
+static void
+fmt_day(int64_t day, char *buf, size_t n)
+{
+	int y, m, d;
+
+	hq_time_civil_from_days(day, &y, &m, &d);
+	snprintf(buf, n, "%04d-%02d-%02d", y, m, d);
+}
+
 /* ---- a file of hq-query day rows -------------------------------------------- */
 
 /* "2024-12-01" as a day number; -1 when it is not a date. */
@@ -215,50 +225,34 @@ out:
 	return rc;
 }
 
-struct day_line {
-	int64_t day;
-	size_t i;        /* the row */
-	long line;
-};
-
-static int
-cmp_day_line(const void *a, const void *b)
-{
-	const struct day_line *x = a, *y = b;
-
-	if (x->day != y->day)
-		return x->day < y->day ? -1 : 1;
-	return (x->line > y->line) - (x->line < y->line);
-}
-
 /* Rows in day order, each day once (the second of a day is an error). */
 static int
 sort_rows(struct hq_corr_series *s, const long *lines, const char *name,
     struct hq_err *e)
 {
-	struct day_line *o = hq_xcalloc(s->n + 1, sizeof *o);
+	size_t *o = hq_xcalloc(s->n + 1, sizeof *o);
 	int64_t *days = hq_xcalloc(s->n + 1, sizeof *days);
 	double *v = hq_xcalloc(s->n + 1, sizeof *v);
 	double *fv = hq_xcalloc(s->n * s->nfields + 1, sizeof *fv);
 	int rc = 0;
 
+	/* Day numbers are exact as doubles; rows are in line order, so a
+	 * stable sort keeps a day's first line first. */
 	for (size_t i = 0; i < s->n; i++)
-		o[i] = (struct day_line){ s->days[i], i, lines[i] };
-	qsort(o, s->n, sizeof *o, cmp_day_line);
+		v[i] = (double)s->days[i];
+	hq_stats_order(v, s->n, o);
 	for (size_t k = 0; k < s->n; k++) {
-		if (k && o[k].day == o[k - 1].day) {
+		if (k && s->days[o[k]] == s->days[o[k - 1]]) {
 			char date[16];
-			int y, m, d;
-			hq_time_civil_from_days(o[k].day, &y, &m, &d);
-			snprintf(date, sizeof date, "%04d-%02d-%02d", y, m, d);
+			fmt_day(s->days[o[k]], date, sizeof date);
 			hq_err_set(e, "%s:%ld: a second row for %s (line %ld has it)",
-			    name, o[k].line, date, o[k - 1].line);
+			    name, lines[o[k]], date, lines[o[k - 1]]);
 			rc = -1;
 			break;
 		}
-		days[k] = o[k].day;
-		v[k] = s->v[o[k].i];
-		memcpy(fv + k * s->nfields, s->fv + o[k].i * s->nfields,
+		days[k] = s->days[o[k]];
+		v[k] = s->v[o[k]];
+		memcpy(fv + k * s->nfields, s->fv + o[k] * s->nfields,
 		    s->nfields * sizeof *fv);
 	}
 	free(s->days);
@@ -654,45 +648,30 @@ hq_corr_daysrc_free(struct hq_select_daysrc *src)
 
 /* ---- --against ------------------------------------------------------------- */
 
-struct ranked {
-	double key;
-	size_t i;
-};
-
-static int
-cmp_ranked(const void *a, const void *b)
-{
-	const struct ranked *x = a, *y = b;
-
-	if (x->key != y->key)
-		return x->key > y->key ? -1 : 1;
-	return (x->i > y->i) - (x->i < y->i);
-}
-
 void
 hq_corr_rank(struct hq_corr_result *r, size_t *idx, size_t n, int pearson)
 {
-	double *p = hq_xcalloc(n + 1, sizeof *p), *adj = hq_xcalloc(n + 1, sizeof *adj);
-	struct ranked *o = hq_xcalloc(n + 1, sizeof *o);
+	double *p = hq_xcalloc(n + 1, sizeof *p), *key = hq_xcalloc(n + 1, sizeof *key);
+	size_t *o = hq_xcalloc(n + 1, sizeof *o), *tidx = hq_xcalloc(n + 1, sizeof *tidx);
 	struct hq_corr_result *tmp = hq_xcalloc(n + 1, sizeof *tmp);
-	size_t *tidx = hq_xcalloc(n + 1, sizeof *tidx);
 
 	for (size_t i = 0; i < n; i++)
 		p[i] = pearson ? r[i].pearson.p : r[i].spearman.p;
-	hq_stats_p_adjust_bh(p, n, adj);
+	hq_stats_p_adjust_bh(p, n, p);
 	for (size_t i = 0; i < n; i++) {
-		r[i].p_adj = adj[i];
-		o[i] = (struct ranked){ fabs(pearson ? r[i].pearson.r : r[i].spearman.r), i };
+		r[i].p_adj = p[i];
+		/* largest |coefficient| first, ties in the given order */
+		key[i] = -fabs(pearson ? r[i].pearson.r : r[i].spearman.r);
 	}
-	qsort(o, n, sizeof *o, cmp_ranked);
+	hq_stats_order(key, n, o);
 	for (size_t k = 0; k < n; k++) {
-		tmp[k] = r[o[k].i];
-		tidx[k] = idx[o[k].i];
+		tmp[k] = r[o[k]];
+		tidx[k] = idx[o[k]];
 	}
 	memcpy(r, tmp, n * sizeof *r);
 	memcpy(idx, tidx, n * sizeof *idx);
 	free(p);
-	free(adj);
+	free(key);
 	free(o);
 	free(tmp);
 	free(tidx);
@@ -762,15 +741,6 @@ fmt_p(double p, char *buf, size_t n)
 		snprintf(buf, n, "= %.1e", p);
 	else
 		snprintf(buf, n, "= %.2g", p);
-}
-
-static void
-fmt_day(int64_t day, char *buf, size_t n)
-{
-	int y, m, d;
-
-	hq_time_civil_from_days(day, &y, &m, &d);
-	snprintf(buf, n, "%04d-%02d-%02d", y, m, d);
 }
 
 /* When B is taken, relative to A's day: "the night after", "the same

@@ -465,34 +465,33 @@ cmp_indexed(const void *a, const void *b)
 	return (x->i > y->i) - (x->i < y->i);
 }
 
-/* v[0..n) with their positions, sorted; the caller frees it. */
-static struct indexed *
-sort_indexed(const double *v, size_t n)
+void
+hq_stats_order(const double *v, size_t n, size_t *order)
 {
-	struct indexed *o = hq_xmalloc(n * sizeof *o);
+	struct indexed *o = hq_xmalloc((n + 1) * sizeof *o);
 
 	for (size_t i = 0; i < n; i++)
 		o[i] = (struct indexed){ v[i], i };
 	qsort(o, n, sizeof *o, cmp_indexed);
-	return o;
+	for (size_t i = 0; i < n; i++)
+		order[i] = o[i].i;
+	free(o);
 }
 
 void
 hq_stats_ranks(const double *v, size_t n, double *rank)
 {
-	struct indexed *r;
+	size_t *o = hq_xmalloc((n + 1) * sizeof *o);
 
-	if (n == 0)
-		return;
-	r = sort_indexed(v, n);
+	hq_stats_order(v, n, o);
 	for (size_t i = 0, j; i < n; i = j) {
-		for (j = i + 1; j < n && r[j].v == r[i].v; j++)
+		for (j = i + 1; j < n && v[o[j]] == v[o[i]]; j++)
 			;
 		/* positions i..j-1 (ranks i+1..j) share their mean */
 		for (size_t k = i; k < j; k++)
-			rank[r[k].i] = (double)(i + 1 + j) / 2;
+			rank[o[k]] = (double)(i + 1 + j) / 2;
 	}
-	free(r);
+	free(o);
 }
 
 const char *
@@ -639,19 +638,18 @@ hq_stats_welch(const double *x, size_t nx, const double *y, size_t ny,
 void
 hq_stats_p_adjust_bh(const double *p, size_t m, double *adj)
 {
-	struct indexed *o;
+	size_t *o = hq_xmalloc((m + 1) * sizeof *o);
 	double run = 1;
 
-	if (m == 0)
-		return;
-	o = sort_indexed(p, m);
+	hq_stats_order(p, m, o);
 	/* From the largest p (rank m) down: m/rank * p, never more than the
-	 * one before it, never above 1. */
+	 * one before it, never above 1. adj may be p: each p is read before
+	 * its own adjusted value is written, and never after. */
 	for (size_t k = m; k-- > 0;) {
-		double v = (double)m / (double)(k + 1) * o[k].v;
+		double v = (double)m / (double)(k + 1) * p[o[k]];
 		if (v < run)
 			run = v;
-		adj[o[k].i] = run;
+		adj[o[k]] = run;
 	}
 	free(o);
 }

@@ -588,3 +588,33 @@ hq_time_monotonic(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
+
+int
+hq_time_parse_from_to(const char *from, const char *to, int64_t now,
+    int64_t *start, int64_t *end, struct hq_err *e)
+{
+	int64_t s, z;
+
+	*start = INT64_MIN;
+	*end = INT64_MAX;
+	if (from) {
+		if (hq_time_parse_range(from, now, &s, &z, e)) {
+			hq_err_prefix(e, "--from");
+			return -1;
+		}
+		*start = s;
+	}
+	if (to) {
+		if (hq_time_parse_range(to, now, &s, &z, e)) {
+			hq_err_prefix(e, "--to");
+			return -1;
+		}
+		/* --to names the last day (or month...) to include. */
+		*end = z > s ? z : s;
+	}
+	if (*start != INT64_MIN && *end != INT64_MAX && *start >= *end) {
+		hq_err_set(e, "--from %s is after --to %s; swap them", from, to);
+		return -1;
+	}
+	return 0;
+}

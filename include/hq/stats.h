@@ -97,6 +97,9 @@ double hq_stats_log_ibeta(double x, double y, double a, double b, int upper);
 double hq_stats_pt(double t, double df);
 double hq_stats_t_p2(double t, double df);
 
+/* The positions that put v in ascending order, ties in the order they
+ * come (a stable sort): v[order[0]] is the smallest. */
+void hq_stats_order(const double *v, size_t n, size_t *order);
 /* Average ranks, 1..n, ties sharing the mean of the ranks they span (R's
  * rank(ties.method = "average")). */
 void hq_stats_ranks(const double *v, size_t n, double *rank);

@@ -78,5 +78,12 @@ void hq_time_format_date(int64_t utc, char *buf, size_t n);
  * this-week, last-week, this-month, last-month, this-year, last-year. */
 int hq_time_parse_range(const char *s, int64_t now, int64_t *start,
     int64_t *end, struct hq_err *e);
+/* A command's --from and --to (either may be NULL) as one range [*start,
+ * *end): from where --from's date starts to where --to's ends (--to 2024-12
+ * includes December); INT64_MIN and INT64_MAX where one is not given. 0, or
+ * -1 with e saying which is wrong ("--from: cannot read ...", "--from X is
+ * after --to Y; swap them"). */
+int hq_time_parse_from_to(const char *from, const char *to, int64_t now,
+    int64_t *start, int64_t *end, struct hq_err *e);
 
 #endif

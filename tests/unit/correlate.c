@@ -298,12 +298,11 @@ main(void)
 	test_groups();
 	test_rank();
 	test_words();
-	snprintf(path, sizeof path, "%s/g.jsonl", dir);
-	unlink(path);
-	snprintf(path, sizeof path, "%s/b.jsonl", dir);
-	unlink(path);
-	snprintf(path, sizeof path, "%s/sleep.jsonl", dir);
-	unlink(path);
+	for (const char *const *f = (const char *const[]){ "g.jsonl", "b.jsonl",
+	    "sleep.jsonl", NULL }; *f; f++) {
+		snprintf(path, sizeof path, "%s/%s", dir, *f);
+		unlink(path);
+	}
 	rmdir(dir);
 	return done_testing();
 }
