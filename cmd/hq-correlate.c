@@ -7,7 +7,6 @@
  * lib/correlate.c (series, pairs, conditions) over lib/select.c and
  * lib/stats.c; this file reads options, runs it and prints.
  */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,10 +20,8 @@
 #include "hq/expr.h"
 #include "hq/opts.h"
 #include "hq/output.h"
-#include "hq/query.h"
 #include "hq/select.h"
 #include "hq/store.h"
-#include "hq/svg.h"
 #include "hq/time.h"
 
 enum {
@@ -106,90 +103,7 @@ struct run {
 	int sentences;                 /* on a terminal without --format */
 };
 
-/* ---- rows ------------------------------------------------------------------ */
-
-static void
-out_day(struct hq_out *o, const char *key, int64_t day)
-{
-	int y, m, d;
-	char buf[16];
-
-	hq_time_civil_from_days(day, &y, &m, &d);
-	snprintf(buf, sizeof buf, "%04d-%02d-%02d", y, m, d);
-	hq_out_str(o, key, buf);
-}
-
-static void
-pair_row(struct hq_out *o, const struct hq_corr_series *a,
-    const struct hq_corr_series *b, int lag, const struct hq_corr_result *r,
-    long tested)
-{
-	hq_out_begin(o);
-	hq_out_str(o, "a", a->metric);
-	hq_out_str(o, "b", b->metric);
-	hq_out_str(o, "a_agg", a->agg[0] ? a->agg : NULL);
-	hq_out_str(o, "b_agg", b->agg[0] ? b->agg : NULL);
-	hq_out_str(o, "a_unit", a->unit);
-	hq_out_str(o, "b_unit", b->unit);
-	hq_out_int(o, "lag", lag);
-	out_day(o, "from", r->first);
-	out_day(o, "to", r->last);
-	hq_out_int(o, "n", (int64_t)r->n);
-	hq_out_num(o, "r", r->pearson.r);
-	hq_out_num(o, "p", r->pearson.p);
-	hq_out_num(o, "ci_low", r->pearson.has_ci ? r->pearson.ci_low : NAN);
-	hq_out_num(o, "ci_high", r->pearson.has_ci ? r->pearson.ci_high : NAN);
-	hq_out_num(o, "rho", r->spearman.r);
-	hq_out_num(o, "rho_p", r->spearman.p);
-	hq_out_num(o, "slope", r->pearson.slope);
-	hq_out_num(o, "intercept", r->pearson.intercept);
-	if (tested >= 0) {
-		hq_out_int(o, "tested", tested);
-		hq_out_num(o, "p_adj", r->p_adj);
-	}
-	hq_out_end(o);
-}
-
-/* A table of --against rows keeps what fits 80 columns. */
-static void
-against_table_row(struct hq_out *o, const struct hq_corr_series *b,
-    const struct hq_corr_result *r)
-{
-	hq_out_begin(o);
-	hq_out_str(o, "b", b->metric);
-	hq_out_str(o, "b_agg", b->agg);
-	hq_out_int(o, "n", (int64_t)r->n);
-	hq_out_num(o, "rho", r->spearman.r);
-	hq_out_num(o, "rho_p", r->spearman.p);
-	hq_out_num(o, "r", r->pearson.r);
-	hq_out_num(o, "p_adj", r->p_adj);
-	hq_out_end(o);
-}
-
-static void
-groups_row(struct hq_out *o, const struct run *rn, int lag,
-    const struct hq_stats_welch *w)
-{
-	hq_out_begin(o);
-	hq_out_str(o, "a", rn->a.metric);
-	hq_out_str(o, "b", rn->b.metric);
-	hq_out_str(o, "b_agg", rn->b.agg[0] ? rn->b.agg : NULL);
-	hq_out_str(o, "unit", rn->b.unit);
-	hq_out_str(o, "condition", rn->condition.data);
-	hq_out_int(o, "lag", lag);
-	hq_out_int(o, "n_with", (int64_t)w->n_x);
-	hq_out_int(o, "n_without", (int64_t)w->n_y);
-	hq_out_num(o, "mean_with", w->mean_x);
-	hq_out_num(o, "mean_without", w->mean_y);
-	hq_out_num(o, "median_with", w->median_x);
-	hq_out_num(o, "median_without", w->median_y);
-	hq_out_num(o, "diff", w->diff);
-	hq_out_num(o, "t", w->t);
-	hq_out_num(o, "df", w->df);
-	hq_out_num(o, "p", w->p);
-	hq_out_num(o, "g", w->g);
-	hq_out_end(o);
-}
+/* ---- the three questions ---------------------------------------------------- */
 
 static void
 say(struct hq_buf *b)
@@ -197,86 +111,6 @@ say(struct hq_buf *b)
 	hq_corr_wrap(stdout, b->data ? b->data : "", 79);
 	hq_buf_reset(b);
 }
-
-/* ---- charts ------------------------------------------------------------------ */
-
-static char **
-day_labels(const struct hq_corr_pairs *p)
-{
-	char **l = hq_xcalloc(p->n + 1, sizeof *l);
-
-	for (size_t i = 0; i < p->n; i++) {
-		int y, m, d;
-		l[i] = hq_xmalloc(16);
-		hq_time_civil_from_days(p->days[i], &y, &m, &d);
-		snprintf(l[i], 16, "%04d-%02d-%02d", y, m, d);
-	}
-	return l;
-}
-
-static void
-free_labels(char **l, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(l[i]);
-	free(l);
-}
-
-static int
-svg_pairs(const struct run *rn, const struct hq_corr_pairs *p, int lag,
-    const struct hq_corr_result *r)
-{
-	char la[160], lb[160], title[400], sub[200], when[32];
-	char **labels = day_labels(p);
-	int rc;
-
-	hq_corr_label(&rn->a, la, sizeof la);
-	hq_corr_label(&rn->b, lb, sizeof lb);
-	hq_corr_timing(lag, rn->c.night, when, sizeof when);
-	snprintf(title, sizeof title, "%s and %s %s", la, lb, when);
-	snprintf(sub, sizeof sub, "\u03c1 = %.2f, r = %.2f, p = %.2g, n = %zu days; "
-	    "an association, not a cause", r->spearman.r, r->pearson.r,
-	    rn->c.pearson ? r->pearson.p : r->spearman.p, r->n);
-	struct hq_scatter sc = { .title = title, .subtitle = sub, .xname = la,
-	    .xunit = rn->a.unit, .yname = lb, .yunit = rn->b.unit, .x = p->a, .y = p->b,
-	    .labels = (const char *const *)labels, .n = p->n, .has_line = 1,
-	    .slope = r->pearson.slope, .intercept = r->pearson.intercept };
-	rc = hq_svg_scatter(stdout, &sc);
-	free_labels(labels, p->n);
-	return rc;
-}
-
-static int
-svg_groups(const struct run *rn, const struct hq_corr_groups *g,
-    const struct hq_stats_welch *w)
-{
-	char lb[160], title[400], sub[200], with[300], without[32];
-	char **lw = day_labels(&g->with), **lo = day_labels(&g->without);
-	int rc;
-
-	const char *rel = rn->c.night ? "the nights after" : rn->c.lag == 0 ? "on"
-	    : rn->c.lag > 0 ? "after" : "before";
-
-	hq_corr_label(&rn->b, lb, sizeof lb);
-	snprintf(title, sizeof title, "%s %s days with %s, and %s the others", lb,
-	    rel, rn->condition.data, rn->c.night ? "after" : rel);
-	snprintf(sub, sizeof sub, "difference %.3g %s, p = %.2g, Hedges' g = %.2f; an "
-	    "association, not a cause", w->diff, rn->b.unit, w->p, w->g);
-	snprintf(with, sizeof with, "%s", rn->condition.data);
-	snprintf(without, sizeof without, "the other days");
-	struct hq_strip st[2] = {
-		{ with, g->with.b, (const char *const *)lw, g->with.n },
-		{ without, g->without.b, (const char *const *)lo, g->without.n },
-	};
-	struct hq_strips s = { .title = title, .subtitle = sub, .unit = rn->b.unit,
-	    .groups = st, .ngroups = 2 };
-	rc = hq_svg_strips(stdout, &s);
-	free_labels(lw, g->with.n);
-	free_labels(lo, g->without.n);
-	return rc;
-}
-
-/* ---- the three modes ---------------------------------------------------------- */
 
 static void
 refuse_few(const struct run *rn, size_t n)
@@ -304,14 +138,15 @@ run_pair(struct run *rn)
 		    ? "A never changes" : r.status == HQ_STATS_CONSTANT_Y ? "B never changes"
 		    : hq_stats_status_str(r.status));
 	else if (rn->c.svg)
-		status = svg_pairs(rn, &p, lag, &r) ? 2 : 0;
+		status = hq_corr_svg_pairs(stdout, &rn->a, &rn->b, lag, rn->c.night, &p, &r,
+		    rn->c.pearson) ? 2 : 0;
 	else {
 		if (rn->sentences) {
 			hq_corr_sentence_pair(&b, &rn->a, &rn->b, lag, rn->c.night, &r,
 			    rn->c.pearson);
 			say(&b);
 		} else
-			pair_row(rn->out, &rn->a, &rn->b, lag, &r, -1);
+			hq_corr_row_pair(rn->out, &rn->a, &rn->b, lag, &r, -1);
 		status = 0;
 	}
 	hq_buf_free(&b);
@@ -319,201 +154,87 @@ run_pair(struct run *rn)
 	return status;
 }
 
-/* The days the conditions read: A's span widened by their day offsets. */
-static void
-condition_range(const struct run *rn, struct hq_select *range)
-{
-	int64_t reach = 0;
-
-	for (size_t i = 0; i < rn->nconds; i++)
-		for (size_t k = 0; k < hq_expr_nrefs(rn->conds[i]); k++) {
-			int lag = hq_expr_ref(rn->conds[i], k)->lag;
-			reach = lag < -reach ? -lag : lag > reach ? lag : reach;
-		}
-	hq_select_init(range);
-	if (rn->span.from_day != INT64_MIN)
-		range->from = hq_time_day_start(rn->span.from_day - reach);
-	if (rn->span.to_day != INT64_MAX)
-		range->to = hq_time_day_start(rn->span.to_day + reach + 1);
-}
-
 static int
 run_when(struct run *rn)
 {
-	struct hq_corr_series *files[2];
-	struct hq_select_daysrc src;
-	struct hq_select_days *days;
-	struct hq_select range;
-	struct hq_corr_pairs p;
-	struct hq_corr_groups g = { 0 };
+	struct hq_corr_groups g;
 	struct hq_stats_welch w;
 	struct hq_buf b = { 0 };
 	struct hq_err e;
-	size_t nfiles = 0;
-	int lag, shift, status = 2;
+	size_t paired;
+	int lag, shift, status = 1;
 
-	if (rn->a.path)
-		files[nfiles++] = &rn->a;
-	if (rn->b.path)
-		files[nfiles++] = &rn->b;
-	condition_range(rn, &range);
-	hq_corr_daysrc(&src, files, nfiles, &rn->cs, &range);
-	hq_corr_lag(&rn->b, (int)rn->c.lag, rn->c.night, &lag, &shift);
-	hq_corr_pair(&rn->a, &rn->b, shift, rn->span, &p);
-	if (!(days = hq_select_days_new(rn->conds, rn->nconds, &src, &e))) {
+	if (hq_corr_when(&rn->cs, &rn->a, &rn->b, rn->conds, rn->nconds, rn->span,
+	    (int)rn->c.lag, rn->c.night, &g, &e)) {
 		hq_warn("%s", e.msg);
-		goto out;
+		return 2;
 	}
-	hq_corr_split(&p, days, &g);
-	status = 1;
-	if (p.n - g.undefined < (size_t)rn->c.min_n)
-		refuse_few(rn, p.n - g.undefined);
+	hq_corr_lag(&rn->b, (int)rn->c.lag, rn->c.night, &lag, &shift);
+	paired = g.with.n + g.without.n;
+	if (paired < (size_t)rn->c.min_n)
+		refuse_few(rn, paired);
 	else if (g.with.n < 5 || g.without.n < 5)
 		hq_warn("%s held on %zu of the %zu paired days and not on %zu: at least 5 "
 		    "of each are needed to compare them", rn->condition.data, g.with.n,
-		    p.n - g.undefined, g.without.n);
+		    paired, g.without.n);
 	else if (hq_stats_welch(g.with.b, g.with.n, g.without.b, g.without.n, &w)
 	    != HQ_STATS_OK)
 		hq_warn("%s is the same on every one of those days: nothing to compare",
 		    rn->b.metric);
 	else if (rn->c.svg)
-		status = svg_groups(rn, &g, &w) ? 2 : 0;
+		status = hq_corr_svg_groups(stdout, &rn->b, rn->condition.data, lag,
+		    rn->c.night, &g, &w) ? 2 : 0;
 	else {
 		if (rn->sentences) {
 			hq_corr_sentence_groups(&b, &rn->b, rn->condition.data, lag,
 			    rn->c.night, &w);
 			say(&b);
 		} else
-			groups_row(rn->out, rn, lag, &w);
+			hq_corr_row_groups(rn->out, &rn->a, &rn->b, rn->condition.data, lag, &w);
 		status = 0;
 	}
-out:
 	hq_buf_free(&b);
 	hq_corr_groups_free(&g);
-	hq_corr_pairs_free(&p);
-	hq_select_days_free(days);
-	hq_corr_daysrc_free(&src);
 	return status;
-}
-
-/* --against's candidates: every metric in the store, or the list. */
-struct names {
-	char **v;
-	size_t n;
-};
-
-static void
-add_name(const char *name, void *ctx)
-{
-	struct names *nm = ctx;
-
-	nm->v = hq_xrealloc(nm->v, (nm->n + 1) * sizeof *nm->v);
-	nm->v[nm->n++] = hq_xstrdup(name);
-}
-
-static int
-candidates(const struct run *rn, struct names *nm, struct hq_err *e)
-{
-	const char *p = rn->c.against;
-
-	if (strcmp(p, "all") == 0)
-		return hq_query_metric_names(rn->cs.s, add_name, nm, e);
-	while (*p) {
-		size_t len = strcspn(p, ",");
-		char name[160];
-		snprintf(name, sizeof name, "%.*s", (int)len, p);
-		if (len && len < sizeof name)
-			add_name(name, nm);
-		p += len + (p[len] == ',');
-	}
-	return 0;
 }
 
 static int
 run_against(struct run *rn)
 {
-	struct names nm = { 0 };
-	struct hq_corr_series *bs = NULL;
-	struct hq_corr_result *res = NULL;
-	size_t *idx = NULL, tested = 0;
+	struct hq_corr_ranking rk;
 	struct hq_buf b = { 0 };
 	struct hq_err e;
-	int lag = 0, shift, status = 2;
 
-	if (candidates(rn, &nm, &e)) {
-		hq_warn("%s", e.msg);
-		goto out;
+	if (hq_corr_against(&rn->cs, &rn->a, rn->c.against, rn->span, (int)rn->c.lag,
+	    rn->c.night, rn->c.min_n, rn->c.pearson, &rk, &e)) {
+		hq_warn("--against: %s", e.msg);
+		return 2;
 	}
-	bs = hq_xcalloc(nm.n + 1, sizeof *bs);
-	res = hq_xcalloc(nm.n + 1, sizeof *res);
-	idx = hq_xcalloc(nm.n + 1, sizeof *idx);
-	for (size_t i = 0; i < nm.n; i++) {
-		struct hq_corr_series s;
-		struct hq_corr_pairs p;
-		char id[256];
-		/* A's own family is left out before it costs a query. */
-		if (hq_corr_identifier(&rn->cs, nm.v[i], id, sizeof id, &e) ||
-		    (!hq_corr_same_family(&rn->a, id) &&
-		    hq_corr_load(&rn->cs, nm.v[i], rn->span, (int)rn->c.lag, rn->c.night,
-		    &s, &e))) {
-			hq_warn("--against: %s", e.msg);
-			goto out;
-		}
-		if (hq_corr_same_family(&rn->a, id))
-			continue;
-		hq_corr_lag(&s, (int)rn->c.lag, rn->c.night, &lag, &shift);
-		hq_corr_pair(&rn->a, &s, shift, rn->span, &p);
-		/* Only the pairs' statistics and the names are kept. */
-		if (p.n >= (size_t)rn->c.min_n &&
-		    hq_corr_stats(&p, &res[tested]) == HQ_STATS_OK) {
-			bs[tested] = s;
-			bs[tested].days = NULL;
-			bs[tested].v = NULL;
-			bs[tested].n = 0;
-			idx[tested] = tested;
-			tested++;
-			free(s.days);
-			free(s.v);
-		} else
-			hq_corr_series_free(&s);
-		hq_corr_pairs_free(&p);
-	}
-	status = 1;
-	if (!tested) {
+	if (!rk.n) {
 		hq_warn("no metric has %ld days paired with %s%s (--min-n lowers it)",
 		    rn->c.min_n, rn->a.metric, rn->c.night ? " the night before" : "");
-		goto out;
+		hq_corr_ranking_free(&rk);
+		return 1;
 	}
-	hq_corr_rank(res, idx, tested, rn->c.pearson);
-	for (size_t k = 0; k < tested; k++) {
-		const struct hq_corr_series *s = &bs[idx[k]];
+	for (size_t k = 0; k < rk.n; k++)
 		if (rn->sentences) {
-			hq_corr_sentence_against(&b, k + 1, &rn->a, s, lag, rn->c.night,
-			    &res[k], rn->c.pearson);
+			hq_corr_sentence_against(&b, k + 1, &rn->a, &rk.b[k], rk.lag,
+			    rn->c.night, &rk.r[k], rn->c.pearson);
 			say(&b);
 		} else if (hq_out_format(rn->out) == HQ_FMT_TABLE)
-			against_table_row(rn->out, s, &res[k]);
+			hq_corr_row_ranked(rn->out, &rk.b[k], &rk.r[k]);
 		else
-			pair_row(rn->out, &rn->a, s, lag, &res[k], (long)tested);
-	}
+			hq_corr_row_pair(rn->out, &rn->a, &rk.b[k], rk.lag, &rk.r[k],
+			    (long)rk.n);
 	if (rn->sentences) {
 		hq_buf_printf(&b, "%zu metrics with %ld or more days paired; p adjusted "
 		    "for %zu tests (Benjamini-Hochberg). Associations, not proof of "
-		    "causes.", tested, rn->c.min_n, tested);
+		    "causes.", rk.n, rn->c.min_n, rk.n);
 		say(&b);
 	}
-	status = 0;
-out:
-	for (size_t i = 0; i < nm.n; i++)
-		free(nm.v[i]);
-	free(nm.v);
-	for (size_t i = 0; bs && i < tested; i++)
-		hq_corr_series_free(&bs[i]);
-	free(bs);
-	free(res);
-	free(idx);
 	hq_buf_free(&b);
-	return status;
+	hq_corr_ranking_free(&rk);
+	return 0;
 }
 
 /* ---- main ------------------------------------------------------------------ */

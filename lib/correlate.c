@@ -9,7 +9,9 @@
 #include "hq/catalog.h"
 #include "hq/correlate.h"
 #include "hq/input.h"
+#include "hq/output.h"
 #include "hq/query.h"
+#include "hq/svg.h"
 #include "hq/time.h"
 
 /* ---- series and operands -------------------------------------------------- */
@@ -681,6 +683,315 @@ int
 hq_corr_same_family(const struct hq_corr_series *a, const char *identifier)
 {
 	return strcasecmp(a->identifier, identifier) == 0;
+}
+
+/* ---- the questions, run ---------------------------------------------------- */
+
+/* The days conditions read: A's span widened by their day offsets. */
+static void
+condition_range(struct hq_corr_span span, struct hq_expr *const *conds,
+    size_t n, struct hq_select *range)
+{
+	int64_t reach = 0;
+
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < hq_expr_nrefs(conds[i]); k++) {
+			int lag = hq_expr_ref(conds[i], k)->lag;
+			reach = lag < -reach ? -lag : lag > reach ? lag : reach;
+		}
+	hq_select_init(range);
+	if (span.from_day != INT64_MIN)
+		range->from = hq_time_day_start(span.from_day - reach);
+	if (span.to_day != INT64_MAX)
+		range->to = hq_time_day_start(span.to_day + reach + 1);
+}
+
+int
+hq_corr_when(const struct hq_corr_store *cs, struct hq_corr_series *a,
+    struct hq_corr_series *b, struct hq_expr *const *conds, size_t nconds,
+    struct hq_corr_span span, int lag, int night, struct hq_corr_groups *g,
+    struct hq_err *e)
+{
+	struct hq_corr_series *files[2];
+	struct hq_select_daysrc src;
+	struct hq_select_days *days;
+	struct hq_select range;
+	struct hq_corr_pairs p;
+	size_t nfiles = 0;
+	int reported, shift;
+
+	memset(g, 0, sizeof *g);
+	if (a->path)
+		files[nfiles++] = a;
+	if (b->path)
+		files[nfiles++] = b;
+	condition_range(span, conds, nconds, &range);
+	hq_corr_daysrc(&src, files, nfiles, cs, &range);
+	hq_corr_lag(b, lag, night, &reported, &shift);
+	hq_corr_pair(a, b, shift, span, &p);
+	if ((days = hq_select_days_new(conds, nconds, &src, e)))
+		hq_corr_split(&p, days, g);
+	hq_select_days_free(days);
+	hq_corr_daysrc_free(&src);
+	hq_corr_pairs_free(&p);
+	return days ? 0 : -1;
+}
+
+static void
+add_name(const char *name, void *ctx)
+{
+	struct hq_corr_ranking *rk = ctx;
+
+	rk->names = hq_xrealloc(rk->names, (rk->nnames + 1) * sizeof *rk->names);
+	rk->names[rk->nnames++] = hq_xstrdup(name);
+}
+
+/* --against's candidates: every metric in the store, or the list. */
+static int
+candidates(const struct hq_corr_store *cs, const char *against,
+    struct hq_corr_ranking *rk, struct hq_err *e)
+{
+	const char *p = against;
+
+	if (strcmp(p, "all") == 0)
+		return hq_query_metric_names(cs->s, add_name, rk, e);
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		char name[160];
+		snprintf(name, sizeof name, "%.*s", (int)len, p);
+		if (len && len < sizeof name)
+			add_name(name, rk);
+		p += len + (p[len] == ',');
+	}
+	return 0;
+}
+
+int
+hq_corr_against(const struct hq_corr_store *cs, const struct hq_corr_series *a,
+    const char *against, struct hq_corr_span span, int lag, int night,
+    long min_n, int pearson, struct hq_corr_ranking *rk, struct hq_err *e)
+{
+	size_t *idx = NULL, k = 0;
+	int shift;
+
+	memset(rk, 0, sizeof *rk);
+	if (candidates(cs, against, rk, e))
+		return -1;
+	rk->b = hq_xcalloc(rk->nnames + 1, sizeof *rk->b);
+	rk->r = hq_xcalloc(rk->nnames + 1, sizeof *rk->r);
+	idx = hq_xcalloc(rk->nnames + 1, sizeof *idx);
+	for (size_t i = 0; i < rk->nnames; i++) {
+		struct hq_corr_series s;
+		struct hq_corr_pairs p;
+		char id[256];
+		/* A's own family is left out before it costs a query. */
+		if (hq_corr_identifier(cs, rk->names[i], id, sizeof id, e))
+			goto fail;
+		if (hq_corr_same_family(a, id))
+			continue;
+		if (hq_corr_load(cs, rk->names[i], span, lag, night, &s, e))
+			goto fail;
+		hq_corr_lag(&s, lag, night, &rk->lag, &shift);
+		hq_corr_pair(a, &s, shift, span, &p);
+		/* The statistics and the names are kept, not the days. */
+		if (p.n >= (size_t)min_n && hq_corr_stats(&p, &rk->r[k]) == HQ_STATS_OK) {
+			free(s.days);
+			free(s.v);
+			s.days = NULL;
+			s.v = NULL;
+			s.n = 0;
+			rk->b[k] = s;
+			idx[k] = k;
+			k++;
+		} else
+			hq_corr_series_free(&s);
+		hq_corr_pairs_free(&p);
+	}
+	rk->n = k;
+	hq_corr_rank(rk->r, idx, k, pearson);
+	/* the series in the results' new order */
+	struct hq_corr_series *b = hq_xcalloc(k + 1, sizeof *b);
+	for (size_t i = 0; i < k; i++)
+		b[i] = rk->b[idx[i]];
+	free(rk->b);
+	rk->b = b;
+	free(idx);
+	return 0;
+fail:
+	rk->n = k;
+	free(idx);
+	hq_corr_ranking_free(rk);
+	return -1;
+}
+
+void
+hq_corr_ranking_free(struct hq_corr_ranking *rk)
+{
+	for (size_t i = 0; i < rk->n; i++)
+		hq_corr_series_free(&rk->b[i]);
+	for (size_t i = 0; i < rk->nnames; i++)
+		free(rk->names[i]);
+	free(rk->names);
+	free(rk->b);
+	free(rk->r);
+	memset(rk, 0, sizeof *rk);
+}
+
+/* ---- rows and charts -------------------------------------------------------- */
+
+static void
+out_day(struct hq_out *o, const char *key, int64_t day)
+{
+	char buf[16];
+
+	fmt_day(day, buf, sizeof buf);
+	hq_out_str(o, key, buf);
+}
+
+void
+hq_corr_row_pair(struct hq_out *o, const struct hq_corr_series *a,
+    const struct hq_corr_series *b, int lag, const struct hq_corr_result *r,
+    long tested)
+{
+	hq_out_begin(o);
+	hq_out_str(o, "a", a->metric);
+	hq_out_str(o, "b", b->metric);
+	hq_out_str(o, "a_agg", a->agg[0] ? a->agg : NULL);
+	hq_out_str(o, "b_agg", b->agg[0] ? b->agg : NULL);
+	hq_out_str(o, "a_unit", a->unit);
+	hq_out_str(o, "b_unit", b->unit);
+	hq_out_int(o, "lag", lag);
+	out_day(o, "from", r->first);
+	out_day(o, "to", r->last);
+	hq_out_int(o, "n", (int64_t)r->n);
+	hq_out_num(o, "r", r->pearson.r);
+	hq_out_num(o, "p", r->pearson.p);
+	hq_out_num(o, "ci_low", r->pearson.has_ci ? r->pearson.ci_low : NAN);
+	hq_out_num(o, "ci_high", r->pearson.has_ci ? r->pearson.ci_high : NAN);
+	hq_out_num(o, "rho", r->spearman.r);
+	hq_out_num(o, "rho_p", r->spearman.p);
+	hq_out_num(o, "slope", r->pearson.slope);
+	hq_out_num(o, "intercept", r->pearson.intercept);
+	if (tested >= 0) {
+		hq_out_int(o, "tested", tested);
+		hq_out_num(o, "p_adj", r->p_adj);
+	}
+	hq_out_end(o);
+}
+
+void
+hq_corr_row_ranked(struct hq_out *o, const struct hq_corr_series *b,
+    const struct hq_corr_result *r)
+{
+	hq_out_begin(o);
+	hq_out_str(o, "b", b->metric);
+	hq_out_str(o, "b_agg", b->agg);
+	hq_out_int(o, "n", (int64_t)r->n);
+	hq_out_num(o, "rho", r->spearman.r);
+	hq_out_num(o, "rho_p", r->spearman.p);
+	hq_out_num(o, "r", r->pearson.r);
+	hq_out_num(o, "p_adj", r->p_adj);
+	hq_out_end(o);
+}
+
+void
+hq_corr_row_groups(struct hq_out *o, const struct hq_corr_series *a,
+    const struct hq_corr_series *b, const char *condition, int lag,
+    const struct hq_stats_welch *w)
+{
+	hq_out_begin(o);
+	hq_out_str(o, "a", a->metric);
+	hq_out_str(o, "b", b->metric);
+	hq_out_str(o, "b_agg", b->agg[0] ? b->agg : NULL);
+	hq_out_str(o, "unit", b->unit);
+	hq_out_str(o, "condition", condition);
+	hq_out_int(o, "lag", lag);
+	hq_out_int(o, "n_with", (int64_t)w->n_x);
+	hq_out_int(o, "n_without", (int64_t)w->n_y);
+	hq_out_num(o, "mean_with", w->mean_x);
+	hq_out_num(o, "mean_without", w->mean_y);
+	hq_out_num(o, "median_with", w->median_x);
+	hq_out_num(o, "median_without", w->median_y);
+	hq_out_num(o, "diff", w->diff);
+	hq_out_num(o, "t", w->t);
+	hq_out_num(o, "df", w->df);
+	hq_out_num(o, "p", w->p);
+	hq_out_num(o, "g", w->g);
+	hq_out_end(o);
+}
+
+/* Each pair's day, for the charts' tooltips; free_labels. */
+static char **
+day_labels(const struct hq_corr_pairs *p)
+{
+	char **l = hq_xcalloc(p->n + 1, sizeof *l);
+
+	for (size_t i = 0; i < p->n; i++) {
+		l[i] = hq_xmalloc(16);
+		fmt_day(p->days[i], l[i], 16);
+	}
+	return l;
+}
+
+static void
+free_labels(char **l, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(l[i]);
+	free(l);
+}
+
+int
+hq_corr_svg_pairs(FILE *fp, const struct hq_corr_series *a,
+    const struct hq_corr_series *b, int lag, int night,
+    const struct hq_corr_pairs *p, const struct hq_corr_result *r, int pearson)
+{
+	char la[160], lb[160], title[400], sub[200], when[32];
+	char **labels = day_labels(p);
+	int rc;
+
+	hq_corr_label(a, la, sizeof la);
+	hq_corr_label(b, lb, sizeof lb);
+	hq_corr_timing(lag, night, when, sizeof when);
+	snprintf(title, sizeof title, "%s and %s %s", la, lb, when);
+	snprintf(sub, sizeof sub, "\u03c1 = %.2f, r = %.2f, p = %.2g, n = %zu days; "
+	    "an association, not a cause", r->spearman.r, r->pearson.r,
+	    pearson ? r->pearson.p : r->spearman.p, r->n);
+	struct hq_scatter sc = { .title = title, .subtitle = sub, .xname = la,
+	    .xunit = a->unit, .yname = lb, .yunit = b->unit, .x = p->a, .y = p->b,
+	    .labels = (const char *const *)labels, .n = p->n, .has_line = 1,
+	    .slope = r->pearson.slope, .intercept = r->pearson.intercept };
+	rc = hq_svg_scatter(fp, &sc);
+	free_labels(labels, p->n);
+	return rc;
+}
+
+int
+hq_corr_svg_groups(FILE *fp, const struct hq_corr_series *b,
+    const char *condition, int lag, int night, const struct hq_corr_groups *g,
+    const struct hq_stats_welch *w)
+{
+	char lb[160], title[400], sub[200];
+	char **lw = day_labels(&g->with), **lo = day_labels(&g->without);
+	const char *rel = night ? "the nights after" : lag == 0 ? "on"
+	    : lag > 0 ? "after" : "before";
+	int rc;
+
+	hq_corr_label(b, lb, sizeof lb);
+	snprintf(title, sizeof title, "%s %s days with %s, and %s the others", lb,
+	    rel, condition, night ? "after" : rel);
+	snprintf(sub, sizeof sub, "difference %.3g %s, p = %.2g, Hedges' g = %.2f; an "
+	    "association, not a cause", w->diff, b->unit, w->p, w->g);
+	struct hq_strip st[2] = {
+		{ condition, g->with.b, (const char *const *)lw, g->with.n },
+		{ "the other days", g->without.b, (const char *const *)lo, g->without.n },
+	};
+	struct hq_strips s = { .title = title, .subtitle = sub, .unit = b->unit,
+	    .groups = st, .ngroups = 2 };
+	rc = hq_svg_strips(fp, &s);
+	free_labels(lw, g->with.n);
+	free_labels(lo, g->without.n);
+	return rc;
 }
 
 /* ---- words ------------------------------------------------------------------- */

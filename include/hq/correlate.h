@@ -31,8 +31,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <stdio.h>
+
 #include "hq/buf.h"
 #include "hq/err.h"
+#include "hq/expr.h"
+#include "hq/output.h"
 #include "hq/select.h"
 #include "hq/stats.h"
 #include "hq/store.h"
@@ -173,6 +177,56 @@ void hq_corr_rank(struct hq_corr_result *r, size_t *idx, size_t n,
  * leaves it out): the same identifier (sleep and its stages, in bed,
  * awake; heart_rate and heart_rate.max). */
 int hq_corr_same_family(const struct hq_corr_series *a, const char *identifier);
+
+/* ---- the questions, run ------------------------------------------------------ */
+
+/* --when: B paired with A's days (lag, or the night after), split by the
+ * conditions on A's day, read from the files among a and b and from the
+ * store. 0, or -1 with e set (a condition's unknown metric or field). */
+int hq_corr_when(const struct hq_corr_store *cs, struct hq_corr_series *a,
+    struct hq_corr_series *b, struct hq_expr *const *conds, size_t nconds,
+    struct hq_corr_span span, int lag, int night, struct hq_corr_groups *g,
+    struct hq_err *e);
+
+/* --against: A paired with each metric against names ("all": every metric
+ * in the store; else a comma-separated list), leaving out A's family and
+ * those with fewer than min_n pairs or no defined statistic; ranked
+ * (hq_corr_rank). b[i] names result r[i] (its days are not kept). */
+struct hq_corr_ranking {
+	struct hq_corr_series *b;
+	struct hq_corr_result *r;
+	size_t n;                   /* tested */
+	int lag;                    /* as rows report it */
+	char **names;               /* the candidates */
+	size_t nnames;
+};
+int hq_corr_against(const struct hq_corr_store *cs, const struct hq_corr_series *a,
+    const char *against, struct hq_corr_span span, int lag, int night,
+    long min_n, int pearson, struct hq_corr_ranking *rk, struct hq_err *e);
+void hq_corr_ranking_free(struct hq_corr_ranking *rk);
+
+/* ---- rows and charts --------------------------------------------------------- */
+
+/* A pair row (SPEC's fields); with tested >= 0, also tested and p_adj. */
+void hq_corr_row_pair(struct hq_out *o, const struct hq_corr_series *a,
+    const struct hq_corr_series *b, int lag, const struct hq_corr_result *r,
+    long tested);
+/* --against as a table keeps what fits 80 columns: b, b_agg, n, rho,
+ * rho_p, r, p_adj. */
+void hq_corr_row_ranked(struct hq_out *o, const struct hq_corr_series *b,
+    const struct hq_corr_result *r);
+/* A row of --when. */
+void hq_corr_row_groups(struct hq_out *o, const struct hq_corr_series *a,
+    const struct hq_corr_series *b, const char *condition, int lag,
+    const struct hq_stats_welch *w);
+/* The pairs as a scatter with the least-squares line; the groups as two
+ * strips with their means. 0, or -1 on a write error. */
+int hq_corr_svg_pairs(FILE *fp, const struct hq_corr_series *a,
+    const struct hq_corr_series *b, int lag, int night,
+    const struct hq_corr_pairs *p, const struct hq_corr_result *r, int pearson);
+int hq_corr_svg_groups(FILE *fp, const struct hq_corr_series *b,
+    const char *condition, int lag, int night, const struct hq_corr_groups *g,
+    const struct hq_stats_welch *w);
 
 /* ---- words --------------------------------------------------------------- */
 
