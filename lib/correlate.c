@@ -97,6 +97,17 @@ fmt_day(int64_t day, char *buf, size_t n)
 
 /* ---- a file of hq-query day rows -------------------------------------------- */
 
+/* Whether s holds a control character: text from a file that messages,
+ * labels and tables would send to a terminal. */
+static int
+has_control(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return 1;
+	return 0;
+}
+
 /* "2024-12-01" as a day number; -1 when it is not a date. */
 static int
 parse_day(const char *s, int64_t *day)
@@ -120,10 +131,12 @@ first_row(struct hq_corr_series *s, const cJSON *o, struct hq_err *e)
 	int after_value = 0;
 
 	if (cJSON_IsString(unit))
-		snprintf(s->unit, sizeof s->unit, "%s", unit->valuestring);
+		snprintf(s->unit, sizeof s->unit, "%s", has_control(unit->valuestring)
+		    ? "?" : unit->valuestring);
 	cJSON_ArrayForEach(f, o) {
 		struct hq_agg a;
-		if (!cJSON_IsNumber(f) || !f->string)
+		if (!cJSON_IsNumber(f) || !f->string || has_control(f->string) ||
+		    strlen(f->string) >= sizeof s->fields[0])
 			continue;
 		if (strcmp(f->string, "value") == 0) {
 			after_value = 1;
@@ -186,6 +199,11 @@ file_row(struct hq_corr_series *s, const char *line, size_t *cap,
 		hq_err_set(e, "a metric name longer than %zu bytes", sizeof s->metric - 1);
 		goto out;
 	}
+	if (has_control(metric)) {
+		/* it would reach a terminal in every message */
+		hq_err_set(e, "a control character in the metric's name");
+		goto out;
+	}
 	if (!s->metric[0])
 		snprintf(s->metric, sizeof s->metric, "%s", metric);
 	else if (strcmp(s->metric, metric) != 0) {
@@ -196,7 +214,7 @@ file_row(struct hq_corr_series *s, const char *line, size_t *cap,
 	}
 	if (parse_day(period, &day)) {
 		hq_err_set(e, "period '%.40s' is not a day; make the rows with "
-		    "hq-query --by day", period);
+		    "hq-query --by day", has_control(period) ? "?" : period);
 		goto out;
 	}
 	if (cJSON_IsNull(value)) {

@@ -89,6 +89,8 @@ test_files(void)
 		{ "{\"metric\":\"steps\",\"period\":\"2024-02-30\",\"value\":1}\n", "b.jsonl:1: period '2024-02-30' is not a day" },
 		{ "{\"metric\":\"steps\",\"period\":\"2024-04-01\",\"value\":\"7\"}\n", "b.jsonl:1: value is not a number" },
 		{ "\n\n", "b.jsonl: no rows" },
+		{ "{\"metric\":\"st\\u001b[31meps\",\"period\":\"2024-04-01\",\"value\":1}\n",
+		  "b.jsonl:1: a control character in the metric's name" },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		p = write_file("b.jsonl", bad[i].text);
