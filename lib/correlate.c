@@ -390,6 +390,17 @@ span_shift(struct hq_corr_span sp, int by)
 	return sp;
 }
 
+/* An operand's metric as the store knows it, and its aggregate. */
+static int
+resolve(const struct hq_corr_store *cs, const char *operand, char *metric,
+    size_t n, struct hq_agg *agg, int *has_agg, struct hq_metric_ref *ref,
+    struct hq_err *e)
+{
+	if (hq_corr_parse_operand(operand, metric, n, agg, has_agg, e))
+		return -1;
+	return hq_query_resolve(cs->s, metric, ref, e);
+}
+
 int
 hq_corr_load(const struct hq_corr_store *cs, const char *operand,
     struct hq_corr_span span, int lag, int night, struct hq_corr_series *s,
@@ -405,8 +416,7 @@ hq_corr_load(const struct hq_corr_store *cs, const char *operand,
 	int has_agg;
 
 	memset(s, 0, sizeof *s);
-	if (hq_corr_parse_operand(operand, metric, sizeof metric, &agg, &has_agg, e) ||
-	    hq_query_resolve(cs->s, metric, &ref, e))
+	if (resolve(cs, operand, metric, sizeof metric, &agg, &has_agg, &ref, e))
 		return -1;
 	sel.metrics = names;
 	sel.nmetrics = 1;
@@ -446,8 +456,7 @@ hq_corr_identifier(const struct hq_corr_store *cs, const char *operand,
 	struct hq_agg agg;
 	int has_agg;
 
-	if (hq_corr_parse_operand(operand, metric, sizeof metric, &agg, &has_agg, e) ||
-	    hq_query_resolve(cs->s, metric, &ref, e))
+	if (resolve(cs, operand, metric, sizeof metric, &agg, &has_agg, &ref, e))
 		return -1;
 	snprintf(buf, n, "%s", ref.identifier);
 	return 0;
