@@ -247,6 +247,20 @@ performer(const cJSON *obs)
 	return NULL;
 }
 
+/* The source of a result: the caller's (Apple's health system), else the
+ * performing organisation of the Observation or its report, else none. */
+static const char *
+source_of(const struct hq_lab_sink *sink, const cJSON *obs, const cJSON *parent)
+{
+	const char *src = sink->source && *sink->source ? sink->source : NULL;
+
+	if (!src)
+		src = performer(obs);
+	if (!src && parent)
+		src = performer(parent);
+	return src ? src : "";
+}
+
 static int
 observation(struct hq_lab_sink *sink, const cJSON *obs, const cJSON *parent,
     struct hq_err *e)
@@ -255,8 +269,20 @@ observation(struct hq_lab_sink *sink, const cJSON *obs, const cJSON *parent,
 	const char *status = hq_jsonin_str(obs, "status"), *id, *src;
 	int rc;
 
-	if (status && (strcmp(status, "entered-in-error") == 0 ||
-	    strcmp(status, "cancelled") == 0)) {
+	if (status && strcmp(status, "entered-in-error") == 0) {
+		/* Not a result: a retraction of what its id stood for, which
+		 * the store takes back (report.h). */
+		sink->skipped++;
+		if (!(id = hq_jsonin_str(obs, "id")) || !*id)
+			return 0;
+		hq_labs_result_init(&r);
+		hq_labs_copy_text(r.id, sizeof r.id, id);
+		hq_labs_copy_text(r.status, sizeof r.status, status);
+		hq_labs_copy_text(r.source, sizeof r.source,
+		    source_of(sink, obs, parent));
+		return sink->emit(sink->arg, &r, e);
+	}
+	if (status && strcmp(status, "cancelled") == 0) {
 		sink->skipped++;
 		return 0;
 	}
@@ -283,10 +309,8 @@ observation(struct hq_lab_sink *sink, const cJSON *obs, const cJSON *parent,
 		hq_labs_copy_text(r.id, sizeof r.id, id);
 	if (status)
 		hq_labs_copy_text(r.status, sizeof r.status, status);
-	src = sink->source && *sink->source ? sink->source : performer(obs);
-	if (!src && parent)
-		src = performer(parent);
-	hq_labs_copy_text(r.source, sizeof r.source, src ? src : "");
+	src = source_of(sink, obs, parent);
+	hq_labs_copy_text(r.source, sizeof r.source, src);
 	sink->read++;
 	return sink->emit(sink->arg, &r, e);
 }

@@ -11,9 +11,11 @@
  * a coded value's text; the date from effectiveDateTime, else
  * effectivePeriod.start, else issued; the range from the first
  * referenceRange (low/high, or text such as "<130"); the lab's flag from
- * interpretation. entered-in-error and cancelled results are skipped, as
- * are Observations that are not lab results or carry no value or no date
- * (counted in sink->skipped). The document is borrowed.
+ * interpretation. Observations that are not lab results, carry no value
+ * or no date, or were cancelled are skipped (counted in sink->skipped); one
+ * entered in error is skipped too and, when it has an id, handed on with
+ * status "entered-in-error", id and source only, so that the store takes
+ * back what that id stood for. The document is borrowed.
  */
 #ifndef HQ_FHIR_H
 #define HQ_FHIR_H

@@ -167,8 +167,11 @@ written(void)
 	struct hq_lab_result *r;
 
 	is_int(read_file(DATA "bundle-dstu2.json", NULL, &e), 1, "a DSTU2 searchset reads");
-	is_int(ngot, 4, "four lab results");
+	is_int(ngot, 5, "four lab results and a retraction");
 	is_int(sink.skipped, 3, "vital signs, social history and entered-in-error skipped");
+	is_str(got[3].status, "entered-in-error", "entered-in-error: handed on as a retraction");
+	is_str(got[3].id, "dstu2-wrong", "with its id");
+	ok(!got[3].test[0] && isnan(got[3].value), "and nothing else");
 	r = &got[0];
 	is_str(r->test, "total_cholesterol", "DSTU2 category object: laboratory");
 	ok(isnan(r->ref_low) && r->ref_high == 200, "range text <200 read as a high limit");
@@ -184,7 +187,7 @@ written(void)
 	ok(isnan(r->value), "NEGATIVE: no number");
 	is_str(r->test, "hepatitis_b_surface_ag", "a local name in snake_case");
 	is_str(hq_labs_flag(r->value, r->ref_low, r->ref_high, r->lab_flag), "N", "text: the lab's flag");
-	r = &got[3];
+	r = &got[4];
 	is_str(r->status, "amended", "amended status kept");
 	is_int(hq_labs_supersedes(r->status), 1, "amended supersedes");
 	is_str(r->date, "2019-03-13", "no effective time: issued");
