@@ -8,7 +8,7 @@
 
 #include "hq/buf.h"
 #include "hq/catalog.h"
-#include "hq/csv.h"
+#include "hq/csvline.h"
 #include "hq/dexa.h"
 #include "hq/jsonin.h"
 #include "hq/labs.h"
@@ -471,7 +471,7 @@ static const char *const col_names[] = { "date", "field", "value", "unit",
 
 struct hq_dexa_csv {
 	struct hq_dexa_sink *sink;
-	struct hq_csv_table t;
+	struct hq_csvline_table t;
 	struct hq_dexa_scan **scans;
 	size_t nscans;
 };
@@ -532,28 +532,28 @@ int
 hq_dexa_csv_line(struct hq_dexa_csv *c, char *line, size_t len, long lineno,
     struct hq_err *e)
 {
-	const struct hq_csv_table *t = &c->t;
+	const struct hq_csvline_table *t = &c->t;
 	const char *value, *field;
 	struct hq_dexa_scan *s;
 	struct hq_err fe;
 	double v;
-	int rc = hq_csv_table_line(&c->t, line, len, &fe);
+	int rc = hq_csvline_table_line(&c->t, line, len, &fe);
 
 	if (rc <= 0) {
 		if (rc < 0)
 			hq_err_set(e, "%s:%ld: %s", c->sink->file, lineno, fe.msg);
 		return rc;
 	}
-	value = hq_csv_table_get(t, D_VALUE);
-	field = hq_csv_table_get(t, D_FIELD);
-	if (!value || hq_csv_number(value, &v)) {
+	value = hq_csvline_table_get(t, D_VALUE);
+	field = hq_csvline_table_get(t, D_FIELD);
+	if (!value || hq_csvline_number(value, &v)) {
 		hq_err_set(&fe, "value '%.20s' is not a number", value ? value : "");
 		goto bad;
 	}
-	if (!(s = csv_scan(c, hq_csv_table_get(t, D_DATE),
-	    hq_csv_table_get(t, D_SOURCE), lineno, &fe)) ||
-	    scan_add(s, field ? field : "", hq_csv_table_get(t, D_REGION), v,
-	    hq_csv_table_get(t, D_UNIT), &fe))
+	if (!(s = csv_scan(c, hq_csvline_table_get(t, D_DATE),
+	    hq_csvline_table_get(t, D_SOURCE), lineno, &fe)) ||
+	    scan_add(s, field ? field : "", hq_csvline_table_get(t, D_REGION), v,
+	    hq_csvline_table_get(t, D_UNIT), &fe))
 		goto bad;
 	return 0;
 bad:
@@ -581,5 +581,5 @@ hq_dexa_csv_sniff(const char *line, size_t len)
 {
 	static const char *const names[] = { "date", "field", "value", "unit", NULL };
 
-	return hq_csv_header_has(line, len, names);
+	return hq_csvline_header_has(line, len, names);
 }

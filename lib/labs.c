@@ -7,7 +7,7 @@
 
 #include "hq/buf.h"
 #include "hq/catalog.h"
-#include "hq/csv.h"
+#include "hq/csvline.h"
 #include "hq/labs.h"
 #include "hq/time.h"
 
@@ -653,7 +653,7 @@ hq_labs_parse_value(const char *s, struct hq_lab_result *r)
 	if (!*s)
 		return -1;
 	k = hq_labs_comparator(s, cmp);
-	if (hq_csv_number(s + k + strspn(s + k, " "), &v) == 0) {
+	if (hq_csvline_number(s + k + strspn(s + k, " "), &v) == 0) {
 		r->value = v;
 		memcpy(r->comparator, cmp, sizeof r->comparator);
 		r->text[0] = '\0';
@@ -679,7 +679,7 @@ leading_number(const char *s, double *v)
 		return 0;
 	memcpy(buf, s, n);
 	buf[n] = '\0';
-	return hq_csv_number(buf, v) == 0 ? n : 0;
+	return hq_csvline_number(buf, v) == 0 ? n : 0;
 }
 
 int

@@ -6,7 +6,7 @@
 #include <cjson/cJSON.h>
 
 #include "hq/buf.h"
-#include "hq/csv.h"
+#include "hq/csvline.h"
 #include "hq/labs.h"
 
 /*
@@ -109,7 +109,7 @@ static const char *const col_names[] = { "date", "test", "value", "unit",
 
 struct hq_labs_csv {
 	struct hq_lab_sink *sink;
-	struct hq_csv_table t;
+	struct hq_csvline_table t;
 };
 
 struct hq_labs_csv *
@@ -136,7 +136,7 @@ csv_limit(const char *s, const char *what, double *v, struct hq_err *e)
 	*v = NAN;
 	if (!s || !*s)
 		return 0;
-	if (hq_csv_number(s, v)) {
+	if (hq_csvline_number(s, v)) {
 		hq_err_set(e, "%s '%.20s' is not a number", what, s);
 		return -1;
 	}
@@ -147,11 +147,11 @@ int
 hq_labs_csv_line(struct hq_labs_csv *c, char *line, size_t len, long lineno,
     struct hq_err *e)
 {
-	const struct hq_csv_table *t = &c->t;
+	const struct hq_csvline_table *t = &c->t;
 	struct raw_result in;
 	struct hq_lab_result r;
 	struct hq_err fe;
-	int rc = hq_csv_table_line(&c->t, line, len, &fe);
+	int rc = hq_csvline_table_line(&c->t, line, len, &fe);
 
 	if (rc <= 0) {
 		if (rc < 0)
@@ -159,13 +159,13 @@ hq_labs_csv_line(struct hq_labs_csv *c, char *line, size_t len, long lineno,
 		return rc;
 	}
 	in = (struct raw_result){
-		.date = hq_csv_table_get(t, C_DATE),
-		.test = hq_csv_table_get(t, C_TEST),
-		.value = hq_csv_table_get(t, C_VALUE),
-		.unit = hq_csv_table_get(t, C_UNIT),
-		.loinc = hq_csv_table_get(t, C_LOINC),
-		.source = hq_csv_table_get(t, C_SOURCE),
-		.flag = hq_csv_table_get(t, C_FLAG),
+		.date = hq_csvline_table_get(t, C_DATE),
+		.test = hq_csvline_table_get(t, C_TEST),
+		.value = hq_csvline_table_get(t, C_VALUE),
+		.unit = hq_csvline_table_get(t, C_UNIT),
+		.loinc = hq_csvline_table_get(t, C_LOINC),
+		.source = hq_csvline_table_get(t, C_SOURCE),
+		.flag = hq_csvline_table_get(t, C_FLAG),
 	};
 	hq_labs_result_init(&r);
 	if (!in.value) {
@@ -173,8 +173,8 @@ hq_labs_csv_line(struct hq_labs_csv *c, char *line, size_t len, long lineno,
 		goto bad;
 	}
 	if (fill_result(c->sink, &in, &r, &fe) ||
-	    csv_limit(hq_csv_table_get(t, C_LOW), "ref_low", &r.ref_low, &fe) ||
-	    csv_limit(hq_csv_table_get(t, C_HIGH), "ref_high", &r.ref_high, &fe))
+	    csv_limit(hq_csvline_table_get(t, C_LOW), "ref_low", &r.ref_low, &fe) ||
+	    csv_limit(hq_csvline_table_get(t, C_HIGH), "ref_high", &r.ref_high, &fe))
 		goto bad;
 	return emit(c->sink, &r, e);
 bad:
@@ -187,7 +187,7 @@ hq_labs_csv_sniff(const char *line, size_t len)
 {
 	static const char *const names[] = { "date", "test", "value", "unit", NULL };
 
-	return hq_csv_header_has(line, len, names);
+	return hq_csvline_header_has(line, len, names);
 }
 
 /* A JSON member as a string: strings as they are, numbers printed; NULL
@@ -227,7 +227,7 @@ json_limit(const cJSON *obj, const char *key, double *v, struct hq_err *e)
 		return 0;
 	}
 	if (cJSON_IsString(j) && (!*j->valuestring ||
-	    hq_csv_number(j->valuestring, v) == 0))
+	    hq_csvline_number(j->valuestring, v) == 0))
 		return 0;
 	hq_err_set(e, "\"%s\" is not a number", key);
 	return -1;

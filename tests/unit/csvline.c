@@ -2,7 +2,7 @@
  * strict numbers. */
 #include <string.h>
 
-#include "hq/csv.h"
+#include "hq/csvline.h"
 #include "tap.h"
 
 static int
@@ -11,7 +11,7 @@ split(const char *text, char **f, char *buf, struct hq_err *e)
 	size_t len = strlen(text);
 
 	memcpy(buf, text, len + 1);
-	return hq_csv_split(buf, len, ',', f, 8, e);
+	return hq_csvline_split(buf, len, ',', f, 8, e);
 }
 
 int
@@ -38,18 +38,18 @@ main(void)
 	is_int(split("1,2,3,4,5,6,7,8,9", f, buf, &e), -1, "more fields than room");
 
 	char *hdr[] = { "Date", "Ref Low", "ref-high" };
-	is_int(hq_csv_column(hdr, 3, "ref_low"), 1, "column: case, space as _");
-	is_int(hq_csv_column(hdr, 3, "ref_high"), 2, "column: - as _");
-	is_int(hq_csv_column(hdr, 3, "unit"), -1, "column: absent");
+	is_int(hq_csvline_column(hdr, 3, "ref_low"), 1, "column: case, space as _");
+	is_int(hq_csvline_column(hdr, 3, "ref_high"), 2, "column: - as _");
+	is_int(hq_csvline_column(hdr, 3, "unit"), -1, "column: absent");
 
-	ok(hq_csv_number("5.2", &v) == 0 && v == 5.2, "5.2");
-	ok(hq_csv_number("-1e3 ", &v) == 0 && v == -1000, "-1e3");
-	ok(hq_csv_number(".5", &v) == 0 && v == 0.5, ".5");
-	is_int(hq_csv_number("1.2.3", &v), -1, "1.2.3");
-	is_int(hq_csv_number("nan", &v), -1, "nan");
-	is_int(hq_csv_number("0x1p3", &v), -1, "hex");
-	is_int(hq_csv_number("1e999", &v), -1, "overflow");
-	is_int(hq_csv_number("", &v), -1, "empty");
-	is_int(hq_csv_number("5,2", &v), -1, "a decimal comma");
+	ok(hq_csvline_number("5.2", &v) == 0 && v == 5.2, "5.2");
+	ok(hq_csvline_number("-1e3 ", &v) == 0 && v == -1000, "-1e3");
+	ok(hq_csvline_number(".5", &v) == 0 && v == 0.5, ".5");
+	is_int(hq_csvline_number("1.2.3", &v), -1, "1.2.3");
+	is_int(hq_csvline_number("nan", &v), -1, "nan");
+	is_int(hq_csvline_number("0x1p3", &v), -1, "hex");
+	is_int(hq_csvline_number("1e999", &v), -1, "overflow");
+	is_int(hq_csvline_number("", &v), -1, "empty");
+	is_int(hq_csvline_number("5,2", &v), -1, "a decimal comma");
 	return done_testing();
 }

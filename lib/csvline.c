@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hq/csv.h"
+#include "hq/csvline.h"
 
 static char *
 trim(char *s, char *end)
@@ -18,7 +18,7 @@ trim(char *s, char *end)
 }
 
 int
-hq_csv_split(char *line, size_t len, char sep, char **fields, int max,
+hq_csvline_split(char *line, size_t len, char sep, char **fields, int max,
     struct hq_err *e)
 {
 	char *p = line, *end = line + len;
@@ -77,7 +77,7 @@ hq_csv_split(char *line, size_t len, char sep, char **fields, int max,
 }
 
 int
-hq_csv_column(char *const *fields, int n, const char *name)
+hq_csvline_column(char *const *fields, int n, const char *name)
 {
 	for (int i = 0; i < n; i++) {
 		const char *a = fields[i], *b = name;
@@ -95,7 +95,7 @@ hq_csv_column(char *const *fields, int n, const char *name)
 }
 
 int
-hq_csv_number(const char *s, double *out)
+hq_csvline_number(const char *s, double *out)
 {
 	const char *p = s;
 	char *end;
@@ -130,8 +130,8 @@ hq_csv_number(const char *s, double *out)
 static int
 line_start(char **line, size_t *len, int first, struct hq_err *e)
 {
-	if (*len > HQ_CSV_MAX_LINE) {
-		hq_err_set(e, "line longer than %d bytes", HQ_CSV_MAX_LINE);
+	if (*len > HQ_CSVLINE_MAX_LINE) {
+		hq_err_set(e, "line longer than %d bytes", HQ_CSVLINE_MAX_LINE);
 		return -1;
 	}
 	if (first && *len >= 3 && memcmp(*line, "\xEF\xBB\xBF", 3) == 0) {
@@ -142,14 +142,14 @@ line_start(char **line, size_t *len, int first, struct hq_err *e)
 }
 
 static int
-table_header(struct hq_csv_table *t, struct hq_err *e)
+table_header(struct hq_csvline_table *t, struct hq_err *e)
 {
 	char missing[256] = "", want[256] = "";
 
-	for (int i = 0; t->names[i] && i < HQ_CSV_MAX_FIELDS; i++) {
+	for (int i = 0; t->names[i] && i < HQ_CSVLINE_MAX_FIELDS; i++) {
 		const char *name = t->names[i];
-		t->col[i] = hq_csv_column(t->f, t->n, name);
-		if (t->col[i] >= 0 && hq_csv_column(t->f + t->col[i] + 1,
+		t->col[i] = hq_csvline_column(t->f, t->n, name);
+		if (t->col[i] >= 0 && hq_csvline_column(t->f + t->col[i] + 1,
 		    t->n - t->col[i] - 1, name) >= 0) {
 			hq_err_set(e, "column '%s' given twice", name);
 			return -1;
@@ -174,11 +174,11 @@ table_header(struct hq_csv_table *t, struct hq_err *e)
 }
 
 int
-hq_csv_table_line(struct hq_csv_table *t, char *line, size_t len,
+hq_csvline_table_line(struct hq_csvline_table *t, char *line, size_t len,
     struct hq_err *e)
 {
 	if (line_start(&line, &len, !t->ncols, e) ||
-	    (t->n = hq_csv_split(line, len, ',', t->f, HQ_CSV_MAX_FIELDS, e)) < 0)
+	    (t->n = hq_csvline_split(line, len, ',', t->f, HQ_CSVLINE_MAX_FIELDS, e)) < 0)
 		return -1;
 	if (!t->ncols)
 		return table_header(t, e) ? -1 : 0;
@@ -192,7 +192,7 @@ hq_csv_table_line(struct hq_csv_table *t, char *line, size_t len,
 }
 
 const char *
-hq_csv_table_get(const struct hq_csv_table *t, int which)
+hq_csvline_table_get(const struct hq_csvline_table *t, int which)
 {
 	int i = t->col[which];
 
@@ -200,7 +200,7 @@ hq_csv_table_get(const struct hq_csv_table *t, int which)
 }
 
 int
-hq_csv_header_has(const char *line, size_t len, const char *const *names)
+hq_csvline_header_has(const char *line, size_t len, const char *const *names)
 {
 	char buf[1024], *f[64], *p = buf;
 	struct hq_err e;
@@ -211,10 +211,10 @@ hq_csv_header_has(const char *line, size_t len, const char *const *names)
 	memcpy(buf, line, len);
 	buf[len] = '\0';
 	if (line_start(&p, &len, 1, &e) ||
-	    (n = hq_csv_split(p, len, ',', f, 64, &e)) < 0)
+	    (n = hq_csvline_split(p, len, ',', f, 64, &e)) < 0)
 		return 0;
 	for (; *names; names++)
-		if (hq_csv_column(f, n, *names) < 0)
+		if (hq_csvline_column(f, n, *names) < 0)
 			return 0;
 	return 1;
 }
