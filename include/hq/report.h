@@ -30,6 +30,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "hq/dexa.h"
 #include "hq/err.h"
@@ -81,6 +82,7 @@ int hq_report_list(struct hq_store *s, const char *kind,
 
 struct hq_lab_row {
 	const char *test, *name, *loinc, *date, *unit, *comparator, *text;
+	int64_t time;           /* collection instant, UTC */
 	const char *source, *flag, *method;
 	double value, ref_low, ref_high;   /* NaN: none */
 	double change;          /* trend: from the previous result; NaN first */
@@ -145,6 +147,16 @@ int hq_report_dexa_latest(struct hq_store *s, const char *const *fields,
 int hq_report_dexa_compare(struct hq_store *s, const char *d1, const char *d2,
     const char *const *fields, size_t n, hq_dexa_row_fn *fn, void *arg,
     struct hq_err *e);
+/* Charts: the trend of a test as a line over each result's own
+ * reference range, out-of-range results in red and method changes
+ * marked; a comparison as before/after bars per field, changes within the
+ * scanner's precision muted. Same returns as the row functions. */
+int hq_report_labs_trend_svg(struct hq_store *s, const char *test,
+    const char *unit, FILE *fp, struct hq_err *e);
+int hq_report_dexa_compare_svg(struct hq_store *s, const char *d1,
+    const char *d2, const char *const *fields, size_t n, FILE *fp,
+    struct hq_err *e);
+
 /* The precision figure hq knows for a field (coefficient of variation, %)
  * and where it comes from, or NaN. */
 double hq_report_dexa_cv(const char *field, const char **why);

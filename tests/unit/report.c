@@ -419,6 +419,56 @@ clinical(void)
 	is_str(row_of("hdl 2019-04-01"), "hdl 2019-04-01 51 mg/dL [nan,nan]  ch=1", "Kaiser's");
 }
 
+static int
+count(const char *hay, const char *needle)
+{
+	int n = 0;
+
+	for (const char *p = hay; (p = strstr(p, needle)); p++)
+		n++;
+	return n;
+}
+
+/* The charts, read as text: what a reader would see in them. */
+static void
+charts(void)
+{
+	struct hq_err e;
+	char *svg = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&svg, &len);
+
+	is_int(hq_report_labs_trend_svg(store, "crp", NULL, fp, &e), 0, "trend svg");
+	fclose(fp);
+	ok(strstr(svg, "crp: C-reactive protein (mg/L)") != NULL, "titled with the test and unit");
+	ok(strstr(svg, ">method: hs</text>") != NULL, "the change to hs-CRP marked");
+	ok(strstr(svg, "3 results, 2021-01-01 to 2023-01-01") != NULL, "subtitle counts results");
+	is_int(count(svg, "<circle"), 3, "a dot per result");
+	free(svg);
+
+	fp = open_memstream(&svg, &len);
+	hq_report_labs_trend_svg(store, "glucose", NULL, fp, &e);
+	fclose(fp);
+	is_int(count(svg, "class=\"band\""), 1, "one reference band");
+	ok(count(svg, "fill=\"#d62728\"") >= 1, "an out-of-range result in red");
+	free(svg);
+
+	fp = open_memstream(&svg, &len);
+	is_int(hq_report_dexa_compare_svg(store, NULL, NULL, NULL, 0, fp, &e), 0, "compare svg");
+	fclose(fp);
+	ok(strstr(svg, "DEXA: 2023-01-10 to 2023-07-12") != NULL, "titled with the dates");
+	ok(strstr(svg, "-68.95 g (-13.8 %)") != NULL, "VAT change with its percentage");
+	ok(strstr(svg, "-1.9 points (-7.9 %)") != NULL, "a %% field changes in points");
+	is_int(count(svg, "within the scanner&apos;s precision</text>"), 1, "VAT within precision, noted");
+	free(svg);
+
+	fp = open_memstream(&svg, &len);
+	is_int(hq_report_dexa_compare_svg(store, "2010", "2011", NULL, 0, fp, &e), 1, "no scans on those dates: nothing drawn");
+	fclose(fp);
+	is_int(len, 0, "and nothing written");
+	free(svg);
+}
+
 int
 main(void)
 {
@@ -436,6 +486,7 @@ main(void)
 	dexa();
 	list();
 	clinical();
+	charts();
 	hq_store_close(store);
 	unlink(path);
 	snprintf(path, sizeof path, "%s/hq.db-wal", dir);
