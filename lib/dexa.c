@@ -101,6 +101,26 @@ hq_dexa_region_at(size_t i)
 	return i < NREGIONS ? regions[i].name : NULL;
 }
 
+const char *
+hq_dexa_name_at(size_t i)
+{
+	/* The regional names are made once: a table, not a per-call buffer. */
+	static char regional[NREGIONS][NFIELDS - NWHOLE][48];
+	size_t nr = NFIELDS - NWHOLE;
+	char *name;
+
+	if (i < NWHOLE)
+		return fields[i].name;
+	i -= NWHOLE;
+	if (i >= NREGIONS * nr)
+		return NULL;
+	name = regional[i / nr][i % nr];
+	if (!name[0])
+		snprintf(name, 48, "%s_%s", regions[i / nr].name,
+		    fields[NWHOLE + i % nr].name);
+	return name;
+}
+
 static const struct hq_dexa_field *
 find_field(const char *key, size_t from, size_t to)
 {

@@ -370,6 +370,12 @@ static const struct unit {
 
 #define NUNITS (sizeof units / sizeof units[0])
 
+const char *
+hq_labs_unit_at(size_t i)
+{
+	return i < NUNITS ? units[i].name : NULL;
+}
+
 static const struct unit *
 unit_info(const char *name)
 {

@@ -592,8 +592,8 @@ scan_on(struct hq_store *s, const char *when, struct scan *sc, struct hq_err *e)
 
 int
 hq_report_dexa_compare(struct hq_store *s, const char *d1, const char *d2,
-    const char *const *fields, size_t n, hq_dexa_row_fn *fn, void *arg,
-    struct hq_err *e)
+    int last, const char *const *fields, size_t n, hq_dexa_row_fn *fn,
+    void *arg, struct hq_err *e)
 {
 	struct scan sc[2];
 	struct scan_value *a, *b;
@@ -612,16 +612,27 @@ hq_report_dexa_compare(struct hq_store *s, const char *d1, const char *d2,
 			}
 		}
 	} else {
-		struct scan last[2];
-		if ((rc = last_scans(s, last, 2, &total, e)) < 0)
+		struct scan *recent;
+		if (last < 2)
+			last = 2;
+		recent = hq_xcalloc((size_t)last, sizeof *recent);
+		if ((rc = last_scans(s, recent, last, &total, e)) < 0) {
+			free(recent);
 			return -1;
-		if (rc < 2) {
-			hq_err_set(e, "a comparison needs two DEXA scans; the store "
-			    "has %ld", total);
+		}
+		if (rc < last) {
+			if (last == 2)
+				hq_err_set(e, "a comparison needs two DEXA scans; the "
+				    "store has %ld", total);
+			else
+				hq_err_set(e, "the last %d DEXA scans: the store has "
+				    "%ld", last, total);
+			free(recent);
 			return 1;
 		}
-		sc[0] = last[1];
-		sc[1] = last[0];
+		sc[0] = recent[last - 1];
+		sc[1] = recent[0];
+		free(recent);
 	}
 	a = hq_xcalloc(HQ_DEXA_MAX_FIELDS, sizeof *a);
 	b = hq_xcalloc(HQ_DEXA_MAX_FIELDS, sizeof *b);

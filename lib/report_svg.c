@@ -148,11 +148,12 @@ compare_row(void *arg, const struct hq_dexa_row *r, struct hq_err *e)
 
 int
 hq_report_dexa_compare_svg(struct hq_store *s, const char *d1, const char *d2,
-    const char *const *fields, size_t n, FILE *fp, struct hq_err *e)
+    int last, const char *const *fields, size_t n, FILE *fp, struct hq_err *e)
 {
 	struct compare_rows c = { 0 };
 	char title[96];
-	int rc = hq_report_dexa_compare(s, d1, d2, fields, n, compare_row, &c, e);
+	int rc = hq_report_dexa_compare(s, d1, d2, last, fields, n, compare_row,
+	    &c, e);
 
 	if (rc == 0) {
 		struct hq_compare_chart ch = { .title = title,

@@ -34,6 +34,10 @@ const struct hq_dexa_field *hq_dexa_field_at(size_t i);
 size_t hq_dexa_region_count(void);
 const char *hq_dexa_region_at(size_t i);
 
+/* Every canonical field name, whole-body then regional (trunk_fat_mass),
+ * for completion: NULL past the end. */
+const char *hq_dexa_name_at(size_t i);
+
 /* The canonical name of a field as written (an alias, a regional name, or
  * a field with a region: "fat_mass" + "trunk") into buf, with its unit
  * (static). 0, or -1 with e saying why (with a suggestion). */

@@ -62,6 +62,8 @@ const char *hq_labs_code_for_unit(const struct hq_lab_test *t,
 /* The method a code names ("calculated", "direct", "hs") or "". */
 const char *hq_labs_method(const char *loinc);
 
+/* The units hq knows by name, for completion: NULL past the end. */
+const char *hq_labs_unit_at(size_t i);
 /* A unit as written ("mg/dl", "µmol/L", "x10E3/uL") in hq's spelling
  * ("mg/dL", "umol/L", "10*3/uL"); an unknown unit is copied trimmed. */
 void hq_labs_unit_normalise(const char *unit, char *buf, size_t n);

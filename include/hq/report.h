@@ -141,12 +141,14 @@ int hq_report_dexa_fields_ok(const char *const *fields, size_t n,
  * catalog's order. */
 int hq_report_dexa_latest(struct hq_store *s, const char *const *fields,
     size_t n, hq_dexa_row_fn *fn, void *arg, struct hq_err *e);
-/* Two scans: the scans of dates d1 and d2 (local dates), or the last two
- * when both are NULL. Fields present in only one are left out. 1 when
- * there are fewer than two scans (e says how many) or a date has none. */
+/* Two scans: those of dates d1 and d2 (dates as typed: 2024-03-01,
+ * 2024-03), or, when both are NULL, the oldest of the last `last` scans
+ * (2 or more) against the newest. Fields present in only one are left
+ * out. 1 when there are fewer scans than that (e says how many) or a date
+ * has none. */
 int hq_report_dexa_compare(struct hq_store *s, const char *d1, const char *d2,
-    const char *const *fields, size_t n, hq_dexa_row_fn *fn, void *arg,
-    struct hq_err *e);
+    int last, const char *const *fields, size_t n, hq_dexa_row_fn *fn,
+    void *arg, struct hq_err *e);
 /* Charts: the trend of a test as a line over each result's own
  * reference range, out-of-range results in red and method changes
  * marked; a comparison as before/after bars per field, changes within the
@@ -154,7 +156,7 @@ int hq_report_dexa_compare(struct hq_store *s, const char *d1, const char *d2,
 int hq_report_labs_trend_svg(struct hq_store *s, const char *test,
     const char *unit, FILE *fp, struct hq_err *e);
 int hq_report_dexa_compare_svg(struct hq_store *s, const char *d1,
-    const char *d2, const char *const *fields, size_t n, FILE *fp,
+    const char *d2, int last, const char *const *fields, size_t n, FILE *fp,
     struct hq_err *e);
 
 /* The precision figure hq knows for a field (coefficient of variation, %)

@@ -290,7 +290,7 @@ dexa(void)
 	char *buf;
 
 	nrows = 0;
-	is_int(hq_report_dexa_compare(store, NULL, NULL, NULL, 0, keep_dexa, NULL, &e), 1, "no scans: nothing to compare");
+	is_int(hq_report_dexa_compare(store, NULL, NULL, 2, NULL, 0, keep_dexa, NULL, &e), 1, "no scans: nothing to compare");
 	is_str(e.msg, "a comparison needs two DEXA scans; the store has 0", "says how many");
 
 	buf = fixture_slurp(fixture_path("dexa", "ge-lunar-idxa-2020-01-22.json"), &len);
@@ -300,7 +300,7 @@ dexa(void)
 	commit();
 	free(buf);
 	is_int(last.inserted, 16, "16 fields");
-	is_int(hq_report_dexa_compare(store, NULL, NULL, NULL, 0, keep_dexa, NULL, &e), 1, "one scan: nothing to compare");
+	is_int(hq_report_dexa_compare(store, NULL, NULL, 2, NULL, 0, keep_dexa, NULL, &e), 1, "one scan: nothing to compare");
 	is_str(e.msg, "a comparison needs two DEXA scans; the store has 1", "says how many");
 
 	/* The CSV of the same scan: no source, joins it; nothing new. */
@@ -328,16 +328,21 @@ dexa(void)
 	free(buf);
 
 	nrows = 0;
-	is_int(hq_report_dexa_compare(store, NULL, NULL, NULL, 0, keep_dexa, NULL, &e), 0, "the last two");
+	is_int(hq_report_dexa_compare(store, NULL, NULL, 2, NULL, 0, keep_dexa, NULL, &e), 0, "the last two");
 	is_int(nrows, 2, "two shared fields");
 	is_str(row_of("total_body_fat_pct"), "total_body_fat_pct 24→22.1 % -7.917% lsc=nan", "body fat, no precision figure");
 	is_str(row_of("vat_mass"), "vat_mass 498.951607→430 g -13.82% lsc=13.86 noise", "VAT −13.8 %%: within 2.77 × 5 %%");
 	nrows = 0;
+	is_int(hq_report_dexa_compare(store, NULL, NULL, 3, NULL, 0, keep_dexa, NULL, &e), 0, "--last 3");
+	is_str(row_of("total_body_fat_pct"), "total_body_fat_pct 49.2→22.1 % -55.08% lsc=nan", "the oldest of the last three against the newest");
+	is_int(hq_report_dexa_compare(store, NULL, NULL, 4, NULL, 0, keep_dexa, NULL, &e), 1, "--last 4 with three scans");
+	is_str(e.msg, "the last 4 DEXA scans: the store has 3", "says how many");
+	nrows = 0;
 	const char *f[] = { "fat_mass", "lean_mass" };
-	is_int(hq_report_dexa_compare(store, "2020-01-22", "2023-01", f, 2, keep_dexa, NULL, &e), 0, "--dates 2020-01-22,2023-01 --fields fat_mass,lean_mass");
+	is_int(hq_report_dexa_compare(store, "2020-01-22", "2023-01", 0, f, 2, keep_dexa, NULL, &e), 0, "--dates 2020-01-22,2023-01 --fields fat_mass,lean_mass");
 	is_int(nrows, 2, "two fields");
 	is_str(row_of("lean_mass"), "lean_mass 34.60909783→55.11147296 kg 59.24% lsc=1.386", "lean mass: a change beyond 2.77 × 0.5 %%");
-	is_int(hq_report_dexa_compare(store, "2019-01-01", "2023-01", NULL, 0, keep_dexa, NULL, &e), 1, "a date without a scan");
+	is_int(hq_report_dexa_compare(store, "2019-01-01", "2023-01", 0, NULL, 0, keep_dexa, NULL, &e), 1, "a date without a scan");
 	is_str(e.msg, "no DEXA scan on 2019-01-01", "says which");
 	nrows = 0;
 	is_int(hq_report_dexa_latest(store, NULL, 0, keep_latest, NULL, &e), 0, "latest");
@@ -454,7 +459,7 @@ charts(void)
 	free(svg);
 
 	fp = open_memstream(&svg, &len);
-	is_int(hq_report_dexa_compare_svg(store, NULL, NULL, NULL, 0, fp, &e), 0, "compare svg");
+	is_int(hq_report_dexa_compare_svg(store, NULL, NULL, 2, NULL, 0, fp, &e), 0, "compare svg");
 	fclose(fp);
 	ok(strstr(svg, "DEXA: 2023-01-10 to 2023-07-12") != NULL, "titled with the dates");
 	ok(strstr(svg, "-68.95 g (-13.8 %)") != NULL, "VAT change with its percentage");
@@ -463,7 +468,7 @@ charts(void)
 	free(svg);
 
 	fp = open_memstream(&svg, &len);
-	is_int(hq_report_dexa_compare_svg(store, "2010", "2011", NULL, 0, fp, &e), 1, "no scans on those dates: nothing drawn");
+	is_int(hq_report_dexa_compare_svg(store, "2010", "2011", 0, NULL, 0, fp, &e), 1, "no scans on those dates: nothing drawn");
 	fclose(fp);
 	is_int(len, 0, "and nothing written");
 	free(svg);
