@@ -414,20 +414,13 @@ hq_report_dexa_cv(const char *field, const char **why)
 static int
 field_order(const char *name)
 {
-	size_t nf = hq_dexa_field_count(), nr = hq_dexa_region_count();
-	char full[96];
+	const char *n;
+	int i;
 
-	for (size_t i = 0; i < nf; i++)
-		if (strcmp(hq_dexa_field_at(i)->name, name) == 0)
-			return (int)i;
-	for (size_t r = 0; r < nr; r++)
-		for (size_t i = 0; i < nf; i++) {
-			snprintf(full, sizeof full, "%s_%s", hq_dexa_region_at(r),
-			    hq_dexa_field_at(i)->name);
-			if (strcmp(full, name) == 0)
-				return (int)(nf + r * nf + i);
-		}
-	return (int)(nf * (nr + 1));
+	for (i = 0; (n = hq_dexa_name_at((size_t)i)); i++)
+		if (strcmp(n, name) == 0)
+			break;
+	return i;
 }
 
 int
