@@ -10,6 +10,7 @@
 #include "hq/catalog.h"
 #include "hq/csvline.h"
 #include "hq/dexa.h"
+#include "hq/json.h"
 #include "hq/jsonin.h"
 #include "hq/labs.h"
 #include "hq/time.h"
@@ -391,11 +392,11 @@ json_field(struct hq_dexa_scan *s, const cJSON *f, const char *region,
 	if (cJSON_IsNull(f))
 		return 0;
 	if (cJSON_IsObject(f)) {
-		if (hq_jsonin_num(f, "value", &v)) {
+		if (hq_json_num(f, "value", &v)) {
 			hq_err_set(e, "%s: \"value\" is not a number", f->string);
 			return -1;
 		}
-		unit = hq_jsonin_str(f, "unit");
+		unit = hq_json_str(f, "unit");
 	} else if (cJSON_IsNumber(f) && isfinite(f->valuedouble)) {
 		v = f->valuedouble;
 	} else {
@@ -411,7 +412,7 @@ json_scan(struct hq_dexa_sink *sink, const cJSON *o, long line,
     struct hq_err *e)
 {
 	struct hq_dexa_scan *s = hq_xcalloc(1, sizeof *s);
-	const char *kind = hq_jsonin_str(o, "kind");
+	const char *kind = hq_json_str(o, "kind");
 	const cJSON *f, *reg, *fs = cJSON_GetObjectItemCaseSensitive(o, "fields");
 	const cJSON *rs = cJSON_GetObjectItemCaseSensitive(o, "regions");
 	struct hq_err fe;
@@ -422,9 +423,9 @@ json_scan(struct hq_dexa_sink *sink, const cJSON *o, long line,
 		hq_err_set(&fe, "not a DEXA scan (an object with \"kind\":\"dexa\")");
 		goto out;
 	}
-	if (scan_date(s, hq_jsonin_str(o, "date"), &fe))
+	if (scan_date(s, hq_json_str(o, "date"), &fe))
 		goto out;
-	scan_source(s, hq_jsonin_str(o, "source"), sink);
+	scan_source(s, hq_json_str(o, "source"), sink);
 	if ((fs && !cJSON_IsObject(fs)) || (rs && !cJSON_IsObject(rs))) {
 		hq_err_set(&fe, "\"fields\" and \"regions\" must be objects");
 		goto out;
@@ -462,7 +463,7 @@ hq_dexa_json_sniff(const cJSON *v)
 
 	if (cJSON_IsArray(v))
 		v = cJSON_GetArrayItem(v, 0);
-	kind = hq_jsonin_str(v, "kind");
+	kind = hq_json_str(v, "kind");
 	return kind && strcmp(kind, "dexa") == 0;
 }
 

@@ -4,6 +4,7 @@
 #include <strings.h>
 
 #include "hq/fhir.h"
+#include "hq/json.h"
 #include "hq/jsonin.h"
 
 #define LOINC_SYSTEM "http://loinc.org"
@@ -30,7 +31,7 @@ any_coding(const cJSON *cc, int (*fn)(const char *code, void *arg), void *arg)
 	}
 	const cJSON *codings = item(cc, "coding"), *c;
 	cJSON_ArrayForEach(c, codings) {
-		const char *code = hq_jsonin_str(c, "code");
+		const char *code = hq_json_str(c, "code");
 		if (code && fn(code, arg))
 			return 1;
 	}
@@ -74,13 +75,13 @@ static void
 read_code(const cJSON *code, struct hq_lab_result *r)
 {
 	const cJSON *c;
-	const char *text = hq_jsonin_str(code, "text"), *first = NULL;
+	const char *text = hq_json_str(code, "text"), *first = NULL;
 	const char *loinc_display = NULL;
 
 	cJSON_ArrayForEach(c, item(code, "coding")) {
-		const char *sys = hq_jsonin_str(c, "system");
-		const char *cd = hq_jsonin_str(c, "code");
-		const char *disp = hq_jsonin_str(c, "display");
+		const char *sys = hq_json_str(c, "system");
+		const char *cd = hq_json_str(c, "code");
+		const char *disp = hq_json_str(c, "display");
 		if (!first)
 			first = disp ? disp : cd;
 		if (!r->loinc[0] && sys && strcmp(sys, LOINC_SYSTEM) == 0 && cd &&
@@ -101,10 +102,10 @@ read_code(const cJSON *code, struct hq_lab_result *r)
 static const char *
 quantity_unit(const cJSON *q)
 {
-	const char *u = hq_jsonin_str(q, "unit");
+	const char *u = hq_json_str(q, "unit");
 
 	if (!u || !*u)
-		u = hq_jsonin_str(q, "code");
+		u = hq_json_str(q, "code");
 	return u ? u : "";
 }
 
@@ -130,8 +131,8 @@ read_value(const cJSON *obs, struct hq_lab_result *r, struct hq_err *e)
 	const char *s;
 
 	if (q) {
-		const char *cmp = hq_jsonin_str(q, "comparator");
-		if (hq_jsonin_num(q, "value", &r->value))
+		const char *cmp = hq_json_str(q, "comparator");
+		if (hq_json_num(q, "value", &r->value))
 			return 0;
 		if (cmp && *cmp) {
 			if (strcmp(cmp, "<") && strcmp(cmp, "<=") &&
@@ -144,19 +145,19 @@ read_value(const cJSON *obs, struct hq_lab_result *r, struct hq_err *e)
 		}
 		return set_unit(r, quantity_unit(q), e) ? -1 : 1;
 	}
-	if ((s = hq_jsonin_str(obs, "valueString")))
+	if ((s = hq_json_str(obs, "valueString")))
 		return hq_labs_parse_value(s, r) == 0;
 	if ((v = item(obs, "valueInteger")) && cJSON_IsNumber(v)) {
 		r->value = v->valuedouble;
 		return 1;
 	}
 	if ((v = item(obs, "valueCodeableConcept"))) {
-		const char *text = hq_jsonin_str(v, "text");
+		const char *text = hq_json_str(v, "text");
 		const cJSON *c = cJSON_GetArrayItem(item(v, "coding"), 0);
 		if (!text || !*text)
-			text = hq_jsonin_str(c, "display");
+			text = hq_json_str(c, "display");
 		if (!text || !*text)
-			text = hq_jsonin_str(c, "code");
+			text = hq_json_str(c, "code");
 		if (!text || !*text)
 			return 0;
 		hq_labs_copy_text(r->text, sizeof r->text, text);
@@ -173,7 +174,7 @@ limit(const cJSON *q, const struct hq_lab_result *r)
 	char unit[64];
 	double v, out;
 
-	if (!q || hq_jsonin_num(q, "value", &v))
+	if (!q || hq_json_num(q, "value", &v))
 		return NAN;
 	hq_labs_unit_normalise(quantity_unit(q), unit, sizeof unit);
 	if (*unit && *r->unit && strcmp(unit, r->unit) != 0 &&
@@ -192,7 +193,7 @@ read_range(const cJSON *obs, struct hq_lab_result *r)
 		return;
 	r->ref_low = limit(item(rr, "low"), r);
 	r->ref_high = limit(item(rr, "high"), r);
-	if ((text = hq_jsonin_str(rr, "text")) && *text) {
+	if ((text = hq_json_str(rr, "text")) && *text) {
 		hq_labs_copy_text(r->ref_text, sizeof r->ref_text, text);
 		if (isnan(r->ref_low) && isnan(r->ref_high))
 			hq_labs_parse_range(text, &r->ref_low, &r->ref_high);
@@ -204,12 +205,12 @@ read_range(const cJSON *obs, struct hq_lab_result *r)
 static const char *
 date_of(const cJSON *res)
 {
-	const char *s = hq_jsonin_str(res, "effectiveDateTime");
+	const char *s = hq_json_str(res, "effectiveDateTime");
 
 	if (!s)
-		s = hq_jsonin_str(item(res, "effectivePeriod"), "start");
+		s = hq_json_str(item(res, "effectivePeriod"), "start");
 	if (!s)
-		s = hq_jsonin_str(res, "issued");
+		s = hq_json_str(res, "issued");
 	return s;
 }
 
@@ -239,8 +240,8 @@ performer(const cJSON *obs)
 	const cJSON *p;
 
 	cJSON_ArrayForEach(p, item(obs, "performer")) {
-		const char *ref = hq_jsonin_str(p, "reference");
-		const char *disp = hq_jsonin_str(p, "display");
+		const char *ref = hq_json_str(p, "reference");
+		const char *disp = hq_json_str(p, "display");
 		if (ref && disp && *disp && strncmp(ref, "Organization/", 13) == 0)
 			return disp;
 	}
@@ -266,14 +267,14 @@ observation(struct hq_lab_sink *sink, const cJSON *obs, const cJSON *parent,
     struct hq_err *e)
 {
 	struct hq_lab_result r;
-	const char *status = hq_jsonin_str(obs, "status"), *id, *src;
+	const char *status = hq_json_str(obs, "status"), *id, *src;
 	int rc;
 
 	if (status && strcmp(status, "entered-in-error") == 0) {
 		/* Not a result: a retraction of what its id stood for, which
 		 * the store takes back (report.h). */
 		sink->skipped++;
-		if (!(id = hq_jsonin_str(obs, "id")) || !*id)
+		if (!(id = hq_json_str(obs, "id")) || !*id)
 			return 0;
 		hq_labs_result_init(&r);
 		hq_labs_copy_text(r.id, sizeof r.id, id);
@@ -305,7 +306,7 @@ observation(struct hq_lab_sink *sink, const cJSON *obs, const cJSON *parent,
 	hq_labs_resolve(&r);
 	read_range(obs, &r);
 	any_coding(item(obs, "interpretation"), take_flag, r.lab_flag);
-	if ((id = hq_jsonin_str(obs, "id")))
+	if ((id = hq_json_str(obs, "id")))
 		hq_labs_copy_text(r.id, sizeof r.id, id);
 	if (status)
 		hq_labs_copy_text(r.status, sizeof r.status, status);
@@ -338,9 +339,9 @@ static int
 resource(struct hq_lab_sink *sink, const cJSON *res, const cJSON *parent,
     struct hq_err *e)
 {
-	const char *type = hq_jsonin_str(res, "resourceType");
-	const char *id = hq_jsonin_str(res, "id");
-	const char *status = hq_jsonin_str(res, "status");
+	const char *type = hq_json_str(res, "resourceType");
+	const char *id = hq_json_str(res, "id");
+	const char *status = hq_json_str(res, "status");
 	int rc = 0;
 
 	if (!type)
@@ -360,7 +361,7 @@ resource(struct hq_lab_sink *sink, const cJSON *res, const cJSON *parent,
 int
 hq_fhir_sniff(const cJSON *doc)
 {
-	const char *type = hq_jsonin_str(doc, "resourceType");
+	const char *type = hq_json_str(doc, "resourceType");
 
 	return type && (strcmp(type, "Bundle") == 0 ||
 	    strcmp(type, "Observation") == 0 ||

@@ -1,4 +1,3 @@
-#include <math.h>
 #include <string.h>
 
 #include "hq/jsonin.h"
@@ -84,23 +83,4 @@ hq_jsonin_each(const char *buf, size_t len, const char *name, int max_depth,
 		p = stop;
 	}
 	return count;
-}
-
-const char *
-hq_jsonin_str(const cJSON *obj, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-
-	return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
-int
-hq_jsonin_num(const cJSON *obj, const char *key, double *out)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-
-	if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble))
-		return -1;
-	*out = v->valuedouble;
-	return 0;
 }

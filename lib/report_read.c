@@ -314,6 +314,16 @@ hq_report_labs_latest(struct hq_store *s, const char *const *tests, size_t n,
 	return rc;
 }
 
+void
+hq_report_lab_trend_unit(struct hq_store *s, const char *test, char *buf,
+    size_t n)
+{
+	buf[0] = '\0';
+	store_has(s, "SELECT unit FROM lab_result WHERE test = ?1 AND "
+	    "superseded_by IS NULL AND value IS NOT NULL AND unit != '' "
+	    "ORDER BY time DESC, id DESC LIMIT 1", test, buf, n);
+}
+
 int
 hq_report_labs_trend(struct hq_store *s, const char *test, const char *unit,
     hq_lab_row_fn *fn, void *arg, struct hq_err *e)
@@ -325,10 +335,7 @@ hq_report_labs_trend(struct hq_store *s, const char *test, const char *unit,
 	int rc;
 
 	if (!unit) {
-		store_has(s, "SELECT unit FROM lab_result WHERE test = ?1 AND "
-		    "superseded_by IS NULL AND value IS NOT NULL "
-		    "ORDER BY time DESC, id DESC LIMIT 1", test, newest,
-		    sizeof newest);
+		hq_report_lab_trend_unit(s, test, newest, sizeof newest);
 		unit = newest;
 	}
 	if (hq_store_prepare(s, "SELECT " LAB_COLUMNS LAB_FROM

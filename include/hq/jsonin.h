@@ -33,9 +33,4 @@ long hq_jsonin_each(const char *buf, size_t len, const char *name,
 /* The line (from 1) of pos in buf. */
 long hq_jsonin_line(const char *buf, const char *pos);
 
-/* Small accessors that never fail: a member's string, or NULL when absent
- * or not a string; a member's number into *v (0 or -1). */
-const char *hq_jsonin_str(const cJSON *obj, const char *key);
-int hq_jsonin_num(const cJSON *obj, const char *key, double *v);
-
 #endif

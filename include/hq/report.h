@@ -117,6 +117,10 @@ int hq_report_labs_latest(struct hq_store *s, const char *const *tests,
  * change. */
 int hq_report_labs_trend(struct hq_store *s, const char *test,
     const char *unit, hq_lab_row_fn *fn, void *arg, struct hq_err *e);
+/* The unit a trend is shown in without --unit: the newest result's that
+ * has a number and a unit ("" when none has). */
+void hq_report_lab_trend_unit(struct hq_store *s, const char *test, char *buf,
+    size_t n);
 /* Every test name the store holds, in order, for completion. */
 typedef int hq_report_name_fn(void *arg, const char *name);
 int hq_report_lab_tests(struct hq_store *s, hq_report_name_fn *fn, void *arg,
