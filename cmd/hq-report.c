@@ -207,7 +207,7 @@ lab_value_unit(const struct hq_lab_row *r, char *buf, size_t n)
 
 	lab_value(r, v, sizeof v);
 	snprintf(both, sizeof both, "%s%s%s", v, *r->unit ? " " : "", r->unit);
-	cut(both, buf, n, 14);
+	cut(both, buf, n, 12);
 }
 
 static int
@@ -224,7 +224,7 @@ latest_row(void *arg, const struct hq_lab_row *r, struct hq_err *e)
 		cut(r->test, test, sizeof test, 18);
 		lab_value_unit(r, v, sizeof v);
 		lab_range(r, range, sizeof range);
-		cut(r->source, src, sizeof src, 11);
+		cut(r->source, src, sizeof src, 16);
 		hq_out_str(o, "test", test);
 		hq_out_str(o, "date", r->date);
 		hq_out_str(o, "value", v);
