@@ -199,6 +199,17 @@ run_list(struct cli *c, int argc, char **argv, struct hq_err *e)
 
 /* ---- labs ----------------------------------------------------------------- */
 
+/* The fields latest and trend rows share, as JSON. */
+static void
+lab_json_head(struct hq_out *o, const struct hq_lab_row *r)
+{
+	hq_out_str(o, "test", r->test);
+	hq_out_str(o, "loinc", r->loinc);
+	hq_out_str(o, "date", r->date);
+	hq_out_num(o, "value", r->value);
+	hq_out_str(o, "comparator", *r->comparator ? r->comparator : NULL);
+}
+
 /* A lab value with its unit, for a table: "131 mg/dL", "<5 %". */
 static void
 lab_value_unit(const struct hq_lab_row *r, char *buf, size_t n)
@@ -232,11 +243,7 @@ latest_row(void *arg, const struct hq_lab_row *r, struct hq_err *e)
 		hq_out_str(o, "flag", r->flag);
 		hq_out_str(o, "source", src);
 	} else {
-		hq_out_str(o, "test", r->test);
-		hq_out_str(o, "loinc", r->loinc);
-		hq_out_str(o, "date", r->date);
-		hq_out_num(o, "value", r->value);
-		hq_out_str(o, "comparator", *r->comparator ? r->comparator : NULL);
+		lab_json_head(o, r);
 		hq_out_str(o, "text", *r->text ? r->text : NULL);
 		hq_out_str(o, "unit", r->unit);
 		hq_out_num(o, "ref_low", r->ref_low);
@@ -347,11 +354,7 @@ trend_row(void *arg, const struct hq_lab_row *r, struct hq_err *e)
 		hq_out_str(o, "change", change);
 		hq_out_str(o, "note", note);
 	} else {
-		hq_out_str(o, "test", r->test);
-		hq_out_str(o, "loinc", r->loinc);
-		hq_out_str(o, "date", r->date);
-		hq_out_num(o, "value", r->value);
-		hq_out_str(o, "comparator", *r->comparator ? r->comparator : NULL);
+		lab_json_head(o, r);
 		hq_out_str(o, "unit", r->unit);
 		hq_out_str(o, "flag", r->flag);
 		hq_out_num(o, "change", r->change);

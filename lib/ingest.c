@@ -24,7 +24,7 @@ enum {
 	ST_CLINICAL, ST_CLINICAL_RESOURCE, ST_ME, ST_IMPORT_END, NSTMT
 };
 
-static const struct { const char *sql, *what; } stmts[NSTMT] = {
+static const struct hq_store_sql stmts[NSTMT] = {
 	[ST_SAMPLE_META] = { "INSERT INTO sample_meta(sample_id, key, value) "
 	    "VALUES (?,?,?)", "adding sample metadata" },
 	[ST_BEAT] = { "INSERT OR IGNORE INTO hrv_beat(sample_id, seq, bpm, "
@@ -142,10 +142,7 @@ db_err(struct hq_ingest *ig, struct hq_err *e, const char *what)
 static sqlite3_stmt *
 stmt(struct hq_ingest *ig, int which, struct hq_err *e)
 {
-	if (!ig->st[which] &&
-	    hq_store_prepare(ig->s, stmts[which].sql, &ig->st[which], e))
-		return NULL;
-	return ig->st[which];
+	return hq_store_stmt(ig->s, &stmts[which], &ig->st[which], e);
 }
 
 /* Statement which with the values v (store.h): 0 or -1. */
@@ -153,9 +150,7 @@ static int
 run(struct hq_ingest *ig, int which, const struct hq_bind *v,
     struct hq_err *e)
 {
-	sqlite3_stmt *st = stmt(ig, which, e);
-
-	return st ? hq_store_run(ig->s, st, v, stmts[which].what, e) : -1;
+	return hq_store_run_sql(ig->s, &stmts[which], &ig->st[which], v, e);
 }
 
 /* The id statement which finds for v: 0 when none, -1 on error. */
@@ -163,17 +158,14 @@ static int64_t
 query_id(struct hq_ingest *ig, int which, const struct hq_bind *v,
     struct hq_err *e)
 {
-	sqlite3_stmt *st = stmt(ig, which, e);
-
-	return st ? hq_store_query_id(ig->s, st, v, stmts[which].what, e) : -1;
+	return hq_store_query_sql(ig->s, &stmts[which], &ig->st[which], v, e);
 }
 
 static void
 ig_free(struct hq_ingest *ig)
 {
 	hq_report_writer_free(ig->reports);
-	for (int i = 0; i < NSTMT; i++)
-		sqlite3_finalize(ig->st[i]);
+	hq_store_finalize(ig->st, NSTMT);
 	free(ig->export_version);
 	free(ig->locale);
 	free(ig);
@@ -424,10 +416,7 @@ hq_ingest_commit(struct hq_ingest *ig, struct hq_err *e)
 	 */
 	if (hq_rollup_refresh(ig->s, ig->first_sample_id, e))
 		goto fail;
-	for (int i = 0; i < NSTMT; i++) {
-		sqlite3_finalize(ig->st[i]);
-		ig->st[i] = NULL;
-	}
+	hq_store_finalize(ig->st, NSTMT);
 	if (hq_store_commit(ig->s, e))
 		goto fail;
 	ig_free(ig);
@@ -442,10 +431,10 @@ hq_ingest_abort(struct hq_ingest *ig)
 {
 	if (!ig)
 		return;
-	for (int i = 0; i < NSTMT; i++) {
-		sqlite3_finalize(ig->st[i]);
-		ig->st[i] = NULL;
-	}
+	/* The report writer's statements too, before the rollback. */
+	hq_report_writer_free(ig->reports);
+	ig->reports = NULL;
+	hq_store_finalize(ig->st, NSTMT);
 	hq_store_rollback(ig->s);
 	ig_free(ig);
 }

@@ -21,7 +21,7 @@ enum {
  * was given as a date only (?2 date, ?3 time, ?4 has_time). */
 #define SAME_TIME "date = ?2 AND (time = ?3 OR has_time = 0 OR ?4 = 0)"
 
-static const struct { const char *sql, *what; } wsql[NW] = {
+static const struct hq_store_sql wsql[NW] = {
 	[W_REPORT_FIND] = { "SELECT id FROM report WHERE kind = ?1 AND "
 	    "date = ?2 AND source = ?3", "finding a report" },
 	[W_REPORT_ADD] = { "INSERT INTO report(kind, date, source, time, "
@@ -94,8 +94,7 @@ hq_report_writer_free(struct hq_report_writer *w)
 {
 	if (!w)
 		return;
-	for (int i = 0; i < NW; i++)
-		sqlite3_finalize(w->st[i]);
+	hq_store_finalize(w->st, NW);
 	free(w);
 }
 
@@ -108,30 +107,21 @@ hq_report_writer_counts(const struct hq_report_writer *w)
 static sqlite3_stmt *
 stmt(struct hq_report_writer *w, int which, struct hq_err *e)
 {
-	if (!w->st[which] &&
-	    hq_store_prepare(w->store, wsql[which].sql, &w->st[which], e))
-		return NULL;
-	return w->st[which];
+	return hq_store_stmt(w->store, &wsql[which], &w->st[which], e);
 }
 
-/* Statement which with the values v (store.h): 0 or -1. */
 static int
 run(struct hq_report_writer *w, int which, const struct hq_bind *v,
     struct hq_err *e)
 {
-	sqlite3_stmt *st = stmt(w, which, e);
-
-	return st ? hq_store_run(w->store, st, v, wsql[which].what, e) : -1;
+	return hq_store_run_sql(w->store, &wsql[which], &w->st[which], v, e);
 }
 
-/* The first integer statement which finds for v: 0 when none, -1. */
 static int64_t
 query_id(struct hq_report_writer *w, int which, const struct hq_bind *v,
     struct hq_err *e)
 {
-	sqlite3_stmt *st = stmt(w, which, e);
-
-	return st ? hq_store_query_id(w->store, st, v, wsql[which].what, e) : -1;
+	return hq_store_query_sql(w->store, &wsql[which], &w->st[which], v, e);
 }
 
 static int

@@ -724,6 +724,39 @@ hq_store_query_id(struct hq_store *s, sqlite3_stmt *st,
 	return id;
 }
 
+sqlite3_stmt *
+hq_store_stmt(struct hq_store *s, const struct hq_store_sql *q,
+    sqlite3_stmt **st, struct hq_err *e)
+{
+	if (!*st && hq_store_prepare(s, q->sql, st, e))
+		return NULL;
+	return *st;
+}
+
+int
+hq_store_run_sql(struct hq_store *s, const struct hq_store_sql *q,
+    sqlite3_stmt **st, const struct hq_bind *v, struct hq_err *e)
+{
+	return hq_store_stmt(s, q, st, e) ? hq_store_run(s, *st, v, q->what, e) : -1;
+}
+
+int64_t
+hq_store_query_sql(struct hq_store *s, const struct hq_store_sql *q,
+    sqlite3_stmt **st, const struct hq_bind *v, struct hq_err *e)
+{
+	return hq_store_stmt(s, q, st, e) ?
+	    hq_store_query_id(s, *st, v, q->what, e) : -1;
+}
+
+void
+hq_store_finalize(sqlite3_stmt **st, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		sqlite3_finalize(st[i]);
+		st[i] = NULL;
+	}
+}
+
 static int64_t
 names_find(struct names *c, const char *name)
 {

@@ -1295,17 +1295,28 @@ static int write_labs(const char *path)
 		int si = strcmp(p->unit_mass, "mmol/L") == 0;
 		char date[16];
 		date_str(date, sizeof date, panel_day(k));
-		fprintf(f, "%s,Cholesterol Total,%.10g,%s,,%s,%s,%s\n", date, p->tc,
-			p->unit_mass, si ? "5.2" : "199", si ? "14647-2" : "2093-3", p->source);
-		fprintf(f, "%s,HDL Cholesterol,%.10g,%s,%s,,%s,%s\n", date, p->hdl,
-			p->unit_mass, si ? "1.0" : "40", si ? "14646-4" : "2085-9", p->source);
-		fprintf(f, "%s,LDL Cholesterol,%.10g,%s,,%.10g,%s,%s\n", date, p->ldl,
-			p->unit_mass, p->ldl_high, p->ldl_code, p->source);
-		fprintf(f, "%s,Triglycerides,%.10g,%s,,%s,%s,%s\n", date, p->tg,
-			p->unit_mass, si ? "1.7" : "149", si ? "14927-8" : "2571-8", p->source);
-		fprintf(f, "%s,Hemoglobin A1c,%.10g,%s,%s,%s,%s,%s\n", date, p->a1c,
-			p->a1c_unit, si ? "20" : "4.0", si ? "42" : "5.6",
-			si ? "59261-8" : "4548-4", p->source);
+		const struct {
+			const char *name;
+			double v;
+			const char *unit, *lo, *hi, *code;
+		} row[] = {
+			{ "Cholesterol Total", p->tc, p->unit_mass, "", si ? "5.2" : "199",
+			  si ? "14647-2" : "2093-3" },
+			{ "HDL Cholesterol", p->hdl, p->unit_mass, si ? "1.0" : "40", "",
+			  si ? "14646-4" : "2085-9" },
+			{ "LDL Cholesterol", p->ldl, p->unit_mass, "", NULL, p->ldl_code },
+			{ "Triglycerides", p->tg, p->unit_mass, "", si ? "1.7" : "149",
+			  si ? "14927-8" : "2571-8" },
+			{ "Hemoglobin A1c", p->a1c, p->a1c_unit, si ? "20" : "4.0",
+			  si ? "42" : "5.6", si ? "59261-8" : "4548-4" },
+		};
+		for (size_t i = 0; i < sizeof row / sizeof row[0]; i++) {
+			char hi[32];
+			snprintf(hi, sizeof hi, "%.10g", p->ldl_high);
+			fprintf(f, "%s,%s,%.10g,%s,%s,%s,%s,%s\n", date, row[i].name,
+				row[i].v, row[i].unit, row[i].lo, row[i].hi ? row[i].hi : hi,
+				row[i].code, p->source);
+		}
 	}
 	return fclose(f);
 }

@@ -10,11 +10,6 @@ D=$HQ_ROOT/tests/cli/data/labs
 [ -d "$L/us-core" ] || skip_all "no fixtures in $L"
 
 q() { sqlite3 "$HQ_DB" "$1"; }
-# rows 'PYTHON EXPR over r (the list of JSON rows)': what the rows say
-rows() { printf '%s\n' "$out" | python3 -c "
-import json, sys
-r = [json.loads(l) for l in sys.stdin if l.strip()]
-print($1)"; }
 
 # --- the real files ---------------------------------------------------------
 run hq-ingest "$L"/us-core/*.json "$L"/hl7-r4/*.json

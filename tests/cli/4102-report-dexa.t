@@ -10,11 +10,6 @@ D=$HQ_ROOT/tests/cli/data/dexa
 [ -f "$X/ge-lunar-idxa-2020-01-22.json" ] || skip_all "no fixtures in $X"
 
 q() { sqlite3 "$HQ_DB" "$1"; }
-rows() { printf '%s\n' "$out" | python3 -c "
-import json, sys
-r = [json.loads(l) for l in sys.stdin if l.strip()]
-f = {x.get('field'): x for x in r}
-print($1)"; }
 
 run hq-ingest "$X/ge-lunar-idxa-2020-01-22.json"
 is "$rc" 0 "the GE Lunar JSON imports"

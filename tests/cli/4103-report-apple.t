@@ -9,10 +9,6 @@ command -v hq-report >/dev/null && command -v gen-export >/dev/null ||
 	skip_all "hq-report or gen-export is not built"
 
 q() { sqlite3 "$HQ_DB" "$1"; }
-rows() { printf '%s\n' "$out" | python3 -c "
-import json, sys
-r = [json.loads(l) for l in sys.stdin if l.strip()]
-print($1)"; }
 
 gen-export --zip --days 3 --start 2025-03-01 --clinical --labs "$T/labs.csv" \
 	--dexa "$T/dexa.json" -o "$T/export.zip"

@@ -11,21 +11,10 @@
 #include "hq/jsonin.h"
 #include "hq/time.h"
 #include "fixture.h"
+#include "lab_results.h"
 #include "tap.h"
 
 #define DATA "tests/cli/data/labs/"
-
-static struct hq_lab_result got[64];
-static int ngot;
-
-static int
-keep(void *arg, const struct hq_lab_result *r, struct hq_err *e)
-{
-	(void)arg, (void)e;
-	if (ngot < 64)
-		got[ngot++] = *r;
-	return 0;
-}
 
 static struct hq_lab_sink sink;
 

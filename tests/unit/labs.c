@@ -13,6 +13,7 @@
 #include "hq/labs.h"
 #include "hq/time.h"
 #include "fixture.h"
+#include "lab_results.h"
 #include "tap.h"
 
 #define DATA "tests/cli/data/labs/"
@@ -347,19 +348,6 @@ resolve(void)
 	resolve_one("Hepatitis B surface antigen", "", "", "hepatitis_b_surface_antigen", "");
 	resolve_one("", "28-1", "", "28-1", "28-1");
 	resolve_one("Vitamin D, 25-Hydroxy", "", "ng/mL", "vitamin_d", "62292-8");
-}
-
-/* The results a reader emits, kept. */
-static struct hq_lab_result got[64];
-static int ngot;
-
-static int
-keep(void *arg, const struct hq_lab_result *r, struct hq_err *e)
-{
-	(void)arg, (void)e;
-	if (ngot < 64)
-		got[ngot++] = *r;
-	return 0;
 }
 
 /* Feed a file line by line to the CSV reader: 0 or -1 (e set). */
