@@ -1,13 +1,15 @@
 /*
  * fixture.h — what the unit tests of file readers share (header-only):
  * the path of a real file under $HQ_FIXTURES (../shared/fixtures when
- * unset), a whole file read into memory, and the zone every test runs in.
+ * unset), a whole file read into memory, the zone every test runs in, and
+ * a test store's directory removed.
  */
 #ifndef HQ_TEST_FIXTURE_H
 #define HQ_TEST_FIXTURE_H
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "hq/time.h"
 
@@ -39,6 +41,21 @@ fixture_slurp(const char *path, size_t *len)
 	}
 	fclose(f);
 	return buf;
+}
+
+/* A test store's directory removed: hq.db, its -wal and -shm, the
+ * directory. */
+__attribute__((unused)) static void
+fixture_remove_store(const char *dir)
+{
+	static const char *const files[] = { "hq.db", "hq.db-wal", "hq.db-shm" };
+	char path[1024];
+
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+		snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+		unlink(path);
+	}
+	rmdir(dir);
 }
 
 /* Dates in these tests are Los Angeles dates. */

@@ -493,11 +493,6 @@ main(void)
 	clinical();
 	charts();
 	hq_store_close(store);
-	unlink(path);
-	snprintf(path, sizeof path, "%s/hq.db-wal", dir);
-	unlink(path);
-	snprintf(path, sizeof path, "%s/hq.db-shm", dir);
-	unlink(path);
-	rmdir(dir);
+	fixture_remove_store(dir);
 	return done_testing();
 }
