@@ -115,6 +115,16 @@ run hq-ingest --format fhir "$T/cut.json"
 is "$rc" 2 "broken FHIR JSON: exit 2"
 like "$err" "cut\.json:[0-9]+: not valid JSON" "named by file:line"
 
+{ printf '{"resourceType":"Bundle","entry":\n'; python3 -c 'print("[" * 100)'; } >"$T/deep.json"
+run hq-ingest "$T/deep.json"
+is "$rc" 2 "FHIR nested 100 deep: exit 2, before cJSON recurses"
+like "$err" "deep\.json:2: JSON nested deeper than 64 levels" "named by file:line"
+{ printf 'date,test,value,unit,ref_low,ref_high\n2024-01-02,'; python3 -c 'print("x" * 70000, end="")'; printf ',1,mg/dL,,\n'; } >"$T/long.csv"
+run hq-ingest "$T/long.csv"
+is "$rc" 2 "a CSV line over 64 KiB: exit 2"
+like "$err" "long\.csv:2: line longer than 65536 bytes" "named by file:line"
+is "$(q 'select count(*) from lab_result')" "$n" "the store is as it was after both"
+
 run hq-report latest labs ldk
 is "$rc" 2 "an unknown test: exit 2"
 is "$err" "hq-report: unknown test 'ldk' (did you mean ldl?)" "with a suggestion"
