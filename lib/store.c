@@ -354,6 +354,7 @@ static const char *const migrations[] = {
 	"  import_id INTEGER REFERENCES import(id)"
 	");"
 	"CREATE INDEX lab_result_test ON lab_result(test, date);"
+	"CREATE INDEX lab_result_time ON lab_result(test, time);"
 	"CREATE INDEX lab_result_report ON lab_result(report_id);"
 	"CREATE TABLE dexa_value ("
 	"  report_id INTEGER NOT NULL REFERENCES report(id),"
