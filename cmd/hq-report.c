@@ -94,68 +94,6 @@ struct cli {
 
 /* ---- terminal text ------------------------------------------------------ */
 
-/* A number as a person reads it in a table: up to four significant
- * digits, whole numbers from 1000 on. */
-static void
-short_num(double v, char *buf, size_t n)
-{
-	if (isnan(v))
-		snprintf(buf, n, "-");
-	else if (fabs(v) >= 1000)
-		snprintf(buf, n, "%.0f", v);
-	else
-		snprintf(buf, n, "%.4g", v);
-}
-
-/* A lab value as written: "<5", "138", "NEGATIVE". */
-static void
-lab_value(const struct hq_lab_row *r, char *buf, size_t n)
-{
-	char num[32];
-
-	if (isnan(r->value)) {
-		snprintf(buf, n, "%s", r->text);
-		return;
-	}
-	short_num(r->value, num, sizeof num);
-	snprintf(buf, n, "%s%s", r->comparator, num);
-}
-
-/* A reference range: "70-99", "<=199", ">=40", "". */
-static void
-lab_range(const struct hq_lab_row *r, char *buf, size_t n)
-{
-	char lo[32], hi[32];
-
-	short_num(r->ref_low, lo, sizeof lo);
-	short_num(r->ref_high, hi, sizeof hi);
-	if (!isnan(r->ref_low) && !isnan(r->ref_high))
-		snprintf(buf, n, "%s-%s", lo, hi);
-	else if (!isnan(r->ref_high))
-		snprintf(buf, n, "<=%s", hi);
-	else if (!isnan(r->ref_low))
-		snprintf(buf, n, ">=%s", lo);
-	else
-		buf[0] = '\0';
-}
-
-/* Free text cut to fit a column of an 80-column table. */
-static void
-cut(const char *s, char *buf, size_t n, size_t width)
-{
-	size_t k = 0, w = 0;
-
-	for (; *s && k + 4 < n; s++) {
-		if (((unsigned char)*s & 0xC0) != 0x80 && ++w > width) {
-			memcpy(buf + k, "\xe2\x80\xa6", 3);   /* … */
-			k += 3;
-			break;
-		}
-		buf[k++] = *s;
-	}
-	buf[k] = '\0';
-}
-
 static int
 table(const struct cli *c)
 {
@@ -175,7 +113,7 @@ list_row(void *arg, const struct hq_report_list_row *r, struct hq_err *e)
 	hq_out_str(c->out, "kind", r->kind);
 	hq_out_str(c->out, "date", r->date);
 	if (table(c)) {
-		cut(r->source, src, sizeof src, 30);
+		hq_out_cut(r->source, src, sizeof src, 30);
 		hq_out_str(c->out, "source", src);
 	} else {
 		hq_out_str(c->out, "source", r->source);
@@ -216,9 +154,9 @@ lab_value_unit(const struct hq_lab_row *r, char *buf, size_t n)
 {
 	char v[160], both[200];
 
-	lab_value(r, v, sizeof v);
+	hq_report_lab_text(r, v, sizeof v, NULL, 0);
 	snprintf(both, sizeof both, "%s%s%s", v, *r->unit ? " " : "", r->unit);
-	cut(both, buf, n, 12);
+	hq_out_cut(both, buf, n, 12);
 }
 
 static int
@@ -232,10 +170,10 @@ latest_row(void *arg, const struct hq_lab_row *r, struct hq_err *e)
 	hq_out_begin(o);
 	if (table(c)) {
 		/* test, date, value, range, flag, source: 80 columns. */
-		cut(r->test, test, sizeof test, 18);
+		hq_out_cut(r->test, test, sizeof test, 18);
 		lab_value_unit(r, v, sizeof v);
-		lab_range(r, range, sizeof range);
-		cut(r->source, src, sizeof src, 16);
+		hq_report_lab_text(r, NULL, 0, range, sizeof range);
+		hq_out_cut(r->source, src, sizeof src, 16);
 		hq_out_str(o, "test", test);
 		hq_out_str(o, "date", r->date);
 		hq_out_str(o, "value", v);
@@ -337,8 +275,8 @@ trend_row(void *arg, const struct hq_lab_row *r, struct hq_err *e)
 			    t->unit);
 			t->heading = 1;
 		}
-		lab_value(r, v, sizeof v);
-		short_num(r->change, change, sizeof change);
+		hq_report_lab_text(r, v, sizeof v, NULL, 0);
+		hq_format_short(r->change, change, sizeof change);
 		if (!isnan(r->change) && r->change > 0)
 			snprintf(change, sizeof change, "+%.4g", r->change);
 		note[0] = '\0';
@@ -419,7 +357,7 @@ latest_dexa_row(void *arg, const struct hq_dexa_row *r, struct hq_err *e)
 	hq_out_str(c->out, "field", r->field);
 	hq_out_str(c->out, "date", r->date);
 	if (table(c)) {
-		short_num(r->value, v, sizeof v);
+		hq_format_short(r->value, v, sizeof v);
 		hq_out_str(c->out, "value", v);
 	} else {
 		hq_out_num(c->out, "value", r->value);
@@ -448,8 +386,8 @@ compare_row(void *arg, const struct hq_dexa_row *r, struct hq_err *e)
 			printf("DEXA %s -> %s\n", r->before_date, r->after_date);
 			k->heading = 1;
 		}
-		short_num(r->before, b, sizeof b);
-		short_num(r->after, a, sizeof a);
+		hq_format_short(r->before, b, sizeof b);
+		hq_format_short(r->after, a, sizeof a);
 		snprintf(ch, sizeof ch, "%+.4g", r->change);
 		if (isnan(r->pct_change))
 			snprintf(pct, sizeof pct, "-");

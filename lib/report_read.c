@@ -6,6 +6,7 @@
 
 #include "hq/buf.h"
 #include "hq/catalog.h"
+#include "hq/output.h"
 #include "hq/report.h"
 #include "hq/time.h"
 
@@ -197,6 +198,32 @@ hq_report_lab_unit_ok(struct hq_store *s, const char *const *tests, size_t n,
 		return -1;
 	}
 	return 0;
+}
+
+void
+hq_report_lab_text(const struct hq_lab_row *r, char *value, size_t vn,
+    char *range, size_t rn)
+{
+	char a[32], b[32];
+
+	if (value && isnan(r->value))
+		snprintf(value, vn, "%s", r->text);
+	else if (value) {
+		hq_format_short(r->value, a, sizeof a);
+		snprintf(value, vn, "%s%s", r->comparator, a);
+	}
+	if (!range)
+		return;
+	hq_format_short(r->ref_low, a, sizeof a);
+	hq_format_short(r->ref_high, b, sizeof b);
+	if (!isnan(r->ref_low) && !isnan(r->ref_high))
+		snprintf(range, rn, "%s-%s", a, b);
+	else if (!isnan(r->ref_high))
+		snprintf(range, rn, "<=%s", b);
+	else if (!isnan(r->ref_low))
+		snprintf(range, rn, ">=%s", a);
+	else
+		range[0] = '\0';
 }
 
 #define LAB_COLUMNS "l.test, l.name, l.loinc, l.date, l.value, l.comparator, " \

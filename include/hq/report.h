@@ -91,6 +91,11 @@ struct hq_lab_row {
 };
 typedef int hq_lab_row_fn(void *arg, const struct hq_lab_row *r,
     struct hq_err *e);
+/* A row as people write it, for tables: the value ("<5", "138",
+ * "NEGATIVE") into value, the range ("70-99", "<=199", ">=40", "") into
+ * range; either may be NULL. */
+void hq_report_lab_text(const struct hq_lab_row *r, char *value, size_t vn,
+    char *range, size_t rn);
 
 /* A TEST operand (a catalog name, an alias, a LOINC code, or a name the
  * store holds) as the store's test name, into buf. -1 with e "unknown
