@@ -656,11 +656,13 @@ keep_row(void *ctx, const struct hq_agent_log_entry *r)
 }
 
 /* The runs as a table that fits the terminal: the question gets what the
- * other columns leave. */
+ * other columns leave, at least 10; on a narrow one the tokens, then the
+ * time, give way. */
 static void
 print_runs(const struct log_rows *rows)
 {
-	size_t width = (size_t)hq_term_width(STDOUT_FILENO), idw = 2, qw;
+	size_t width = (size_t)hq_term_width(STDOUT_FILENO), idw = 2, qw, fixed;
+	int when_col = 1, tokens_col = 1;
 	char when[32], num[32];
 
 	for (size_t i = 0; i < rows->n; i++) {
@@ -668,20 +670,39 @@ print_runs(const struct log_rows *rows)
 		if (strlen(num) > idw)
 			idw = strlen(num);
 	}
-	/* id, when 16, steps 5, outcome 10, tokens 6, and two spaces between */
-	qw = width > idw + 47 + 10 ? width - idw - 47 : 10;
+	/* id, when 16, steps 5, outcome 10, tokens 6, two spaces between */
+	fixed = idw + 2 + 18 + 7 + 12 + 8;
+	if (fixed + 10 > width) {
+		tokens_col = 0;
+		fixed -= 8;
+	}
+	if (fixed + 10 > width) {
+		when_col = 0;
+		fixed -= 18;
+	}
+	qw = width > fixed + 10 ? width - fixed : 10;
 	put_cell("id", idw, 1);
-	printf("  %-16s  ", "when");
+	if (when_col)
+		printf("  %-16s", "when");
+	printf("  ");
 	put_cell("question", qw, 0);
-	printf("  %5s  %-10s  %6s\n", "steps", "outcome", "tokens");
+	if (tokens_col)
+		printf("  %5s  %-10s  %6s\n", "steps", "outcome", "tokens");
+	else
+		printf("  %5s  %s\n", "steps", "outcome");
 	for (size_t i = 0; i < rows->n; i++) {
 		const struct log_row *r = &rows->v[i];
 		snprintf(num, sizeof num, "%lld", (long long)r->id);
 		put_cell(num, idw, 1);
 		local_minute(r->started, when, sizeof when);
-		printf("  %-16s  ", when);
+		if (when_col)
+			printf("  %-16s", when);
+		printf("  ");
 		put_cell(r->question, qw, 0);
-		printf("  %5d  %-10s  %6lld\n", r->steps, r->outcome, (long long)r->tokens);
+		if (tokens_col)
+			printf("  %5d  %-10s  %6lld\n", r->steps, r->outcome, (long long)r->tokens);
+		else
+			printf("  %5d  %s\n", r->steps, r->outcome);
 	}
 }
 

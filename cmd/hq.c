@@ -206,7 +206,8 @@ list_commands(FILE *fp)
 	fputs(n ? "\ncommands (hq COMMAND --help, hq help COMMAND):\n" :
 	    "\nNo hq-* commands found beside hq or on PATH.\n", fp);
 	for (size_t i = 0; i < n; i++) {
-		size_t left = 2 + w + 2, room = (size_t)cols > left + 10 ? (size_t)cols - left : 10;
+		/* to the column before the last, as --help's text */
+		size_t left = 2 + w + 2, room = (size_t)cols > left + 11 ? (size_t)cols - left - 1 : 10;
 		hq_term_fit(line, sizeof line, sums[i], room);
 		fprintf(fp, "  %-*s  %s\n", (int)w, v[i].name, line);
 		free(sums[i]);
