@@ -68,7 +68,7 @@ progress(void *arg, const struct hq_input *src, const struct hq_ingest_counts *c
 {
 	double dt = hq_time_monotonic() - progress_t0, mb = (double)src->bytes / 1e6;
 	size_t avail = (size_t)hq_term_width(STDERR_FILENO) - 1, tail = 0, rest;
-	size_t inner = 0, keep = 4, namecols;
+	size_t inner = 0, keep = 4, namecols, basecols;
 	char piece[4][48] = { "", "", "", "" }, name[512], bar[40];
 	const char *shown = progress_name, *slash = strrchr(progress_name, '/');
 	int pct = 0;
@@ -89,12 +89,15 @@ progress(void *arg, const struct hq_input *src, const struct hq_ingest_counts *c
 		snprintf(piece[3], sizeof piece[3], " ETA %d:%02d", (int)left / 60,
 		    (int)left % 60);
 	}
-	/* drop pieces until the name has a few columns and the bar ten */
+	/* drop pieces until the file's own name (up to 16 columns of it) and
+	 * a bar of ten fit */
+	basecols = hq_term_cols(slash && slash[1] ? slash + 1 : progress_name);
+	basecols = basecols < 16 ? basecols : 16;
 	for (;;) {
 		tail = 0;
 		for (size_t i = 0; i < keep; i++)
 			tail += strlen(piece[i]);
-		if (keep == 1 || tail + 6 + (src->size ? 13 : 0) <= avail)
+		if (keep == 1 || tail + basecols + 1 + (src->size ? 13 : 0) <= avail)
 			break;
 		keep--;
 	}
