@@ -80,11 +80,11 @@ static const struct hq_cmd_info info = {
 	.positional = "question",
 	.positional_help = "the question, in words (read from stdin when absent)",
 	.opts = options,
-	.values = (const struct hq_opt_values[]){
-		{ "session", NULL, hq_complete_sessions, 0 },
-		{ "model", NULL, hq_complete_models, 0 },
-		{ "base-url", NULL, hq_complete_base_urls, 0 },
-		{ NULL, NULL, NULL, 0 },
+	.completers = (const struct hq_opt_completer[]){
+		{ "session", hq_complete_sessions },
+		{ "model", hq_complete_models },
+		{ "base-url", hq_complete_base_urls },
+		{ NULL, NULL },
 	},
 	.complete_operand = complete_operand,
 };

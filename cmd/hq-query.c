@@ -108,13 +108,17 @@ static const struct hq_cmd_info cmd = {
 	.positional_required = 0,
 	.opts = options,
 	.values = (const struct hq_opt_values[]){
-		{ "type", hq_workout_type_at, NULL, 0 },
-		{ "agg", hq_stats_agg_at, NULL, 1 },
-		{ "when", NULL, hq_complete_when, 1 },
-		{ "where", NULL, hq_complete_where, 1 },
-		{ "source", NULL, hq_complete_sources, 0 },
-		{ NULL, NULL, NULL, 0 },
+		{ "type", hq_workout_type_at },
+		{ "agg", hq_stats_agg_at },
+		{ NULL, NULL },
 	},
+	.completers = (const struct hq_opt_completer[]){
+		{ "when", hq_complete_when },
+		{ "where", hq_complete_where },
+		{ "source", hq_complete_sources },
+		{ NULL, NULL },
+	},
+	.split = "agg when where",
 	.complete_operand = complete_operand,
 };
 

@@ -733,6 +733,21 @@ complete_zones(const struct hq_complete *c)
 		fclose(fp);
 }
 
+/* Whether name is one of the space-separated words of list. */
+static int
+word_in(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *w = list; *w; ) {
+		size_t k = strcspn(w, " ");
+		if (k == n && strncmp(w, name, n) == 0)
+			return 1;
+		w += k + (w[k] == ' ');
+	}
+	return 0;
+}
+
 static int
 is_name_char(char ch)
 {
@@ -745,13 +760,18 @@ complete_value(struct hq_complete *c, const struct hq_opt *o, const char *typed,
     size_t head)
 {
 	const struct hq_opt_values *v = c->cmd->values;
+	const struct hq_opt_completer *f = c->cmd->completers;
 	const char *a = o->arg ? o->arg : "";
 
 	while (v && v->name && strcmp(v->name, o->name) != 0)
 		v++;
 	if (v && !v->name)
 		v = NULL;
-	if (v && v->split)
+	while (f && f->name && strcmp(f->name, o->name) != 0)
+		f++;
+	if (f && !f->name)
+		f = NULL;
+	if (c->cmd->split && word_in(c->cmd->split, o->name))
 		for (size_t k = head; typed[k]; k++)
 			if (!is_name_char(typed[k]))
 				head = k + 1;
@@ -767,11 +787,11 @@ complete_value(struct hq_complete *c, const struct hq_opt *o, const char *typed,
 			hq_complete_add(c, choice, NULL);
 			ch += n;
 		}
-	if (v) {
-		for (size_t i = 0; v->at && v->at(i); i++)
+	if (v || f) {
+		for (size_t i = 0; v && v->at(i); i++)
 			hq_complete_add(c, v->at(i), NULL);
-		if (v->complete)
-			v->complete(c);
+		if (f)
+			f->complete(c);
 	} else if (strcmp(a, "PATH") == 0 || strcmp(a, "FILE") == 0 || strcmp(a, "DIR") == 0)
 		hq_complete_files(c);
 	else if (strcmp(a, "ZONE") == 0)

@@ -85,8 +85,8 @@ struct hq_opt {
  * "VALUE<tab>DESCRIPTION", in the order to show; or the one line ":files"
  * when the shell should complete a file name. The shells filter by what is
  * typed. Options come from the table, with their help as description;
- * an option's value from the table's choices, its values entry or its
- * metavariable (PATH, FILE: files; ZONE: IANA zones; DATE: the date forms
+ * an option's value from the table's choices, its values list, its
+ * completer or its metavariable (PATH, FILE: files; ZONE: IANA zones; DATE: the date forms
  * of hq_time_parse_range); operands from cmd->complete_operand, or files
  * when the operands are "files". "--complete-args" must be the first
  * argument. --complete OPTION prints an option's values alone (no
@@ -122,16 +122,17 @@ void hq_complete_files(const struct hq_complete *c);
  * NULL when none: a completer reads --db and --tz from it. */
 const char *hq_complete_arg(const struct hq_complete *c, const char *name);
 
-/* The values an option takes that the table cannot list: a fixed list
- * (workout types, aggregations) or a completer (names in the store). */
+/* The values an option takes that the table cannot list (workout types,
+ * aggregations): what --complete OPTION prints. */
 struct hq_opt_values {
 	const char *name;                /* the option, without dashes */
 	const char *(*at)(size_t i);     /* the i-th value, NULL past the end */
-	void (*complete)(const struct hq_complete *c);  /* or NULL */
-	/* The word is a list or an expression ("avg,m", "steps.sum>=1 and
-	 * g"): complete its last name, [A-Za-z0-9_.] after the last other
-	 * character, and keep what is before it. */
-	int split;
+};
+
+/* Values no list can hold (names in the store): a completer. */
+struct hq_opt_completer {
+	const char *name;                /* the option, without dashes */
+	void (*complete)(const struct hq_complete *c);
 };
 
 struct hq_cmd_info {
@@ -145,6 +146,12 @@ struct hq_cmd_info {
 	int writes;                /* changes the store: hq-agent asks first */
 	const struct hq_opt *opts; /* ends with an entry whose name is NULL */
 	const struct hq_opt_values *values; /* NULL, or ends with a NULL name */
+	const struct hq_opt_completer *completers; /* NULL, or ends with a NULL name */
+	/* The options whose value is a list or an expression, "agg when":
+	 * the completion completes its last name ([A-Za-z0-9_.] after the
+	 * last other character: "avg,m", "steps.sum>=1 and g") and keeps
+	 * what is before it. */
+	const char *split;
 	/* Completes an operand (see struct hq_complete); NULL: files when
 	 * positional is "files", else nothing. */
 	void (*complete_operand)(const struct hq_complete *c);

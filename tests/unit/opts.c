@@ -49,16 +49,20 @@ odd_values(const struct hq_complete *c)
 }
 
 static const struct hq_opt_values values[] = {
-	{ "db", letter_at, NULL, 0 },
-	{ "where", letter_at, NULL, 1 },
-	{ "model", NULL, odd_values, 0 },
-	{ NULL, NULL, NULL, 0 },
+	{ "db", letter_at },
+	{ "where", letter_at },
+	{ NULL, NULL },
+};
+
+static const struct hq_opt_completer completers[] = {
+	{ "model", odd_values },
+	{ NULL, NULL },
 };
 
 static const struct hq_cmd_info cmd = {
 	.name = "hq-x", .synopsis = "[OPTION]... FILE...", .summary = "a test command",
 	.positional = "files", .positional_help = "files", .opts = options,
-	.values = values,
+	.values = values, .completers = completers, .split = "scale where",
 };
 
 /* One run of the loop over a command line (words split on spaces): what
