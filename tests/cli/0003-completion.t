@@ -112,56 +112,54 @@ if command -v tmux >/dev/null; then
 			sleep 0.1; i=$((i + 1))
 		done
 	}
-	# tm_settle: wait until the screen has not changed for 0.45 s (15 s at
-	# most: a loaded machine is slow, not wrong)
-	tm_settle() {
-		local prev="" cur same=0 i=0
-		while [ $i -lt 100 ] && [ $same -lt 3 ]; do
-			sleep 0.15
-			cur=$($TM capture-pane -p -t c)
-			if [ "$cur" = "$prev" ]; then same=$((same + 1)); else same=0; fi
-			prev=$cur
-			i=$((i + 1))
-		done
-	}
-	# tm_type LINE KEY...: the screen after a fresh line, LINE and the keys
-	tm_type() {
-		local line=$1
-		shift
+	# screen_like NAME REGEX LINE KEY...: on a cleared line, type LINE and
+	# the keys (the terminal queues them: each tab acts after the one
+	# before), then wait for the screen to match REGEX (20 s at most: a
+	# loaded machine is slow, not wrong) and check it
+	screen_like() {
+		local name=$1 re=$2 line=$3 i=0 shot
+		shift 3
 		$TM send-keys -t c C-e C-u C-l
-		tm_settle
+		while [ $i -lt 100 ] && [ "$($TM capture-pane -p -t c | tr -d ' \n')" != ">" ]; do
+			sleep 0.1; i=$((i + 1))
+		done
 		$TM send-keys -t c -l "$line"
 		for k in "$@"; do
 			$TM send-keys -t c "$k"
-			tm_settle
 		done
-		$TM capture-pane -p -t c
+		i=0
+		while [ $i -lt 200 ]; do
+			shot=$($TM capture-pane -p -t c)
+			printf '%s' "$shot" | grep -Eq -- "$re" && break
+			sleep 0.1; i=$((i + 1))
+		done
+		like "$shot" "$re" "$name"
 	}
 	if command -v zsh >/dev/null; then
 		printf "PS1='> '\nfpath=(%s/completions \$fpath)\nautoload -Uz compinit && compinit -u -d %s/zcompdump\n" \
 			"$HQ_ROOT" "$T" >"$T/.zshrc"
 		tm_start "$env ZDOTDIR=$T zsh"
-		like "$(tm_type "hq-query --by w" Tab)" "> hq-query --by week" "zsh: --by w"
-		like "$(tm_type "hq-query --agg avg,m" Tab)" "avg,median" "zsh: --agg avg,m lists the aggregations"
-		like "$(tm_type "hq qu" Tab X)" "> hq query X" "zsh: hq's commands (and a space)"
-		like "$(tm_type "hq query workout " Tab)" "$want +-- 20[0-9-]{8} [a-z_]+" \
-			"zsh: workout ids with date and type"
-		like "$(tm_type "hq-query --when gluc" Tab X)" "> hq-query --when glucose\\.X" \
-			"zsh: --when glucose. (no space after the dot)"
+		screen_like "zsh: --by w" "> hq-query --by week" "hq-query --by w" Tab
+		screen_like "zsh: --agg avg,m lists the aggregations" "avg,median" "hq-query --agg avg,m" Tab
+		screen_like "zsh: hq's commands (and a space)" "> hq query X" "hq qu" Tab X
+		screen_like "zsh: workout ids with date and type" "$want +-- 20[0-9-]{8} [a-z_]+" \
+			"hq query workout " Tab
+		screen_like "zsh: --when glucose. (no space after the dot)" "> hq-query --when glucose\\.X" \
+			"hq-query --when gluc" Tab X
 	else
 		echo "# zsh not installed: its interactive tests skipped"
 	fi
 	printf "PS1='> '\n. %s/completions/hq.bash\n" "$HQ_ROOT" >"$T/bashrc"
 	tm_start "$env bash --noprofile --rcfile $T/bashrc -i"
-	like "$(tm_type "hq-query --by=w" Tab)" "> hq-query --by=week" "bash, interactive: --by=w"
-	like "$(tm_type "hq-query workout " Tab Tab)" "$want  \\(20[0-9-]{8} [a-z_]+" \
-		"bash, interactive: the second tab lists ids with date and type"
-	like "$(tm_type 'hq-query --source Alex’s\ A' Tab)" '> hq-query --source Alex’s\\ Apple\\ Watch' \
-		"bash, interactive: a source with blanks, quoted"
-	like "$(tm_type "hq ag" Tab X)" "> hq agent X" "bash, interactive: hq's commands (and a space)"
-	like "$(tm_type "hq-query --agg avg,me" Tab X)" "> hq-query --agg avg,median X" "bash, interactive: --agg avg,me"
-	like "$(tm_type "hq-query --when gluc" Tab X)" "> hq-query --when glucose\\.X" \
-		"bash, interactive: --when glucose. (no space after the dot)"
+	screen_like "bash, interactive: --by=w" "> hq-query --by=week" "hq-query --by=w" Tab
+	screen_like "bash, interactive: the second tab lists ids with date and type" \
+		"$want  \\(20[0-9-]{8} [a-z_]+" "hq-query workout " Tab Tab
+	screen_like "bash, interactive: a source with blanks, quoted" \
+		'> hq-query --source Alex’s\\ Apple\\ Watch' 'hq-query --source Alex’s\ A' Tab
+	screen_like "bash, interactive: hq's commands (and a space)" "> hq agent X" "hq ag" Tab X
+	screen_like "bash, interactive: --agg avg,me" "> hq-query --agg avg,median X" "hq-query --agg avg,me" Tab X
+	screen_like "bash, interactive: --when glucose. (no space after the dot)" \
+		"> hq-query --when glucose\\.X" "hq-query --when gluc" Tab X
 	$TM kill-server 2>/dev/null
 else
 	echo "# tmux not installed: the interactive tests skipped"
