@@ -101,7 +101,7 @@ like "$registered" "_hq_complete hq-newcmd$" "bash: any hq-* on PATH is register
 # ---- interactive shells in tmux (a private server) --------------------------
 env="env -i HOME=$T/home PATH=$PATH HQ_DB=$HQ_DB TERM=xterm LC_ALL=C.UTF-8"
 if command -v tmux >/dev/null; then
-	TM="tmux -L hqtest$$ -f /dev/null"
+	TM="tmux -S $T/tmux.sock -f /dev/null"
 	trap '$TM kill-server 2>/dev/null; rm -rf "$T"' EXIT
 	# tm_start CMD: a shell on a 100-column pane, once its prompt "> " shows
 	tm_start() {
