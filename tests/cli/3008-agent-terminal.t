@@ -33,6 +33,23 @@ is "$(printf '%s\n' "$out" | grep -c 'Looking at your steps.')" 1 "terminal: ste
 like "$out" "8123" "terminal: step budget: the last results are printed"
 like "$out" "step budget \\(2\\) ran out" "terminal: step budget: says so"
 
+# -v on a terminal: the streamed text and the step lines on stderr never
+# share a line
+for sc in one-call budget; do
+	start_fake $sc
+	tty "hq-agent -v -m fake-model --base-url $(base_url openai) --max-steps 2 'How many steps?'" ""
+	is "$(printf '%s\n' "$out" | grep 'hq-agent:' | grep -v '^hq-agent: ')" "" \
+		"-v, $sc: every step line starts a line of its own"
+	like "$out" "^hq-agent: step 1: model replied" "-v, $sc: the step lines are there"
+done
+start_fake one-call
+tty "hq-agent -v -m fake-model --base-url $(base_url openai) 'How many steps?'" ""
+is "$(printf '%s\n' "$out" | grep -c 'You walked 8123 steps yesterday.')" 1 "-v: the answer is printed once"
+is "$(printf '%s\n' "$out" | grep -x 'You walked 8123 steps yesterday.' | wc -l | tr -d ' ')" 1 \
+	"-v: on a line of its own"
+is "$(printf '%s\n' "$out" | grep -A1 -x 'Let me look.' | tail -1 | cut -c1-34)" "hq-agent: step 1: model replied in" \
+	"-v: the text before a tool call ends its line first"
+
 start_fake write-tool
 tty "hq-agent -m fake-model --base-url $(base_url openai) 'import it'" "n
 "
