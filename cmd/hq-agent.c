@@ -3,6 +3,7 @@
  * runs the other hq commands as tools. See hq-agent(1).
  */
 #include <cjson/cJSON.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -216,13 +217,9 @@ on_tool_call(void *ctx, int step, const struct hq_llm_call *c, char *const *argv
 	struct run *r = ctx;
 	cJSON *o, *a;
 
-	struct hq_buf name = {0};
-
 	if (r->verbose) {
-		hq_term_text(&name, c->name, 80, 0);
-		fprintf(stderr, "hq-agent: step %d: %s %s\n", step, name.data,
-		    hq_term_text(&r->esc, c->args, 300, 0));
-		hq_buf_free(&name);
+		fprintf(stderr, "hq-agent: step %d: %s ", step, hq_term_text(&r->esc, c->name, 80, 0));
+		fprintf(stderr, "%s\n", hq_term_text(&r->esc, c->args, 300, 0));
 	}
 	if (!r->jsonl)
 		return;
@@ -246,21 +243,18 @@ on_tool_result(void *ctx, int step, const struct hq_llm_call *c,
 	struct hq_err e;
 	cJSON *o;
 
-	struct hq_buf name = {0};
-
 	if (r->store && hq_agent_log_tool(r->store, r->run_id, step, c, res, &e)) {
 		hq_warn("%s", e.msg);
 		r->failed = 1;
 	}
-	hq_term_text(&name, c->name, 80, 0);
+	if (r->verbose)
+		fprintf(stderr, "hq-agent: step %d: %s ", step, hq_term_text(&r->esc, c->name, 80, 0));
 	if (r->verbose && res->exit_status < 0 && !res->timed_out)
-		fprintf(stderr, "hq-agent: step %d: %s not run: %s\n", step, name.data,
-		    hq_term_text(&r->esc, res->text, 600, 0));
+		fprintf(stderr, "not run: %s\n", hq_term_text(&r->esc, res->text, 600, 0));
 	else if (r->verbose)
-		fprintf(stderr, "hq-agent: step %d: %s exit %d%s, %zu rows%s, %.3f s\n", step,
-		    name.data, res->exit_status, res->timed_out ? " (timed out)" : "",
-		    res->rows, res->rows_cut ? " (some cut)" : "", res->seconds);
-	hq_buf_free(&name);
+		fprintf(stderr, "exit %d%s, %zu rows%s, %.3f s\n", res->exit_status,
+		    res->timed_out ? " (timed out)" : "", res->rows,
+		    res->rows_cut ? " (some cut)" : "", res->seconds);
 	if (!r->jsonl)
 		return;
 	o = event_new(res->is_error ? "tool_error" : "tool_result", step);
@@ -510,7 +504,7 @@ print_answer(struct run *r, const struct hq_agent_outcome *out)
 		if (r->shown)   /* the model's words streamed: just what was found */
 			answer += out->said;
 		if (r->tty_out)
-			answer = hq_term_text(&r->esc, answer, (size_t)-1, HQ_TERM_LINES);
+			answer = hq_term_text(&r->esc, answer, SIZE_MAX, HQ_TERM_LINES);
 		if (*answer)
 			printf("%s%s", answer, answer[strlen(answer) - 1] == '\n' ? "" : "\n");
 	}
