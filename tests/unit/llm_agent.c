@@ -206,6 +206,25 @@ static void pool(void)
 		hq_proc_free(&p[i]);
 }
 
+/* the tools inherit no key of any provider */
+static void keys(void)
+{
+	setenv("OPENAI_API_KEY", "a", 1);
+	setenv("GEMINI_API_KEY", "b", 1);
+	setenv("groq_api_key", "c", 1);
+	setenv("MY_TOKEN", "d", 1);
+	setenv("HQ_DB", "/tmp/x.db", 1);
+	setenv("API_KEYS_URL", "e", 1);
+	hq_agent_clear_keys("MY_TOKEN");
+	ok(!getenv("OPENAI_API_KEY") && !getenv("GEMINI_API_KEY") && !getenv("groq_api_key"),
+	   "keys: every *_API_KEY is gone, in any case");
+	ok(!getenv("MY_TOKEN"), "keys: and the variable api_key_env names");
+	ok(getenv("HQ_DB") && getenv("API_KEYS_URL"), "keys: the rest stays");
+	setenv("ANTHROPIC_API_KEY", "f", 1);
+	hq_agent_clear_keys(NULL);
+	ok(!getenv("ANTHROPIC_API_KEY"), "keys: with no api_key_env too");
+}
+
 int main(void)
 {
 	retry_policy();
@@ -213,5 +232,6 @@ int main(void)
 	messages();
 	procs();
 	pool();
+	keys();
 	return done_testing();
 }
