@@ -3,6 +3,7 @@
  * runs the other hq commands as tools. See hq-agent(1).
  */
 #include <cjson/cJSON.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,7 +121,9 @@ struct run {
 	int streamed;           /* text is on the terminal since the last line end */
 	int ended;              /* that line was ended for a -v line on stderr */
 	int shown;              /* replies' text was streamed to the terminal */
+	int failed;             /* an event or the log could not be written */
 	double start;
+	struct hq_buf esc;      /* model text escaped for the terminal */
 };
 
 /* ---- events and hooks --------------------------------------------------- */
@@ -140,6 +143,10 @@ event(struct run *r, cJSON *o)
 	cJSON_AddNumberToObject(o, "t", micro(hq_time_monotonic() - r->start));
 	if ((s = cJSON_PrintUnformatted(o)))
 		printf("%s\n", s);
+	else if (!r->failed) {
+		hq_warn("cannot write a --jsonl event");
+		r->failed = 1;
+	}
 	fflush(stdout);
 	cJSON_free(s);
 	cJSON_Delete(o);
@@ -191,7 +198,9 @@ on_token(void *ctx, const char *text, size_t len)
 		free(t);
 		event(r, o);
 	} else if (r->tty_out) {
-		fwrite(text, 1, len, stdout);
+		hq_buf_reset(&r->esc);
+		hq_term_escape(&r->esc, text, len, HQ_TERM_LINES);
+		fwrite(r->esc.data, 1, r->esc.len, stdout);
 		fflush(stdout);
 		r->streamed = r->shown = 1;
 		r->ended = 0;
@@ -205,8 +214,10 @@ on_reply(void *ctx, int step, const struct hq_llm_reply *rep, double seconds)
 	struct hq_err e;
 	cJSON *o;
 
-	if (r->store && hq_agent_log_request(r->store, r->run_id, step, rep, seconds, &e))
+	if (r->store && hq_agent_log_request(r->store, r->run_id, step, rep, seconds, &e)) {
 		hq_warn("%s", e.msg);
+		r->failed = 1;
+	}
 	if (r->streamed && rep->ncalls) {
 		putchar('\n');  /* the model's thinking aloud before a tool call */
 		r->streamed = 0;
@@ -214,9 +225,10 @@ on_reply(void *ctx, int step, const struct hq_llm_reply *rep, double seconds)
 	end_streamed_line(r);
 	if (r->verbose)
 		fprintf(stderr, "hq-agent: step %d: model replied in %.2f s (%ld in, %ld out "
-		    "tokens, %zu tool calls%s%s)\n", step, seconds, rep->input_tokens,
+		    "tokens, %zu tool calls%s%s%s)\n", step, seconds, rep->input_tokens,
 		    rep->output_tokens, rep->ncalls, rep->retries ? ", after retries" : "",
-		    rep->ncut ? ", some cut off by max tokens" : "");
+		    rep->ncut ? ", some cut off by max tokens" : "",
+		    rep->nskipped ? ", the rest not run: over the limit" : "");
 	if (!r->jsonl)
 		return;
 	o = event_new("step", step);
@@ -225,6 +237,7 @@ on_reply(void *ctx, int step, const struct hq_llm_reply *rep, double seconds)
 	cJSON_AddNumberToObject(o, "output_tokens", (double)rep->output_tokens);
 	cJSON_AddNumberToObject(o, "tool_calls", (double)rep->ncalls);
 	cJSON_AddNumberToObject(o, "cut_calls", (double)rep->ncut);
+	cJSON_AddNumberToObject(o, "skipped_calls", (double)rep->nskipped);
 	cJSON_AddNumberToObject(o, "retries", rep->retries);
 	if (rep->stop_reason)
 		cJSON_AddStringToObject(o, "stop_reason", rep->stop_reason);
@@ -238,8 +251,10 @@ on_tool_call(void *ctx, int step, const struct hq_llm_call *c, char *const *argv
 	cJSON *o, *a;
 
 	end_streamed_line(r);
-	if (r->verbose)
-		fprintf(stderr, "hq-agent: step %d: %s %s\n", step, c->name, c->args);
+	if (r->verbose) {
+		fprintf(stderr, "hq-agent: step %d: %s ", step, hq_term_text(&r->esc, c->name, 80, 0));
+		fprintf(stderr, "%s\n", hq_term_text(&r->esc, c->args, 300, 0));
+	}
 	if (!r->jsonl)
 		return;
 	o = event_new("tool_call", step);
@@ -262,15 +277,19 @@ on_tool_result(void *ctx, int step, const struct hq_llm_call *c,
 	struct hq_err e;
 	cJSON *o;
 
-	if (r->store && hq_agent_log_tool(r->store, r->run_id, step, c, res, &e))
+	if (r->store && hq_agent_log_tool(r->store, r->run_id, step, c, res, &e)) {
 		hq_warn("%s", e.msg);
+		r->failed = 1;
+	}
 	end_streamed_line(r);
+	if (r->verbose)
+		fprintf(stderr, "hq-agent: step %d: %s ", step, hq_term_text(&r->esc, c->name, 80, 0));
 	if (r->verbose && res->exit_status < 0 && !res->timed_out)
-		fprintf(stderr, "hq-agent: step %d: %s not run: %s\n", step, c->name, res->text);
+		fprintf(stderr, "not run: %s\n", hq_term_text(&r->esc, res->text, 600, 0));
 	else if (r->verbose)
-		fprintf(stderr, "hq-agent: step %d: %s exit %d%s, %zu rows%s, %.3f s\n", step,
-		    c->name, res->exit_status, res->timed_out ? " (timed out)" : "",
-		    res->rows, res->rows_cut ? " (some cut)" : "", res->seconds);
+		fprintf(stderr, "exit %d%s, %zu rows%s, %.3f s\n", res->exit_status,
+		    res->timed_out ? " (timed out)" : "", res->rows,
+		    res->rows_cut ? " (some cut)" : "", res->seconds);
 	if (!r->jsonl)
 		return;
 	o = event_new(res->is_error ? "tool_error" : "tool_result", step);
@@ -287,18 +306,36 @@ on_tool_result(void *ctx, int step, const struct hq_llm_call *c,
 	event(r, o);
 }
 
-/* a tool that writes runs only after a yes typed at a terminal */
+/* A tool that writes runs only after a yes typed at a terminal. The
+ * arguments are the model's: each is shown on a line of its own, every
+ * byte that could move the cursor, recolour or reorder the text escaped,
+ * so that the prompt shows exactly what would run. */
 static int
 on_confirm(void *ctx, const struct hq_agent_tool *t, char *const *argv)
 {
+	struct run *r = ctx;
 	char line[32];
+	int n = 0;
 
 	if (!isatty(STDIN_FILENO) || !isatty(STDERR_FILENO))
 		return 0;
-	fprintf(stderr, "hq-agent: the model wants to change your data store:\n  ");
-	for (char *const *p = argv; *p; p++)
-		fprintf(stderr, "%s ", p == argv ? command_name(*p) : *p);
-	fprintf(stderr, "\nAllow it? [y/N] ");
+	while (argv[n + 1])
+		n++;
+	if (r->streamed) {
+		putchar('\n');
+		fflush(stdout);
+		r->streamed = 0;
+	}
+	fprintf(stderr, "hq-agent: the model wants to change your data store. It asks to run\n"
+	    "  %s\n", hq_term_text(&r->esc, argv[0], 4096, HQ_TERM_BACKSLASH));
+	if (n)
+		fprintf(stderr, "with %d argument%s, one a line (control and invisible "
+		    "characters shown as \\ escapes):\n", n, n == 1 ? "" : "s");
+	else
+		fprintf(stderr, "with no arguments.\n");
+	for (int i = 1; i <= n; i++)
+		fprintf(stderr, "  %s\n", hq_term_text(&r->esc, argv[i], 4096, HQ_TERM_BACKSLASH));
+	fprintf(stderr, "Allow it? [y/N] ");
 	if (!fgets(line, sizeof line, stdin))
 		return 0;
 	return line[0] == 'y' || line[0] == 'Y';
@@ -393,10 +430,10 @@ configure(struct cli *c)
 	kenv = hq_config_get(c->cfg, "llm", "api_key_env");
 	if (!kenv || !*kenv)
 		kenv = hq_llm_key_env(c->provider);
-	if (kenv && getenv(kenv)) {
+	if (kenv && getenv(kenv))
 		c->api_key = hq_xstrdup(getenv(kenv));
-		unsetenv(kenv);
-	}
+	/* no tool gets a key: not this provider's, nor any other */
+	hq_agent_clear_keys(kenv);
 	if (!c->api_key && hq_llm_needs_key(c->provider)) {
 		hq_warn("no API key for %s — set %s (or name another variable with "
 		    "api_key_env under [llm] in ~/.config/hq/config)", c->provider, kenv);
@@ -503,35 +540,44 @@ print_answer(struct run *r, const struct hq_agent_outcome *out)
 	else {
 		if (r->shown)   /* the model's words streamed: just what was found */
 			answer += out->said;
+		if (r->tty_out)
+			answer = hq_term_text(&r->esc, answer, SIZE_MAX, HQ_TERM_LINES);
 		if (*answer)
 			printf("%s%s", answer, answer[strlen(answer) - 1] == '\n' ? "" : "\n");
 	}
 }
 
-/* The exit status of a run; what went wrong is said. */
+/* The exit status of a run; what went wrong is said (the message may
+ * quote the server: escaped). */
 static int
 outcome_status(const struct hq_agent_outcome *out)
 {
+	struct hq_buf b = {0};
+	const char *msg = hq_term_text(&b, out->error.msg, sizeof out->error.msg, 0);
+	int status = 2;
+
 	switch (out->status) {
 	case HQ_AGENT_ANSWERED:
-		if (!out->cut_calls)
-			return 0;
-		hq_warn("the model's reply was cut off at its token limit; %zu tool call(s) "
-		    "were not run (raise --max-tokens)", out->cut_calls);
-		return 1;
+		status = out->cut_calls ? 1 : 0;
+		if (out->cut_calls)
+			hq_warn("the model's reply was cut off at its token limit; %zu tool "
+			    "call(s) were not run (raise --max-tokens)", out->cut_calls);
+		break;
 	case HQ_AGENT_STEP_LIMIT:
 	case HQ_AGENT_TIMEOUT:
 		hq_warn("%s (raise --max-steps or --timeout); printed what was found so far",
-		    out->error.msg);
-		return 1;
+		    msg);
+		status = 1;
+		break;
 	case HQ_AGENT_FAILED:
+		hq_warn("%s", msg);
+		if (strstr(out->error.msg, "cannot reach"))
+			hq_warn("is the model server running? set --base-url, "
+			    "HQ_LLM_BASE_URL or base_url under [llm]");
 		break;
 	}
-	hq_warn("%s", out->error.msg);
-	if (strstr(out->error.msg, "cannot reach"))
-		hq_warn("is the model server running? set --base-url, HQ_LLM_BASE_URL or "
-		    "base_url under [llm]");
-	return 2;
+	hq_buf_free(&b);
+	return status;
 }
 
 static void
@@ -579,12 +625,20 @@ run_question(const struct cli *c, struct question *q)
 		return 2;
 	}
 	hq_agent_run(&ac, &q->tools, &q->conv, &hooks, &q->out);
-	if (hq_agent_log_finish(q->store, r.run_id, &q->out, &q->conv, q->from, &e))
+	if (hq_agent_log_finish(q->store, r.run_id, &q->out, &q->conv, q->from, &e)) {
 		hq_warn("%s", e.msg);
+		r.failed = 1;
+	}
 	print_answer(&r, &q->out);
 	status = outcome_status(&q->out);
+	/* an answer whose run could not be logged is not a success */
+	if (r.failed && status < 2) {
+		hq_warn("the run was not logged in full (see above)");
+		status = 2;
+	}
 	if (c->jsonl)
 		done_event(&r, &q->out, status);
+	hq_buf_free(&r.esc);
 	return status;
 }
 

@@ -178,7 +178,8 @@ summaries(const struct command *v, size_t n, char **sums)
 		argvs[3 * i + 1] = "--summary";
 		procs[i].argv = &argvs[3 * i];
 	}
-	hq_proc_run_all(procs, n, SUMMARY_TIMEOUT, 4096);
+	hq_proc_run_all(procs, n, &(struct hq_proc_limits){ .max_running = 8,
+	    .timeout = SUMMARY_TIMEOUT, .out_cap = 4096 });
 	for (size_t i = 0; i < n; i++) {
 		const char *out = procs[i].exit_status == 0 && procs[i].out ? procs[i].out : "";
 		sums[i] = hq_xstrdup(out);
@@ -290,7 +291,8 @@ help(const char *name)
 	free(dirs);
 	if (manpath) {
 		check[0] = manpath;
-		hq_proc_run_all(&man, 1, 10, 4096);
+		hq_proc_run_all(&man, 1, &(struct hq_proc_limits){ .timeout = 10,
+		    .out_cap = 4096 });
 		if (man.exit_status == 0) {
 			hq_proc_free(&man);
 			free(path);
