@@ -46,6 +46,11 @@ int64_t hq_time_local_day(int64_t utc);
 /* The instant of a local wall time; in a DST gap, the time after the gap;
  * in a repeated hour, the first occurrence. */
 int64_t hq_time_from_local(int y, int m, int d, int hh, int mm, int ss);
+/* Every instant of a local wall time, earliest first, into t[0] and t[1]:
+ * returns 2 in a repeated hour (both occurrences), 1 normally (t[0] ==
+ * t[1]), 0 in a skipped hour (t[0] == t[1], the time after the gap). */
+int hq_time_from_local_all(int y, int m, int d, int hh, int mm, int ss,
+    int64_t t[2]);
 /* The instant of local midnight starting a day number. */
 int64_t hq_time_day_start(int64_t day);
 

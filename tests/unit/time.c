@@ -102,6 +102,16 @@ main(void)
 	is_str(local(t), "2024-03-10T03:30:00-07:00", "02:30 in the gap becomes 03:30 PDT");
 	t = hq_time_from_local(2024, 11, 3, 1, 30, 0);
 	is_str(local(t), "2024-11-03T01:30:00-07:00", "repeated 01:30 is the first (PDT)");
+	{
+		int64_t both[2];
+		is_int(hq_time_from_local_all(2024, 11, 3, 1, 30, 0, both), 2,
+		    "repeated 01:30: two instants");
+		is_str(local(both[1]), "2024-11-03T01:30:00-08:00", "the second is PST");
+		is_int(hq_time_from_local_all(2024, 3, 10, 2, 30, 0, both), 0,
+		    "02:30 in the spring gap: none");
+		is_int(hq_time_from_local_all(2024, 7, 1, 2, 30, 0, both), 1,
+		    "a summer 02:30: one");
+	}
 
 	/* Hour buckets across fall-back: two distinct 01:00 hours. */
 	t = iso("2024-11-03T08:30:00Z");   /* 01:30 PDT */
