@@ -1,5 +1,6 @@
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -188,13 +189,16 @@ hq_cgm_interval_minutes(const struct hq_cgm_interval *iv)
 
 /* ---- the AGP ---- */
 
-/* A slot keeps its distinct values sorted with their counts; new values
- * wait unsorted in pend and join in batches (sort, then merge), so a value
- * costs a few comparisons however many distinct values there are. */
+/* A slot counts whole mg/dL values below AGP_INTS in an array (what CGM
+ * files hold) and keeps any other value sorted with its count; those wait
+ * unsorted in pend and join in batches (sort, then merge), so a value costs
+ * a few comparisons however many distinct values there are. */
 #define AGP_PEND 1024
+#define AGP_INTS 1024
 
 struct agp_slot {
-	double *v;         /* distinct values, ascending */
+	uint32_t *ints;    /* counts of 0 .. AGP_INTS - 1 mg/dL */
+	double *v;         /* other distinct values, ascending */
 	long *n;           /* how many of each */
 	size_t len, cap;
 	double *pend;
@@ -219,6 +223,7 @@ hq_cgm_agp_free(struct hq_cgm_agp *g)
 	if (!g)
 		return;
 	for (int i = 0; i < HQ_CGM_AGP_SLOTS; i++) {
+		free(g->slot[i].ints);
 		free(g->slot[i].v);
 		free(g->slot[i].n);
 		free(g->slot[i].pend);
@@ -294,11 +299,18 @@ int
 hq_cgm_agp_add(struct hq_cgm_agp *g, int slot, double v, struct hq_err *e)
 {
 	struct agp_slot *s = &g->slot[slot];
+	int k = (int)v;
 
+	s->total++;
+	if (k >= 0 && k < AGP_INTS && (double)k == v) {
+		if (!s->ints)
+			s->ints = hq_xcalloc(AGP_INTS, sizeof *s->ints);
+		s->ints[k]++;
+		return 0;
+	}
 	if (!s->pend)
 		s->pend = hq_xmalloc(AGP_PEND * sizeof *s->pend);
 	s->pend[s->plen++] = v;
-	s->total++;
 	return s->plen == AGP_PEND ? agp_flush(g, s, e) : 0;
 }
 
@@ -311,18 +323,30 @@ hq_cgm_agp_finish(struct hq_cgm_agp *g, struct hq_err *e)
 	return 0;
 }
 
-/* The k-th smallest value of a slot (0-based). */
+/* The k-th smallest value of a slot (0-based): the whole values and the
+ * others, merged in order. */
 static double
 slot_kth(const struct agp_slot *s, long k)
 {
 	long seen = 0;
+	size_t j = 0;
+	double last = NAN;
 
-	for (size_t i = 0; i < s->len; i++) {
-		seen += s->n[i];
-		if (seen > k)
-			return s->v[i];
+	for (int i = 0; i <= AGP_INTS; i++) {
+		while (j < s->len && (i == AGP_INTS || s->v[j] < i)) {
+			seen += s->n[j];
+			last = s->v[j++];
+			if (seen > k)
+				return last;
+		}
+		if (i < AGP_INTS && s->ints && s->ints[i]) {
+			seen += s->ints[i];
+			last = i;
+			if (seen > k)
+				return last;
+		}
 	}
-	return s->v[s->len - 1];
+	return last;
 }
 
 /* R's quantile(type = 7), as quantile.default computes it. */

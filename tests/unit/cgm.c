@@ -14,50 +14,7 @@
 #include "hq/csv.h"
 #include "hq/time.h"
 #include "tap.h"
-
-#define DATA "tests/data/cgm/"
-
-/* The value of key on the line of expected.txt that starts with name. */
-static double
-expected(const char *name, const char *key)
-{
-	static char buf[1 << 16];
-	static size_t len;
-	char pat[64];
-	const char *line, *p;
-
-	if (!len) {
-		FILE *f = fopen(DATA "expected.txt", "r");
-		if (!f)
-			return NAN;
-		len = fread(buf, 1, sizeof buf - 1, f);
-		fclose(f);
-	}
-	snprintf(pat, sizeof pat, "%s ", name);
-	for (line = buf; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
-		if (strncmp(line, pat, strlen(pat)) != 0)
-			continue;
-		snprintf(pat, sizeof pat, " %s=", key);
-		p = strstr(line, pat);
-		if (!p || (strchr(line, '\n') && p > strchr(line, '\n')))
-			return NAN;
-		return strtod(p + strlen(pat), NULL);
-	}
-	return NAN;
-}
-
-/* |got - want| within 1e-9 relative (absolute near zero). */
-static int
-close9(double got, double want)
-{
-	return fabs(got - want) <= 1e-9 * (fabs(want) > 1 ? fabs(want) : 1);
-}
-
-#define is_r(got, name, key) do { \
-	double w_ = expected(name, key), g_ = (got); \
-	if (!ok(close9(g_, w_), "%s %s = R's %.12g", name, key, w_)) \
-		printf("#   got: %.17g\n", g_); \
-} while (0)
+#include "cgm_expected.h"
 
 /* As printed with d decimals: the value rounds to the printed one. */
 #define is_printed(got, want, d, ...) do { \
@@ -83,18 +40,6 @@ static const double table16[5][14] = {
 	{ 3664, 129.67, 29.07, 22.42, 6.412, 25.199, 95.11, 0.27, 0.05, 4.61, 0.00, 0.356, 1.866, 4.38 },
 	{ 2925, 174.61, 58.58, 33.55, 7.487, 54.375, 62.12, 0.10, 0.00, 37.78, 11.28, 0.195, 8.896, 39.49 },
 };
-
-/* Every field of a row against R's value on the line name of
- * expected.txt (those R printed). */
-static void
-against_r(const struct hq_cgm_metrics *m, const char *name)
-{
-	const char *f;
-
-	for (size_t i = 0; (f = hq_cgm_field(i)); i++)
-		if (!isnan(expected(name, f)))
-			is_r(hq_cgm_value(m, f), name, f);
-}
 
 struct subject {
 	char id[32];

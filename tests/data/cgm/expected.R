@@ -51,3 +51,24 @@ s1 <- d[d$id == "Subject 1", ]
 mins <- as.numeric(format(s1$time, "%H")) * 60 + as.numeric(format(s1$time, "%M"))
 show("agp_s1_0000", c(n = sum(mins < 15), q(s1$gl[mins < 15])))
 show("agp_s1_1200", c(n = sum(mins >= 720 & mins < 735), q(s1$gl[mins >= 720 & mins < 735])))
+# The real Clarity export (../shared/fixtures/cgm, see its README): every
+# EGV row, Low as 39 and High as 401 (cgmfile.h), times are local wall
+# times (no DST change inside it in America/Los_Angeles, so wall-clock gaps
+# are real ones).
+dx <- read.csv("../shared/fixtures/cgm/dexcom-clarity-example.csv",
+  check.names = FALSE, colClasses = "character")
+dx <- dx[dx[[3]] == "EGV" & dx[[2]] != "", ]
+gl <- ifelse(dx[[8]] == "Low", 39, ifelse(dx[[8]] == "High", 401,
+  suppressWarnings(as.numeric(dx[[8]]))))
+tm <- as.POSIXct(dx[[2]], format = "%Y-%m-%dT%H:%M:%S", tz = "UTC")
+show("clarity", metrics(gl, tm))
+cat("clarity_days n=", length(unique(substr(dx[[2]], 1, 10))), "\n", sep = "")
+mins <- as.numeric(substr(dx[[2]], 12, 13)) * 60 + as.numeric(substr(dx[[2]], 15, 16))
+show("clarity_agp_0000", c(n = sum(mins < 15), q(gl[mins < 15])))
+show("clarity_agp_1445", c(n = sum(mins >= 885 & mins < 900), q(gl[mins >= 885 & mins < 900])))
+# Sessions: per transmitter, a new one after a gap of 2 hours or more.
+tx <- dx[[14]]
+o <- order(tx, tm)
+gap <- c(Inf, diff(as.numeric(tm[o])))
+new <- c(TRUE, tx[o][-1] != tx[o][-length(o)]) | gap >= 7200
+cat("clarity_sessions n=", sum(new), "\n", sep = "")
