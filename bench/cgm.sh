@@ -1,0 +1,50 @@
+#!/bin/sh
+# hq-report cgm speed. A year of 5-minute glucose readings (105,120) from
+# one sensor; hq-report cgm's engine (the metrics, --agp, --by day) against
+# the plain SQL a careful person writes over the raw samples (count, mean,
+# SD and the in-range count: cgm-bench baseline), both in one process, best
+# of 3, measured in the same run: goal <= 1x. Then the hq-report command
+# end to end (it adds starting a process and printing), and the same year
+# delivered twice (the Dexcom app's copy in Apple Health), which the
+# double-source rule reads twice: once to rank the sources, once to count.
+set -eu
+DIR=$(mktemp -d "${TMPDIR:-/tmp}/hq-bench-cgm.XXXXXX")
+trap 'rm -rf "$DIR"' EXIT
+HQ_TZ=America/Los_Angeles TZ=America/Los_Angeles
+export HQ_TZ TZ
+
+echo "building stores: a year of 5-minute readings, alone and twice..."
+cgm-bench make "$DIR/one.db" >/dev/null
+cgm-bench make "$DIR/two.db" copy >/dev/null
+
+# best CMD...: the best wall time of three runs, in seconds.
+best() {
+	b=999
+	for _ in 1 2 3; do
+		s=$(date +%s.%N)
+		"$@" >/dev/null
+		e=$(date +%s.%N)
+		b=$(awk -v b="$b" -v s="$s" -v e="$e" 'BEGIN { d = e - s; print (d < b) ? d : b }')
+	done
+	echo "$b"
+}
+
+report() {   # NAME HQ BASELINE COMMAND
+	awk -v n="$1" -v h="$2" -v b="$3" -v c="$4" 'BEGIN {
+		r = h / b
+		printf "%-24s hq %7.4f s  SQL %7.4f s  ratio %5.3f (goal <= 1: %s)  hq-report %7.4f s\n",
+		    n, h, b, r, (r <= 1) ? "met" : "MISSED", c
+	}'
+}
+
+base() { cgm-bench baseline "$1" | cut -d' ' -f1; }
+eng() { cgm-bench hq "$1" "$2" | cut -d' ' -f1; }
+
+for db in one two; do
+	export HQ_DB="$DIR/$db.db"
+	b=$(base "$HQ_DB")
+	[ "$db" = two ] && echo "the same readings from two sources (210,240 stored):"
+	report "cgm, $db" "$(eng "$HQ_DB" metrics)" "$b" "$(best hq-report cgm)"
+	report "cgm --agp, $db" "$(eng "$HQ_DB" agp)" "$b" "$(best hq-report cgm --agp)"
+	report "cgm --by day, $db" "$(eng "$HQ_DB" day)" "$b" "$(best hq-report cgm --by day)"
+done
