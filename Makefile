@@ -40,7 +40,6 @@ LIB_SRC  := $(sort $(wildcard lib/*.c))
 CMD_SRC  := $(sort $(wildcard cmd/*.c))
 TOOL_SRC := $(sort $(wildcard scripts/*.c bench/*.c tests/fuzz/*.c))
 UNIT_SRC := $(sort $(wildcard tests/unit/*.c))
-HDRS     := $(wildcard include/hq/*.h)
 
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 CMDS     := $(CMD_SRC:cmd/%.c=$(BUILD)/bin/%)
@@ -50,10 +49,13 @@ LIBHQ    := $(BUILD)/libhq.a
 
 all: $(CMDS) $(TOOLS)
 
-$(BUILD)/obj/%.o: %.c $(HDRS)
+# -MMD -MP: each object depends on the headers it includes, no more.
+$(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CFLAGS_ALL) -c -o $@ $<
+	$(Q)$(CC) $(CFLAGS_ALL) -MMD -MP -c -o $@ $<
+
+-include $(patsubst %.c,$(BUILD)/obj/%.d,$(LIB_SRC) $(CMD_SRC) $(TOOL_SRC) $(UNIT_SRC))
 
 $(LIBHQ): $(LIB_OBJ)
 	@mkdir -p $(dir $@)

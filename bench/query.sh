@@ -2,9 +2,12 @@
 # hq-query speed. Five years of per-minute heart rate (~2.6 M samples) and
 # steps from a Watch and an iPhone that overlap, in one store; then
 #   hq-query heart_rate --by day     and   hq-query steps --by week
-# over all of it, and a year of day buckets, each against the plain SQL
-# GROUP BY over the raw sample table (query-bench baseline), measured in
-# the same run. Times are the best of 3. The ratio compares hq's engine
+# over all of it, a year of day buckets, and heart rate by day on the days
+# with 12000 steps (--when 'steps.sum>=12000', through lib/select.c), each
+# against the plain SQL GROUP BY over the raw sample table (query-bench
+# baseline; for --when, an IN over the days whose stored steps add up to
+# 12000, unmerged, so it keeps more days than hq), measured in the same
+# run. Times are the best of 3. The ratio compares hq's engine
 # with the SQL, both in one process (query-bench hq / baseline); the
 # hq-query command's time adds starting a process and printing.
 # HQ_BENCH_YEARS=N for less.
@@ -50,6 +53,8 @@ report "steps --by week, $YEARS y" "$(eng steps-week)" "$(base steps-week)" \
 	"$(best hq-query steps --by week)"
 report "heart_rate --by day, 1 year" "$(eng hr-day-year)" "$(base hr-day-year)" \
 	"$(best hq-query heart_rate --by day --from 2023-01-01 --to 2023-12-31)" 0.100
+report "heart_rate by day --when, $YEARS y" "$(eng hr-day-when)" "$(base hr-day-when)" \
+	"$(best hq-query heart_rate --by day --when 'steps.sum>=12000')"
 echo "without rollups (raw samples, merged on the fly):"
 printf '  heart_rate --by day %s s, steps --by week %s s\n' \
 	"$(best hq-query heart_rate --by day --no-rollup)" \

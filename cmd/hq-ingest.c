@@ -2,39 +2,30 @@
  * hq-ingest — Apple Health exports and JSON lines into the store, each
  * file whole or not at all, nothing twice.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <locale.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "hq/applehealth.h"
 #include "hq/buf.h"
 #include "hq/err.h"
 #include "hq/ingest.h"
+#include "hq/input.h"
 #include "hq/opts.h"
 #include "hq/store.h"
 #include "hq/time.h"
 
-enum {
-	OPT_DB = HQ_OPT_LONG, OPT_FORMAT, OPT_TZ, OPT_WAIT, OPT_HELP, OPT_VERSION,
-	OPT_TOOL_SCHEMA,
-};
+enum { OPT_DB = HQ_OPT_LONG, OPT_FORMAT, OPT_TZ, OPT_WAIT };
 
 static const struct hq_opt options[] = {
 	{ 'q', "quiet", HQ_OPT_FLAG, NULL, "print nothing but errors (no progress, no warnings)", NULL, NULL, 1 },
 	{ OPT_DB, "db", HQ_OPT_STRING, "PATH", "the store (default $HQ_DB, ~/.local/share/hq/hq.db)", NULL, NULL, 0 },
 	{ OPT_FORMAT, "format", HQ_OPT_ENUM, "F", "input format: auto|apple|jsonl (default auto: sniffed from content)", "auto|apple|jsonl", NULL, 1 },
 	{ OPT_TZ, "tz", HQ_OPT_STRING, "ZONE", "IANA zone for JSON-lines times without an offset", NULL, NULL, 1 },
-	{ OPT_WAIT, "wait", HQ_OPT_INT, "SECONDS", "how long to wait for another writer to finish (default 600)", NULL, NULL, 0 },
-	{ OPT_HELP, "help", HQ_OPT_FLAG, NULL, "show this help and exit", NULL, NULL, 0 },
-	{ OPT_VERSION, "version", HQ_OPT_FLAG, NULL, "show the version and exit", NULL, NULL, 0 },
-	{ OPT_TOOL_SCHEMA, "tool-schema", HQ_OPT_FLAG, NULL, "print the tool definition (JSON) and exit", NULL, NULL, 0 },
+	{ OPT_WAIT, "wait", HQ_OPT_INT, "SECONDS", "how long to wait for another writer to finish (default 600)", "0..604800", NULL, 0 },
 	{ 0, NULL, 0, NULL, NULL, NULL, NULL, 0 },
 };
 
@@ -58,7 +49,8 @@ static const struct hq_cmd_info cmd = {
 
 static int quiet;
 static long wait_seconds = 600;
-static enum { FMT_AUTO, FMT_APPLE, FMT_JSONL } opt_format = FMT_AUTO;
+/* In the order of --format's choices. */
+static const char *opt_format = "auto";	/* a family of hq_input_open() */
 
 /* Progress and waiting messages go to a terminal only. */
 static int show_progress;
@@ -66,7 +58,7 @@ static const char *progress_name;
 static double progress_t0;
 
 static void
-progress(void *arg, const struct hq_src *src, const struct hq_ingest_counts *c)
+progress(void *arg, const struct hq_input *src, const struct hq_ingest_counts *c)
 {
 	double dt = hq_time_monotonic() - progress_t0, mb = (double)src->bytes / 1e6;
 	char eta[32] = "";
@@ -157,181 +149,105 @@ summary(const char *name, const char *format, const struct hq_ingest_counts *c,
 static int
 ingest_file(struct hq_store *store, const char *path, struct hq_err *e)
 {
-	static unsigned char pre[65536];
-	struct hq_src src = { .fd = -1, .name = path, .pre = pre };
-	enum hq_input_format f;
-	struct hq_ingest *ig = NULL;
-	double t0;
-	struct stat st;
+	struct hq_input in;
+	struct hq_ingest *ig;
+	struct hq_ingest_counts c;
+	double t0 = hq_time_monotonic();
 	long warnings = 0;
-	int rc = -1;
-	ssize_t n;
+	int rc;
 
-	t0 = hq_time_monotonic();
-	if (strcmp(path, "-") == 0) {
-		src.fd = 0;
-		src.name = "-";
-	} else if ((src.fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
-		hq_err_set(e, "cannot open %s: %s", path, strerror(errno));
+	if (hq_input_open(&in, path, opt_format, e))
+		return -1;
+	ig = hq_ingest_start(store, path, in.format->name,
+	    in.size ? (int64_t)in.size : -1, e);
+	if (!ig) {
+		hq_input_close(&in);
 		return -1;
 	}
-	if (fstat(src.fd, &st) == 0 && S_ISREG(st.st_mode))
-		src.size = (uint64_t)st.st_size;
-	else if (src.fd != 0 && S_ISDIR(st.st_mode)) {
-		hq_err_set(e, "%s is a directory: give the export.zip or export.xml "
-		    "inside it", path);
-		goto out;
-	}
-	/* Sniff: the prefix is served again to the reader. */
-	while (src.prelen < sizeof pre) {
-		do
-			n = read(src.fd, pre + src.prelen, sizeof pre - src.prelen);
-		while (n < 0 && errno == EINTR);
-		if (n < 0) {
-			hq_err_set(e, "%s: %s", path, strerror(errno));
-			goto out;
-		}
-		if (n == 0)
-			break;
-		src.prelen += (size_t)n;
-	}
-	f = hq_ingest_sniff(pre, src.prelen);
-	if (opt_format == FMT_JSONL)
-		f = HQ_IN_JSONL;
-	else if (opt_format == FMT_APPLE && f != HQ_IN_APPLE_ZIP)
-		f = HQ_IN_APPLE_XML;
-	if (f == HQ_IN_UNKNOWN) {
-		if (src.prelen == 0)
-			hq_err_set(e, "%s: empty file", path);
-		else
-			hq_err_set(e, "%s: not an Apple Health export (zip or XML) nor "
-			    "JSON lines; use --format to say which it is", path);
-		goto out;
-	}
-	ig = hq_ingest_start(store, strcmp(path, "-") ? path : "-",
-	    hq_ingest_format_name(f), src.size ? (int64_t)src.size : -1, e);
-	if (!ig)
-		goto out;
+	hq_ingest_set_warn(ig, warn_line, &warnings);
 	if (show_progress) {
 		progress_name = path;
 		progress_t0 = t0;
 		hq_ingest_set_progress(ig, progress, NULL);
 	}
-	if (f == HQ_IN_JSONL)
-		rc = hq_ingest_jsonl(ig, &src, warn_line, &warnings, e);
-	else
-		rc = hq_applehealth_import(ig, &src, f == HQ_IN_APPLE_ZIP,
-		    warn_line, &warnings, e);
+	rc = hq_input_import(&in, ig, e);
 	/* The whole file once at its final rate, however short the import
 	 * was, before the line is cleared for the summary. */
 	if (show_progress && rc == 0)
-		progress(NULL, &src, hq_ingest_counts(ig));
+		progress(NULL, &in, hq_ingest_counts(ig));
 	progress_done();
-	if (rc == 0) {
-		struct hq_ingest_counts c = *hq_ingest_counts(ig);
+	c = *hq_ingest_counts(ig);
+	if (rc == 0)
 		rc = hq_ingest_commit(ig, e);
-		ig = NULL;
-		if (rc == 0)
-			summary(path, hq_ingest_format_name(f), &c, hq_time_monotonic() - t0);
-	}
-out:
-	if (ig)
+	else
 		hq_ingest_abort(ig);
-	if (src.fd > 0)
-		close(src.fd);
+	if (rc == 0)
+		summary(path, in.format->name, &c, hq_time_monotonic() - t0);
+	hq_input_close(&in);
 	return rc;
 }
 
-static void
-usage(FILE *fp)
+/* The files to import: at least one, and stdin at most once. */
+static int
+check_operands(int n, char **files)
 {
-	hq_opts_help(&cmd, fp);
+	int nstdin = 0;
+
+	if (n == 0) {
+		hq_opts_usage_error(&cmd, "no files to import ('-' reads stdin)");
+		return -1;
+	}
+	for (int i = 0; i < n; i++)
+		nstdin += strcmp(files[i], "-") == 0;
+	if (nstdin > 1) {
+		hq_opts_usage_error(&cmd, "'-' (stdin) can be given only once");
+		return -1;
+	}
+	return 0;
 }
 
 int
 main(int argc, char **argv)
 {
-	char shortopts[64];
-	struct option *longopts = hq_opts_longopts(&cmd, shortopts, sizeof shortopts);
 	const char *dbpath = NULL, *tz = NULL;
 	struct hq_store *store = NULL;
+	struct hq_opts p;
 	struct hq_err e;
-	int c, status = 2, ok = 0, failed = 0, nstdin = 0;
+	int id, status = 2, ok = 0, failed = 0;
 
 	hq_err_init(argv[0]);
 	/* Zip entry names are UTF-8 (导出.xml); libarchive converts them to
 	 * the locale's charset, so the locale must be able to hold them. */
 	if (!setlocale(LC_CTYPE, "C.UTF-8"))
 		setlocale(LC_CTYPE, "");
-	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
-		switch (c) {
+	hq_opts_init(&p, &cmd, argc, argv);
+	while ((id = hq_opts_parse(&p)) > 0)
+		switch (id) {
 		case 'q': quiet = 1; break;
-		case OPT_DB: dbpath = optarg; break;
-		case OPT_TZ: tz = optarg; break;
-		case OPT_FORMAT:
-			if (strcmp(optarg, "auto") == 0)
-				opt_format = FMT_AUTO;
-			else if (strcmp(optarg, "apple") == 0)
-				opt_format = FMT_APPLE;
-			else if (strcmp(optarg, "jsonl") == 0)
-				opt_format = FMT_JSONL;
-			else {
-				hq_opts_usage_error(&cmd, "unknown format '%s' "
-				    "(auto, apple or jsonl)", optarg);
-				goto done;
-			}
-			break;
-		case OPT_WAIT:
-			if (hq_opts_parse_long(optarg, 0, 86400 * 7, &wait_seconds)) {
-				hq_opts_usage_error(&cmd, "--wait takes seconds, not '%s'",
-				    optarg);
-				goto done;
-			}
-			break;
-		case OPT_HELP:
-			usage(stdout);
-			status = 0;
-			goto done;
-		case OPT_VERSION:
-			hq_opts_version(&cmd, stdout);
-			status = 0;
-			goto done;
-		case OPT_TOOL_SCHEMA:
-			hq_opts_tool_schema(&cmd, stdout);
-			status = 0;
-			goto done;
-		case ':':
-			hq_opts_usage_error(&cmd, "option '%s' needs a value",
-			    argv[optind - 1]);
-			goto done;
-		default:
-			hq_opts_usage_error(&cmd, "unknown option '%s'",
-			    argv[optind - 1]);
-			goto done;
+		case OPT_DB: dbpath = p.arg; break;
+		case OPT_FORMAT: opt_format = p.arg; break;
+		case OPT_TZ: tz = p.arg; break;
+		case OPT_WAIT: wait_seconds = p.num; break;
 		}
-	}
-	if (optind >= argc) {
-		hq_opts_usage_error(&cmd, "no files to import ('-' reads stdin)");
+	if (id < 0) {
+		status = p.status;
 		goto done;
 	}
-	for (int i = optind; i < argc; i++)
-		nstdin += strcmp(argv[i], "-") == 0;
-	if (nstdin > 1) {
-		hq_opts_usage_error(&cmd, "'-' (stdin) can be given only once");
+	argc -= p.optind;
+	argv += p.optind;
+	if (check_operands(argc, argv))
 		goto done;
-	}
 	if (hq_time_set_zone(tz, &e)) {
 		hq_warn("%s", e.msg);
 		goto done;
 	}
 	show_progress = !quiet && isatty(2);
-	store = hq_store_open(dbpath, HQ_STORE_CREATE, &e);
-	if (!store) {
+	if (!(store = hq_store_open(dbpath, HQ_STORE_CREATE, &e))) {
 		hq_warn("%s", e.msg);
 		goto done;
 	}
 	sqlite3_busy_handler(hq_store_db(store), busy_handler, NULL);
-	for (int i = optind; i < argc; i++) {
+	for (int i = 0; i < argc; i++) {
 		if (ingest_file(store, argv[i], &e) == 0) {
 			ok++;
 			continue;
@@ -342,6 +258,5 @@ main(int argc, char **argv)
 	status = failed == 0 ? 0 : ok > 0 ? 1 : 2;
 done:
 	hq_store_close(store);
-	free(longopts);
 	return hq_finish(status);
 }

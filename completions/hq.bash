@@ -9,13 +9,22 @@ _hq_metrics() {
 	hq-query --complete-metrics 2>/dev/null
 }
 
+# The values an option takes, as the command lists them: its choices, or
+# the library's list (workout types, aggregations). $1: the command, $2:
+# the option. Returns 1 when the option has no list.
+_hq_values() {
+	local words
+	words=$("$1" --complete "$2" 2>/dev/null)
+	[ -n "$words" ] || return 1
+	COMPREPLY=($(compgen -W "$words" -- "$cur"))
+}
+
 _hq_common() {
 	# $1: the previous word. Completes the arguments of shared options;
 	# returns 0 when it did.
 	case $1 in
 	--db) COMPREPLY=($(compgen -f -- "$cur")); return 0 ;;
 	--tz) COMPREPLY=($(cd /usr/share/zoneinfo 2>/dev/null && compgen -f -- "$cur")); return 0 ;;
-	--format) COMPREPLY=($(compgen -W "jsonl json csv table" -- "$cur")); return 0 ;;
 	esac
 	return 1
 }
@@ -23,9 +32,9 @@ _hq_common() {
 _hq_ingest() {
 	local cur prev
 	_init_completion 2>/dev/null || { cur=${COMP_WORDS[COMP_CWORD]}; prev=${COMP_WORDS[COMP_CWORD-1]}; }
-	local opts="-q --quiet --db --format --tz --wait --help --version --tool-schema"
+	local opts="-q --quiet --db --format --tz --wait -h --help --version --tool-schema"
 	case $prev in
-	--format) COMPREPLY=($(compgen -W "auto apple jsonl" -- "$cur")); return ;;
+	--format) _hq_values hq-ingest "$prev"; return ;;
 	--wait) COMPREPLY=($(compgen -W "0 10 60 600" -- "$cur")); return ;;
 	esac
 	_hq_common "$prev" && return
@@ -40,13 +49,10 @@ complete -F _hq_ingest hq-ingest
 _hq_query() {
 	local cur prev
 	_init_completion 2>/dev/null || { cur=${COMP_WORDS[COMP_CWORD]}; prev=${COMP_WORDS[COMP_CWORD-1]}; }
-	local opts="--from --to --by --agg --where --when --source --limit --offset --format --tz --db --list --type --min-duration --no-rollup --complete-metrics --help --version --tool-schema"
+	local opts="--from --to --by --agg --where --when --source --limit --offset --format --tz --db --list --type --min-duration --no-rollup --complete-metrics -h --help --version --tool-schema"
 	case $prev in
 	--from|--to) COMPREPLY=($(compgen -W "$_hq_dates" -- "$cur")); return ;;
-	--by) COMPREPLY=($(compgen -W "hour day week month year" -- "$cur")); return ;;
-	--agg) COMPREPLY=($(compgen -W "avg min max sum count median stddev p10 p25 p50 p75 p90 p95 p99 first last" -- "$cur")); return ;;
-	--format) COMPREPLY=($(compgen -W "jsonl json csv table svg" -- "$cur")); return ;;
-	--type) COMPREPLY=($(compgen -W "running walking cycling swimming hiking yoga hiit strength rowing elliptical" -- "$cur")); return ;;
+	--by|--agg|--format|--type) _hq_values hq-query "$prev"; return ;;
 	--when) COMPREPLY=($(compgen -W "$(_hq_metrics | sed 's/$/.sum/; p; s/\.sum$/.avg/; p; s/\.avg$/.max/')" -- "$cur")); return ;;
 	--where|--limit|--offset|--source|--min-duration) return ;;
 	esac
@@ -62,10 +68,10 @@ complete -F _hq_query hq-query
 _hq_agent() {
 	local cur prev
 	_init_completion 2>/dev/null || { cur=${COMP_WORDS[COMP_CWORD]}; prev=${COMP_WORDS[COMP_CWORD-1]}; }
-	local opts="--provider --model --base-url --max-steps --timeout --tool-timeout --max-output --tool-mode --no-stream --max-tokens --yes --verbose --jsonl --session --log --db --tz --help --version --tool-schema"
+	local opts="-p --provider -m --model --base-url --max-steps --timeout --tool-timeout --max-output --tool-mode --no-stream --max-tokens -y --yes -v --verbose --jsonl --session --log --db --tz -h --help --version --tool-schema"
 	case $prev in
-	-p|--provider) COMPREPLY=($(compgen -W "openai anthropic gemini ollama" -- "$cur")); return ;;
-	--tool-mode) COMPREPLY=($(compgen -W "native text" -- "$cur")); return ;;
+	-p|--provider) _hq_values hq-agent provider; return ;;
+	--tool-mode) _hq_values hq-agent "$prev"; return ;;
 	--base-url) COMPREPLY=($(compgen -W "http://127.0.0.1:11434/v1 http://127.0.0.1:11434 http://127.0.0.1:8080/v1 https://api.openai.com/v1 https://api.anthropic.com https://generativelanguage.googleapis.com" -- "$cur")); return ;;
 	-m|--model|--max-steps|--timeout|--tool-timeout|--max-output|--max-tokens|--session) return ;;
 	esac

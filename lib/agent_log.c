@@ -1,13 +1,14 @@
 /* agent_log — hq-agent's runs, requests, tool calls and conversations. */
-#include "hq/agent_log.h"
-
 #include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "hq/agent_log.h"
+
 /* finalize st after its last step returned rc; -1 unless that was SQLITE_DONE */
-static int finish(sqlite3_stmt *st, int rc, struct hq_store *s, struct hq_err *e)
+static int
+finish(sqlite3_stmt *st, int rc, struct hq_store *s, struct hq_err *e)
 {
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
@@ -17,12 +18,14 @@ static int finish(sqlite3_stmt *st, int rc, struct hq_store *s, struct hq_err *e
 	return 0;
 }
 
-static int step_done(sqlite3_stmt *st, struct hq_store *s, struct hq_err *e)
+static int
+step_done(sqlite3_stmt *st, struct hq_store *s, struct hq_err *e)
 {
 	return finish(st, sqlite3_step(st), s, e);
 }
 
-static void bind_text(sqlite3_stmt *st, int i, const char *v)
+static void
+bind_text(sqlite3_stmt *st, int i, const char *v)
 {
 	if (v)
 		sqlite3_bind_text(st, i, v, -1, SQLITE_TRANSIENT);
@@ -30,13 +33,14 @@ static void bind_text(sqlite3_stmt *st, int i, const char *v)
 		sqlite3_bind_null(st, i);
 }
 
-int64_t hq_agent_log_start(struct hq_store *s, const struct hq_agent_log_run *run,
-			   struct hq_err *e)
+int64_t
+hq_agent_log_start(struct hq_store *s, const struct hq_agent_log_run *run,
+    struct hq_err *e)
 {
 	sqlite3_stmt *st;
 	if (hq_store_prepare(s,
-		"INSERT INTO agent_run (started, session, question, provider, model, base_url,"
-		" tool_mode) VALUES (?, ?, ?, ?, ?, ?, ?)", &st, e))
+	    "INSERT INTO agent_run (started, session, question, provider, model, base_url,"
+	    " tool_mode) VALUES (?, ?, ?, ?, ?, ?, ?)", &st, e))
 		return -1;
 	sqlite3_bind_int64(st, 1, (sqlite3_int64)time(NULL));
 	bind_text(st, 2, run->session);
@@ -50,14 +54,15 @@ int64_t hq_agent_log_start(struct hq_store *s, const struct hq_agent_log_run *ru
 	return sqlite3_last_insert_rowid(hq_store_db(s));
 }
 
-int hq_agent_log_request(struct hq_store *s, int64_t run, int step,
-			 const struct hq_llm_reply *r, double seconds, struct hq_err *e)
+int
+hq_agent_log_request(struct hq_store *s, int64_t run, int step,
+    const struct hq_llm_reply *r, double seconds, struct hq_err *e)
 {
 	sqlite3_stmt *st;
 	if (hq_store_prepare(s,
-		"INSERT OR REPLACE INTO agent_request (run_id, step, seconds, input_tokens,"
-		" output_tokens, tool_calls, cut_calls, retries, stop_reason, text_bytes)"
-		" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", &st, e))
+	    "INSERT OR REPLACE INTO agent_request (run_id, step, seconds, input_tokens,"
+	    " output_tokens, tool_calls, cut_calls, retries, stop_reason, text_bytes)"
+	    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", &st, e))
 		return -1;
 	sqlite3_bind_int64(st, 1, run);
 	sqlite3_bind_int(st, 2, step);
@@ -72,14 +77,15 @@ int hq_agent_log_request(struct hq_store *s, int64_t run, int step,
 	return step_done(st, s, e);
 }
 
-int hq_agent_log_tool(struct hq_store *s, int64_t run, int step, const struct hq_llm_call *c,
-		      const struct hq_agent_result *res, struct hq_err *e)
+int
+hq_agent_log_tool(struct hq_store *s, int64_t run, int step, const struct hq_llm_call *c,
+    const struct hq_agent_result *res, struct hq_err *e)
 {
 	sqlite3_stmt *st;
 	if (hq_store_prepare(s,
-		"INSERT INTO agent_tool_call (run_id, step, call_id, tool, arguments, exit_status,"
-		" is_error, seconds, rows, rows_cut, output_bytes, result_bytes)"
-		" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", &st, e))
+	    "INSERT INTO agent_tool_call (run_id, step, call_id, tool, arguments, exit_status,"
+	    " is_error, seconds, rows, rows_cut, output_bytes, result_bytes)"
+	    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", &st, e))
 		return -1;
 	int ran = res->exit_status >= 0 || res->timed_out;
 	sqlite3_bind_int64(st, 1, run);
@@ -102,16 +108,17 @@ int hq_agent_log_tool(struct hq_store *s, int64_t run, int step, const struct hq
 	return step_done(st, s, e);
 }
 
-int hq_agent_log_finish(struct hq_store *s, int64_t run, const struct hq_agent_outcome *o,
-			const struct hq_llm_conv *conv, size_t from, struct hq_err *e)
+int
+hq_agent_log_finish(struct hq_store *s, int64_t run, const struct hq_agent_outcome *o,
+    const struct hq_llm_conv *conv, size_t from, struct hq_err *e)
 {
 	if (hq_store_begin(s, e))
 		return -1;
 	sqlite3_stmt *st;
 	if (hq_store_prepare(s,
-		"UPDATE agent_run SET steps = ?, outcome = ?, error = ?, answer = ?,"
-		" input_tokens = ?, output_tokens = ?, seconds = ?, tool_seconds = ? WHERE id = ?",
-		&st, e))
+	    "UPDATE agent_run SET steps = ?, outcome = ?, error = ?, answer = ?,"
+	    " input_tokens = ?, output_tokens = ?, seconds = ?, tool_seconds = ? WHERE id = ?",
+	    &st, e))
 		goto fail;
 	sqlite3_bind_int(st, 1, o->steps);
 	bind_text(st, 2, hq_agent_status_name(o->status));
@@ -133,7 +140,7 @@ int hq_agent_log_finish(struct hq_store *s, int64_t run, const struct hq_agent_o
 			goto fail;
 		}
 		if (hq_store_prepare(s, "INSERT INTO agent_message (run_id, seq, message)"
-				     " VALUES (?, ?, ?)", &st, e)) {
+		    " VALUES (?, ?, ?)", &st, e)) {
 			cJSON_free(txt);
 			goto fail;
 		}
@@ -150,13 +157,14 @@ fail:
 	return -1;
 }
 
-int hq_agent_log_load_session(struct hq_store *s, const char *session,
-			      struct hq_llm_conv *conv, struct hq_err *e)
+int
+hq_agent_log_load_session(struct hq_store *s, const char *session,
+    struct hq_llm_conv *conv, struct hq_err *e)
 {
 	sqlite3_stmt *st;
 	if (hq_store_prepare(s,
-		"SELECT m.message FROM agent_message m JOIN agent_run r ON r.id = m.run_id"
-		" WHERE r.session = ? ORDER BY r.id, m.seq", &st, e))
+	    "SELECT m.message FROM agent_message m JOIN agent_run r ON r.id = m.run_id"
+	    " WHERE r.session = ? ORDER BY r.id, m.seq", &st, e))
 		return -1;
 	sqlite3_bind_text(st, 1, session, -1, SQLITE_TRANSIENT);
 	int rc, n = 0;
@@ -165,27 +173,27 @@ int hq_agent_log_load_session(struct hq_store *s, const char *session,
 		struct hq_llm_msg m;
 		int bad = !j || hq_llm_msg_from_json(j, &m);
 		cJSON_Delete(j);
-		if (bad || hq_llm_conv_push(conv, &m)) {
-			if (!bad)
-				hq_llm_msg_free(&m);
+		if (bad) {
 			sqlite3_finalize(st);
 			hq_err_set(e, "%s: session '%s': message %d is damaged",
-				   hq_store_filename(s), session, n + 1);
+			    hq_store_filename(s), session, n + 1);
 			return -1;
 		}
+		hq_llm_conv_push(conv, &m);
 		n++;
 	}
 	return finish(st, rc, s, e) ? -1 : n;
 }
 
-int hq_agent_log_list(struct hq_store *s, int limit, FILE *fp, struct hq_err *e)
+int
+hq_agent_log_list(struct hq_store *s, int limit, FILE *fp, struct hq_err *e)
 {
 	sqlite3_stmt *st;
 	if (hq_store_prepare(s,
-		"SELECT r.id, r.started, r.session, r.question, r.provider, r.model, r.steps,"
-		" r.outcome, r.input_tokens, r.output_tokens, r.seconds,"
-		" (SELECT count(*) FROM agent_tool_call t WHERE t.run_id = r.id), r.answer, r.error"
-		" FROM agent_run r ORDER BY r.id DESC LIMIT ?", &st, e))
+	    "SELECT r.id, r.started, r.session, r.question, r.provider, r.model, r.steps,"
+	    " r.outcome, r.input_tokens, r.output_tokens, r.seconds,"
+	    " (SELECT count(*) FROM agent_tool_call t WHERE t.run_id = r.id), r.answer, r.error"
+	    " FROM agent_run r ORDER BY r.id DESC LIMIT ?", &st, e))
 		return -1;
 	sqlite3_bind_int(st, 1, limit);
 	int rc, n = 0;

@@ -145,10 +145,40 @@ hq_xml_filter_run(struct hq_xml_filter *f, const unsigned char *in, size_t n,
 }
 
 /* ------------------------------------------------------------------ */
+/* Sniffing                                                             */
+
+/* "<HealthData" or "<!DOCTYPE HealthData" in the n bytes at p. */
+static int
+names_health_data(const unsigned char *p, size_t n)
+{
+	for (size_t i = 0; i + 11 <= n; i++)
+		if (p[i] == '<' && (memcmp(p + i, "<HealthData", 11) == 0 ||
+		    (i + 20 <= n && memcmp(p + i, "<!DOCTYPE HealthData", 20) == 0)))
+			return 1;
+	return 0;
+}
+
+int
+hq_applehealth_sniff_zip(const unsigned char *p, size_t n)
+{
+	return n >= 4 && p[0] == 'P' && p[1] == 'K' && p[2] == 3 && p[3] == 4;
+}
+
+int
+hq_applehealth_sniff_xml(const unsigned char *p, size_t n)
+{
+	size_t i = hq_input_skip_space(p, n);
+
+	if (i >= n || p[i] != '<')
+		return 0;
+	/* Apple's root element, possibly after a long DTD; XML that holds
+	 * neither in its first 4 KB is still Apple's to judge (a DTD can be
+	 * longer than what was sniffed). */
+	return names_health_data(p + i, n - i) || n >= 4096;
+}
+
+/* ------------------------------------------------------------------ */
 /* The export reader                                                    */
-
-
-
 
 #define RAW_SIZE (256 * 1024)
 #define OUT_SIZE (64 * 1024)
@@ -157,10 +187,9 @@ hq_xml_filter_run(struct hq_xml_filter *f, const unsigned char *in, size_t n,
 #define MAX_ROUTES_PER_FILE 16
 #define MAX_SIDE_FILE (16 << 20)
 
-/* What the parser reads from: a plain file, or the current zip entry. */
+/* What the parser reads from: the file, or the current zip entry. */
 struct reader {
-	struct hq_src *src;          /* plain file */
-	struct archive *ar;          /* zip entry */
+	struct hq_input *in;
 	unsigned char *raw;          /* raw_store: bytes read, not yet filtered */
 	unsigned char raw_store[RAW_SIZE];
 	unsigned char out[OUT_SIZE];   /* filtered, not yet given to libxml2 */
@@ -184,11 +213,10 @@ enum ctx_kind { C_NONE, C_RECORD, C_CORRELATION, C_WORKOUT, C_ACTIVITY,
 
 struct ah {
 	struct hq_ingest *ig;
-	struct hq_src *src;
-	struct archive *ar;
+	struct hq_input *src;        /* the file */
+	struct archive *ar;          /* the file as a zip */
+	struct hq_input entry;       /* the zip entry being read */
 	const char *name;            /* for messages */
-	hq_ingest_warn_fn *warn;
-	void *warn_arg;
 	struct reader rd;
 	xmlParserCtxtPtr ctxt;
 	struct hq_err *e;            /* the error of a failed callback */
@@ -218,6 +246,15 @@ struct ah {
 	long ticks;
 };
 
+static void
+reader_start(struct reader *r, struct hq_input *in)
+{
+	memset(r, 0, sizeof *r);
+	r->in = in;
+	r->raw = r->raw_store;
+	hq_xml_filter_init(&r->filt);
+}
+
 static int
 reader_fill(struct reader *r)
 {
@@ -225,22 +262,12 @@ reader_fill(struct reader *r)
 
 	if (r->eof || r->ioerr)
 		return 0;
-	if (r->ar) {
-		n = archive_read_data(r->ar, r->raw, RAW_SIZE);
-		if (n < 0) {
-			snprintf(r->ioerrmsg, sizeof r->ioerrmsg, "%s",
-			    archive_error_string(r->ar) ? archive_error_string(r->ar)
-			    : "cannot read the zip entry");
-			r->ioerr = 1;
-			return -1;
-		}
-	} else {
-		n = hq_src_read(r->src, r->raw, RAW_SIZE);
-		if (n < 0) {
-			snprintf(r->ioerrmsg, sizeof r->ioerrmsg, "%s", strerror(errno));
-			r->ioerr = 1;
-			return -1;
-		}
+	n = hq_input_read(r->in, r->raw, RAW_SIZE);
+	if (n < 0) {
+		snprintf(r->ioerrmsg, sizeof r->ioerrmsg, "%s",
+		    hq_input_strerror(r->in));
+		r->ioerr = 1;
+		return -1;
 	}
 	if (n == 0)
 		r->eof = 1;
@@ -309,22 +336,38 @@ line_no(struct ah *a)
 	return a->ctxt ? xmlSAX2GetLineNumber(a->ctxt) : 0;
 }
 
-/* e = "name:line: what" */
-static void
+/* e = "name:line: what": -1. */
+static int
 fail_at(struct ah *a, struct hq_err *e, const char *what)
 {
 	hq_err_set(e, "%s:%d: %s", a->name, line_no(a), what);
+	return -1;
+}
+
+/* e, set by the writer, gets where: "name:line: why" (in the XML) or
+ * "name: why" (a side file as a whole). -1. */
+static int
+failed_where(struct ah *a, struct hq_err *e, int with_line)
+{
+	char why[sizeof e->msg];
+
+	memcpy(why, e->msg, sizeof why);
+	if (with_line)
+		return fail_at(a, e, why);
+	hq_err_set(e, "%s: %s", a->name, why);
+	return -1;
+}
+
+static int
+failed_here(struct ah *a, struct hq_err *e)
+{
+	return failed_where(a, e, 1);
 }
 
 static void
 warn_at(struct ah *a, const char *what)
 {
-	char msg[1200];
-
-	if (!a->warn)
-		return;
-	snprintf(msg, sizeof msg, "%s:%d: %s", a->name, line_no(a), what);
-	a->warn(a->warn_arg, msg);
+	hq_ingest_warn(a->ig, "%s:%d: %s", a->name, line_no(a), what);
 }
 
 /* Copy the element's attributes (SAX2 gives value..end, unterminated). */
@@ -435,18 +478,13 @@ fill_record(const struct ah *a, struct hq_ingest_record *r)
 	r->percent_fraction = 1;
 }
 
-/* Dates of a Record-like element; 0 or -1 (warned). */
+/* Dates of a Record-like element: 0, or -1 when one is missing or bad. */
 static int
-record_times(struct ah *a, struct hq_ingest_record *r)
+record_times(const struct ah *a, struct hq_ingest_record *r)
 {
 	if (attr_time(a, "startDate", &r->start, &r->offset_min) ||
-	    attr_time(a, "endDate", &r->end, NULL)) {
-		char msg[256];
-		snprintf(msg, sizeof msg, "%s without a valid startDate/endDate "
-		    "(skipped)", r->type ? r->type : "record");
-		warn_at(a, msg);
+	    attr_time(a, "endDate", &r->end, NULL))
 		return -1;
-	}
 	if (attr_time(a, "creationDate", &r->created, NULL))
 		r->created = 0;
 	return 0;
@@ -462,53 +500,26 @@ on_record(struct ah *a, struct hq_err *e)
 	fill_record(a, &r);
 	a->sample_id = 0;
 	if (!r.type) {
-		hq_ingest_counts_mut(a->ig)->records++;
-		hq_ingest_counts_mut(a->ig)->skipped++;
-		warn_at(a, "Record without a type (skipped)");
+		hq_ingest_skip(a->ig, "%s:%d: Record without a type (skipped)",
+		    a->name, line_no(a));
 		return 0;
 	}
 	if (record_times(a, &r)) {
-		hq_ingest_counts_mut(a->ig)->records++;
-		hq_ingest_counts_mut(a->ig)->skipped++;
+		hq_ingest_skip(a->ig, "%s:%d: %.200s without a valid "
+		    "startDate/endDate (skipped)", a->name, line_no(a), r.type);
 		return 0;
 	}
 	rc = hq_ingest_record(a->ig, &r, NULL, &re);
-	if (rc < 0) {
-		fail_at(a, e, re.msg);
-		return -1;
-	}
-	if (rc == 2) {
-		char msg[1100];
-		snprintf(msg, sizeof msg, "%s: %s (skipped)", r.type, re.msg);
-		warn_at(a, msg);
-	}
+	if (rc < 0)
+		return fail_at(a, e, re.msg);
+	if (rc == 2)
+		hq_ingest_warn(a->ig, "%s:%d: %.200s: %s (skipped)", a->name,
+		    line_no(a), r.type, re.msg);
 	/* Children (metadata, beats) only for a sample new to the store. */
 	if (rc == 1) {
 		a->sample_id = hq_ingest_new_sample_id(a->ig);
 		a->beat_seq = 0;
 	}
-	return 0;
-}
-
-static int
-on_group(struct ah *a, struct hq_ingest_group *g, const char *typeattr)
-{
-	memset(g, 0, sizeof *g);
-	g->type = attr(a, typeattr);
-	g->source = attr(a, "sourceName");
-	g->source_version = attr(a, "sourceVersion");
-	g->device = attr(a, "device");
-	g->duration = g->distance = g->energy = NAN;
-	if (!g->type || attr_time(a, "startDate", &g->start, &g->offset_min) ||
-	    attr_time(a, "endDate", &g->end, NULL)) {
-		char msg[128];
-		snprintf(msg, sizeof msg, "%s without a type or valid dates "
-		    "(skipped)", typeattr[0] == 'w' ? "Workout" : "Correlation");
-		warn_at(a, msg);
-		return -1;
-	}
-	if (attr_time(a, "creationDate", &g->created, NULL))
-		g->created = 0;
 	return 0;
 }
 
@@ -522,7 +533,6 @@ activity(const struct ah *a)
 static int
 on_workout_child(struct ah *a, const char *name, int depth, struct hq_err *e)
 {
-	struct hq_err re;
 	int64_t w = a->workout_id;
 	enum ctx_kind parent = a->kind[depth - 1];
 	int rc = 0;
@@ -532,7 +542,7 @@ on_workout_child(struct ah *a, const char *name, int depth, struct hq_err *e)
 			return 0;   /* of an event or a route: not kept */
 		const char *k = attr(a, "key"), *v = attr(a, "value");
 		if (k)
-			rc = hq_ingest_workout_meta(a->ig, w, activity(a), k, v, &re);
+			rc = hq_ingest_workout_meta(a->ig, w, activity(a), k, v, e);
 	} else if (strcmp(name, "WorkoutActivity") == 0 && parent == C_WORKOUT) {
 		const char *uuid = attr(a, "uuid");
 		int64_t start, end = 0;
@@ -550,7 +560,7 @@ on_workout_child(struct ah *a, const char *name, int depth, struct hq_err *e)
 		if (!type)
 			type = attr(a, "activityType");
 		rc = hq_ingest_workout_activity(a->ig, w, uuid, type, start, end,
-		    attr_duration(a, "duration", "durationUnit"), &re);
+		    attr_duration(a, "duration", "durationUnit"), e);
 	} else if (strcmp(name, "WorkoutEvent") == 0) {
 		const char *type = attr(a, "type");
 		int64_t date;
@@ -559,7 +569,7 @@ on_workout_child(struct ah *a, const char *name, int depth, struct hq_err *e)
 			return 0;
 		}
 		rc = hq_ingest_workout_event(a->ig, w, activity(a), type, date,
-		    attr_duration(a, "duration", "durationUnit"), &re);
+		    attr_duration(a, "duration", "durationUnit"), e);
 	} else if (strcmp(name, "WorkoutStatistics") == 0) {
 		struct hq_ingest_stat s = {
 			.activity_uuid = activity(a), .type = attr(a, "type"),
@@ -574,7 +584,7 @@ on_workout_child(struct ah *a, const char *name, int depth, struct hq_err *e)
 			s.start = 0;
 		if (attr_time(a, "endDate", &s.end, NULL))
 			s.end = 0;
-		rc = hq_ingest_workout_stat(a->ig, w, &s, &re);
+		rc = hq_ingest_workout_stat(a->ig, w, &s, e);
 	} else if (strcmp(name, "WorkoutRoute") == 0 && parent == C_WORKOUT) {
 		int64_t start, end;
 		if (attr_time(a, "startDate", &start, NULL))
@@ -582,7 +592,7 @@ on_workout_child(struct ah *a, const char *name, int depth, struct hq_err *e)
 		if (attr_time(a, "endDate", &end, NULL))
 			end = 0;
 		a->route_id = hq_ingest_route(a->ig, w, attr(a, "sourceName"),
-		    start, end, NULL, &re);
+		    start, end, NULL, e);
 		if (a->route_id < 0)
 			rc = -1;
 		a->point_seq = 0;
@@ -590,7 +600,7 @@ on_workout_child(struct ah *a, const char *name, int depth, struct hq_err *e)
 	} else if (strcmp(name, "FileReference") == 0 && parent == C_ROUTE) {
 		const char *path = attr(a, "path");
 		if (path)
-			rc = hq_ingest_route_file(a->ig, a->route_id, path, &re);
+			rc = hq_ingest_route_file(a->ig, a->route_id, path, e);
 	} else if (strcmp(name, "Location") == 0 && parent == C_ROUTE) {
 		struct hq_route_point p = {
 			.lat = attr_num(a, "latitude"), .lon = attr_num(a, "longitude"),
@@ -603,53 +613,46 @@ on_workout_child(struct ah *a, const char *name, int depth, struct hq_err *e)
 			return 0;
 		if (attr_time(a, "date", &p.time, NULL))
 			p.time = 0;
-		rc = hq_ingest_route_point(a->ig, a->route_id, a->point_seq++, &p, &re);
+		rc = hq_ingest_route_point(a->ig, a->route_id, a->point_seq++, &p, e);
 	}
-	if (rc < 0) {
-		fail_at(a, e, re.msg);
-		return -1;
-	}
-	return 0;
+	return rc < 0 ? failed_here(a, e) : 0;
 }
 
+/* A Workout or a Correlation: 1 new (its children are read), 0 already
+ * stored or skipped (its children are not), -1. */
 static int
-on_workout(struct ah *a, struct hq_err *e)
+on_group(struct ah *a, int workout, struct hq_err *e)
 {
-	struct hq_ingest_group g;
-	struct hq_err re;
+	struct hq_ingest_group g = {
+		.type = attr(a, workout ? "workoutActivityType" : "type"),
+		.source = attr(a, "sourceName"),
+		.source_version = attr(a, "sourceVersion"),
+		.device = attr(a, "device"),
+		.duration = NAN, .distance = NAN, .energy = NAN,
+	};
+	int64_t *id = workout ? &a->workout_id : &a->corr_id;
 	int rc;
 
-	a->workout_id = 0;
-	if (on_group(a, &g, "workoutActivityType"))
+	*id = 0;
+	if (!g.type || attr_time(a, "startDate", &g.start, &g.offset_min) ||
+	    attr_time(a, "endDate", &g.end, NULL)) {
+		warn_at(a, workout ? "Workout without a type or valid dates "
+		    "(skipped)" : "Correlation without a type or valid dates "
+		    "(skipped)");
 		return 0;
-	g.duration = attr_duration(a, "duration", "durationUnit");
-	g.distance = attr_converted(a, "totalDistance", "totalDistanceUnit", "m");
-	g.energy = attr_converted(a, "totalEnergyBurned", "totalEnergyBurnedUnit",
-	    "kcal");
-	rc = hq_ingest_workout(a->ig, &g, &a->workout_id, &re);
-	if (rc < 0) {
-		fail_at(a, e, re.msg);
-		return -1;
 	}
-	return rc;  /* 1: new, read the children; 0: known, skip them */
-}
-
-static int
-on_correlation(struct ah *a, struct hq_err *e)
-{
-	struct hq_ingest_group g;
-	struct hq_err re;
-	int rc;
-
-	a->corr_id = 0;
-	if (on_group(a, &g, "type"))
-		return 0;
-	rc = hq_ingest_correlation(a->ig, &g, &a->corr_id, &re);
-	if (rc < 0) {
-		fail_at(a, e, re.msg);
-		return -1;
-	}
-	return rc;
+	if (attr_time(a, "creationDate", &g.created, NULL))
+		g.created = 0;
+	if (workout) {
+		g.duration = attr_duration(a, "duration", "durationUnit");
+		g.distance = attr_converted(a, "totalDistance", "totalDistanceUnit",
+		    "m");
+		g.energy = attr_converted(a, "totalEnergyBurned",
+		    "totalEnergyBurnedUnit", "kcal");
+		rc = hq_ingest_workout(a->ig, &g, id, e);
+	} else
+		rc = hq_ingest_correlation(a->ig, &g, id, e);
+	return rc < 0 ? failed_here(a, e) : rc;
 }
 
 /* A Record inside a Correlation: link it to the top-level copy. */
@@ -657,21 +660,15 @@ static int
 on_member(struct ah *a, struct hq_err *e)
 {
 	struct hq_ingest_record r;
-	struct hq_err re;
 	int64_t id;
 
 	fill_record(a, &r);
-	if (!r.type || attr_time(a, "startDate", &r.start, &r.offset_min) ||
-	    attr_time(a, "endDate", &r.end, NULL))
+	if (!r.type || record_times(a, &r))
 		return 0;
-	if (attr_time(a, "creationDate", &r.created, NULL))
-		r.created = 0;
-	id = hq_ingest_member(a->ig, &r, &re);
+	id = hq_ingest_member(a->ig, &r, e);
 	if (id < 0 || (id > 0 && hq_ingest_correlation_member(a->ig, a->corr_id,
-	    id, &re))) {
-		fail_at(a, e, re.msg);
-		return -1;
-	}
+	    id, e)))
+		return failed_here(a, e);
 	return 0;
 }
 
@@ -690,7 +687,6 @@ on_summary(struct ah *a, struct hq_err *e)
 		.stand_hours = attr_num(a, "appleStandHours"),
 		.stand_hours_goal = attr_num(a, "appleStandHoursGoal"),
 	};
-	struct hq_err re;
 
 	if (isnan(s.move_time))
 		s.move_time = attr_num(a, "appleMoveMinutes");
@@ -700,11 +696,8 @@ on_summary(struct ah *a, struct hq_err *e)
 		warn_at(a, "ActivitySummary without a dateComponents date (skipped)");
 		return 0;
 	}
-	if (hq_ingest_activity_summary(a->ig, &s, &re) < 0) {
-		fail_at(a, e, re.msg);
-		return -1;
-	}
-	return 0;
+	return hq_ingest_activity_summary(a->ig, &s, e) < 0 ? failed_here(a, e)
+	    : 0;
 }
 
 static int
@@ -716,7 +709,6 @@ on_clinical(struct ah *a, struct hq_err *e)
 		.fhir_version = attr(a, "fhirVersion"),
 		.resource_path = attr(a, "resourceFilePath"),
 	};
-	struct hq_err re;
 
 	if (!c.type || !c.identifier) {
 		warn_at(a, "ClinicalRecord without type or identifier (skipped)");
@@ -724,23 +716,16 @@ on_clinical(struct ah *a, struct hq_err *e)
 	}
 	if (attr_time(a, "receivedDate", &c.received, NULL))
 		c.received = 0;
-	if (hq_ingest_clinical_record(a->ig, &c, &re) < 0) {
-		fail_at(a, e, re.msg);
-		return -1;
-	}
-	return 0;
+	return hq_ingest_clinical_record(a->ig, &c, e) < 0 ? failed_here(a, e)
+	    : 0;
 }
 
 static int
 on_me(struct ah *a, struct hq_err *e)
 {
-	struct hq_err re;
-
 	for (int i = 0; i < a->at.n; i++)
-		if (hq_ingest_me(a->ig, a->at.name[i], a->at.val[i], &re)) {
-			fail_at(a, e, re.msg);
-			return -1;
-		}
+		if (hq_ingest_me(a->ig, a->at.name[i], a->at.val[i], e))
+			return failed_here(a, e);
 	return 0;
 }
 
@@ -775,19 +760,15 @@ time_of_day(const char *s)
 static int
 on_element(struct ah *a, const char *name, int depth, struct hq_err *e)
 {
-	struct hq_err re;
-
 	if (depth >= MAX_DEPTH)
 		return 0;
 	a->kind[depth] = C_OTHER;
 	if (depth <= 2)
 		a->in_activity = 0;
 	if (depth == 0) {
-		if (strcmp(name, "HealthData") != 0) {
-			fail_at(a, e, "not an Apple Health export: the root element "
-			    "is not <HealthData>");
-			return -1;
-		}
+		if (strcmp(name, "HealthData") != 0)
+			return fail_at(a, e, "not an Apple Health export: the root "
+			    "element is not <HealthData>");
 		a->seen_root = 1;
 		read_attrs(a);
 		hq_ingest_set_export_info(a->ig, 0, NULL, attr(a, "locale"));
@@ -803,11 +784,11 @@ on_element(struct ah *a, const char *name, int depth, struct hq_err *e)
 				rc = 1;
 		} else if (strcmp(name, "Workout") == 0) {
 			a->kind[1] = C_WORKOUT;
-			rc = on_workout(a, e);
+			rc = on_group(a, 1, e);
 			rc = rc < 0 ? -1 : rc == 1 ? 0 : 1;
 		} else if (strcmp(name, "Correlation") == 0) {
 			a->kind[1] = C_CORRELATION;
-			rc = on_correlation(a, e);
+			rc = on_group(a, 0, e);
 			a->corr_new = rc == 1;
 			rc = rc < 0 ? -1 : rc == 1 ? 0 : 1;
 		} else if (strcmp(name, "ActivitySummary") == 0)
@@ -831,8 +812,8 @@ on_element(struct ah *a, const char *name, int depth, struct hq_err *e)
 		if (depth == 2 && strcmp(name, "MetadataEntry") == 0) {
 			read_attrs(a);
 			const char *k = attr(a, "key"), *v = attr(a, "value");
-			if (k && hq_ingest_sample_meta(a->ig, a->sample_id, k, v, &re))
-				goto fail;
+			if (k && hq_ingest_sample_meta(a->ig, a->sample_id, k, v, e))
+				return failed_here(a, e);
 		} else if (depth == 2 &&
 		    strcmp(name, "HeartRateVariabilityMetadataList") == 0)
 			a->kind[2] = C_HRV;
@@ -841,8 +822,8 @@ on_element(struct ah *a, const char *name, int depth, struct hq_err *e)
 			read_attrs(a);
 			double bpm = attr_num(a, "bpm");
 			if (!isnan(bpm) && hq_ingest_hrv_beat(a->ig, a->sample_id,
-			    a->beat_seq++, bpm, time_of_day(attr(a, "time")), &re))
-				goto fail;
+			    a->beat_seq++, bpm, time_of_day(attr(a, "time")), e))
+				return failed_here(a, e);
 		}
 		return 0;
 	case C_CORRELATION:
@@ -860,9 +841,6 @@ on_element(struct ah *a, const char *name, int depth, struct hq_err *e)
 	default:
 		return 0;
 	}
-fail:
-	fail_at(a, e, re.msg);
-	return -1;
 }
 
 static void
@@ -939,7 +917,7 @@ run_parser(struct ah *a, xmlSAXHandler *sax, struct hq_err *e)
 			    a->err[0] ? a->err : "malformed XML");
 		rc = -1;
 	}
-	hq_ingest_counts_mut(a->ig)->control_chars += a->rd.filt.dropped_ctrl;
+	hq_ingest_dropped_chars(a->ig, a->rd.filt.dropped_ctrl);
 	xmlFreeParserCtxt(a->ctxt);
 	a->ctxt = NULL;
 	return rc;
@@ -976,8 +954,6 @@ enum gpx_field { G_NONE, G_ELE, G_TIME, G_SPEED, G_COURSE, G_HACC, G_VACC };
 static int
 gpx_flush(struct ah *a)
 {
-	struct hq_err re;
-
 	if (!a->have_point)
 		return 0;
 	a->have_point = 0;
@@ -989,10 +965,8 @@ gpx_flush(struct ah *a)
 	}
 	for (int i = 0; i < a->nroutes; i++)
 		if (hq_ingest_route_point(a->ig, a->route_ids[i], a->point_no,
-		    &a->pt, &re)) {
-			fail_at(a, a->e, re.msg);
-			return -1;
-		}
+		    &a->pt, a->e))
+			return failed_here(a, a->e);
 	a->point_no++;
 	return 0;
 }
@@ -1100,7 +1074,6 @@ static int
 parse_gpx(struct ah *a, const int64_t *ids, int nids, struct hq_err *e)
 {
 	xmlSAXHandler sax;
-	struct hq_err re;
 	int rc;
 
 	memset(&sax, 0, sizeof sax);
@@ -1116,10 +1089,8 @@ parse_gpx(struct ah *a, const int64_t *ids, int nids, struct hq_err *e)
 	rc = run_parser(a, &sax, e);
 	for (int i = 0; rc == 0 && i < nids; i++)
 		if (hq_ingest_route_span(a->ig, ids[i], a->first_time,
-		    a->last_time, &re)) {
-			hq_err_set(e, "%s: %s", a->name, re.msg);
-			rc = -1;
-		}
+		    a->last_time, e))
+			rc = failed_where(a, e, 0);
 	return rc;
 }
 
@@ -1152,17 +1123,14 @@ static int
 side_clinical(struct ah *a, const char *ref, struct hq_err *e)
 {
 	struct hq_buf b = { 0 };
-	struct hq_err re;
 	int rc = read_entry(a, &b, e);
 
 	if (rc == 0 && b.len) {
 		cJSON *j = cJSON_ParseWithLength(b.data, b.len);
-		if (!j) {
+		if (!j)
 			warn_at(a, "not valid JSON (FHIR resource not attached)");
-		} else if (hq_ingest_clinical_resource(a->ig, ref, b.data, &re) < 0) {
-			hq_err_set(e, "%s: %s", a->name, re.msg);
-			rc = -1;
-		}
+		else if (hq_ingest_clinical_resource(a->ig, ref, b.data, e) < 0)
+			rc = failed_where(a, e, 0);
 		cJSON_Delete(j);
 	}
 	hq_buf_free(&b);
@@ -1193,16 +1161,13 @@ static int
 side_file(struct ah *a, const char *ref, int kind, struct hq_err *e)
 {
 	int64_t ids[MAX_ROUTES_PER_FILE];
-	struct hq_err re;
 	int n;
 
 	if (kind == 2)
 		return side_clinical(a, ref, e);
-	n = hq_ingest_routes_for_file(a->ig, ref, ids, MAX_ROUTES_PER_FILE, &re);
-	if (n < 0) {
-		hq_err_set(e, "%s: %s", a->name, re.msg);
-		return -1;
-	}
+	n = hq_ingest_routes_for_file(a->ig, ref, ids, MAX_ROUTES_PER_FILE, e);
+	if (n < 0)
+		return failed_where(a, e, 0);
 	if (n == 0)
 		return 0;   /* a route of a known workout, or none */
 	return parse_gpx(a, ids, n, e);
@@ -1225,31 +1190,24 @@ is_junk_entry(const char *name)
 static int
 looks_like_export(struct ah *a)
 {
-	size_t n = a->rd.rlen < 4096 ? a->rd.rlen : 4096;
-	const unsigned char *p = a->rd.raw;
-
-	for (size_t i = 0; i + 11 <= n; i++)
-		if (p[i] == '<' && (memcmp(p + i, "<HealthData", 11) == 0 ||
-		    (i + 20 <= n && memcmp(p + i, "<!DOCTYPE HealthData", 20) == 0)))
-			return 1;
-	return 0;
+	return names_health_data(a->rd.raw, a->rd.rlen < 4096 ? a->rd.rlen : 4096);
 }
 
 static ssize_t
 zip_read_cb(struct archive *ar, void *arg, const void **buf)
 {
 	static unsigned char block[RAW_SIZE];
-	struct hq_src *src = arg;
-	ssize_t n = hq_src_read(src, block, sizeof block);
+	struct hq_input *src = arg;
+	ssize_t n = hq_input_read(src, block, sizeof block);
 
 	if (n < 0)
-		archive_set_error(ar, errno, "%s", strerror(errno));
+		archive_set_error(ar, src->err, "%s", hq_input_strerror(src));
 	*buf = block;
 	return n;
 }
 
 static struct archive *
-zip_open(struct hq_src *src, int seekable, struct hq_err *e)
+zip_open(struct hq_input *src, int seekable, struct hq_err *e)
 {
 	struct archive *ar = archive_read_new();
 
@@ -1296,10 +1254,8 @@ zip_pass(struct ah *a, const char *zipname, int *main_index, int *early,
 			continue;
 		snprintf(name, sizeof name, "%s:%s", zipname, path);
 		a->name = name;
-		memset(&a->rd, 0, sizeof a->rd);
-		a->rd.raw = a->rd.raw_store;
-		a->rd.ar = a->ar;
-		hq_xml_filter_init(&a->rd.filt);
+		hq_input_entry(&a->entry, a->ar, name);
+		reader_start(&a->rd, &a->entry);
 		const char *r = side_ref(path, ref, sizeof ref, &kind);
 		if (!found) {
 			if (r) {
@@ -1337,15 +1293,11 @@ zip_pass(struct ah *a, const char *zipname, int *main_index, int *early,
 static int
 import_zip(struct ah *a, struct hq_err *e)
 {
-	struct hq_src *src = a->src;
-	int seekable = src->fd >= 0 && lseek(src->fd, 0, SEEK_SET) == 0;
+	struct hq_input *src = a->src;
+	int seekable = hq_input_rewind(src) == 0;
 	int main_index = -1, early = 0, rc;
 	const char *zipname = src->name;
 
-	if (seekable) {
-		src->prelen = src->prepos = 0;
-		src->bytes = 0;
-	}
 	a->ar = zip_open(src, seekable, e);
 	if (!a->ar)
 		return -1;
@@ -1364,7 +1316,7 @@ import_zip(struct ah *a, struct hq_err *e)
 		return 0;
 	}
 	/* Second pass: the side files that came before the XML. */
-	if (lseek(src->fd, 0, SEEK_SET) != 0) {
+	if (hq_input_rewind(src)) {
 		hq_err_set(e, "%s: %s", zipname, strerror(errno));
 		return -1;
 	}
@@ -1377,27 +1329,36 @@ import_zip(struct ah *a, struct hq_err *e)
 	return rc;
 }
 
-int
-hq_applehealth_import(struct hq_ingest *ig, struct hq_src *src, int zip,
-    hq_ingest_warn_fn *warn, void *warn_arg, struct hq_err *e)
+static int
+import(struct hq_ingest *ig, struct hq_input *in, int zip, struct hq_err *e)
 {
 	struct ah *a = hq_xcalloc(1, sizeof *a);
 	int rc;
 
 	a->ig = ig;
-	a->src = src;
-	a->name = src->name;
-	a->warn = warn;
-	a->warn_arg = warn_arg;
+	a->src = in;
+	a->name = in->name;
 	if (zip)
 		rc = import_zip(a, e);
 	else {
-		a->rd.raw = a->rd.raw_store;
-		a->rd.src = src;
-		hq_xml_filter_init(&a->rd.filt);
+		reader_start(&a->rd, in);
 		rc = parse_export(a, e);
 	}
 	hq_buf_free(&a->at.arena);
 	free(a);
 	return rc;
+}
+
+int
+hq_applehealth_read_zip(struct hq_ingest *ig, struct hq_input *in,
+    struct hq_err *e)
+{
+	return import(ig, in, 1, e);
+}
+
+int
+hq_applehealth_read_xml(struct hq_ingest *ig, struct hq_input *in,
+    struct hq_err *e)
+{
+	return import(ig, in, 0, e);
 }

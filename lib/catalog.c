@@ -134,20 +134,29 @@ hq_catalog_at(size_t i)
 	return i < NMETRICS ? &metrics[i] : NULL;
 }
 
+/* The next word of a space-separated list, and its length: NULL at the
+ * end. *list moves past it. */
+static const char *
+next_word(const char **list, size_t *len)
+{
+	const char *w = *list, *sp;
+
+	if (!*w)
+		return NULL;
+	sp = strchr(w, ' ');
+	*len = sp ? (size_t)(sp - w) : strlen(w);
+	*list = sp ? sp + 1 : w + *len;
+	return w;
+}
+
 int
 hq_catalog_word_in(const char *aliases, const char *name)
 {
-	size_t n = strlen(name);
+	size_t n = strlen(name), len;
 
-	for (const char *p = aliases; *p;) {
-		const char *sp = strchr(p, ' ');
-		size_t len = sp ? (size_t)(sp - p) : strlen(p);
-		if (len == n && strncasecmp(p, name, n) == 0)
+	for (const char *w; (w = next_word(&aliases, &len));)
+		if (len == n && strncasecmp(w, name, n) == 0)
 			return 1;
-		if (!sp)
-			break;
-		p = sp + 1;
-	}
 	return 0;
 }
 
@@ -324,15 +333,11 @@ void
 hq_catalog_suggest_words(struct hq_catalog_suggestion *s, const char *list,
     size_t min_len)
 {
-	for (const char *p = list; *p;) {
-		const char *sp = strchr(p, ' ');
-		size_t len = sp ? (size_t)(sp - p) : strlen(p);
+	size_t len;
+
+	for (const char *w; (w = next_word(&list, &len));)
 		if (len >= min_len)
-			hq_catalog_suggest_word(s, p, len);
-		if (!sp)
-			break;
-		p = sp + 1;
-	}
+			hq_catalog_suggest_word(s, w, len);
 }
 
 const char *
@@ -342,16 +347,14 @@ hq_catalog_suggest_pick(const struct hq_catalog_suggestion *s)
 }
 
 const char *
-hq_catalog_suggest_known(const char *name)
+hq_catalog_suggest_known(const char *name, struct hq_catalog_suggestion *s)
 {
-	static struct hq_catalog_suggestion s;
-
-	hq_catalog_suggest_start(&s, name);
+	hq_catalog_suggest_start(s, name);
 	for (size_t i = 0; i < NMETRICS; i++) {
-		hq_catalog_suggest_word(&s, metrics[i].name, strlen(metrics[i].name));
-		hq_catalog_suggest_words(&s, metrics[i].aliases, 4);
+		hq_catalog_suggest_word(s, metrics[i].name, strlen(metrics[i].name));
+		hq_catalog_suggest_words(s, metrics[i].aliases, 4);
 	}
-	return hq_catalog_suggest_pick(&s);
+	return hq_catalog_suggest_pick(s);
 }
 
 void

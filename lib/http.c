@@ -1,8 +1,6 @@
 /* http — libcurl POST with line streaming and SDK-style retry policy. */
-#include "hq/http.h"
-
-#include <curl/curl.h>
 #include <ctype.h>
+#include <curl/curl.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -10,6 +8,9 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+
+#include "hq/buf.h"
+#include "hq/http.h"
 
 #define HQ_HTTP_MAX_BODY (8u << 20)	/* collected bodies are capped */
 #ifndef HQ_VERSION
@@ -29,25 +30,23 @@ struct transfer {
 	char retry_after_ms[64], retry_after[128];
 };
 
-static int append(char **buf, size_t *len, size_t *cap, const char *p, size_t n)
+static void
+append(char **buf, size_t *len, size_t *cap, const char *p, size_t n)
 {
 	if (*len + n + 1 > *cap) {
 		size_t ncap = *cap ? *cap : 256;
 		while (ncap < *len + n + 1)
 			ncap *= 2;
-		char *nb = realloc(*buf, ncap);
-		if (!nb)
-			return -1;
-		*buf = nb;
+		*buf = hq_xrealloc(*buf, ncap);
 		*cap = ncap;
 	}
 	memcpy(*buf + *len, p, n);
 	*len += n;
 	(*buf)[*len] = '\0';
-	return 0;
 }
 
-static int emit_line(struct transfer *t)
+static int
+emit_line(struct transfer *t)
 {
 	int rc = t->req->on_line(t->req->ctx, t->line ? t->line : "", t->line_len);
 	t->line_len = 0;
@@ -56,7 +55,8 @@ static int emit_line(struct transfer *t)
 	return rc;
 }
 
-static int feed_lines(struct transfer *t, const char *p, size_t n)
+static int
+feed_lines(struct transfer *t, const char *p, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		char c = p[i];
@@ -75,14 +75,14 @@ static int feed_lines(struct transfer *t, const char *p, size_t n)
 		size_t j = i;
 		while (j < n && p[j] != '\n' && p[j] != '\r')
 			j++;
-		if (append(&t->line, &t->line_len, &t->line_cap, p + i, j - i))
-			return -1;
+		append(&t->line, &t->line_len, &t->line_cap, p + i, j - i);
 		i = j - 1;
 	}
 	return 0;
 }
 
-static size_t on_write(char *p, size_t size, size_t nmemb, void *ud)
+static size_t
+on_write(char *p, size_t size, size_t nmemb, void *ud)
 {
 	struct transfer *t = ud;
 	size_t n = size * nmemb;
@@ -102,12 +102,12 @@ static size_t on_write(char *p, size_t size, size_t nmemb, void *ud)
 	}
 	if (t->resp->body_len + n > HQ_HTTP_MAX_BODY)
 		return n;	/* keep reading, drop the excess */
-	if (append(&t->resp->body, &t->resp->body_len, &t->body_cap, p, n))
-		return 0;
+	append(&t->resp->body, &t->resp->body_len, &t->body_cap, p, n);
 	return n;
 }
 
-static void trim_copy(char *dst, size_t cap, const char *p, size_t n)
+static void
+trim_copy(char *dst, size_t cap, const char *p, size_t n)
 {
 	while (n && isspace((unsigned char)*p))
 		p++, n--;
@@ -119,7 +119,8 @@ static void trim_copy(char *dst, size_t cap, const char *p, size_t n)
 	dst[n] = '\0';
 }
 
-static size_t on_header(char *p, size_t size, size_t nmemb, void *ud)
+static size_t
+on_header(char *p, size_t size, size_t nmemb, void *ud)
 {
 	struct transfer *t = ud;
 	size_t n = size * nmemb;
@@ -142,7 +143,8 @@ static size_t on_header(char *p, size_t size, size_t nmemb, void *ud)
 	return n;
 }
 
-int hq_http_post(const struct hq_http_request *req, struct hq_http_response *resp)
+int
+hq_http_post(const struct hq_http_request *req, struct hq_http_response *resp)
 {
 	memset(resp, 0, sizeof *resp);
 	resp->retry_after = -1;
@@ -176,7 +178,7 @@ int hq_http_post(const struct hq_http_request *req, struct hq_http_response *res
 	curl_easy_setopt(t.curl, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(t.curl, CURLOPT_USERAGENT, "hq-agent/" HQ_VERSION);
 	curl_easy_setopt(t.curl, CURLOPT_CONNECTTIMEOUT_MS,
-			 req->connect_timeout_ms > 0 ? req->connect_timeout_ms : 5000L);
+	    req->connect_timeout_ms > 0 ? req->connect_timeout_ms : 5000L);
 	if (req->timeout_ms > 0)
 		curl_easy_setopt(t.curl, CURLOPT_TIMEOUT_MS, req->timeout_ms);
 	curl_easy_setopt(t.curl, CURLOPT_WRITEFUNCTION, on_write);
@@ -194,8 +196,8 @@ int hq_http_post(const struct hq_http_request *req, struct hq_http_response *res
 		if (emit_line(&t))
 			resp->aborted = 1;
 	resp->retry_after = hq_http_parse_retry_after(
-		t.retry_after_ms[0] ? t.retry_after_ms : NULL,
-		t.retry_after[0] ? t.retry_after : NULL, (double)time(NULL));
+	    t.retry_after_ms[0] ? t.retry_after_ms : NULL,
+	    t.retry_after[0] ? t.retry_after : NULL, (double)time(NULL));
 	free(t.line);
 	curl_slist_free_all(hdrs);
 	curl_easy_cleanup(t.curl);
@@ -209,7 +211,8 @@ int hq_http_post(const struct hq_http_request *req, struct hq_http_response *res
 	return 0;
 }
 
-void hq_http_response_free(struct hq_http_response *resp)
+void
+hq_http_response_free(struct hq_http_response *resp)
 {
 	if (!resp)
 		return;
@@ -218,7 +221,8 @@ void hq_http_response_free(struct hq_http_response *resp)
 	resp->body_len = 0;
 }
 
-static int parse_double(const char *s, double *out)
+static int
+parse_double(const char *s, double *out)
 {
 	char *end;
 	errno = 0;
@@ -233,7 +237,8 @@ static int parse_double(const char *s, double *out)
 	return 0;
 }
 
-double hq_http_parse_retry_after(const char *ms, const char *value, double now)
+double
+hq_http_parse_retry_after(const char *ms, const char *value, double now)
 {
 	double v;
 	if (ms && !parse_double(ms, &v) && v >= 0)
@@ -250,7 +255,8 @@ double hq_http_parse_retry_after(const char *ms, const char *value, double now)
 	return when > now ? when - now : 0;
 }
 
-double hq_http_backoff(int attempt)
+double
+hq_http_backoff(int attempt)
 {
 	double d = 0.5 * pow(2.0, attempt);
 	if (d > 8.0)
@@ -259,7 +265,8 @@ double hq_http_backoff(int attempt)
 	return d * (1.0 - 0.25 * ((double)rand() / ((double)RAND_MAX + 1.0)));
 }
 
-double hq_http_retry_delay(const struct hq_http_response *resp, int attempt)
+double
+hq_http_retry_delay(const struct hq_http_response *resp, int attempt)
 {
 	int retry;
 	if (resp->should_retry >= 0)

@@ -1,10 +1,4 @@
 /* llm — the provider-neutral half: conversation, retries, streams. */
-#include "hq/llm.h"
-#include "hq/llm_provider.h"
-#include "hq/buf.h"
-#include "hq/http.h"
-#include "hq/time.h"
-
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -13,11 +7,18 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "hq/buf.h"
+#include "hq/http.h"
+#include "hq/llm.h"
+#include "hq/llm_provider.h"
+#include "hq/time.h"
+
 static const struct hq_llm_provider *const providers[] = {
 	&hq_llm_openai, &hq_llm_anthropic, &hq_llm_gemini, &hq_llm_ollama,
 };
 
-static const struct hq_llm_provider *find_provider(const char *name)
+static const struct hq_llm_provider *
+find_provider(const char *name)
 {
 	for (size_t i = 0; i < sizeof providers / sizeof providers[0]; i++)
 		if (name && !strcmp(providers[i]->name, name))
@@ -25,24 +26,28 @@ static const struct hq_llm_provider *find_provider(const char *name)
 	return NULL;
 }
 
-int hq_llm_provider_known(const char *name)
+int
+hq_llm_provider_known(const char *name)
 {
 	return find_provider(name) != NULL;
 }
 
-const char *hq_llm_default_base_url(const char *provider)
+const char *
+hq_llm_default_base_url(const char *provider)
 {
 	const struct hq_llm_provider *p = find_provider(provider);
 	return p ? p->default_base_url : NULL;
 }
 
-const char *hq_llm_key_env(const char *provider)
+const char *
+hq_llm_key_env(const char *provider)
 {
 	const struct hq_llm_provider *p = find_provider(provider);
 	return p ? p->key_env : NULL;
 }
 
-int hq_llm_needs_key(const char *provider)
+int
+hq_llm_needs_key(const char *provider)
 {
 	const struct hq_llm_provider *p = find_provider(provider);
 	return p && p->needs_key;
@@ -50,64 +55,16 @@ int hq_llm_needs_key(const char *provider)
 
 /* ---- small helpers the providers share ---- */
 
-int hq_llm_set(char **dst, const char *src)
+void
+hq_llm_set(char **dst, const char *src)
 {
-	char *c = NULL;
-	if (src && !(c = strdup(src)))
-		return -1;
+	char *c = src ? hq_xstrdup(src) : NULL;
 	free(*dst);
 	*dst = c;
-	return 0;
 }
 
-const char *hq_llm_jstr(const cJSON *obj, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-	return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
-long hq_llm_jlong(const cJSON *obj, const char *key, long dflt)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-	return cJSON_IsNumber(v) ? (long)v->valuedouble : dflt;
-}
-
-cJSON *hq_llm_clean_schema(const cJSON *schema)
-{
-	cJSON *c = cJSON_Duplicate(schema, 1);
-	if (!c)
-		return NULL;
-	/* depth-first: drop x-* keys of every object */
-	cJSON *stack[64];
-	int top = 0;
-	stack[top++] = c;
-	while (top) {
-		cJSON *o = stack[--top];
-		cJSON *it = o->child;
-		while (it) {
-			cJSON *next = it->next;
-			if (cJSON_IsObject(o) && it->string && !strncmp(it->string, "x-", 2))
-				cJSON_Delete(cJSON_DetachItemViaPointer(o, it));
-			else if ((cJSON_IsObject(it) || cJSON_IsArray(it)) && top < 64)
-				stack[top++] = it;
-			it = next;
-		}
-	}
-	return c;
-}
-
-cJSON *hq_llm_args_object(const char *args)
-{
-	if (!args || !*args)
-		return cJSON_CreateObject();
-	cJSON *j = cJSON_Parse(args);
-	if (cJSON_IsObject(j))
-		return j;
-	cJSON_Delete(j);
-	return cJSON_CreateObject();
-}
-
-int hq_llm_bearer_headers(const struct hq_llm_options *opt, char hdr[][1024], int max)
+int
+hq_llm_bearer_headers(const struct hq_llm_options *opt, char hdr[][1024], int max)
 {
 	if (!opt->api_key || !*opt->api_key || max < 1)
 		return 0;
@@ -115,87 +72,164 @@ int hq_llm_bearer_headers(const struct hq_llm_options *opt, char hdr[][1024], in
 	return w < 0 || (size_t)w >= sizeof hdr[0] ? -1 : 1;
 }
 
-size_t hq_llm_base_len(const char *base)
+int
+hq_llm_url(char *buf, size_t n, const char *base, const char *fmt, ...)
 {
 	size_t len = strlen(base);
+	va_list ap;
+	int w;
+
 	while (len && base[len - 1] == '/')
 		len--;
-	return len;
+	if (len >= n)
+		return -1;
+	memcpy(buf, base, len);
+	va_start(ap, fmt);
+	w = vsnprintf(buf + len, n - len, fmt, ap);
+	va_end(ap);
+	return w < 0 || (size_t)w >= n - len ? -1 : 0;
 }
 
-void hq_llm_error_text(const cJSON *body, char *buf, size_t n)
+void
+hq_llm_error_text(const cJSON *body, char *buf, size_t n)
 {
 	const cJSON *e = cJSON_GetObjectItemCaseSensitive(body, "error");
-	const char *msg = cJSON_IsString(e) ? e->valuestring : hq_llm_jstr(e, "message");
+	const char *msg = cJSON_IsString(e) ? e->valuestring : hq_json_str(e, "message");
 	if (msg)
 		snprintf(buf, n, "%s", msg);
 }
 
-cJSON *hq_llm_chat_request(const struct hq_llm_options *opt, const struct hq_llm_conv *conv,
-			   cJSON **msgs)
+cJSON *
+hq_llm_tool_decls(const struct hq_llm_tool *tools, size_t ntools, const char *schema_key)
 {
-	cJSON *r = cJSON_CreateObject();
-	if (!r)
-		return NULL;
-	cJSON_AddStringToObject(r, "model", opt->model);
-	*msgs = cJSON_AddArrayToObject(r, "messages");
-	if (conv->system) {
-		cJSON *m = cJSON_CreateObject();
-		cJSON_AddItemToArray(*msgs, m);
-		cJSON_AddStringToObject(m, "role", "system");
-		cJSON_AddStringToObject(m, "content", conv->system);
-	}
-	return r;
-}
+	cJSON *a = cJSON_CreateArray(), *t;
 
-cJSON *hq_llm_function_tools(const struct hq_llm_tool *tools, size_t ntools)
-{
-	cJSON *a = cJSON_CreateArray();
 	for (size_t i = 0; a && i < ntools; i++) {
-		cJSON *t = cJSON_CreateObject(), *f = cJSON_CreateObject();
-		cJSON_AddItemToArray(a, t);
-		cJSON_AddStringToObject(t, "type", "function");
-		cJSON_AddItemToObject(t, "function", f);
-		cJSON_AddStringToObject(f, "name", tools[i].name);
-		cJSON_AddStringToObject(f, "description", tools[i].description);
-		cJSON_AddItemToObject(f, "parameters", hq_llm_clean_schema(tools[i].parameters));
+		t = hq_json_add_object(a);
+		cJSON_AddStringToObject(t, "name", tools[i].name);
+		cJSON_AddStringToObject(t, "description", tools[i].description);
+		cJSON_AddItemToObject(t, schema_key, hq_json_schema_clean(tools[i].parameters));
 	}
 	return a;
 }
 
-cJSON *hq_llm_user_turn(cJSON *msgs, const char *items)
+/* tools as [{"type":"function","function":{name,description,parameters}}] */
+static cJSON *
+function_tools(const struct hq_llm_tool *tools, size_t ntools)
 {
-	cJSON *last = cJSON_GetArrayItem(msgs, cJSON_GetArraySize(msgs) - 1);
-	const char *role = hq_llm_jstr(last, "role");
-	if (role && !strcmp(role, "user"))
+	cJSON *a = cJSON_CreateArray(), *decls, *f, *t;
+
+	decls = hq_llm_tool_decls(tools, ntools, "parameters");
+	while (a && (f = cJSON_DetachItemFromArray(decls, 0))) {
+		t = hq_json_add_object(a);
+		cJSON_AddStringToObject(t, "type", "function");
+		cJSON_AddItemToObject(t, "function", f);
+	}
+	cJSON_Delete(decls);
+	return a;
+}
+
+/* One message of an OpenAI-style chat. */
+static void
+chat_message(cJSON *msgs, const struct hq_llm_msg *cm, int ollama)
+{
+	static const char *const roles[] = { "user", "assistant", "tool" };
+	cJSON *m = hq_json_add_object(msgs), *tc, *c, *f;
+
+	cJSON_AddStringToObject(m, "role", roles[cm->role]);
+	if (cm->role == HQ_LLM_TOOL && !ollama)
+		cJSON_AddStringToObject(m, "tool_call_id", cm->call_id);
+	/* OpenAI wants null beside tool calls; Ollama a string */
+	if (!ollama && cm->ncalls && !*cm->text)
+		cJSON_AddNullToObject(m, "content");
+	else
+		cJSON_AddStringToObject(m, "content", cm->text);
+	if (cm->role == HQ_LLM_TOOL && ollama) {
+		cJSON_AddStringToObject(m, "tool_name", cm->tool_name);
+		cJSON_AddStringToObject(m, "tool_call_id", cm->call_id);
+	}
+	if (!cm->ncalls)
+		return;
+	tc = cJSON_AddArrayToObject(m, "tool_calls");
+	for (size_t k = 0; k < cm->ncalls; k++) {
+		c = hq_json_add_object(tc);
+		cJSON_AddStringToObject(c, "id", cm->calls[k].id);
+		if (!ollama)
+			cJSON_AddStringToObject(c, "type", "function");
+		f = cJSON_AddObjectToObject(c, "function");
+		cJSON_AddStringToObject(f, "name", cm->calls[k].name);
+		if (ollama)
+			cJSON_AddItemToObject(f, "arguments", hq_json_object(cm->calls[k].args));
+		else
+			cJSON_AddStringToObject(f, "arguments", cm->calls[k].args);
+	}
+}
+
+cJSON *
+hq_llm_chat_request(const struct hq_llm_options *opt, const struct hq_llm_conv *conv,
+    const struct hq_llm_tool *tools, size_t ntools, int stream)
+{
+	/* Ollama's own /api/chat differs from OpenAI's in a few places */
+	int ollama = opt->provider && !strcmp(opt->provider, "ollama");
+	cJSON *r = cJSON_CreateObject(), *msgs, *m;
+
+	if (!r)
+		return NULL;
+	cJSON_AddStringToObject(r, "model", opt->model);
+	msgs = cJSON_AddArrayToObject(r, "messages");
+	if (conv->system) {
+		m = hq_json_add_object(msgs);
+		cJSON_AddStringToObject(m, "role", "system");
+		cJSON_AddStringToObject(m, "content", conv->system);
+	}
+	for (size_t i = 0; i < conv->n; i++)
+		chat_message(msgs, &conv->msgs[i], ollama);
+	if (ntools)
+		cJSON_AddItemToObject(r, "tools", function_tools(tools, ntools));
+	if (!ollama && opt->max_tokens > 0)
+		cJSON_AddNumberToObject(r, "max_tokens", opt->max_tokens);
+	cJSON_AddBoolToObject(r, "stream", stream);
+	if (!ollama && stream)
+		cJSON_AddBoolToObject(cJSON_AddObjectToObject(r, "stream_options"),
+		    "include_usage", 1);
+	if (ollama && opt->max_tokens > 0)
+		cJSON_AddNumberToObject(cJSON_AddObjectToObject(r, "options"), "num_predict",
+		    opt->max_tokens);
+	return r;
+}
+
+/* the items array of the last message when it is role's, else of a new
+ * message of that role */
+static cJSON *
+turn(cJSON *msgs, const char *role, const char *items)
+{
+	cJSON *last = cJSON_GetArrayItem(msgs, cJSON_GetArraySize(msgs) - 1), *m;
+	const char *was = hq_json_str(last, "role");
+
+	if (was && !strcmp(was, role))
 		return cJSON_GetObjectItemCaseSensitive(last, items);
-	cJSON *m = cJSON_CreateObject();
-	cJSON_AddItemToArray(msgs, m);
-	cJSON_AddStringToObject(m, "role", "user");
+	m = hq_json_add_object(msgs);
+	cJSON_AddStringToObject(m, "role", role);
 	return cJSON_AddArrayToObject(m, items);
 }
 
-int hq_llm_put_json(struct hq_buf *b, const cJSON *v)
+void
+hq_llm_turns(cJSON *msgs, const struct hq_llm_conv *conv, const char *model,
+    const char *items, void (*add)(cJSON *items, const struct hq_llm_msg *m))
 {
-	char *t = cJSON_PrintUnformatted(v);
-	if (!t)
-		return -1;
-	hq_buf_puts(b, t);
-	cJSON_free(t);
-	return 0;
+	for (size_t i = 0; i < conv->n; i++)
+		add(turn(msgs, conv->msgs[i].role == HQ_LLM_ASSISTANT ? model : "user", items),
+		    &conv->msgs[i]);
 }
 
 /* ---- streams ---- */
 
-struct hq_llm_partial *hq_llm_stream_new_part(struct hq_llm_stream *s, long index)
+struct hq_llm_partial *
+hq_llm_stream_new_part(struct hq_llm_stream *s, long index)
 {
 	if (s->nparts == s->capparts) {
-		size_t cap = s->capparts ? s->capparts * 2 : 4;
-		struct hq_llm_partial *np = realloc(s->parts, cap * sizeof *np);
-		if (!np)
-			return NULL;
-		s->parts = np;
-		s->capparts = cap;
+		s->capparts = s->capparts ? s->capparts * 2 : 4;
+		s->parts = hq_xrealloc(s->parts, s->capparts * sizeof *s->parts);
 	}
 	struct hq_llm_partial *p = &s->parts[s->nparts++];
 	memset(p, 0, sizeof *p);
@@ -207,8 +241,9 @@ struct hq_llm_partial *hq_llm_stream_new_part(struct hq_llm_stream *s, long inde
  * fragment plainly starts another call — a different id, or a name when
  * the slot already has one and some arguments (Ollama's /v1 stream sends
  * index 0 for every call, ollama#15457). */
-struct hq_llm_partial *hq_llm_stream_part(struct hq_llm_stream *s, long index,
-					  const char *id, const char *name)
+struct hq_llm_partial *
+hq_llm_stream_part(struct hq_llm_stream *s, long index,
+    const char *id, const char *name)
 {
 	struct hq_llm_partial *slot = NULL;
 	for (size_t i = s->nparts; i-- > 0;)
@@ -225,18 +260,19 @@ struct hq_llm_partial *hq_llm_stream_part(struct hq_llm_stream *s, long index,
 	return hq_llm_stream_new_part(s, index);
 }
 
-int hq_llm_stream_text(struct hq_llm_stream *s, const char *text)
+void
+hq_llm_stream_text(struct hq_llm_stream *s, const char *text)
 {
 	size_t n = strlen(text);
 	if (!n)
-		return 0;
+		return;
 	hq_buf_append(&s->text, text, n);
 	if (s->on_token)
 		s->on_token(s->ctx, text, n);
-	return 0;
 }
 
-void hq_llm_stream_fail(struct hq_llm_stream *s, int retryable, const char *fmt, ...)
+void
+hq_llm_stream_fail(struct hq_llm_stream *s, int retryable, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -246,7 +282,8 @@ void hq_llm_stream_fail(struct hq_llm_stream *s, int retryable, const char *fmt,
 	s->retryable = retryable;
 }
 
-static void stream_free(struct hq_llm_stream *s)
+static void
+stream_free(struct hq_llm_stream *s)
 {
 	free(s->text.data);
 	for (size_t i = 0; i < s->nparts; i++) {
@@ -263,36 +300,34 @@ static void stream_free(struct hq_llm_stream *s)
 	memset(s, 0, sizeof *s);
 }
 
-static int synth_id(char **dst)
+static void
+synth_id(char **dst)
 {
 	static unsigned long counter;
 	char buf[64];
 	snprintf(buf, sizeof buf, "call_hq_%lx_%lu", (unsigned long)time(NULL), ++counter);
-	return hq_llm_set(dst, buf);
+	hq_llm_set(dst, buf);
 }
 
-static int cut_by_length(const char *stop)
+static int
+cut_by_length(const char *stop)
 {
 	return stop && (!strcmp(stop, "length") || !strcmp(stop, "max_tokens") ||
-			!strcmp(stop, "MAX_TOKENS"));
+	    !strcmp(stop, "MAX_TOKENS"));
 }
 
 /* moves what the stream assembled into the reply */
-static int stream_finish(struct hq_llm_stream *s, struct hq_llm_reply *r)
+static void
+stream_finish(struct hq_llm_stream *s, struct hq_llm_reply *r)
 {
-	r->text = s->text.data ? s->text.data : strdup("");
-	s->text.data = NULL;
+	r->text = hq_buf_steal(&s->text);
 	r->signature = s->signature;
 	s->signature = NULL;
 	r->stop_reason = s->stop_reason;
 	s->stop_reason = NULL;
 	r->input_tokens = s->input_tokens;
 	r->output_tokens = s->output_tokens;
-	if (!r->text)
-		return -1;
-	r->calls = calloc(s->nparts ? s->nparts : 1, sizeof *r->calls);
-	if (!r->calls)
-		return -1;
+	r->calls = hq_xcalloc(s->nparts ? s->nparts : 1, sizeof *r->calls);
 	for (size_t i = 0; i < s->nparts; i++) {
 		struct hq_llm_partial *p = &s->parts[i];
 		int cut = s->needs_close && !p->closed;
@@ -313,23 +348,37 @@ static int stream_finish(struct hq_llm_stream *s, struct hq_llm_reply *r)
 		if (p->id && *p->id) {
 			c->id = p->id;
 			p->id = NULL;
-		} else if (synth_id(&c->id))
-			return -1;
-		c->args = p->args.len ? p->args.data : strdup("{}");
-		if (p->args.len)
-			p->args.data = NULL;
-		if (!c->args)
-			return -1;
+		} else
+			synth_id(&c->id);
+		c->args = p->args.len ? hq_buf_steal(&p->args) : hq_xstrdup("{}");
 	}
-	return 0;
 }
 
-static void sse_dispatch(const struct hq_llm_provider *p, struct hq_llm_stream *s)
+/* one SSE event's data, or one NDJSON line (event NULL), to the provider
+ * as JSON; what is not JSON (keep-alives and the like) is passed over */
+static void
+provider_event(const struct hq_llm_provider *p, struct hq_llm_stream *s,
+    const char *event, const char *data, size_t len)
+{
+	size_t done = p->done_marker ? strlen(p->done_marker) : 0;
+	if (done && len >= done && !memcmp(data, p->done_marker, done)) {
+		s->finished = 1;
+		return;
+	}
+	cJSON *j = cJSON_ParseWithLength(data, len);
+	if (!j)
+		return;
+	if (p->event(s, event, j) && !s->failed)
+		hq_llm_stream_fail(s, 0, "out of memory reading the stream");
+	cJSON_Delete(j);
+}
+
+static void
+sse_dispatch(const struct hq_llm_provider *p, struct hq_llm_stream *s)
 {
 	if (s->have_data && !s->failed)
-		if (p->event(s, s->event.data ? s->event.data : "", s->data.data ? s->data.data : ""))
-			if (!s->failed)
-				hq_llm_stream_fail(s, 0, "out of memory reading the stream");
+		provider_event(p, s, s->event.data ? s->event.data : "",
+		    s->data.data ? s->data.data : "", s->data.len);
 	s->have_data = 0;
 	s->event.len = s->data.len = 0;
 	if (s->event.data)
@@ -343,19 +392,15 @@ struct line_ctx {
 	struct hq_llm_stream *s;
 };
 
-static int on_line(void *ud, const char *line, size_t len)
+static int
+on_line(void *ud, const char *line, size_t len)
 {
 	struct line_ctx *lc = ud;
 	struct hq_llm_stream *s = lc->s;
 	if (lc->p->framing == HQ_LLM_NDJSON) {
-		if (!len)
-			return 0;
-		char *copy = strndup(line, len);
-		if (!copy)
-			return -1;
-		int rc = lc->p->event(s, NULL, copy);
-		free(copy);
-		return rc || s->failed ? -1 : 0;
+		if (len)
+			provider_event(lc->p, s, NULL, line, len);
+		return s->failed ? -1 : 0;
 	}
 	if (!len) {
 		sse_dispatch(lc->p, s);
@@ -389,8 +434,9 @@ static int on_line(void *ud, const char *line, size_t len)
 	return 0;
 }
 
-int hq_llm_parse_stream(const char *provider, const char *data, size_t len,
-			struct hq_llm_reply *reply, struct hq_err *e)
+int
+hq_llm_parse_stream(const char *provider, const char *data, size_t len,
+    struct hq_llm_reply *reply, struct hq_err *e)
 {
 	memset(reply, 0, sizeof *reply);
 	const struct hq_llm_provider *p = find_provider(provider);
@@ -424,8 +470,10 @@ int hq_llm_parse_stream(const char *provider, const char *data, size_t len,
 		hq_err_set(e, "%s", s.error);
 	else if (!s.finished)
 		hq_err_set(e, "the stream ended early");
-	else if ((rc = stream_finish(&s, reply)))
-		hq_err_set(e, "out of memory");
+	else {
+		stream_finish(&s, reply);
+		rc = 0;
+	}
 	stream_free(&s);
 	if (rc)
 		hq_llm_reply_free(reply);
@@ -434,8 +482,9 @@ int hq_llm_parse_stream(const char *provider, const char *data, size_t len,
 
 /* the error's message; also a retry delay the body asks for, when the
  * headers gave none (Gemini's RetryInfo) */
-static void error_text(const struct hq_llm_provider *p, struct hq_http_response *hr,
-		       char *buf, size_t n)
+static void
+error_text(const struct hq_llm_provider *p, struct hq_http_response *hr,
+    char *buf, size_t n)
 {
 	buf[0] = '\0';
 	if (hr->body) {
@@ -454,7 +503,8 @@ static void error_text(const struct hq_llm_provider *p, struct hq_http_response 
 			*c = ' ';
 }
 
-static void sleep_seconds(double d)
+static void
+sleep_seconds(double d)
 {
 	if (d <= 0)
 		return;
@@ -473,7 +523,8 @@ struct shown {
 	size_t pos;		/* how much text this attempt has sent */
 };
 
-static void shown_pass(struct shown *sh, const char *t, size_t n)
+static void
+shown_pass(struct shown *sh, const char *t, size_t n)
 {
 	if (!n)
 		return;
@@ -482,7 +533,8 @@ static void shown_pass(struct shown *sh, const char *t, size_t n)
 	sh->pos += n;
 }
 
-static void shown_token(void *ctx, const char *t, size_t n)
+static void
+shown_token(void *ctx, const char *t, size_t n)
 {
 	struct shown *sh = ctx;
 	if (sh->pos < sh->text.len) {
@@ -504,10 +556,11 @@ static void shown_token(void *ctx, const char *t, size_t n)
 	shown_pass(sh, t, n);
 }
 
-int hq_llm_complete(const struct hq_llm_options *opt, const struct hq_llm_conv *conv,
-		    const struct hq_llm_tool *tools, size_t ntools,
-		    hq_llm_token_fn on_token, void *ctx,
-		    struct hq_llm_reply *reply, int *timed_out, struct hq_err *e)
+int
+hq_llm_complete(const struct hq_llm_options *opt, const struct hq_llm_conv *conv,
+    const struct hq_llm_tool *tools, size_t ntools,
+    hq_llm_token_fn on_token, void *ctx,
+    struct hq_llm_reply *reply, int *timed_out, struct hq_err *e)
 {
 	memset(reply, 0, sizeof *reply);
 	*timed_out = 0;
@@ -604,14 +657,13 @@ int hq_llm_complete(const struct hq_llm_options *opt, const struct hq_llm_conv *
 			delay = hq_http_retry_delay(&hr, attempt);
 			/* an exhausted quota or spend cap waits for the user, not for time */
 			if (hr.body && (strstr(hr.body, "insufficient_quota") ||
-					strstr(hr.body, "PerDay")))
+			    strstr(hr.body, "PerDay")))
 				delay = -1;
 		}
 		hq_http_response_free(&hr);
 		if (ok) {
-			rc = stream_finish(&s, reply);
-			if (rc)
-				hq_err_set(e, "out of memory");
+			stream_finish(&s, reply);
+			rc = 0;
 			stream_free(&s);
 			break;
 		}
@@ -635,22 +687,25 @@ int hq_llm_complete(const struct hq_llm_options *opt, const struct hq_llm_conv *
 	return rc;
 }
 
-static void call_free(struct hq_llm_call *c)
+static void
+calls_free(struct hq_llm_call *calls, size_t n)
 {
-	free(c->id);
-	free(c->name);
-	free(c->args);
-	free(c->signature);
+	for (struct hq_llm_call *c = calls; c < calls + n; c++) {
+		free(c->id);
+		free(c->name);
+		free(c->args);
+		free(c->signature);
+	}
+	free(calls);
 }
 
-void hq_llm_reply_free(struct hq_llm_reply *r)
+void
+hq_llm_reply_free(struct hq_llm_reply *r)
 {
 	if (!r)
 		return;
 	free(r->text);
-	for (size_t i = 0; i < r->ncalls; i++)
-		call_free(&r->calls[i]);
-	free(r->calls);
+	calls_free(r->calls, r->ncalls);
 	free(r->signature);
 	free(r->stop_reason);
 	memset(r, 0, sizeof *r);
@@ -658,109 +713,97 @@ void hq_llm_reply_free(struct hq_llm_reply *r)
 
 /* ---- conversation ---- */
 
-void hq_llm_conv_init(struct hq_llm_conv *conv)
+void
+hq_llm_conv_init(struct hq_llm_conv *conv)
 {
 	memset(conv, 0, sizeof *conv);
 }
 
-void hq_llm_msg_free(struct hq_llm_msg *m)
+void
+hq_llm_msg_free(struct hq_llm_msg *m)
 {
 	free(m->text);
-	for (size_t i = 0; i < m->ncalls; i++)
-		call_free(&m->calls[i]);
-	free(m->calls);
+	calls_free(m->calls, m->ncalls);
 	free(m->signature);
 	free(m->call_id);
 	free(m->tool_name);
 	memset(m, 0, sizeof *m);
 }
 
-void hq_llm_conv_free(struct hq_llm_conv *conv)
+void
+hq_llm_conv_free(struct hq_llm_conv *conv)
 {
-	for (size_t i = 0; i < conv->n; i++)
-		hq_llm_msg_free(&conv->msgs[i]);
+	while (conv->n)
+		hq_llm_msg_free(&conv->msgs[--conv->n]);
 	free(conv->msgs);
 	free(conv->system);
 	memset(conv, 0, sizeof *conv);
 }
 
-int hq_llm_conv_set_system(struct hq_llm_conv *conv, const char *text)
+void
+hq_llm_conv_set_system(struct hq_llm_conv *conv, const char *text)
 {
-	return hq_llm_set(&conv->system, text);
+	hq_llm_set(&conv->system, text);
 }
 
-int hq_llm_conv_push(struct hq_llm_conv *conv, struct hq_llm_msg *msg)
+void
+hq_llm_conv_push(struct hq_llm_conv *conv, struct hq_llm_msg *msg)
 {
 	if (conv->n == conv->cap) {
-		size_t cap = conv->cap ? conv->cap * 2 : 8;
-		struct hq_llm_msg *nm = realloc(conv->msgs, cap * sizeof *nm);
-		if (!nm)
-			return -1;
-		conv->msgs = nm;
-		conv->cap = cap;
+		conv->cap = conv->cap ? conv->cap * 2 : 8;
+		conv->msgs = hq_xrealloc(conv->msgs, conv->cap * sizeof *conv->msgs);
 	}
 	conv->msgs[conv->n++] = *msg;
 	memset(msg, 0, sizeof *msg);
-	return 0;
 }
 
-int hq_llm_conv_add_user(struct hq_llm_conv *conv, const char *text)
+void
+hq_llm_conv_add_user(struct hq_llm_conv *conv, const char *text)
 {
 	struct hq_llm_msg m = { .role = HQ_LLM_USER };
-	if (hq_llm_set(&m.text, text) || hq_llm_conv_push(conv, &m)) {
-		hq_llm_msg_free(&m);
-		return -1;
-	}
-	return 0;
+	hq_llm_set(&m.text, text);
+	hq_llm_conv_push(conv, &m);
 }
 
-static int call_copy(struct hq_llm_call *dst, const struct hq_llm_call *src)
+static void
+call_copy(struct hq_llm_call *dst, const struct hq_llm_call *src)
 {
 	memset(dst, 0, sizeof *dst);
-	if (hq_llm_set(&dst->id, src->id) || hq_llm_set(&dst->name, src->name) ||
-	    hq_llm_set(&dst->args, src->args) || hq_llm_set(&dst->signature, src->signature)) {
-		call_free(dst);
-		return -1;
-	}
-	return 0;
+	hq_llm_set(&dst->id, src->id);
+	hq_llm_set(&dst->name, src->name);
+	hq_llm_set(&dst->args, src->args);
+	hq_llm_set(&dst->signature, src->signature);
 }
 
-int hq_llm_conv_add_reply(struct hq_llm_conv *conv, const struct hq_llm_reply *r)
+void
+hq_llm_conv_add_reply(struct hq_llm_conv *conv, const struct hq_llm_reply *r)
 {
 	struct hq_llm_msg m = { .role = HQ_LLM_ASSISTANT };
-	if (hq_llm_set(&m.text, r->text ? r->text : "") || hq_llm_set(&m.signature, r->signature))
-		goto fail;
+	hq_llm_set(&m.text, r->text ? r->text : "");
+	hq_llm_set(&m.signature, r->signature);
 	if (r->ncalls) {
-		m.calls = calloc(r->ncalls, sizeof *m.calls);
-		if (!m.calls)
-			goto fail;
-		for (size_t i = 0; i < r->ncalls; i++, m.ncalls++)
-			if (call_copy(&m.calls[i], &r->calls[i]))
-				goto fail;
+		m.calls = hq_xcalloc(r->ncalls, sizeof *m.calls);
+		for (; m.ncalls < r->ncalls; m.ncalls++)
+			call_copy(&m.calls[m.ncalls], &r->calls[m.ncalls]);
 	}
-	if (hq_llm_conv_push(conv, &m))
-		goto fail;
-	return 0;
-fail:
-	hq_llm_msg_free(&m);
-	return -1;
+	hq_llm_conv_push(conv, &m);
 }
 
-int hq_llm_conv_add_result(struct hq_llm_conv *conv, const char *call_id,
-			   const char *tool_name, const char *text, int is_error)
+void
+hq_llm_conv_add_result(struct hq_llm_conv *conv, const char *call_id,
+    const char *tool_name, const char *text, int is_error)
 {
 	struct hq_llm_msg m = { .role = HQ_LLM_TOOL, .is_error = is_error };
-	if (hq_llm_set(&m.text, text) || hq_llm_set(&m.call_id, call_id) ||
-	    hq_llm_set(&m.tool_name, tool_name) || hq_llm_conv_push(conv, &m)) {
-		hq_llm_msg_free(&m);
-		return -1;
-	}
-	return 0;
+	hq_llm_set(&m.text, text);
+	hq_llm_set(&m.call_id, call_id);
+	hq_llm_set(&m.tool_name, tool_name);
+	hq_llm_conv_push(conv, &m);
 }
 
 static const char *const role_names[] = { "user", "assistant", "tool" };
 
-cJSON *hq_llm_msg_to_json(const struct hq_llm_msg *m)
+cJSON *
+hq_llm_msg_to_json(const struct hq_llm_msg *m)
 {
 	cJSON *j = cJSON_CreateObject();
 	if (!j)
@@ -791,10 +834,11 @@ cJSON *hq_llm_msg_to_json(const struct hq_llm_msg *m)
 	return j;
 }
 
-int hq_llm_msg_from_json(const cJSON *j, struct hq_llm_msg *m)
+int
+hq_llm_msg_from_json(const cJSON *j, struct hq_llm_msg *m)
 {
 	memset(m, 0, sizeof *m);
-	const char *role = hq_llm_jstr(j, "role");
+	const char *role = hq_json_str(j, "role");
 	if (!role)
 		return -1;
 	if (!strcmp(role, "user"))
@@ -805,26 +849,22 @@ int hq_llm_msg_from_json(const cJSON *j, struct hq_llm_msg *m)
 		m->role = HQ_LLM_TOOL;
 	else
 		return -1;
-	if (hq_llm_set(&m->text, hq_llm_jstr(j, "text") ? hq_llm_jstr(j, "text") : "") ||
-	    hq_llm_set(&m->signature, hq_llm_jstr(j, "signature")) ||
-	    hq_llm_set(&m->call_id, hq_llm_jstr(j, "call_id")) ||
-	    hq_llm_set(&m->tool_name, hq_llm_jstr(j, "tool")))
-		goto fail;
+	hq_llm_set(&m->text, hq_json_str(j, "text") ? hq_json_str(j, "text") : "");
+	hq_llm_set(&m->signature, hq_json_str(j, "signature"));
+	hq_llm_set(&m->call_id, hq_json_str(j, "call_id"));
+	hq_llm_set(&m->tool_name, hq_json_str(j, "tool"));
 	m->is_error = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "is_error"));
 	const cJSON *calls = cJSON_GetObjectItemCaseSensitive(j, "calls");
 	int n = cJSON_GetArraySize(calls);
 	if (n > 0) {
-		m->calls = calloc((size_t)n, sizeof *m->calls);
-		if (!m->calls)
-			goto fail;
+		m->calls = hq_xcalloc((size_t)n, sizeof *m->calls);
 		const cJSON *c;
 		cJSON_ArrayForEach(c, calls) {
 			struct hq_llm_call *dc = &m->calls[m->ncalls++];
-			if (hq_llm_set(&dc->id, hq_llm_jstr(c, "id")) ||
-			    hq_llm_set(&dc->name, hq_llm_jstr(c, "name")) ||
-			    hq_llm_set(&dc->args, hq_llm_jstr(c, "args")) ||
-			    hq_llm_set(&dc->signature, hq_llm_jstr(c, "signature")))
-				goto fail;
+			hq_llm_set(&dc->id, hq_json_str(c, "id"));
+			hq_llm_set(&dc->name, hq_json_str(c, "name"));
+			hq_llm_set(&dc->args, hq_json_str(c, "args"));
+			hq_llm_set(&dc->signature, hq_json_str(c, "signature"));
 			if (!dc->id || !dc->name || !dc->args)
 				goto fail;
 		}
@@ -837,7 +877,21 @@ fail:
 
 /* ---- text tool mode ---- */
 
-static int add_text_call(struct hq_llm_reply *r, const cJSON *j)
+/* obj's first member of the three keys (a string one, when string) */
+static const cJSON *
+first_member(const cJSON *obj, const char *const keys[3], int string)
+{
+	const cJSON *v;
+
+	for (int i = 0; i < 3; i++)
+		if ((v = cJSON_GetObjectItemCaseSensitive(obj, keys[i])) &&
+		    (!string || cJSON_IsString(v)))
+			return v;
+	return NULL;
+}
+
+static int
+add_text_call(struct hq_llm_reply *r, const cJSON *j)
 {
 	if (cJSON_IsArray(j)) {
 		const cJSON *it;
@@ -846,43 +900,28 @@ static int add_text_call(struct hq_llm_reply *r, const cJSON *j)
 			n += add_text_call(r, it);
 		return n;
 	}
-	if (!cJSON_IsObject(j))
+	/* the names models use for them */
+	static const char *const names[] = { "name", "tool", "function" };
+	static const char *const argss[] = { "arguments", "parameters", "args" };
+	const cJSON *name = first_member(j, names, 1), *args = first_member(j, argss, 0);
+	if (!cJSON_IsObject(j) || !name)
 		return 0;
-	const char *name = hq_llm_jstr(j, "name");
-	if (!name)
-		name = hq_llm_jstr(j, "tool");
-	if (!name)
-		name = hq_llm_jstr(j, "function");
-	if (!name)
+	char *text = cJSON_IsString(args) ? hq_xstrdup(args->valuestring)
+		   : args ? cJSON_PrintUnformatted(args) : hq_xstrdup("{}");
+	if (!text)	/* cJSON could not print it */
 		return 0;
-	const cJSON *args = cJSON_GetObjectItemCaseSensitive(j, "arguments");
-	if (!args)
-		args = cJSON_GetObjectItemCaseSensitive(j, "parameters");
-	if (!args)
-		args = cJSON_GetObjectItemCaseSensitive(j, "args");
-	char *text = cJSON_IsString(args) ? strdup(args->valuestring)
-		   : args ? cJSON_PrintUnformatted(args) : strdup("{}");
-	struct hq_llm_call *nc = realloc(r->calls, (r->ncalls + 1) * sizeof *nc);
-	if (!text || !nc) {
-		free(text);
-		if (nc)
-			r->calls = nc;
-		return 0;
-	}
-	r->calls = nc;
-	struct hq_llm_call *c = &r->calls[r->ncalls];
+	r->calls = hq_xrealloc(r->calls, (r->ncalls + 1) * sizeof *r->calls);
+	struct hq_llm_call *c = &r->calls[r->ncalls++];
 	memset(c, 0, sizeof *c);
 	c->args = text;
-	if (hq_llm_set(&c->name, name) || synth_id(&c->id)) {
-		call_free(c);
-		return 0;
-	}
-	r->ncalls++;
+	hq_llm_set(&c->name, name->valuestring);
+	synth_id(&c->id);
 	return 1;
 }
 
 /* the JSON value starting at p (first '{' or '['), balanced, or NULL */
-static cJSON *parse_lenient(const char *p, size_t n)
+static cJSON *
+parse_lenient(const char *p, size_t n)
 {
 	while (n && *p != '{' && *p != '[')
 		p++, n--;
@@ -915,7 +954,8 @@ static cJSON *parse_lenient(const char *p, size_t n)
 	return end ? cJSON_ParseWithLength(p, end) : NULL;
 }
 
-size_t hq_llm_text_calls(struct hq_llm_reply *r)
+size_t
+hq_llm_text_calls(struct hq_llm_reply *r)
 {
 	size_t found = 0;
 	const char *t = r->text ? r->text : "";

@@ -1,5 +1,6 @@
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -8,43 +9,22 @@
 #include "hq/buf.h"
 #include "hq/opts.h"
 
-static size_t
-count_opts(const struct hq_opt *o)
+/* One entry into a getopt_long table and its short option string, which
+ * has room for n bytes and holds *k. */
+static void
+add_getopt(const struct hq_opt *o, struct option *lo, char *shortopts,
+    size_t *k, size_t n)
 {
-	size_t n = 0;
-
-	while (o[n].name)
-		n++;
-	return n;
-}
-
-struct option *
-hq_opts_longopts(const struct hq_cmd_info *c, char *shortopts, size_t n)
-{
-	size_t count = count_opts(c->opts), k = 0;
-	struct option *lo = hq_xcalloc(count + 1, sizeof *lo);
-
-	if (n)
-		shortopts[0] = '\0';
-	/* Leading ':' lets the command tell a missing argument apart. */
-	if (n > 1) {
-		shortopts[k++] = ':';
-		shortopts[k] = '\0';
+	lo->name = o->name;
+	lo->has_arg = o->type == HQ_OPT_FLAG ? no_argument : required_argument;
+	lo->flag = NULL;
+	lo->val = o->id;
+	if (o->id < HQ_OPT_LONG && isalnum(o->id) && *k + 3 < n) {
+		shortopts[(*k)++] = (char)o->id;
+		if (o->type != HQ_OPT_FLAG)
+			shortopts[(*k)++] = ':';
+		shortopts[*k] = '\0';
 	}
-	for (size_t i = 0; i < count; i++) {
-		const struct hq_opt *o = &c->opts[i];
-		lo[i].name = o->name;
-		lo[i].has_arg = o->type == HQ_OPT_FLAG ? no_argument : required_argument;
-		lo[i].flag = NULL;
-		lo[i].val = o->id;
-		if (o->id < HQ_OPT_LONG && isalnum(o->id) && k + 3 < n) {
-			shortopts[k++] = (char)o->id;
-			if (o->type != HQ_OPT_FLAG)
-				shortopts[k++] = ':';
-			shortopts[k] = '\0';
-		}
-	}
-	return lo;
 }
 
 const struct hq_opt *
@@ -56,27 +36,133 @@ hq_opts_find(const struct hq_cmd_info *c, int id)
 	return NULL;
 }
 
+/* The options every command has; ids below any letter's. */
+enum { ID_VERSION = 1, ID_TOOL_SCHEMA, ID_COMPLETE };
+
+static const struct hq_opt builtins[] = {
+	{ 'h', "help", HQ_OPT_FLAG, NULL, "show this help and exit", NULL, NULL, 0 },
+	{ ID_VERSION, "version", HQ_OPT_FLAG, NULL, "show the version and exit",
+	  NULL, NULL, 0 },
+	{ ID_TOOL_SCHEMA, "tool-schema", HQ_OPT_FLAG, NULL,
+	  "print the tool definition (JSON) and exit", NULL, NULL, 0 },
+	/* Not in --help: the shell completion's way to ask. */
+	{ ID_COMPLETE, "complete", HQ_OPT_STRING, "OPTION", NULL, NULL, NULL, 0 },
+};
+#define NBUILTINS (sizeof builtins / sizeof builtins[0])
+
+static const struct hq_opt *
+find_name(const struct hq_opt *o, const char *name)
+{
+	for (; o->name; o++)
+		if (strcmp(o->name, name) == 0)
+			return o;
+	return NULL;
+}
+
+/*
+ * text from column col, wrapped at spaces to fit 80 columns, continued at
+ * column indent; its own line breaks are kept, and the spaces after them.
+ */
+/* How much of word (n bytes) fits in room up to and with a comma; 0: none. */
+static size_t
+comma_break(const char *word, size_t n, size_t room)
+{
+	size_t k = n < room ? n : room;
+
+	while (k && word[k - 1] != ',')
+		k--;
+	return k;
+}
+
+static void
+put_wrapped(FILE *fp, const char *text, size_t col, size_t indent)
+{
+	const char *p = text;
+	size_t n, k;
+
+	while (*p) {
+		if (*p == '\n') {
+			fputc('\n', fp);
+			col = 0;
+			p++;
+		} else if (*p == ' ') {
+			n = strcspn(p + 1, " \n");
+			if (n && col > indent && col + 1 + n > 79) {
+				fprintf(fp, "\n%*s", (int)indent, "");
+				col = indent;
+			} else {
+				fputc(' ', fp);
+				col++;
+			}
+			p++;
+		} else {
+			n = strcspn(p, " \n");
+			/* a word too long for the line breaks after a comma */
+			while (col + n > 79 && (k = comma_break(p, n, 79 - col)) > 0) {
+				fwrite(p, 1, k, fp);
+				fprintf(fp, "\n%*s", (int)indent, "");
+				col = indent;
+				p += k;
+				n -= k;
+			}
+			fwrite(p, 1, n, fp);
+			col += n;
+			p += n;
+		}
+	}
+	fputc('\n', fp);
+}
+
+static void
+put_usage(const struct hq_cmd_info *c, FILE *fp)
+{
+	size_t col = (size_t)fprintf(fp, "usage: %s ", c->name);
+
+	put_wrapped(fp, c->synopsis, col, col);
+}
+
+static void
+help_line(const struct hq_opt *o, FILE *fp)
+{
+	char left[128];
+	int k;
+
+	if (o->id < HQ_OPT_LONG && isalnum(o->id))
+		k = snprintf(left, sizeof left, "  -%c, --%s", o->id, o->name);
+	else
+		k = snprintf(left, sizeof left, "      --%s", o->name);
+	if (o->type != HQ_OPT_FLAG && k > 0 && (size_t)k < sizeof left)
+		snprintf(left + k, sizeof left - (size_t)k, " %s",
+		    o->arg ? o->arg : "ARG");
+	if (strlen(left) > 28)
+		fprintf(fp, "%s\n%30s", left, "");
+	else
+		fprintf(fp, "%-30s", left);
+	put_wrapped(fp, o->help, 30, 30);
+}
+
 void
 hq_opts_help(const struct hq_cmd_info *c, FILE *fp)
 {
-	fprintf(fp, "usage: %s %s\n%s\n\noptions:\n", c->name, c->synopsis,
-	    c->summary);
-	for (const struct hq_opt *o = c->opts; o->name; o++) {
-		char left[128];
-		int k;
-		if (o->id < HQ_OPT_LONG && isalnum(o->id))
-			k = snprintf(left, sizeof left, "  -%c, --%s", o->id, o->name);
-		else
-			k = snprintf(left, sizeof left, "      --%s", o->name);
-		if (o->type != HQ_OPT_FLAG && k > 0 && (size_t)k < sizeof left)
-			snprintf(left + k, sizeof left - (size_t)k, " %s",
-			    o->arg ? o->arg : "ARG");
-		if (strlen(left) > 28)
-			fprintf(fp, "%s\n%30s%s\n", left, "", o->help);
-		else
-			fprintf(fp, "%-30s%s\n", left, o->help);
-	}
+	put_usage(c, fp);
+	put_wrapped(fp, c->summary, 0, 0);
+	fputs("\noptions:\n", fp);
+	for (const struct hq_opt *o = c->opts; o->name; o++)
+		help_line(o, fp);
+	for (size_t i = 0; i < NBUILTINS; i++)
+		if (builtins[i].help)
+			help_line(&builtins[i], fp);
 	fprintf(fp, "\nSee %s(1).\n", c->name);
+}
+
+static void
+vusage(const struct hq_cmd_info *c, FILE *fp, const char *fmt, va_list ap)
+{
+	fprintf(fp, "%s: ", c->name);
+	vfprintf(fp, fmt, ap);
+	fputc('\n', fp);
+	put_usage(c, fp);
+	fprintf(fp, "try '%s --help'\n", c->name);
 }
 
 void
@@ -84,12 +170,9 @@ hq_opts_usage_error(const struct hq_cmd_info *c, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", c->name);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vusage(c, stderr, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\nusage: %s %s\nTry '%s --help' for more information.\n",
-	    c->name, c->synopsis, c->name);
 }
 
 void
@@ -150,9 +233,9 @@ hq_opts_tool_schema(const struct hq_cmd_info *c, FILE *fp)
 			break;
 		default: hq_buf_puts(&b, "\"string\"");
 		}
-		if (o->type == HQ_OPT_ENUM && o->choices) {
+		if (o->type == HQ_OPT_ENUM && o->accept) {
 			hq_buf_puts(&b, ",\"enum\":[");
-			const char *p = o->choices;
+			const char *p = o->accept;
 			for (int k = 0;; k++) {
 				const char *bar = strchr(p, '|');
 				size_t len = bar ? (size_t)(bar - p) : strlen(p);
@@ -218,4 +301,382 @@ hq_opts_parse_double(const char *s, double *out)
 		return -1;
 	*out = v;
 	return 0;
+}
+
+/* ---- the option loop ---------------------------------------------------- */
+
+void
+hq_opts_init(struct hq_opts *p, const struct hq_cmd_info *c, int argc,
+    char **argv)
+{
+	*p = (struct hq_opts){ .cmd = c, .argc = argc, .argv = argv, .out = stdout,
+		.err = stderr };
+}
+
+/* An accepted range, from "1..1000", "0..", "..9" or ">0". */
+struct bounds {
+	int has_min, has_max, above;
+	long lmin, lmax;        /* HQ_OPT_INT */
+	double min, max;
+};
+
+static int
+parse_bound(const char *s, size_t len, int whole, long *l, double *d)
+{
+	char buf[64];
+
+	if (len == 0 || len >= sizeof buf)
+		return -1;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	if (whole) {
+		if (hq_opts_parse_long(buf, LONG_MIN, LONG_MAX, l))
+			return -1;
+		*d = (double)*l;
+		return 0;
+	}
+	return hq_opts_parse_double(buf, d);
+}
+
+static int
+parse_bounds(const struct hq_opt *o, struct bounds *b)
+{
+	const char *s = o->accept, *dots;
+	int whole = o->type == HQ_OPT_INT;
+
+	memset(b, 0, sizeof *b);
+	b->lmin = LONG_MIN;
+	b->lmax = LONG_MAX;
+	if (!s)
+		return 0;
+	if (*s == '>') {
+		b->has_min = b->above = 1;
+		return parse_bound(s + 1, strlen(s + 1), whole, &b->lmin, &b->min);
+	}
+	if (!(dots = strstr(s, "..")) || (dots == s && !dots[2]))
+		return -1;
+	if (dots > s && parse_bound(s, (size_t)(dots - s), whole, &b->lmin, &b->min))
+		return -1;
+	if (dots[2] && parse_bound(dots + 2, strlen(dots + 2), whole, &b->lmax, &b->max))
+		return -1;
+	b->has_min = dots > s;
+	b->has_max = dots[2] != '\0';
+	return 0;
+}
+
+/* "a whole number from 1 to 1000", "a number above 0", "auto, apple or jsonl" */
+static void
+describe(const struct hq_opt *o, char *buf, size_t n)
+{
+	const char *what = o->type == HQ_OPT_INT ? "a whole number" : "a number";
+	char lo[32], hi[32];
+	struct bounds b;
+
+	if (o->type == HQ_OPT_ENUM) {
+		size_t k = 0;
+		buf[0] = '\0';
+		/* "a|b|c" → "a, b or c" */
+		for (const char *c = o->accept; *c && k + 5 < n; c++)
+			if (*c != '|')
+				buf[k++] = *c;
+			else
+				k += (size_t)snprintf(buf + k, n - k, "%s",
+				    strchr(c + 1, '|') ? ", " : " or ");
+		buf[k] = '\0';
+		return;
+	}
+	parse_bounds(o, &b);
+	if (o->type == HQ_OPT_INT) {
+		snprintf(lo, sizeof lo, "%ld", b.lmin);
+		snprintf(hi, sizeof hi, "%ld", b.lmax);
+	} else {
+		snprintf(lo, sizeof lo, "%g", b.min);
+		snprintf(hi, sizeof hi, "%g", b.max);
+	}
+	if (b.above)
+		snprintf(buf, n, "%s above %s", what, lo);
+	else if (b.has_min && b.has_max)
+		snprintf(buf, n, "%s from %s to %s", what, lo, hi);
+	else if (b.has_min)
+		snprintf(buf, n, "%s, at least %s", what, lo);
+	else if (b.has_max)
+		snprintf(buf, n, "%s, at most %s", what, hi);
+	else
+		snprintf(buf, n, "%s", what);
+}
+
+static int
+stop(struct hq_opts *p, int status)
+{
+	p->status = status;
+	p->done = -1;
+	return -1;
+}
+
+static int
+usage(struct hq_opts *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int
+usage(struct hq_opts *p, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vusage(p->cmd, p->err, fmt, ap);
+	va_end(ap);
+	return stop(p, 2);
+}
+
+static int
+bug(struct hq_opts *p, const struct hq_opt *o, const char *what)
+{
+	fprintf(p->err, "%s: bug in the option table: --%s %s\n", p->cmd->name,
+	    o->name, what);
+	return stop(p, 2);
+}
+
+/* What the user typed, as given back in a message: control characters
+ * would reach the terminal (and a model may have written it). */
+static const char *
+shown(const char *s, char *buf, size_t n)
+{
+	size_t k = 0;
+
+	for (; *s && k + 1 < n; s++)
+		buf[k++] = (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s;
+	buf[k] = '\0';
+	return buf;
+}
+
+static const struct hq_opt *
+find_builtin(const char *name, int id)
+{
+	for (size_t i = 0; i < NBUILTINS; i++)
+		if (name ? strcmp(builtins[i].name, name) == 0 : builtins[i].id == id)
+			return &builtins[i];
+	return NULL;
+}
+
+static int
+check_entry(struct hq_opts *p, const struct hq_opt *o)
+{
+	const char *a = o->accept;
+	struct bounds b;
+
+	if (find_builtin(o->name, 0))
+		return bug(p, o, "is built in (lib/opts.c)");
+	if (o->id < HQ_OPT_LONG && (!isalnum(o->id) || o->id == 'h'))
+		return bug(p, o, "has a reserved id");
+	if (hq_opts_find(p->cmd, o->id) != o)
+		return bug(p, o, "shares its id with another option");
+	if (find_name(p->cmd->opts, o->name) != o)
+		return bug(p, o, "is listed twice");
+	switch (o->type) {
+	case HQ_OPT_ENUM:
+		if (!a || !*a || *a == '|' || a[strlen(a) - 1] == '|' || strstr(a, "||"))
+			return bug(p, o, "needs its choices, \"a|b|c\"");
+		break;
+	case HQ_OPT_INT:
+	case HQ_OPT_NUMBER:
+		if (parse_bounds(o, &b))
+			return bug(p, o, "has a range that is not MIN..MAX, MIN.., ..MAX or >MIN");
+		break;
+	default:
+		if (a)
+			return bug(p, o, "accepts nothing but its type");
+	}
+	return 0;
+}
+
+/* The getopt_long table: the command's options, then the built-in ones. */
+static int
+build(struct hq_opts *p)
+{
+	size_t n = 0, k = 0;
+
+	p->shortopts[k++] = ':';        /* tell a missing value apart */
+	p->shortopts[k] = '\0';
+	for (const struct hq_opt *o = p->cmd->opts; o->name; o++) {
+		if (n + NBUILTINS == HQ_OPTS_MAX)
+			return bug(p, o, "is one too many (HQ_OPTS_MAX)");
+		if (check_entry(p, o))
+			return -1;
+		add_getopt(o, &p->longopts[n++], p->shortopts, &k, sizeof p->shortopts);
+	}
+	for (size_t i = 0; i < NBUILTINS; i++)
+		add_getopt(&builtins[i], &p->longopts[n++], p->shortopts, &k,
+		    sizeof p->shortopts);
+	memset(&p->longopts[n], 0, sizeof p->longopts[n]);
+	return 0;
+}
+
+static const struct hq_opt *
+find_any(const struct hq_cmd_info *c, int id)
+{
+	const struct hq_opt *o = hq_opts_find(c, id);
+
+	return o ? o : find_builtin(NULL, id);
+}
+
+/* The i-th long option, the command's then the built-in ones; NULL past
+ * the end. */
+static const struct hq_opt *
+opt_at(const struct hq_cmd_info *c, size_t i)
+{
+	size_t n = 0;
+
+	while (c->opts[n].name)
+		n++;
+	return i < n ? &c->opts[i] : i - n < NBUILTINS ? &builtins[i - n] : NULL;
+}
+
+/* getopt_long said '?': an unknown option, an ambiguous abbreviation, or
+ * a value given to a flag. */
+static int
+unknown(struct hq_opts *p)
+{
+	const char *word = optind > 0 && optind <= p->argc ? p->argv[optind - 1] : "";
+	const struct hq_opt *o = optopt ? find_any(p->cmd, optopt) : NULL;
+	char buf[128], list[256] = "";
+	size_t len, k = 0, nmatch = 0;
+
+	if (o)
+		return usage(p, "option '--%s' takes no value", o->name);
+	if (optopt)
+		return usage(p, "unknown option '-%s'",
+		    shown((char[]){ (char)optopt, '\0' }, buf, sizeof buf));
+	if (strncmp(word, "--", 2) == 0)
+		word += 2;
+	len = strcspn(word, "=");
+	for (size_t i = 0; len && (o = opt_at(p->cmd, i)); i++)
+		if (strncmp(o->name, word, len) == 0 && k < sizeof list) {
+			k += (size_t)snprintf(list + k, sizeof list - k, "%s--%s",
+			    nmatch++ ? ", " : "", o->name);
+		}
+	snprintf(buf, sizeof buf, "%.*s", (int)(len < 100 ? len : 100), word);
+	shown(buf, buf, sizeof buf);
+	if (nmatch > 1)
+		return usage(p, "option '--%s' is ambiguous (%s)", buf, list);
+	return usage(p, "unknown option '--%s'", buf);
+}
+
+/* --complete OPTION: the values it takes, one a line. */
+static int
+complete(struct hq_opts *p, const char *name)
+{
+	const struct hq_opt *o;
+	const struct hq_opt_values *v;
+	char buf[128];
+
+	while (*name == '-')
+		name++;
+	if (!(o = find_name(p->cmd->opts, name)))
+		return usage(p, "unknown option '--%s'", shown(name, buf, sizeof buf));
+	if (o->type == HQ_OPT_ENUM)
+		for (const char *c = o->accept; *c; c += *c == '|') {
+			size_t n = strcspn(c, "|");
+			fprintf(p->out, "%.*s\n", (int)n, c);
+			c += n;
+		}
+	for (v = p->cmd->values; v && v->name; v++)
+		if (strcmp(v->name, name) == 0)
+			for (size_t i = 0; v->at(i); i++)
+				fprintf(p->out, "%s\n", v->at(i));
+	return stop(p, 0);
+}
+
+/* The value of p->opt, checked against the table. */
+static int
+check_value(struct hq_opts *p)
+{
+	const struct hq_opt *o = p->opt;
+	char want[256], buf[128];
+	struct bounds b;
+	int bad = 0;
+
+	switch (o->type) {
+	case HQ_OPT_INT:
+		parse_bounds(o, &b);
+		bad = hq_opts_parse_long(p->arg, b.lmin, b.lmax, &p->num) ||
+		    (b.above && p->num == b.lmin);
+		p->real = (double)p->num;
+		break;
+	case HQ_OPT_NUMBER:
+		parse_bounds(o, &b);
+		bad = hq_opts_parse_double(p->arg, &p->real) ||
+		    (b.has_min && (b.above ? p->real <= b.min : p->real < b.min)) ||
+		    (b.has_max && p->real > b.max);
+		break;
+	case HQ_OPT_ENUM:
+		bad = 1;
+		p->choice = 0;
+		for (const char *c = o->accept; *c; p->choice++) {
+			size_t n = strcspn(c, "|");
+			if (strlen(p->arg) == n && strncmp(c, p->arg, n) == 0) {
+				bad = 0;
+				break;
+			}
+			c += n + (c[n] == '|');
+		}
+		break;
+	default:
+		break;
+	}
+	if (!bad)
+		return 0;
+	describe(o, want, sizeof want);
+	return usage(p, "option '--%s' takes %s, not '%s'", o->name, want,
+	    shown(p->arg, buf, sizeof buf));
+}
+
+int
+hq_opts_parse(struct hq_opts *p)
+{
+	const struct hq_opt *o;
+	char buf[8];
+	int id;
+
+	if (p->done)
+		return p->done > 0 ? 0 : -1;
+	if (!p->started) {
+		p->started = 1;
+		if (build(p))
+			return -1;
+		optind = 0;     /* glibc: start afresh, whatever ran before */
+		opterr = 0;     /* the messages are ours */
+	}
+	id = getopt_long(p->argc, p->argv, p->shortopts, p->longopts, NULL);
+	p->opt = NULL;
+	p->arg = optarg;
+	p->num = 0;
+	p->real = 0;
+	p->choice = 0;
+	switch (id) {
+	case -1:
+		p->optind = optind;
+		p->done = 1;
+		return 0;
+	case ':':
+		o = find_any(p->cmd, optopt);
+		if (o && strncmp(p->argv[optind - 1], "--", 2) == 0)
+			return usage(p, "option '--%s' needs a value", o->name);
+		snprintf(buf, sizeof buf, "%c", optopt);
+		return usage(p, "option '-%s' needs a value", shown(buf, buf, sizeof buf));
+	case '?':
+		return unknown(p);
+	case 'h':
+		hq_opts_help(p->cmd, p->out);
+		return stop(p, 0);
+	case ID_VERSION:
+		hq_opts_version(p->cmd, p->out);
+		return stop(p, 0);
+	case ID_TOOL_SCHEMA:
+		hq_opts_tool_schema(p->cmd, p->out);
+		return stop(p, 0);
+	case ID_COMPLETE:
+		return complete(p, optarg);
+	}
+	p->opt = hq_opts_find(p->cmd, id);
+	return check_value(p) ? -1 : id;
 }

@@ -1,7 +1,4 @@
 /* proc — concurrent argv execution with timeouts and output caps. */
-#include "hq/proc.h"
-#include "hq/time.h"
-
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -12,6 +9,10 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "hq/buf.h"
+#include "hq/proc.h"
+#include "hq/time.h"
 
 extern char **environ;
 
@@ -26,7 +27,8 @@ static volatile pid_t groups[MAX_GROUPS];
 static const int fatal[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 static struct sigaction saved[sizeof fatal / sizeof fatal[0]];
 
-static void pass_on(int sig)
+static void
+pass_on(int sig)
 {
 	for (sig_atomic_t i = 0; i < ngroups; i++)
 		kill(-groups[i], SIGKILL);
@@ -34,7 +36,8 @@ static void pass_on(int sig)
 	raise(sig);
 }
 
-static void guard(int on)
+static void
+guard(int on)
 {
 	for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++) {
 		if (on) {
@@ -49,16 +52,8 @@ static void guard(int on)
 		ngroups = 0;
 }
 
-static int grow(char **buf, size_t need)
-{
-	char *nb = realloc(*buf, need);
-	if (!nb)
-		return -1;
-	*buf = nb;
-	return 0;
-}
-
-static int spawn(struct hq_proc *p)
+static int
+spawn(struct hq_proc *p)
 {
 	int out[2], err[2];
 	/* posix_spawn reports a failed exec only where the C library can
@@ -104,37 +99,34 @@ static int spawn(struct hq_proc *p)
 	return 0;
 }
 
-static void take_out(struct hq_proc *p, const char *buf, size_t n, size_t cap)
+/* Appends what of src fits below cap bytes to *buf; how much that was. */
+static size_t
+keep(char **buf, size_t *len, size_t cap, const char *src, size_t n)
+{
+	size_t room = cap > *len ? cap - *len : 0, take = n < room ? n : room;
+
+	if (take) {
+		*buf = hq_xrealloc(*buf, *len + take + 1);
+		memcpy(*buf + *len, src, take);
+		*len += take;
+		(*buf)[*len] = '\0';
+	}
+	return take;
+}
+
+static void
+take_out(struct hq_proc *p, const char *buf, size_t n, size_t cap)
 {
 	for (size_t i = 0; i < n; i++)
 		if (buf[i] == '\n')
 			p->out_lines++;
 	p->out_total += n;
-	if (p->cut)
-		return;
-	size_t room = cap > p->out_len ? cap - p->out_len : 0;
-	size_t take = n < room ? n : room;
-	if (take && !grow(&p->out, p->out_len + take + 1)) {
-		memcpy(p->out + p->out_len, buf, take);
-		p->out_len += take;
-		p->out[p->out_len] = '\0';
-	}
-	if (take < n)
+	if (!p->cut && keep(&p->out, &p->out_len, cap, buf, n) < n)
 		p->cut = 1;
 }
 
-static void take_err(struct hq_proc *p, const char *buf, size_t n)
-{
-	size_t room = ERR_CAP - p->err_len;
-	size_t take = n < room ? n : room;
-	if (take && !grow(&p->err, p->err_len + take + 1)) {
-		memcpy(p->err + p->err_len, buf, take);
-		p->err_len += take;
-		p->err[p->err_len] = '\0';
-	}
-}
-
-static void drain(struct hq_proc *p, int *fd, int is_out, size_t cap)
+static void
+drain(struct hq_proc *p, int *fd, int is_out, size_t cap)
 {
 	char buf[65536];
 	ssize_t r = read(*fd, buf, sizeof buf);
@@ -148,10 +140,11 @@ static void drain(struct hq_proc *p, int *fd, int is_out, size_t cap)
 	if (is_out)
 		take_out(p, buf, (size_t)r, cap);
 	else
-		take_err(p, buf, (size_t)r);
+		keep(&p->err, &p->err_len, ERR_CAP, buf, (size_t)r);
 }
 
-static void reap(struct hq_proc *p, int flags)
+static void
+reap(struct hq_proc *p, int flags)
 {
 	int st;
 	pid_t r;
@@ -169,7 +162,8 @@ static void reap(struct hq_proc *p, int flags)
 }
 
 /* keep whole lines only: a cut row would be invalid JSON */
-static void finish_out(struct hq_proc *p)
+static void
+finish_out(struct hq_proc *p)
 {
 	if (p->cut && p->out_len) {
 		size_t n = p->out_len;
@@ -178,10 +172,10 @@ static void finish_out(struct hq_proc *p)
 		p->out_len = n;
 		p->out[n] = '\0';
 	}
-	if (!p->out && !grow(&p->out, 1))
-		p->out[0] = '\0';
-	if (!p->err && !grow(&p->err, 1))
-		p->err[0] = '\0';
+	if (!p->out)
+		p->out = hq_xstrdup("");
+	if (!p->err)
+		p->err = hq_xstrdup("");
 	for (size_t i = 0; i < p->out_len; i++)
 		if (p->out[i] == '\n')
 			p->kept_lines++;
@@ -191,11 +185,10 @@ static void finish_out(struct hq_proc *p)
 	}
 }
 
-int hq_proc_run_all(struct hq_proc *procs, size_t n, double timeout, size_t out_cap)
+void
+hq_proc_run_all(struct hq_proc *procs, size_t n, double timeout, size_t out_cap)
 {
-	struct pollfd *pfd = calloc(n * 2 + 1, sizeof *pfd);
-	if (!pfd)
-		return -1;
+	struct pollfd *pfd = hq_xcalloc(n * 2 + 1, sizeof *pfd);
 	guard(1);
 	for (size_t i = 0; i < n; i++) {
 		struct hq_proc *p = &procs[i];
@@ -260,10 +253,10 @@ int hq_proc_run_all(struct hq_proc *procs, size_t n, double timeout, size_t out_
 	free(pfd);
 	for (size_t i = 0; i < n; i++)
 		finish_out(&procs[i]);
-	return 0;
 }
 
-void hq_proc_free(struct hq_proc *p)
+void
+hq_proc_free(struct hq_proc *p)
 {
 	if (!p)
 		return;

@@ -31,6 +31,7 @@ hq_query_resolve(struct hq_store *s, const char *name, struct hq_metric_ref *m,
     struct hq_err *e)
 {
 	const struct hq_metric_info *info = hq_catalog_lookup(name);
+	struct hq_catalog_suggestion known;
 	sqlite3_stmt *st = NULL;
 	char **cands = NULL;
 	size_t nc = 0;
@@ -66,7 +67,7 @@ hq_query_resolve(struct hq_store *s, const char *name, struct hq_metric_ref *m,
 	if (!found) {
 		sugg = hq_catalog_suggest(name, (const char *const *)cands, nc);
 		if (!sugg)
-			sugg = hq_catalog_suggest_known(name);
+			sugg = hq_catalog_suggest_known(name, &known);
 		if (sugg)
 			hq_err_set(e, "unknown metric '%s' (did you mean %s?)", name, sugg);
 		else
@@ -79,8 +80,8 @@ hq_query_resolve(struct hq_store *s, const char *name, struct hq_metric_ref *m,
 	return found ? 0 : -1;
 }
 
-int
-hq_dayset_has(const struct hq_dayset *d, int64_t day)
+long
+hq_dayset_find(const struct hq_dayset *d, int64_t day)
 {
 	size_t lo = 0, hi = d->n;
 
@@ -91,7 +92,13 @@ hq_dayset_has(const struct hq_dayset *d, int64_t day)
 		else
 			hi = mid;
 	}
-	return lo < d->n && d->days[lo] == day;
+	return lo < d->n && d->days[lo] == day ? (long)lo : -1;
+}
+
+int
+hq_dayset_has(const struct hq_dayset *d, int64_t day)
+{
+	return hq_dayset_find(d, day) >= 0;
 }
 
 void
@@ -99,50 +106,6 @@ hq_query_default_agg(enum hq_kind k, struct hq_agg *a)
 {
 	hq_stats_parse_agg(k == HQ_KIND_CUMULATIVE || k == HQ_KIND_CATEGORY
 	    ? "sum" : "avg", a);
-}
-
-/* ---- the store's names --------------------------------------------------- */
-
-struct names {
-	int64_t *ids;
-	char **names;
-	size_t n;
-};
-
-static int
-load_names(struct hq_store *s, const char *sql, struct names *nm,
-    struct hq_err *e)
-{
-	sqlite3_stmt *st;
-
-	if (hq_store_prepare(s, sql, &st, e))
-		return -1;
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		nm->ids = hq_xrealloc(nm->ids, (nm->n + 1) * sizeof *nm->ids);
-		nm->names = hq_xrealloc(nm->names, (nm->n + 1) * sizeof *nm->names);
-		nm->ids[nm->n] = sqlite3_column_int64(st, 0);
-		nm->names[nm->n++] = hq_xstrdup((const char *)sqlite3_column_text(st, 1));
-	}
-	sqlite3_finalize(st);
-	return 0;
-}
-
-static const char *
-name_of(const struct names *nm, int64_t id)
-{
-	for (size_t i = 0; i < nm->n; i++)
-		if (nm->ids[i] == id)
-			return nm->names[i];
-	return NULL;
-}
-
-static void
-free_names(struct names *nm)
-{
-	for (size_t i = 0; i < nm->n; i++)
-		free(nm->names[i]);
-	free(nm->names);
-	free(nm->ids);
 }
 
 /* The ids a metric is stored under: its identifier, and its snake name for
@@ -438,6 +401,10 @@ bucket_points(const struct points *p, const struct hq_query *q,
 	bucketer_finish(&b);
 }
 
+/* --when: q->days are the days lib/select.c found the conditions true on
+ * (hq_select_days_set()). Every reader below asks before a value counts:
+ * raw samples as they stream from their SELECT, cumulative pieces after
+ * the merge, nights, and rollup slots. */
 static int
 day_ok(const struct hq_query *q, int64_t day)
 {
@@ -462,22 +429,29 @@ daily_totals(const struct points *in, struct points *out)
 /* ---- cumulative: merge and split -------------------------------------- */
 
 struct dev_class {
-	struct names *sources, *devices;
+	struct hq_store *s;
 	const struct hq_priority *prio;
 };
 
 static uint64_t
 rank_of(const struct dev_class *dc, const struct sample *x)
 {
-	const char *src = name_of(dc->sources, x->source_id);
-	const char *dev = x->device_id ? name_of(dc->devices, x->device_id) : NULL;
-	size_t order = 0;
+	const char *src = hq_store_source_name(dc->s, x->source_id);
+	const char *dev = x->device_id ? hq_store_device_name(dc->s,
+	    x->device_id) : NULL;
+	ssize_t order = hq_store_source_order(dc->s, x->source_id);
 
-	/* Sources are loaded sorted by name: the index is the order. */
-	for (size_t i = 0; i < dc->sources->n; i++)
-		if (dc->sources->ids[i] == x->source_id)
-			order = i;
-	return hq_merge_rank(dc->prio, src, dev, order);
+	return hq_merge_rank(dc->prio, src, dev, order < 0 ? 0 : (size_t)order);
+}
+
+/* A sample's source as an index of out->sources (all, in name order). */
+static void
+row_source(struct hq_store *s, struct hq_row *r, int64_t source_id)
+{
+	ssize_t k = hq_store_source_order(s, source_id);
+
+	if (k >= 0)
+		r->source = (int)k;
 }
 
 /* Split [a, b) worth v at local boundaries of `by` (hour or day) into
@@ -550,9 +524,7 @@ run_cumulative_raw(struct hq_store *s, const struct hq_query *q,
 			r->sample_value = x->value;
 			for (size_t k = 0; k < q->naggs; k++)
 				r->v[k] = q->aggs[k].kind == HQ_AGG_COUNT ? 1 : share[i];
-			for (size_t k = 0; k < out->nsources; k++)
-				if (strcmp(out->sources[k], name_of(dc->sources, x->source_id)) == 0)
-					r->source = (int)k;
+			row_source(s, r, x->source_id);
 		}
 		free(share);
 		free(any);
@@ -590,8 +562,8 @@ run_cumulative_raw(struct hq_store *s, const struct hq_query *q,
 
 static int
 run_discrete_raw(struct hq_store *s, const struct hq_query *q,
-    const int64_t ids[2], int64_t source_id, struct names *sources,
-    struct hq_series *out, struct hq_err *e)
+    const int64_t ids[2], int64_t source_id, struct hq_series *out,
+    struct hq_err *e)
 {
 	sqlite3_stmt *st;
 	struct bucketer b;
@@ -624,10 +596,7 @@ run_discrete_raw(struct hq_store *s, const struct hq_query *q,
 		for (size_t k = 0; k < q->naggs; k++)
 			r->v[k] = q->aggs[k].kind == HQ_AGG_COUNT ? 1
 			    : q->aggs[k].kind == HQ_AGG_STDDEV ? NAN : x.value;
-		const char *name = name_of(sources, x.source_id);
-		for (size_t k = 0; name && k < out->nsources; k++)
-			if (strcmp(out->sources[k], name) == 0)
-				r->source = (int)k;
+		row_source(s, r, x.source_id);
 	}
 	sqlite3_finalize(st);
 	bucketer_finish(&b);
@@ -874,8 +843,9 @@ hq_query_run(struct hq_store *s, const struct hq_query *qin,
     struct hq_series *out, struct hq_err *e)
 {
 	struct hq_query q = *qin;
-	struct names sources = {0}, devices = {0};
-	struct dev_class dc = { &sources, &devices, qin->priority };
+	struct dev_class dc = { s, qin->priority };
+	const char *const *sources;
+	size_t nsources;
 	int64_t ids[2], source_id = 0;
 	int rc = -1;
 
@@ -893,19 +863,20 @@ hq_query_run(struct hq_store *s, const struct hq_query *qin,
 		return -1;
 	if (!ids[0] && !ids[1])
 		return 0;
-	if (load_names(s, "SELECT id, name FROM source ORDER BY name", &sources, e) ||
-	    load_names(s, "SELECT id, descr FROM device", &devices, e))
+	if (hq_store_load_names(s, e))
 		goto out;
-	out->sources = hq_xcalloc(sources.n + 1, sizeof *out->sources);
-	for (size_t i = 0; i < sources.n; i++)
-		out->sources[out->nsources++] = hq_xstrdup(sources.names[i]);
+	sources = hq_store_source_names(s, &nsources);
+	out->sources = hq_xcalloc(nsources + 1, sizeof *out->sources);
+	for (size_t i = 0; i < nsources; i++)
+		out->sources[out->nsources++] = hq_xstrdup(sources[i]);
 	if (q.source) {
-		for (size_t i = 0; i < sources.n; i++)
-			if (strcasecmp(sources.names[i], q.source) == 0)
-				source_id = sources.ids[i];
+		for (size_t i = 0; i < nsources; i++)
+			if (strcasecmp(sources[i], q.source) == 0 &&
+			    (source_id = hq_store_source_id(s, sources[i], 0, e)) < 0)
+				goto out;
 		if (!source_id) {
-			const char *sugg = hq_catalog_suggest(q.source,
-			    (const char *const *)sources.names, sources.n);
+			const char *sugg = hq_catalog_suggest(q.source, sources,
+			    nsources);
 			if (sugg)
 				hq_err_set(e, "unknown source '%s' (did you mean '%s'?)",
 				    q.source, sugg);
@@ -933,11 +904,9 @@ hq_query_run(struct hq_store *s, const struct hq_query *qin,
 		rc = run_sleep(s, &q, ids, source_id, &dc, out, e);
 		break;
 	default:
-		rc = run_discrete_raw(s, &q, ids, source_id, &sources, out, e);
+		rc = run_discrete_raw(s, &q, ids, source_id, out, e);
 	}
 out:
-	free_names(&sources);
-	free_names(&devices);
 	if (rc < 0)
 		hq_series_free(out);
 	return rc;

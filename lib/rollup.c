@@ -142,62 +142,22 @@ struct window {
 	int cumulative;           /* 0: a metric that is not merged */
 };
 
-struct namemap {
-	int64_t *ids;
-	char **names;
-	size_t n;
-};
-
 static int
-load_map(struct hq_store *s, const char *sql, struct namemap *m, struct hq_err *e)
+is_cumulative(struct hq_store *s, int64_t metric)
 {
-	sqlite3_stmt *st;
+	const char *identifier = hq_store_metric_name(s, metric);
+	const struct hq_metric_info *info;
 
-	if (hq_store_prepare(s, sql, &st, e))
-		return -1;
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		m->ids = hq_xrealloc(m->ids, (m->n + 1) * sizeof *m->ids);
-		m->names = hq_xrealloc(m->names, (m->n + 1) * sizeof *m->names);
-		m->ids[m->n] = sqlite3_column_int64(st, 0);
-		m->names[m->n++] = hq_xstrdup((const char *)sqlite3_column_text(st, 1));
-	}
-	sqlite3_finalize(st);
-	return 0;
-}
-
-static ssize_t
-map_index(const struct namemap *m, int64_t id)
-{
-	for (size_t i = 0; i < m->n; i++)
-		if (m->ids[i] == id)
-			return (ssize_t)i;
-	return -1;
-}
-
-static void
-free_map(struct namemap *m)
-{
-	for (size_t i = 0; i < m->n; i++)
-		free(m->names[i]);
-	free(m->names);
-	free(m->ids);
-	memset(m, 0, sizeof *m);
-}
-
-static int
-is_cumulative(const char *identifier)
-{
-	const struct hq_metric_info *info = hq_catalog_lookup(identifier);
-
+	if (!identifier)
+		return 0;
+	info = hq_catalog_lookup(identifier);
 	return (info ? info->kind : hq_catalog_guess_kind(identifier)) ==
 	    HQ_KIND_CUMULATIVE;
 }
 
 /* Recompute the merged slots of one metric in window w. */
 static int
-merge_window(struct hq_store *s, const struct window *w,
-    const struct namemap *sources, const struct namemap *devices,
-    struct hq_err *e)
+merge_window(struct hq_store *s, const struct window *w, struct hq_err *e)
 {
 	sqlite3_stmt *st = NULL;
 	struct hq_merge_sample *ms = NULL;
@@ -217,7 +177,7 @@ merge_window(struct hq_store *s, const struct window *w,
 	sqlite3_bind_int64(st, 4, w->lo);
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t src = sqlite3_column_int64(st, 3), dev = sqlite3_column_int64(st, 4);
-		ssize_t si = map_index(sources, src), di = dev ? map_index(devices, dev) : -1;
+		ssize_t order = hq_store_source_order(s, src);
 		if (n == cap) {
 			cap = cap ? cap * 2 : 4096;
 			ms = hq_xrealloc(ms, cap * sizeof *ms);
@@ -225,8 +185,9 @@ merge_window(struct hq_store *s, const struct window *w,
 		ms[n].start = sqlite3_column_int64(st, 0);
 		ms[n].end = sqlite3_column_int64(st, 1);
 		ms[n].value = sqlite3_column_double(st, 2);
-		ms[n].rank = hq_merge_rank(NULL, si >= 0 ? sources->names[si] : NULL,
-		    di >= 0 ? devices->names[di] : NULL, si >= 0 ? (size_t)si : 0);
+		ms[n].rank = hq_merge_rank(NULL, hq_store_source_name(s, src),
+		    dev ? hq_store_device_name(s, dev) : NULL,
+		    order < 0 ? 0 : (size_t)order);
 		n++;
 	}
 	sqlite3_finalize(st);
@@ -273,16 +234,10 @@ merge_window(struct hq_store *s, const struct window *w,
 		goto sqlfail;
 	for (size_t i = 0; i < t.cap; i++) {
 		const struct cell *c = &t.c[i];
-		if (!c->used)
-			continue;
-		sqlite3_bind_int64(st, 1, w->metric);
-		sqlite3_bind_int64(st, 2, c->slot);
-		sqlite3_bind_double(st, 3, c->psum);
-		sqlite3_bind_int64(st, 4, c->pn);
-		step = sqlite3_step(st);
-		sqlite3_reset(st);
-		if (step != SQLITE_DONE)
-			goto sqlfail;
+		if (c->used && hq_store_run(s, st, (struct hq_bind[]){
+		    HQ_INT(w->metric), HQ_INT(c->slot), HQ_REAL(c->psum),
+		    HQ_INT(c->pn), HQ_END }, "updating merged rollups", e))
+			goto out;
 	}
 	sqlite3_finalize(st);
 	st = NULL;
@@ -315,7 +270,6 @@ out:
 
 static int
 merge_window_parts(struct hq_store *s, const struct window *w,
-    const struct namemap *sources, const struct namemap *devices,
     struct hq_err *e)
 {
 	int64_t lo = w->lo, hi = w->hi;
@@ -338,7 +292,7 @@ merge_window_parts(struct hq_store *s, const struct window *w,
 		}
 		sqlite3_finalize(st);
 		if (!have)
-			return merge_window(s, w, sources, devices, e);
+			return merge_window(s, w, e);
 		/* What the whole window would have replaced. */
 		if (hq_store_prepare(s, "DELETE FROM rollup_merged WHERE "
 		    "metric_id = ?", &st, e))
@@ -355,7 +309,7 @@ merge_window_parts(struct hq_store *s, const struct window *w,
 	for (int64_t x = lo; x < hi; x += MERGE_PART) {
 		struct window part = { w->metric, x, hi - x > MERGE_PART ?
 		    x + MERGE_PART : hi, 1 };
-		if (merge_window(s, &part, sources, devices, e))
+		if (merge_window(s, &part, e))
 			return -1;
 	}
 	return 0;
@@ -371,35 +325,45 @@ static int
 refresh_merged(struct hq_store *s, struct window *win, size_t nwin,
     struct hq_err *e)
 {
-	struct namemap sources = {0}, devices = {0}, metrics = {0};
 	sqlite3_stmt *st = NULL;
-	int rc = -1;
+	int64_t *whole = NULL;   /* the metrics merged whole here */
+	size_t nwhole = 0;
+	int rc = -1, step;
 
-	if (load_map(s, "SELECT id, name FROM source ORDER BY name", &sources, e) ||
-	    load_map(s, "SELECT id, descr FROM device", &devices, e) ||
-	    load_map(s, "SELECT m.id, m.identifier FROM metric m WHERE NOT EXISTS "
+	if (hq_store_prepare(s, "SELECT m.id FROM metric m WHERE NOT EXISTS "
 	    "(SELECT 1 FROM rollup_merged_metric r WHERE r.metric_id = m.id) AND "
 	    "EXISTS (SELECT 1 FROM sample x WHERE x.metric_id = m.id AND x.text = '')",
-	    &metrics, e))
+	    &st, e))
 		goto out;
-	for (size_t i = 0; i < metrics.n; i++) {
-		struct window w = { metrics.ids[i], INT64_MIN, INT64_MAX, 1 };
-		if (is_cumulative(metrics.names[i]) &&
-		    merge_window_parts(s, &w, &sources, &devices, e))
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		whole = hq_xrealloc(whole, (nwhole + 1) * sizeof *whole);
+		whole[nwhole++] = sqlite3_column_int64(st, 0);
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if (step != SQLITE_DONE) {
+		hq_err_set(e, "%s: finding metrics to merge: %s",
+		    hq_store_filename(s), sqlite3_errmsg(hq_store_db(s)));
+		goto out;
+	}
+	for (size_t i = 0; i < nwhole; i++) {
+		struct window w = { whole[i], INT64_MIN, INT64_MAX, 1 };
+		if (is_cumulative(s, whole[i]) && merge_window_parts(s, &w, e))
 			goto out;
 	}
 	for (size_t i = 0; i < nwin; i++) {
-		if (!win[i].cumulative || map_index(&metrics, win[i].metric) >= 0)
+		size_t k = 0;
+		while (k < nwhole && whole[k] != win[i].metric)
+			k++;
+		if (!win[i].cumulative || k < nwhole)
 			continue;  /* not merged, or merged whole just now */
-		if (merge_window_parts(s, &win[i], &sources, &devices, e))
+		if (merge_window_parts(s, &win[i], e))
 			goto out;
 	}
 	rc = 0;
 out:
 	sqlite3_finalize(st);
-	free_map(&sources);
-	free_map(&devices);
-	free_map(&metrics);
+	free(whole);
 	return rc;
 }
 
@@ -413,31 +377,14 @@ flush_table(struct hq_store *s, sqlite3_stmt *up, struct table *t,
 {
 	for (size_t i = 0; i < t->cap; i++) {
 		const struct cell *c = &t->c[i];
-		int step;
-		if (!c->used)
-			continue;
-		sqlite3_bind_int64(up, 1, c->metric);
-		sqlite3_bind_int64(up, 2, c->slot);
-		sqlite3_bind_int64(up, 3, c->source);
-		sqlite3_bind_int64(up, 4, c->n);
-		sqlite3_bind_double(up, 5, c->sum);
-		sqlite3_bind_double(up, 6, c->sumsq);
-		if (c->n) {
-			sqlite3_bind_double(up, 7, c->min);
-			sqlite3_bind_double(up, 8, c->max);
-		} else {
-			sqlite3_bind_null(up, 7);
-			sqlite3_bind_null(up, 8);
-		}
-		sqlite3_bind_double(up, 9, c->psum);
-		sqlite3_bind_int64(up, 10, c->pn);
-		step = sqlite3_step(up);
-		sqlite3_reset(up);
-		if (step != SQLITE_DONE) {
-			hq_err_set(e, "%s: updating the rollups: %s",
-			    hq_store_filename(s), sqlite3_errmsg(hq_store_db(s)));
+		/* min and max are NULL in a slot that only overlaps samples. */
+		if (c->used && hq_store_run(s, up, (struct hq_bind[]){
+		    HQ_INT(c->metric), HQ_INT(c->slot), HQ_INT(c->source),
+		    HQ_INT(c->n), HQ_REAL(c->sum), HQ_REAL(c->sumsq),
+		    HQ_OPT_REAL(c->n ? c->min : NAN), HQ_OPT_REAL(c->n ? c->max : NAN),
+		    HQ_REAL(c->psum), HQ_INT(c->pn), HQ_END }, "updating the rollups",
+		    e))
 			return -1;
-		}
 	}
 	if (t->cap)
 		memset(t->c, 0, t->cap * sizeof *t->c);
@@ -454,12 +401,12 @@ hq_rollup_refresh(struct hq_store *s, int64_t first_sample_id, struct hq_err *e)
 {
 	sqlite3_stmt *sel = NULL, *up = NULL;
 	struct table t = {0};
-	struct namemap ids = {0};
 	struct window *win = NULL;
 	size_t nwin = 0, last = 0;
 	int rc = -1, step;
 
-	if (load_map(s, "SELECT id, identifier FROM metric", &ids, e))
+	/* Metric, source and device names (store.h) for the merge. */
+	if (hq_store_load_names(s, e))
 		goto out;
 	/* Fold everything not yet folded: samples from first_sample_id on,
 	 * and any an earlier import left out, but never one twice. */
@@ -495,10 +442,9 @@ hq_rollup_refresh(struct hq_store *s, int64_t first_sample_id, struct hq_err *e)
 				;
 		last = k;
 		if (k == nwin) {
-			ssize_t mi = map_index(&ids, metric);
 			win = hq_xrealloc(win, (nwin + 1) * sizeof *win);
 			win[nwin++] = (struct window){ metric, INT64_MAX, INT64_MIN,
-			    mi >= 0 && is_cumulative(ids.names[mi]) };
+			    is_cumulative(s, metric) };
 		}
 		if (!win[k].cumulative)
 			continue;
@@ -525,6 +471,5 @@ out:
 	sqlite3_finalize(up);
 	free(t.c);
 	free(win);
-	free_map(&ids);
 	return rc;
 }

@@ -6,18 +6,32 @@
 #include "hq/buf.h"
 #include "hq/stats.h"
 
+/* The aggregations by name; "mean" is another name for avg. */
+static const struct { const char *name; enum hq_agg_kind kind; } names[] = {
+	{ "avg", HQ_AGG_AVG }, { "mean", HQ_AGG_AVG }, { "min", HQ_AGG_MIN },
+	{ "max", HQ_AGG_MAX }, { "sum", HQ_AGG_SUM }, { "count", HQ_AGG_COUNT },
+	{ "median", HQ_AGG_MEDIAN }, { "stddev", HQ_AGG_STDDEV },
+	{ "first", HQ_AGG_FIRST }, { "last", HQ_AGG_LAST },
+};
+#define NNAMES (sizeof names / sizeof names[0])
+
+const char *
+hq_stats_agg_at(size_t i)
+{
+	/* Any of p1..p99 parses; these are the ones asked for. */
+	static const char *const pcts[] = { "p10", "p25", "p50", "p75", "p90", "p95", "p99" };
+
+	for (size_t k = 0; k < NNAMES; k++)
+		if (strcmp(names[k].name, "mean") != 0 && i-- == 0)
+			return names[k].name;
+	return i < sizeof pcts / sizeof pcts[0] ? pcts[i] : NULL;
+}
+
 int
 hq_stats_parse_agg(const char *name, struct hq_agg *a)
 {
-	static const struct { const char *name; enum hq_agg_kind kind; } names[] = {
-		{ "avg", HQ_AGG_AVG }, { "mean", HQ_AGG_AVG }, { "min", HQ_AGG_MIN },
-		{ "max", HQ_AGG_MAX }, { "sum", HQ_AGG_SUM }, { "count", HQ_AGG_COUNT },
-		{ "median", HQ_AGG_MEDIAN }, { "stddev", HQ_AGG_STDDEV },
-		{ "first", HQ_AGG_FIRST }, { "last", HQ_AGG_LAST },
-	};
-
 	memset(a, 0, sizeof *a);
-	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+	for (size_t i = 0; i < NNAMES; i++)
 		if (strcmp(name, names[i].name) == 0) {
 			a->kind = names[i].kind;
 			/* "mean" is accepted but the field is always "avg". */

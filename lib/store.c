@@ -1,5 +1,6 @@
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -297,18 +298,29 @@ static const char *const migrations[] = {
 
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
 
-struct name_cache {
-	char **names;
-	int64_t *ids;
+/*
+ * The interned names of one table (metric, source or device), both ways:
+ * name → id for interning (a partial list, filled as names are looked
+ * up), id → name for readers (the whole table, loaded once, in name order,
+ * with by_id to find an id by binary search). Interning a name the list
+ * lacks appends it, and the list is no longer whole: the next reverse
+ * look-up loads it again. A rollback empties it (hq_store_rollback).
+ */
+struct names {
+	const char *table, *column;
+	char **name;
+	int64_t *id;
 	size_t n, cap, last;
+	int whole;
+	size_t *by_id;            /* whole: indexes of name[] in id order */
 };
 
 struct hq_store {
 	sqlite3 *db;
 	char path[4096];
 	int readonly;
-	sqlite3_stmt *ins_sample;
-	struct name_cache metrics, sources, devices;
+	sqlite3_stmt *ins_sample, *find_sample;
+	struct names metrics, sources, devices;
 };
 
 int
@@ -457,6 +469,9 @@ hq_store_open(const char *dbpath, int flags, struct hq_err *e)
 	struct stat st;
 	int oflags;
 
+	s->metrics = (struct names){ .table = "metric", .column = "identifier" };
+	s->sources = (struct names){ .table = "source", .column = "name" };
+	s->devices = (struct names){ .table = "device", .column = "descr" };
 	if (hq_store_path(dbpath, s->path, sizeof s->path, e))
 		goto fail;
 	s->readonly = (flags & HQ_STORE_READONLY) != 0;
@@ -503,13 +518,16 @@ fail:
 	return NULL;
 }
 
+/* Empty the list (it keeps its table). */
 static void
-cache_free(struct name_cache *c)
+names_free(struct names *c)
 {
 	for (size_t i = 0; i < c->n; i++)
-		free(c->names[i]);
-	free(c->names);
-	free(c->ids);
+		free(c->name[i]);
+	free(c->name);
+	free(c->id);
+	free(c->by_id);
+	*c = (struct names){ .table = c->table, .column = c->column };
 }
 
 void
@@ -518,9 +536,10 @@ hq_store_close(struct hq_store *s)
 	if (!s)
 		return;
 	sqlite3_finalize(s->ins_sample);
-	cache_free(&s->metrics);
-	cache_free(&s->sources);
-	cache_free(&s->devices);
+	sqlite3_finalize(s->find_sample);
+	names_free(&s->metrics);
+	names_free(&s->sources);
+	names_free(&s->devices);
 	if (s->db)
 		sqlite3_close(s->db);
 	free(s);
@@ -576,52 +595,106 @@ hq_store_rollback(struct hq_store *s)
 	if (!sqlite3_get_autocommit(s->db))
 		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 	/* Interned ids created inside the transaction are gone too. */
-	cache_free(&s->metrics);
-	cache_free(&s->sources);
-	cache_free(&s->devices);
-	memset(&s->metrics, 0, sizeof s->metrics);
-	memset(&s->sources, 0, sizeof s->sources);
-	memset(&s->devices, 0, sizeof s->devices);
+	names_free(&s->metrics);
+	names_free(&s->sources);
+	names_free(&s->devices);
+}
+
+void
+hq_store_bind(sqlite3_stmt *st, const struct hq_bind *v)
+{
+	int i, n = sqlite3_bind_parameter_count(st);
+
+	for (i = 1; v->kind != HQ_BIND_END; v++, i++) {
+		enum hq_bind_kind k = v->kind;
+		if ((k == HQ_BIND_OPT_INT && !v->i) ||
+		    (k == HQ_BIND_OPT_REAL && isnan(v->d)) ||
+		    (k == HQ_BIND_OPT_TEXT && !v->s))
+			sqlite3_bind_null(st, i);
+		else if (k == HQ_BIND_INT || k == HQ_BIND_OPT_INT)
+			sqlite3_bind_int64(st, i, v->i);
+		else if (k == HQ_BIND_REAL || k == HQ_BIND_OPT_REAL)
+			sqlite3_bind_double(st, i, v->d);
+		else
+			sqlite3_bind_text(st, i, v->s ? v->s : "", -1, SQLITE_STATIC);
+	}
+	/* Every parameter is bound each time: none keeps a value (or a
+	 * pointer to text) from the statement's last use. */
+	for (; i <= n; i++)
+		sqlite3_bind_null(st, i);
+}
+
+int
+hq_store_run(struct hq_store *s, sqlite3_stmt *st, const struct hq_bind *v,
+    const char *what, struct hq_err *e)
+{
+	int rc;
+
+	hq_store_bind(st, v);
+	rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE)
+		return sql_err(s, e, what);
+	return 0;
+}
+
+int64_t
+hq_store_query_id(struct hq_store *s, sqlite3_stmt *st,
+    const struct hq_bind *v, const char *what, struct hq_err *e)
+{
+	int64_t id = 0;
+	int rc;
+
+	hq_store_bind(st, v);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		id = sqlite3_column_int64(st, 0);
+	sqlite3_reset(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return sql_err(s, e, what);
+	return id;
 }
 
 static int64_t
-cache_find(struct name_cache *c, const char *name)
+names_find(struct names *c, const char *name)
 {
-	if (c->n && strcmp(c->names[c->last], name) == 0)
-		return c->ids[c->last];
+	if (c->n && strcmp(c->name[c->last], name) == 0)
+		return c->id[c->last];
 	for (size_t i = 0; i < c->n; i++)
-		if (strcmp(c->names[i], name) == 0) {
+		if (strcmp(c->name[i], name) == 0) {
 			c->last = i;
-			return c->ids[i];
+			return c->id[i];
 		}
 	return 0;
 }
 
 static void
-cache_add(struct name_cache *c, const char *name, int64_t id)
+names_add(struct names *c, const char *name, int64_t id)
 {
 	if (c->n == c->cap) {
 		c->cap = c->cap ? c->cap * 2 : 16;
-		c->names = hq_xrealloc(c->names, c->cap * sizeof *c->names);
-		c->ids = hq_xrealloc(c->ids, c->cap * sizeof *c->ids);
+		c->name = hq_xrealloc(c->name, c->cap * sizeof *c->name);
+		c->id = hq_xrealloc(c->id, c->cap * sizeof *c->id);
 	}
-	c->names[c->n] = hq_xstrdup(name);
-	c->ids[c->n] = id;
+	c->name[c->n] = hq_xstrdup(name);
+	c->id[c->n] = id;
 	c->last = c->n++;
+	c->whole = 0;
 }
 
-/* Look a name up in table.column, inserting it when create is set. */
+/* Look a name up in c's table, inserting it when create is set. */
 static int64_t
-intern(struct hq_store *s, struct name_cache *c, const char *table,
-    const char *column, const char *name, int create, struct hq_err *e)
+intern(struct hq_store *s, struct names *c, const char *name, int create,
+    struct hq_err *e)
 {
 	char sql[256];
 	sqlite3_stmt *st;
-	int64_t id = cache_find(c, name);
+	int64_t id = names_find(c, name);
 
 	if (id)
 		return id;
-	snprintf(sql, sizeof sql, "SELECT id FROM %s WHERE %s = ?", table, column);
+	snprintf(sql, sizeof sql, "SELECT id FROM %s WHERE %s = ?", c->table,
+	    c->column);
 	if (hq_store_prepare(s, sql, &st, e))
 		return -1;
 	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
@@ -629,7 +702,8 @@ intern(struct hq_store *s, struct name_cache *c, const char *table,
 		id = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
 	if (!id && create) {
-		snprintf(sql, sizeof sql, "INSERT INTO %s(%s) VALUES (?)", table, column);
+		snprintf(sql, sizeof sql, "INSERT INTO %s(%s) VALUES (?)", c->table,
+		    c->column);
 		if (hq_store_prepare(s, sql, &st, e))
 			return -1;
 		sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
@@ -641,7 +715,7 @@ intern(struct hq_store *s, struct name_cache *c, const char *table,
 		id = sqlite3_last_insert_rowid(s->db);
 	}
 	if (id)
-		cache_add(c, name, id);
+		names_add(c, name, id);
 	return id;
 }
 
@@ -649,66 +723,179 @@ int64_t
 hq_store_metric_id(struct hq_store *s, const char *identifier, int create,
     struct hq_err *e)
 {
-	return intern(s, &s->metrics, "metric", "identifier", identifier, create, e);
+	return intern(s, &s->metrics, identifier, create, e);
 }
 
 int64_t
 hq_store_source_id(struct hq_store *s, const char *name, int create,
     struct hq_err *e)
 {
-	return intern(s, &s->sources, "source", "name", name, create, e);
+	return intern(s, &s->sources, name, create, e);
 }
 
 int64_t
 hq_store_device_id(struct hq_store *s, const char *descr, struct hq_err *e)
 {
-	return intern(s, &s->devices, "device", "descr", descr, 1, e);
+	return intern(s, &s->devices, descr, 1, e);
 }
+
+static const struct names *by_id_base;
+
+static int
+cmp_by_id(const void *a, const void *b)
+{
+	int64_t x = by_id_base->id[*(const size_t *)a];
+	int64_t y = by_id_base->id[*(const size_t *)b];
+
+	return (x > y) - (x < y);
+}
+
+/* The whole table into c, in name order (SQLite's BINARY collation, which
+ * is strcmp's order). 0 or -1. */
+static int
+names_load(struct hq_store *s, struct names *c, struct hq_err *e)
+{
+	char sql[256];
+	sqlite3_stmt *st;
+	int rc;
+
+	if (c->whole)
+		return 0;
+	snprintf(sql, sizeof sql, "SELECT id, %s FROM %s ORDER BY %s", c->column,
+	    c->table, c->column);
+	if (hq_store_prepare(s, sql, &st, e))
+		return -1;
+	names_free(c);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		names_add(c, (const char *)sqlite3_column_text(st, 1),
+		    sqlite3_column_int64(st, 0));
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		names_free(c);
+		return sql_err(s, e, "reading names");
+	}
+	c->by_id = hq_xmalloc((c->n + 1) * sizeof *c->by_id);
+	for (size_t i = 0; i < c->n; i++)
+		c->by_id[i] = i;
+	by_id_base = c;
+	qsort(c->by_id, c->n, sizeof *c->by_id, cmp_by_id);
+	c->whole = 1;
+	return 0;
+}
+
+int
+hq_store_load_names(struct hq_store *s, struct hq_err *e)
+{
+	if (names_load(s, &s->metrics, e) || names_load(s, &s->sources, e) ||
+	    names_load(s, &s->devices, e))
+		return -1;
+	return 0;
+}
+
+/* The place of id in c's name order, or -1 (unknown, or not loadable). */
+static ssize_t
+names_index(struct hq_store *s, struct names *c, int64_t id)
+{
+	struct hq_err e;
+	size_t lo = 0, hi;
+
+	if (!c->whole && names_load(s, c, &e))
+		return -1;
+	if (c->n && c->id[c->last] == id)
+		return (ssize_t)c->last;
+	for (hi = c->n; lo < hi;) {
+		size_t mid = lo + (hi - lo) / 2;
+		int64_t x = c->id[c->by_id[mid]];
+		if (x == id) {
+			c->last = c->by_id[mid];
+			return (ssize_t)c->last;
+		}
+		if (x < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+static const char *
+name_of(struct hq_store *s, struct names *c, int64_t id)
+{
+	ssize_t i = names_index(s, c, id);
+
+	return i < 0 ? NULL : c->name[i];
+}
+
+const char *
+hq_store_metric_name(struct hq_store *s, int64_t id)
+{
+	return name_of(s, &s->metrics, id);
+}
+
+const char *
+hq_store_source_name(struct hq_store *s, int64_t id)
+{
+	return name_of(s, &s->sources, id);
+}
+
+const char *
+hq_store_device_name(struct hq_store *s, int64_t id)
+{
+	return name_of(s, &s->devices, id);
+}
+
+ssize_t
+hq_store_source_order(struct hq_store *s, int64_t id)
+{
+	return names_index(s, &s->sources, id);
+}
+
+const char *const *
+hq_store_source_names(struct hq_store *s, size_t *n)
+{
+	struct hq_err e;
+
+	if (names_load(s, &s->sources, &e)) {
+		*n = 0;
+		return NULL;
+	}
+	*n = s->sources.n;
+	return (const char *const *)s->sources.name;
+}
+
+/* The natural key (HACKING.md), bound first by both statements below. */
+#define SAMPLE_KEY(m) HQ_INT((m)->metric_id), HQ_INT((m)->source_id), \
+	HQ_INT((m)->start), HQ_INT((m)->end), HQ_REAL((m)->value), \
+	HQ_TEXT((m)->text)
 
 int
 hq_store_add_sample(struct hq_store *s, const struct hq_sample *m,
     struct hq_err *e)
 {
-	sqlite3_stmt *st;
-
 	if (!s->ins_sample && hq_store_prepare(s,
 	    "INSERT OR IGNORE INTO sample(metric_id, source_id, start, end, "
 	    "value, text, unit, device_id, source_version, created, offset_min, "
 	    "import_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", &s->ins_sample, e))
 		return -1;
-	st = s->ins_sample;
-	sqlite3_bind_int64(st, 1, m->metric_id);
-	sqlite3_bind_int64(st, 2, m->source_id);
-	sqlite3_bind_int64(st, 3, m->start);
-	sqlite3_bind_int64(st, 4, m->end);
-	sqlite3_bind_double(st, 5, m->value);
-	sqlite3_bind_text(st, 6, m->text ? m->text : "", -1, SQLITE_STATIC);
-	if (m->unit)
-		sqlite3_bind_text(st, 7, m->unit, -1, SQLITE_STATIC);
-	else
-		sqlite3_bind_null(st, 7);
-	if (m->device_id)
-		sqlite3_bind_int64(st, 8, m->device_id);
-	else
-		sqlite3_bind_null(st, 8);
-	if (m->source_version)
-		sqlite3_bind_text(st, 9, m->source_version, -1, SQLITE_STATIC);
-	else
-		sqlite3_bind_null(st, 9);
-	if (m->created)
-		sqlite3_bind_int64(st, 10, m->created);
-	else
-		sqlite3_bind_null(st, 10);
-	sqlite3_bind_int(st, 11, m->offset_min);
-	if (m->import_id)
-		sqlite3_bind_int64(st, 12, m->import_id);
-	else
-		sqlite3_bind_null(st, 12);
-	int rc = sqlite3_step(st);
-	sqlite3_reset(st);
-	if (rc != SQLITE_DONE)
-		return sql_err(s, e, "adding a sample");
+	if (hq_store_run(s, s->ins_sample, (struct hq_bind[]){ SAMPLE_KEY(m),
+	    HQ_OPT_TEXT(m->unit), HQ_OPT_INT(m->device_id),
+	    HQ_OPT_TEXT(m->source_version), HQ_OPT_INT(m->created),
+	    HQ_INT(m->offset_min), HQ_OPT_INT(m->import_id), HQ_END },
+	    "adding a sample", e))
+		return -1;
 	return sqlite3_changes(s->db) > 0;
+}
+
+int64_t
+hq_store_find_sample(struct hq_store *s, const struct hq_sample *m,
+    struct hq_err *e)
+{
+	if (!s->find_sample && hq_store_prepare(s, "SELECT id FROM sample WHERE "
+	    "metric_id = ?1 AND start = ?3 AND source_id = ?2 AND end = ?4 AND "
+	    "value = ?5 AND text = ?6", &s->find_sample, e))
+		return -1;
+	return hq_store_query_id(s, s->find_sample,
+	    (struct hq_bind[]){ SAMPLE_KEY(m), HQ_END }, "looking up a sample", e);
 }
 
 int64_t

@@ -109,13 +109,14 @@ static const struct workout_type {
 #define NTYPES (sizeof types / sizeof types[0])
 
 const char *
-hq_workout_type_identifier(const char *name, const char **suggest)
+hq_workout_type_identifier(const char *name, char *suggest, size_t n)
 {
-	static struct hq_catalog_suggestion sug;
+	struct hq_catalog_suggestion sug;
+	const char *pick;
 	char snake[128];
 
-	if (suggest)
-		*suggest = NULL;
+	if (suggest && n)
+		suggest[0] = '\0';
 	hq_catalog_snake(name, snake, sizeof snake);
 	for (char *p = snake; *p; p++)
 		if (*p == '-' || *p == ' ')
@@ -130,14 +131,15 @@ hq_workout_type_identifier(const char *name, const char **suggest)
 	/* A type newer than this table, written the way the export writes it. */
 	if (strncmp(name, W(""), sizeof W("") - 1) == 0 && name[sizeof W("") - 1])
 		return name;
-	if (!suggest)
+	if (!suggest || !n)
 		return NULL;
 	hq_catalog_suggest_start(&sug, snake);
 	for (size_t i = 0; i < NTYPES; i++) {
 		hq_catalog_suggest_word(&sug, types[i].name, strlen(types[i].name));
 		hq_catalog_suggest_words(&sug, types[i].aliases, 3);
 	}
-	*suggest = hq_catalog_suggest_pick(&sug);
+	if ((pick = hq_catalog_suggest_pick(&sug)))
+		snprintf(suggest, n, "%s", pick);
 	return NULL;
 }
 
@@ -475,16 +477,17 @@ hq_workout_list(struct hq_store *s, const struct hq_workout_filter *f,
 	struct stats st = { 0 };
 	struct workout w;
 	sqlite3_stmt *q = NULL;
-	const char *type = NULL, *suggest;
+	const char *type = NULL;
+	char suggest[64];
 	long rows = 0;
 	int rc;
 
 	if (!f)
 		f = &none;
 	if (f->type) {
-		type = hq_workout_type_identifier(f->type, &suggest);
+		type = hq_workout_type_identifier(f->type, suggest, sizeof suggest);
 		if (!type) {
-			if (suggest)
+			if (suggest[0])
 				hq_err_set(e, "unknown workout type '%s' (did you mean %s?)",
 				    f->type, suggest);
 			else

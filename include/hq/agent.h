@@ -16,7 +16,6 @@
 #include <stddef.h>
 
 #include "hq/err.h"
-
 #include "hq/llm.h"
 
 struct cJSON;
@@ -40,27 +39,27 @@ struct hq_agent_tools {
  * executable, $PATH; colon-separated, malloc'd. */
 char *hq_agent_tool_dirs(void);
 /* Runs `--tool-schema` on every executable hq-* in dirs (colon-separated,
- * searched in order, the first of a name wins), except hq-agent. */
-int hq_agent_discover(const char *dirs, double timeout, struct hq_agent_tools *out,
-		      struct hq_err *e);
+ * searched in order, the first of a name wins), except hq-agent; those
+ * whose schema cannot be had are named in out->skipped. */
+void hq_agent_discover(const char *dirs, double timeout, struct hq_agent_tools *out);
 /* Reads one --tool-schema document; path is the command. */
 int hq_agent_tool_parse(const char *json, const char *path, struct hq_agent_tool *t,
-			struct hq_err *e);
+    struct hq_err *e);
 void hq_agent_tools_free(struct hq_agent_tools *tools);
 const struct hq_agent_tool *hq_agent_tool_find(const struct hq_agent_tools *tools,
-					       const char *name);
+    const char *name);
 
 /* Checks a call's arguments (JSON text) against the tool's schema and
  * builds the argv: x_y → --x-y VALUE, true booleans → --x-y, arrays
  * repeat the option, the positional array goes last after "--". */
 int hq_agent_argv(const struct hq_agent_tool *t, const char *args, char ***argv,
-		  struct hq_err *e);
+    struct hq_err *e);
 void hq_agent_argv_free(char **argv);
 
 /* The system prompt: the data, today's date and zone, how to answer;
  * in text tool mode also the tools and how to call them. */
 char *hq_agent_system_prompt(const struct hq_agent_tools *tools, int text_mode,
-			     const char *today, const char *zone);
+    const char *today, const char *zone);
 
 struct hq_agent_result {
 	const char *text;	/* what the model is given */
@@ -78,7 +77,7 @@ struct hq_agent_hooks {
 	void (*reply)(void *ctx, int step, const struct hq_llm_reply *r, double seconds);
 	void (*tool_call)(void *ctx, int step, const struct hq_llm_call *c, char *const *argv);
 	void (*tool_result)(void *ctx, int step, const struct hq_llm_call *c,
-			    const struct hq_agent_result *res);
+	    const struct hq_agent_result *res);
 	/* a tool that writes: 1 to run it */
 	int (*confirm)(void *ctx, const struct hq_agent_tool *t, char *const *argv);
 };
@@ -111,8 +110,8 @@ struct hq_agent_outcome {
 };
 
 int hq_agent_run(const struct hq_agent_config *cfg, const struct hq_agent_tools *tools,
-		 struct hq_llm_conv *conv, const struct hq_agent_hooks *hooks,
-		 struct hq_agent_outcome *out);
+    struct hq_llm_conv *conv, const struct hq_agent_hooks *hooks,
+    struct hq_agent_outcome *out);
 void hq_agent_outcome_free(struct hq_agent_outcome *out);
 const char *hq_agent_status_name(enum hq_agent_status s);
 

@@ -27,7 +27,10 @@ void hq_buf_free(struct hq_buf *b);
 /* Hand the data to the caller (free() it); b is reset. */
 char *hq_buf_steal(struct hq_buf *b);
 
-/* Allocation that aborts on failure. */
+/* Allocation that aborts on failure: every allocation of hq's own goes
+ * through these (or hq_buf), so no caller checks for NULL. A library hq
+ * calls (SQLite, cJSON, libcurl, libarchive) that reports running out is
+ * handled like any other error it reports. */
 void *hq_xmalloc(size_t n);
 void *hq_xcalloc(size_t n, size_t size);
 void *hq_xrealloc(void *p, size_t n);

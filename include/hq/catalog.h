@@ -65,8 +65,10 @@ void hq_catalog_suggest_word(struct hq_catalog_suggestion *s, const char *word,
 void hq_catalog_suggest_words(struct hq_catalog_suggestion *s, const char *list,
     size_t min_len);
 const char *hq_catalog_suggest_pick(const struct hq_catalog_suggestion *s);
-/* The closest catalog name or alias to name, or NULL. */
-const char *hq_catalog_suggest_known(const char *name);
+/* The closest catalog name or alias to name, or NULL; the pick lives in
+ * s, the caller's. */
+const char *hq_catalog_suggest_known(const char *name,
+    struct hq_catalog_suggestion *s);
 
 /* A category value as written (HKCategoryValueSleepAnalysisAsleepCore) for
  * a type identifier, normalised to a snake name ("asleep_core") and a code

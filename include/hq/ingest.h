@@ -1,47 +1,33 @@
 /*
- * ingest — writing one input file into the store, whole or not at all.
+ * ingest — the import writer: one input file into the store, whole or not
+ * at all.
  *
  * hq_ingest_start() opens a write transaction (BEGIN IMMEDIATE) and an
- * import row; the readers (JSON lines here, Apple Health in applehealth.h)
- * hand it records, workouts and the rest; hq_ingest_commit() writes the
- * counts and commits, hq_ingest_abort() rolls everything back. Both free
- * the struct hq_ingest. Every add function copies what it needs: strings
- * passed in are borrowed for the duration of the call only.
+ * import row; a reader (the table in input.h: JSON lines in jsonl.h, Apple
+ * Health in applehealth.h) hands it records, workouts and the rest;
+ * hq_ingest_commit() writes the counts, brings the rollups up to date and
+ * commits, hq_ingest_abort() rolls everything back. Both free the struct
+ * hq_ingest. Every add function copies what it needs: strings passed in
+ * are borrowed for the duration of the call only.
+ *
+ * The counts are the writer's: the add functions keep them, and a reader
+ * reports what it could not add through hq_ingest_skip() (a record it
+ * could not use) and hq_ingest_warn() (anything else the user should
+ * know), which hand their message to the command's warning function.
  *
  * Deduplication is by natural key (HACKING.md): adding what the store
  * already holds counts a duplicate and changes nothing.
- *
- * struct hq_src is the byte stream a reader consumes: a file descriptor,
- * optionally preceded by bytes already read to sniff the format.
  */
 #ifndef HQ_INGEST_H
 #define HQ_INGEST_H
 
 #include <stddef.h>
 #include <stdint.h>
-#include <sys/types.h>
 
 #include "hq/err.h"
 #include "hq/store.h"
 
-struct hq_src {
-	int fd;
-	const char *name;            /* for messages: the path, or "-" */
-	const unsigned char *pre;    /* sniffed bytes to serve first */
-	size_t prelen, prepos;
-	uint64_t bytes;              /* consumed so far (for progress) */
-	uint64_t size;               /* total when known, else 0 */
-};
-
-/* read(2) over the prefix then the descriptor, retrying EINTR: bytes read,
- * 0 at the end, -1 with errno set. */
-ssize_t hq_src_read(struct hq_src *s, void *buf, size_t n);
-
-enum hq_input_format { HQ_IN_UNKNOWN, HQ_IN_APPLE_ZIP, HQ_IN_APPLE_XML, HQ_IN_JSONL };
-
-/* The format of a file from its first bytes. */
-enum hq_input_format hq_ingest_sniff(const unsigned char *p, size_t n);
-const char *hq_ingest_format_name(enum hq_input_format f);
+struct hq_input;
 
 struct hq_ingest_counts {
 	long records;       /* samples read (top-level Records, JSON lines) */
@@ -56,17 +42,20 @@ struct hq_ingest_counts {
 struct hq_ingest;
 
 /* Progress: called now and then with the bytes consumed of the input. */
-typedef void hq_ingest_progress_fn(void *arg, const struct hq_src *src,
+typedef void hq_ingest_progress_fn(void *arg, const struct hq_input *in,
     const struct hq_ingest_counts *c);
+/* Warnings about the input, one message ("file:line: what") a call. */
+typedef void hq_ingest_warn_fn(void *arg, const char *msg);
 
 struct hq_ingest *hq_ingest_start(struct hq_store *s, const char *path,
     const char *format, int64_t size, struct hq_err *e);
 void hq_ingest_set_progress(struct hq_ingest *ig, hq_ingest_progress_fn *fn,
     void *arg);
+void hq_ingest_set_warn(struct hq_ingest *ig, hq_ingest_warn_fn *fn,
+    void *arg);
 /* Call the progress function if enough time has passed (cheap). */
-void hq_ingest_tick(struct hq_ingest *ig, const struct hq_src *src);
+void hq_ingest_tick(struct hq_ingest *ig, const struct hq_input *in);
 const struct hq_ingest_counts *hq_ingest_counts(const struct hq_ingest *ig);
-struct hq_ingest_counts *hq_ingest_counts_mut(struct hq_ingest *ig);
 struct hq_store *hq_ingest_store(struct hq_ingest *ig);
 int64_t hq_ingest_import_id(const struct hq_ingest *ig);
 /* The id the first sample of this import gets (ids only grow). */
@@ -75,6 +64,17 @@ void hq_ingest_set_export_info(struct hq_ingest *ig, int64_t export_date,
     const char *version, const char *locale);
 int hq_ingest_commit(struct hq_ingest *ig, struct hq_err *e);
 void hq_ingest_abort(struct hq_ingest *ig);
+
+/* What a reader reports besides what it adds: a record it read but could
+ * not use (no type, no valid dates), counted as read and skipped, with a
+ * warning that says why; a warning of anything else the user should know
+ * (a workout without dates, a side file it could not read). */
+void hq_ingest_skip(struct hq_ingest *ig, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void hq_ingest_warn(struct hq_ingest *ig, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Characters dropped because the format forbids them (XML controls). */
+void hq_ingest_dropped_chars(struct hq_ingest *ig, long n);
 
 /* One sample as a reader found it. type is a HealthKit identifier or, when
  * by_name is set, a catalog name or alias (JSON lines). value_str is the
@@ -186,13 +186,6 @@ int hq_ingest_clinical_resource(struct hq_ingest *ig, const char *path,
     const char *json, struct hq_err *e);
 int hq_ingest_me(struct hq_ingest *ig, const char *key, const char *value,
     struct hq_err *e);
-
-/* JSON lines: {"metric","start","end","value","unit","source"} per line.
- * Bad lines are counted as skipped and reported through warn (file:line:
- * why), at most max_warnings times; -1 only on a read or store error. */
-typedef void hq_ingest_warn_fn(void *arg, const char *msg);
-int hq_ingest_jsonl(struct hq_ingest *ig, struct hq_src *src,
-    hq_ingest_warn_fn *warn, void *warn_arg, struct hq_err *e);
 
 /* "<<HKDevice: 0x1234>, name:Apple Watch, ...>" → "name:Apple Watch, ..."
  * into buf (the pointer address changes per record). */

@@ -8,7 +8,8 @@
  *
  * Memory: hq_llm_conv owns its messages and every string in them;
  * hq_llm_reply owns its strings (hq_llm_reply_free). Options and tools
- * are borrowed for the duration of a call.
+ * are borrowed for the duration of a call. Allocation failures abort
+ * (hq_xmalloc), so adding to a conversation cannot fail.
  */
 #ifndef HQ_LLM_H
 #define HQ_LLM_H
@@ -75,7 +76,8 @@ struct hq_llm_reply {
 
 typedef void (*hq_llm_token_fn)(void *ctx, const char *text, size_t len);
 
-/* Monotonic seconds, for deadlines and durations. */
+/* The providers this build knows, as an option table's choices. */
+#define HQ_LLM_PROVIDERS "openai|anthropic|gemini|ollama"
 
 /* 1 when the name is a provider this build knows, else 0. */
 int hq_llm_provider_known(const char *name);
@@ -93,9 +95,9 @@ int hq_llm_needs_key(const char *provider);
  * and the retry's text from its start). Returns 0, or -1 with a message in err;
  * *timed_out is set when the deadline passed. */
 int hq_llm_complete(const struct hq_llm_options *opt, const struct hq_llm_conv *conv,
-		    const struct hq_llm_tool *tools, size_t ntools,
-		    hq_llm_token_fn on_token, void *ctx,
-		    struct hq_llm_reply *reply, int *timed_out, struct hq_err *e);
+    const struct hq_llm_tool *tools, size_t ntools,
+    hq_llm_token_fn on_token, void *ctx,
+    struct hq_llm_reply *reply, int *timed_out, struct hq_err *e);
 
 void hq_llm_reply_free(struct hq_llm_reply *reply);
 
@@ -104,18 +106,18 @@ void hq_llm_reply_free(struct hq_llm_reply *reply);
  * and recorded streams. Returns 0, or -1 with e set (an error event, or a
  * stream that ends before its end marker). */
 int hq_llm_parse_stream(const char *provider, const char *data, size_t len,
-			struct hq_llm_reply *reply, struct hq_err *e);
+    struct hq_llm_reply *reply, struct hq_err *e);
 
 void hq_llm_conv_init(struct hq_llm_conv *conv);
 void hq_llm_conv_free(struct hq_llm_conv *conv);
-int hq_llm_conv_set_system(struct hq_llm_conv *conv, const char *text);
-int hq_llm_conv_add_user(struct hq_llm_conv *conv, const char *text);
+void hq_llm_conv_set_system(struct hq_llm_conv *conv, const char *text);
+void hq_llm_conv_add_user(struct hq_llm_conv *conv, const char *text);
 /* Appends the reply's text and complete calls as an assistant message. */
-int hq_llm_conv_add_reply(struct hq_llm_conv *conv, const struct hq_llm_reply *reply);
-int hq_llm_conv_add_result(struct hq_llm_conv *conv, const char *call_id,
-			   const char *tool_name, const char *text, int is_error);
+void hq_llm_conv_add_reply(struct hq_llm_conv *conv, const struct hq_llm_reply *reply);
+void hq_llm_conv_add_result(struct hq_llm_conv *conv, const char *call_id,
+    const char *tool_name, const char *text, int is_error);
 /* Takes ownership of a message built elsewhere (session reload). */
-int hq_llm_conv_push(struct hq_llm_conv *conv, struct hq_llm_msg *msg);
+void hq_llm_conv_push(struct hq_llm_conv *conv, struct hq_llm_msg *msg);
 
 /* Neutral messages as JSON (store, sessions) and back. */
 struct cJSON *hq_llm_msg_to_json(const struct hq_llm_msg *msg);

@@ -12,11 +12,11 @@
 #ifndef HQ_LLM_PROVIDER_H
 #define HQ_LLM_PROVIDER_H
 
-#include "hq/buf.h"
-#include "hq/llm.h"
-
 #include <cjson/cJSON.h>
 
+#include "hq/buf.h"
+#include "hq/json.h"
+#include "hq/llm.h"
 
 /* a tool call being assembled from stream fragments */
 struct hq_llm_partial {
@@ -52,13 +52,15 @@ struct hq_llm_provider {
 	const char *key_env;		/* the variable holding the key, or NULL */
 	int needs_key;
 	enum hq_llm_framing framing;
+	const char *done_marker;	/* data that ends a stream ("[DONE]"), or NULL */
 	int (*endpoint)(const struct hq_llm_options *opt, int stream, char *buf, size_t n);
 	/* up to 4 extra headers ("Name: value") into hdr[i] */
 	int (*headers)(const struct hq_llm_options *opt, char hdr[][1024], int max);
 	cJSON *(*request)(const struct hq_llm_options *opt, const struct hq_llm_conv *conv,
-			  const struct hq_llm_tool *tools, size_t ntools, int stream);
-	/* one SSE event (event may be "") or one NDJSON line (event NULL) */
-	int (*event)(struct hq_llm_stream *s, const char *event, const char *data);
+	    const struct hq_llm_tool *tools, size_t ntools, int stream);
+	/* one SSE event's data (event may be "") or one NDJSON line (event
+	 * NULL), parsed; -1 when it cannot be recorded */
+	int (*event)(struct hq_llm_stream *s, const char *event, const cJSON *data);
 	/* a whole non-streamed 2xx body */
 	int (*parse)(struct hq_llm_stream *s, const cJSON *body);
 	/* the message inside an error body */
@@ -72,36 +74,38 @@ extern const struct hq_llm_provider hq_llm_openai, hq_llm_anthropic,
 
 /* helpers shared by the providers */
 struct hq_llm_partial *hq_llm_stream_part(struct hq_llm_stream *s, long index,
-					  const char *id, const char *name);
+    const char *id, const char *name);
 struct hq_llm_partial *hq_llm_stream_new_part(struct hq_llm_stream *s, long index);
-int hq_llm_stream_text(struct hq_llm_stream *s, const char *text);
+void hq_llm_stream_text(struct hq_llm_stream *s, const char *text);
 void hq_llm_stream_fail(struct hq_llm_stream *s, int retryable, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-int hq_llm_set(char **dst, const char *src);
-/* the text of a string-or-number field, or NULL */
-const char *hq_llm_jstr(const cJSON *obj, const char *key);
-long hq_llm_jlong(const cJSON *obj, const char *key, long dflt);
-/* a tool's parameter schema without x-* keys, which strict servers reject */
-cJSON *hq_llm_clean_schema(const cJSON *schema);
-/* parse args text as a JSON object; an empty object if it is not one */
-cJSON *hq_llm_args_object(const char *args);
+/* *dst = a copy of src (NULL: none), the old value freed */
+void hq_llm_set(char **dst, const char *src);
 /* the headers hook of providers that send the key as a bearer token */
 int hq_llm_bearer_headers(const struct hq_llm_options *opt, char hdr[][1024], int max);
-/* the length of a base URL without its trailing slashes */
-size_t hq_llm_base_len(const char *base);
+/* base, without the slashes it may end with, and then the path (printf
+ * style): 0, or -1 when the URL does not fit in n bytes */
+int hq_llm_url(char *buf, size_t n, const char *base, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* tools as [{"name", "description", schema_key: the parameter schema}],
+ * which each API wraps its own way */
+cJSON *hq_llm_tool_decls(const struct hq_llm_tool *tools, size_t ntools,
+    const char *schema_key);
 /* "error" as a string or as {"message": ...}, the OpenAI and Ollama shapes */
 void hq_llm_error_text(const cJSON *body, char *buf, size_t n);
-/* {"model", "messages": [the system prompt as a system message]} of the
- * OpenAI-style chat APIs; *msgs is the messages array */
-cJSON *hq_llm_chat_request(const struct hq_llm_options *opt, const struct hq_llm_conv *conv,
-			   cJSON **msgs);
-/* tools as [{"type":"function","function":{name,description,parameters}}] */
-cJSON *hq_llm_function_tools(const struct hq_llm_tool *tools, size_t ntools);
-/* the items array (content, parts) of the user message at the end of msgs,
- * started if the last message is not the user's: tool results and text that
- * follow each other share one user turn */
-cJSON *hq_llm_user_turn(cJSON *msgs, const char *items);
-/* append v printed as compact JSON; -1 when out of memory */
-int hq_llm_put_json(struct hq_buf *b, const cJSON *v);
+/* The request hook of the OpenAI-style chat APIs: the system prompt as a
+ * system message, then the conversation, the tools, the token limit and
+ * whether to stream. For the provider "ollama", Ollama's own /api/chat:
+ * its content is never null, call arguments are objects, tool results
+ * name their tool and the token limit is options.num_predict. */
+cJSON *hq_llm_chat_request(const struct hq_llm_options *opt,
+    const struct hq_llm_conv *conv, const struct hq_llm_tool *tools,
+    size_t ntools, int stream);
+/* The conversation as the alternating turns Anthropic and Gemini want:
+ * add puts each message into the items array (content, parts) of its
+ * side's turn, "user" or model; what follows from one side shares one
+ * turn (tool results and the user's next words). */
+void hq_llm_turns(cJSON *msgs, const struct hq_llm_conv *conv, const char *model,
+    const char *items, void (*add)(cJSON *items, const struct hq_llm_msg *m));
 
 #endif

@@ -37,9 +37,8 @@ struct hq_proc {
 };
 
 /* Starts every proc, waits for all of them, kills those still running
- * `timeout` seconds after their start (and their process groups).
- * Returns 0 when all ran (whatever their exit status). */
-int hq_proc_run_all(struct hq_proc *procs, size_t n, double timeout, size_t out_cap);
+ * `timeout` seconds after their start (and their process groups). */
+void hq_proc_run_all(struct hq_proc *procs, size_t n, double timeout, size_t out_cap);
 
 void hq_proc_free(struct hq_proc *p);
 

@@ -55,12 +55,14 @@ struct hq_metric_ref {
 int hq_query_resolve(struct hq_store *s, const char *name,
     struct hq_metric_ref *m, struct hq_err *e);
 
-/* Local day numbers, sorted (--when). */
+/* Local day numbers, sorted: the days --when keeps (select.h makes them). */
 struct hq_dayset {
 	int64_t *days;
 	size_t n;
 };
 int hq_dayset_has(const struct hq_dayset *d, int64_t day);
+/* The index of day in d, or -1 (binary search). */
+long hq_dayset_find(const struct hq_dayset *d, int64_t day);
 
 struct hq_query {
 	struct hq_metric_ref metric;

@@ -36,6 +36,9 @@ int hq_stats_parse_aggs(const char *list, struct hq_agg *aggs, size_t max,
     size_t *n, struct hq_err *e);
 /* One name ("p95") → agg; 0 or -1. */
 int hq_stats_parse_agg(const char *name, struct hq_agg *a);
+/* The i-th aggregation's name ("avg"), NULL past the end: the named ones,
+ * then the percentiles most asked for. For completion and help text. */
+const char *hq_stats_agg_at(size_t i);
 /* Whether an aggregation needs every value (median, percentiles) or their
  * order (first, last), rather than n/sum/sumsq/min/max. */
 int hq_stats_needs_values(const struct hq_agg *a);

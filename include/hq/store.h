@@ -4,7 +4,8 @@
  * hq_store_open() finds the file (--db, $HQ_DB, $XDG_DATA_HOME/hq/hq.db),
  * creates it 0600 in a 0700 directory, turns on WAL and a busy timeout, and
  * brings the schema up to date (migrations in store.c, PRAGMA user_version).
- * The store owns its sqlite3 handle and its cached statements;
+ * The store owns its sqlite3 handle, its cached statements and the one
+ * cache of interned names (metric, source and device ids, both ways);
  * hq_store_close() frees them. Times are UTC seconds (HACKING.md).
  */
 #ifndef HQ_STORE_H
@@ -12,6 +13,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <sqlite3.h>
 
 #include "hq/err.h"
@@ -44,6 +46,43 @@ int hq_store_exec(struct hq_store *s, const char *sql, struct hq_err *e);
 int hq_store_prepare(struct hq_store *s, const char *sql, sqlite3_stmt **st,
     struct hq_err *e);
 
+/*
+ * Values for a statement's parameters 1, 2, ... in order, as an array
+ * ended by HQ_END: (struct hq_bind[]){ HQ_INT(id), HQ_OPT_TEXT(unit),
+ * HQ_END }. Each kind says what stands for SQL NULL:
+ *   HQ_INT(x)   an integer          HQ_OPT_INT(x)   NULL when 0 (no id, no time)
+ *   HQ_REAL(x)  a number            HQ_OPT_REAL(x)  NULL when NaN
+ *   HQ_TEXT(s)  text, '' for NULL   HQ_OPT_TEXT(s)  NULL when NULL
+ * Text is bound without a copy: it must live until the statement is reset.
+ * Parameters past the last value are bound NULL.
+ */
+enum hq_bind_kind {
+	HQ_BIND_END, HQ_BIND_INT, HQ_BIND_OPT_INT, HQ_BIND_REAL, HQ_BIND_OPT_REAL,
+	HQ_BIND_TEXT, HQ_BIND_OPT_TEXT,
+};
+struct hq_bind {
+	enum hq_bind_kind kind;
+	int64_t i;
+	double d;
+	const char *s;
+};
+#define HQ_INT(x)       { HQ_BIND_INT, (x), 0, NULL }
+#define HQ_OPT_INT(x)   { HQ_BIND_OPT_INT, (x), 0, NULL }
+#define HQ_REAL(x)      { HQ_BIND_REAL, 0, (x), NULL }
+#define HQ_OPT_REAL(x)  { HQ_BIND_OPT_REAL, 0, (x), NULL }
+#define HQ_TEXT(x)      { HQ_BIND_TEXT, 0, 0, (x) }
+#define HQ_OPT_TEXT(x)  { HQ_BIND_OPT_TEXT, 0, 0, (x) }
+#define HQ_END          { HQ_BIND_END, 0, 0, NULL }
+
+void hq_store_bind(sqlite3_stmt *st, const struct hq_bind *v);
+/* Bind v to a statement that returns no rows, step it and reset it: 0, or
+ * -1 with e "store: what: why". */
+int hq_store_run(struct hq_store *s, sqlite3_stmt *st, const struct hq_bind *v,
+    const char *what, struct hq_err *e);
+/* The same for a query of one integer: the value, 0 when no row, -1. */
+int64_t hq_store_query_id(struct hq_store *s, sqlite3_stmt *st,
+    const struct hq_bind *v, const char *what, struct hq_err *e);
+
 /* Interned names: the id of a metric identifier (a HealthKit identifier or
  * a catalog name), a source name, a device description; created on first
  * use. Return -1 with e set on failure. Lookups (create = 0) return 0 when
@@ -54,6 +93,23 @@ int64_t hq_store_source_id(struct hq_store *s, const char *name, int create,
     struct hq_err *e);
 int64_t hq_store_device_id(struct hq_store *s, const char *descr,
     struct hq_err *e);
+
+/*
+ * The names behind ids, for readers: the metric identifier, source name
+ * or device description of an id, or NULL when no row has it. They come
+ * from the same cache, which loads a whole table at its first reverse
+ * look-up; hq_store_load_names() loads all three up front and says when
+ * that fails (the look-ups then answer NULL). A name is borrowed: valid
+ * until a name of its table is interned, the store rolls back or closes.
+ */
+int hq_store_load_names(struct hq_store *s, struct hq_err *e);
+const char *hq_store_metric_name(struct hq_store *s, int64_t id);
+const char *hq_store_source_name(struct hq_store *s, int64_t id);
+const char *hq_store_device_name(struct hq_store *s, int64_t id);
+/* Every source name in name order (*n of them), and the place of a source
+ * in that order (-1: unknown): merge.h ranks equal classes by it. */
+const char *const *hq_store_source_names(struct hq_store *s, size_t *n);
+ssize_t hq_store_source_order(struct hq_store *s, int64_t id);
 
 struct hq_sample {
 	int64_t metric_id, source_id;
@@ -71,6 +127,9 @@ struct hq_sample {
 /* Insert unless an equal natural key exists: 1 inserted, 0 duplicate, -1
  * error. The new row's id is hq_store_last_id(). */
 int hq_store_add_sample(struct hq_store *s, const struct hq_sample *smp,
+    struct hq_err *e);
+/* The id of the sample with smp's natural key: 0 when none, -1 on error. */
+int64_t hq_store_find_sample(struct hq_store *s, const struct hq_sample *smp,
     struct hq_err *e);
 int64_t hq_store_last_id(struct hq_store *s);
 

@@ -59,8 +59,10 @@ int hq_workout_detail(struct hq_store *s, int64_t id, struct hq_out *out,
  * case-insensitive, accepting the raw name; short aliases (run, walk,
  * ride/bike, swim, hike, strength, hiit). Any "HKWorkoutActivityType..."
  * name is returned as is (name itself: a type newer than the table). NULL
- * when unknown; then suggest (may be NULL) gets the closest known name. */
-const char *hq_workout_type_identifier(const char *name, const char **suggest);
+ * when unknown; then the caller's suggest[0..n) (may be NULL) gets the
+ * closest known name or alias, "" when none is close. */
+const char *hq_workout_type_identifier(const char *name, char *suggest,
+    size_t n);
 /* The i-th known type's name ("running"), NULL past the end: for
  * completion and help text. */
 const char *hq_workout_type_at(size_t i);

@@ -66,7 +66,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct hq_src src = { .fd = -1, .name = "fuzz" };
+	struct hq_input src = { .fd = -1, .name = "fuzz" };
 	struct hq_ingest *ig;
 	struct hq_err e;
 	int zip = size >= 4 && memcmp(data, "PK\3\4", 4) == 0;
@@ -89,7 +89,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    (int64_t)size, &e);
 	if (!ig)
 		abort();
-	hq_applehealth_import(ig, &src, zip, NULL, NULL, &e);
+	if (zip)
+		hq_applehealth_read_zip(ig, &src, &e);
+	else
+		hq_applehealth_read_xml(ig, &src, &e);
 	hq_ingest_abort(ig);
 	close(src.fd);
 	return 0;

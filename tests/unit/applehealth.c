@@ -4,7 +4,17 @@
 
 #include "hq/applehealth.h"
 #include "hq/ingest.h"
+#include "hq/input.h"
 #include "tap.h"
+
+/* The name of the format the first n bytes of p are sniffed as. */
+static const char *
+sniffed(const char *p, size_t n)
+{
+	const struct hq_input_format *f = hq_input_sniff((const unsigned char *)p, n);
+
+	return f ? f->name : "unknown";
+}
 
 /* Run the filter over s in chunks of `chunk` bytes; returns malloc'd output. */
 static char *
@@ -76,12 +86,12 @@ main(void)
 	free(out);
 
 	/* Sniffing. */
-	is_int(hq_ingest_sniff((const unsigned char *)"PK\3\4rest", 8), HQ_IN_APPLE_ZIP, "zip by magic");
-	is_int(hq_ingest_sniff((const unsigned char *)"\xEF\xBB\xBF {\"a\":1}", 11), HQ_IN_JSONL, "JSON after a BOM");
-	is_int(hq_ingest_sniff((const unsigned char *)"<?xml?>\n<HealthData>", 20), HQ_IN_APPLE_XML, "XML with HealthData");
-	is_int(hq_ingest_sniff((const unsigned char *)"<?xml?>\n<gpx>", 13), HQ_IN_UNKNOWN, "other XML is not Apple's");
-	is_int(hq_ingest_sniff((const unsigned char *)"hello", 5), HQ_IN_UNKNOWN, "text is unknown");
-	is_int(hq_ingest_sniff((const unsigned char *)"", 0), HQ_IN_UNKNOWN, "empty is unknown");
+	is_str(sniffed("PK\3\4rest", 8), "apple-zip", "zip by magic");
+	is_str(sniffed("\xEF\xBB\xBF {\"a\":1}", 11), "jsonl", "JSON after a BOM");
+	is_str(sniffed("<?xml?>\n<HealthData>", 20), "apple-xml", "XML with HealthData");
+	is_str(sniffed("<?xml?>\n<gpx>", 13), "unknown", "other XML is not Apple's");
+	is_str(sniffed("hello", 5), "unknown", "text is unknown");
+	is_str(sniffed("", 0), "unknown", "empty is unknown");
 
 	/* Device strings lose the per-record pointer. */
 	char dev[256];

@@ -52,13 +52,19 @@ main(void)
 	is_str(name_of("STEPS"), "step_count", "case-insensitive");
 	is_str(name_of("sleep_deep"), "sleep_deep", "sleep stage metric");
 	is_str(name_of("hart_rate"), "(none)", "typo is not a match");
-	is_str(hq_catalog_suggest_known("hart_rate"), "heart_rate", "did you mean heart_rate");
-	is_str(hq_catalog_suggest_known("stpes"), "steps", "did you mean steps");
-	ok(hq_catalog_suggest_known("zzzzzzzzzzzz") == NULL, "no suggestion for noise");
+	struct hq_catalog_suggestion sg, sg2;
+	is_str(hq_catalog_suggest_known("hart_rate", &sg), "heart_rate", "did you mean heart_rate");
+	is_str(hq_catalog_suggest_known("stpes", &sg), "steps", "did you mean steps");
+	ok(hq_catalog_suggest_known("zzzzzzzzzzzz", &sg) == NULL, "no suggestion for noise");
 	/* Every alias is a candidate, however many the catalog holds: the
 	 * last entries' aliases too. */
-	is_str(hq_catalog_suggest_known("deep_slep"), "deep_sleep", "did you mean deep_sleep (an alias late in the table)");
-	is_str(hq_catalog_suggest_known("in_bedd"), "in_bed", "did you mean in_bed");
+	is_str(hq_catalog_suggest_known("deep_slep", &sg), "deep_sleep", "did you mean deep_sleep (an alias late in the table)");
+	is_str(hq_catalog_suggest_known("in_bedd", &sg), "in_bed", "did you mean in_bed");
+	/* Two suggestions held at once: each in its caller's struct. */
+	const char *first = hq_catalog_suggest_known("hart_rate", &sg);
+	const char *second = hq_catalog_suggest_known("stpes", &sg2);
+	is_str(first, "heart_rate", "a first suggestion survives a second call");
+	is_str(second, "steps", "which has its own");
 
 	const struct hq_metric_info *m = hq_catalog_by_identifier("HKCategoryTypeIdentifierSleepAnalysis");
 	is_str(m ? m->name : NULL, "sleep_analysis", "identifier → raw category entry first");

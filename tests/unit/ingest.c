@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "hq/ingest.h"
+#include "hq/jsonl.h"
 #include "hq/store.h"
 #include "tap.h"
 
@@ -124,10 +125,11 @@ main(void)
 		if (write(fd, lines + pre, strlen(lines) - pre) < 0)
 			return 1;
 		lseek(fd, 0, SEEK_SET);
-		struct hq_src src = { .fd = fd, .name = "in.jsonl",
+		struct hq_input src = { .fd = fd, .name = "in.jsonl",
 		    .pre = (const unsigned char *)lines, .prelen = pre };
 		ig = hq_ingest_start(s, "in.jsonl", "jsonl", -1, &e);
-		int rc = hq_ingest_jsonl(ig, &src, warn_count, &warnings, &e);
+		hq_ingest_set_warn(ig, warn_count, &warnings);
+		int rc = hq_jsonl_read(ig, &src, &e);
 		if (!pass) {
 			is_int(rc, -1, "a bad JSON line fails the file");
 			ok(strstr(e.msg, "in.jsonl:4: not a JSON object") != NULL,

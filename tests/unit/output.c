@@ -77,12 +77,12 @@ main(void)
 	is_str(num, "0.3", "float noise trimmed");
 
 	/* opts */
-	char shortopts[32];
-	struct option *lo = hq_opts_longopts(&info, shortopts, sizeof shortopts);
-	is_str(shortopts, ":q", "short options");
-	is_str(lo[1].name, "by", "long option table");
-	ok(lo[3].name == NULL, "terminated");
-	free(lo);
+	char *av[] = { "hq-test", "-q", "--by", "day", "thing", NULL };
+	struct hq_opts po;
+	hq_opts_init(&po, &info, 5, av);
+	ok(hq_opts_parse(&po) == 'q', "short option");
+	ok(hq_opts_parse(&po) == OPT_BY && po.choice == 1, "long option from the table");
+	ok(hq_opts_parse(&po) == 0 && po.optind == 4, "then the operands");
 	char *text = NULL;
 	size_t len = 0;
 	FILE *fp = open_memstream(&text, &len);

@@ -2,6 +2,7 @@
  * natural key. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -59,6 +60,31 @@ main(void)
 	ok(tmp > 0, "source inside a transaction");
 	hq_store_rollback(s);
 	is_int(hq_store_source_id(s, "Ghost", 0, &e), 0, "gone after rollback");
+
+	/* Ids back to names, from the same cache: the whole table in name
+	 * order, loaded again when a name is interned or rolled back. */
+	ok(hq_store_load_names(s, &e) == 0, "names load");
+	is_str(hq_store_metric_name(s, hr), "HKQuantityTypeIdentifierHeartRate", "metric name of an id");
+	is_str(hq_store_source_name(s, watch), "Apple Watch", "source name of an id");
+	ok(hq_store_source_name(s, watch + 1000) == NULL, "an unknown id has no name");
+	hq_store_begin(s, &e);
+	int64_t zz = hq_store_source_id(s, "Zepp", 1, &e);
+	int64_t aa = hq_store_source_id(s, "Aura", 1, &e);
+	int64_t dev = hq_store_device_id(s, "name:iPhone", &e);
+	size_t nsrc = 0;
+	const char *const *src = hq_store_source_names(s, &nsrc);
+	is_int((long long)nsrc, 3, "names interned after the load are found");
+	ok(nsrc == 3 && strcmp(src[0], "Apple Watch") == 0 && strcmp(src[1], "Aura") == 0 &&
+	    strcmp(src[2], "Zepp") == 0, "in name order");
+	is_int(hq_store_source_order(s, zz), 2, "a source's place in name order");
+	is_int(hq_store_source_order(s, aa), 1, "another's");
+	is_int(hq_store_source_order(s, 12345), -1, "no place for an unknown id");
+	is_str(hq_store_device_name(s, dev), "name:iPhone", "device name of an id");
+	is_int(hq_store_source_id(s, "Aura", 0, &e), aa, "the forward look-up still finds it");
+	hq_store_rollback(s);
+	ok(hq_store_source_name(s, zz) == NULL, "rolled back: no name");
+	hq_store_source_names(s, &nsrc);
+	is_int((long long)nsrc, 1, "and the list has what the store has");
 	hq_store_close(s);
 
 	/* Reopen read-only: the data is there, nothing to migrate. */

@@ -168,27 +168,27 @@ fill(void)
 static void
 test_types(void)
 {
-	const char *sug, *id;
-	char name[128];
+	const char *id;
+	char name[128], sug[64];
 
-	is_str(hq_workout_type_identifier("running", NULL), "HKWorkoutActivityTypeRunning", "running");
-	is_str(hq_workout_type_identifier("Run", NULL), "HKWorkoutActivityTypeRunning", "alias, any case");
-	is_str(hq_workout_type_identifier("bike", NULL), "HKWorkoutActivityTypeCycling", "bike → cycling");
-	is_str(hq_workout_type_identifier("ride", NULL), "HKWorkoutActivityTypeCycling", "ride → cycling");
-	is_str(hq_workout_type_identifier("hiit", NULL), "HKWorkoutActivityTypeHighIntensityIntervalTraining", "hiit");
-	is_str(hq_workout_type_identifier("strength", NULL), "HKWorkoutActivityTypeTraditionalStrengthTraining", "strength");
-	is_str(hq_workout_type_identifier("HKWorkoutActivityTypeYoga", NULL), "HKWorkoutActivityTypeYoga", "raw identifier");
-	is_str(hq_workout_type_identifier("FunctionalStrengthTraining", NULL),
+	is_str(hq_workout_type_identifier("running", NULL, 0), "HKWorkoutActivityTypeRunning", "running");
+	is_str(hq_workout_type_identifier("Run", NULL, 0), "HKWorkoutActivityTypeRunning", "alias, any case");
+	is_str(hq_workout_type_identifier("bike", NULL, 0), "HKWorkoutActivityTypeCycling", "bike → cycling");
+	is_str(hq_workout_type_identifier("ride", NULL, 0), "HKWorkoutActivityTypeCycling", "ride → cycling");
+	is_str(hq_workout_type_identifier("hiit", NULL, 0), "HKWorkoutActivityTypeHighIntensityIntervalTraining", "hiit");
+	is_str(hq_workout_type_identifier("strength", NULL, 0), "HKWorkoutActivityTypeTraditionalStrengthTraining", "strength");
+	is_str(hq_workout_type_identifier("HKWorkoutActivityTypeYoga", NULL, 0), "HKWorkoutActivityTypeYoga", "raw identifier");
+	is_str(hq_workout_type_identifier("FunctionalStrengthTraining", NULL, 0),
 	    "HKWorkoutActivityTypeFunctionalStrengthTraining", "CamelCase name");
-	is_str(hq_workout_type_identifier("functional-strength-training", NULL),
+	is_str(hq_workout_type_identifier("functional-strength-training", NULL, 0),
 	    "HKWorkoutActivityTypeFunctionalStrengthTraining", "dashes for underscores");
-	is_str(hq_workout_type_identifier("HKWorkoutActivityTypeUnderwaterFencing", NULL),
+	is_str(hq_workout_type_identifier("HKWorkoutActivityTypeUnderwaterFencing", NULL, 0),
 	    "HKWorkoutActivityTypeUnderwaterFencing", "a raw identifier the table does not know is taken as is");
-	id = hq_workout_type_identifier("runing", &sug);
+	id = hq_workout_type_identifier("runing", sug, sizeof sug);
 	ok(id == NULL, "a misspelt type is unknown");
 	is_str(sug, "running", "and suggests running");
-	id = hq_workout_type_identifier("xyzzy", &sug);
-	ok(id == NULL && sug == NULL, "no suggestion for nonsense");
+	id = hq_workout_type_identifier("xyzzy", sug, sizeof sug);
+	ok(id == NULL && sug[0] == '\0', "no suggestion for nonsense");
 
 	hq_workout_type_name("HKWorkoutActivityTypeTraditionalStrengthTraining", name, sizeof name);
 	is_str(name, "traditional_strength_training", "type name");
@@ -201,7 +201,7 @@ test_types(void)
 	int agree = 1;
 	size_t ntypes = 0;
 	for (const char *t; (t = hq_workout_type_at(ntypes)); ntypes++) {
-		id = hq_workout_type_identifier(t, NULL);
+		id = hq_workout_type_identifier(t, NULL, 0);
 		char back[128] = "";
 		if (id)
 			hq_catalog_snake(id, back, sizeof back);

@@ -1,0 +1,27 @@
+/*
+ * jsonl — the JSON-lines reader: one sample per line,
+ *
+ *     {"metric":"weight","start":"2024-12-01T07:30:00Z","value":80,"unit":"kg"}
+ *
+ * with "end", "source", "source_version", "device" and "text" optional
+ * (hq-ingest(1) has the details), into an import (ingest.h). A script's
+ * output is all right or it is a bug: a bad line, or one longer than
+ * 1 MiB, fails the whole file with file:line, and nothing of it is
+ * imported. Blank lines are passed over.
+ *
+ * Nothing here is owned by the caller except what it passes in.
+ */
+#ifndef HQ_JSONL_H
+#define HQ_JSONL_H
+
+#include "hq/err.h"
+#include "hq/ingest.h"
+#include "hq/input.h"
+
+/* Whether a file's first bytes are JSON lines (an object first). */
+int hq_jsonl_sniff(const unsigned char *p, size_t n);
+/* Import in: 0, or -1 with e set ("file:line: why; nothing from this file
+ * was imported", or a read or store error). */
+int hq_jsonl_read(struct hq_ingest *ig, struct hq_input *in, struct hq_err *e);
+
+#endif

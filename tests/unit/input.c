@@ -1,0 +1,149 @@
+/* Unit tests for lib/input.c: opening and sniffing a file, --format
+ * families, the errors for files of no known format, rewinding, and
+ * bounded lines across reads. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "hq/input.h"
+#include "tap.h"
+
+static char dir[] = "/tmp/hq-unit-input.XXXXXX";
+
+/* A file in dir holding n bytes of s; its path. */
+static const char *
+file_of(const char *name, const char *s, size_t n)
+{
+	static char path[8][300];
+	static int k;
+	char *p = path[k++ % 8];
+	FILE *fp;
+
+	snprintf(p, sizeof path[0], "%s/%s", dir, name);
+	fp = fopen(p, "wb");
+	if (!fp || fwrite(s, 1, n, fp) != n || fclose(fp))
+		exit(1);
+	return p;
+}
+
+/* The format hq_input_open gives path under family, or its error. */
+static const char *
+opened(const char *path, const char *family, char *buf, size_t n)
+{
+	struct hq_input in;
+	struct hq_err e;
+
+	if (hq_input_open(&in, path, family, &e)) {
+		snprintf(buf, n, "error: %s", e.msg);
+		return buf;
+	}
+	snprintf(buf, n, "%s", in.format->name);
+	hq_input_close(&in);
+	return buf;
+}
+
+int
+main(void)
+{
+	char buf[1200];
+	struct hq_input in;
+	struct hq_err e;
+
+	if (!mkdtemp(dir))
+		return 1;
+	const char *json = file_of("a.jsonl", "\n  {\"metric\":\"steps\"}\n", 22);
+	const char *zip = file_of("a.zip", "PK\3\4rest of a zip", 18);
+	const char *xml = file_of("a.xml", "<?xml version=\"1.0\"?>\n<HealthData/>\n", 37);
+	const char *text = file_of("a.txt", "hello\n", 6);
+	const char *empty = file_of("empty", "", 0);
+
+	is_str(opened(json, NULL, buf, sizeof buf), "jsonl", "JSON lines sniffed");
+	is_str(opened(zip, "auto", buf, sizeof buf), "apple-zip", "a zip sniffed");
+	is_str(opened(xml, NULL, buf, sizeof buf), "apple-xml", "Apple's XML sniffed");
+	is_str(opened(json, "apple", buf, sizeof buf), "apple-xml",
+	    "--format apple: the XML reader for what is not a zip");
+	is_str(opened(zip, "apple", buf, sizeof buf), "apple-zip",
+	    "--format apple: the zip reader for a zip");
+	is_str(opened(text, "jsonl", buf, sizeof buf), "jsonl",
+	    "--format jsonl forces JSON lines");
+	ok(strstr(opened(text, NULL, buf, sizeof buf), "a.txt: not an Apple Health "
+	    "export (zip or XML) nor JSON lines; use --format") != NULL,
+	    "no known format: the formats of the table are named (%s)", buf);
+	ok(strstr(opened(empty, NULL, buf, sizeof buf), "empty: empty file") != NULL,
+	    "an empty file says so");
+	ok(strstr(opened(dir, NULL, buf, sizeof buf), "is a directory") != NULL,
+	    "a directory says so");
+	ok(strstr(opened("/nonexistent/x", NULL, buf, sizeof buf),
+	    "cannot open /nonexistent/x") != NULL, "a missing file is named");
+	ok(strstr(opened(json, "csv", buf, sizeof buf), "unknown format 'csv'") != NULL,
+	    "an unknown family is refused");
+
+	/* Every byte comes through read, the sniffed ones first; a file
+	 * can start again. */
+	if (hq_input_open(&in, xml, NULL, &e) == 0) {
+		char got[64];
+		ssize_t n = hq_input_read(&in, got, 10);
+		is_int(n, 10, "the first bytes again");
+		ok(memcmp(got, "<?xml vers", 10) == 0, "from the start");
+		n = hq_input_read(&in, got, sizeof got);
+		is_int(n, 27, "then the rest");
+		is_int(hq_input_read(&in, got, sizeof got), 0, "then the end");
+		is_int((long long)in.bytes, 37, "bytes counted");
+		is_int((long long)in.size, 37, "the size of a file is known");
+		ok(hq_input_rewind(&in) == 0, "a file rewinds");
+		is_int(in.bytes, 0, "to the first byte");
+		is_int(hq_input_read(&in, got, 5), 5, "and reads again");
+		ok(memcmp(got, "<?xml", 5) == 0, "from the descriptor");
+		hq_input_close(&in);
+	} else
+		ok(0, "open: %s", e.msg);
+
+	/* Lines: longer than a read, too long, blank, and a last line
+	 * without its newline. */
+	size_t big = 200000;
+	char *s = malloc(big + 64);
+	size_t o = 0;
+	o += (size_t)snprintf(s + o, 64, "first\r\n\n");
+	memset(s + o, 'x', 70000);       /* one line across two reads */
+	o += 70000;
+	s[o++] = '\n';
+	memset(s + o, 'y', 100000);      /* longer than max */
+	o += 100000;
+	s[o++] = '\n';
+	o += (size_t)snprintf(s + o, 64, "last");
+	const char *lines = file_of("lines", s, o);
+	free(s);
+	if (hq_input_open(&in, lines, "jsonl", &e) == 0) {
+		struct hq_input_lines *l = malloc(sizeof *l);
+		hq_input_lines_start(l, &in, 80000);
+		is_int(hq_input_lines_next(l, &e), 1, "line 1");
+		is_str(l->line.data, "first\r", "without its newline, CR kept");
+		is_int(hq_input_lines_next(l, &e), 1, "line 2");
+		is_str(l->line.data, "", "a blank line is empty");
+		is_int(hq_input_lines_next(l, &e), 1, "line 3");
+		is_int((long long)l->line.len, 70000, "whole across reads");
+		ok(!l->too_long, "within the bound");
+		is_int(hq_input_lines_next(l, &e), 1, "line 4");
+		ok(l->too_long && l->line.len == 0, "past the bound: empty, too_long");
+		is_int(l->lineno, 4, "numbered");
+		is_int(hq_input_lines_next(l, &e), 1, "line 5");
+		is_str(l->line.data, "last", "a last line without a newline");
+		ok(!l->too_long, "the bound is per line");
+		is_int(hq_input_lines_next(l, &e), 0, "then the end");
+		is_int(hq_input_lines_next(l, &e), 0, "which stays the end");
+		hq_input_lines_end(l);
+		free(l);
+		hq_input_close(&in);
+	} else
+		ok(0, "open: %s", e.msg);
+
+	const char *names[] = { "a.jsonl", "a.zip", "a.xml", "a.txt", "empty", "lines" };
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		snprintf(buf, sizeof buf, "%s/%s", dir, names[i]);
+		unlink(buf);
+	}
+	rmdir(dir);
+	return done_testing();
+}
