@@ -2,8 +2,8 @@
 # hq-report cgm speed. A year of 5-minute glucose readings (105,120) from
 # one sensor; hq-report cgm's engine (the metrics, --agp, --by day) against
 # the plain SQL a careful person writes over the raw samples (count, mean,
-# SD and the in-range count: cgm-bench baseline), both in one process, best
-# of 3, measured in the same run: goal <= 1x. Then the hq-report command
+# SD and the in-range count), both in one process (cgm-bench compare),
+# alternately, best of 5 each, measured in the same run: goal <= 1x. Then the hq-report command
 # end to end (it adds starting a process and printing), and the same year
 # delivered twice (the Dexcom app's copy in Apple Health), which the
 # double-source rule reads twice: once to rank the sources, once to count.
@@ -37,14 +37,20 @@ report() {   # NAME HQ BASELINE COMMAND
 	}'
 }
 
-base() { cgm-bench baseline "$1" | cut -d' ' -f1; }
-eng() { cgm-bench hq "$1" "$2" | cut -d' ' -f1; }
+# row NAME WHAT ARGS...: the engine against the SQL, and the command.
+row() {
+	name=$1 what=$2
+	shift 2
+	set -- $(cgm-bench compare "$HQ_DB" "$what") "$@"
+	h=$1 b=$2
+	shift 5
+	report "$name" "$h" "$b" "$(best hq-report "$@")"
+}
 
 for db in one two; do
 	export HQ_DB="$DIR/$db.db"
-	b=$(base "$HQ_DB")
 	[ "$db" = two ] && echo "the same readings from two sources (210,240 stored):"
-	report "cgm, $db" "$(eng "$HQ_DB" metrics)" "$b" "$(best hq-report cgm)"
-	report "cgm --agp, $db" "$(eng "$HQ_DB" agp)" "$b" "$(best hq-report cgm --agp)"
-	report "cgm --by day, $db" "$(eng "$HQ_DB" day)" "$b" "$(best hq-report cgm --by day)"
+	row "cgm, $db" metrics cgm
+	row "cgm --agp, $db" agp cgm --agp
+	row "cgm --by day, $db" day cgm --by day
 done

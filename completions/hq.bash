@@ -32,9 +32,9 @@ _hq_common() {
 _hq_ingest() {
 	local cur prev
 	_init_completion 2>/dev/null || { cur=${COMP_WORDS[COMP_CWORD]}; prev=${COMP_WORDS[COMP_CWORD-1]}; }
-	local opts="-q --quiet --db --format --tz --wait -h --help --version --tool-schema"
+	local opts="-q --quiet --db --format --tz --date-order --wait -h --help --version --tool-schema"
 	case $prev in
-	--format) _hq_values hq-ingest "$prev"; return ;;
+	--format|--date-order) _hq_values hq-ingest "$prev"; return ;;
 	--wait) COMPREPLY=($(compgen -W "0 10 60 600" -- "$cur")); return ;;
 	esac
 	_hq_common "$prev" && return
@@ -81,3 +81,31 @@ _hq_agent() {
 	fi
 }
 complete -F _hq_agent hq-agent
+
+_hq_report() {
+	local cur prev i sub=""
+	_init_completion 2>/dev/null || { cur=${COMP_WORDS[COMP_CWORD]}; prev=${COMP_WORDS[COMP_CWORD-1]}; }
+	local opts="--from --to --format --tz --db -h --help --version --tool-schema"
+	for ((i = 1; i < COMP_CWORD; i++)); do
+		case ${COMP_WORDS[i]} in
+		-*) ;;
+		*) case ${COMP_WORDS[i-1]} in --from|--to|--format|--tz|--db|--by) ;; *) sub=${sub:-${COMP_WORDS[i]}} ;; esac ;;
+		esac
+	done
+	# ---- cgm (issue 9) ----
+	[ "$sub" = cgm ] && opts="$opts --by --agp"
+	# ---- end cgm ----
+	case $prev in
+	--from|--to) COMPREPLY=($(compgen -W "$_hq_dates" -- "$cur")); return ;;
+	--format|--by) _hq_values hq-report "$prev"; return ;;
+	esac
+	_hq_common "$prev" && return
+	if [[ $cur == -* ]]; then
+		COMPREPLY=($(compgen -W "$opts" -- "$cur"))
+	elif [ -z "$sub" ]; then
+		COMPREPLY=($(compgen -W "list cgm" -- "$cur"))
+	elif [ "$sub" = list ]; then
+		COMPREPLY=($(compgen -W "cgm" -- "$cur"))
+	fi
+}
+complete -F _hq_report hq-report

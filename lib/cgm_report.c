@@ -5,6 +5,8 @@
 #include "hq/buf.h"
 #include "hq/catalog.h"
 #include "hq/cgm_report.h"
+#include "hq/cgm_svg.h"
+#include "hq/output.h"
 
 /* Every glucose reading in [from, to), in time order. The natural-key
  * index (metric_id, start, source_id, end, value, text) answers it alone;
@@ -434,4 +436,152 @@ fail:
 	sqlite3_finalize(name);
 	free(ss.v);
 	return -1;
+}
+
+/* ---- what hq-report prints ---- */
+
+static void
+out_date(struct hq_out *out, const char *key, int64_t day)
+{
+	char buf[16];
+
+	hq_time_format_day(day, buf, sizeof buf);
+	hq_out_str(out, key, buf);
+}
+
+/* The fields 80 columns have room for when there is a row per bucket
+ * (JSON and CSV have them all). */
+static const char *const narrow[] = { "days", "mean", "cv", "gmi", "tir",
+    "tbr", "tbr2", "tar", "tar2", "gri", NULL };
+
+static void
+metric_row(struct hq_out *out, const struct hq_cgm_metrics *m, int wide)
+{
+	const char *f;
+
+	hq_out_begin(out);
+	out_date(out, "from", m->from_day);
+	if (wide)
+		out_date(out, "to", m->to_day);
+	for (size_t i = 0; (f = wide ? hq_cgm_field(i) : narrow[i]); i++)
+		if (strcmp(f, "days") == 0 || strcmp(f, "readings") == 0)
+			hq_out_int(out, f, (int64_t)hq_cgm_value(m, f));
+		else
+			hq_out_num(out, f, hq_cgm_value(m, f));
+	if (wide)
+		hq_out_str(out, "unit", "mg/dL");
+	hq_out_end(out);
+}
+
+static void
+agp_rows(struct hq_out *out, const struct hq_cgm_report *r)
+{
+	for (int i = 0; i < HQ_CGM_AGP_SLOTS; i++) {
+		const struct hq_cgm_agp_row *a = &r->agp[i];
+		char t[8];
+		snprintf(t, sizeof t, "%02d:%02d", i / 4, i % 4 * 15);
+		hq_out_begin(out);
+		hq_out_str(out, "time", t);
+		hq_out_num(out, "p5", a->p5);
+		hq_out_num(out, "p25", a->p25);
+		hq_out_num(out, "p50", a->p50);
+		hq_out_num(out, "p75", a->p75);
+		hq_out_num(out, "p95", a->p95);
+		hq_out_int(out, "n", a->n);
+		hq_out_str(out, "unit", "mg/dL");
+		hq_out_end(out);
+	}
+}
+
+/* "no glucose readings from 2024-06-01 to 2024-06-30" */
+static void
+no_readings(const struct hq_cgm_report_opts *o, struct hq_err *e)
+{
+	char from[16] = "", to[16] = "";
+
+	if (o->from != INT64_MIN)
+		hq_time_format_date(o->from, from, sizeof from);
+	if (o->to != INT64_MAX)
+		hq_time_format_date(o->to - 1, to, sizeof to);
+	if (!*from && !*to)
+		hq_err_set(e, "no glucose readings in the store: import a CGM "
+		    "file (Dexcom Clarity, LibreView) or an Apple Health export "
+		    "with hq-ingest");
+	else
+		hq_err_set(e, "no glucose readings%s%s%s%s", *from ? " from " : "",
+		    from, *to ? " to " : " on", *to ? to : "");
+}
+
+int
+hq_cgm_report_print(struct hq_store *s, const struct hq_cgm_report_opts *o,
+    const char *format, FILE *fp, struct hq_err *e)
+{
+	struct hq_cgm_report_opts oo = *o;
+	struct hq_cgm_report r;
+	enum hq_format f = HQ_FMT_AUTO;
+	int draw = format && (strcmp(format, "svg") == 0 ||
+	    strcmp(format, "html") == 0);
+	int rc, status = 0;
+
+	if (format && !draw && hq_output_parse_format(format, &f)) {
+		hq_err_set(e, "unknown format '%s'", format);
+		return -1;
+	}
+	oo.agp = o->agp || draw;
+	if ((rc = hq_cgm_report_run(s, &oo, &r, e)) <= 0) {
+		if (rc == 0)
+			no_readings(o, e);
+		return rc < 0 ? -1 : 1;
+	}
+	if (draw) {
+		status = (strcmp(format, "svg") == 0 ? hq_cgm_svg_write(fp, &r) :
+		    hq_cgm_html_write(fp, &r)) ? -1 : 0;
+		if (status)
+			hq_err_set(e, "writing the AGP failed");
+	} else {
+		struct hq_out *out = hq_out_new(fp, f);
+		int table = hq_out_format(out) == HQ_FMT_TABLE;
+		if (o->agp)
+			agp_rows(out, &r);
+		else
+			for (size_t i = 0; i < r.nrows; i++)
+				metric_row(out, &r.rows[i].m, !table || r.nrows == 1);
+		if (table && !o->agp)
+			hq_out_keyvalue(out);
+		if (hq_out_free(out)) {
+			hq_err_set(e, "writing the rows failed");
+			status = -1;
+		}
+	}
+	hq_cgm_report_free(&r);
+	return status;
+}
+
+struct list_ctx {
+	struct hq_out *out;
+	long n;
+};
+
+static int
+list_row(void *arg, const struct hq_cgm_session *ses, struct hq_err *e)
+{
+	struct list_ctx *x = arg;
+
+	(void)e;
+	hq_out_begin(x->out);
+	hq_out_str(x->out, "kind", "cgm");
+	out_date(x->out, "date", hq_time_local_day(ses->first));
+	hq_out_str(x->out, "source", ses->source);
+	hq_out_int(x->out, "n", ses->days);
+	hq_out_end(x->out);
+	x->n++;
+	return 0;
+}
+
+long
+hq_cgm_list(struct hq_store *s, struct hq_out *out, struct hq_err *e)
+{
+	struct list_ctx x = { out, 0 };
+
+	return hq_cgm_sessions(s, list_row, &x, e) ? -1 : x.n;
 }

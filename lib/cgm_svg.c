@@ -35,15 +35,6 @@ xpix(double slot)
 	return PX0 + (PX1 - PX0) * slot / HQ_CGM_AGP_SLOTS;
 }
 
-static void
-date_of(int64_t day, char *buf, size_t n)
-{
-	int y, m, d;
-
-	hq_time_civil_from_days(day, &y, &m, &d);
-	snprintf(buf, n, "%04d-%02d-%02d", y, m, d);
-}
-
 /* A percentage as the AGP report prints it: whole numbers, "<1" for a
  * little. */
 static void
@@ -247,8 +238,8 @@ statistics(FILE *fp, const struct hq_cgm_report *r)
 	char from[16], to[16], buf[4][32];
 	int y = 70;
 
-	date_of(m->from_day, from, sizeof from);
-	date_of(m->to_day, to, sizeof to);
+	hq_time_format_day(m->from_day, from, sizeof from);
+	hq_time_format_day(m->to_day, to, sizeof to);
 	fprintf(fp, "<text x=\"20\" y=\"%d\" class=\"h\">Glucose statistics"
 	    "</text>\n", y - 28);
 	fprintf(fp, "<text x=\"20\" y=\"%d\" class=\"s\">%s to %s, %lld days, "
@@ -314,8 +305,8 @@ hq_cgm_html_write(FILE *fp, const struct hq_cgm_report *r)
 	char from[16], to[16];
 	const char *f;
 
-	date_of(m->from_day, from, sizeof from);
-	date_of(m->to_day, to, sizeof to);
+	hq_time_format_day(m->from_day, from, sizeof from);
+	hq_time_format_day(m->to_day, to, sizeof to);
 	fprintf(fp, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta "
 	    "charset=\"utf-8\"><title>AGP %s to %s</title>\n<style>body{font-"
 	    "family:Helvetica,Arial,sans-serif;margin:24px;color:#222}"

@@ -6,9 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "hq/buf.h"
 #include "hq/cgmfile.h"
+#include "hq/ingest.h"
+#include "hq/input.h"
 #include "hq/time.h"
 
 /* Clarity's columns, the same in every language it exports. */
@@ -389,7 +392,8 @@ dexcom_row(void *ctx, const struct hq_csv *c, struct hq_err *e)
 		    "YYYY-MM-DDThh:mm:ss", ts);
 	if (blank(val)) {
 		x->r.st->skipped++;
-		return 0;
+		rd.mgdl = NAN;
+		return x->r.emit(x->r.arg, &rd, e);
 	}
 	if (word_is(val, "Low") || word_is(val, "Niedrig")) {
 		rd.mgdl = DEXCOM_LOW;
@@ -657,7 +661,8 @@ libre_row(void *ctx, const struct hq_csv *c, struct hq_err *e)
 	val = hq_csv_field(c, col);
 	if (blank(val)) {
 		x->r.st->skipped++;
-		return 0;
+		rd.mgdl = NAN;
+		return x->r.emit(x->r.arg, &rd, e);
 	}
 	libre_time(hq_csv_field(c, LV_TIME), &t);
 	if (libre_date(&t, x->pl->order, &w[0], &w[1], &w[2]))
@@ -846,4 +851,100 @@ hq_cgmfile_read(const struct hq_cgmfile_input *in, enum hq_cgm_format f,
 	}
 	hq_err_set(e, "%s: not a Dexcom Clarity or LibreView file", in->name);
 	return -1;
+}
+
+/* ---- the readers of hq-ingest's format table ---- */
+
+static enum hq_date_order date_order = HQ_DATES_AUTO;
+
+void
+hq_cgmfile_set_date_order(enum hq_date_order o)
+{
+	date_order = o;
+}
+
+int
+hq_cgmfile_sniff_dexcom(const unsigned char *p, size_t n)
+{
+	return hq_cgmfile_sniff(p, n) == HQ_CGMFILE_DEXCOM;
+}
+
+int
+hq_cgmfile_sniff_libre(const unsigned char *p, size_t n)
+{
+	return hq_cgmfile_sniff(p, n) == HQ_CGMFILE_LIBRE;
+}
+
+struct import {
+	struct hq_ingest *ig;
+	struct hq_input *in;
+};
+
+static ssize_t
+input_read(void *arg, void *buf, size_t n)
+{
+	struct hq_input *in = arg;
+	ssize_t r = hq_input_read(in, buf, n);
+
+	if (r < 0 && !errno)
+		errno = EIO;
+	return r;
+}
+
+static int
+input_rewind(void *arg)
+{
+	return hq_input_rewind(arg);
+}
+
+/* A reading into the import: a blood_glucose sample in mg/dL whose source
+ * is the sensor; the unit the file wrote is kept beside it. */
+static int
+import_reading(void *arg, const struct hq_cgm_reading *rd, struct hq_err *e)
+{
+	struct import *im = arg;
+	struct hq_ingest_record r = { .type = "blood_glucose", .by_name = 1,
+	    .source = rd->source, .unit = rd->unit, .value_num = rd->mgdl,
+	    .has_value = 1, .converted = 1, .start = rd->time,
+	    .end = rd->time };
+	int rc;
+
+	if (isnan(rd->mgdl)) {
+		hq_ingest_skip(im->ig, "%s:%ld: a glucose row without a value",
+		    im->in->name, rd->line);
+		return 0;
+	}
+	rc = hq_ingest_record(im->ig, &r, NULL, e);
+	if (rc == 2)
+		hq_err_prefix(e, "%s:%ld", im->in->name, rd->line);
+	hq_ingest_tick(im->ig, im->in);
+	return rc == 2 || rc < 0 ? -1 : 0;
+}
+
+static int
+import(struct hq_ingest *ig, struct hq_input *in, enum hq_cgm_format f,
+    struct hq_err *e)
+{
+	struct import im = { ig, in };
+	struct hq_cgmfile_input ci = { in->name, input_read, in, NULL, 0 };
+	struct hq_cgmfile_stats st;
+
+	/* Read twice from the file when it can seek, else kept in memory. */
+	if (in->fd >= 0 && lseek(in->fd, 0, SEEK_CUR) >= 0)
+		ci.rewind = input_rewind;
+	return hq_cgmfile_read(&ci, f, date_order, import_reading, &im, &st, e);
+}
+
+int
+hq_cgmfile_read_dexcom(struct hq_ingest *ig, struct hq_input *in,
+    struct hq_err *e)
+{
+	return import(ig, in, HQ_CGMFILE_DEXCOM, e);
+}
+
+int
+hq_cgmfile_read_libre(struct hq_ingest *ig, struct hq_input *in,
+    struct hq_err *e)
+{
+	return import(ig, in, HQ_CGMFILE_LIBRE, e);
 }

@@ -9,6 +9,7 @@
 #include <archive.h>
 
 #include "hq/applehealth.h"
+#include "hq/cgmfile.h"
 #include "hq/input.h"
 #include "hq/jsonl.h"
 
@@ -18,6 +19,10 @@ static const struct hq_input_format formats[] = {
 	  hq_applehealth_sniff_zip, hq_applehealth_read_zip },
 	{ "apple-xml", "apple", "an Apple Health export (zip or XML)",
 	  hq_applehealth_sniff_xml, hq_applehealth_read_xml },
+	{ "dexcom-clarity", "dexcom", "a Dexcom Clarity CSV",
+	  hq_cgmfile_sniff_dexcom, hq_cgmfile_read_dexcom },
+	{ "libreview", "libre", "a LibreView CSV",
+	  hq_cgmfile_sniff_libre, hq_cgmfile_read_libre },
 	{ "jsonl", "jsonl", "JSON lines", hq_jsonl_sniff, hq_jsonl_read },
 };
 

@@ -473,6 +473,15 @@ hq_time_format_date(int64_t utc, char *buf, size_t n)
 	snprintf(buf, n, "%04d-%02d-%02d", l.year, l.month, l.day);
 }
 
+void
+hq_time_format_day(int64_t day, char *buf, size_t n)
+{
+	int y, m, d;
+
+	hq_time_civil_from_days(day, &y, &m, &d);
+	snprintf(buf, n, "%04d-%02d-%02d", y, m, d);
+}
+
 static int64_t
 month_start(int y, int m)
 {
@@ -588,6 +597,36 @@ hq_time_parse_range(const char *s, int64_t now, int64_t *start, int64_t *end,
 	    "2024-W49, today, yesterday, 7d, 3w, 6m, 1y, this-week, last-week, "
 	    "this-month, last-month, this-year or last-year", s);
 	return -1;
+}
+
+int
+hq_time_parse_span(const char *from, const char *to, int64_t now,
+    int64_t *start, int64_t *end, struct hq_err *e)
+{
+	int64_t s, t;
+
+	*start = INT64_MIN;
+	*end = INT64_MAX;
+	if (from) {
+		if (hq_time_parse_range(from, now, &s, &t, e)) {
+			hq_err_prefix(e, "--from");
+			return -1;
+		}
+		*start = s;
+	}
+	if (to) {
+		if (hq_time_parse_range(to, now, &s, &t, e)) {
+			hq_err_prefix(e, "--to");
+			return -1;
+		}
+		/* --to names the last day (or month...) to include. */
+		*end = t > s ? t : s;
+	}
+	if (*start != INT64_MIN && *end != INT64_MAX && *start >= *end) {
+		hq_err_set(e, "--from %s is after --to %s; swap them", from, to);
+		return -1;
+	}
+	return 0;
 }
 
 double

@@ -46,7 +46,7 @@ now=$(TZ=$HQ_TZ date '+%Y-%m-%d %H:%M:%S')
 printf '== A demo export: 60 days of Alex, who wears an Apple Watch and carries an iPhone (%s)\n' "$HQ_TZ"
 printf '$ gen-export --zip --days 60 --start %s --export-date "%s" -o %s/export.zip\n' "$start" "$now" "$DIR"
 gen-export --zip --days 60 --start "$start" --export-date "$now" --seed 1 \
-	--truth "$DIR/truth.jsonl" -o "$DIR/export.zip"
+	--truth "$DIR/truth.jsonl" --clarity "$DIR/clarity.csv" -o "$DIR/export.zip"
 ls -l "$DIR/export.zip" | awk '{ printf "   %s bytes, %s\n", $5, $NF }'
 
 step "Import it" hq-ingest "$DIR/export.zip"
@@ -82,6 +82,25 @@ if have hq-query; then
 	hq-query steps --by day --from 30d --format svg >"$DIR/steps.svg" &&
 		printf '   open %s/steps.svg in a browser\n' "$DIR"
 fi
+
+# ---- CGM (issue 9) ----
+step "Glucose control over the last month: the consensus metrics" \
+	hq-report cgm --from 30d --format table
+step "Alex's Dexcom app also wrote those readings to Clarity: import its CSV export" \
+	hq-ingest "$DIR/clarity.csv"
+step "Every reading is now stored twice (two sources); the report counts each once" \
+	hq-report cgm --from 30d --by week --format table
+step "The sensor sessions" hq-report list cgm --format table
+if have hq-report; then
+	printf '\n== The ambulatory glucose profile of the last month\n'
+	printf '$ hq-report cgm --from 30d --agp --format table | head -5\n'
+	hq-report cgm --from 30d --agp --format table | head -5
+	printf '$ hq-report cgm --from 30d --format svg > %s/agp.svg\n' "$DIR"
+	hq-report cgm --from 30d --format svg >"$DIR/agp.svg" &&
+		hq-report cgm --from 30d --format html >"$DIR/agp.html" &&
+		printf '   open %s/agp.html (or agp.svg) in a browser\n' "$DIR"
+fi
+# ---- end CGM ----
 
 printf '\nThe demo store is %s. Try, for example:\n' "$HQ_DB"
 printf '   HQ_DB=%s %s/bin/hq-query steps --by week\n' "$HQ_DB" "$HQ_BUILD"

@@ -21,6 +21,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "hq/cgm.h"
 #include "hq/err.h"
@@ -74,5 +75,25 @@ typedef int hq_cgm_session_fn(void *arg, const struct hq_cgm_session *ses,
     struct hq_err *e);
 int hq_cgm_sessions(struct hq_store *s, hq_cgm_session_fn *fn, void *arg,
     struct hq_err *e);
+
+/*
+ * What `hq-report cgm` prints, for the command (cmd/hq-report.c): the
+ * metric rows (from, to, days, readings, ... gri, unit), the AGP rows
+ * (time, p5, p25, p50, p75, p95, n, unit) with o->agp, or the AGP drawn
+ * (format "svg" or "html", with or without o->agp). format is a name
+ * hq_output_parse_format() takes, "svg", "html", or NULL (a table on a
+ * terminal, JSON lines otherwise). On a table, a range's row is a list of
+ * field and value; rows per bucket keep the columns a terminal has room
+ * for (JSON and CSV have every field). 0; 1 when the range holds no
+ * readings (e says so, in words for a person); -1 with e set.
+ */
+int hq_cgm_report_print(struct hq_store *s, const struct hq_cgm_report_opts *o,
+    const char *format, FILE *fp, struct hq_err *e);
+
+/* `hq-report list cgm`: a row kind "cgm", date (the session's first local
+ * date), source, n (local days with readings) per sensor session, oldest
+ * first, into out. The number of rows, or -1 with e set. */
+struct hq_out;
+long hq_cgm_list(struct hq_store *s, struct hq_out *out, struct hq_err *e);
 
 #endif

@@ -3,15 +3,15 @@
  * Dexcom Clarity and LibreView.
  *
  * A reader turns a file into readings (UTC instant, mg/dL, the sensor as
- * source, regular/scan/strip) and hands each to a callback; it never
- * touches the store. The files write local wall-clock times with no zone:
+ * source, regular/scan/strip) and hands each to a callback; the readers of
+ * hq-ingest's format table at the end hand them to an import. The files write local wall-clock times with no zone:
  * they are read in the zone of hq_time_set_zone(), and on a fall-back
  * night the repeated hour is resolved by the file's order (each reading
  * takes the occurrence nearer the reading before it).
  *
  * Dexcom Clarity: the header names the glucose unit (mg/dL or mmol/L, in
- * any language: the columns are taken by position, as Clarity writes them
- * in every language), readings are the rows whose event type is EGV (EGW in
+ * any language: the columns are taken by position, which the English and
+ * German exports share), readings are the rows whose event type is EGV (EGW in
  * German) with a timestamp; metadata, alerts, calibrations, insulin and
  * carbs are skipped. "Low" ("Niedrig") is stored as 39 mg/dL and "High"
  * ("Hoch") as 401 mg/dL: Dexcom writes them for readings below 40 and above
@@ -73,7 +73,8 @@ struct hq_cgmfile_input {
 	size_t spool_max;      /* 0: HQ_CGMFILE_MAX_SPOOL */
 };
 
-/* 0 to go on, -1 (with e set) to stop the import. */
+/* 0 to go on, -1 (with e set) to stop the import. A glucose row without
+ * a value comes with mgdl NaN. */
 typedef int hq_cgmfile_emit_fn(void *arg, const struct hq_cgm_reading *r,
     struct hq_err *e);
 
@@ -94,5 +95,24 @@ int hq_cgmfile_read(const struct hq_cgmfile_input *in, enum hq_cgm_format f,
 
 /* "dmy"/"mdy"/"auto" → order; 0 or -1. */
 int hq_cgmfile_parse_date_order(const char *s, enum hq_date_order *o);
+
+/*
+ * The readers of hq-ingest's format table (input.h): each reading becomes
+ * a blood_glucose sample in mg/dL (the unit the file wrote kept beside
+ * it) whose source is the sensor; a glucose row without a value is
+ * skipped with a warning; a malformed line fails the file. A LibreView
+ * file is read twice: from the start again when it can seek, else kept
+ * in memory (HQ_CGMFILE_MAX_SPOOL). hq_cgmfile_set_date_order() is the
+ * LibreView date order for the files after it (hq-ingest --date-order).
+ */
+struct hq_ingest;
+struct hq_input;
+void hq_cgmfile_set_date_order(enum hq_date_order o);
+int hq_cgmfile_sniff_dexcom(const unsigned char *p, size_t n);
+int hq_cgmfile_sniff_libre(const unsigned char *p, size_t n);
+int hq_cgmfile_read_dexcom(struct hq_ingest *ig, struct hq_input *in,
+    struct hq_err *e);
+int hq_cgmfile_read_libre(struct hq_ingest *ig, struct hq_input *in,
+    struct hq_err *e);
 
 #endif

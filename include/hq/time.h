@@ -72,6 +72,8 @@ void hq_time_format_utc(int64_t utc, char *buf, size_t n);
 void hq_time_format_local(int64_t utc, char *buf, size_t n);
 /* "2024-12-01", the local date */
 void hq_time_format_date(int64_t utc, char *buf, size_t n);
+/* "2024-12-01", the date of a day number */
+void hq_time_format_day(int64_t day, char *buf, size_t n);
 
 /* A date as typed on a command line, as the half-open range [start, end) it
  * names, relative to now: 2024-12-01, 2024-12, 2024, 2024-W49, a full
@@ -80,5 +82,11 @@ void hq_time_format_date(int64_t utc, char *buf, size_t n);
  * this-week, last-week, this-month, last-month, this-year, last-year. */
 int hq_time_parse_range(const char *s, int64_t now, int64_t *start,
     int64_t *end, struct hq_err *e);
+/* --from and --to (either may be NULL: open) as one range [from, to):
+ * from the start of what from names to the end of what to names (--to
+ * 2024-12 includes all of December); INT64_MIN / INT64_MAX for an open
+ * end. 0, or -1 with e set ("--from: ...", "--from X is after --to Y"). */
+int hq_time_parse_span(const char *from, const char *to, int64_t now,
+    int64_t *start, int64_t *end, struct hq_err *e);
 
 #endif

@@ -31,7 +31,7 @@ struct reading {
 struct result {
 	struct reading r[64];
 	long n;          /* all readings, even past the 64 kept */
-	long low, high;
+	long low, high, empty;
 	char sources[16][96];
 	int nsources;
 	int64_t first, last;
@@ -48,6 +48,10 @@ collect(void *arg, const struct hq_cgm_reading *rd, struct hq_err *e)
 	int i;
 
 	(void)e;
+	if (isnan(rd->mgdl)) {   /* a row without a value: the caller skips it */
+		res->empty++;
+		return 0;
+	}
 	if (res->n < 64) {
 		struct reading *r = &res->r[res->n];
 		r->time = rd->time;
@@ -256,6 +260,7 @@ libre(void)
 	is_int(r->rc, 0, "US: read (%s)", r->err);
 	is_int(r->n, 6, "US: three historic, LO, HI, a scan, a strip; insulin and a note skipped");
 	is_int(r->st.skipped, 1, "US: a historic row without a value skipped");
+	is_int(r->empty, 1, "US: and handed over as such (NaN), for a warning");
 	is_int(r->r[0].time, utc("2024-11-12T23:45:00Z"), "US: 11:45 PM, month first");
 	is_str(r->r[0].source, "FreeStyle Libre 2 (SN ABC-123)", "US: the sensor");
 	is_int(r->r[0].kind, HQ_CGM_REGULAR, "US: type 0 is regular");
