@@ -28,15 +28,15 @@
 #include "hq/store.h"
 #include "hq/time.h"
 
-static uint64_t rng = 88172645463325252ULL;
+#include "bench.h"
 
-static double
-uniform(void)
+/* Say why, close the store: exit status 2. */
+static int
+fail(struct hq_store *s, const struct hq_err *e)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (double)(rng >> 11) / 9007199254740992.0;
+	fprintf(stderr, "cgm-bench: %s\n", e->msg);
+	hq_store_close(s);
+	return 2;
 }
 
 static int
@@ -48,10 +48,8 @@ make(const char *path, int copy)
 	double g = 120;
 	long n = 0;
 
-	if (!s) {
-		fprintf(stderr, "cgm-bench: %s\n", e.msg);
-		return 2;
-	}
+	if (!s)
+		return fail(s, &e);
 	int64_t m = hq_store_metric_id(s, hq_catalog_lookup("blood_glucose")->identifier, 1, &e);
 	int64_t sensor = hq_store_source_id(s, "Dexcom G7 (SN BENCH1)", 1, &e);
 	int64_t apple = hq_store_source_id(s, "Dexcom G7", 1, &e);
@@ -82,9 +80,7 @@ make(const char *path, int copy)
 	hq_store_close(s);
 	return 0;
 fail:
-	fprintf(stderr, "cgm-bench: %s\n", e.msg);
-	hq_store_close(s);
-	return 2;
+	return fail(s, &e);
 }
 
 /* One run of the plain SQL: its seconds (and the mean it found), or -1. */
@@ -137,11 +133,8 @@ compare(const char *path, const char *what)
 	struct hq_store *s = hq_store_open(path, HQ_STORE_READONLY, &e);
 	double best_hq = 1e9, best_sql = 1e9, mean_hq = 0, mean_sql = 0, t;
 
-	if (!s || hq_time_set_zone(NULL, &e)) {
-		fprintf(stderr, "cgm-bench: %s\n", s ? e.msg : "no store");
-		hq_store_close(s);
-		return 2;
-	}
+	if (!s || hq_time_set_zone(NULL, &e))
+		return fail(s, &e);
 	for (int i = 0; i < 5; i++) {
 		if ((t = baseline_once(s, &mean_sql, &e)) < 0)
 			goto fail;
@@ -154,9 +147,7 @@ compare(const char *path, const char *what)
 	hq_store_close(s);
 	return 0;
 fail:
-	fprintf(stderr, "cgm-bench: %s\n", e.msg);
-	hq_store_close(s);
-	return 2;
+	return fail(s, &e);
 }
 
 int

@@ -17,17 +17,7 @@ echo "building stores: a year of 5-minute readings, alone and twice..."
 cgm-bench make "$DIR/one.db" >/dev/null
 cgm-bench make "$DIR/two.db" copy >/dev/null
 
-# best CMD...: the best wall time of three runs, in seconds.
-best() {
-	b=999
-	for _ in 1 2 3; do
-		s=$(date +%s.%N)
-		"$@" >/dev/null
-		e=$(date +%s.%N)
-		b=$(awk -v b="$b" -v s="$s" -v e="$e" 'BEGIN { d = e - s; print (d < b) ? d : b }')
-	done
-	echo "$b"
-}
+. bench/lib.sh
 
 report() {   # NAME HQ BASELINE COMMAND
 	awk -v n="$1" -v h="$2" -v b="$3" -v c="$4" 'BEGIN {

@@ -82,9 +82,11 @@ run_x(int i, int from, int to)
 	return xpix(i + 0.5);
 }
 
+/* A percentile (upper) by time of day as a line, or with lower (>= 0) the
+ * band between the two; a run of slots without readings breaks it. */
 static void
-band(FILE *fp, const struct hq_cgm_report *r, int lo, int hi,
-    const char *fill)
+trace(FILE *fp, const struct hq_cgm_report *r, int upper, int lower,
+    const char *style)
 {
 	for (int i = 0; i < HQ_CGM_AGP_SLOTS;) {
 		int j;
@@ -93,36 +95,14 @@ band(FILE *fp, const struct hq_cgm_report *r, int lo, int hi,
 			continue;
 		}
 		j = run_end(r, i);
-		fprintf(fp, "<path fill=\"%s\" stroke=\"none\" d=\"", fill);
+		fprintf(fp, "<path %s d=\"", style);
 		for (int k = i; k < j; k++)
 			fprintf(fp, "%s%.1f %.1f", k == i ? "M" : " L", run_x(k, i, j),
-			    ypix(agp_value(&r->agp[k], hi)));
-		for (int k = j; k-- > i;)
+			    ypix(agp_value(&r->agp[k], upper)));
+		for (int k = j; lower >= 0 && k-- > i;)
 			fprintf(fp, " L%.1f %.1f", run_x(k, i, j),
-			    ypix(agp_value(&r->agp[k], lo)));
-		fprintf(fp, " Z\"/>\n");
-		i = j;
-	}
-}
-
-static void
-line(FILE *fp, const struct hq_cgm_report *r, int which, const char *stroke,
-    double width, const char *dash)
-{
-	for (int i = 0; i < HQ_CGM_AGP_SLOTS;) {
-		int j;
-		if (r->agp[i].n == 0) {
-			i++;
-			continue;
-		}
-		j = run_end(r, i);
-		fprintf(fp, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"%.1f\"%s%s%s "
-		    "stroke-linejoin=\"round\" d=\"", stroke, width,
-		    dash ? " stroke-dasharray=\"" : "", dash ? dash : "", dash ? "\"" : "");
-		for (int k = i; k < j; k++)
-			fprintf(fp, "%s%.1f %.1f", k == i ? "M" : " L", run_x(k, i, j),
-			    ypix(agp_value(&r->agp[k], which)));
-		fprintf(fp, "\"/>\n");
+			    ypix(agp_value(&r->agp[k], lower)));
+		fprintf(fp, "%s\"/>\n", lower >= 0 ? " Z" : "");
 		i = j;
 	}
 }
@@ -167,11 +147,13 @@ profile(FILE *fp, const struct hq_cgm_report *r)
 	fprintf(fp, "<text x=\"%d\" y=\"%d\" class=\"t\" text-anchor=\"middle\" "
 	    "transform=\"rotate(-90 %d %d)\">mg/dL</text>\n", PX0 - 44,
 	    (PY0 + PY1) / 2, PX0 - 44, (PY0 + PY1) / 2);
-	band(fp, r, 0, 4, C_BAND95);
-	band(fp, r, 1, 3, C_BAND75);
-	line(fp, r, 0, C_BAND75, 1, "4 3");
-	line(fp, r, 4, C_BAND75, 1, "4 3");
-	line(fp, r, 2, C_MEDIAN, 2.5, NULL);
+	trace(fp, r, 4, 0, "fill=\"" C_BAND95 "\" stroke=\"none\"");
+	trace(fp, r, 3, 1, "fill=\"" C_BAND75 "\" stroke=\"none\"");
+	for (int k = 0; k <= 4; k += 4)
+		trace(fp, r, k, -1, "fill=\"none\" stroke=\"" C_BAND75 "\" "
+		    "stroke-width=\"1\" stroke-dasharray=\"4 3\"");
+	trace(fp, r, 2, -1, "fill=\"none\" stroke=\"" C_MEDIAN "\" "
+	    "stroke-width=\"2.5\" stroke-linejoin=\"round\"");
 	for (int y = 70; y <= 180; y += 110)
 		fprintf(fp, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" "
 		    "stroke=\"%s\" stroke-width=\"1.5\"/>\n", PX0, ypix(y), PX1,
