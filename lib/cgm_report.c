@@ -478,7 +478,7 @@ agp_rows(struct hq_out *out, const struct hq_cgm_report *r)
 {
 	for (int i = 0; i < HQ_CGM_AGP_SLOTS; i++) {
 		const struct hq_cgm_agp_row *a = &r->agp[i];
-		char t[8];
+		char t[16];
 		snprintf(t, sizeof t, "%02d:%02d", i / 4, i % 4 * 15);
 		hq_out_begin(out);
 		hq_out_str(out, "time", t);
