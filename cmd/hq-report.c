@@ -58,7 +58,7 @@ static const struct hq_cmd_info cmd = {
 	    "(>180), tar2 (>250), j_index, lbgi, hbgi, gri (glycemia risk "
 	    "index). Use it for 'how is my glucose control?', 'what was my time "
 	    "in range last month?', 'am I having lows?', 'compare my glucose "
-	    "this week and last' (--by week). With agp true: the daily profile "
+	    "this week and last' (by: week). With agp true: the daily profile "
 	    "(percentiles per 15 minutes of the day), for 'when in the day is "
 	    "my glucose high?'. args [\"list\"] or [\"list\",\"cgm\"]: which "
 	    "reports the store holds (for cgm, each sensor session's first day "
