@@ -1,5 +1,4 @@
-# bench/lib.sh — sourced by the benchmarks that time commands (not one
-# itself: bench/run.sh skips it).
+# bench/lib.sh — sourced by the benchmarks (bench/run.sh does not run it).
 
 # best CMD...: the best wall time of three runs, in seconds.
 best() {

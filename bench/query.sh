@@ -21,7 +21,7 @@ YEARS=${HQ_BENCH_YEARS:-5}
 echo "building a store of $YEARS years (per-minute heart rate, steps from two devices)..."
 query-bench make "$HQ_DB" "$YEARS"
 
-. bench/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 # report NAME ENGINE BASELINE COMMAND [ABS_GOAL]: the ratio compares like
 # with like (both in process); COMMAND is hq-query end to end.

@@ -368,13 +368,13 @@ parse_range(const struct cli *c, int64_t *from, int64_t *to)
 {
 	struct hq_err e;
 
-	if (hq_time_parse_span(c->from, c->to, (int64_t)time(NULL), from, to,
-	    &e)) {
+	if (hq_time_parse_from_to(c->from, c->to, (int64_t)time(NULL), from, to, &e)) {
 		hq_warn("%s", e.msg);
 		return 2;
 	}
 	return 0;
 }
+
 
 /* The options as a selection (and the local zone): 0, or 2 after a
  * message. */

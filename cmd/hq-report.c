@@ -163,7 +163,7 @@ run_cgm(struct cli *c, int argc, char **argv)
 	}
 	if (c->by >= 0)
 		o.by = by[c->by];
-	if (hq_time_parse_span(c->from, c->to, (int64_t)time(NULL), &o.from,
+	if (hq_time_parse_from_to(c->from, c->to, (int64_t)time(NULL), &o.from,
 	    &o.to, &e)) {
 		hq_warn("%s", e.msg);
 		return 2;

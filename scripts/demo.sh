@@ -28,7 +28,15 @@ step() {
 		printf '   (skipped: %s is not built yet)\n' "$1"
 		return 0
 	fi
-	printf '$ %s\n' "$*"
+	# quoted where a shell would need it, so the line can be pasted
+	printf '$'
+	for a in "$@"; do
+		case $a in
+		*[!A-Za-z0-9_./,:=@%+-]*) printf " '%s'" "$a" ;;
+		*) printf ' %s' "$a" ;;
+		esac
+	done
+	printf '\n'
 	"$@" || printf '   (%s exited %s)\n' "$1" "$?"
 }
 
@@ -70,6 +78,8 @@ step "Heart rate this month, on days with at least 60 exercise minutes" \
 	hq-query heart_rate --by day --agg avg,min,max --when 'exercise_time.sum>=60' --from 30d --format table
 step "Glucose: daily average and peak, last week" \
 	hq-query glucose --by day --agg avg,max --from 7d --format table
+step "Does sleep shorten after high-glucose days? The nights after days above 140 against the rest" \
+	hq-correlate glucose sleep --when 'glucose.max>140' --night --format text
 step "Workouts this month" hq-query workouts --from 30d --format table
 step "Steps this week against last week: total and average per day" \
 	hq-query steps --by week --agg sum,avg --from last-week --format table
@@ -101,6 +111,13 @@ if have hq-report; then
 		printf '   open %s/agp.html (or agp.svg) in a browser\n' "$DIR"
 fi
 # ---- end CGM ----
+if have hq-correlate; then
+	printf '\n== Sleep after high-glucose days, as a chart\n'
+	printf '$ hq-correlate glucose sleep --when '"'"'glucose.max>140'"'"' --night --format svg > %s/sleep-after-glucose.svg\n' "$DIR"
+	hq-correlate glucose sleep --when 'glucose.max>140' --night --format svg \
+		>"$DIR/sleep-after-glucose.svg" &&
+		printf '   open %s/sleep-after-glucose.svg in a browser\n' "$DIR"
+fi
 
 printf '\nThe demo store is %s. Try, for example:\n' "$HQ_DB"
 printf '   HQ_DB=%s %s/bin/hq-query steps --by week\n' "$HQ_DB" "$HQ_BUILD"

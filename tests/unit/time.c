@@ -202,14 +202,14 @@ main(void)
 	{
 		int64_t a, b;
 		hq_time_set_zone("America/Los_Angeles", &e);
-		ok(hq_time_parse_span("2024-11", "2024-11", 0, &a, &b, &e) == 0 &&
+		ok(hq_time_parse_from_to("2024-11", "2024-11", 0, &a, &b, &e) == 0 &&
 		    a == iso("2024-11-01T00:00:00-07:00") &&
 		    b == iso("2024-12-01T00:00:00-08:00"), "span: --from/--to a month is the month");
-		ok(hq_time_parse_span(NULL, NULL, 0, &a, &b, &e) == 0 && a == INT64_MIN &&
+		ok(hq_time_parse_from_to(NULL, NULL, 0, &a, &b, &e) == 0 && a == INT64_MIN &&
 		    b == INT64_MAX, "span: both open");
-		ok(hq_time_parse_span("2024-12", "2024-11", 0, &a, &b, &e) < 0, "span: from after to");
+		ok(hq_time_parse_from_to("2024-12", "2024-11", 0, &a, &b, &e) < 0, "span: from after to");
 		is_str(e.msg, "--from 2024-12 is after --to 2024-11; swap them", "span: says so");
-		ok(hq_time_parse_span("2024-13", NULL, 0, &a, &b, &e) < 0 &&
+		ok(hq_time_parse_from_to("2024-13", NULL, 0, &a, &b, &e) < 0 &&
 		    strncmp(e.msg, "--from: ", 8) == 0, "span: a bad --from is named (%s)", e.msg);
 	}
 	return done_testing();
