@@ -672,7 +672,7 @@ make_sample(struct hq_ingest *ig, const struct hq_ingest_record *r,
 			hq_err_set(e, "no value");
 			return 2;
 		}
-		if (tc->info && tc->info->unit && smp->unit) {
+		if (tc->info && tc->info->unit && smp->unit && !r->converted) {
 			if (r->percent_fraction && strcmp(smp->unit, "%") == 0 &&
 			    strcmp(tc->info->unit, "%") == 0)
 				v *= 100;

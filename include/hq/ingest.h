@@ -91,6 +91,9 @@ struct hq_ingest_record {
 	int has_value;          /* value_num is set (JSON lines) */
 	const char *text;       /* a category name given directly, or NULL */
 	int percent_fraction;   /* "%" written as a fraction (Apple) */
+	int converted;          /* the value is in the canonical unit already;
+	                           unit is only what the file wrote (CGM CSV,
+	                           whose mmol/L converts by SPEC's 18.016) */
 	int64_t start, end, created;
 	int offset_min;
 };
