@@ -5,6 +5,7 @@
 
 #include "hq/buf.h"
 #include "hq/output.h"
+#include "hq/utf8.h"
 
 enum cell_type { CELL_STR, CELL_NUM, CELL_RAW, CELL_NULL };
 
@@ -298,7 +299,8 @@ table_text(const struct cell *c, char *buf, size_t n)
 	} else if (c->type == CELL_NULL) {
 		snprintf(buf, n, "-");
 	} else {
-		snprintf(buf, n, "%s", c->text);
+		/* A table is for a terminal: no byte of data may act on it. */
+		hq_utf8_escape_to(buf, n, c->text);
 	}
 }
 
@@ -323,7 +325,8 @@ write_table(struct hq_out *o)
 	w = hq_xcalloc(ncols, sizeof *w);
 	numeric = hq_xcalloc(ncols, sizeof *numeric);
 	for (size_t j = 0; j < ncols; j++) {
-		w[j] = width(cols[j]);
+		hq_utf8_escape_to(buf, sizeof buf, cols[j]);
+		w[j] = width(buf);
 		numeric[j] = 1;
 	}
 	for (size_t r = 0; r < o->nheld; r++)
@@ -343,7 +346,7 @@ write_table(struct hq_out *o)
 		for (size_t j = 0; j < ncols; j++) {
 			const struct cell *c = r < 0 ? NULL : find_cell(&o->held[r], cols[j]);
 			if (r < 0)
-				snprintf(buf, sizeof buf, "%s", cols[j]);
+				hq_utf8_escape_to(buf, sizeof buf, cols[j]);
 			else if (c)
 				table_text(c, buf, sizeof buf);
 			else
@@ -377,10 +380,14 @@ write_keyvalue(struct hq_out *o)
 {
 	const struct row *r = &o->held[0];
 	size_t wk = width("field");
+	struct hq_buf key = {0}, val = {0};
 
-	for (size_t i = 0; i < r->n; i++)
-		if (width(r->cells[i].key) > wk)
-			wk = width(r->cells[i].key);
+	for (size_t i = 0; i < r->n; i++) {
+		hq_buf_reset(&key);
+		hq_utf8_escape(&key, r->cells[i].key);
+		if (width(key.data) > wk)
+			wk = width(key.data);
+	}
 	if (o->color)
 		fprintf(o->fp, "\033[1m%s%*s  value\033[0m\n", "field",
 		    (int)(wk - width("field")), "");
@@ -388,9 +395,15 @@ write_keyvalue(struct hq_out *o)
 		fprintf(o->fp, "%s%*s  value\n", "field", (int)(wk - width("field")), "");
 	for (size_t i = 0; i < r->n; i++) {
 		const struct cell *c = &r->cells[i];
-		fprintf(o->fp, "%s%*s  %s\n", c->key, (int)(wk - width(c->key)), "",
-		    c->type == CELL_NULL ? "-" : c->text);
+		hq_buf_reset(&key);
+		hq_buf_reset(&val);
+		hq_utf8_escape(&key, c->key);
+		hq_utf8_escape(&val, c->type == CELL_NULL ? "-" : c->text);
+		fprintf(o->fp, "%s%*s  %s\n", key.data, (int)(wk - width(key.data)),
+		    "", val.data);
 	}
+	hq_buf_free(&key);
+	hq_buf_free(&val);
 }
 
 int
