@@ -65,6 +65,39 @@ _hq_query() {
 }
 complete -F _hq_query hq-query
 
+# Metric names, and metric.aggregate once a dot is typed (glucose.max).
+_hq_metric_aggs() {
+	if [[ $cur == *.* ]]; then
+		local m=${cur%.*}
+		COMPREPLY=($(compgen -W "$(hq-query --complete agg 2>/dev/null | sed "s/^/$m./")" -- "$cur"))
+	else
+		COMPREPLY=($(compgen -W "$(_hq_metrics)" -- "$cur"))
+	fi
+}
+
+_hq_correlate() {
+	local cur prev
+	_init_completion 2>/dev/null || { cur=${COMP_WORDS[COMP_CWORD]}; prev=${COMP_WORDS[COMP_CWORD-1]}; }
+	local opts="--lag --night --from --to --method --min-n --when --against --format --tz --db -h --help --version --tool-schema"
+	case $prev in
+	--from|--to) COMPREPLY=($(compgen -W "$_hq_dates" -- "$cur")); return ;;
+	--method|--format) _hq_values hq-correlate "$prev"; return ;;
+	--when) COMPREPLY=($(compgen -W "$(_hq_metrics | sed 's/$/.sum/; p; s/\.sum$/.avg/; p; s/\.avg$/.max/')" -- "$cur")); return ;;
+	--against) COMPREPLY=($(compgen -W "all $(_hq_metrics)" -- "$cur")); return ;;
+	--lag) COMPREPLY=($(compgen -W "-1 1 2 7" -- "$cur")); return ;;
+	--min-n) return ;;
+	esac
+	_hq_common "$prev" && return
+	if [[ $cur == -* ]]; then
+		COMPREPLY=($(compgen -W "$opts" -- "$cur"))
+	elif [[ $cur == */* || $cur == .* ]]; then
+		COMPREPLY=($(compgen -f -- "$cur"))
+	else
+		_hq_metric_aggs
+	fi
+}
+complete -F _hq_correlate hq-correlate
+
 _hq_agent() {
 	local cur prev
 	_init_completion 2>/dev/null || { cur=${COMP_WORDS[COMP_CWORD]}; prev=${COMP_WORDS[COMP_CWORD-1]}; }
@@ -81,3 +114,40 @@ _hq_agent() {
 	fi
 }
 complete -F _hq_agent hq-agent
+
+# hq-report: the subcommand's words by position, lab tests from the store,
+# --fields and --unit values from the command.
+_hq_report() {
+	local cur prev
+	_init_completion 2>/dev/null || { cur=${COMP_WORDS[COMP_CWORD]}; prev=${COMP_WORDS[COMP_CWORD-1]}; }
+	local opts="--unit --fields --last --dates --format --tz --db --complete-tests -h --help --version --tool-schema"
+	case $prev in
+	--format|--unit) _hq_values hq-report "$prev"; return ;;
+	--fields)   # a comma-separated list: the name after the last comma
+		local pre=${cur%"${cur##*,}"}
+		COMPREPLY=($(compgen -P "$pre" -W "$(hq-report --complete fields 2>/dev/null)" -- "${cur##*,}"))
+		return ;;
+	--last|--dates) return ;;
+	esac
+	_hq_common "$prev" && return
+	if [[ $cur == -* ]]; then
+		COMPREPLY=($(compgen -W "$opts" -- "$cur"))
+		return
+	fi
+	local words=() i
+	for ((i = 1; i < COMP_CWORD; i++)); do
+		case ${COMP_WORDS[i]} in
+		--unit|--fields|--last|--dates|--format|--tz|--db) i=$((i + 1)) ;;
+		-*) ;;
+		*) words+=("${COMP_WORDS[i]}") ;;
+		esac
+	done
+	case "${words[*]}" in
+	"") COMPREPLY=($(compgen -W "list latest trend compare" -- "$cur")) ;;
+	list|latest) COMPREPLY=($(compgen -W "labs dexa" -- "$cur")) ;;
+	trend) COMPREPLY=($(compgen -W "labs" -- "$cur")) ;;
+	compare) COMPREPLY=($(compgen -W "dexa" -- "$cur")) ;;
+	"latest labs"*|"trend labs") COMPREPLY=($(compgen -W "$(hq-report --complete-tests 2>/dev/null)" -- "$cur")) ;;
+	esac
+}
+complete -F _hq_report hq-report

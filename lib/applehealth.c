@@ -92,31 +92,50 @@ tag_byte(struct hq_xml_filter *f, unsigned char c)
 }
 
 /*
- * The body is almost all of the file: runs of text are copied as they
- * are; tags are followed byte by byte for their bounds (quotes matter: a
- * '>' inside a value does not end its tag). Comments, CDATA and
- * processing instructions ("<!", "<?") are passed as text: none is in an
- * export, and libxml2's own limit (10 MB) holds for them.
+ * The body is almost all of the file: runs of plain bytes are copied as
+ * they are, stopping only at a byte that matters (a control character,
+ * '<' in text; a quote or '>' in a tag, or the closing quote in a value:
+ * a '>' inside a value does not end its tag), which is taken alone.
+ * Comments, CDATA and processing instructions ("<!", "<?") are passed as
+ * text: none is in an export, and libxml2's own limit (10 MB) holds for
+ * them.
  */
+enum { S_TEXT = 1, S_TAG = 2, S_DQ = 4, S_SQ = 8 };
+
+/* stops[c] & S_x: byte c ends a run in state x (control characters in
+ * every state). One look-up a byte keeps the filter cheap. */
+#define S_ALL (S_TEXT | S_TAG | S_DQ | S_SQ)
+static const unsigned char stops[256] = {
+	S_ALL, S_ALL, S_ALL, S_ALL, S_ALL, S_ALL, S_ALL, S_ALL,
+	S_ALL, S_ALL, S_ALL, S_ALL, S_ALL, S_ALL, S_ALL, S_ALL,
+	S_ALL, S_ALL, S_ALL, S_ALL, S_ALL, S_ALL, S_ALL, S_ALL,
+	S_ALL, S_ALL, S_ALL, S_ALL, S_ALL, S_ALL, S_ALL, S_ALL,
+	['<'] = S_TEXT, ['"'] = S_TAG | S_DQ, ['\''] = S_TAG | S_SQ,
+	['>'] = S_TAG,
+};
+
 static size_t
 filter_body(struct hq_xml_filter *f, const unsigned char *in, size_t n,
     unsigned char *out)
 {
-	size_t o = 0;
+	size_t o = 0, i = 0;
 
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = in[i];
-		if (f->tag == T_TEXT) {
-			size_t j = i;
-			while (j < n && in[j] != '<' && in[j] >= 0x20)
+	while (i < n) {
+		size_t j = i;
+		unsigned char stop = f->tag == T_TEXT ? S_TEXT : f->tag == T_LT ? 0
+		    : f->quote == '"' ? S_DQ : f->quote ? S_SQ : S_TAG;
+		if (stop)
+			while (j < n && !(stops[in[j]] & stop))
 				j++;
-			memcpy(out + o, in + i, j - i);
-			o += j - i;
-			if (j == n)
-				break;
-			i = j;
-			c = in[i];
+		if (f->tag == T_TAG && (f->taglen += (long)(j - i)) > HQ_XML_MAX_TAG) {
+			f->over = 1;
+			break;
 		}
+		memcpy(out + o, in + i, j - i);
+		o += j - i;
+		if ((i = j) == n)
+			break;
+		unsigned char c = in[i++];
 		if (c < 0x20) {
 			if (is_illegal(c)) {
 				f->dropped_ctrl++;

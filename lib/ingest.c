@@ -10,6 +10,7 @@
 #include "hq/buf.h"
 #include "hq/catalog.h"
 #include "hq/ingest.h"
+#include "hq/report.h"
 #include "hq/rollup.h"
 #include "hq/time.h"
 #include "hq/utf8.h"
@@ -24,7 +25,7 @@ enum {
 	ST_CLINICAL, ST_CLINICAL_RESOURCE, ST_ME, ST_IMPORT_END, NSTMT
 };
 
-static const struct { const char *sql, *what; } stmts[NSTMT] = {
+static const struct hq_store_sql stmts[NSTMT] = {
 	[ST_SAMPLE_META] = { "INSERT INTO sample_meta(sample_id, key, value) "
 	    "VALUES (?,?,?)", "adding sample metadata" },
 	[ST_BEAT] = { "INSERT OR IGNORE INTO hrv_beat(sample_id, seq, bpm, "
@@ -131,6 +132,7 @@ struct hq_ingest {
 	char *path;                 /* the file, for warnings without where */
 	double last_tick;
 	unsigned ticks;
+	struct hq_report_writer *reports;   /* made on first use */
 };
 
 static int
@@ -144,23 +146,7 @@ db_err(struct hq_ingest *ig, struct hq_err *e, const char *what)
 static sqlite3_stmt *
 stmt(struct hq_ingest *ig, int which, struct hq_err *e)
 {
-	if (!ig->st[which] &&
-	    hq_store_prepare(ig->s, stmts[which].sql, &ig->st[which], e))
-		return NULL;
-	return ig->st[which];
-}
-
-/* Text a reader passes to the store is UTF-8, whatever the reader. */
-static int
-check_utf8(int which, const struct hq_bind *v, struct hq_err *e)
-{
-	for (; v->kind != HQ_BIND_END; v++)
-		if ((v->kind == HQ_BIND_TEXT || v->kind == HQ_BIND_OPT_TEXT) &&
-		    v->s && !hq_utf8_valid(v->s, strlen(v->s))) {
-			hq_err_set(e, "%s: text that is not UTF-8", stmts[which].what);
-			return -1;
-		}
-	return 0;
+	return hq_store_stmt(ig->s, &stmts[which], &ig->st[which], e);
 }
 
 /* Statement which with the values v (store.h): 0 or -1. */
@@ -168,11 +154,7 @@ static int
 run(struct hq_ingest *ig, int which, const struct hq_bind *v,
     struct hq_err *e)
 {
-	sqlite3_stmt *st = stmt(ig, which, e);
-
-	if (!st || check_utf8(which, v, e))
-		return -1;
-	return hq_store_run(ig->s, st, v, stmts[which].what, e);
+	return hq_store_run_sql(ig->s, &stmts[which], &ig->st[which], v, e);
 }
 
 /* The id statement which finds for v: 0 when none, -1 on error. */
@@ -180,16 +162,14 @@ static int64_t
 query_id(struct hq_ingest *ig, int which, const struct hq_bind *v,
     struct hq_err *e)
 {
-	sqlite3_stmt *st = stmt(ig, which, e);
-
-	return st ? hq_store_query_id(ig->s, st, v, stmts[which].what, e) : -1;
+	return hq_store_query_sql(ig->s, &stmts[which], &ig->st[which], v, e);
 }
 
 static void
 ig_free(struct hq_ingest *ig)
 {
-	for (int i = 0; i < NSTMT; i++)
-		sqlite3_finalize(ig->st[i]);
+	hq_report_writer_free(ig->reports);
+	hq_store_finalize(ig->st, NSTMT);
 	free(ig->export_version);
 	free(ig->locale);
 	free(ig->path);
@@ -381,9 +361,82 @@ hq_ingest_set_export_info(struct hq_ingest *ig, int64_t export_date,
 	}
 }
 
+/* ---- reports (report.h) ---------------------------------------------- */
+
+static struct hq_report_writer *
+reports(struct hq_ingest *ig)
+{
+	if (!ig->reports)
+		ig->reports = hq_report_writer_new(ig->s, ig->import_id);
+	return ig->reports;
+}
+
+/* What the report writer did since before, in the import's counts: rows
+ * read, new, already there, skipped; read also into *read (lab results or
+ * DEXA fields). */
+static void
+count_reports(struct hq_ingest *ig, const struct hq_report_counts *before,
+    long *read)
+{
+	const struct hq_report_counts *now = hq_report_writer_counts(ig->reports);
+	long inserted = now->inserted - before->inserted;
+	long duplicates = now->duplicates - before->duplicates;
+	long skipped = now->skipped - before->skipped;
+
+	ig->c.inserted += inserted;
+	ig->c.duplicates += duplicates;
+	ig->c.skipped += skipped;
+	ig->c.records += inserted + duplicates + skipped;
+	*read += inserted + duplicates;
+}
+
+int
+hq_ingest_lab_result(struct hq_ingest *ig, const struct hq_lab_result *r,
+    int64_t clinical_id, struct hq_err *e)
+{
+	struct hq_report_counts before = *hq_report_writer_counts(reports(ig));
+	int rc = hq_report_add_lab(ig->reports, r, clinical_id, e);
+
+	if (rc >= 0)
+		count_reports(ig, &before, &ig->c.lab_results);
+	return rc;
+}
+
+int
+hq_ingest_dexa_scan(struct hq_ingest *ig, const struct hq_dexa_scan *scan,
+    struct hq_err *e)
+{
+	struct hq_report_counts before = *hq_report_writer_counts(reports(ig));
+	int rc = hq_report_add_dexa(ig->reports, scan, e);
+
+	if (rc >= 0)
+		count_reports(ig, &before, &ig->c.dexa_fields);
+	return rc;
+}
+
+static void
+backfill_warn(void *arg, const char *msg)
+{
+	hq_ingest_warn(arg, "%s", msg);
+}
+
+int
+hq_ingest_clinical_reports(struct hq_ingest *ig, struct hq_err *e)
+{
+	struct hq_report_counts before = *hq_report_writer_counts(reports(ig));
+
+	if (hq_report_backfill(ig->reports, backfill_warn, ig, e))
+		return -1;
+	count_reports(ig, &before, &ig->c.lab_results);
+	return 0;
+}
+
 int
 hq_ingest_commit(struct hq_ingest *ig, struct hq_err *e)
 {
+	/* The report writer's statements go before the commit. */
+	hq_report_writer_free(ig->reports);
+	ig->reports = NULL;
 	if (run(ig, ST_IMPORT_END, (struct hq_bind[]){ HQ_INT(time(NULL)),
 	    HQ_INT(ig->c.records), HQ_INT(ig->c.inserted),
 	    HQ_INT(ig->c.duplicates), HQ_INT(ig->c.skipped),
@@ -397,10 +450,7 @@ hq_ingest_commit(struct hq_ingest *ig, struct hq_err *e)
 	 */
 	if (hq_rollup_refresh(ig->s, ig->first_sample_id, e))
 		goto fail;
-	for (int i = 0; i < NSTMT; i++) {
-		sqlite3_finalize(ig->st[i]);
-		ig->st[i] = NULL;
-	}
+	hq_store_finalize(ig->st, NSTMT);
 	if (hq_store_commit(ig->s, e))
 		goto fail;
 	ig_free(ig);
@@ -415,10 +465,10 @@ hq_ingest_abort(struct hq_ingest *ig)
 {
 	if (!ig)
 		return;
-	for (int i = 0; i < NSTMT; i++) {
-		sqlite3_finalize(ig->st[i]);
-		ig->st[i] = NULL;
-	}
+	/* The report writer's statements too, before the rollback. */
+	hq_report_writer_free(ig->reports);
+	ig->reports = NULL;
+	hq_store_finalize(ig->st, NSTMT);
 	hq_store_rollback(ig->s);
 	ig_free(ig);
 }
@@ -561,7 +611,7 @@ check_name(const char *what, const char *s, struct hq_err *e)
 
 	if (!s)
 		return 0;
-	n = strlen(s);
+	n = strnlen(s, HQ_INGEST_MAX_NAME + 1);
 	if (n > HQ_INGEST_MAX_NAME) {
 		hq_err_set(e, "%s longer than %d bytes", what, HQ_INGEST_MAX_NAME);
 		return -1;

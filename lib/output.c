@@ -438,3 +438,30 @@ hq_out_free(struct hq_out *o)
 	free(o);
 	return rc;
 }
+
+void
+hq_format_short(double v, char *buf, size_t n)
+{
+	if (isnan(v))
+		snprintf(buf, n, "-");
+	else if (fabs(v) >= 1000)
+		snprintf(buf, n, "%.0f", v);
+	else
+		snprintf(buf, n, "%.4g", v);
+}
+
+void
+hq_out_cut(const char *s, char *buf, size_t n, size_t width)
+{
+	size_t k = 0, w = 0;
+
+	for (; *s && k + 4 < n; s++) {
+		if (((unsigned char)*s & 0xC0) != 0x80 && ++w > width) {
+			memcpy(buf + k, "\xe2\x80\xa6", 3);   /* … */
+			k += 3;
+			break;
+		}
+		buf[k++] = *s;
+	}
+	buf[k] = '\0';
+}

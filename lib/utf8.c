@@ -1,3 +1,4 @@
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -46,6 +47,13 @@ hq_utf8_valid(const char *s, size_t n)
 	const unsigned char *p = (const unsigned char *)s;
 
 	for (size_t i = 0; i < n;) {
+		/* Names are mostly ASCII: eight bytes at a time. */
+		uint64_t w;
+		while (i + 8 <= n && (memcpy(&w, p + i, 8),
+		    (w & 0x8080808080808080ULL) == 0))
+			i += 8;
+		if (i == n)
+			break;
 		if (p[i] < 0x80) {
 			i++;
 			continue;
