@@ -991,6 +991,11 @@ intern(struct hq_store *s, struct names *c, const char *name, int create,
 		id = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
 	if (!id && create) {
+		if (!hq_utf8_valid(name, strlen(name))) {
+			hq_err_set(e, "adding a %s name: text that is not UTF-8",
+			    c->table);
+			return -1;
+		}
 		snprintf(sql, sizeof sql, "INSERT INTO %s(%s) VALUES (?)", c->table,
 		    c->column);
 		if (hq_store_prepare(s, sql, &st, e))

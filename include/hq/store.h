@@ -104,8 +104,8 @@ void hq_store_finalize(sqlite3_stmt **st, size_t n);
 
 /* Interned names: the id of a metric identifier (a HealthKit identifier or
  * a catalog name), a source name, a device description; created on first
- * use. Return -1 with e set on failure. Lookups (create = 0) return 0 when
- * the name is unknown. */
+ * use. Return -1 with e set on failure (a new name that is not UTF-8
+ * among them). Lookups (create = 0) return 0 when the name is unknown. */
 int64_t hq_store_metric_id(struct hq_store *s, const char *identifier,
     int create, struct hq_err *e);
 int64_t hq_store_source_id(struct hq_store *s, const char *name, int create,
