@@ -47,7 +47,31 @@ trim(char *s)
 	return s;
 }
 
-static void
+/* The next line of fp into buf (HQ_CONFIG_MAX_LINE + 1 bytes), without
+ * its newline: 1, 0 at the end, -1 when it is too long or holds a NUL. */
+static int
+next_line(FILE *fp, char *buf, const char **why)
+{
+	size_t n = 0;
+	int ch;
+
+	while ((ch = getc(fp)) != EOF && ch != '\n') {
+		if (ch == '\0') {
+			*why = "a NUL byte";
+			return -1;
+		}
+		if (n == HQ_CONFIG_MAX_LINE) {
+			*why = "a line longer than " HQ_CONFIG_MAX_LINE_S " bytes";
+			return -1;
+		}
+		buf[n++] = (char)ch;
+	}
+	buf[n] = '\0';
+	return ch == EOF && n == 0 ? 0 : 1;
+}
+
+/* 0, or -1 when the file already has HQ_CONFIG_MAX_KEYS keys. */
+static int
 add(struct hq_config *c, const char *section, const char *key, const char *value)
 {
 	/* A later line wins over an earlier one. */
@@ -56,8 +80,10 @@ add(struct hq_config *c, const char *section, const char *key, const char *value
 		    strcmp(c->e[i].key, key) == 0) {
 			free(c->e[i].value);
 			c->e[i].value = hq_xstrdup(value);
-			return;
+			return 0;
 		}
+	if (c->n == HQ_CONFIG_MAX_KEYS)
+		return -1;
 	if (c->n == c->cap) {
 		c->cap = c->cap ? c->cap * 2 : 16;
 		c->e = hq_xrealloc(c->e, c->cap * sizeof *c->e);
@@ -66,15 +92,17 @@ add(struct hq_config *c, const char *section, const char *key, const char *value
 	c->e[c->n].key = hq_xstrdup(key);
 	c->e[c->n].value = hq_xstrdup(value);
 	c->n++;
+	return 0;
 }
 
 struct hq_config *
 hq_config_load(const char *path, struct hq_err *e)
 {
 	struct hq_config *c = hq_xcalloc(1, sizeof *c);
-	char defpath[4096], section[128] = "", *line = NULL;
-	size_t cap = 0;
+	char defpath[4096], section[128] = "", *line;
+	const char *why;
 	long lineno = 0;
+	int rc;
 	FILE *fp;
 
 	if (!path) {
@@ -90,9 +118,14 @@ hq_config_load(const char *path, struct hq_err *e)
 		hq_config_free(c);
 		return NULL;
 	}
-	while (getline(&line, &cap, fp) > 0) {
+	line = hq_xmalloc(HQ_CONFIG_MAX_LINE + 1);
+	while ((rc = next_line(fp, line, &why)) != 0) {
 		char *s = trim(line), *eq;
 		lineno++;
+		if (rc < 0) {
+			hq_err_set(e, "%s:%ld: %s", path, lineno, why);
+			goto fail;
+		}
 		if (!*s || *s == '#' || *s == ';')
 			continue;
 		if (*s == '[') {
@@ -123,7 +156,15 @@ hq_config_load(const char *path, struct hq_err *e)
 			hq_err_set(e, "%s:%ld: empty key", path, lineno);
 			goto fail;
 		}
-		add(c, section, key, value);
+		if (add(c, section, key, value)) {
+			hq_err_set(e, "%s:%ld: more than " HQ_CONFIG_MAX_KEYS_S
+			    " keys", path, lineno);
+			goto fail;
+		}
+	}
+	if (ferror(fp)) {
+		hq_err_set(e, "%s: %s", path, strerror(errno));
+		goto fail;
 	}
 	free(line);
 	fclose(fp);

@@ -8,6 +8,8 @@
  *     source_priority = Apple Watch, iPhone
  *
  * '#' and ';' start comments. A missing file is an empty configuration.
+ * A line holds at most HQ_CONFIG_MAX_LINE bytes (no NUL) and a file at most
+ * HQ_CONFIG_MAX_KEYS keys: past either, an error naming file:line.
  * Strings returned are owned by the config and live until hq_config_free().
  */
 #ifndef HQ_CONFIG_H
@@ -16,6 +18,11 @@
 #include <stddef.h>
 
 #include "hq/err.h"
+
+#define HQ_CONFIG_MAX_LINE 4096
+#define HQ_CONFIG_MAX_LINE_S "4096"
+#define HQ_CONFIG_MAX_KEYS 1000
+#define HQ_CONFIG_MAX_KEYS_S "1000"
 
 struct hq_config;
 
