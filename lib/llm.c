@@ -787,7 +787,9 @@ hq_llm_complete(const struct hq_llm_options *opt, const struct hq_llm_conv *conv
 static void
 calls_free_tail(struct hq_llm_call *calls, size_t n)
 {
-	for (struct hq_llm_call *c = calls; c < calls + n; c++) {
+	/* By index: calls is NULL when n is 0, and NULL + 0 is undefined. */
+	for (size_t i = 0; i < n; i++) {
+		struct hq_llm_call *c = &calls[i];
 		free(c->id);
 		free(c->name);
 		free(c->args);
