@@ -120,12 +120,13 @@ hq_config_load(const char *path, struct hq_err *e)
 	}
 	line = hq_xmalloc(HQ_CONFIG_MAX_LINE + 1);
 	while ((rc = next_line(fp, line, &why)) != 0) {
-		char *s = trim(line), *eq;
+		char *s, *eq;
 		lineno++;
 		if (rc < 0) {
 			hq_err_set(e, "%s:%ld: %s", path, lineno, why);
 			goto fail;
 		}
+		s = trim(line);
 		if (!*s || *s == '#' || *s == ';')
 			continue;
 		if (*s == '[') {
