@@ -3,7 +3,8 @@
  * aggregated: merged across devices, nights for sleep, days in the local
  * zone. The rows come from lib/select.c (the selection: --when, --where,
  * --offset, --limit over lib/query.c's series); this file turns options
- * into a selection and prints rows, charts and workouts.
+ * into a selection and prints rows, charts and workouts: for scripts every
+ * field, for a person at a terminal a table that fits it.
  */
 #include <math.h>
 #include <stdio.h>
@@ -15,14 +16,17 @@
 #include "hq/buf.h"
 #include "hq/config.h"
 #include "hq/err.h"
+#include "hq/list.h"
 #include "hq/opts.h"
 #include "hq/output.h"
 #include "hq/query.h"
+#include "hq/route.h"
 #include "hq/select.h"
 #include "hq/store.h"
 #include "hq/svg.h"
 #include "hq/time.h"
 #include "hq/workout.h"
+#include "hq/zone.h"
 
 enum {
 	OPT_FROM = HQ_OPT_LONG, OPT_TO, OPT_BY, OPT_AGG, OPT_WHERE, OPT_WHEN,
@@ -49,13 +53,13 @@ static const struct hq_opt options[] = {
 	  "At most this many rows. Prefer --by and a shorter range to cutting rows.", 1 },
 	{ OPT_OFFSET, "offset", HQ_OPT_INT, "N", "skip the first N rows", "0..2147483647",
 	  "Skip this many rows first (paging).", 1 },
-	{ OPT_FORMAT, "format", HQ_OPT_ENUM, "FMT", "jsonl, json, csv, table or svg (a chart); default: table on a terminal, else jsonl",
-	  "jsonl|json|csv|table|svg", NULL, 0 },
-	{ OPT_TZ, "tz", HQ_OPT_STRING, "ZONE", "local days in IANA zone ZONE (default $HQ_TZ, $TZ, system)",
+	{ OPT_FORMAT, "format", HQ_OPT_ENUM, "FMT", "jsonl, json, csv, table, svg (a chart), or a workout's route as gpx or geojson; default: table on a terminal, else jsonl",
+	  "jsonl|json|csv|table|svg|gpx|geojson", NULL, 0 },
+	{ OPT_TZ, "tz", HQ_OPT_STRING, "ZONE", "local days in IANA zone ZONE (default $HQ_TZ, $TZ, tz in the config, the zone the data records, the system's)",
 	  NULL, "IANA time zone for local days (America/New_York). Only when the user asks about another zone; the default is the user's.", 1 },
 	{ OPT_DB, "db", HQ_OPT_STRING, "PATH", "the store (default $HQ_DB, ~/.local/share/hq/hq.db)", NULL, NULL, 0 },
-	{ OPT_LIST, "list", HQ_OPT_FLAG, NULL, "list the metrics in the store: unit, count, first and last date, sources",
-	  NULL, "List every metric present with its unit, number of samples, first and last date and sources: use it first to learn which metrics exist and how far back they go.", 1 },
+	{ OPT_LIST, "list", HQ_OPT_FLAG, NULL, "what the store holds: metrics, workouts by type, routes, activity summaries, clinical records; count, first and last date, sources",
+	  NULL, "List what the store holds: every metric with its unit, number of samples, first and last date and sources; workouts and routes by type, activity summaries, clinical records. Use it first to learn which metrics exist and how far back they go.", 1 },
 	{ OPT_TYPE, "type", HQ_OPT_STRING, "TYPE", "workouts: only this type (running, cycling, walking...)",
 	  NULL, "With metrics [\"workouts\"]: only this workout type (running, cycling, walking, swimming, hiit...).", 1 },
 	{ OPT_MIN_DURATION, "min-duration", HQ_OPT_NUMBER, "MIN", "workouts: only those lasting at least MIN minutes",
@@ -70,7 +74,8 @@ static const struct hq_cmd_info cmd = {
 	.synopsis = "METRIC... [--from DATE] [--to DATE] [--by PERIOD] [--agg LIST] "
 	    "[--where EXPR] [--when EXPR] [--source NAME] [--limit N] [--offset N] "
 	    "[--format FMT] [--tz ZONE] [--db PATH]\n"
-	    "       hq-query --list | workouts [--type TYPE] [--min-duration MIN] | workout ID",
+	    "       hq-query --list | workouts [--type TYPE] [--min-duration MIN]\n"
+	    "       hq-query workout ID|last|last:TYPE [METRIC] [--format FMT]",
 	.summary = "Time series of health metrics, merged across devices, by local day, week or month.",
 	.tool_description = "Query the user's health data (Apple Health and more) as time "
 	    "series. Give metric names (steps, heart_rate, resting_heart_rate, hrv, sleep, "
@@ -78,12 +83,16 @@ static const struct hq_cmd_info cmd = {
 	    "range and usually by=day/week/month; rows are {metric, period, start, end, value, "
 	    "<agg fields>, n, unit}. Steps and other counts are de-duplicated across iPhone "
 	    "and Watch; sleep is per night (keyed by the date the night ends). Use list=true "
-	    "first when unsure which metrics exist. metrics [\"workouts\"] lists workouts "
-	    "(type, min_duration filter); [\"workout\", ID] shows one. Exit 1 means no data "
-	    "in the range.",
+	    "first when unsure which metrics exist. metrics [\"workouts\"] lists workouts, "
+	    "newest first (type, min_duration filter; limit 3 gives the last three); "
+	    "[\"workout\", ID] shows one (ID may be \"last\" or \"last:cycling\"), and "
+	    "[\"workout\", ID, \"heart_rate\"] that metric's samples during it. Exit 1 "
+	    "means no data in the range (stderr says what there is).",
 	.positional = "metrics",
 	.positional_help = "Metric names, e.g. [\"heart_rate\"] or [\"steps\",\"sleep\"]; "
-	    "[\"workouts\"] for the workout list, [\"workout\",\"12\"] for one workout.",
+	    "[\"workouts\"] for the workout list, [\"workout\",\"12\"] or "
+	    "[\"workout\",\"last:running\"] for one workout, [\"workout\",\"last\","
+	    "\"heart_rate\"] for the heart rate during it.",
 	.positional_required = 0,
 	.opts = options,
 	.values = (const struct hq_opt_values[]){
@@ -93,6 +102,9 @@ static const struct hq_cmd_info cmd = {
 	},
 };
 
+/* What --format asks for: rows (in an hq_out format), a chart, a route. */
+enum shape { SHAPE_ROWS, SHAPE_SVG, SHAPE_ROUTE };
+
 struct cli {
 	const char *from, *to, *agg, *source, *tz, *db, *type;
 	char **where, **when;
@@ -100,12 +112,14 @@ struct cli {
 	enum hq_period by;
 	long limit, offset;
 	double min_duration;
-	int has_format, svg, list, complete, no_rollup;
+	int has_format, list, complete, no_rollup;
+	enum shape shape;
 	enum hq_format format;
+	enum hq_route_format route_format;
 };
 
 
-/* ---- output ---------------------------------------------------------------- */
+/* ---- rows ------------------------------------------------------------------- */
 
 static void
 row_period(const struct hq_select_series *sr, const struct hq_row *r,
@@ -128,18 +142,121 @@ row_period(const struct hq_select_series *sr, const struct hq_row *r,
 	snprintf(buf, n, "%04d-%02d-%02d", y, m, d);
 }
 
+/*
+ * How the rows of the series being printed read in a table: counts of
+ * things (steps, flights) as whole numbers; each aggregation headed by what
+ * it is over where that is not plain (an avg of steps by week is per day,
+ * by day per sample; of sleep, per night); one row per sample without the
+ * n that is always 1, its start and end as times of the period's day. The
+ * metrics announced are kept to say what there is when nothing passes.
+ */
+struct printer {
+	struct hq_out *out;
+	int table;
+	int whole;                  /* the series counts things */
+	int raw;                    /* one row per sample (or night) */
+	char label[HQ_MAX_AGGS][24];
+	struct hq_metric_ref *seen;
+	size_t nseen;
+};
+
+static void
+agg_label(const struct hq_select_series *sr, const struct hq_agg *a,
+    char *buf, size_t n)
+{
+	const char *per = NULL;
+
+	if (a->kind == HQ_AGG_AVG) {
+		if (sr->metric->kind == HQ_KIND_SLEEP)
+			per = "night";
+		else if (sr->metric->kind == HQ_KIND_CUMULATIVE)
+			per = sr->whole || sr->by >= HQ_WEEK ? "day" : "sample";
+	}
+	if (per)
+		snprintf(buf, n, "%s/%s", a->name, per);
+	else
+		snprintf(buf, n, "%s", a->name);
+}
+
+static int
+print_series(void *ctx, const struct hq_select_series *sr, struct hq_err *e)
+{
+	struct printer *p = ctx;
+
+	(void)e;
+	p->seen = hq_xrealloc(p->seen, (p->nseen + 1) * sizeof *p->seen);
+	p->seen[p->nseen++] = *sr->metric;
+	p->whole = sr->metric->kind == HQ_KIND_CUMULATIVE &&
+	    strcmp(sr->metric->unit, "count") == 0;
+	p->raw = sr->by == HQ_PERIOD_NONE && !sr->whole;
+	for (size_t k = 0; k < sr->naggs; k++)
+		agg_label(sr, &sr->aggs[k], p->label[k], sizeof p->label[k]);
+	return 0;
+}
+
+static void
+time_of_day(int64_t t, char *buf, size_t n)
+{
+	struct hq_local l;
+
+	hq_time_to_local(t, &l);
+	snprintf(buf, n, "%02d:%02d:%02d", l.hour, l.min, l.sec);
+}
+
+/* A row as a person reads it: no start and end where the period says
+ * them, no value where the first aggregation says it. */
+static void
+print_table_row(struct printer *p, const struct hq_select_series *sr,
+    const struct hq_row *r, const char *period)
+{
+	struct hq_out *out = p->out;
+	char t[16];
+
+	hq_out_str(out, "metric", sr->metric->name);
+	hq_out_str(out, "period", period);
+	if (p->raw) {
+		time_of_day(r->start, t, sizeof t);
+		hq_out_str(out, "start", t);
+		if (r->end != r->start) {
+			time_of_day(r->end, t, sizeof t);
+			hq_out_str(out, "end", t);
+		}
+	}
+	if (p->raw || sr->naggs == 0)
+		hq_out_num(out, "value", p->whole ? round(r->v[0]) : r->v[0]);
+	else
+		for (size_t k = 0; k < sr->naggs; k++)
+			hq_out_num(out, p->label[k], p->whole ? round(r->v[k]) : r->v[k]);
+	if (!p->raw)
+		hq_out_int(out, "n", r->n);
+	hq_out_str(out, "unit", sr->metric->unit);
+	if (r->source >= 0)
+		hq_out_str(out, "source", sr->sources[r->source]);
+	if (!isnan(r->sample_value))
+		hq_out_num(out, "sample_value", p->whole ? round(r->sample_value)
+		    : r->sample_value);
+	if (r->category[0])
+		hq_out_str(out, "category", r->category);
+}
+
 static int
 print_row(void *ctx, const struct hq_select_series *sr, const struct hq_row *r,
     struct hq_err *e)
 {
-	struct hq_out *out = ctx;
+	struct printer *p = ctx;
+	struct hq_out *out = p->out;
 	char period[64], start[40], end[40];
 
 	(void)e;
 	row_period(sr, r, period, sizeof period);
+	hq_out_begin(out);
+	if (p->table) {
+		print_table_row(p, sr, r, period);
+		hq_out_end(out);
+		return 0;
+	}
 	hq_time_format_local(r->start, start, sizeof start);
 	hq_time_format_local(r->end, end, sizeof end);
-	hq_out_begin(out);
 	hq_out_str(out, "metric", sr->metric->name);
 	hq_out_str(out, "period", period);
 	hq_out_str(out, "start", start);
@@ -219,25 +336,116 @@ chart_free(struct chart *c)
 	free(c->cap);
 }
 
-/* The selection's rows, printed or charted; the exit status. */
-static int
-run_rows(struct hq_store *s, const struct hq_select *sel, int svg,
-    struct hq_out *out)
-{
-	struct chart c = {0};
-	struct hq_select_sink print = { NULL, print_row, out };
-	struct hq_select_sink chart = { chart_series, chart_point, &c };
-	struct hq_err e;
-	long n = hq_select_run(s, sel, svg ? &chart : &print, &e);
-	int status = n < 0 ? 2 : n ? 0 : 1;
+/* ---- nothing found ------------------------------------------------------------ */
 
+/* " from 2024-12-01 to 2024-12-31", " since ...", " until ...", "". */
+static void
+range_text(int64_t from, int64_t to, char *buf, size_t n)
+{
+	char a[16], b[16];
+
+	if (from != INT64_MIN)
+		hq_time_format_date(from, a, sizeof a);
+	if (to != INT64_MAX)
+		hq_time_format_date(to - 1, b, sizeof b);
+	if (from != INT64_MIN && to != INT64_MAX)
+		snprintf(buf, n, " from %s to %s", a, b);
+	else if (from != INT64_MIN)
+		snprintf(buf, n, " since %s", a);
+	else if (to != INT64_MAX)
+		snprintf(buf, n, " until %s", b);
+	else
+		snprintf(buf, n, "%s", "");
+}
+
+/* The options that drop rows, as typed: "--when 'x', --where 'y'". */
+static void
+filters_text(const struct cli *c, char *buf, size_t n)
+{
+	struct hq_buf b = {0};
+
+	if (c->source)
+		hq_buf_printf(&b, ", --source '%s'", c->source);
+	for (size_t i = 0; i < c->nwhen; i++)
+		hq_buf_printf(&b, ", --when '%s'", c->when[i]);
+	for (size_t i = 0; i < c->nwhere; i++)
+		hq_buf_printf(&b, ", --where '%s'", c->where[i]);
+	if (c->offset)
+		hq_buf_printf(&b, ", --offset %ld", c->offset);
+	snprintf(buf, n, "%s", b.len > 2 ? b.data + 2 : "");
+	hq_buf_free(&b);
+}
+
+/* No rows: say, for each metric asked for, what the store has near the
+ * range (exit 1 and an empty stdout stay as they are for scripts). */
+static void
+explain_no_rows(struct hq_store *s, const struct cli *c,
+    const struct hq_select *sel, const struct printer *p)
+{
+	char range[80], filters[1024], first[16], last[16];
+	struct hq_list_extent x;
+	struct hq_err e;
+
+	range_text(sel->from, sel->to, range, sizeof range);
+	filters_text(c, filters, sizeof filters);
+	for (size_t i = 0; i < p->nseen; i++) {
+		const struct hq_metric_ref *m = &p->seen[i];
+		if (hq_list_extent(s, m, sel->from, sel->to, &x, &e)) {
+			hq_warn("%s", e.msg);
+			continue;
+		}
+		hq_time_format_date(x.first, first, sizeof first);
+		hq_time_format_date(x.last, last, sizeof last);
+		if (!x.any)
+			hq_warn("no %s in the store (hq-query --list shows what it "
+			    "holds)", m->name);
+		else if (x.n_range == 0)
+			hq_warn("no %s%s; its data runs from %s to %s", m->name, range,
+			    first, last);
+		else if (filters[0])
+			hq_warn("%s has %lld samples%s, but no row passes %s", m->name,
+			    (long long)x.n_range, range, filters);
+		else
+			hq_warn("%s has %lld samples%s, but they make no rows", m->name,
+			    (long long)x.n_range, range);
+	}
+}
+
+/* The selection's rows, printed or charted (title: NULL, the metrics');
+ * the exit status. */
+static int
+run_rows(struct hq_store *s, const struct cli *c, const struct hq_select *sel,
+    const char *title, struct hq_out *out)
+{
+	struct chart ch = { .ch.title = title };
+	struct printer pr = { .out = out,
+	    .table = hq_out_format(out) == HQ_FMT_TABLE };
+	struct hq_select_sink print = { print_series, print_row, &pr };
+	struct hq_select_sink chart = { chart_series, chart_point, &ch };
+	int svg = c->shape == SHAPE_SVG;
+	struct hq_err e;
+	long n;
+	int status;
+
+	if (pr.table) {
+		hq_out_fit(out, "end", (struct hq_out_fit){ .drop = 1 });
+		hq_out_fit(out, "source", (struct hq_out_fit){ .min_width = 10 });
+	}
+	n = hq_select_run(s, sel, svg ? &chart : &print, &e);
+	status = n < 0 ? 2 : n ? 0 : 1;
 	if (n < 0)
 		hq_warn("%s", e.msg);
-	else if (svg && n && hq_svg_write(stdout, &c.ch)) {
+	else if (svg && n && hq_svg_write(stdout, &ch.ch)) {
 		hq_warn("writing the chart failed");
 		status = 2;
 	}
-	chart_free(&c);
+	if (n == 0 && !svg)
+		explain_no_rows(s, c, sel, &pr);
+	else if (n == 0)
+		hq_warn("nothing to chart%s", sel->from == INT64_MIN &&
+		    sel->to == INT64_MAX ? "" : " in that range");
+	free(pr.seen);
+	chart_free(&ch);
 	return status;
 }
 
@@ -247,10 +455,13 @@ static int
 run_list(struct hq_store *s, struct hq_out *out)
 {
 	struct hq_err e;
-	long n = hq_query_list(s, out, &e);
+	long n = hq_list_run(s, out, &e);
 
 	if (n < 0)
 		hq_warn("%s", e.msg);
+	else if (n == 0)
+		hq_warn("the store %s is empty: import an export with hq-ingest",
+		    hq_store_filename(s));
 	return n < 0 ? 2 : n ? 0 : 1;
 }
 
@@ -260,6 +471,100 @@ is_workouts(const char *name)
 	return strcmp(name, "workouts") == 0 || strcmp(name, "workout") == 0;
 }
 
+/* An empty workout list: what there is of that type, or at all. */
+static void
+explain_no_workouts(struct hq_store *s, const struct hq_workout_filter *f)
+{
+	struct hq_workout_count all, typed;
+	char range[80], first[16], last[16], what[160], type[128] = "";
+	const char *id = f->type ? hq_workout_type_identifier(f->type, NULL, 0) : NULL;
+	struct hq_err e;
+
+	if (hq_workout_count(s, f->type, f->from, f->to, &typed, &e) ||
+	    hq_workout_count(s, NULL, 0, 0, &all, &e)) {
+		hq_warn("%s", e.msg);
+		return;
+	}
+	range_text(f->from ? f->from : INT64_MIN, f->to ? f->to : INT64_MAX,
+	    range, sizeof range);
+	if (id)
+		hq_workout_type_name(id, type, sizeof type);
+	snprintf(what, sizeof what, "%s%sworkouts", type, type[0] ? " " : "");
+	if (all.n == 0) {
+		hq_warn("no workouts in the store");
+		return;
+	}
+	if (typed.n == 0) {
+		hq_warn("no %s in the store; it has %lld workouts (hq-query --list "
+		    "shows their types)", what, (long long)all.n);
+		return;
+	}
+	hq_time_format_date(typed.first, first, sizeof first);
+	hq_time_format_date(typed.last, last, sizeof last);
+	if (typed.n_range == 0)
+		hq_warn("no %s%s; %lld from %s to %s", what, range,
+		    (long long)typed.n, first, last);
+	else
+		hq_warn("%lld %s%s, but none passes --min-duration or --offset",
+		    (long long)typed.n_range, what, range);
+}
+
+/* hq-query workout REF [METRIC]: the detail, a metric's rows or chart
+ * during the workout, or its route. */
+static int
+run_workout(struct hq_store *s, const struct cli *c, int argc, char **argv,
+    struct hq_select *sel, struct hq_out *out)
+{
+	struct hq_workout_ref w;
+	struct hq_err e;
+	char name[200], when[40], title[300];
+	const char *metric;
+	int found;
+	long got;
+
+	if (argc < 2 || argc > 3) {
+		hq_opts_usage_error(&cmd, "workout needs an ID (see hq-query "
+		    "workouts), last or last:TYPE, and may name a metric");
+		return 2;
+	}
+	if ((found = hq_workout_find(s, argv[1], &w, &e)) < 0) {
+		hq_warn("%s", e.msg);
+		return 2;
+	}
+	if (!found) {
+		hq_warn("no workout %s; hq-query workouts lists them", argv[1]);
+		return 1;
+	}
+	hq_time_format_local(w.start, when, sizeof when);
+	when[10] = ' ';   /* "2026-11-17 18:15" */
+	snprintf(name, sizeof name, "%s %.16s", w.type, when);
+	if (c->shape == SHAPE_ROUTE) {
+		got = hq_route_write(s, w.id, name, c->route_format, stdout, &e);
+		if (got < 0)
+			hq_warn("%s", e.msg);
+		else if (got == 0)
+			hq_warn("workout %lld (%s) has no route points", (long long)w.id, name);
+		return got < 0 ? 2 : got ? 0 : 1;
+	}
+	metric = argc == 3 ? argv[2] : c->shape == SHAPE_SVG ? "heart_rate" : NULL;
+	if (metric) {
+		sel->metrics = (const char *const *)&metric;
+		sel->nmetrics = 1;
+		sel->from = w.start;
+		sel->to = w.end + 1;
+		snprintf(title, sizeof title, "%s during workout %lld: %s", metric,
+		    (long long)w.id, name);
+		return run_rows(s, c, sel, title, out);
+	}
+	hq_out_keyvalue(out);
+	got = hq_workout_detail(s, w.id, out, &e);
+	if (got < 0) {
+		hq_warn("%s", e.msg);
+		return 2;
+	}
+	return got ? 0 : 1;
+}
+
 static int
 run_workouts(struct hq_store *s, const struct cli *c, int argc, char **argv,
     const struct hq_select *sel, struct hq_out *out)
@@ -267,27 +572,11 @@ run_workouts(struct hq_store *s, const struct cli *c, int argc, char **argv,
 	struct hq_err e;
 	long got;
 
-	if (strcmp(argv[0], "workout") == 0) {
-		long id;
-		if (argc != 2 || hq_opts_parse_long(argv[1], 1, INT32_MAX, &id)) {
-			hq_opts_usage_error(&cmd, "workout needs one numeric ID (see "
-			    "hq-query workouts)");
-			return 2;
-		}
-		hq_out_keyvalue(out);
-		got = hq_workout_detail(s, id, out, &e);
-		if (got < 0) {
-			hq_warn("%s", e.msg);
-			return 2;
-		}
-		if (got == 0)
-			hq_warn("no workout %ld; hq-query workouts lists them", id);
-		return got ? 0 : 1;
-	}
 	if (argc != 1) {
 		hq_opts_usage_error(&cmd, "workouts takes no metric names");
 		return 2;
 	}
+	(void)argv;
 	struct hq_workout_filter f = {
 		.type = c->type, .from = sel->from == INT64_MIN ? 0 : sel->from,
 		.to = sel->to == INT64_MAX ? 0 : sel->to,
@@ -299,6 +588,8 @@ run_workouts(struct hq_store *s, const struct cli *c, int argc, char **argv,
 		hq_warn("%s", e.msg);
 		return 2;
 	}
+	if (got == 0)
+		explain_no_workouts(s, &f);
 	return got ? 0 : 1;
 }
 
@@ -346,8 +637,11 @@ parse_cli(int argc, char **argv, struct cli *c, int *status)
 		case OPT_OFFSET: c->offset = p.num; break;
 		case OPT_FORMAT:
 			c->has_format = 1;
-			c->svg = strcmp(p.arg, "svg") == 0;
-			if (!c->svg)
+			if (strcmp(p.arg, "svg") == 0)
+				c->shape = SHAPE_SVG;
+			else if (hq_route_parse_format(p.arg, &c->route_format) == 0)
+				c->shape = SHAPE_ROUTE;
+			else
 				hq_output_parse_format(p.arg, &c->format);
 			break;
 		case OPT_TZ: c->tz = p.arg; break;
@@ -360,6 +654,35 @@ parse_cli(int argc, char **argv, struct cli *c, int *status)
 		}
 	*status = p.status;
 	return id < 0 ? -1 : p.optind;
+}
+
+/* Usage errors that need no store: 0, or 2 after the message. */
+static int
+check_cli(const struct cli *c, int argc, char **argv)
+{
+	int workout = argc && strcmp(argv[0], "workout") == 0;
+
+	if (!c->list && !c->complete && argc == 0) {
+		hq_opts_usage_error(&cmd, "which metric? (hq-query --list shows them)");
+		return 2;
+	}
+	if (c->shape == SHAPE_SVG && (c->list || c->complete ||
+	    (argc && strcmp(argv[0], "workouts") == 0))) {
+		hq_opts_usage_error(&cmd, "--format svg charts metric rows; use jsonl, "
+		    "csv or table here");
+		return 2;
+	}
+	if (c->shape == SHAPE_ROUTE && (!workout || argc != 2 || c->list)) {
+		hq_opts_usage_error(&cmd, "--format gpx and geojson write a workout's "
+		    "route: hq-query workout ID|last --format gpx");
+		return 2;
+	}
+	if (workout && (c->from || c->to)) {
+		hq_opts_usage_error(&cmd, "workout: its own start and end are the "
+		    "range; --from and --to pick workouts in hq-query workouts");
+		return 2;
+	}
+	return 0;
 }
 
 /* --from/--to as a range [from, to); 0, or 2 after a message. */
@@ -393,23 +716,43 @@ parse_range(const struct cli *c, int64_t *from, int64_t *to)
 	return 0;
 }
 
+/* The configuration (its warnings said) and the local zone (said when
+ * the data chose it and a person is watching): 0, or 2 after a message. */
+static int
+configure(const struct cli *c, struct hq_store *s, struct hq_config **cfg)
+{
+	struct hq_zone_choice z;
+	struct hq_err e;
+	const char *w;
+	char note[1024];
 
-/* The options as a selection (and the local zone): 0, or 2 after a
- * message. */
+	if (!(*cfg = hq_config_load(NULL, &e))) {
+		hq_warn("%s", e.msg);
+		return 2;
+	}
+	for (size_t i = 0; (w = hq_config_warning(*cfg, i)); i++)
+		hq_warn("%s", w);
+	if (hq_zone_choose(c->tz, *cfg, s, &z, &e)) {
+		hq_warn("%s", e.msg);
+		return 2;
+	}
+	hq_zone_note(&z, note, sizeof note);
+	if (note[0] && isatty(2))
+		for (char *line = note, *nl; line; line = nl) {
+			if ((nl = strchr(line, '\n')))
+				*nl++ = '\0';
+			hq_warn("%s", line);
+		}
+	return 0;
+}
+
+/* The options as a selection: 0, or 2 after a message. */
 static int
 make_selection(const struct cli *c, int argc, char **argv,
     struct hq_select *sel)
 {
 	struct hq_err e;
 
-	if (hq_time_set_zone(c->tz, &e)) {
-		hq_warn("%s", e.msg);
-		return 2;
-	}
-	if (!c->list && !c->complete && argc == 0) {
-		hq_opts_usage_error(&cmd, "which metric? (hq-query --list shows them)");
-		return 2;
-	}
 	if (parse_range(c, &sel->from, &sel->to))
 		return 2;
 	for (size_t i = 0; i < c->nwhere; i++)
@@ -425,11 +768,6 @@ make_selection(const struct cli *c, int argc, char **argv,
 	if (c->agg && hq_stats_parse_aggs(c->agg, sel->aggs, HQ_MAX_AGGS,
 	    &sel->naggs, &e)) {
 		hq_warn("--agg: %s", e.msg);
-		return 2;
-	}
-	if (c->svg && (c->list || c->complete || (argc && is_workouts(argv[0])))) {
-		hq_opts_usage_error(&cmd, "--format svg charts metric rows; use jsonl, "
-		    "csv or table here");
 		return 2;
 	}
 	sel->metrics = (const char *const *)argv;
@@ -461,7 +799,7 @@ main(int argc, char **argv)
 	status = 2;
 	argc -= first;
 	argv += first;
-	if (make_selection(&c, argc, argv, &sel))
+	if (check_cli(&c, argc, argv))
 		goto out;
 	if (!(s = hq_store_open(c.db, HQ_STORE_READONLY, &e))) {
 		if (!c.complete)
@@ -477,15 +815,21 @@ main(int argc, char **argv)
 		status = hq_query_metric_names(s, print_name, NULL, &e) ? 2 : 0;
 		goto out;
 	}
-	out = hq_out_new(stdout, c.has_format && !c.svg ? c.format : HQ_FMT_AUTO);
+	if (configure(&c, s, &cfg) || make_selection(&c, argc, argv, &sel))
+		goto out;
+	out = hq_out_new(stdout, c.has_format && c.shape == SHAPE_ROWS ? c.format
+	    : HQ_FMT_AUTO);
 	if (c.list)
 		status = run_list(s, out);
+	else if (strcmp(argv[0], "workout") == 0)
+		status = hq_select_config(&sel, cfg, &e) ? (hq_warn("%s", e.msg), 2)
+		    : run_workout(s, &c, argc, argv, &sel, out);
 	else if (is_workouts(argv[0]))
 		status = run_workouts(s, &c, argc, argv, &sel, out);
-	else if (!(cfg = hq_config_load(NULL, &e)) || hq_select_config(&sel, cfg, &e))
+	else if (hq_select_config(&sel, cfg, &e))
 		hq_warn("%s", e.msg);
 	else
-		status = run_rows(s, &sel, c.svg, out);
+		status = run_rows(s, &c, &sel, NULL, out);
 out:
 	if (out && hq_out_free(out) && status != 2) {
 		hq_warn("write error");

@@ -1,17 +1,25 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "hq/buf.h"
 #include "hq/output.h"
 
-enum cell_type { CELL_STR, CELL_NUM, CELL_RAW, CELL_NULL };
+enum cell_type { CELL_STR, CELL_NUM, CELL_RAW, CELL_NULL, CELL_ARRAY };
 
 struct cell {
-	char *key, *text;   /* text: the value as JSON (numbers, raw) or plain */
+	char *key, *text;   /* text: the value as JSON (numbers, raw, arrays) or plain */
+	char *plain;        /* arrays: the strings joined, for csv and tables */
 	enum cell_type type;
 	double num;
+};
+
+/* hq_out_fit(): how a table column gives way. */
+struct fit {
+	char *key;
+	struct hq_out_fit f;
 };
 
 struct row {
@@ -31,6 +39,9 @@ struct hq_out {
 	char **csv_cols;       /* csv: the first row's keys */
 	size_t ncsv;
 	struct hq_buf line;
+	int width;             /* tables fit this many columns */
+	struct fit *fits;
+	size_t nfits;
 };
 
 int
@@ -56,6 +67,7 @@ clear_row(struct row *r)
 	for (size_t i = 0; i < r->n; i++) {
 		free(r->cells[i].key);
 		free(r->cells[i].text);
+		free(r->cells[i].plain);
 	}
 	r->n = 0;
 }
@@ -68,6 +80,26 @@ free_row(struct row *r)
 	memset(r, 0, sizeof *r);
 }
 
+/* The terminal's width when fd is one, else $COLUMNS, else 80. */
+static int
+terminal_width(int fd)
+{
+	struct winsize ws;
+	const char *env = getenv("COLUMNS");
+	char *end;
+	long n;
+
+	if (fd >= 0 && isatty(fd) && ioctl(fd, TIOCGWINSZ, &ws) == 0 &&
+	    ws.ws_col > 0)
+		return ws.ws_col;
+	if (env && *env) {
+		n = strtol(env, &end, 10);
+		if (!*end && n > 0 && n <= 10000)
+			return (int)n;
+	}
+	return 80;
+}
+
 struct hq_out *
 hq_out_new(FILE *fp, enum hq_format f)
 {
@@ -77,7 +109,38 @@ hq_out_new(FILE *fp, enum hq_format f)
 	o->fp = fp;
 	o->fmt = f == HQ_FMT_AUTO ? (tty ? HQ_FMT_TABLE : HQ_FMT_JSONL) : f;
 	o->color = tty && !getenv("NO_COLOR");
+	o->width = terminal_width(fileno(fp));
 	return o;
+}
+
+int
+hq_out_width(const struct hq_out *o)
+{
+	return o->width;
+}
+
+void
+hq_out_set_width(struct hq_out *o, int width)
+{
+	o->width = width > 0 ? width : 80;
+}
+
+void
+hq_out_fit(struct hq_out *o, const char *key, struct hq_out_fit fit)
+{
+	struct fit *f = NULL;
+
+	for (size_t i = 0; i < o->nfits; i++)
+		if (strcmp(o->fits[i].key, key) == 0)
+			f = &o->fits[i];
+	if (!f) {
+		o->fits = hq_xrealloc(o->fits, (o->nfits + 1) * sizeof *o->fits);
+		f = &o->fits[o->nfits++];
+		f->key = hq_xstrdup(key);
+	}
+	f->f.drop = fit.drop > 0 ? fit.drop : 0;
+	f->f.min_width = fit.min_width > 0 ? fit.min_width : 0;
+	f->f.right = fit.right;
 }
 
 enum hq_format
@@ -115,6 +178,7 @@ add_cell(struct hq_out *o, const char *key, enum cell_type t, const char *text,
 	}
 	r->cells[r->n].key = hq_xstrdup(key);
 	r->cells[r->n].text = hq_xstrdup(text ? text : "");
+	r->cells[r->n].plain = NULL;
 	r->cells[r->n].type = t;
 	r->cells[r->n].num = num;
 	r->n++;
@@ -173,6 +237,36 @@ void
 hq_out_raw(struct hq_out *o, const char *key, const char *json)
 {
 	add_cell(o, key, CELL_RAW, json, NAN);
+}
+
+void
+hq_out_strv(struct hq_out *o, const char *key, const char *const *v, size_t n)
+{
+	struct hq_buf json = {0}, plain = {0};
+	struct cell *c;
+
+	hq_buf_putc(&json, '[');
+	hq_buf_puts(&plain, "");
+	for (size_t i = 0; i < n; i++) {
+		if (i) {
+			hq_buf_putc(&json, ',');
+			hq_buf_puts(&plain, ", ");
+		}
+		hq_buf_json_str(&json, v[i]);
+		hq_buf_puts(&plain, v[i]);
+	}
+	hq_buf_putc(&json, ']');
+	add_cell(o, key, CELL_ARRAY, json.data, NAN);
+	c = &o->cur.cells[o->cur.n - 1];
+	c->plain = hq_buf_steal(&plain);
+	hq_buf_free(&json);
+}
+
+/* A cell as people read it (csv and tables): arrays joined. */
+static const char *
+plain_text(const struct cell *c)
+{
+	return c->type == CELL_ARRAY ? c->plain : c->text;
 }
 
 static void
@@ -255,7 +349,7 @@ hq_out_end(struct hq_out *o)
 			if (i)
 				hq_buf_putc(b, ',');
 			if (c && c->type != CELL_NULL)
-				csv_field(b, c->text);
+				csv_field(b, plain_text(c));
 		}
 		hq_buf_putc(b, '\n');
 		fwrite(b->data, 1, b->len, o->fp);
@@ -298,75 +392,174 @@ table_text(const struct cell *c, char *buf, size_t n)
 	} else if (c->type == CELL_NULL) {
 		snprintf(buf, n, "-");
 	} else {
-		snprintf(buf, n, "%s", c->text);
+		snprintf(buf, n, "%s", plain_text(c));
 	}
+}
+
+/* A table's columns: key, width, alignment, and whether it is shown. */
+struct column {
+	const char *key;
+	size_t w;
+	int numeric, right, shown, drop, min_width;
+};
+
+static const struct fit *
+find_fit(const struct hq_out *o, const char *key)
+{
+	for (size_t i = 0; i < o->nfits; i++)
+		if (strcmp(o->fits[i].key, key) == 0)
+			return &o->fits[i];
+	return NULL;
+}
+
+static size_t
+table_width(const struct column *c, size_t n)
+{
+	size_t total = 0, shown = 0;
+
+	for (size_t j = 0; j < n; j++)
+		if (c[j].shown) {
+			total += c[j].w;
+			shown++;
+		}
+	return total + (shown ? 2 * (shown - 1) : 0);
+}
+
+/* The width the shown columns would take with every cuttable one cut to
+ * its minimum. */
+static size_t
+cut_width(const struct column *c, size_t n)
+{
+	size_t total = table_width(c, n);
+
+	for (size_t j = 0; j < n; j++)
+		if (c[j].shown && c[j].min_width && c[j].w > (size_t)c[j].min_width)
+			total -= c[j].w - (size_t)c[j].min_width;
+	return total;
+}
+
+/*
+ * Fit the columns to width. While the table is too wide: when cutting the
+ * columns that have a minimum width would make it fit, cut them, the
+ * widest first, and stop; otherwise leave out the column with the lowest
+ * drop. A table that cannot fit is cut as far as it goes and written so
+ * (its numbers are never cut).
+ */
+static void
+fit_columns(struct column *c, size_t n, size_t width)
+{
+	while (table_width(c, n) > width) {
+		size_t pick = n;
+		if (cut_width(c, n) > width)
+			for (size_t j = 0; j < n; j++)
+				if (c[j].shown && c[j].drop &&
+				    (pick == n || c[j].drop < c[pick].drop))
+					pick = j;
+		if (pick < n) {
+			c[pick].shown = 0;
+			continue;
+		}
+		for (size_t j = 0; j < n; j++)
+			if (c[j].shown && c[j].min_width && c[j].w > (size_t)c[j].min_width &&
+			    (pick == n || c[j].w > c[pick].w))
+				pick = j;
+		if (pick == n)
+			return;
+		c[pick].w--;
+	}
+}
+
+/* Append text to a line, cut to w display columns (ending in "…") and
+ * padded to w, on the side alignment says. */
+static void
+put_cell(struct hq_buf *line, const char *text, size_t w, int right)
+{
+	size_t tw = width(text);
+
+	if (tw > w) {
+		const char *p = text;
+		for (size_t k = 0; *p && k + 1 < w; k++)
+			do
+				p++;
+			while (((unsigned char)*p & 0xC0) == 0x80);
+		hq_buf_printf(line, "%.*s\xe2\x80\xa6", (int)(p - text), text);
+		return;
+	}
+	if (right)
+		hq_buf_printf(line, "%*s%s", (int)(w - tw), "", text);
+	else
+		hq_buf_printf(line, "%s%*s", text, (int)(w - tw), "");
 }
 
 static void
 write_table(struct hq_out *o)
 {
-	char **cols = NULL;
-	size_t ncols = 0, *w, *numeric;
+	struct column *cols = NULL;
+	size_t ncols = 0;
 	char buf[4096];
 
 	for (size_t r = 0; r < o->nheld; r++)
 		for (size_t i = 0; i < o->held[r].n; i++) {
+			const char *key = o->held[r].cells[i].key;
 			size_t j;
 			for (j = 0; j < ncols; j++)
-				if (strcmp(cols[j], o->held[r].cells[i].key) == 0)
+				if (strcmp(cols[j].key, key) == 0)
 					break;
 			if (j == ncols) {
+				const struct fit *f = find_fit(o, key);
 				cols = hq_xrealloc(cols, (ncols + 1) * sizeof *cols);
-				cols[ncols++] = o->held[r].cells[i].key;
+				cols[ncols++] = (struct column){ .key = key,
+				    .w = width(key), .numeric = 1, .shown = 1,
+				    .drop = f ? f->f.drop : 0,
+				    .min_width = f ? f->f.min_width : 0,
+				    .right = f ? f->f.right : 0 };
 			}
 		}
-	w = hq_xcalloc(ncols, sizeof *w);
-	numeric = hq_xcalloc(ncols, sizeof *numeric);
-	for (size_t j = 0; j < ncols; j++) {
-		w[j] = width(cols[j]);
-		numeric[j] = 1;
-	}
 	for (size_t r = 0; r < o->nheld; r++)
 		for (size_t j = 0; j < ncols; j++) {
-			const struct cell *c = find_cell(&o->held[r], cols[j]);
+			const struct cell *c = find_cell(&o->held[r], cols[j].key);
 			if (!c)
 				continue;
 			table_text(c, buf, sizeof buf);
-			if (width(buf) > w[j])
-				w[j] = width(buf);
-			if (c->type == CELL_STR || c->type == CELL_RAW)
-				numeric[j] = 0;
+			if (width(buf) > cols[j].w)
+				cols[j].w = width(buf);
+			if (c->type == CELL_STR || c->type == CELL_RAW ||
+			    c->type == CELL_ARRAY)
+				cols[j].numeric = 0;
 		}
+	for (size_t j = 0; j < ncols; j++)
+		if (cols[j].numeric)
+			cols[j].min_width = 0;
+	fit_columns(cols, ncols, (size_t)o->width);
 	struct hq_buf line = {0};
 	for (long r = -1; r < (long)o->nheld; r++) {
+		int first = 1;
 		hq_buf_reset(&line);
 		for (size_t j = 0; j < ncols; j++) {
-			const struct cell *c = r < 0 ? NULL : find_cell(&o->held[r], cols[j]);
+			const struct cell *c = r < 0 ? NULL : find_cell(&o->held[r], cols[j].key);
+			if (!cols[j].shown)
+				continue;
 			if (r < 0)
-				snprintf(buf, sizeof buf, "%s", cols[j]);
+				snprintf(buf, sizeof buf, "%s", cols[j].key);
 			else if (c)
 				table_text(c, buf, sizeof buf);
 			else
 				buf[0] = '\0';
-			int pad = (int)(w[j] - width(buf));
-			if (j)
+			if (!first)
 				hq_buf_puts(&line, "  ");
-			if (numeric[j])
-				hq_buf_printf(&line, "%*s%s", pad, "", buf);
-			else
-				hq_buf_printf(&line, "%s%*s", buf, pad, "");
+			first = 0;
+			put_cell(&line, buf, cols[j].w,
+			    cols[j].numeric || cols[j].right);
 		}
 		while (line.len && line.data[line.len - 1] == ' ')
 			line.data[--line.len] = '\0';
 		if (r < 0 && o->color)
-			fprintf(o->fp, "\033[1m%s\033[0m\n", line.data);
+			fprintf(o->fp, "\033[1m%s\033[0m\n", line.data ? line.data : "");
 		else
-			fprintf(o->fp, "%s\n", line.data);
+			fprintf(o->fp, "%s\n", line.data ? line.data : "");
 	}
 	hq_buf_free(&line);
 	free(cols);
-	free(w);
-	free(numeric);
 }
 
 /* One row as a two-column table: field, value (left-aligned: the values
@@ -389,7 +582,7 @@ write_keyvalue(struct hq_out *o)
 	for (size_t i = 0; i < r->n; i++) {
 		const struct cell *c = &r->cells[i];
 		fprintf(o->fp, "%s%*s  %s\n", c->key, (int)(wk - width(c->key)), "",
-		    c->type == CELL_NULL ? "-" : c->text);
+		    c->type == CELL_NULL ? "-" : plain_text(c));
 	}
 }
 
@@ -420,6 +613,9 @@ hq_out_free(struct hq_out *o)
 	for (size_t i = 0; i < o->ncsv; i++)
 		free(o->csv_cols[i]);
 	free(o->csv_cols);
+	for (size_t i = 0; i < o->nfits; i++)
+		free(o->fits[i].key);
+	free(o->fits);
 	hq_buf_free(&o->line);
 	rc = fflush(o->fp) == 0 && !ferror(o->fp) ? 0 : -1;
 	free(o);

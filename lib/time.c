@@ -70,6 +70,12 @@ hq_time_zone(void)
 	return zone_name;
 }
 
+int
+hq_time_zone_known(const char *name)
+{
+	return name && *name && zone_exists(name);
+}
+
 int64_t
 hq_time_days_from_civil(int y, int m, int d)
 {

@@ -30,11 +30,33 @@ void hq_out_bool(struct hq_out *o, const char *key, int v);
 void hq_out_null(struct hq_out *o, const char *key);
 /* A value that is already JSON text (an object or array), copied as is. */
 void hq_out_raw(struct hq_out *o, const char *key, const char *json);
+/* An array of n strings: a JSON array in jsonl and json, the strings
+ * joined by ", " in csv and tables. */
+void hq_out_strv(struct hq_out *o, const char *key, const char *const *v,
+    size_t n);
 void hq_out_end(struct hq_out *o);
 /* A table that holds exactly one row (a detail record) is written as two
  * columns, field and value, a line per field, instead of one wide line.
  * Other formats, and tables of several rows, are unchanged. */
 void hq_out_keyvalue(struct hq_out *o);
+
+/*
+ * Tables fit a width (hq_out_width): a column may give way when the rows
+ * are wider. hq_out_fit() says how, for a key: a column with drop > 0 is
+ * left out, the lowest drop first, until the rest fits; then columns with
+ * min_width > 0 are cut, the widest first, to no less than min_width
+ * characters (a cut cell ends in "…"). Numbers are never cut. right
+ * aligns a column of text to the right, as numbers are ("1:05:20").
+ * Other formats ignore all of it: scripts see every field.
+ */
+struct hq_out_fit {
+	int drop, min_width, right;
+};
+void hq_out_fit(struct hq_out *o, const char *key, struct hq_out_fit f);
+/* The width a table is fitted to: the terminal's (TIOCGWINSZ) when the
+ * stream is one, else $COLUMNS, else 80. hq_out_set_width() overrides it. */
+int hq_out_width(const struct hq_out *o);
+void hq_out_set_width(struct hq_out *o, int width);
 /* Rows written so far. */
 long hq_out_rows(const struct hq_out *o);
 /* Write what is held, free everything; 0, or -1 on a write error. */

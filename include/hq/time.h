@@ -21,6 +21,8 @@ enum hq_period { HQ_PERIOD_NONE, HQ_HOUR, HQ_DAY, HQ_WEEK, HQ_MONTH, HQ_YEAR };
 int hq_time_set_zone(const char *zone, struct hq_err *e);
 /* The zone in use ("America/Los_Angeles", or "system"). */
 const char *hq_time_zone(void);
+/* Whether name is a zone this machine knows (tzdata, or UTC): 1 or 0. */
+int hq_time_zone_known(const char *name);
 
 /* Apple's "yyyy-MM-dd HH:mm:ss ±HHMM". Returns 0 or -1. offset_min may be
  * NULL; it is the offset the file wrote, which is not the local zone. */
