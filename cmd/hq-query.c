@@ -21,9 +21,9 @@
 #include "hq/output.h"
 #include "hq/query.h"
 #include "hq/route.h"
+#include "hq/rows.h"
 #include "hq/select.h"
 #include "hq/store.h"
-#include "hq/svg.h"
 #include "hq/time.h"
 #include "hq/workout.h"
 #include "hq/zone.h"
@@ -121,241 +121,15 @@ struct cli {
 
 /* ---- rows ------------------------------------------------------------------- */
 
+/* A message of several lines, a line at a time. */
 static void
-row_period(const struct hq_select_series *sr, const struct hq_row *r,
-    char *buf, size_t n)
+warn_lines(char *text)
 {
-	int y, m, d, y2, m2, d2;
-
-	if (sr->by != HQ_PERIOD_NONE) {
-		hq_time_bucket_label(r->start, sr->by, buf, n);
-		return;
+	for (char *line = text, *nl; line && *line; line = nl) {
+		if ((nl = strchr(line, '\n')))
+			*nl++ = '\0';
+		hq_warn("%s", line);
 	}
-	if (sr->whole) {
-		hq_time_civil_from_days(hq_time_local_day(r->start), &y, &m, &d);
-		hq_time_civil_from_days(hq_time_local_day(r->end > r->start ? r->end - 1 : r->end),
-		    &y2, &m2, &d2);
-		snprintf(buf, n, "%04d-%02d-%02d/%04d-%02d-%02d", y, m, d, y2, m2, d2);
-		return;
-	}
-	hq_time_civil_from_days(r->day, &y, &m, &d);
-	snprintf(buf, n, "%04d-%02d-%02d", y, m, d);
-}
-
-/*
- * How the rows of the series being printed read in a table: counts of
- * things (steps, flights) as whole numbers; each aggregation headed by what
- * it is over where that is not plain (an avg of steps by week is per day,
- * by day per sample; of sleep, per night); one row per sample without the
- * n that is always 1, its start and end as times of the period's day. The
- * metrics announced are kept to say what there is when nothing passes.
- */
-struct printer {
-	struct hq_out *out;
-	int table;
-	int whole;                  /* the series counts things */
-	int raw;                    /* one row per sample (or night) */
-	char label[HQ_MAX_AGGS][24];
-	struct hq_metric_ref *seen;
-	size_t nseen;
-};
-
-static void
-agg_label(const struct hq_select_series *sr, const struct hq_agg *a,
-    char *buf, size_t n)
-{
-	const char *per = NULL;
-
-	if (a->kind == HQ_AGG_AVG) {
-		if (sr->metric->kind == HQ_KIND_SLEEP)
-			per = "night";
-		else if (sr->metric->kind == HQ_KIND_CUMULATIVE)
-			per = sr->whole || sr->by >= HQ_WEEK ? "day" : "sample";
-	}
-	if (per)
-		snprintf(buf, n, "%s/%s", a->name, per);
-	else
-		snprintf(buf, n, "%s", a->name);
-}
-
-static int
-print_series(void *ctx, const struct hq_select_series *sr, struct hq_err *e)
-{
-	struct printer *p = ctx;
-
-	(void)e;
-	p->seen = hq_xrealloc(p->seen, (p->nseen + 1) * sizeof *p->seen);
-	p->seen[p->nseen++] = *sr->metric;
-	p->whole = sr->metric->kind == HQ_KIND_CUMULATIVE &&
-	    strcmp(sr->metric->unit, "count") == 0;
-	p->raw = sr->by == HQ_PERIOD_NONE && !sr->whole;
-	for (size_t k = 0; k < sr->naggs; k++)
-		agg_label(sr, &sr->aggs[k], p->label[k], sizeof p->label[k]);
-	return 0;
-}
-
-static void
-time_of_day(int64_t t, char *buf, size_t n)
-{
-	struct hq_local l;
-
-	hq_time_to_local(t, &l);
-	snprintf(buf, n, "%02d:%02d:%02d", l.hour, l.min, l.sec);
-}
-
-/* A row as a person reads it: no start and end where the period says
- * them, no value where the first aggregation says it. */
-static void
-print_table_row(struct printer *p, const struct hq_select_series *sr,
-    const struct hq_row *r, const char *period)
-{
-	struct hq_out *out = p->out;
-	char t[16];
-
-	hq_out_str(out, "metric", sr->metric->name);
-	hq_out_str(out, "period", period);
-	if (p->raw) {
-		time_of_day(r->start, t, sizeof t);
-		hq_out_str(out, "start", t);
-		if (r->end != r->start) {
-			time_of_day(r->end, t, sizeof t);
-			hq_out_str(out, "end", t);
-		}
-	}
-	if (p->raw || sr->naggs == 0)
-		hq_out_num(out, "value", p->whole ? round(r->v[0]) : r->v[0]);
-	else
-		for (size_t k = 0; k < sr->naggs; k++)
-			hq_out_num(out, p->label[k], p->whole ? round(r->v[k]) : r->v[k]);
-	if (!p->raw)
-		hq_out_int(out, "n", r->n);
-	hq_out_str(out, "unit", sr->metric->unit);
-	if (r->source >= 0)
-		hq_out_str(out, "source", sr->sources[r->source]);
-	if (!isnan(r->sample_value))
-		hq_out_num(out, "sample_value", p->whole ? round(r->sample_value)
-		    : r->sample_value);
-	if (r->category[0])
-		hq_out_str(out, "category", r->category);
-}
-
-static int
-print_row(void *ctx, const struct hq_select_series *sr, const struct hq_row *r,
-    struct hq_err *e)
-{
-	struct printer *p = ctx;
-	struct hq_out *out = p->out;
-	char period[64], start[40], end[40];
-
-	(void)e;
-	row_period(sr, r, period, sizeof period);
-	hq_out_begin(out);
-	if (p->table) {
-		print_table_row(p, sr, r, period);
-		hq_out_end(out);
-		return 0;
-	}
-	hq_time_format_local(r->start, start, sizeof start);
-	hq_time_format_local(r->end, end, sizeof end);
-	hq_out_str(out, "metric", sr->metric->name);
-	hq_out_str(out, "period", period);
-	hq_out_str(out, "start", start);
-	hq_out_str(out, "end", end);
-	hq_out_num(out, "value", r->v[0]);
-	for (size_t k = 0; k < sr->naggs; k++)
-		hq_out_num(out, sr->aggs[k].name, r->v[k]);
-	hq_out_int(out, "n", r->n);
-	hq_out_str(out, "unit", sr->metric->unit);
-	if (r->source >= 0)
-		hq_out_str(out, "source", sr->sources[r->source]);
-	if (!isnan(r->sample_value))
-		hq_out_num(out, "sample_value", r->sample_value);
-	if (r->category[0])
-		hq_out_str(out, "category", r->category);
-	hq_out_end(out);
-	return 0;
-}
-
-/* --format svg: every metric's points, held until the chart is drawn. */
-struct chart {
-	struct hq_chart ch;
-	struct hq_chart_series *cs;
-	size_t *cap;
-};
-
-static int
-chart_series(void *ctx, const struct hq_select_series *sr, struct hq_err *e)
-{
-	struct chart *c = ctx;
-	struct hq_chart_series *s;
-
-	(void)e;
-	c->cs = hq_xrealloc(c->cs, (c->ch.nseries + 1) * sizeof *c->cs);
-	c->cap = hq_xrealloc(c->cap, (c->ch.nseries + 1) * sizeof *c->cap);
-	s = &c->cs[c->ch.nseries];
-	memset(s, 0, sizeof *s);
-	s->name = hq_xstrdup(sr->metric->name);
-	s->unit = hq_xstrdup(sr->metric->unit);
-	s->bars = sr->aggs[0].kind == HQ_AGG_SUM && sr->by != HQ_PERIOD_NONE;
-	c->cap[c->ch.nseries] = 0;
-	if (c->ch.nseries++ == 0)
-		c->ch.by = sr->by;
-	c->ch.series = c->cs;
-	return 0;
-}
-
-static int
-chart_point(void *ctx, const struct hq_select_series *sr, const struct hq_row *r,
-    struct hq_err *e)
-{
-	struct chart *c = ctx;
-	struct hq_chart_series *s = &c->cs[c->ch.nseries - 1];
-	size_t *cap = &c->cap[c->ch.nseries - 1];
-	struct hq_chart_point *pts = (struct hq_chart_point *)s->pts;
-
-	(void)sr;
-	(void)e;
-	if (s->n == *cap) {
-		*cap = *cap ? *cap * 2 : 256;
-		pts = hq_xrealloc(pts, *cap * sizeof *pts);
-		s->pts = pts;
-	}
-	pts[s->n++] = (struct hq_chart_point){ r->start, r->end, r->v[0] };
-	return 0;
-}
-
-static void
-chart_free(struct chart *c)
-{
-	for (size_t i = 0; i < c->ch.nseries; i++) {
-		free((void *)c->cs[i].name);
-		free((void *)c->cs[i].unit);
-		free((void *)c->cs[i].pts);
-	}
-	free(c->cs);
-	free(c->cap);
-}
-
-/* ---- nothing found ------------------------------------------------------------ */
-
-/* " from 2024-12-01 to 2024-12-31", " since ...", " until ...", "". */
-static void
-range_text(int64_t from, int64_t to, char *buf, size_t n)
-{
-	char a[16], b[16];
-
-	if (from != INT64_MIN)
-		hq_time_format_date(from, a, sizeof a);
-	if (to != INT64_MAX)
-		hq_time_format_date(to - 1, b, sizeof b);
-	if (from != INT64_MIN && to != INT64_MAX)
-		snprintf(buf, n, " from %s to %s", a, b);
-	else if (from != INT64_MIN)
-		snprintf(buf, n, " since %s", a);
-	else if (to != INT64_MAX)
-		snprintf(buf, n, " until %s", b);
-	else
-		snprintf(buf, n, "%s", "");
 }
 
 /* The options that drop rows, as typed: "--when 'x', --where 'y'". */
@@ -376,76 +150,33 @@ filters_text(const struct cli *c, char *buf, size_t n)
 	hq_buf_free(&b);
 }
 
-/* No rows: say, for each metric asked for, what the store has near the
- * range (exit 1 and an empty stdout stay as they are for scripts). */
-static void
-explain_no_rows(struct hq_store *s, const struct cli *c,
-    const struct hq_select *sel, const struct printer *p)
-{
-	char range[80], filters[1024], first[16], last[16];
-	struct hq_list_extent x;
-	struct hq_err e;
-
-	range_text(sel->from, sel->to, range, sizeof range);
-	filters_text(c, filters, sizeof filters);
-	for (size_t i = 0; i < p->nseen; i++) {
-		const struct hq_metric_ref *m = &p->seen[i];
-		if (hq_list_extent(s, m, sel->from, sel->to, &x, &e)) {
-			hq_warn("%s", e.msg);
-			continue;
-		}
-		hq_time_format_date(x.first, first, sizeof first);
-		hq_time_format_date(x.last, last, sizeof last);
-		if (!x.any)
-			hq_warn("no %s in the store (hq-query --list shows what it "
-			    "holds)", m->name);
-		else if (x.n_range == 0)
-			hq_warn("no %s%s; its data runs from %s to %s", m->name, range,
-			    first, last);
-		else if (filters[0])
-			hq_warn("%s has %lld samples%s, but no row passes %s", m->name,
-			    (long long)x.n_range, range, filters);
-		else
-			hq_warn("%s has %lld samples%s, but they make no rows", m->name,
-			    (long long)x.n_range, range);
-	}
-}
-
 /* The selection's rows, printed or charted (title: NULL, the metrics');
- * the exit status. */
+ * the exit status. With no rows, stderr says what the store has near them
+ * (stdout stays empty, the status 1). */
 static int
 run_rows(struct hq_store *s, const struct cli *c, const struct hq_select *sel,
     const char *title, struct hq_out *out)
 {
-	struct chart ch = { .ch.title = title };
-	struct printer pr = { .out = out,
-	    .table = hq_out_format(out) == HQ_FMT_TABLE };
-	struct hq_select_sink print = { print_series, print_row, &pr };
-	struct hq_select_sink chart = { chart_series, chart_point, &ch };
 	int svg = c->shape == SHAPE_SVG;
+	struct hq_rows *rows = svg ? hq_rows_new_chart(title) : hq_rows_new(out);
+	char filters[2048], text[4096];
 	struct hq_err e;
-	long n;
-	int status;
+	long n = hq_select_run(s, sel, hq_rows_sink(rows), &e);
+	int status = n < 0 ? 2 : n ? 0 : 1;
 
-	if (pr.table) {
-		hq_out_fit(out, "end", (struct hq_out_fit){ .drop = 1 });
-		hq_out_fit(out, "source", (struct hq_out_fit){ .min_width = 10 });
-	}
-	n = hq_select_run(s, sel, svg ? &chart : &print, &e);
-	status = n < 0 ? 2 : n ? 0 : 1;
-	if (n < 0)
+	if (n < 0) {
 		hq_warn("%s", e.msg);
-	else if (svg && n && hq_svg_write(stdout, &ch.ch)) {
+	} else if (svg && n && hq_rows_write_chart(rows, stdout)) {
 		hq_warn("writing the chart failed");
 		status = 2;
+	} else if (n == 0) {
+		filters_text(c, filters, sizeof filters);
+		if (hq_rows_explain_none(rows, s, sel, filters, text, sizeof text, &e))
+			hq_warn("%s", e.msg);
+		else
+			warn_lines(text);
 	}
-	if (n == 0 && !svg)
-		explain_no_rows(s, c, sel, &pr);
-	else if (n == 0)
-		hq_warn("nothing to chart%s", sel->from == INT64_MIN &&
-		    sel->to == INT64_MAX ? "" : " in that range");
-	free(pr.seen);
-	chart_free(&ch);
+	hq_rows_free(rows);
 	return status;
 }
 
@@ -463,50 +194,6 @@ run_list(struct hq_store *s, struct hq_out *out)
 		hq_warn("the store %s is empty: import an export with hq-ingest",
 		    hq_store_filename(s));
 	return n < 0 ? 2 : n ? 0 : 1;
-}
-
-static int
-is_workouts(const char *name)
-{
-	return strcmp(name, "workouts") == 0 || strcmp(name, "workout") == 0;
-}
-
-/* An empty workout list: what there is of that type, or at all. */
-static void
-explain_no_workouts(struct hq_store *s, const struct hq_workout_filter *f)
-{
-	struct hq_workout_count all, typed;
-	char range[80], first[16], last[16], what[160], type[128] = "";
-	const char *id = f->type ? hq_workout_type_identifier(f->type, NULL, 0) : NULL;
-	struct hq_err e;
-
-	if (hq_workout_count(s, f->type, f->from, f->to, &typed, &e) ||
-	    hq_workout_count(s, NULL, 0, 0, &all, &e)) {
-		hq_warn("%s", e.msg);
-		return;
-	}
-	range_text(f->from ? f->from : INT64_MIN, f->to ? f->to : INT64_MAX,
-	    range, sizeof range);
-	if (id)
-		hq_workout_type_name(id, type, sizeof type);
-	snprintf(what, sizeof what, "%s%sworkouts", type, type[0] ? " " : "");
-	if (all.n == 0) {
-		hq_warn("no workouts in the store");
-		return;
-	}
-	if (typed.n == 0) {
-		hq_warn("no %s in the store; it has %lld workouts (hq-query --list "
-		    "shows their types)", what, (long long)all.n);
-		return;
-	}
-	hq_time_format_date(typed.first, first, sizeof first);
-	hq_time_format_date(typed.last, last, sizeof last);
-	if (typed.n_range == 0)
-		hq_warn("no %s%s; %lld from %s to %s", what, range,
-		    (long long)typed.n, first, last);
-	else
-		hq_warn("%lld %s%s, but none passes --min-duration or --offset",
-		    (long long)typed.n_range, what, range);
 }
 
 /* hq-query workout REF [METRIC]: the detail, a metric's rows or chart
@@ -543,7 +230,8 @@ run_workout(struct hq_store *s, const struct cli *c, int argc, char **argv,
 		if (got < 0)
 			hq_warn("%s", e.msg);
 		else if (got == 0)
-			hq_warn("workout %lld (%s) has no route points", (long long)w.id, name);
+			hq_warn("workout %lld (%s) has no route points", (long long)w.id,
+			    name);
 		return got < 0 ? 2 : got ? 0 : 1;
 	}
 	metric = argc == 3 ? argv[2] : c->shape == SHAPE_SVG ? "heart_rate" : NULL;
@@ -566,30 +254,34 @@ run_workout(struct hq_store *s, const struct cli *c, int argc, char **argv,
 }
 
 static int
-run_workouts(struct hq_store *s, const struct cli *c, int argc, char **argv,
+run_workouts(struct hq_store *s, const struct cli *c, int argc,
     const struct hq_select *sel, struct hq_out *out)
 {
-	struct hq_err e;
-	long got;
-
-	if (argc != 1) {
-		hq_opts_usage_error(&cmd, "workouts takes no metric names");
-		return 2;
-	}
-	(void)argv;
 	struct hq_workout_filter f = {
 		.type = c->type, .from = sel->from == INT64_MIN ? 0 : sel->from,
 		.to = sel->to == INT64_MAX ? 0 : sel->to,
 		.min_duration = c->min_duration, .limit = c->limit,
 		.offset = c->offset,
 	};
+	struct hq_err e;
+	char text[512];
+	long got;
+
+	if (argc != 1) {
+		hq_opts_usage_error(&cmd, "workouts takes no metric names");
+		return 2;
+	}
 	got = hq_workout_list(s, &f, out, &e);
 	if (got < 0) {
 		hq_warn("%s", e.msg);
 		return 2;
 	}
-	if (got == 0)
-		explain_no_workouts(s, &f);
+	if (got == 0) {
+		if (hq_workout_explain_none(s, &f, text, sizeof text, &e))
+			hq_warn("%s", e.msg);
+		else
+			hq_warn("%s", text);
+	}
 	return got ? 0 : 1;
 }
 
@@ -737,12 +429,8 @@ configure(const struct cli *c, struct hq_store *s, struct hq_config **cfg)
 		return 2;
 	}
 	hq_zone_note(&z, note, sizeof note);
-	if (note[0] && isatty(2))
-		for (char *line = note, *nl; line; line = nl) {
-			if ((nl = strchr(line, '\n')))
-				*nl++ = '\0';
-			hq_warn("%s", line);
-		}
+	if (isatty(2))
+		warn_lines(note);
 	return 0;
 }
 
@@ -821,13 +509,12 @@ main(int argc, char **argv)
 	    : HQ_FMT_AUTO);
 	if (c.list)
 		status = run_list(s, out);
-	else if (strcmp(argv[0], "workout") == 0)
-		status = hq_select_config(&sel, cfg, &e) ? (hq_warn("%s", e.msg), 2)
-		    : run_workout(s, &c, argc, argv, &sel, out);
-	else if (is_workouts(argv[0]))
-		status = run_workouts(s, &c, argc, argv, &sel, out);
+	else if (strcmp(argv[0], "workouts") == 0)
+		status = run_workouts(s, &c, argc, &sel, out);
 	else if (hq_select_config(&sel, cfg, &e))
 		hq_warn("%s", e.msg);
+	else if (strcmp(argv[0], "workout") == 0)
+		status = run_workout(s, &c, argc, argv, &sel, out);
 	else
 		status = run_rows(s, &c, &sel, NULL, out);
 out:

@@ -463,6 +463,25 @@ hq_time_format_date(int64_t utc, char *buf, size_t n)
 	snprintf(buf, n, "%04d-%02d-%02d", l.year, l.month, l.day);
 }
 
+void
+hq_time_range_text(int64_t from, int64_t to, char *buf, size_t n)
+{
+	char a[16], b[16];
+
+	if (from != INT64_MIN)
+		hq_time_format_date(from, a, sizeof a);
+	if (to != INT64_MAX)
+		hq_time_format_date(to - 1, b, sizeof b);
+	if (from != INT64_MIN && to != INT64_MAX)
+		snprintf(buf, n, " from %s to %s", a, b);
+	else if (from != INT64_MIN)
+		snprintf(buf, n, " since %s", a);
+	else if (to != INT64_MAX)
+		snprintf(buf, n, " until %s", b);
+	else
+		snprintf(buf, n, "%s", "");
+}
+
 static int64_t
 month_start(int y, int m)
 {

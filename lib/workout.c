@@ -1072,3 +1072,35 @@ hq_workout_count(struct hq_store *s, const char *type, int64_t from,
 	}
 	return 0;
 }
+
+int
+hq_workout_explain_none(struct hq_store *s, const struct hq_workout_filter *f,
+    char *buf, size_t n, struct hq_err *e)
+{
+	struct hq_workout_count all, typed;
+	char range[80], first[16], last[16], what[160], type[128] = "";
+	const char *id = f->type ? hq_workout_type_identifier(f->type, NULL, 0) : NULL;
+
+	if (hq_workout_count(s, f->type, f->from, f->to, &typed, e) ||
+	    hq_workout_count(s, NULL, 0, 0, &all, e))
+		return -1;
+	hq_time_range_text(f->from ? f->from : INT64_MIN, f->to ? f->to : INT64_MAX,
+	    range, sizeof range);
+	if (id)
+		hq_workout_type_name(id, type, sizeof type);
+	snprintf(what, sizeof what, "%s%sworkouts", type, type[0] ? " " : "");
+	hq_time_format_date(typed.first, first, sizeof first);
+	hq_time_format_date(typed.last, last, sizeof last);
+	if (all.n == 0)
+		snprintf(buf, n, "no workouts in the store");
+	else if (typed.n == 0)
+		snprintf(buf, n, "no %s in the store; it has %lld workouts "
+		    "(hq-query --list shows their types)", what, (long long)all.n);
+	else if (typed.n_range == 0)
+		snprintf(buf, n, "no %s%s; %lld from %s to %s", what, range,
+		    (long long)typed.n, first, last);
+	else
+		snprintf(buf, n, "%lld %s%s, but none passes --min-duration or "
+		    "--offset", (long long)typed.n_range, what, range);
+	return 0;
+}
