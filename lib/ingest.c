@@ -693,6 +693,8 @@ int
 hq_ingest_sample_meta(struct hq_ingest *ig, int64_t sample_id,
     const char *key, const char *value, struct hq_err *e)
 {
+	if (sample_id == ig->new_sample_id && strcmp(key, "HKTimeZone") == 0)
+		note_zone(ig, value, ig->new_sample_start);
 	return run(ig, ST_SAMPLE_META, (struct hq_bind[]){ HQ_INT(sample_id),
 	    HQ_TEXT(key), HQ_TEXT(value), HQ_END }, e);
 }

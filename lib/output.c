@@ -425,40 +425,32 @@ table_width(const struct column *c, size_t n)
 	return total + (shown ? 2 * (shown - 1) : 0);
 }
 
-/* The width the shown columns would take with every cuttable one cut to
- * its minimum. */
-static size_t
-cut_width(const struct column *c, size_t n)
-{
-	size_t total = table_width(c, n);
-
-	for (size_t j = 0; j < n; j++)
-		if (c[j].shown && c[j].min_width && c[j].w > (size_t)c[j].min_width)
-			total -= c[j].w - (size_t)c[j].min_width;
-	return total;
-}
-
 /*
- * Fit the columns to width. While the table is too wide: when cutting the
- * columns that have a minimum width would make it fit, cut them, the
- * widest first, and stop; otherwise leave out the column with the lowest
- * drop. A table that cannot fit is cut as far as it goes and written so
- * (its numbers are never cut).
+ * Fit the columns to width. Columns give way in the order of their drop,
+ * lowest first: one with a minimum width is cut towards it first, and left
+ * out only when that is not enough. Then the columns that are never left
+ * out (drop 0) but have a minimum width are cut, the widest first. A table
+ * that cannot fit is cut as far as it goes and written so (its numbers are
+ * never cut).
  */
 static void
 fit_columns(struct column *c, size_t n, size_t width)
 {
 	while (table_width(c, n) > width) {
 		size_t pick = n;
-		if (cut_width(c, n) > width)
-			for (size_t j = 0; j < n; j++)
-				if (c[j].shown && c[j].drop &&
-				    (pick == n || c[j].drop < c[pick].drop))
-					pick = j;
-		if (pick < n) {
+		for (size_t j = 0; j < n; j++)
+			if (c[j].shown && c[j].drop &&
+			    (pick == n || c[j].drop < c[pick].drop))
+				pick = j;
+		if (pick == n)
+			break;
+		if (c[pick].min_width && c[pick].w > (size_t)c[pick].min_width)
+			c[pick].w--;
+		else
 			c[pick].shown = 0;
-			continue;
-		}
+	}
+	while (table_width(c, n) > width) {
+		size_t pick = n;
 		for (size_t j = 0; j < n; j++)
 			if (c[j].shown && c[j].min_width && c[j].w > (size_t)c[j].min_width &&
 			    (pick == n || c[j].w > c[pick].w))

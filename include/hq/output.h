@@ -42,12 +42,13 @@ void hq_out_keyvalue(struct hq_out *o);
 
 /*
  * Tables fit a width (hq_out_width): a column may give way when the rows
- * are wider. hq_out_fit() says how, for a key: a column with drop > 0 is
- * left out, the lowest drop first, until the rest fits; then columns with
- * min_width > 0 are cut, the widest first, to no less than min_width
- * characters (a cut cell ends in "…"). Numbers are never cut. right
- * aligns a column of text to the right, as numbers are ("1:05:20").
- * Other formats ignore all of it: scripts see every field.
+ * are wider. hq_out_fit() says how, for a key. Columns with drop > 0 give
+ * way in that order, lowest first, until the rest fits: one that has a
+ * min_width is first cut towards it (a cut cell ends in "…"), and left out
+ * only when that is not enough. Then columns with drop 0 and a min_width
+ * are cut, the widest first. Numbers are never cut. right aligns a column
+ * of text to the right, as numbers are ("1:05:20"). Other formats ignore
+ * all of it: scripts see every field.
  */
 struct hq_out_fit {
 	int drop, min_width, right;
