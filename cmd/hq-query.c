@@ -280,7 +280,7 @@ run_workouts(struct hq_store *s, const struct cli *c, int argc,
 		if (hq_workout_explain_none(s, &f, text, sizeof text, &e))
 			hq_warn("%s", e.msg);
 		else
-			hq_warn("%s", text);
+			warn_lines(text);
 	}
 	return got ? 0 : 1;
 }

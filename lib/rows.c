@@ -296,16 +296,16 @@ hq_rows_explain_none(const struct hq_rows *r, struct hq_store *s,
 		hq_time_format_date(x.first, first, sizeof first);
 		hq_time_format_date(x.last, last, sizeof last);
 		if (!x.any)
-			hq_buf_printf(&b, "no %s in the store (hq-query --list shows "
-			    "what it holds)", m->name);
+			hq_buf_printf(&b, "no %s in the store (see hq-query --list)",
+			    m->name);
 		else if (x.n_range == 0)
-			hq_buf_printf(&b, "no %s%s; its data runs from %s to %s",
-			    m->name, range, first, last);
+			hq_buf_printf(&b, "no %s%s\n%s has data from %s to %s",
+			    m->name, range, m->name, first, last);
 		else if (filters && *filters)
-			hq_buf_printf(&b, "%s has %lld samples%s, but no row passes %s",
+			hq_buf_printf(&b, "%s has %lld samples%s\nbut no row passes %s",
 			    m->name, (long long)x.n_range, range, filters);
 		else
-			hq_buf_printf(&b, "%s has %lld samples%s, but they make no rows",
+			hq_buf_printf(&b, "%s has %lld samples%s\nbut they make no rows",
 			    m->name, (long long)x.n_range, range);
 	}
 	snprintf(buf, n, "%s", b.len ? b.data : "");

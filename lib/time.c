@@ -472,7 +472,9 @@ hq_time_range_text(int64_t from, int64_t to, char *buf, size_t n)
 		hq_time_format_date(from, a, sizeof a);
 	if (to != INT64_MAX)
 		hq_time_format_date(to - 1, b, sizeof b);
-	if (from != INT64_MIN && to != INT64_MAX)
+	if (from != INT64_MIN && to != INT64_MAX && strcmp(a, b) == 0)
+		snprintf(buf, n, " on %s", a);
+	else if (from != INT64_MIN && to != INT64_MAX)
 		snprintf(buf, n, " from %s to %s", a, b);
 	else if (from != INT64_MIN)
 		snprintf(buf, n, " since %s", a);

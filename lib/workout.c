@@ -1094,11 +1094,11 @@ hq_workout_explain_none(struct hq_store *s, const struct hq_workout_filter *f,
 	if (all.n == 0)
 		snprintf(buf, n, "no workouts in the store");
 	else if (typed.n == 0)
-		snprintf(buf, n, "no %s in the store; it has %lld workouts "
-		    "(hq-query --list shows their types)", what, (long long)all.n);
+		snprintf(buf, n, "no %s in the store, %lld of other types (see "
+		    "hq-query --list)", what, (long long)all.n);
 	else if (typed.n_range == 0)
-		snprintf(buf, n, "no %s%s; %lld from %s to %s", what, range,
-		    (long long)typed.n, first, last);
+		snprintf(buf, n, "no %s%s\n%lld %s from %s to %s", what, range,
+		    (long long)typed.n, what, first, last);
 	else
 		snprintf(buf, n, "%lld %s%s, but none passes --min-duration or "
 		    "--offset", (long long)typed.n_range, what, range);

@@ -41,11 +41,13 @@ int hq_rows_write_chart(const struct hq_rows *r, FILE *fp);
 void hq_rows_free(struct hq_rows *r);
 
 /*
- * After a run that gave no rows: a line for each metric it was asked for
- * about what the store holds, lines separated by '\n' into buf:
- *   no body_fat_percentage in the store (hq-query --list shows what it holds)
- *   no heart_rate from 2020-01-01 to 2020-01-31; its data runs from ... to ...
- *   heart_rate has 1385 samples from ... to ..., but no row passes FILTERS
+ * After a run that gave no rows: for each metric it was asked for, a
+ * line or two about what the store holds, lines separated by '\n' into buf:
+ *   no body_fat_percentage in the store (see hq-query --list)
+ *   no heart_rate from 2020-01-01 to 2020-01-31
+ *   heart_rate has data from 2024-10-20 to 2024-11-09
+ *   heart_rate has 1391 samples on 2024-10-25
+ *   but no row passes --where 'max>300'
  * filters are the options that drop rows as typed ("--when 'x>1'"), ""
  * when none. 0, or -1 with e set.
  */

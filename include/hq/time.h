@@ -70,8 +70,8 @@ void hq_time_format_local(int64_t utc, char *buf, size_t n);
 /* "2024-12-01", the local date */
 void hq_time_format_date(int64_t utc, char *buf, size_t n);
 /* A range [from, to) in words, local dates, for messages: " from
- * 2024-12-01 to 2024-12-31", " since ...", " until ..." (INT64_MIN and
- * INT64_MAX are open ends), "" for all time. */
+ * 2024-12-01 to 2024-12-31", " on 2024-12-01" (one day), " since ...",
+ * " until ..." (INT64_MIN and INT64_MAX are open ends), "" for all time. */
 void hq_time_range_text(int64_t from, int64_t to, char *buf, size_t n);
 
 /* A date as typed on a command line, as the half-open range [start, end) it

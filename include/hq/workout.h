@@ -80,9 +80,9 @@ struct hq_workout_count {
 int hq_workout_count(struct hq_store *s, const char *type, int64_t from,
     int64_t to, struct hq_workout_count *c, struct hq_err *e);
 
-/* An empty list of f, in a line for a person: what there is of that type,
- * or at all ("no cycling workouts since 2026-11-20; 4 from 2026-10-17 to
- * 2026-11-17"). 0, or -1 with e set. */
+/* An empty list of f, for a person: what there is of that type, or at
+ * all, in a line or two ("no cycling workouts since 2026-11-20\n4 cycling
+ * workouts from 2026-10-17 to 2026-11-17"). 0, or -1 with e set. */
 int hq_workout_explain_none(struct hq_store *s,
     const struct hq_workout_filter *f, char *buf, size_t n, struct hq_err *e);
 

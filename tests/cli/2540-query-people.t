@@ -121,16 +121,26 @@ is "$(hq-query workouts --format csv | head -1)" \
 # --- nothing found -----------------------------------------------------------------
 run hq-query body_fat
 is "$rc $out" "1 " "a metric the store lacks: exit 1, nothing on stdout"
-is "$err" "hq-query: no body_fat_percentage in the store (hq-query --list shows what it holds)" "and stderr says so"
+is "$err" "hq-query: no body_fat_percentage in the store (see hq-query --list)" "and stderr says so"
 run hq-query heart_rate --from 2020-01-01 --to 2020-01-31
-is "$err" "hq-query: no heart_rate from 2020-01-01 to 2020-01-31; its data runs from 2024-10-20 to 2024-11-09" \
+is "$err" "hq-query: no heart_rate from 2020-01-01 to 2020-01-31
+hq-query: heart_rate has data from 2024-10-20 to 2024-11-09" \
 	"a range with no data: the range the metric has"
 run hq-query heart_rate --by day --agg avg,max --from 2024-10-25 --to 2024-10-25 --where 'max>300'
-like "$err" "^hq-query: heart_rate has [0-9]+ samples from 2024-10-25 to 2024-10-25, but no row passes --where 'max>300'$" \
-	"data there but filtered out: which option dropped it"
+want=$(sqlite3 "$HQ_DB" "select count(*) from sample s join metric m on m.id = s.metric_id where m.identifier = 'HKQuantityTypeIdentifierHeartRate' and s.start >= $(TZ=America/Los_Angeles date -d 2024-10-25 +%s) and s.start < $(TZ=America/Los_Angeles date -d 2024-10-26 +%s)")
+is "$err" "hq-query: heart_rate has $want samples on 2024-10-25
+hq-query: but no row passes --where 'max>300'" \
+	"data there but filtered out: how much, and which option dropped it"
+for e in "$err" "$(hq-query body_fat 2>&1)"; do
+	is "$(widest "$e" | awk '$1 <= 80')" "$(widest "$e")" "the message fits 80 columns"
+done
 run hq-query workouts --type ride --from 2024-11-04
-is "$rc:$err" "1:hq-query: no cycling workouts since 2024-11-04; 3 from 2024-10-27 to 2024-11-03" \
+is "$rc:$err" "1:hq-query: no cycling workouts since 2024-11-04
+hq-query: 3 cycling workouts from 2024-10-27 to 2024-11-03" \
 	"no workouts: what there is of that type"
+run hq-query workouts --type yoga
+is "$err" "hq-query: no yoga workouts in the store, 12 of other types (see hq-query --list)" \
+	"a type the store lacks: what else there is"
 
 # --- aggregations say what they are over ------------------------------------------------
 tty 80 "hq-query steps --by week --agg sum,avg --from 2024-10-21 --to 2024-10-27"
