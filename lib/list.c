@@ -294,8 +294,12 @@ list_routes(struct hq_store *s, struct hq_out *out, struct hq_err *e)
 static void
 clinical_type_name(const char *identifier, char *buf, size_t n)
 {
+	static const char prefix[] = "HKClinicalTypeIdentifier";
 	size_t len;
 
+	if (strncmp(identifier, prefix, sizeof prefix - 1) == 0 &&
+	    identifier[sizeof prefix - 1])
+		identifier += sizeof prefix - 1;
 	hq_catalog_snake(identifier, buf, n);
 	len = strlen(buf);
 	if (len > 7 && strcmp(buf + len - 7, "_record") == 0)
