@@ -371,15 +371,59 @@ hq_out_rows(const struct hq_out *o)
 	return o->rows;
 }
 
-/* Display width of UTF-8 text: code points, not bytes. */
+/* The code point at *s (UTF-8; a stray byte stands for itself), and the
+ * bytes it takes. */
+static unsigned
+next_char(const char *s, size_t *len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	unsigned c = p[0];
+	size_t n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+
+	for (size_t i = 1; i < n; i++)
+		if ((p[i] & 0xC0) != 0x80) {
+			n = 1;
+			break;
+		}
+	if (n > 1)
+		c &= 0x3F >> (n - 1);
+	for (size_t i = 1; i < n; i++)
+		c = c << 6 | (p[i] & 0x3F);
+	*len = n;
+	return c;
+}
+
+/* Columns a code point takes on a terminal: 2 for East Asian wide and
+ * full-width characters and most emoji, 0 for combining marks and joiners,
+ * else 1 (the ranges of Unicode's EastAsianWidth W and F that names and
+ * text are written in). */
+static size_t
+char_width(unsigned c)
+{
+	if ((c >= 0x0300 && c <= 0x036F) || c == 0x200B || c == 0x200D ||
+	    (c >= 0xFE00 && c <= 0xFE0F))
+		return 0;
+	if ((c >= 0x1100 && c <= 0x115F) || (c >= 0x2E80 && c <= 0x303E) ||
+	    (c >= 0x3041 && c <= 0x33FF) || (c >= 0x3400 && c <= 0x4DBF) ||
+	    (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0xA000 && c <= 0xA4CF) ||
+	    (c >= 0xAC00 && c <= 0xD7A3) || (c >= 0xF900 && c <= 0xFAFF) ||
+	    (c >= 0xFE30 && c <= 0xFE4F) || (c >= 0xFF00 && c <= 0xFF60) ||
+	    (c >= 0xFFE0 && c <= 0xFFE6) || (c >= 0x1F300 && c <= 0x1F64F) ||
+	    (c >= 0x1F900 && c <= 0x1F9FF) || (c >= 0x20000 && c <= 0x3FFFD))
+		return 2;
+	return 1;
+}
+
+/* Display width of UTF-8 text, in terminal columns. */
 static size_t
 width(const char *s)
 {
-	size_t w = 0;
+	size_t w = 0, len;
 
-	for (; *s; s++)
-		if (((unsigned char)*s & 0xC0) != 0x80)
-			w++;
+	while (*s) {
+		w += char_width(next_char(s, &len));
+		s += len;
+	}
 	return w;
 }
 
@@ -469,12 +513,18 @@ put_cell(struct hq_buf *line, const char *text, size_t w, int right)
 	size_t tw = width(text);
 
 	if (tw > w) {
+		/* as many whole characters as leave a column for the "…" */
 		const char *p = text;
-		for (size_t k = 0; *p && k + 1 < w; k++)
-			do
-				p++;
-			while (((unsigned char)*p & 0xC0) == 0x80);
-		hq_buf_printf(line, "%.*s\xe2\x80\xa6", (int)(p - text), text);
+		size_t used = 0, len, cw;
+		while (*p) {
+			cw = char_width(next_char(p, &len));
+			if (used + cw + 1 > w)
+				break;
+			used += cw;
+			p += len;
+		}
+		hq_buf_printf(line, "%.*s\xe2\x80\xa6%*s", (int)(p - text), text,
+		    (int)(w - used - 1), "");
 		return;
 	}
 	if (right)

@@ -178,7 +178,40 @@ test_fit(void)
 	char *text = NULL;
 	size_t len = 0;
 	FILE *fp = open_memstream(&text, &len);
-	struct hq_out *o;
+	struct hq_out *o = hq_out_new(fp, HQ_FMT_TABLE);
+	/* Wide characters take two columns: aligned, and cut on a whole one. */
+	const char *who[] = { "健康数据来源", "Здоровье" };
+	hq_out_set_width(o, 17);
+	for (int i = 0; i < 2; i++) {
+		hq_out_begin(o);
+		hq_out_int(o, "n", i);
+		hq_out_str(o, "source", who[i]);
+		hq_out_end(o);
+	}
+	hq_out_fit(o, "source", (struct hq_out_fit){ .min_width = 6 });
+	hq_out_free(o);
+	fflush(fp);
+	is_str(text, "n  source\n0  健康数据来源\n1  Здоровье\n",
+	    "CJK counts two columns a character: the table is 15 wide, not 9");
+	rewind(fp);
+	o = hq_out_new(fp, HQ_FMT_TABLE);
+	hq_out_set_width(o, 10);
+	for (int i = 0; i < 2; i++) {
+		hq_out_begin(o);
+		hq_out_int(o, "n", i);
+		hq_out_str(o, "source", who[i]);
+		hq_out_end(o);
+	}
+	hq_out_fit(o, "source", (struct hq_out_fit){ .min_width = 6 });
+	hq_out_free(o);
+	fputc('\0', fp);
+	fflush(fp);
+	is_str(text, "n  source\n0  健康数…\n1  Здоров…\n",
+	    "cut to 7 columns: three wide characters and the ellipsis, or six narrow");
+	fclose(fp);
+	free(text);
+	text = NULL;
+	fp = open_memstream(&text, &len);
 	setenv("COLUMNS", "132", 1);
 	o = hq_out_new(fp, HQ_FMT_TABLE);
 	is_int(hq_out_width(o), 132, "not a terminal: $COLUMNS");
