@@ -382,27 +382,9 @@ static int
 parse_range(const struct cli *c, int64_t *from, int64_t *to)
 {
 	struct hq_err e;
-	int64_t s, end, now = (int64_t)time(NULL);
 
-	*from = INT64_MIN;
-	*to = INT64_MAX;
-	if (c->from) {
-		if (hq_time_parse_range(c->from, now, &s, &end, &e)) {
-			hq_warn("--from: %s", e.msg);
-			return 2;
-		}
-		*from = s;
-	}
-	if (c->to) {
-		if (hq_time_parse_range(c->to, now, &s, &end, &e)) {
-			hq_warn("--to: %s", e.msg);
-			return 2;
-		}
-		/* --to names the last day (or month...) to include. */
-		*to = end > s ? end : s;
-	}
-	if (*from != INT64_MIN && *to != INT64_MAX && *from >= *to) {
-		hq_warn("--from %s is after --to %s; swap them", c->from, c->to);
+	if (hq_time_parse_from_to(c->from, c->to, (int64_t)time(NULL), from, to, &e)) {
+		hq_warn("%s", e.msg);
 		return 2;
 	}
 	return 0;

@@ -65,6 +65,39 @@ _hq_query() {
 }
 complete -F _hq_query hq-query
 
+# Metric names, and metric.aggregate once a dot is typed (glucose.max).
+_hq_metric_aggs() {
+	if [[ $cur == *.* ]]; then
+		local m=${cur%.*}
+		COMPREPLY=($(compgen -W "$(hq-query --complete agg 2>/dev/null | sed "s/^/$m./")" -- "$cur"))
+	else
+		COMPREPLY=($(compgen -W "$(_hq_metrics)" -- "$cur"))
+	fi
+}
+
+_hq_correlate() {
+	local cur prev
+	_init_completion 2>/dev/null || { cur=${COMP_WORDS[COMP_CWORD]}; prev=${COMP_WORDS[COMP_CWORD-1]}; }
+	local opts="--lag --night --from --to --method --min-n --when --against --format --tz --db -h --help --version --tool-schema"
+	case $prev in
+	--from|--to) COMPREPLY=($(compgen -W "$_hq_dates" -- "$cur")); return ;;
+	--method|--format) _hq_values hq-correlate "$prev"; return ;;
+	--when) COMPREPLY=($(compgen -W "$(_hq_metrics | sed 's/$/.sum/; p; s/\.sum$/.avg/; p; s/\.avg$/.max/')" -- "$cur")); return ;;
+	--against) COMPREPLY=($(compgen -W "all $(_hq_metrics)" -- "$cur")); return ;;
+	--lag) COMPREPLY=($(compgen -W "-1 1 2 7" -- "$cur")); return ;;
+	--min-n) return ;;
+	esac
+	_hq_common "$prev" && return
+	if [[ $cur == -* ]]; then
+		COMPREPLY=($(compgen -W "$opts" -- "$cur"))
+	elif [[ $cur == */* || $cur == .* ]]; then
+		COMPREPLY=($(compgen -f -- "$cur"))
+	else
+		_hq_metric_aggs
+	fi
+}
+complete -F _hq_correlate hq-correlate
+
 _hq_agent() {
 	local cur prev
 	_init_completion 2>/dev/null || { cur=${COMP_WORDS[COMP_CWORD]}; prev=${COMP_WORDS[COMP_CWORD-1]}; }

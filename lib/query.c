@@ -313,6 +313,62 @@ finish_row(struct hq_row *r, struct hq_stats_acc *acc, const struct hq_query *q,
 	}
 }
 
+/* ---- day windows (by day, from an evening to the next noon) ------------ */
+
+static int
+windowed(const struct hq_query *q)
+{
+	return q->by == HQ_DAY && (q->day_from_hour || q->day_to_hour);
+}
+
+/* The window holding t: 1, with [*lo, *hi) the window and *day its day;
+ * or 0 when t falls between two windows, with [*lo, *hi) that gap. */
+static int
+window_of(const struct hq_query *q, int64_t t, int64_t *lo, int64_t *hi,
+    int64_t *day)
+{
+	int64_t d = hq_time_local_day(t), next = hq_time_day_at(d, q->day_from_hour);
+	int64_t s = next, e;
+
+	if (t < s)              /* before today's opens: yesterday's, if still open */
+		s = hq_time_day_at(--d, q->day_from_hour);
+	e = hq_time_day_at(d + 1, q->day_to_hour);
+	if (t >= e) {
+		*lo = e;
+		*hi = next;
+		return 0;
+	}
+	*lo = s;
+	*hi = e;
+	*day = d;
+	return 1;
+}
+
+/* The day an instant counts for (its calendar day, or its window's), kept
+ * while instants in time order stay inside the same day or gap. */
+struct day_cache {
+	int64_t lo, hi, day;
+	int in;
+};
+
+/* 1 with *day, or 0 when t counts for no day (between windows). */
+static int
+day_of(const struct hq_query *q, struct day_cache *c, int64_t t, int64_t *day)
+{
+	if (t < c->lo || t >= c->hi) {
+		if (windowed(q)) {
+			c->in = window_of(q, t, &c->lo, &c->hi, &c->day);
+		} else {
+			c->day = hq_time_local_day(t);
+			c->lo = hq_time_day_start(c->day);
+			c->hi = hq_time_day_start(c->day + 1);
+			c->in = 1;
+		}
+	}
+	*day = c->day;
+	return c->in;
+}
+
 /* Rows out of values that arrive in time order, one bucket at a time: only
  * the current bucket's values are held. */
 struct bucketer {
@@ -366,6 +422,11 @@ bucketer_add(struct bucketer *b, int64_t t, double v, int counts)
 			b->bs = b->q->from != INT64_MIN ? b->q->from
 			    : hq_time_day_start(hq_time_local_day(t));
 			b->be = b->q->to;
+		} else if (windowed(b->q)) {
+			int64_t day;
+			/* callers pass values inside a window only */
+			if (!window_of(b->q, t, &b->bs, &b->be, &day))
+				return;
 		} else {
 			b->bs = hq_time_bucket_start(t, b->by);
 			b->be = hq_time_bucket_next(b->bs, b->by);
@@ -461,20 +522,33 @@ split_piece(const struct hq_query *q, enum hq_period by, int64_t a, int64_t b,
     double v, int first, struct points *out)
 {
 	int64_t lo = q->from > a ? q->from : a, hi = q->to < b ? q->to : b;
+	struct day_cache dc = { 0, 0, 0, 0 };
+	int64_t day;
 
 	if (b <= a) {
-		if (a >= q->from && a < q->to) {
-			struct point pt = { a, a, v, first, hq_time_local_day(a) };
+		if (a >= q->from && a < q->to && day_of(q, &dc, a, &day)) {
+			struct point pt = { a, a, v, first, day };
 			push_point(out, pt);
 		}
 		return;
 	}
 	for (int64_t t = lo; t < hi;) {
-		int64_t next = hq_time_bucket_next(hq_time_bucket_start(t, by), by);
-		int64_t z = next < hi ? next : hi;
-		struct point pt = { t, z, v * (double)(z - t) / (double)(b - a),
-		    first && t == a, hq_time_local_day(t) };
-		push_point(out, pt);
+		int64_t next, z;
+		int in = 1;
+		if (windowed(q)) {
+			/* to the end of the window or of the gap */
+			in = day_of(q, &dc, t, &day);
+			next = dc.hi;
+		} else {
+			next = hq_time_bucket_next(hq_time_bucket_start(t, by), by);
+			day = hq_time_local_day(t);
+		}
+		z = next < hi ? next : hi;
+		if (in) {
+			struct point pt = { t, z, v * (double)(z - t) / (double)(b - a),
+			    first && t == a, day };
+			push_point(out, pt);
+		}
 		t = z;
 	}
 }
@@ -567,6 +641,7 @@ run_discrete_raw(struct hq_store *s, const struct hq_query *q,
 {
 	sqlite3_stmt *st;
 	struct bucketer b;
+	struct day_cache dc = { 0, 0, 0, 0 };
 	int per_sample = q->by == HQ_PERIOD_NONE && !q->whole, rc;
 
 	/* Samples stream in time order straight into their buckets: years of
@@ -578,11 +653,9 @@ run_discrete_raw(struct hq_store *s, const struct hq_query *q,
 		struct sample x;
 		int64_t day = 0;
 		decode_sample(st, q->metric.kind, &x);
-		if (q->days || per_sample) {
-			day = hq_time_local_day(x.start);
-			if (!day_ok(q, day))
-				continue;
-		}
+		if ((q->days || per_sample || windowed(q)) &&
+		    (!day_of(q, &dc, x.start, &day) || !day_ok(q, day)))
+			continue;
 		if (!per_sample) {
 			bucketer_add(&b, x.start, x.value, 1);
 			continue;
@@ -752,16 +825,19 @@ run_rollup(struct hq_store *s, const struct hq_query *q, const int64_t ids[2],
 	sqlite3_bind_int64(st, 4, q->to);
 	sqlite3_bind_int64(st, 5, source_id);
 	hq_stats_acc_init(&acc, 0);
-	int64_t day = 0, day_end = INT64_MIN, day_start = 0;
+	struct day_cache dc = { 0, 0, 0, 0 };
+	int64_t day = 0, day_end, day_start;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t slot = sqlite3_column_int64(st, 0);
-		if (slot >= day_end) {
-			day = hq_time_local_day(slot);
-			day_start = hq_time_day_start(day);
-			day_end = hq_time_day_start(day + 1);
-		}
-		if (merged && (day_start % HQ_ROLLUP_HOUR ||
-		    (q->by == HQ_HOUR && hq_time_bucket_start(slot, HQ_HOUR) != slot))) {
+		if (!day_of(q, &dc, slot, &day))
+			continue;         /* between two windows */
+		day_start = dc.lo;
+		day_end = dc.hi;
+		/* A window whose ends are not on slot (or, merged, hour)
+		 * boundaries cuts slots: only raw samples can say. */
+		if ((windowed(q) && (day_start % HQ_ROLLUP_SLOT || day_end % HQ_ROLLUP_SLOT)) ||
+		    (merged && (day_start % HQ_ROLLUP_HOUR || day_end % HQ_ROLLUP_HOUR ||
+		    (q->by == HQ_HOUR && hq_time_bucket_start(slot, HQ_HOUR) != slot)))) {
 			conflict = 1;
 			break;
 		}
@@ -795,13 +871,16 @@ run_rollup(struct hq_store *s, const struct hq_query *q, const int64_t ids[2],
 				bs = q->from != INT64_MIN ? q->from
 				    : hq_time_day_start(hq_time_local_day(slot));
 				be = q->to;
+			} else if (windowed(q)) {
+				bs = day_start;
+				be = day_end;
 			} else {
 				bs = hq_time_bucket_start(slot, q->by);
 				be = hq_time_bucket_next(bs, q->by);
 			}
 			r->start = bs;
 			r->end = be;
-			r->day = hq_time_local_day(bs);
+			r->day = windowed(q) ? day : hq_time_local_day(bs);
 		}
 		hq_stats_acc_add_moments(&acc, sqlite3_column_int(st, 1),
 		    sqlite3_column_double(st, 2), sqlite3_column_double(st, 3),
@@ -850,6 +929,14 @@ hq_query_run(struct hq_store *s, const struct hq_query *qin,
 	int rc = -1;
 
 	memset(out, 0, sizeof *out);
+	if ((q.day_from_hour || q.day_to_hour) && (q.by != HQ_DAY || q.whole ||
+	    q.metric.kind == HQ_KIND_SLEEP || q.day_to_hour < 0 ||
+	    q.day_to_hour > q.day_from_hour || q.day_from_hour > 23)) {
+		hq_err_set(e, "%s: a day from %d:00 to %d:00 the next day needs day "
+		    "buckets of samples (sleep is per night already)", q.metric.name,
+		    q.day_from_hour, q.day_to_hour);
+		return -1;
+	}
 	if (q.naggs == 0) {
 		hq_query_default_agg(q.metric.kind, &q.aggs[0]);
 		q.naggs = 1;

@@ -908,26 +908,243 @@ chart(struct hq_buf *b, const struct hq_chart *c, double *height)
 	*height = L.height;
 }
 
-int
-hq_svg_write(FILE *fp, const struct hq_chart *c)
+/* The document around a drawn body: header, white background, body. */
+static int
+emit(FILE *fp, struct hq_buf *body, int width, double height)
 {
-	struct hq_buf body = { 0 }, head = { 0 };
-	double height = 0;
-	int width = c->width > 0 ? c->width : 960, status = 0;
+	struct hq_buf head = { 0 };
+	int status = 0;
 
-	chart(&body, c, &height);
 	hq_buf_puts(&head, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	hq_buf_printf(&head, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\""
 	    " height=\"%.0f\" viewBox=\"0 0 %d %.0f\" font-family=\"" FONT "\">\n",
 	    width, height, width, height);
 	hq_buf_printf(&head, "<rect width=\"%d\" height=\"%.0f\" fill=\"#fff\"/>\n",
 	    width, height);
-	hq_buf_puts(&body, "</svg>\n");
+	hq_buf_puts(body, "</svg>\n");
 	if (fwrite(head.data, 1, head.len, fp) != head.len ||
-	    fwrite(body.data, 1, body.len, fp) != body.len || fflush(fp) != 0 ||
+	    fwrite(body->data, 1, body->len, fp) != body->len || fflush(fp) != 0 ||
 	    ferror(fp))
 		status = -1;
 	hq_buf_free(&head);
-	hq_buf_free(&body);
+	hq_buf_free(body);
 	return status;
+}
+
+int
+hq_svg_write(FILE *fp, const struct hq_chart *c)
+{
+	struct hq_buf body = { 0 };
+	double height = 0;
+
+	chart(&body, c, &height);
+	return emit(fp, &body, c->width > 0 ? c->width : 960, height);
+}
+
+/* ---- values against values: scatter and strips (hq-correlate) ----------- */
+
+#define VAL_W 760
+#define VAL_H 540
+#define VAL_TOP 92               /* below title and subtitle */
+
+/* A value axis along x: the y scale's arithmetic with bottom as the left
+ * pixel column and top as the right one. */
+static void
+draw_xvalues(struct hq_buf *b, const struct yscale *x, double ybase,
+    const char *name, const char *unit)
+{
+	char label[48];
+
+	for (double v = x->lo; v <= x->hi + x->step * 1e-6; v += x->step) {
+		double px = ypx(x, v);
+		fmt_tick(v, x, label, sizeof label);
+		hq_buf_printf(b, "<line x1=\"%.2f\" x2=\"%.2f\" y1=\"%.1f\" y2=\"%.1f\""
+		    " stroke=\"#444\" stroke-width=\"1\"/>\n", px, px, ybase, ybase + 5);
+		hq_buf_printf(b, "<text class=\"xtick\" x=\"%.2f\" y=\"%.1f\" text-anchor=\"middle\""
+		    " fill=\"#555\" font-size=\"11\">%s</text>\n", px, ybase + 18, label);
+	}
+	hq_buf_printf(b, "<text class=\"xlabel\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\""
+	    " fill=\"#555\" font-size=\"12\" font-weight=\"600\">", (x->bottom + x->top) / 2,
+	    ybase + 38);
+	put_esc(b, name);
+	if (unit && *unit) {
+		hq_buf_puts(b, " (");
+		put_esc(b, unit);
+		hq_buf_puts(b, ")");
+	}
+	hq_buf_puts(b, "</text>\n");
+}
+
+static void
+value_titles(struct hq_buf *b, const char *title, const char *subtitle)
+{
+	hq_buf_puts(b, "<text class=\"title\" x=\"16\" y=\"26\" font-size=\"17\""
+	    " font-weight=\"600\" fill=\"#222\">");
+	put_esc(b, title);
+	hq_buf_puts(b, "</text>\n<text class=\"subtitle\" x=\"16\" y=\"46\""
+	    " font-size=\"12\" fill=\"#777\">");
+	put_esc(b, subtitle);
+	hq_buf_puts(b, "</text>\n");
+}
+
+/* Widen [lo, hi] (NaN: empty) to the finite values of v. */
+static void
+extent(const double *v, size_t n, double *lo, double *hi)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!isfinite(v[i]))
+			continue;
+		*lo = isnan(*lo) || v[i] < *lo ? v[i] : *lo;
+		*hi = isnan(*hi) || v[i] > *hi ? v[i] : *hi;
+	}
+}
+
+static void
+value_tooltip(struct hq_buf *b, const char *const *labels, size_t i,
+    const char *text)
+{
+	hq_buf_puts(b, "><title>");
+	if (labels && labels[i]) {
+		put_esc(b, labels[i]);
+		hq_buf_puts(b, ": ");
+	}
+	put_esc(b, text);
+	hq_buf_puts(b, "</title></circle>\n");
+}
+
+int
+hq_svg_scatter(FILE *fp, const struct hq_scatter *s)
+{
+	struct hq_buf b = { 0 };
+	struct yscale xs, ys;
+	struct panel P = { .unit = s->yunit };
+	struct layout L = { 0 };
+	double xlo = NAN, xhi = NAN, ylo = NAN, yhi = NAN;
+	int width = s->width > 0 ? s->width : VAL_W;
+	double height = s->height > 0 ? s->height : VAL_H;
+	double r = s->n > 400 ? 2.5 : 3.5;
+
+	extent(s->x, s->n, &xlo, &xhi);
+	extent(s->y, s->n, &ylo, &yhi);
+	if (s->has_line && !isnan(xlo)) {
+		/* the line's ends stay inside the plot */
+		double e[2] = { s->intercept + s->slope * xlo, s->intercept + s->slope * xhi };
+		extent(e, 2, &ylo, &yhi);
+	}
+	L.left = MARGIN_LEFT;
+	L.right = width - MARGIN_RIGHT;
+	ys.top = VAL_TOP;
+	ys.bottom = height - MARGIN_BOTTOM - 20;
+	yscale_fit(&ys, ylo, yhi, 0, 6);
+	xs.bottom = L.left;
+	xs.top = L.right;
+	yscale_fit(&xs, xlo, xhi, 0, 7);
+	P.y = ys;
+
+	value_titles(&b, s->title, s->subtitle);
+	draw_yaxis(&b, &L, &P);
+	hq_buf_printf(&b, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.2f\" y2=\"%.2f\""
+	    " stroke=\"#444\" stroke-width=\"1\"/>\n", L.left, L.right, ys.bottom, ys.bottom);
+	draw_xvalues(&b, &xs, ys.bottom, s->xname, s->xunit);
+	if (isnan(xlo))
+		hq_buf_printf(&b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\""
+		    " fill=\"#999\" font-size=\"14\">no data</text>\n",
+		    (L.left + L.right) / 2, (ys.top + ys.bottom) / 2);
+	hq_buf_printf(&b, "<g class=\"points\" fill=\"%s\" fill-opacity=\"0.6\""
+	    " stroke=\"#fff\" stroke-width=\"0.8\">\n", palette[0]);
+	for (size_t i = 0; i < s->n; i++) {
+		char text[96];
+		if (!isfinite(s->x[i]) || !isfinite(s->y[i]))
+			continue;
+		hq_buf_printf(&b, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"%.1f\"",
+		    ypx(&xs, s->x[i]), ypx(&ys, s->y[i]), r);
+		snprintf(text, sizeof text, "%.6g %s, %.6g %s", s->x[i],
+		    s->xunit ? s->xunit : "", s->y[i], s->yunit ? s->yunit : "");
+		value_tooltip(&b, s->labels, i, text);
+	}
+	hq_buf_puts(&b, "</g>\n");
+	if (s->has_line && !isnan(xlo))
+		hq_buf_printf(&b, "<line class=\"fit\" x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\""
+		    " y2=\"%.2f\" stroke=\"%s\" stroke-width=\"2.5\"/>\n", ypx(&xs, xlo),
+		    ypx(&ys, s->intercept + s->slope * xlo), ypx(&xs, xhi),
+		    ypx(&ys, s->intercept + s->slope * xhi), palette[1]);
+	return emit(fp, &b, width, height);
+}
+
+int
+hq_svg_strips(FILE *fp, const struct hq_strips *s)
+{
+	struct hq_buf b = { 0 };
+	struct yscale ys;
+	struct panel P = { .unit = s->unit };
+	struct layout L = { 0 };
+	double lo = NAN, hi = NAN, colw;
+	int width = s->width > 0 ? s->width : VAL_W;
+	double height = s->height > 0 ? s->height : VAL_H;
+
+	for (size_t g = 0; g < s->ngroups; g++)
+		extent(s->groups[g].v, s->groups[g].n, &lo, &hi);
+	L.left = MARGIN_LEFT;
+	L.right = width - MARGIN_RIGHT;
+	ys.top = VAL_TOP;
+	ys.bottom = height - MARGIN_BOTTOM - 20;
+	yscale_fit(&ys, lo, hi, 0, 6);
+	P.y = ys;
+	colw = (L.right - L.left) / (double)(s->ngroups ? s->ngroups : 1);
+
+	value_titles(&b, s->title, s->subtitle);
+	draw_yaxis(&b, &L, &P);
+	hq_buf_printf(&b, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.2f\" y2=\"%.2f\""
+	    " stroke=\"#444\" stroke-width=\"1\"/>\n", L.left, L.right, ys.bottom, ys.bottom);
+	for (size_t g = 0; g < s->ngroups; g++) {
+		const struct hq_strip *st = &s->groups[g];
+		const char *color = palette[g % NPALETTE];
+		double mid = L.left + colw * ((double)g + 0.5), half = fmin(colw * 0.3, 110);
+		double sum = 0;
+		size_t n = 0;
+
+		hq_buf_printf(&b, "<g class=\"strip\" fill=\"%s\" fill-opacity=\"0.55\""
+		    " stroke=\"#fff\" stroke-width=\"0.8\">\n", color);
+		for (size_t i = 0; i < st->n; i++) {
+			char text[64];
+			/* The golden ratio spreads the dots evenly, the same way
+			 * on every run. */
+			double j = fmod((double)i * 0.6180339887498949, 1.0) * 2 - 1;
+			if (!isfinite(st->v[i]))
+				continue;
+			sum += st->v[i];
+			n++;
+			hq_buf_printf(&b, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"3.5\"",
+			    mid + j * half * 0.8, ypx(&ys, st->v[i]));
+			snprintf(text, sizeof text, "%.6g %s", st->v[i], s->unit ? s->unit : "");
+			value_tooltip(&b, st->labels, i, text);
+		}
+		hq_buf_puts(&b, "</g>\n");
+		if (n) {
+			char label[64], mean[40];
+			double y = ypx(&ys, sum / (double)n);
+			snprintf(mean, sizeof mean, "%.3g", sum / (double)n);
+			snprintf(label, sizeof label, "mean %s %s", mean, s->unit ? s->unit : "");
+			hq_buf_printf(&b, "<line class=\"mean\" x1=\"%.2f\" x2=\"%.2f\" y1=\"%.2f\""
+			    " y2=\"%.2f\" stroke=\"#222\" stroke-width=\"3\"/>\n", mid - half,
+			    mid + half, y, y);
+			/* above the bar's right end, on a white halo over the dots */
+			hq_buf_printf(&b, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"end\""
+			    " font-size=\"12\" font-weight=\"600\" fill=\"#222\" stroke=\"#fff\""
+			    " stroke-width=\"3\" paint-order=\"stroke\">", mid + half, y - 7);
+			put_esc(&b, label);
+			hq_buf_puts(&b, "</text>\n");
+		}
+		hq_buf_printf(&b, "<text class=\"group\" x=\"%.2f\" y=\"%.1f\""
+		    " text-anchor=\"middle\" fill=\"#333\" font-size=\"12\""
+		    " font-weight=\"600\">", mid, ys.bottom + 22);
+		put_esc(&b, st->name);
+		hq_buf_printf(&b, "</text>\n<text x=\"%.2f\" y=\"%.1f\" text-anchor=\"middle\""
+		    " fill=\"#777\" font-size=\"11\">n = %zu</text>\n", mid, ys.bottom + 38, n);
+	}
+	if (isnan(lo))
+		hq_buf_printf(&b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\""
+		    " fill=\"#999\" font-size=\"14\">no data</text>\n",
+		    (L.left + L.right) / 2, (ys.top + ys.bottom) / 2);
+	return emit(fp, &b, width, height);
 }

@@ -304,10 +304,16 @@ hq_time_from_local(int y, int m, int d, int hh, int mm, int ss)
 int64_t
 hq_time_day_start(int64_t day)
 {
+	return hq_time_day_at(day, 0);
+}
+
+int64_t
+hq_time_day_at(int64_t day, int hour)
+{
 	int y, m, d;
 
 	hq_time_civil_from_days(day, &y, &m, &d);
-	return hq_time_from_local(y, m, d, 0, 0, 0);
+	return hq_time_from_local(y, m, d, hour, 0, 0);
 }
 
 /* ISO 8601 week-numbering year and week of a day number. */
@@ -608,4 +614,34 @@ hq_time_monotonic(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int
+hq_time_parse_from_to(const char *from, const char *to, int64_t now,
+    int64_t *start, int64_t *end, struct hq_err *e)
+{
+	int64_t s, z;
+
+	*start = INT64_MIN;
+	*end = INT64_MAX;
+	if (from) {
+		if (hq_time_parse_range(from, now, &s, &z, e)) {
+			hq_err_prefix(e, "--from");
+			return -1;
+		}
+		*start = s;
+	}
+	if (to) {
+		if (hq_time_parse_range(to, now, &s, &z, e)) {
+			hq_err_prefix(e, "--to");
+			return -1;
+		}
+		/* --to names the last day (or month...) to include. */
+		*end = z > s ? z : s;
+	}
+	if (*start != INT64_MIN && *end != INT64_MAX && *start >= *end) {
+		hq_err_set(e, "--from %s is after --to %s; swap them", from, to);
+		return -1;
+	}
+	return 0;
 }

@@ -28,7 +28,15 @@ step() {
 		printf '   (skipped: %s is not built yet)\n' "$1"
 		return 0
 	fi
-	printf '$ %s\n' "$*"
+	# quoted where a shell would need it, so the line can be pasted
+	printf '$'
+	for a in "$@"; do
+		case $a in
+		*[!A-Za-z0-9_./,:=@%+-]*) printf " '%s'" "$a" ;;
+		*) printf ' %s' "$a" ;;
+		esac
+	done
+	printf '\n'
 	"$@" || printf '   (%s exited %s)\n' "$1" "$?"
 }
 
@@ -70,6 +78,8 @@ step "Heart rate this month, on days with at least 60 exercise minutes" \
 	hq-query heart_rate --by day --agg avg,min,max --when 'exercise_time.sum>=60' --from 30d --format table
 step "Glucose: daily average and peak, last week" \
 	hq-query glucose --by day --agg avg,max --from 7d --format table
+step "Does sleep shorten after high-glucose days? The nights after days above 140 against the rest" \
+	hq-correlate glucose sleep --when 'glucose.max>140' --night --format text
 step "Workouts this month, newest first" hq-query workouts --from 30d --format table
 step "The last ride: its heart rate, averaged over it" \
 	hq-query workout last:cycling heart_rate --agg avg,max --format table
@@ -90,6 +100,14 @@ if have hq-query; then
 	hq-query workout last:cycling --format gpx >"$DIR/ride.gpx" &&
 		printf '   %s track points, for GPXSee, OsmAnd or Strava\n' \
 		    "$(grep -c '<trkpt' "$DIR/ride.gpx")"
+fi
+
+if have hq-correlate; then
+	printf '\n== Sleep after high-glucose days, as a chart\n'
+	printf '$ hq-correlate glucose sleep --when '"'"'glucose.max>140'"'"' --night --format svg > %s/sleep-after-glucose.svg\n' "$DIR"
+	hq-correlate glucose sleep --when 'glucose.max>140' --night --format svg \
+		>"$DIR/sleep-after-glucose.svg" &&
+		printf '   open %s/sleep-after-glucose.svg in a browser\n' "$DIR"
 fi
 
 # The hints name the zone the demo ran in: on a machine whose zone is UTC

@@ -348,6 +348,43 @@ static int watch_off(int64_t s, int64_t e)
 	return 0;
 }
 
+/* ---- after-effects: what one day does to the next --------------------------
+ *
+ * Known effects, so that tests can check hq-correlate finds them with the
+ * right sign and size (and nothing between series drawn independently):
+ * after a day whose big dinner sends glucose above 140 mg/dL, sleep starts
+ * LATE_ONSET_MIN minutes later that night (in bed as usual, asleep less);
+ * the day after a workout, every HRV reading is lower by HRV_MS_PER_KCAL ms
+ * per kcal the workout burned.  Both are pure functions of the day before,
+ * replayed from its own random streams. */
+#define LATE_ONSET_MIN 40
+#define HRV_MS_PER_KCAL 0.02
+
+/* The day's meals: minutes after getting up for breakfast, lunch and dinner
+ * times, peak heights (mg/dL); returns the glucose stream, drawn so far. */
+static struct rng plan_meals(int day, int *breakfast_after, int64_t *lunch, int64_t *dinner,
+			     double height[3])
+{
+	struct rng g = rng_for(day, S_GLUC);
+	*breakfast_after = irange(&g, 20, 50);
+	*lunch = local_min(day, irange(&g, 12 * 60 + 10, 13 * 60));
+	*dinner = local_min(day, irange(&g, 18 * 60 + 40, 19 * 60 + 40));
+	for (int i = 0; i < 3; i++)
+		height[i] = urange(&g, 15, 35);
+	if (uni(&g) < 0.45)
+		height[2] = urange(&g, 58, 90);  /* big dinner: above 140 */
+	return g;
+}
+
+static int big_dinner(int day)
+{
+	int b;
+	int64_t l, d;
+	double h[3];
+	plan_meals(day, &b, &l, &d, h);
+	return h[2] >= 58;
+}
+
 /* The night that ends on the morning of `day`: bed (in bed, iPhone), onset
  * (asleep, Watch), wake, out of bed.  Some nights start after midnight. */
 static void night_for(int day, struct night *n)
@@ -357,39 +394,75 @@ static void night_for(int day, struct night *n)
 	n->bed = late ? local_min(day, irange(&r, 15, 45)) : local_min(day - 1, irange(&r, 22 * 60 + 20, 23 * 60 + 30));
 	n->bed += irange(&r, 0, 59);
 	n->onset = n->bed + irange(&r, 6 * 60, 22 * 60);
+	if (big_dinner(day - 1))
+		n->onset += LATE_ONSET_MIN * 60;
 	n->wake = local_min(day, irange(&r, 6 * 60, 7 * 60 + 20)) + irange(&r, 0, 59);
 	n->out = n->wake + irange(&r, 4 * 60, 15 * 60);
 	n->legacy = day < 5;
 }
 
-static void plan_workout(struct rng *r, int weekend)
+/* The Watch charges after waking up; some evenings it comes off for a
+ * shower.  Returns how many times it is off. */
+static int plan_watch_off(struct rng *r, int day, const struct night *n0, int64_t off_s[2], int64_t off_e[2])
 {
-	struct workout *w = &D.wk;
+	off_s[0] = n0->out + irange(r, 5, 15) * 60;
+	off_e[0] = off_s[0] + irange(r, 35, 70) * 60;
+	if (uni(r) < 0.3) {
+		off_s[1] = local_min(day, irange(r, 20 * 60 + 35, 21 * 60 + 30));
+		off_e[1] = off_s[1] + irange(r, 10, 20) * 60;
+		return 2;
+	}
+	return 1;
+}
+
+/* Today's workout, if there is time for one between the Watch's charge
+ * (ending off_end) and an hour before bed; returns whether there is one. */
+static int plan_workout(struct rng *r, int day, int weekend, int64_t off_end, int64_t bed, struct workout *w)
+{
 	memset(w, 0, sizeof *w);
 	if (uni(r) > (weekend ? 0.7 : 0.4))
-		return;
+		return 0;
 	double u = uni(r);
 	w->kind = u < 0.55 ? RUN : u < 0.8 ? WALK : CYCLE;
-	w->start = weekend ? local_min(D.idx, irange(r, 8 * 60 + 30, 10 * 60))
-			   : local_min(D.idx, irange(r, 17 * 60 + 30, 18 * 60 + 20));
+	w->start = weekend ? local_min(day, irange(r, 8 * 60 + 30, 10 * 60))
+			   : local_min(day, irange(r, 17 * 60 + 30, 18 * 60 + 20));
 	w->start += irange(r, 0, 59);
 	w->active_s = irange(r, 24 * 60, w->kind == WALK ? 75 * 60 : 68 * 60) + round_to(uni(r), 0.001);
-	w->new_form = D.idx >= (opt.days < 30 ? opt.days / 3 : 10);  /* before iOS 16 */
+	w->new_form = day >= (opt.days < 30 ? opt.days / 3 : 10);  /* before iOS 16 */
 	if (uni(r) < 0.5) {
 		w->pause_at = w->start + (int64_t)(w->active_s * urange(r, 0.3, 0.6));
 		w->pause_len = irange(r, 45, 240);
 	}
 	w->end = w->start + (int64_t)ceil(w->active_s) + w->pause_len;
-	if (w->start < D.off_e[0] + 600 || w->end > D.n1.bed - 3600) {
+	if (w->start < off_end + 600 || w->end > bed - 3600) {
 		memset(w, 0, sizeof *w);     /* no time for it today */
-		return;
+		return 0;
 	}
 	static const double speed[] = { 2.9, 1.5, 6.3 }, kcal_min[] = { 11.5, 5.2, 9.0 };
 	w->dist_mi = round_to(w->active_s * speed[w->kind] * urange(r, 0.9, 1.1) / 1609.344, 1e-6);
 	w->energy = round_to(w->active_s / 60 * kcal_min[w->kind] * urange(r, 0.9, 1.1), 0.001);
 	w->basal = round_to(w->active_s / 60 * 1.15, 0.001);
-	D.has_wk = 1;
-	D.b[D.nb++] = (struct bout){ w->start, w->end, w->kind == RUN ? 165 : w->kind == WALK ? 118 : 0, 0, 1 };
+	return 1;
+}
+
+static int is_weekend(int day)
+{
+	int64_t wd = (start_days + day + 4) % 7;   /* 0 = Sunday */
+	return wd == 0 || wd == 6;
+}
+
+/* The energy (kcal) of the day's workout, 0 without one: gen_day's plan
+ * replayed (after-effects). */
+static double workout_energy(int day)
+{
+	struct night n0, n1;
+	struct workout w;
+	int64_t off_s[2], off_e[2];
+	night_for(day, &n0);
+	night_for(day + 1, &n1);
+	struct rng r = rng_for(day, S_DAY);
+	plan_watch_off(&r, day, &n0, off_s, off_e);
+	return plan_workout(&r, day, is_weekend(day), off_e[0], n1.bed, &w) ? w.energy : 0;
 }
 
 static int bout_free(int64_t s, int64_t e)
@@ -513,20 +586,12 @@ static void gen_day(int day)
 	night_for(day, &D.n0);
 	night_for(day + 1, &D.n1);
 	struct rng r = rng_for(day, S_DAY);
-	int64_t wd = (start_days + day + 4) % 7;   /* 0 = Sunday */
-	int weekend = wd == 0 || wd == 6;
+	int weekend = is_weekend(day);
 
-	/* the Watch charges after waking up; some evenings it comes off for a shower */
-	D.off_s[0] = D.n0.out + irange(&r, 5, 15) * 60;
-	D.off_e[0] = D.off_s[0] + irange(&r, 35, 70) * 60;
-	D.noff = 1;
-	if (uni(&r) < 0.3) {
-		D.off_s[1] = local_min(day, irange(&r, 20 * 60 + 35, 21 * 60 + 30));
-		D.off_e[1] = D.off_s[1] + irange(&r, 10, 20) * 60;
-		D.noff = 2;
-	}
-
-	plan_workout(&r, weekend);
+	D.noff = plan_watch_off(&r, day, &D.n0, D.off_s, D.off_e);
+	D.has_wk = plan_workout(&r, day, weekend, D.off_e[0], D.n1.bed, &D.wk);
+	if (D.has_wk)
+		D.b[D.nb++] = (struct bout){ D.wk.start, D.wk.end, D.wk.kind == RUN ? 165 : D.wk.kind == WALK ? 118 : 0, 0, 1 };
 	/* walks: commute, lunch, errands; a few short ones; a late one on late nights */
 	if (!weekend) {
 		try_bout(&r, 8 * 60, 8 * 60 + 20, 900, 1500, 108, 1.0, 1);
@@ -596,12 +661,11 @@ static void gen_day(int day)
 		D.s[hr0 + (D.n - hr0) / 2].dup = 1;
 
 	/* CGM glucose every 5 minutes, with meals; a sensor change every 10 days */
-	struct rng g = rng_for(day, S_GLUC);
-	int64_t meal[3] = { D.n0.out + irange(&g, 20, 50) * 60, local_min(day, irange(&g, 12 * 60 + 10, 13 * 60)),
-			    local_min(day, irange(&g, 18 * 60 + 40, 19 * 60 + 40)) };
-	double height[3] = { urange(&g, 15, 35), urange(&g, 15, 35), urange(&g, 15, 35) };
-	if (uni(&g) < 0.45)
-		height[2] = urange(&g, 58, 90);  /* big dinner: above 140 */
+	int breakfast_after;
+	int64_t meal[3];
+	double height[3];
+	struct rng g = plan_meals(day, &breakfast_after, &meal[1], &meal[2], height);
+	meal[0] = D.n0.out + breakfast_after * 60;
 	int64_t gap = (day % 10 == 9) ? local_min(day, 10 * 60) : 0;
 	for (int64_t t = D.mid + 137; t < D.next; t += 300) {
 		if (gap && t >= gap && t < gap + 7200)
@@ -644,13 +708,15 @@ static void gen_day(int day)
 	}
 	add(T_RHR, WATCH, D.mid + irange(&mr, 60, 400), local_min(day, irange(&mr, 20 * 60, 21 * 60)),
 	    irange(&mr, 54, 61));
+	double hrv_drop = HRV_MS_PER_KCAL * workout_energy(day - 1);
 	int64_t hrv_at[5] = { D.n0.onset + 5400, D.n0.onset + 12600, local_min(day, 10 * 60 + 15),
 			      local_min(day, 16 * 60 + 40), D.n0.wake - 1800 };
 	for (int i = 0; i < 5; i++) {
 		int64_t t = hrv_at[i] + irange(&mr, 0, 900);
 		if (watch_off(t, t + 70) || (D.has_wk && t < D.wk.end && t + 70 > D.wk.start))
 			continue;
-		add(T_HRV, WATCH, t, t + irange(&mr, 58, 66), round_to(asleep_at(t) ? urange(&mr, 40, 85) : urange(&mr, 22, 55), 0.0001));
+		add(T_HRV, WATCH, t, t + irange(&mr, 58, 66),
+		    round_to((asleep_at(t) ? urange(&mr, 40, 85) : urange(&mr, 22, 55)) - hrv_drop, 0.0001));
 	}
 	if (D.has_wk && D.wk.kind == RUN)
 		add(T_VO2, WATCH, D.wk.end, D.wk.end, round_to(urange(&mr, 38.5, 43.5), 0.00001));
@@ -696,7 +762,7 @@ static void gen_day(int day)
 
 enum { F_STEPS, F_NAIVE, F_WATCH, F_PHONE, F_HR_SUM, F_HR_MIN, F_HR_MAX, F_HR_N, F_OFF,
        F_EXER, F_ACTIVE, F_GL_SUM, F_GL_MAX, F_GL_N, F_ASLEEP, F_INBED, F_DEEP, F_REM,
-       F_CORE, F_AWAKE, F_STAND, F_NWK, NF };
+       F_CORE, F_AWAKE, F_STAND, F_NWK, F_HRV_SUM, F_HRV_N, NF };
 static double *tr;                 /* days x NF */
 #define TR(d, f) tr[(size_t)(d) * NF + (f)]
 
@@ -830,6 +896,12 @@ static void truth_day(int d)
 			break;
 		case T_EXER:
 			add_prorata(F_EXER, x->start, x->end, x->value);
+			break;
+		case T_HRV:
+			if (k >= 0 && k < opt.days) {
+				TR(k, F_HRV_SUM) += x->value;
+				TR(k, F_HRV_N) += 1;
+			}
 			break;
 		case T_ACTIVE:
 			add_prorata(F_ACTIVE, x->start, x->end, x->value);
@@ -1314,9 +1386,10 @@ static void write_cda(void)
  * steps after source priority, steps_naive, heart rate avg/min/max/n,
  * watch_off_min, exercise_minutes, active_energy, glucose avg/max/n, sleep
  * minutes keyed by the night's end: asleep (union), inbed, deep, rem, core,
- * awake; stand_hours, workouts); then per workout (type, form old|new, start
- * and end in UTC, duration_min without pauses, distance_km, energy_kcal,
- * avg/min/max HR of the samples inside it, route_points); then a summary. */
+ * awake; stand_hours, workouts; HRV avg and n, null without readings);
+ * then per workout (type, form old|new, start and end in UTC, duration_min
+ * without pauses, distance_km, energy_kcal, avg/min/max HR of the samples
+ * inside it, route_points); then a summary. */
 static int write_truth(const char *path)
 {
 	FILE *f = fopen(path, "w");
@@ -1326,6 +1399,9 @@ static int write_truth(const char *path)
 		char date[16];
 		date_str(date, sizeof date, d);
 		double hn = TR(d, F_HR_N), gn = TR(d, F_GL_N);
+		char hrv[32] = "null";
+		if (TR(d, F_HRV_N) > 0)
+			snprintf(hrv, sizeof hrv, "%.10g", TR(d, F_HRV_SUM) / TR(d, F_HRV_N));
 		fprintf(f, "{\"date\":\"%s\",\"day_hours\":%.10g,\"steps\":%.10g,\"steps_naive\":%.10g,"
 			"\"steps_watch\":%.10g,\"steps_phone\":%.10g,\"heart_rate_avg\":%.10g,"
 			"\"heart_rate_min\":%.10g,\"heart_rate_max\":%.10g,\"heart_rate_n\":%.10g,"
@@ -1333,12 +1409,13 @@ static int write_truth(const char *path)
 			"\"glucose_avg\":%.10g,\"glucose_max\":%.10g,\"glucose_n\":%.10g,"
 			"\"sleep_asleep_min\":%.10g,\"sleep_inbed_min\":%.10g,\"sleep_deep_min\":%.10g,"
 			"\"sleep_rem_min\":%.10g,\"sleep_core_min\":%.10g,\"sleep_awake_min\":%.10g,"
-			"\"stand_hours\":%.10g,\"workouts\":%.10g}\n",
+			"\"stand_hours\":%.10g,\"workouts\":%.10g,\"hrv_avg\":%s,\"hrv_n\":%.10g}\n",
 			date, (double)(mids[d + 1] - mids[d]) / 3600, TR(d, F_STEPS), TR(d, F_NAIVE),
 			TR(d, F_WATCH), TR(d, F_PHONE), hn ? TR(d, F_HR_SUM) / hn : 0, TR(d, F_HR_MIN),
 			TR(d, F_HR_MAX), hn, TR(d, F_OFF), TR(d, F_EXER), TR(d, F_ACTIVE),
 			gn ? TR(d, F_GL_SUM) / gn : 0, TR(d, F_GL_MAX), gn, TR(d, F_ASLEEP), TR(d, F_INBED),
-			TR(d, F_DEEP), TR(d, F_REM), TR(d, F_CORE), TR(d, F_AWAKE), TR(d, F_STAND), TR(d, F_NWK));
+			TR(d, F_DEEP), TR(d, F_REM), TR(d, F_CORE), TR(d, F_AWAKE), TR(d, F_STAND), TR(d, F_NWK),
+			hrv, TR(d, F_HRV_N));
 	}
 	for (int i = 0; i < nwks; i++) {
 		const struct workout *w = &wks[i].w;
@@ -1400,7 +1477,9 @@ static void usage(FILE *f)
 		"America/Los_Angeles, export the morning after the last day, --zip if OUT\n"
 		"ends in .zip.  --size keeps adding days until the XML is about BYTES long.\n"
 		"--broken-dtd writes the malformed DTD of iOS 16; --control-chars puts U+000B\n"
-		"in some metadata values, as real exports have: both are not well-formed XML.\n");
+		"in some metadata values, as real exports have: both are not well-formed XML.\n"
+		"Known effects: sleep starts 40 minutes later after a day with glucose above\n"
+		"140 mg/dL; HRV is 0.02 ms lower per kcal of the previous day's workout.\n");
 }
 
 static int parse_u64(const char *s, uint64_t *v, int suffixes)

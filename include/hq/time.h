@@ -50,6 +50,9 @@ int64_t hq_time_local_day(int64_t utc);
 int64_t hq_time_from_local(int y, int m, int d, int hh, int mm, int ss);
 /* The instant of local midnight starting a day number. */
 int64_t hq_time_day_start(int64_t day);
+/* The instant of a whole hour, local time, on a day number (as
+ * hq_time_from_local: after a DST gap, the first of a repeated hour). */
+int64_t hq_time_day_at(int64_t day, int hour);
 
 /* Buckets in the local zone: the start of the bucket holding utc, the start
  * of the next one, and its label: hour "2024-12-01T13:00-08:00" (always with
@@ -81,5 +84,12 @@ void hq_time_range_text(int64_t from, int64_t to, char *buf, size_t n);
  * this-week, last-week, this-month, last-month, this-year, last-year. */
 int hq_time_parse_range(const char *s, int64_t now, int64_t *start,
     int64_t *end, struct hq_err *e);
+/* A command's --from and --to (either may be NULL) as one range [*start,
+ * *end): from where --from's date starts to where --to's ends (--to 2024-12
+ * includes December); INT64_MIN and INT64_MAX where one is not given. 0, or
+ * -1 with e saying which is wrong ("--from: cannot read ...", "--from X is
+ * after --to Y; swap them"). */
+int hq_time_parse_from_to(const char *from, const char *to, int64_t now,
+    int64_t *start, int64_t *end, struct hq_err *e);
 
 #endif

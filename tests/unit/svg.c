@@ -4,71 +4,26 @@
  * for one point, equal values or no data.
  *
  * HQ_SVG_KEEP=dir keeps the charts there, to look at (rsvg-convert). */
-#include <libxml/parser.h>
-#include <libxml/xpath.h>
-#include <libxml/xpathInternals.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hq/svg.h"
+#include "svgdoc.h"
 #include "tap.h"
 
-static char *text;
-static xmlDocPtr doc;
+static int
+draw_chart(FILE *fp, const void *c)
+{
+	return hq_svg_write(fp, c);
+}
 
-/* Render c into `text` and parse it into `doc`; 0 when well-formed. */
+/* Render c into svg_text and parse it into svg_doc; 0 when well-formed. */
 static int
 render(const struct hq_chart *c, const char *keep_as)
 {
-	size_t len = 0;
-	FILE *fp;
-	const char *dir = getenv("HQ_SVG_KEEP");
-
-	free(text);
-	text = NULL;
-	if (doc)
-		xmlFreeDoc(doc);
-	doc = NULL;
-	fp = open_memstream(&text, &len);
-	if (hq_svg_write(fp, c) != 0)
-		return -1;
-	fclose(fp);
-	if (dir && keep_as) {
-		char path[512];
-		snprintf(path, sizeof path, "%s/%s.svg", dir, keep_as);
-		FILE *out = fopen(path, "w");
-		if (out) {
-			fputs(text, out);
-			fclose(out);
-		}
-	}
-	doc = xmlReadMemory(text, (int)len, "chart.svg", NULL,
-	    XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
-	return doc ? 0 : -1;
-}
-
-static xmlXPathObjectPtr
-xpath(const char *expr)
-{
-	xmlXPathContextPtr ctx = xmlXPathNewContext(doc);
-	xmlXPathObjectPtr r;
-
-	xmlXPathRegisterNs(ctx, BAD_CAST "s", BAD_CAST "http://www.w3.org/2000/svg");
-	r = xmlXPathEvalExpression(BAD_CAST expr, ctx);
-	xmlXPathFreeContext(ctx);
-	return r;
-}
-
-static int
-count(const char *expr)
-{
-	xmlXPathObjectPtr r = xpath(expr);
-	int n = r && r->nodesetval ? r->nodesetval->nodeNr : 0;
-
-	xmlXPathFreeObject(r);
-	return n;
+	return svg_render(draw_chart, c, keep_as);
 }
 
 /* The text of every node an expression selects, joined by '|'. */
@@ -120,20 +75,6 @@ path_ops(int *moves, int *lines)
 		*lines += *d == 'L';
 	}
 	xmlXPathFreeObject(r);
-}
-
-/* No "nan" or "inf" printed as a number ("dominant" is fine). */
-static int
-no_nan(void)
-{
-	static const char *const bad[] = { "nan", "inf", "NaN", "Inf" };
-
-	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-		for (const char *p = strstr(text, bad[i]); p; p = strstr(p + 1, bad[i]))
-			if (p == text || !((p[-1] >= 'a' && p[-1] <= 'z') ||
-			    (p[-1] >= 'A' && p[-1] <= 'Z')))
-				return 0;
-	return 1;
 }
 
 /* Labels with centres xs[] and widths from their text must not overlap. */
@@ -202,7 +143,7 @@ main(void)
 	struct hq_chart_series s_steps = { "step_count", "count", 1, steps, 14 };
 	struct hq_chart c = { NULL, HQ_DAY, &s_steps, 1, 0, 0 };
 	ok(render(&c, "bars-days") == 0, "bar chart is well-formed XML");
-	ok(doc && strcmp((char *)xmlDocGetRootElement(doc)->name, "svg") == 0, "root is <svg>");
+	ok(svg_doc && strcmp((char *)xmlDocGetRootElement(svg_doc)->name, "svg") == 0, "root is <svg>");
 	is_int(count("//s:g[@class='bars']/s:rect"), 14, "one bar per day");
 	is_int(count("//s:path[@stroke]"), 0, "no line in a bar chart");
 	texts("//s:text[@class='unit']", buf, sizeof buf);
@@ -226,7 +167,7 @@ main(void)
 	nt = attrs("//s:text[@class='ytick']", "y", xs, 64);
 	ok(n == 1 && nt == 7, "one first bar, seven ticks");
 	is_dbl(h0, (xs[0] - xs[nt - 1]) * 6000 / 15000, 0.02, "bar height to scale");
-	ok(strstr(text, "<title>step_count 2024-03-01: 6000 count</title>") != NULL,
+	ok(strstr(svg_text, "<title>step_count 2024-03-01: 6000 count</title>") != NULL,
 	    "bars carry a tooltip");
 	ok(no_nan(), "no NaN in the output");
 
@@ -350,7 +291,7 @@ main(void)
 		    "the merged columns keep the largest value's height");
 	}
 	ok(labels_apart(), "x labels do not overlap at 2000 points");
-	ok(strlen(text) < 400000, "and the file stays small (%zu bytes)", strlen(text));
+	ok(strlen(svg_text) < 400000, "and the file stays small (%zu bytes)", strlen(svg_text));
 
 	/* 200,000 raw samples: drawn as the envelope per pixel column. */
 	{
@@ -365,7 +306,7 @@ main(void)
 		ok(pts && render(&c, "line-200k") == 0 && no_nan(), "200,000 samples");
 		path_ops(&moves, &lines);
 		ok(lines < 4 * 900, "at most four points per pixel column (%d)", lines);
-		ok(strlen(text) < 150000, "the file stays small (%zu bytes)", strlen(text));
+		ok(strlen(svg_text) < 150000, "the file stays small (%zu bytes)", strlen(svg_text));
 		/* The one-sample spike (the largest value) must survive the
 		 * decimation: the path's highest point is where it belongs. */
 		double spike = pts ? pts[123457].value : 0;
@@ -441,23 +382,21 @@ main(void)
 	ok(render(&c, "two-units") == 0 && no_nan(), "two units");
 	texts("//s:text[@class='unit']", buf, sizeof buf);
 	is_str(buf, "count|kg", "one panel per unit, each with its own axis");
-	ok(strstr(text, ">body_mass</text>") && strstr(text, ">step_count</text>"), "legend names both");
+	ok(strstr(svg_text, ">body_mass</text>") && strstr(svg_text, ">step_count</text>"), "legend names both");
 	is_int(count("//s:text[@class='xtick']") > 0, 1, "shared date axis");
 
 	/* Escaping, no data, write errors. */
 	struct hq_chart_series odd = { "a<b & \"c\"", "m/s²", 0, NULL, 0 };
 	c = (struct hq_chart){ NULL, HQ_DAY, &odd, 1, 0, 0 };
 	ok(render(&c, "empty") == 0, "markup in names is escaped");
-	ok(strstr(text, "no data") != NULL, "an empty series says so");
+	ok(strstr(svg_text, "no data") != NULL, "an empty series says so");
 	c = (struct hq_chart){ "nothing", HQ_DAY, NULL, 0, 0, 0 };
-	ok(render(&c, NULL) == 0 && strstr(text, "no data"), "no series at all");
+	ok(render(&c, NULL) == 0 && strstr(svg_text, "no data"), "no series at all");
 	FILE *ro = fopen("/dev/null", "r");
 	ok(ro && hq_svg_write(ro, &c) == -1, "a write error is reported");
 	if (ro)
 		fclose(ro);
 
-	free(text);
-	xmlFreeDoc(doc);
-	xmlCleanupParser();
+	svg_done();
 	return done_testing();
 }
