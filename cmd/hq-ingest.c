@@ -25,21 +25,26 @@ enum { OPT_DB = HQ_OPT_LONG, OPT_FORMAT, OPT_TZ, OPT_WAIT };
 static const struct hq_opt options[] = {
 	{ 'q', "quiet", HQ_OPT_FLAG, NULL, "print nothing but errors (no progress, no warnings)", NULL, NULL, 1 },
 	{ OPT_DB, "db", HQ_OPT_STRING, "PATH", "the store (default $HQ_DB, ~/.local/share/hq/hq.db)", NULL, NULL, 0 },
-	{ OPT_FORMAT, "format", HQ_OPT_ENUM, "F", "input format: auto|apple|jsonl (default auto: sniffed from content)", "auto|apple|jsonl", NULL, 1 },
-	{ OPT_TZ, "tz", HQ_OPT_STRING, "ZONE", "IANA zone for JSON-lines times without an offset", NULL, NULL, 1 },
+	{ OPT_FORMAT, "format", HQ_OPT_ENUM, "F", "input format: auto|apple|jsonl|labs|fhir|dexa (default auto: sniffed from content)", "auto|apple|jsonl|labs|fhir|dexa", NULL, 1 },
+	{ OPT_TZ, "tz", HQ_OPT_STRING, "ZONE", "IANA zone for times without an offset and for lab and scan dates", NULL, NULL, 1 },
 	{ OPT_WAIT, "wait", HQ_OPT_INT, "SECONDS", "how long to wait for another writer to finish (default 600)", "0..604800", NULL, 0 },
 	{ 0, NULL, 0, NULL, NULL, NULL, NULL, 0 },
 };
 
 static const struct hq_cmd_info cmd = {
 	.name = "hq-ingest",
-	.synopsis = "[-q] [--db PATH] [--format auto|apple|jsonl] [--tz ZONE] "
+	.synopsis = "[-q] [--db PATH] [--format auto|apple|jsonl|labs|fhir|dexa] "
+	    "[--tz ZONE] "
 	    "[--wait SECONDS] FILE...",
-	.summary = "Import Apple Health exports (export.zip, export.xml) and JSON "
-	    "lines into the store; each file whole or not at all, nothing twice.",
+	.summary = "Import Apple Health exports (export.zip, export.xml), JSON "
+	    "lines, lab results (CSV, JSON lines, FHIR) and DEXA scans (JSON, CSV) "
+	    "into the store; each file whole or not at all, nothing twice.",
 	.tool_description = "Import health data files into the hq store: an Apple "
-	    "Health export.zip or export.xml, or JSON lines "
-	    "{\"metric\",\"start\",\"end\",\"value\",\"unit\",\"source\"}. Safe to "
+	    "Health export.zip or export.xml (with its clinical records' lab "
+	    "results), JSON lines {\"metric\",\"start\",\"end\",\"value\","
+	    "\"unit\",\"source\"}, lab results (CSV date,test,value,unit,ref_low,"
+	    "ref_high; JSON lines; FHIR Bundle or Observation) or DEXA scans (JSON "
+	    "or CSV date,field,value,unit). Safe to "
 	    "re-run: what is already stored is skipped. Prints one JSON summary "
 	    "per file (records, inserted, duplicates, skipped).",
 	.positional = "files",
@@ -138,10 +143,12 @@ summary(const char *name, const char *format, const struct hq_ingest_counts *c,
 	    "\"skipped\":%ld,\"workouts\":%ld,\"workouts_inserted\":%ld,"
 	    "\"correlations\":%ld,\"activity_summaries\":%ld,"
 	    "\"clinical_records\":%ld,\"routes\":%ld,\"route_points\":%ld,"
+	    "\"lab_results\":%ld,\"dexa_fields\":%ld,"
 	    "\"control_chars\":%ld,\"seconds\":%.3f}\n",
 	    c->records, c->inserted, c->duplicates, c->skipped, c->workouts,
 	    c->workouts_inserted, c->correlations, c->summaries, c->clinical,
-	    c->routes, c->route_points, c->control_chars, secs);
+	    c->routes, c->route_points, c->lab_results, c->dexa_fields,
+	    c->control_chars, secs);
 	fputs(b.data, stdout);
 	fflush(stdout);
 	hq_buf_free(&b);

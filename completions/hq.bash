@@ -114,3 +114,40 @@ _hq_agent() {
 	fi
 }
 complete -F _hq_agent hq-agent
+
+# hq-report: the subcommand's words by position, lab tests from the store,
+# --fields and --unit values from the command.
+_hq_report() {
+	local cur prev
+	_init_completion 2>/dev/null || { cur=${COMP_WORDS[COMP_CWORD]}; prev=${COMP_WORDS[COMP_CWORD-1]}; }
+	local opts="--unit --fields --last --dates --format --tz --db --complete-tests -h --help --version --tool-schema"
+	case $prev in
+	--format|--unit) _hq_values hq-report "$prev"; return ;;
+	--fields)   # a comma-separated list: the name after the last comma
+		local pre=${cur%"${cur##*,}"}
+		COMPREPLY=($(compgen -P "$pre" -W "$(hq-report --complete fields 2>/dev/null)" -- "${cur##*,}"))
+		return ;;
+	--last|--dates) return ;;
+	esac
+	_hq_common "$prev" && return
+	if [[ $cur == -* ]]; then
+		COMPREPLY=($(compgen -W "$opts" -- "$cur"))
+		return
+	fi
+	local words=() i
+	for ((i = 1; i < COMP_CWORD; i++)); do
+		case ${COMP_WORDS[i]} in
+		--unit|--fields|--last|--dates|--format|--tz|--db) i=$((i + 1)) ;;
+		-*) ;;
+		*) words+=("${COMP_WORDS[i]}") ;;
+		esac
+	done
+	case "${words[*]}" in
+	"") COMPREPLY=($(compgen -W "list latest trend compare" -- "$cur")) ;;
+	list|latest) COMPREPLY=($(compgen -W "labs dexa" -- "$cur")) ;;
+	trend) COMPREPLY=($(compgen -W "labs" -- "$cur")) ;;
+	compare) COMPREPLY=($(compgen -W "dexa" -- "$cur")) ;;
+	"latest labs"*|"trend labs") COMPREPLY=($(compgen -W "$(hq-report --complete-tests 2>/dev/null)" -- "$cur")) ;;
+	esac
+}
+complete -F _hq_report hq-report

@@ -10,6 +10,7 @@
 #include "hq/buf.h"
 #include "hq/catalog.h"
 #include "hq/ingest.h"
+#include "hq/report.h"
 #include "hq/rollup.h"
 #include "hq/time.h"
 
@@ -23,7 +24,7 @@ enum {
 	ST_CLINICAL, ST_CLINICAL_RESOURCE, ST_ME, ST_IMPORT_END, ST_ZONE, NSTMT
 };
 
-static const struct { const char *sql, *what; } stmts[NSTMT] = {
+static const struct hq_store_sql stmts[NSTMT] = {
 	[ST_SAMPLE_META] = { "INSERT INTO sample_meta(sample_id, key, value) "
 	    "VALUES (?,?,?)", "adding sample metadata" },
 	[ST_BEAT] = { "INSERT OR IGNORE INTO hrv_beat(sample_id, seq, bpm, "
@@ -145,6 +146,7 @@ struct hq_ingest {
 	size_t nzones;
 	/* The last sample and workout inserted: their metadata follows them. */
 	int64_t new_sample_id, new_sample_start, new_workout_id, new_workout_start;
+	struct hq_report_writer *reports;   /* made on first use */
 };
 
 static int
@@ -158,10 +160,7 @@ db_err(struct hq_ingest *ig, struct hq_err *e, const char *what)
 static sqlite3_stmt *
 stmt(struct hq_ingest *ig, int which, struct hq_err *e)
 {
-	if (!ig->st[which] &&
-	    hq_store_prepare(ig->s, stmts[which].sql, &ig->st[which], e))
-		return NULL;
-	return ig->st[which];
+	return hq_store_stmt(ig->s, &stmts[which], &ig->st[which], e);
 }
 
 /* Statement which with the values v (store.h): 0 or -1. */
@@ -169,9 +168,7 @@ static int
 run(struct hq_ingest *ig, int which, const struct hq_bind *v,
     struct hq_err *e)
 {
-	sqlite3_stmt *st = stmt(ig, which, e);
-
-	return st ? hq_store_run(ig->s, st, v, stmts[which].what, e) : -1;
+	return hq_store_run_sql(ig->s, &stmts[which], &ig->st[which], v, e);
 }
 
 /* The id statement which finds for v: 0 when none, -1 on error. */
@@ -179,16 +176,14 @@ static int64_t
 query_id(struct hq_ingest *ig, int which, const struct hq_bind *v,
     struct hq_err *e)
 {
-	sqlite3_stmt *st = stmt(ig, which, e);
-
-	return st ? hq_store_query_id(ig->s, st, v, stmts[which].what, e) : -1;
+	return hq_store_query_sql(ig->s, &stmts[which], &ig->st[which], v, e);
 }
 
 static void
 ig_free(struct hq_ingest *ig)
 {
-	for (int i = 0; i < NSTMT; i++)
-		sqlite3_finalize(ig->st[i]);
+	hq_report_writer_free(ig->reports);
+	hq_store_finalize(ig->st, NSTMT);
 	free(ig->export_version);
 	free(ig->locale);
 	free(ig);
@@ -378,6 +373,76 @@ note_zone(struct hq_ingest *ig, const char *zone, int64_t t)
 	ig->zones[i].n++;
 }
 
+/* ---- reports (report.h) ---------------------------------------------- */
+
+static struct hq_report_writer *
+reports(struct hq_ingest *ig)
+{
+	if (!ig->reports)
+		ig->reports = hq_report_writer_new(ig->s, ig->import_id);
+	return ig->reports;
+}
+
+/* What the report writer did since before, in the import's counts: rows
+ * read, new, already there, skipped; read also into *read (lab results or
+ * DEXA fields). */
+static void
+count_reports(struct hq_ingest *ig, const struct hq_report_counts *before,
+    long *read)
+{
+	const struct hq_report_counts *now = hq_report_writer_counts(ig->reports);
+	long inserted = now->inserted - before->inserted;
+	long duplicates = now->duplicates - before->duplicates;
+	long skipped = now->skipped - before->skipped;
+
+	ig->c.inserted += inserted;
+	ig->c.duplicates += duplicates;
+	ig->c.skipped += skipped;
+	ig->c.records += inserted + duplicates + skipped;
+	*read += inserted + duplicates;
+}
+
+int
+hq_ingest_lab_result(struct hq_ingest *ig, const struct hq_lab_result *r,
+    int64_t clinical_id, struct hq_err *e)
+{
+	struct hq_report_counts before = *hq_report_writer_counts(reports(ig));
+	int rc = hq_report_add_lab(ig->reports, r, clinical_id, e);
+
+	if (rc >= 0)
+		count_reports(ig, &before, &ig->c.lab_results);
+	return rc;
+}
+
+int
+hq_ingest_dexa_scan(struct hq_ingest *ig, const struct hq_dexa_scan *scan,
+    struct hq_err *e)
+{
+	struct hq_report_counts before = *hq_report_writer_counts(reports(ig));
+	int rc = hq_report_add_dexa(ig->reports, scan, e);
+
+	if (rc >= 0)
+		count_reports(ig, &before, &ig->c.dexa_fields);
+	return rc;
+}
+
+static void
+backfill_warn(void *arg, const char *msg)
+{
+	hq_ingest_warn(arg, "%s", msg);
+}
+
+int
+hq_ingest_clinical_reports(struct hq_ingest *ig, struct hq_err *e)
+{
+	struct hq_report_counts before = *hq_report_writer_counts(reports(ig));
+
+	if (hq_report_backfill(ig->reports, backfill_warn, ig, e))
+		return -1;
+	count_reports(ig, &before, &ig->c.lab_results);
+	return 0;
+}
+
 int
 hq_ingest_commit(struct hq_ingest *ig, struct hq_err *e)
 {
@@ -386,6 +451,9 @@ hq_ingest_commit(struct hq_ingest *ig, struct hq_err *e)
 		    HQ_INT(ig->zones[i].first), HQ_INT(ig->zones[i].last),
 		    HQ_INT(ig->zones[i].n), HQ_END }, e))
 			goto fail;
+	/* The report writer's statements go before the commit. */
+	hq_report_writer_free(ig->reports);
+	ig->reports = NULL;
 	if (run(ig, ST_IMPORT_END, (struct hq_bind[]){ HQ_INT(time(NULL)),
 	    HQ_INT(ig->c.records), HQ_INT(ig->c.inserted),
 	    HQ_INT(ig->c.duplicates), HQ_INT(ig->c.skipped),
@@ -399,10 +467,7 @@ hq_ingest_commit(struct hq_ingest *ig, struct hq_err *e)
 	 */
 	if (hq_rollup_refresh(ig->s, ig->first_sample_id, e))
 		goto fail;
-	for (int i = 0; i < NSTMT; i++) {
-		sqlite3_finalize(ig->st[i]);
-		ig->st[i] = NULL;
-	}
+	hq_store_finalize(ig->st, NSTMT);
 	if (hq_store_commit(ig->s, e))
 		goto fail;
 	ig_free(ig);
@@ -417,10 +482,10 @@ hq_ingest_abort(struct hq_ingest *ig)
 {
 	if (!ig)
 		return;
-	for (int i = 0; i < NSTMT; i++) {
-		sqlite3_finalize(ig->st[i]);
-		ig->st[i] = NULL;
-	}
+	/* The report writer's statements too, before the rollback. */
+	hq_report_writer_free(ig->reports);
+	ig->reports = NULL;
+	hq_store_finalize(ig->st, NSTMT);
 	hq_store_rollback(ig->s);
 	ig_free(ig);
 }

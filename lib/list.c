@@ -368,11 +368,69 @@ list_me(struct hq_store *s, struct hq_out *out, struct hq_err *e)
 	return rows;
 }
 
-/* Every kind of data, in the order --list shows them. */
+/* Reports (report.h): lab results and DEXA scans, a row each kind, as
+ * hq-report asks for them (hq-report latest labs, compare dexa). count is
+ * the results in force (not superseded) or the scans; first and last the
+ * local dates they are of. */
+static long
+list_reports(struct hq_store *s, struct hq_out *out, struct hq_err *e)
+{
+	static const struct {
+		const char *kind, *identifier, *unit, *count_sql;
+	} kinds[] = {
+		{ "labs", "lab_result", "results",
+		  "SELECT count(*), min(l.date), max(l.date) FROM lab_result l "
+		  "WHERE l.superseded_by IS NULL" },
+		{ "dexa", "dexa", "scans",
+		  "SELECT count(*), min(date), max(date) FROM report WHERE kind = 'dexa' "
+		  "AND EXISTS (SELECT 1 FROM dexa_value v WHERE v.report_id = report.id)" },
+	};
+	struct names sources = {0};
+	sqlite3_stmt *st = NULL, *src = NULL;
+	long rows = 0;
+
+	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0] && rows >= 0; i++) {
+		if (hq_store_prepare(s, kinds[i].count_sql, &st, e) ||
+		    hq_store_prepare(s, "SELECT DISTINCT source FROM report WHERE kind = ?1 "
+		    "AND source != '' ORDER BY source", &src, e)) {
+			rows = -1;
+			break;
+		}
+		if (sqlite3_step(st) != SQLITE_ROW) {
+			rows = db_error(s, "reports", e);
+		} else if (sqlite3_column_int64(st, 0) > 0) {
+			const char *a = (const char *)sqlite3_column_text(st, 1);
+			const char *b = (const char *)sqlite3_column_text(st, 2);
+			int64_t first = 0, last = 0;
+			int times = a && b && hq_time_parse(a, &first) == 0 &&
+			    hq_time_parse(b, &last) == 0;
+			if (names_read(src, (struct hq_bind[]){ HQ_TEXT(kinds[i].kind),
+			    HQ_END }, &sources, e)) {
+				rows = -1;
+			} else {
+				put_row(out, &(struct row){ .metric = kinds[i].kind,
+				    .identifier = kinds[i].identifier, .kind = "report",
+				    .unit = kinds[i].unit,
+				    .count = sqlite3_column_int64(st, 0),
+				    .first = first, .last = last, .times = times,
+				    .sources = &sources });
+				rows++;
+			}
+		}
+		sqlite3_finalize(st);
+		sqlite3_finalize(src);
+		st = src = NULL;
+	}
+	names_free(&sources);
+	return rows;
+}
+
+/* Every kind of data, in the order --list shows them: a new kind is a
+ * function above and a line here. */
 static long (*const lister[])(struct hq_store *, struct hq_out *,
     struct hq_err *) = {
 	list_metrics, list_workouts, list_routes, list_summaries, list_clinical,
-	list_me,
+	list_reports, list_me,
 };
 
 long

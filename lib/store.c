@@ -294,18 +294,88 @@ static const char *const migrations[] = {
 	"  message TEXT NOT NULL,"
 	"  PRIMARY KEY (run_id, seq)"
 	");",
-	/* 4: the time zones the data records (HKTimeZone metadata of samples
+	/* 4 (labs and DEXA): clinical records keyed by where they came from
+	 * (UNIQUE(type, identifier) kept one of two records with the same
+	 * resource id from two health systems), reports_done marking those
+	 * whose FHIR resource has been read into lab rows (report.h: the next
+	 * import reads the rest); reports, one row per (report, test or
+	 * field). Times UTC seconds; dates local. */
+	"CREATE TABLE clinical_record_v2 ("
+	"  id INTEGER PRIMARY KEY,"
+	"  type TEXT NOT NULL,"
+	"  identifier TEXT NOT NULL,"
+	"  source_id INTEGER REFERENCES source(id),"
+	"  source_url TEXT,"
+	"  fhir_version TEXT,"
+	"  received INTEGER,"
+	"  resource_path TEXT,"
+	"  resource TEXT,"
+	"  import_id INTEGER REFERENCES import(id),"
+	"  reports_done INTEGER NOT NULL DEFAULT 0"
+	");"
+	"INSERT INTO clinical_record_v2(id, type, identifier, source_id,"
+	"  source_url, fhir_version, received, resource_path, resource, import_id)"
+	"  SELECT id, type, identifier, source_id, source_url, fhir_version,"
+	"  received, resource_path, resource, import_id FROM clinical_record;"
+	"DROP TABLE clinical_record;"
+	"ALTER TABLE clinical_record_v2 RENAME TO clinical_record;"
+	"CREATE UNIQUE INDEX clinical_record_key ON clinical_record(type,"
+	"  identifier, coalesce(source_id, 0), coalesce(source_url, ''));"
+	"CREATE INDEX clinical_record_path ON clinical_record(resource_path);"
+	"CREATE TABLE report ("
+	"  id INTEGER PRIMARY KEY,"
+	"  kind TEXT NOT NULL,"              /* labs, dexa */
+	"  date TEXT NOT NULL,"              /* local date: collection, scan */
+	"  source TEXT NOT NULL,"            /* the lab, the scanner; may be '' */
+	"  time INTEGER,"                    /* dexa: the scan's instant */
+	"  import_id INTEGER REFERENCES import(id),"
+	"  UNIQUE (kind, date, source)"
+	");"
+	"CREATE TABLE lab_result ("
+	"  id INTEGER PRIMARY KEY,"
+	"  report_id INTEGER NOT NULL REFERENCES report(id),"
+	"  test TEXT NOT NULL,"              /* catalog name or snake_case name */
+	"  name TEXT NOT NULL,"              /* as the file wrote it */
+	"  loinc TEXT NOT NULL DEFAULT '',"
+	"  time INTEGER NOT NULL,"           /* collection instant */
+	"  has_time INTEGER NOT NULL,"       /* 0: a date only (local midnight) */
+	"  date TEXT NOT NULL,"
+	"  value REAL,"                      /* NULL: text only */
+	"  comparator TEXT NOT NULL DEFAULT '',"
+	"  text TEXT NOT NULL DEFAULT '',"
+	"  unit TEXT NOT NULL DEFAULT '',"   /* normalised, as written */
+	"  ref_low REAL, ref_high REAL,"
+	"  ref_text TEXT NOT NULL DEFAULT '',"
+	"  lab_flag TEXT NOT NULL DEFAULT '',"
+	"  resource_id TEXT NOT NULL DEFAULT '',"
+	"  status TEXT NOT NULL DEFAULT '',"
+	"  superseded_by INTEGER,"           /* a newer result; -1 taken back */
+	"  clinical_record_id INTEGER REFERENCES clinical_record(id),"
+	"  import_id INTEGER REFERENCES import(id)"
+	");"
+	"CREATE INDEX lab_result_test ON lab_result(test, date);"
+	"CREATE INDEX lab_result_time ON lab_result(test, time);"
+	"CREATE INDEX lab_result_report ON lab_result(report_id);"
+	"CREATE TABLE dexa_value ("
+	"  report_id INTEGER NOT NULL REFERENCES report(id),"
+	"  field TEXT NOT NULL,"             /* canonical: trunk_fat_mass */
+	"  value REAL NOT NULL,"             /* in unit, the field's canonical */
+	"  unit TEXT NOT NULL,"
+	"  import_id INTEGER REFERENCES import(id),"
+	"  PRIMARY KEY (report_id, field)"
+	") WITHOUT ROWID;",
+	/* 5: the time zones the data records (HKTimeZone metadata of samples
 	 * and workouts), kept up to date by every import: with no zone given,
 	 * local days are those of the most recent one (zone.h). first and
 	 * last are the starts of the earliest and latest sample or workout
 	 * that names it; n how many do. */
-	"CREATE TABLE time_zone ("
+	"CREATE TABLE IF NOT EXISTS time_zone ("
 	"  zone TEXT PRIMARY KEY,"
 	"  first INTEGER NOT NULL,"
 	"  last INTEGER NOT NULL,"
 	"  n INTEGER NOT NULL"
 	");"
-	"INSERT INTO time_zone(zone, first, last, n)"
+	"INSERT OR IGNORE INTO time_zone(zone, first, last, n)"
 	"  SELECT value, min(start), max(start), count(*) FROM ("
 	"    SELECT m.value, s.start FROM sample_meta m"
 	"      JOIN sample s ON s.id = m.sample_id WHERE m.key = 'HKTimeZone'"
@@ -672,6 +742,39 @@ hq_store_query_id(struct hq_store *s, sqlite3_stmt *st,
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		return sql_err(s, e, what);
 	return id;
+}
+
+sqlite3_stmt *
+hq_store_stmt(struct hq_store *s, const struct hq_store_sql *q,
+    sqlite3_stmt **st, struct hq_err *e)
+{
+	if (!*st && hq_store_prepare(s, q->sql, st, e))
+		return NULL;
+	return *st;
+}
+
+int
+hq_store_run_sql(struct hq_store *s, const struct hq_store_sql *q,
+    sqlite3_stmt **st, const struct hq_bind *v, struct hq_err *e)
+{
+	return hq_store_stmt(s, q, st, e) ? hq_store_run(s, *st, v, q->what, e) : -1;
+}
+
+int64_t
+hq_store_query_sql(struct hq_store *s, const struct hq_store_sql *q,
+    sqlite3_stmt **st, const struct hq_bind *v, struct hq_err *e)
+{
+	return hq_store_stmt(s, q, st, e) ?
+	    hq_store_query_id(s, *st, v, q->what, e) : -1;
+}
+
+void
+hq_store_finalize(sqlite3_stmt **st, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		sqlite3_finalize(st[i]);
+		st[i] = NULL;
+	}
 }
 
 static int64_t

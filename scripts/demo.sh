@@ -1,7 +1,8 @@
 #!/bin/sh
 # make demo: writes a realistic 60-day Apple Health export of a demo persona
-# (iPhone + Apple Watch, CGM, sleep stages, workouts), ingests it into a demo
-# store of its own, and tours what is in it. The Makefile installs the
+# (iPhone + Apple Watch, CGM, sleep stages, workouts, lab results from her
+# health system), three years of lab work and three DEXA scans, ingests
+# them into a demo store of its own, and tours what is in it. The Makefile installs the
 # dependencies and builds first; this script builds nothing.
 #
 # Everything goes to $HQ_DEMO_DIR (default ~/.local/share/hq/demo), never to
@@ -52,9 +53,11 @@ rm -f "$HQ_DB" "$HQ_DB-wal" "$HQ_DB-shm" "$HQ_DB-journal"
 start=$(TZ=$HQ_TZ date -d '60 days ago' +%Y-%m-%d)
 now=$(TZ=$HQ_TZ date '+%Y-%m-%d %H:%M:%S')
 printf '== A demo export: 60 days of Alex, who wears an Apple Watch and carries an iPhone (%s)\n' "$HQ_TZ"
-printf '$ gen-export --zip --days 60 --start %s --export-date "%s" -o %s/export.zip\n' "$start" "$now" "$DIR"
+printf '$ gen-export --zip --days 60 --start %s --export-date "%s" --clinical --labs %s/labs.csv --dexa %s/dexa.json -o %s/export.zip\n' \
+	"$start" "$now" "$DIR" "$DIR" "$DIR"
 gen-export --zip --days 60 --start "$start" --export-date "$now" --seed 1 \
-	--truth "$DIR/truth.jsonl" -o "$DIR/export.zip"
+	--truth "$DIR/truth.jsonl" --clinical --labs "$DIR/labs.csv" \
+	--dexa "$DIR/dexa.json" -o "$DIR/export.zip"
 ls -l "$DIR/export.zip" | awk '{ printf "   %s bytes, %s\n", $5, $NF }'
 
 step "Import it" hq-ingest "$DIR/export.zip"
@@ -89,6 +92,24 @@ step "The average night of each of the last four weeks: asleep, deep, REM (hours
 	hq-query sleep sleep_deep sleep_rem --by week --agg avg --from 4w --format table
 step "Hours last week when heart rate averaged over 100" \
 	hq-query heart_rate --by hour --from 7d --where 'value>100' --format table
+step "Lab work: three years of results as a CSV, three DEXA scans (BodySpec)" \
+	hq-ingest "$DIR/labs.csv" "$DIR/dexa.json"
+step "What reports are in the store" hq-report list --format table
+step "The latest result of every test, each against its own lab's range" \
+	hq-report latest labs --format table
+step "What's my latest LDL, and is it in range?" hq-report latest labs ldl --format table
+step "How has my HbA1c trended? (one visit abroad reported it in mmol/mol)" \
+	hq-report trend labs hba1c --format table
+step "LDL over three years: calculated at first, measured directly later" \
+	hq-report trend labs ldl --format table
+step "Compare my visceral fat between my last two DEXA scans" \
+	hq-report compare dexa --fields vat_mass,fat_mass,lean_mass,total_body_fat_pct --format table
+if have hq-report; then
+	printf '\n== Lab and DEXA charts\n$ hq-report trend labs ldl --format svg > %s/ldl.svg\n' "$DIR"
+	hq-report trend labs ldl --format svg >"$DIR/ldl.svg" &&
+		hq-report compare dexa --format svg >"$DIR/dexa.svg" &&
+		printf '   open %s/ldl.svg and %s/dexa.svg in a browser\n' "$DIR" "$DIR"
+fi
 if have hq-query; then
 	printf '\n== Daily steps as a chart\n$ hq-query steps --by day --from 30d --format svg > %s/steps.svg\n' "$DIR"
 	hq-query steps --by day --from 30d --format svg >"$DIR/steps.svg" &&

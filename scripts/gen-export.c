@@ -1315,6 +1315,211 @@ static void write_gpx(const struct workout *w, int day)
 	puts_("    </trkseg>\n  </trk>\n</gpx>\n");
 }
 
+/* ---- reports: a lab history and DEXA scans -------------------------------- */
+
+/*
+ * --labs FILE writes three years of the persona's lab work as a lab CSV:
+ * a lipid panel and HbA1c every six months, the LDL calculated at first
+ * and measured directly later (a change of method), a few results out of
+ * range, and one visit abroad reported in SI units (mmol/L, mmol/mol).
+ * --dexa FILE writes three DEXA scans (BodySpec, in pounds) as hq's DEXA
+ * JSON. --clinical puts the newest panel's LDL and HbA1c (the same results
+ * as the CSV's, as the health system sends them) and a fasting glucose
+ * into the export as ClinicalRecords with their FHIR resources.
+ * Everything is dated back from the export's last day.
+ */
+static struct {
+	const char *labs, *dexa;
+	int clinical;
+} rep;
+
+#define NPANELS 7
+
+static const struct panel {
+	const char *source, *unit_mass, *ldl_code, *a1c_unit;
+	double tc, hdl, ldl, tg, a1c;
+	double ldl_high;                   /* the lab's own limit */
+} panels[NPANELS] = {
+	{ "Quest Diagnostics", "mg/dL", "13457-7", "%", 218, 48, 142, 140, 5.9, 129 },
+	{ "Quest Diagnostics", "mg/dL", "13457-7", "%", 229, 46, 151, 162, 6.1, 129 },
+	{ "Quest Diagnostics", "mg/dL", "13457-7", "%", 211, 50, 138, 131, 5.8, 129 },
+	{ "Hopital Europeen Georges-Pompidou", "mmol/L", "22748-8", "mmol/mol",
+	  5.4, 1.3, 3.3, 1.5, 39, 3.4 },
+	{ "Stanford Health Care", "mg/dL", "18262-6", "%", 186, 52, 112, 118, 5.6, 99 },
+	{ "Stanford Health Care", "mg/dL", "18262-6", "%", 174, 55, 101, 105, 5.5, 99 },
+	{ "Stanford Health Care", "mg/dL", "18262-6", "%", 168, 57, 94, 99, 5.4, 99 },
+};
+
+/* The day (index in the range, negative before it) of panel k. */
+static int panel_day(int k)
+{
+	return opt.days - 1 - 21 - 182 * (NPANELS - 1 - k);
+}
+
+static int write_labs(const char *path)
+{
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return -1;
+	fputs("date,test,value,unit,ref_low,ref_high,loinc,source\n", f);
+	for (int k = 0; k < NPANELS; k++) {
+		const struct panel *p = &panels[k];
+		int si = strcmp(p->unit_mass, "mmol/L") == 0;
+		char date[16];
+		date_str(date, sizeof date, panel_day(k));
+		const struct {
+			const char *name;
+			double v;
+			const char *unit, *lo, *hi, *code;
+		} row[] = {
+			{ "Cholesterol Total", p->tc, p->unit_mass, "", si ? "5.2" : "199",
+			  si ? "14647-2" : "2093-3" },
+			{ "HDL Cholesterol", p->hdl, p->unit_mass, si ? "1.0" : "40", "",
+			  si ? "14646-4" : "2085-9" },
+			{ "LDL Cholesterol", p->ldl, p->unit_mass, "", NULL, p->ldl_code },
+			{ "Triglycerides", p->tg, p->unit_mass, "", si ? "1.7" : "149",
+			  si ? "14927-8" : "2571-8" },
+			{ "Hemoglobin A1c", p->a1c, p->a1c_unit, si ? "20" : "4.0",
+			  si ? "42" : "5.6", si ? "59261-8" : "4548-4" },
+		};
+		for (size_t i = 0; i < sizeof row / sizeof row[0]; i++) {
+			char hi[32];
+			snprintf(hi, sizeof hi, "%.10g", p->ldl_high);
+			fprintf(f, "%s,%s,%.10g,%s,%s,%s,%s,%s\n", date, row[i].name,
+				row[i].v, row[i].unit, row[i].lo, row[i].hi ? row[i].hi : hi,
+				row[i].code, p->source);
+		}
+	}
+	return fclose(f);
+}
+
+static const struct scan {
+	int days_before;                   /* the export's last day */
+	double pct, fat, lean, bmc, vat, trunk_fat, android, gynoid, almi;
+} scans[] = {
+	{ 400, 25.8, 42.1, 118.2, 6.9, 1.32, 21.4, 31.0, 27.5, 7.9 },
+	{ 220, 23.6, 38.0, 120.1, 6.9, 1.10, 18.9, 27.8, 26.1, 8.1 },
+	{ 30, 22.2, 35.2, 120.4, 7.0, 1.06, 17.2, 25.9, 25.2, 8.1 },
+};
+
+static int write_dexa(const char *path)
+{
+	FILE *f = fopen(path, "w");
+	size_t n = sizeof scans / sizeof scans[0];
+	if (!f)
+		return -1;
+	fputs("[\n", f);
+	for (size_t i = 0; i < n; i++) {
+		const struct scan *x = &scans[i];
+		char date[16];
+		date_str(date, sizeof date, opt.days - 1 - x->days_before);
+		fprintf(f, "  {\"kind\": \"dexa\", \"date\": \"%s\", \"source\": \"BodySpec\",\n"
+			"   \"fields\": {\"total_body_fat_pct\": %.10g,"
+			" \"fat_mass\": {\"value\": %.10g, \"unit\": \"lb\"},"
+			" \"lean_mass\": {\"value\": %.10g, \"unit\": \"lb\"},"
+			" \"bmc\": {\"value\": %.10g, \"unit\": \"lb\"},"
+			" \"total_mass\": {\"value\": %.10g, \"unit\": \"lb\"},"
+			" \"vat_mass\": {\"value\": %.10g, \"unit\": \"lb\"},"
+			" \"android_fat_pct\": %.10g, \"gynoid_fat_pct\": %.10g,"
+			" \"ag_ratio\": %.3f, \"almi\": %.10g},\n"
+			"   \"regions\": {\"trunk\": {\"fat_mass\": {\"value\": %.10g, \"unit\": \"lb\"}}}}%s\n",
+			date, x->pct, x->fat, x->lean, x->bmc, x->fat + x->lean + x->bmc,
+			x->vat, x->android, x->gynoid, x->android / x->gynoid, x->almi,
+			x->trunk_fat, i + 1 < n ? "," : "");
+	}
+	fputs("]\n", f);
+	return fclose(f);
+}
+
+/* The clinical records: id, FHIR version, and the resource's JSON. */
+struct clinical {
+	const char *id, *fhir;
+	char json[1024];
+};
+
+static size_t clinical_records(struct clinical *c)
+{
+	const struct panel *p = &panels[NPANELS - 1];
+	char when[40];
+	int64_t t = local_at(panel_day(NPANELS - 1), 8, 10, 0);
+	fmt_utc(when, sizeof when, t);
+	c[0] = (struct clinical){ "e7Xq2mN1.ldl", "4.0.1", "" };
+	snprintf(c[0].json, sizeof c[0].json,
+		"{\"resourceType\":\"Observation\",\"id\":\"e7Xq2mN1.ldl\",\"status\":\"final\","
+		"\"category\":[{\"coding\":[{\"system\":\"http://terminology.hl7.org/CodeSystem/"
+		"observation-category\",\"code\":\"laboratory\"}]}],\"code\":{\"coding\":[{\"system\":"
+		"\"http://loinc.org\",\"code\":\"18262-6\",\"display\":\"LDL Cholesterol (Direct)\"}],"
+		"\"text\":\"LDL CHOLESTEROL, DIRECT\"},\"effectiveDateTime\":\"%s\",\"valueQuantity\":"
+		"{\"value\":%.10g,\"unit\":\"mg/dL\",\"system\":\"http://unitsofmeasure.org\",\"code\":"
+		"\"mg/dL\"},\"referenceRange\":[{\"high\":{\"value\":99,\"unit\":\"mg/dL\"}}]}",
+		when, p->ldl);
+	c[1] = (struct clinical){ "e7Xq2mN1.a1c", "4.0.1", "" };
+	snprintf(c[1].json, sizeof c[1].json,
+		"{\"resourceType\":\"Observation\",\"id\":\"e7Xq2mN1.a1c\",\"status\":\"final\","
+		"\"category\":[{\"coding\":[{\"code\":\"laboratory\"}]}],\"code\":{\"coding\":[{\"system\":"
+		"\"http://loinc.org\",\"code\":\"4548-4\"}],\"text\":\"HEMOGLOBIN A1C\"},"
+		"\"effectiveDateTime\":\"%s\",\"valueQuantity\":{\"value\":%.10g,\"unit\":\"%%\"},"
+		"\"referenceRange\":[{\"low\":{\"value\":4.0},\"high\":{\"value\":5.6}}]}",
+		when, p->a1c);
+	c[2] = (struct clinical){ "Tb9Lk0.glu", "1.0.2", "" };
+	snprintf(c[2].json, sizeof c[2].json,
+		"{\"resourceType\":\"Observation\",\"id\":\"Tb9Lk0.glu\",\"status\":\"final\","
+		"\"category\":{\"coding\":[{\"system\":\"http://hl7.org/fhir/observation-category\","
+		"\"code\":\"laboratory\"}]},\"code\":{\"coding\":[{\"system\":\"http://loinc.org\","
+		"\"code\":\"1558-6\"}],\"text\":\"GLUCOSE, FASTING\"},\"effectiveDateTime\":\"%s\","
+		"\"valueQuantity\":{\"value\":97,\"unit\":\"mg/dL\"},\"referenceRange\":[{\"low\":"
+		"{\"value\":65},\"high\":{\"value\":99}}],\"interpretation\":{\"coding\":[{\"code\":\"N\"}]}}",
+		when);
+	return 3;
+}
+
+static void write_clinical_stubs(void)
+{
+	struct clinical c[3];
+	size_t n = clinical_records(c);
+	char b[32];
+	fmt_apple(b, opt.export_time);
+	for (size_t i = 0; i < n; i++)
+		putf(" <ClinicalRecord type=\"HKClinicalTypeIdentifierLabResultRecord\""
+		     " identifier=\"%s\" sourceName=\"Stanford Health Care\""
+		     " sourceURL=\"https://fhir.stanfordhealthcare.org/api/FHIR/%s\""
+		     " fhirVersion=\"%s\" receivedDate=\"%.25s\""
+		     " resourceFilePath=\"/clinical-records/Observation-%s.json\"/>\n",
+		     c[i].id, strcmp(c[i].fhir, "1.0.2") == 0 ? "DSTU2" : "R4", c[i].fhir, b,
+		     c[i].id);
+}
+
+static int write_clinical_files(int (*entry)(const char *, int))
+{
+	struct clinical c[3];
+	size_t n = clinical_records(c);
+	char name[256];
+	if (entry("apple_health_export/clinical-records/", 1))
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		snprintf(name, sizeof name,
+			 "apple_health_export/clinical-records/Observation-%s.json", c[i].id);
+		if (entry(name, 0))
+			return -1;
+		puts_(c[i].json);
+		sink_flush();
+	}
+	return 0;
+}
+
+static int write_reports(void)
+{
+	if (rep.labs && write_labs(rep.labs) != 0) {
+		fprintf(stderr, "%s: cannot write %s: %s\n", prog, rep.labs, strerror(errno));
+		return -1;
+	}
+	if (rep.dexa && write_dexa(rep.dexa) != 0) {
+		fprintf(stderr, "%s: cannot write %s: %s\n", prog, rep.dexa, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 static void write_xml(void)
 {
 	char b[32];
@@ -1345,6 +1550,8 @@ static void write_xml(void)
 		     " appleExerciseTimeGoal=\"30\" appleStandHours=\"%.0f\" appleStandHoursGoal=\"12\"/>\n",
 		     date, round_to(TR(d, F_ACTIVE), 0.001), TR(d, F_EXER), TR(d, F_STAND));
 	}
+	if (rep.clinical)
+		write_clinical_stubs();
 	puts_("</HealthData>\n");
 }
 
@@ -1467,7 +1674,8 @@ static void usage(FILE *f)
 		"usage: gen-export [--days N] [--start YYYY-MM-DD] [--seed N] [--tz ZONE]\n"
 		"                  [--export-date 'YYYY-MM-DD HH:MM:SS'] [--size BYTES[K|M|G]]\n"
 		"                  [--zip|--xml] [--xml-name NAME] [--truth FILE]\n"
-		"                  [--broken-dtd] [--control-chars] -o OUT\n"
+		"                  [--broken-dtd] [--control-chars] [--labs FILE] [--dexa FILE]\n"
+		"                  [--clinical] -o OUT\n"
 		"Writes a realistic Apple Health export (zip or bare XML) of one persona:\n"
 		"iPhone + Apple Watch steps that overlap, per-minute heart rate, HRV beat lists,\n"
 		"sleep stages and in-bed time, CGM glucose, blood pressure, workouts in the old\n"
@@ -1479,7 +1687,9 @@ static void usage(FILE *f)
 		"--broken-dtd writes the malformed DTD of iOS 16; --control-chars puts U+000B\n"
 		"in some metadata values, as real exports have: both are not well-formed XML.\n"
 		"Known effects: sleep starts 40 minutes later after a day with glucose above\n"
-		"140 mg/dL; HRV is 0.02 ms lower per kcal of the previous day's workout.\n");
+		"140 mg/dL; HRV is 0.02 ms lower per kcal of the previous day's workout.\n"
+		"--labs writes three years of lab results as a lab CSV, --dexa three DEXA\n"
+		"scans as DEXA JSON; --clinical adds lab ClinicalRecords and their FHIR files.\n");
 }
 
 static int parse_u64(const char *s, uint64_t *v, int suffixes)
@@ -1581,6 +1791,8 @@ static int write_zip(void)
 		write_gpx(&wks[i].w, wks[i].day);
 		sink_flush();
 	}
+	if (rep.clinical && write_clinical_files(zip_entry))
+		return -1;
 	out.bytes = xml_bytes;
 	return out.failed || archive_write_close(out.ar) != ARCHIVE_OK ? -1 : 0;
 }
@@ -1606,6 +1818,8 @@ int main(int argc, char **argv)
 		{ "xml-name", required_argument, NULL, 'n' }, { "truth", required_argument, NULL, 't' },
 		{ "output", required_argument, NULL, 'o' }, { "help", no_argument, NULL, 'h' },
 		{ "broken-dtd", no_argument, NULL, 'B' }, { "control-chars", no_argument, NULL, 'C' },
+		{ "labs", required_argument, NULL, 'L' }, { "dexa", required_argument, NULL, 'D' },
+		{ "clinical", no_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 } };
 	const char *export_date = NULL;
 	int have_start = 0, have_days = 0, c, n, li = 0, status = 0;
@@ -1641,6 +1855,9 @@ int main(int argc, char **argv)
 		case 'o': opt.out = optarg; break;
 		case 'B': opt.broken_dtd = 1; break;
 		case 'C': opt.control_chars = 1; break;
+		case 'L': rep.labs = optarg; break;
+		case 'D': rep.dexa = optarg; break;
+		case 'R': rep.clinical = 1; break;
 		case 'h': usage(stdout); return 0;
 		default: goto usage_error;
 		}
@@ -1685,6 +1902,8 @@ int main(int argc, char **argv)
 		status = 2;
 	} else if (opt.truth && write_truth(opt.truth) != 0) {
 		fprintf(stderr, "%s: cannot write %s: %s\n", prog, opt.truth, strerror(errno));
+		status = 2;
+	} else if (write_reports() != 0) {
 		status = 2;
 	}
 	if (out.ar)

@@ -6,18 +6,19 @@
  * hq_list_run() writes one row per kind of thing found and, within a kind,
  * per metric or type: the metrics with samples (and the nights sleep
  * analysis makes), workouts by type, routes by workout type, activity
- * summaries, clinical records by type, the characteristics (Me). Each kind
- * is one function in list.c's table (lister[]): a new kind of data (lab
- * reports, DEXA scans, CGM sessions) adds a function there and nothing
- * else. Every row has the same fields, so csv keeps them all:
+ * summaries, clinical records by type, lab results and DEXA scans (what
+ * hq-report reads), the characteristics (Me). Each kind is one function in
+ * list.c's table (lister[]): a new kind of data (CGM sessions) adds a
+ * function there and nothing else. Every row has the same fields, so csv keeps them all:
  *   metric      what to ask hq-query for (heart_rate, workouts), or what
  *               the thing is called (routes, activity_summaries)
  *   identifier  the export's name for it (HKQuantityTypeIdentifierHeartRate,
  *               HKWorkoutActivityTypeRunning, WorkoutRoute...)
  *   kind        cumulative, discrete, category, sleep, workout, route,
- *               summary, clinical, characteristic, ...
+ *               summary, clinical, report, characteristic, ...
  *   unit        the unit of its values (metrics), or what count counts
- *               (routes: points; summaries: days); null when none
+ *               (routes: points; summaries: days; labs: results; dexa:
+ *               scans); null when none
  *   count, first, last   how many, and the local times of the first and
  *               last (null when the kind has no times)
  *   sources     the sources' names, an array

@@ -36,6 +36,20 @@ struct hq_chart_series {
 	int bars;            /* 1: bars (sums), 0: line */
 	const struct hq_chart_point *pts;
 	size_t n;
+	/* Optional, per point (NULL: none). A band behind the line, such as
+	 * a reference range that may change from point to point: a NaN
+	 * limit runs to the panel's edge (a one-sided range), NaN on both
+	 * sides leaves that point out of the band. Points whose alert is set
+	 * (out of range) are drawn in red. */
+	const double *band_lo, *band_hi;
+	const unsigned char *alert;
+	int connect;         /* join every point (irregular measurements) */
+};
+
+/* A dashed vertical line at a time, labelled ("method: direct"). */
+struct hq_chart_mark {
+	int64_t time;
+	const char *label;
 };
 
 struct hq_chart {
@@ -44,6 +58,9 @@ struct hq_chart {
 	const struct hq_chart_series *series;
 	size_t nseries;
 	int width, height;   /* 0: defaults (960 x 400) */
+	const char *subtitle; /* NULL: the bucket size and the date range */
+	const struct hq_chart_mark *marks;
+	size_t nmarks;
 };
 
 /* Write the chart; 0, or -1 on a write error. Dates on the axis are in the
@@ -81,5 +98,25 @@ struct hq_strips {
 	int width, height;   /* 0: defaults (760 x 540) */
 };
 int hq_svg_strips(FILE *fp, const struct hq_strips *s);
+/* Before and after, a pair of bars per row (DEXA fields compared): each
+ * row on its own scale (its unit), the values at the bars' ends and the
+ * change beside them; a row whose note is set (a change within the
+ * scanner's precision) is shown muted with the note. */
+struct hq_compare_row {
+	const char *label, *unit;
+	double before, after;
+	const char *change;  /* "+1.2 kg (+3.4 %)" */
+	const char *note;    /* NULL, or "within precision" */
+};
+
+struct hq_compare_chart {
+	const char *title, *subtitle;
+	const char *before_label, *after_label;   /* the two dates */
+	const struct hq_compare_row *rows;
+	size_t n;
+	const char *footnote;  /* NULL, or a line under the rows */
+};
+
+int hq_svg_compare(FILE *fp, const struct hq_compare_chart *c);
 
 #endif

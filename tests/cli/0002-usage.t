@@ -18,7 +18,7 @@ usage_error() {
 }
 
 # Every command parses its options with hq_opts_parse: one wording.
-cmds="hq-ingest hq-agent hq-query"
+cmds="hq-ingest hq-agent hq-query hq-report"
 
 for c in $cmds; do
 	usage_error "$c" "unknown option '--bogus'" "--bogus" --bogus
@@ -56,7 +56,7 @@ HQ_DB="$T/log.db" run hq-agent --lo
 is "$rc" 1 "hq-agent --lo is --log (nothing logged yet: exit 1)"
 
 # hq-ingest
-usage_error hq-ingest "option '--format' takes auto, apple or jsonl, not 'xml'" "--format xml" \
+usage_error hq-ingest "option '--format' takes auto, apple, jsonl, labs, fhir or dexa, not 'xml'" "--format xml" \
 	--format xml x.json
 usage_error hq-ingest "option '--wait' takes a whole number from 0 to 604800, not '-1'" \
 	"--wait -1" --wait -1 x.json
@@ -73,7 +73,10 @@ is "$rc" 0 "hq-ingest: '--' ends the options"
 run hq-ingest --complete format
 is "$rc $out" "0 auto
 apple
-jsonl" "hq-ingest --complete format"
+jsonl
+labs
+fhir
+dexa" "hq-ingest --complete format"
 run hq-agent --complete --provider
 is "$(printf '%s' "$out" | tr '\n' ' ')" "openai anthropic gemini ollama" "hq-agent --complete provider"
 run hq-agent --complete model
@@ -86,7 +89,7 @@ complete_words() { # FUNCTION WORD...: what bash would offer for the last word
 		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); "$f"; printf "%s\n" "${COMPREPLY[@]}"' \
 		sh "$HQ_ROOT" "$@" | sort | tr '\n' ' '
 }
-is "$(complete_words _hq_ingest hq-ingest --format '')" "apple auto jsonl " \
+is "$(complete_words _hq_ingest hq-ingest --format '')" "apple auto dexa fhir jsonl labs " \
 	"completion: hq-ingest --format"
 is "$(complete_words _hq_agent hq-agent -p '')" "anthropic gemini ollama openai " \
 	"completion: hq-agent -p"

@@ -54,7 +54,7 @@ is "$(HQ_DB="$T/two.db" nozone hq-query steps --by day --from 2024-11-20 --to 20
 
 # a store from before the time_zone table: the migration fills it
 cp "$HQ_DB" "$T/old.db"
-sqlite3 "$T/old.db" "drop table time_zone; pragma user_version = 3"
+sqlite3 "$T/old.db" "drop table time_zone; pragma user_version = 4"
 HQ_DB="$T/old.db" hq-ingest -q "$T/e.zip" >/dev/null
 is "$(sqlite3 "$T/old.db" "select zone, n from time_zone")" "$(sqlite3 "$HQ_DB" "select zone, n from time_zone")" \
 	"migrating an older store records the zones its metadata already holds"

@@ -116,14 +116,24 @@ main(void)
 	    " ('HKClinicalTypeIdentifierLabResultRecord', 'a', 3, 1710054000),"
 	    " ('HKClinicalTypeIdentifierLabResultRecord', 'b', 3, 1710140400),"
 	    " ('HKClinicalTypeIdentifierMedicationRecord', 'c', 3, 1710140400);"
-	    "INSERT INTO me(key, value) VALUES ('HKCharacteristicTypeIdentifierDateOfBirth', '1990-01-01');");
+	    "INSERT INTO me(key, value) VALUES ('HKCharacteristicTypeIdentifierDateOfBirth', '1990-01-01');"
+	    /* two lab visits, one result superseded; a DEXA scan, and a
+	     * report of kind dexa with no values (not a scan) */
+	    "INSERT INTO report(id, kind, date, source) VALUES (1, 'labs', '2024-01-05', 'Quest'),"
+	    " (2, 'labs', '2024-06-01', 'Stanford'), (3, 'dexa', '2024-02-01', 'BodySpec'),"
+	    " (4, 'dexa', '2024-03-01', '');"
+	    "INSERT INTO lab_result(report_id, test, name, time, has_time, date, value, superseded_by) VALUES"
+	    " (1, 'ldl', 'LDL', 1704441600, 0, '2024-01-05', 120, NULL),"
+	    " (2, 'ldl', 'LDL', 1717225200, 0, '2024-06-01', 110, 3),"
+	    " (2, 'ldl', 'LDL', 1717225200, 0, '2024-06-01', 111, NULL);"
+	    "INSERT INTO dexa_value(report_id, field, value, unit) VALUES (3, 'fat_mass', 15, 'kg');");
 
 	text = list(HQ_FMT_JSON, &n);
 	j = cJSON_Parse(text);
 	free(text);
-	is_int(n, 10, "ten rows: two metrics, two workout types, two route types, "
-	    "summaries, two clinical types, Me");
-	is_int(cJSON_GetArraySize(j), 10, "as many in the JSON array");
+	is_int(n, 12, "twelve rows: two metrics, two workout types, two route types, "
+	    "summaries, two clinical types, labs, dexa, Me");
+	is_int(cJSON_GetArraySize(j), 12, "as many in the JSON array");
 	const cJSON *r = row(j, "step_count", NULL);
 	is_field(r, "sources", "[\"Apple Watch\",\"iPhone\"]", "sources: a JSON array, in name order");
 	is_field(r, "count", "2", "step_count: two samples");
@@ -150,6 +160,16 @@ main(void)
 	is_field(r, "count", "2", "clinical records by type: lab results");
 	is_field(r, "sources", "[\"Clinic\"]", "with their source");
 	ok(row(j, "clinical_records", "medication") != NULL, "and medications");
+	r = row(j, "labs", NULL);
+	is_field(r, "count", "2", "labs: the results in force (a superseded one is not counted)");
+	is_field(r, "unit", "\"results\"", "counted in results");
+	is_field(r, "first", "\"2024-01-05T00:00:00-08:00\"", "from the first visit's date");
+	is_field(r, "last", "\"2024-06-01T00:00:00-07:00\"", "to the last");
+	is_field(r, "sources", "[\"Quest\",\"Stanford\"]", "the labs");
+	is_field(r, "kind", "\"report\"", "kind report");
+	r = row(j, "dexa", NULL);
+	is_field(r, "count", "1", "dexa: one scan (a report without values is none)");
+	is_field(r, "sources", "[\"BodySpec\"]", "the scanner");
 	r = row(j, "characteristics", NULL);
 	is_field(r, "count", "1", "Me: one characteristic");
 	is_field(r, "first", "null", "no times");
