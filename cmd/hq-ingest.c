@@ -17,6 +17,7 @@
 #include "hq/input.h"
 #include "hq/opts.h"
 #include "hq/store.h"
+#include "hq/term.h"
 #include "hq/time.h"
 #include "hq/zone.h"
 
@@ -64,27 +65,70 @@ static int show_progress;
 static const char *progress_name;
 static double progress_t0;
 
+/* One redraw of the progress line, in place: it fits the terminal less
+ * its last column (a line that reaches it wraps on some terminals, and
+ * every redraw would then scroll). What does not fit goes, least useful
+ * first: the time left, the rate, the megabytes; the name is shortened to
+ * the file's own name, then cut. */
 static void
 progress(void *arg, const struct hq_input *src, const struct hq_ingest_counts *c)
 {
 	double dt = hq_time_monotonic() - progress_t0, mb = (double)src->bytes / 1e6;
-	char eta[32] = "";
+	size_t avail = (size_t)hq_term_width(STDERR_FILENO) - 1, tail = 0, rest;
+	size_t inner = 0, keep = 4, namecols, basecols;
+	char piece[4][48] = { "", "", "", "" }, name[512], bar[40];
+	const char *shown = progress_name, *slash = strrchr(progress_name, '/');
+	int pct = 0;
 
 	(void)arg;
+	if (src->size) {
+		pct = (int)(100.0 * (double)src->bytes / (double)src->size);
+		pct = pct < 0 ? 0 : pct > 100 ? 100 : pct;
+		snprintf(piece[0], sizeof piece[0], " %3d%%", pct);
+		snprintf(piece[1], sizeof piece[1], " %.1f/%.1f MB", mb,
+		    (double)src->size / 1e6);
+	} else
+		snprintf(piece[1], sizeof piece[1], " %.1f MB", mb);
+	snprintf(piece[2], sizeof piece[2], " %.0f records/s",
+	    dt > 0 ? (double)c->records / dt : 0);
 	if (src->size && src->bytes && dt > 0.5) {
 		double left = dt * (double)(src->size - src->bytes) / (double)src->bytes;
-		snprintf(eta, sizeof eta, " ETA %d:%02d", (int)left / 60, (int)left % 60);
+		snprintf(piece[3], sizeof piece[3], " ETA %d:%02d", (int)left / 60,
+		    (int)left % 60);
 	}
+	/* drop pieces until the file's own name (up to 16 columns of it) and
+	 * a bar of ten fit */
+	basecols = hq_term_cols(slash && slash[1] ? slash + 1 : progress_name);
+	basecols = basecols < 16 ? basecols : 16;
+	for (;;) {
+		tail = 0;
+		for (size_t i = 0; i < keep; i++)
+			tail += strlen(piece[i]);
+		if (keep == 1 || tail + basecols + 1 + (src->size ? 13 : 0) <= avail)
+			break;
+		keep--;
+	}
+	rest = avail > tail ? avail - tail : 0;
+	namecols = hq_term_cols(shown);
 	if (src->size) {
-		int pct = (int)(100.0 * (double)src->bytes / (double)src->size);
-		int bar = pct / 5;
-		fprintf(stderr, "\r%s [%.*s%*s] %3d%% %.1f/%.1f MB %.0f records/s%s\033[K",
-		    progress_name, bar, "####################", 20 - bar, "", pct,
-		    mb, (double)src->size / 1e6, dt > 0 ? (double)c->records / dt : 0,
-		    eta);
-	} else
-		fprintf(stderr, "\r%s %.1f MB %.0f records/s\033[K", progress_name,
-		    mb, dt > 0 ? (double)c->records / dt : 0);
+		inner = rest > namecols + 3 ? rest - namecols - 3 : 0;
+		inner = inner < 10 ? 10 : inner > 30 ? 30 : inner;
+		rest = rest > inner + 3 ? rest - inner - 3 : 0;
+	}
+	if (namecols > rest && slash && slash[1])
+		shown = slash + 1;
+	hq_term_fit(name, sizeof name, shown, rest);
+	if (src->size && inner <= sizeof bar - 1) {
+		size_t full = inner * (size_t)pct / 100;
+		memset(bar, '#', full);
+		memset(bar + full, ' ', inner - full);
+		bar[inner] = '\0';
+	}
+	fprintf(stderr, "\r%s%s%s%s", name, src->size ? " [" : "", src->size ? bar : "",
+	    src->size ? "]" : "");
+	for (size_t i = 0; i < keep; i++)
+		fputs(piece[i], stderr);
+	fputs("\033[K", stderr);
 	fflush(stderr);
 }
 

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "hq/buf.h"
+#include "hq/complete.h"
 #include "hq/config.h"
 #include "hq/err.h"
 #include "hq/list.h"
@@ -69,6 +70,30 @@ static const struct hq_opt options[] = {
 	{ 0, NULL, 0, NULL, NULL, NULL, NULL, 0 },
 };
 
+static int
+is_workouts(const char *name)
+{
+	return strcmp(name, "workouts") == 0 || strcmp(name, "workout") == 0;
+}
+
+/* The shell completion of the operands: metric names and aliases, then
+ * workouts and workout; after "workout", the workouts' ids. */
+static void
+complete_operand(const struct hq_complete *c)
+{
+	if (c->noperands == 1 && strcmp(c->operands[0], "workout") == 0) {
+		hq_complete_workouts(c);
+		return;
+	}
+	if (c->noperands && is_workouts(c->operands[0]))
+		return;
+	hq_complete_metrics(c);
+	if (c->noperands == 0) {
+		hq_complete_add(c, "workouts", "the workouts: --type, --min-duration");
+		hq_complete_add(c, "workout", "one workout by its id");
+	}
+}
+
 static const struct hq_cmd_info cmd = {
 	.name = "hq-query",
 	.synopsis = "METRIC... [--from DATE] [--to DATE] [--by PERIOD] [--agg LIST] "
@@ -100,6 +125,14 @@ static const struct hq_cmd_info cmd = {
 		{ "agg", hq_stats_agg_at },
 		{ NULL, NULL },
 	},
+	.completers = (const struct hq_opt_completer[]){
+		{ "when", hq_complete_when },
+		{ "where", hq_complete_where },
+		{ "source", hq_complete_sources },
+		{ NULL, NULL },
+	},
+	.split = "agg when where",
+	.complete_operand = complete_operand,
 };
 
 /* What --format asks for: rows (in an hq_out format), a chart, a route. */

@@ -16,6 +16,7 @@
 #include "hq/output.h"
 #include "hq/report.h"
 #include "hq/store.h"
+#include "hq/term.h"
 #include "hq/time.h"
 
 enum {
@@ -113,7 +114,7 @@ list_row(void *arg, const struct hq_report_list_row *r, struct hq_err *e)
 	hq_out_str(c->out, "kind", r->kind);
 	hq_out_str(c->out, "date", r->date);
 	if (table(c)) {
-		hq_out_cut(r->source, src, sizeof src, 30);
+		hq_term_fit(src, sizeof src, r->source, 31);
 		hq_out_str(c->out, "source", src);
 	} else {
 		hq_out_str(c->out, "source", r->source);
@@ -156,7 +157,7 @@ lab_value_unit(const struct hq_lab_row *r, char *buf, size_t n)
 
 	hq_report_lab_text(r, v, sizeof v, NULL, 0);
 	snprintf(both, sizeof both, "%s%s%s", v, *r->unit ? " " : "", r->unit);
-	hq_out_cut(both, buf, n, 12);
+	hq_term_fit(buf, n, both, 13);
 }
 
 static int
@@ -170,10 +171,10 @@ latest_row(void *arg, const struct hq_lab_row *r, struct hq_err *e)
 	hq_out_begin(o);
 	if (table(c)) {
 		/* test, date, value, range, flag, source: 80 columns. */
-		hq_out_cut(r->test, test, sizeof test, 18);
+		hq_term_fit(test, sizeof test, r->test, 19);
 		lab_value_unit(r, v, sizeof v);
 		hq_report_lab_text(r, NULL, 0, range, sizeof range);
-		hq_out_cut(r->source, src, sizeof src, 16);
+		hq_term_fit(src, sizeof src, r->source, 17);
 		hq_out_str(o, "test", test);
 		hq_out_str(o, "date", r->date);
 		hq_out_str(o, "value", v);

@@ -13,6 +13,7 @@
 #include "hq/report.h"
 #include "hq/rollup.h"
 #include "hq/time.h"
+#include "hq/workout.h"
 
 /* Prepared statements, one per kind of row, with what they do (for
  * errors); finalized by ig_free(). */
@@ -443,6 +444,57 @@ hq_ingest_clinical_reports(struct hq_ingest *ig, struct hq_err *e)
 	return 0;
 }
 
+/*
+ * Table catalog (store.c, for the SQL views): hq's name, kind and unit of
+ * every metric and workout type in the store, as this build's catalog has
+ * them; rows change only when the catalog did. 0, or -1.
+ */
+static int
+describe(struct hq_store *s, struct hq_err *e)
+{
+	sqlite3_stmt *q = NULL, *up = NULL;
+	int rc = -1, step;
+
+	if (hq_store_prepare(s, "SELECT identifier, 0 FROM metric UNION "
+	    "SELECT DISTINCT activity_type, 1 FROM workout", &q, e) ||
+	    hq_store_prepare(s, "INSERT INTO catalog(identifier, name, kind, unit) "
+	    "VALUES (?1, ?2, ?3, ?4) ON CONFLICT(identifier) DO UPDATE SET "
+	    "name = ?2, kind = ?3, unit = ?4 WHERE name IS NOT ?2 OR kind IS NOT ?3 "
+	    "OR unit IS NOT ?4", &up, e))
+		goto done;
+	while ((step = sqlite3_step(q)) == SQLITE_ROW) {
+		const char *id = (const char *)sqlite3_column_text(q, 0);
+		const struct hq_metric_info *info = NULL;
+		const char *kind = "workout", *unit = NULL;
+		char name[128];
+
+		if (!id)
+			continue;
+		if (sqlite3_column_int(q, 1))
+			hq_workout_type_name(id, name, sizeof name);
+		else if ((info = hq_catalog_lookup(id))) {
+			snprintf(name, sizeof name, "%s", info->name);
+			kind = hq_catalog_kind_name(info->kind);
+			unit = info->unit;
+		} else {
+			hq_catalog_snake(id, name, sizeof name);
+			kind = hq_catalog_kind_name(hq_catalog_guess_kind(id));
+		}
+		if (hq_store_run(s, up, (struct hq_bind[]){ HQ_TEXT(id), HQ_TEXT(name),
+		    HQ_TEXT(kind), HQ_OPT_TEXT(unit), HQ_END }, "describing the metrics", e))
+			goto done;
+	}
+	if (step != SQLITE_DONE)
+		hq_err_set(e, "%s: describing the metrics: %s", hq_store_filename(s),
+		    sqlite3_errmsg(hq_store_db(s)));
+	else
+		rc = 0;
+done:
+	sqlite3_finalize(q);
+	sqlite3_finalize(up);
+	return rc;
+}
+
 int
 hq_ingest_commit(struct hq_ingest *ig, struct hq_err *e)
 {
@@ -465,7 +517,7 @@ hq_ingest_commit(struct hq_ingest *ig, struct hq_err *e)
 	 * import's transaction, from the samples with id >=
 	 * ig->first_sample_id: this is the one place for that call.
 	 */
-	if (hq_rollup_refresh(ig->s, ig->first_sample_id, e))
+	if (hq_rollup_refresh(ig->s, ig->first_sample_id, e) || describe(ig->s, e))
 		goto fail;
 	hq_store_finalize(ig->st, NSTMT);
 	if (hq_store_commit(ig->s, e))

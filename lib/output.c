@@ -1,11 +1,11 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "hq/buf.h"
 #include "hq/output.h"
+#include "hq/term.h"
 
 enum cell_type { CELL_STR, CELL_NUM, CELL_RAW, CELL_NULL, CELL_ARRAY };
 
@@ -80,26 +80,6 @@ free_row(struct row *r)
 	memset(r, 0, sizeof *r);
 }
 
-/* The terminal's width when fd is one, else $COLUMNS, else 80. */
-static int
-terminal_width(int fd)
-{
-	struct winsize ws;
-	const char *env = getenv("COLUMNS");
-	char *end;
-	long n;
-
-	if (fd >= 0 && isatty(fd) && ioctl(fd, TIOCGWINSZ, &ws) == 0 &&
-	    ws.ws_col > 0)
-		return ws.ws_col;
-	if (env && *env) {
-		n = strtol(env, &end, 10);
-		if (!*end && n > 0 && n <= 10000)
-			return (int)n;
-	}
-	return 80;
-}
-
 struct hq_out *
 hq_out_new(FILE *fp, enum hq_format f)
 {
@@ -109,7 +89,7 @@ hq_out_new(FILE *fp, enum hq_format f)
 	o->fp = fp;
 	o->fmt = f == HQ_FMT_AUTO ? (tty ? HQ_FMT_TABLE : HQ_FMT_JSONL) : f;
 	o->color = tty && !getenv("NO_COLOR");
-	o->width = terminal_width(fileno(fp));
+	o->width = hq_term_width(fileno(fp));
 	return o;
 }
 
@@ -371,92 +351,27 @@ hq_out_rows(const struct hq_out *o)
 	return o->rows;
 }
 
-/* The code point at *s (UTF-8; a stray byte stands for itself), and the
- * bytes it takes. */
-static unsigned
-next_char(const char *s, size_t *len)
+/* A cell as a table shows it: numbers short, null "-", and text from a
+ * file or a model escaped for the terminal (hq_term_escape: an escape
+ * sequence in a lab's name shows as \x1b). b->data. */
+static const char *
+table_text(struct hq_buf *b, const struct cell *c)
 {
-	const unsigned char *p = (const unsigned char *)s;
-	unsigned c = p[0];
-	size_t n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+	const char *s;
 
-	for (size_t i = 1; i < n; i++)
-		if ((p[i] & 0xC0) != 0x80) {
-			n = 1;
-			break;
-		}
-	if (n > 1)
-		c &= 0x3F >> (n - 1);
-	for (size_t i = 1; i < n; i++)
-		c = c << 6 | (p[i] & 0x3F);
-	*len = n;
-	return c;
-}
-
-/* Columns a code point takes on a terminal: 2 for East Asian wide and
- * full-width characters and most emoji, 0 for combining marks and joiners,
- * else 1 (the ranges of Unicode's EastAsianWidth W and F that names and
- * text are written in). */
-static size_t
-char_width(unsigned c)
-{
-	if ((c >= 0x0300 && c <= 0x036F) || c == 0x200B || c == 0x200D ||
-	    (c >= 0xFE00 && c <= 0xFE0F))
-		return 0;
-	if ((c >= 0x1100 && c <= 0x115F) || (c >= 0x2E80 && c <= 0x303E) ||
-	    (c >= 0x3041 && c <= 0x33FF) || (c >= 0x3400 && c <= 0x4DBF) ||
-	    (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0xA000 && c <= 0xA4CF) ||
-	    (c >= 0xAC00 && c <= 0xD7A3) || (c >= 0xF900 && c <= 0xFAFF) ||
-	    (c >= 0xFE30 && c <= 0xFE4F) || (c >= 0xFF00 && c <= 0xFF60) ||
-	    (c >= 0xFFE0 && c <= 0xFFE6) || (c >= 0x1F300 && c <= 0x1F64F) ||
-	    (c >= 0x1F900 && c <= 0x1F9FF) || (c >= 0x20000 && c <= 0x3FFFD))
-		return 2;
-	return 1;
-}
-
-/* Display width of UTF-8 text, in terminal columns. */
-static size_t
-width(const char *s)
-{
-	size_t w = 0, len;
-
-	while (*s) {
-		w += char_width(next_char(s, &len));
-		s += len;
-	}
-	return w;
-}
-
-/* Text for a terminal: what a file or a model wrote may hold control
- * characters (an escape sequence in a lab's name), shown as \xNN. */
-static void
-terminal_text(const char *s, char *buf, size_t n)
-{
-	size_t k = 0;
-
-	for (; *s && k + 5 < n; s++) {
-		unsigned char ch = (unsigned char)*s;
-		if (ch < 0x20 || ch == 0x7f)
-			k += (size_t)snprintf(buf + k, n - k, "\\x%02x", ch);
-		else
-			buf[k++] = *s;
-	}
-	buf[k] = '\0';
-}
-
-static void
-table_text(const struct cell *c, char *buf, size_t n)
-{
+	hq_buf_reset(b);
+	hq_buf_puts(b, "");
 	if (c->type == CELL_NUM && c->num != floor(c->num)) {
 		double a = fabs(c->num);
-		snprintf(buf, n, a >= 100 ? "%.1f" : a >= 0.01 ? "%.2f" : "%.3g", c->num);
+		hq_buf_printf(b, a >= 100 ? "%.1f" : a >= 0.01 ? "%.2f" : "%.3g", c->num);
 	} else if (c->type == CELL_NULL) {
-		snprintf(buf, n, "-");
+		hq_buf_puts(b, "-");
 	} else {
-		terminal_text(plain_text(c), buf, n);
+		s = plain_text(c);
+		hq_term_escape(b, s, strlen(s), 0);
 	}
+	return b->data;
 }
-
 /* A table's columns: key, width, alignment, and whether it is shown. */
 struct column {
 	const char *key;
@@ -522,26 +437,17 @@ fit_columns(struct column *c, size_t n, size_t width)
 	}
 }
 
-/* Append text to a line, cut to w display columns (ending in "…") and
- * padded to w, on the side alignment says. */
+/* Append text to a line, cut to w columns (ending in "…", hq_term_fit)
+ * and padded to w, on the side alignment says. */
 static void
 put_cell(struct hq_buf *line, const char *text, size_t w, int right)
 {
-	size_t tw = width(text);
+	size_t tw = hq_term_cols(text);
 
 	if (tw > w) {
-		/* as many whole characters as leave a column for the "…" */
-		const char *p = text;
-		size_t used = 0, len, cw;
-		while (*p) {
-			cw = char_width(next_char(p, &len));
-			if (used + cw + 1 > w)
-				break;
-			used += cw;
-			p += len;
-		}
-		hq_buf_printf(line, "%.*s\xe2\x80\xa6%*s", (int)(p - text), text,
-		    (int)(w - used - 1), "");
+		char cut[4096];
+		size_t used = hq_term_fit(cut, sizeof cut, text, w);
+		hq_buf_printf(line, "%s%*s", cut, (int)(w - used), "");
 		return;
 	}
 	if (right)
@@ -555,7 +461,8 @@ write_table(struct hq_out *o)
 {
 	struct column *cols = NULL;
 	size_t ncols = 0;
-	char buf[4096];
+	struct hq_buf cell = {0};
+	const char *text;
 
 	for (size_t r = 0; r < o->nheld; r++)
 		for (size_t i = 0; i < o->held[r].n; i++) {
@@ -568,7 +475,7 @@ write_table(struct hq_out *o)
 				const struct fit *f = find_fit(o, key);
 				cols = hq_xrealloc(cols, (ncols + 1) * sizeof *cols);
 				cols[ncols++] = (struct column){ .key = key,
-				    .w = width(key), .numeric = 1, .shown = 1,
+				    .w = hq_term_cols(key), .numeric = 1, .shown = 1,
 				    .drop = f ? f->f.drop : 0,
 				    .min_width = f ? f->f.min_width : 0,
 				    .right = f ? f->f.right : 0 };
@@ -579,9 +486,9 @@ write_table(struct hq_out *o)
 			const struct cell *c = find_cell(&o->held[r], cols[j].key);
 			if (!c)
 				continue;
-			table_text(c, buf, sizeof buf);
-			if (width(buf) > cols[j].w)
-				cols[j].w = width(buf);
+			text = table_text(&cell, c);
+			if (hq_term_cols(text) > cols[j].w)
+				cols[j].w = hq_term_cols(text);
 			if (c->type == CELL_STR || c->type == CELL_RAW ||
 			    c->type == CELL_ARRAY)
 				cols[j].numeric = 0;
@@ -599,15 +506,15 @@ write_table(struct hq_out *o)
 			if (!cols[j].shown)
 				continue;
 			if (r < 0)
-				snprintf(buf, sizeof buf, "%s", cols[j].key);
+				text = cols[j].key;
 			else if (c)
-				table_text(c, buf, sizeof buf);
+				text = table_text(&cell, c);
 			else
-				buf[0] = '\0';
+				text = "";
 			if (!first)
 				hq_buf_puts(&line, "  ");
 			first = 0;
-			put_cell(&line, buf, cols[j].w,
+			put_cell(&line, text, cols[j].w,
 			    cols[j].numeric || cols[j].right);
 		}
 		while (line.len && line.data[line.len - 1] == ' ')
@@ -618,6 +525,7 @@ write_table(struct hq_out *o)
 			fprintf(o->fp, "%s\n", line.data ? line.data : "");
 	}
 	hq_buf_free(&line);
+	hq_buf_free(&cell);
 	free(cols);
 }
 
@@ -628,24 +536,28 @@ static void
 write_keyvalue(struct hq_out *o)
 {
 	const struct row *r = &o->held[0];
-	size_t wk = width("field");
+	size_t wk = hq_term_cols("field");
+	struct hq_buf text = {0};
 
 	for (size_t i = 0; i < r->n; i++)
-		if (width(r->cells[i].key) > wk)
-			wk = width(r->cells[i].key);
+		if (hq_term_cols(r->cells[i].key) > wk)
+			wk = hq_term_cols(r->cells[i].key);
 	if (o->color)
 		fprintf(o->fp, "\033[1m%s%*s  value\033[0m\n", "field",
-		    (int)(wk - width("field")), "");
+		    (int)(wk - hq_term_cols("field")), "");
 	else
-		fprintf(o->fp, "%s%*s  value\n", "field", (int)(wk - width("field")), "");
+		fprintf(o->fp, "%s%*s  value\n", "field",
+		    (int)(wk - hq_term_cols("field")), "");
 	for (size_t i = 0; i < r->n; i++) {
 		const struct cell *c = &r->cells[i];
-		char text[4096];
-		terminal_text(c->type == CELL_NULL ? "-" : plain_text(c), text,
-		    sizeof text);
-		fprintf(o->fp, "%s%*s  %s\n", c->key, (int)(wk - width(c->key)), "",
-		    text);
+		const char *v = c->type == CELL_NULL ? "-" : plain_text(c);
+		hq_buf_reset(&text);
+		hq_buf_puts(&text, "");
+		hq_term_escape(&text, v, strlen(v), 0);
+		fprintf(o->fp, "%s%*s  %s\n", c->key,
+		    (int)(wk - hq_term_cols(c->key)), "", text.data);
 	}
+	hq_buf_free(&text);
 }
 
 int
@@ -693,30 +605,4 @@ hq_format_short(double v, char *buf, size_t n)
 		snprintf(buf, n, "%.0f", v);
 	else
 		snprintf(buf, n, "%.4g", v);
-}
-
-void
-hq_out_cut(const char *s, char *buf, size_t n, size_t width)
-{
-	size_t k = 0, w = 0, len, cw;
-
-	if (n < 4) {
-		if (n)
-			buf[0] = '\0';
-		return;
-	}
-	/* whole characters, counted in terminal columns (char_width) */
-	while (*s) {
-		cw = char_width(next_char(s, &len));
-		if (w + cw > width || k + len + 4 > n) {
-			memcpy(buf + k, "\xe2\x80\xa6", 3);   /* … */
-			k += 3;
-			break;
-		}
-		memcpy(buf + k, s, len);
-		k += len;
-		w += cw;
-		s += len;
-	}
-	buf[k] = '\0';
 }

@@ -10,6 +10,15 @@
 #include "hq/buf.h"
 #include "hq/store.h"
 
+/* SQL: the local ISO 8601 time of UTC seconds t, with its offset
+ * ("2024-12-01T08:00:00-08:00"), in the zone of the program reading the
+ * store (SQLite's 'localtime': $TZ, else the system's). */
+#define LOCAL_ISO(t) \
+	"strftime('%Y-%m-%dT%H:%M:%S', " t ", 'unixepoch', 'localtime') ||" \
+	" printf('%+03d:%02d', (CAST(strftime('%s', " t ", 'unixepoch', 'localtime')" \
+	" AS INTEGER) - " t ") / 3600, abs(CAST(strftime('%s', " t ", 'unixepoch'," \
+	" 'localtime') AS INTEGER) - " t ") / 60 % 60)"
+
 /*
  * The schema, one migration per entry; entry i brings the store to version
  * i + 1. Append only: a landed migration is never edited.
@@ -364,7 +373,76 @@ static const char *const migrations[] = {
 	"  import_id INTEGER REFERENCES import(id),"
 	"  PRIMARY KEY (report_id, field)"
 	") WITHOUT ROWID;",
-	/* 5: the time zones the data records (HKTimeZone metadata of samples
+	/* 5: read-only views for people who open the store in sqlite3 or
+	 * Datasette (hq(7), VIEWS): names for ids, local ISO times, values
+	 * with the unit they are stored in (sample.unit is the file's). Each
+	 * import describes every metric and workout type in table catalog
+	 * from hq's own catalog (lib/ingest.c); until the next import the
+	 * rows made here name them by their identifiers. */
+	"CREATE TABLE catalog ("
+	"  identifier TEXT PRIMARY KEY,"   /* metric.identifier or workout.activity_type */
+	"  name TEXT NOT NULL,"            /* hq's name: step_count, running */
+	"  kind TEXT NOT NULL,"            /* cumulative discrete category workout */
+	"  unit TEXT"                      /* sample values are in it; NULL: as in the file */
+	");"
+	"INSERT INTO catalog SELECT identifier, identifier, 'unknown', NULL FROM metric;"
+	"INSERT OR IGNORE INTO catalog SELECT DISTINCT activity_type, activity_type,"
+	"  'workout', NULL FROM workout;"
+	"CREATE VIEW samples AS SELECT s.id AS id, c.name AS metric,"
+	"  " LOCAL_ISO("s.start") " AS start, " LOCAL_ISO("s.end") " AS end,"
+	"  CASE WHEN s.text = '' THEN s.value END AS value,"
+	"  CASE WHEN s.text = '' THEN coalesce(c.unit, s.unit) END AS unit,"
+	"  nullif(s.text, '') AS category,"
+	"  src.name AS source, d.descr AS device, s.unit AS file_unit,"
+	"  s.start AS start_utc, s.end AS end_utc"
+	"  FROM sample s JOIN metric m ON m.id = s.metric_id"
+	"  JOIN catalog c ON c.identifier = m.identifier"
+	"  JOIN source src ON src.id = s.source_id"
+	"  LEFT JOIN device d ON d.id = s.device_id;"
+	/* Days from the rollups: cumulative metrics merged across devices
+	 * (value: the day's total), the others over every source (value:
+	 * the day's average). A WHERE on metric reaches the rollups' key. */
+	"CREATE VIEW daily AS"
+	"  SELECT c.name AS metric, date(r.slot, 'unixepoch', 'localtime') AS day,"
+	"    sum(r.sum) AS value, sum(r.sum) AS sum, NULL AS avg, NULL AS min, NULL AS max,"
+	"    sum(r.n) AS n, c.unit AS unit"
+	"  FROM rollup_merged r JOIN metric m ON m.id = r.metric_id"
+	"  JOIN catalog c ON c.identifier = m.identifier"
+	"  WHERE r.metric_id IN (SELECT metric_id FROM rollup_merged_metric)"
+	"  GROUP BY 1, 2"
+	"  UNION ALL"
+	"  SELECT c.name AS metric, date(r.slot, 'unixepoch', 'localtime') AS day,"
+	"    sum(r.sum) / sum(r.n) AS value, sum(r.sum) AS sum, sum(r.sum) / sum(r.n) AS avg,"
+	"    min(r.min) AS min, max(r.max) AS max, sum(r.n) AS n, c.unit AS unit"
+	"  FROM rollup r JOIN metric m ON m.id = r.metric_id"
+	"  JOIN catalog c ON c.identifier = m.identifier"
+	"  WHERE r.metric_id NOT IN (SELECT metric_id FROM rollup_merged_metric)"
+	"  GROUP BY 1, 2 HAVING sum(r.n) > 0;"
+	/* Heart rate as hq-query workouts has it: the workout's statistic,
+	 * else the heart-rate samples during it. */
+	"CREATE VIEW workouts AS SELECT w.id AS id, c.name AS type,"
+	"  " LOCAL_ISO("w.start") " AS start, " LOCAL_ISO("w.end") " AS end,"
+	"  date(w.start, 'unixepoch', 'localtime') AS date,"
+	"  w.duration / 60.0 AS duration_min, w.distance / 1000.0 AS distance_km,"
+	"  w.energy AS energy_kcal,"
+	"  coalesce((SELECT ws.average FROM workout_stat ws JOIN metric hm ON hm.id = ws.metric_id"
+	"    WHERE ws.workout_id = w.id AND ws.activity_uuid IS NULL"
+	"    AND hm.identifier = 'HKQuantityTypeIdentifierHeartRate'),"
+	"    (SELECT avg(hs.value) FROM sample hs WHERE hs.metric_id = (SELECT id FROM metric"
+	"    WHERE identifier = 'HKQuantityTypeIdentifierHeartRate')"
+	"    AND hs.start >= w.start AND hs.start <= w.end)) AS avg_hr,"
+	"  coalesce((SELECT ws.maximum FROM workout_stat ws JOIN metric hm ON hm.id = ws.metric_id"
+	"    WHERE ws.workout_id = w.id AND ws.activity_uuid IS NULL"
+	"    AND hm.identifier = 'HKQuantityTypeIdentifierHeartRate'),"
+	"    (SELECT max(hs.value) FROM sample hs WHERE hs.metric_id = (SELECT id FROM metric"
+	"    WHERE identifier = 'HKQuantityTypeIdentifierHeartRate')"
+	"    AND hs.start >= w.start AND hs.start <= w.end)) AS max_hr,"
+	"  src.name AS source,"
+	"  EXISTS (SELECT 1 FROM route r WHERE r.workout_id = w.id) AS has_route,"
+	"  w.start AS start_utc, w.end AS end_utc"
+	"  FROM workout w JOIN catalog c ON c.identifier = w.activity_type"
+	"  JOIN source src ON src.id = w.source_id;",
+	/* 6: the time zones the data records (HKTimeZone metadata of samples
 	 * and workouts), kept up to date by every import: with no zone given,
 	 * local days are those of the most recent one (zone.h). first and
 	 * last are the starts of the earliest and latest sample or workout

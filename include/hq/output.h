@@ -54,8 +54,8 @@ struct hq_out_fit {
 	int drop, min_width, right;
 };
 void hq_out_fit(struct hq_out *o, const char *key, struct hq_out_fit f);
-/* The width a table is fitted to: the terminal's (TIOCGWINSZ) when the
- * stream is one, else $COLUMNS, else 80. hq_out_set_width() overrides it. */
+/* The width a table is fitted to: the terminal's when the stream is one,
+ * else $COLUMNS, else 80 (hq_term_width). hq_out_set_width() overrides it. */
 int hq_out_width(const struct hq_out *o);
 void hq_out_set_width(struct hq_out *o, int width);
 /* Rows written so far. */
@@ -69,8 +69,5 @@ void hq_format_number(double v, char *buf, size_t n);
 /* A number as a person reads it in a table: up to four significant
  * digits, whole numbers from 1000 on, "-" for NaN. */
 void hq_format_short(double v, char *buf, size_t n);
-/* Free text cut to width characters (UTF-8) with an ellipsis, so that a
- * table of names from files fits 80 columns. */
-void hq_out_cut(const char *s, char *buf, size_t n, size_t width);
 
 #endif

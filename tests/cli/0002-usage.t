@@ -83,18 +83,19 @@ run hq-agent --complete model
 is "$rc $out" "0 " "--complete: an option without a list prints nothing"
 usage_error hq-agent "unknown option '--colour'" "--complete colour" --complete colour
 
-# the bash completion asks the commands
-complete_words() { # FUNCTION WORD...: what bash would offer for the last word
-	bash -c '. "$1/completions/hq.bash"; f=$2; shift 2
-		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); "$f"; printf "%s\n" "${COMPREPLY[@]}"' \
+# the bash completion asks the commands (one function for all of them)
+complete_words() { # WORD...: what bash would offer for the last word
+	bash -c '. "$1/completions/hq.bash"; shift
+		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}
+		_hq_complete; printf "%s\n" "${COMPREPLY[@]}"' \
 		sh "$HQ_ROOT" "$@" | sort | tr '\n' ' '
 }
-is "$(complete_words _hq_ingest hq-ingest --format '')" "apple auto dexa fhir jsonl labs " \
+is "$(complete_words hq-ingest --format '')" "apple auto dexa fhir jsonl labs " \
 	"completion: hq-ingest --format"
-is "$(complete_words _hq_agent hq-agent -p '')" "anthropic gemini ollama openai " \
+is "$(complete_words hq-agent -p '')" "anthropic gemini ollama openai " \
 	"completion: hq-agent -p"
-is "$(complete_words _hq_agent hq-agent --tool-mode t)" "text " "completion: hq-agent --tool-mode t"
-is "$(complete_words _hq_query hq-query --by w)" "week " "completion: hq-query --by w"
-like "$(complete_words _hq_query hq-query --agg p9)" "^p90 p95 p99 $" "completion: hq-query --agg p9"
-like "$(complete_words _hq_query hq-query --type run)" "running" "completion: hq-query --type run"
+is "$(complete_words hq-agent --tool-mode t)" "text " "completion: hq-agent --tool-mode t"
+is "$(complete_words hq-query --by w)" "week " "completion: hq-query --by w"
+like "$(complete_words hq-query --agg p9)" "^p90 p95 p99 $" "completion: hq-query --agg p9"
+like "$(complete_words hq-query --type run)" "running" "completion: hq-query --type run"
 done_testing

@@ -52,9 +52,10 @@ is "$(sqlite3 "$T/two.db" "select zone from time_zone order by last desc limit 1
 is "$(HQ_DB="$T/two.db" nozone hq-query steps --by day --from 2024-11-20 --to 2024-11-20 | field start)" \
 	"2024-11-20T00:00:00+01:00" "and days are then Paris days"
 
-# a store from before the time_zone table: the migration fills it
+# a store from before the time_zone table (schema 5; the time zones are
+# migration 6): the migration fills it
 cp "$HQ_DB" "$T/old.db"
-sqlite3 "$T/old.db" "drop table time_zone; pragma user_version = 4"
+sqlite3 "$T/old.db" "drop table time_zone; pragma user_version = 5"
 HQ_DB="$T/old.db" hq-ingest -q "$T/e.zip" >/dev/null
 is "$(sqlite3 "$T/old.db" "select zone, n from time_zone")" "$(sqlite3 "$HQ_DB" "select zone, n from time_zone")" \
 	"migrating an older store records the zones its metadata already holds"
