@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "hq/buf.h"
+#include "hq/complete.h"
 #include "hq/config.h"
 #include "hq/correlate.h"
 #include "hq/err.h"
@@ -79,6 +80,14 @@ static const struct hq_cmd_info cmd = {
 	    "daily aggregate (\"glucose.max\", \"sleep\"); with against, A alone.",
 	.positional_required = 1,
 	.opts = options,
+	.completers = (const struct hq_opt_completer[]){
+		{ "when", hq_complete_when },
+		{ "against", hq_complete_metrics },
+		{ NULL, NULL },
+	},
+	.split = "when against",
+	/* A and B: metric names, then .agg after a dot */
+	.complete_operand = hq_complete_when,
 };
 
 struct cli {

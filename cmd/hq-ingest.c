@@ -13,6 +13,7 @@
 #include "hq/buf.h"
 #include "hq/config.h"
 #include "hq/err.h"
+#include "hq/cgmfile.h"
 #include "hq/ingest.h"
 #include "hq/input.h"
 #include "hq/opts.h"
@@ -21,31 +22,34 @@
 #include "hq/time.h"
 #include "hq/zone.h"
 
-enum { OPT_DB = HQ_OPT_LONG, OPT_FORMAT, OPT_TZ, OPT_WAIT };
+enum { OPT_DB = HQ_OPT_LONG, OPT_FORMAT, OPT_TZ, OPT_WAIT, OPT_DATE_ORDER };
 
 static const struct hq_opt options[] = {
 	{ 'q', "quiet", HQ_OPT_FLAG, NULL, "print nothing but errors (no progress, no warnings)", NULL, NULL, 1 },
 	{ OPT_DB, "db", HQ_OPT_STRING, "PATH", "the store (default $HQ_DB, ~/.local/share/hq/hq.db)", NULL, NULL, 0 },
-	{ OPT_FORMAT, "format", HQ_OPT_ENUM, "F", "input format: auto|apple|jsonl|labs|fhir|dexa (default auto: sniffed from content)", "auto|apple|jsonl|labs|fhir|dexa", NULL, 1 },
-	{ OPT_TZ, "tz", HQ_OPT_STRING, "ZONE", "IANA zone for times without an offset and for lab and scan dates", NULL, NULL, 1 },
+	{ OPT_FORMAT, "format", HQ_OPT_ENUM, "F", "input format: auto|apple|dexcom|libre|jsonl|labs|fhir|dexa (default auto: sniffed from content)", "auto|apple|dexcom|libre|jsonl|labs|fhir|dexa", NULL, 1 },
+	{ OPT_TZ, "tz", HQ_OPT_STRING, "ZONE", "IANA zone for times without an offset (JSON lines, CGM files) and for lab and scan dates", NULL, NULL, 1 },
+	{ OPT_DATE_ORDER, "date-order", HQ_OPT_ENUM, "ORDER", "LibreView dates no date in the file settles: dmy (day first) or mdy (default auto)", "auto|dmy|mdy",
+	  "How to read a LibreView file's dates when none of them settles it (no day above 12): dmy or mdy. Only after hq-ingest said the dates are ambiguous.", 1 },
 	{ OPT_WAIT, "wait", HQ_OPT_INT, "SECONDS", "how long to wait for another writer to finish (default 600)", "0..604800", NULL, 0 },
 	{ 0, NULL, 0, NULL, NULL, NULL, NULL, 0 },
 };
 
 static const struct hq_cmd_info cmd = {
 	.name = "hq-ingest",
-	.synopsis = "[-q] [--db PATH] [--format auto|apple|jsonl|labs|fhir|dexa] "
-	    "[--tz ZONE] "
-	    "[--wait SECONDS] FILE...",
-	.summary = "Import Apple Health exports (export.zip, export.xml), JSON "
-	    "lines, lab results (CSV, JSON lines, FHIR) and DEXA scans (JSON, CSV) "
-	    "into the store; each file whole or not at all, nothing twice.",
+	.synopsis = "[-q] [--db PATH] [--format F] [--tz ZONE] "
+	    "[--date-order auto|dmy|mdy] [--wait SECONDS] FILE...",
+	.summary = "Import Apple Health exports (export.zip, export.xml), CGM "
+	    "files (Dexcom Clarity, LibreView CSV), lab results (CSV, JSON lines, "
+	    "FHIR), DEXA scans (JSON, CSV) and JSON lines into the store; each "
+	    "file whole or not at all, nothing twice.",
 	.tool_description = "Import health data files into the hq store: an Apple "
 	    "Health export.zip or export.xml (with its clinical records' lab "
-	    "results), JSON lines {\"metric\",\"start\",\"end\",\"value\","
-	    "\"unit\",\"source\"}, lab results (CSV date,test,value,unit,ref_low,"
-	    "ref_high; JSON lines; FHIR Bundle or Observation) or DEXA scans (JSON "
-	    "or CSV date,field,value,unit). Safe to "
+	    "results), a Dexcom Clarity or LibreView CSV export of CGM glucose, "
+	    "lab results (CSV date,test,value,unit,ref_low,ref_high; JSON lines; "
+	    "FHIR Bundle or Observation), DEXA scans (JSON or CSV "
+	    "date,field,value,unit) or JSON lines "
+	    "{\"metric\",\"start\",\"end\",\"value\",\"unit\",\"source\"}. Safe to "
 	    "re-run: what is already stored is skipped. Prints one JSON summary "
 	    "per file (records, inserted, duplicates, skipped).",
 	.positional = "files",
@@ -62,7 +66,7 @@ static const char *opt_format = "auto";	/* a family of hq_input_open() */
 
 /* Progress and waiting messages go to a terminal only. */
 static int show_progress;
-static const char *progress_name;
+static char progress_name[256];   /* the file, escaped for a terminal */
 static double progress_t0;
 
 /* One redraw of the progress line, in place: it fits the terminal less
@@ -188,11 +192,11 @@ summary(const char *name, const char *format, const struct hq_ingest_counts *c,
 	    "\"correlations\":%ld,\"activity_summaries\":%ld,"
 	    "\"clinical_records\":%ld,\"routes\":%ld,\"route_points\":%ld,"
 	    "\"lab_results\":%ld,\"dexa_fields\":%ld,"
-	    "\"control_chars\":%ld,\"seconds\":%.3f}\n",
+	    "\"control_chars\":%ld,\"units_unconverted\":%ld,\"seconds\":%.3f}\n",
 	    c->records, c->inserted, c->duplicates, c->skipped, c->workouts,
 	    c->workouts_inserted, c->correlations, c->summaries, c->clinical,
 	    c->routes, c->route_points, c->lab_results, c->dexa_fields,
-	    c->control_chars, secs);
+	    c->control_chars, c->units_unconverted, secs);
 	fputs(b.data, stdout);
 	fflush(stdout);
 	hq_buf_free(&b);
@@ -219,7 +223,7 @@ ingest_file(struct hq_store *store, const char *path, struct hq_err *e)
 	}
 	hq_ingest_set_warn(ig, warn_line, &warnings);
 	if (show_progress) {
-		progress_name = path;
+		hq_term_escape_to(progress_name, sizeof progress_name, path);
 		progress_t0 = t0;
 		hq_ingest_set_progress(ig, progress, NULL);
 	}
@@ -269,6 +273,7 @@ main(int argc, char **argv)
 	struct hq_opts p;
 	struct hq_err e;
 	int id, status = 2, ok = 0, failed = 0;
+	enum hq_date_order date_order = HQ_DATES_AUTO;
 
 	hq_err_init(argv[0]);
 	/* Zip entry names are UTF-8 (导出.xml); libarchive converts them to
@@ -283,6 +288,9 @@ main(int argc, char **argv)
 		case OPT_FORMAT: opt_format = p.arg; break;
 		case OPT_TZ: tz = p.arg; break;
 		case OPT_WAIT: wait_seconds = p.num; break;
+		case OPT_DATE_ORDER:
+			hq_cgmfile_parse_date_order(p.arg, &date_order);
+			break;
 		}
 	if (id < 0) {
 		status = p.status;
@@ -302,6 +310,7 @@ main(int argc, char **argv)
 	}
 	for (size_t i = 0; (w = hq_config_warning(cfg, i)); i++)
 		hq_warn("%s", w);
+	hq_cgmfile_set_date_order(date_order);
 	show_progress = !quiet && isatty(2);
 	if (!(store = hq_store_open(dbpath, HQ_STORE_CREATE, &e)) ||
 	    (zone.from == HQ_ZONE_SYSTEM &&

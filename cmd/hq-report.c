@@ -1,14 +1,20 @@
 /*
- * hq-report — reports: lab results and DEXA scans (lib/report*.c). This
- * file is the dispatcher: the options, a table of subcommands, and how
- * rows look on a terminal. Every question is answered by the library.
+ * hq-report — the reports kept apart from samples: lab results and DEXA
+ * scans (lib/report*.c), glucose control from CGM readings
+ * (lib/cgm_report.c). This file is the dispatcher: one option table for
+ * the whole command (so one --tool-schema, with the subcommand and its
+ * operands as the `args` array), a table of subcommands, and how lab and
+ * DEXA rows look on a terminal. Every question is answered by the library.
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "hq/buf.h"
+#include "hq/cgm_report.h"
+#include "hq/complete.h"
 #include "hq/dexa.h"
 #include "hq/err.h"
 #include "hq/labs.h"
@@ -20,8 +26,8 @@
 #include "hq/time.h"
 
 enum {
-	OPT_UNIT = HQ_OPT_LONG, OPT_FIELDS, OPT_LAST, OPT_DATES, OPT_FORMAT,
-	OPT_TZ, OPT_DB, OPT_COMPLETE_TESTS,
+	OPT_UNIT = HQ_OPT_LONG, OPT_FIELDS, OPT_LAST, OPT_DATES, OPT_FROM,
+	OPT_TO, OPT_BY, OPT_AGP, OPT_FORMAT, OPT_TZ, OPT_DB, OPT_COMPLETE_TESTS,
 };
 
 static const struct hq_opt options[] = {
@@ -33,8 +39,16 @@ static const struct hq_opt options[] = {
 	  "2..1000", "compare dexa: compare the oldest of the last N scans with the newest; 2 (the default) is the last two scans.", 1 },
 	{ OPT_DATES, "dates", HQ_OPT_STRING, "D1,D2", "compare dexa: the scans of two dates (2024-01-10,2024-07-12)",
 	  NULL, "compare dexa: the scans of two dates, \"D1,D2\" (2024-01-10,2024-07-12; a month such as 2024-01 takes the newest scan in it). Use hq-report list dexa to see the dates.", 1 },
-	{ OPT_FORMAT, "format", HQ_OPT_ENUM, "FMT", "jsonl, json, csv, table or svg (trend and compare); default: table on a terminal, else jsonl",
-	  "jsonl|json|csv|table|svg", NULL, 0 },
+	{ OPT_FROM, "from", HQ_OPT_STRING, "DATE", "cgm: start at DATE (2024-12-01, 2024-12, 2024-W49, today, 30d, last-month...)",
+	  NULL, "cgm only: start of the range, a local date: 2024-12-01, 2024-12 (a month), 2024-W49, today, yesterday, 7d/4w/3m/1y (ago), this-week, last-month... Without from and to, every reading in the store.", 1 },
+	{ OPT_TO, "to", HQ_OPT_STRING, "DATE", "cgm: end with DATE, inclusive (same forms as --from)",
+	  NULL, "cgm only: end of the range, inclusive of the whole day/week/month it names: from \"2024-12\" to \"2024-12\" is all of December.", 1 },
+	{ OPT_BY, "by", HQ_OPT_ENUM, "PERIOD", "cgm: a row per local day, week or month instead of one for the range",
+	  "day|week|month", "cgm only: one row per local day, ISO week or month instead of one for the whole range (to compare weeks, or see a trend).", 1 },
+	{ OPT_AGP, "agp", HQ_OPT_FLAG, NULL, "cgm: the daily profile, 96 rows: percentiles per 15 minutes",
+	  NULL, "cgm only: the ambulatory glucose profile instead of the metrics: 96 rows (time 00:00, 00:15, ...) with p5, p25, p50, p75, p95 and n, over all days of the range. Use it for 'when in the day is my glucose high?'.", 1 },
+	{ OPT_FORMAT, "format", HQ_OPT_ENUM, "FMT", "jsonl, json, csv, table, svg (trend, compare, cgm's AGP) or html (cgm's AGP); default: table on a terminal, else jsonl",
+	  "jsonl|json|csv|table|svg|html", NULL, 0 },
 	{ OPT_TZ, "tz", HQ_OPT_STRING, "ZONE", "local dates in IANA zone ZONE (default $HQ_TZ, $TZ, system)", NULL, NULL, 0 },
 	{ OPT_DB, "db", HQ_OPT_STRING, "PATH", "the store (default $HQ_DB, ~/.local/share/hq/hq.db)", NULL, NULL, 0 },
 	{ OPT_COMPLETE_TESTS, "complete-tests", HQ_OPT_FLAG, NULL, "print the lab tests in the store, one per line (for shell completion)", NULL, NULL, 0 },
@@ -47,11 +61,14 @@ field_at(size_t i)
 	return hq_dexa_name_at(i);
 }
 
+static void complete_operand(const struct hq_complete *c);
+
 static const struct hq_cmd_info cmd = {
 	.name = "hq-report",
-	.synopsis = "list [labs|dexa] | latest labs [TEST...] | trend labs TEST | "
-	    "latest dexa | compare dexa [OPTION]...",
-	.summary = "Lab results and DEXA scans: the latest, a trend, two scans compared.",
+	.synopsis = "list [labs|dexa|cgm] | latest labs [TEST...] | trend labs TEST | "
+	    "latest dexa | compare dexa | cgm [OPTION]...",
+	.summary = "Lab results, DEXA scans and glucose control: the latest, a trend, "
+	    "two scans compared, the CGM consensus metrics and the AGP.",
 	.tool_description = "The user's lab results (blood work) and DEXA body-composition "
 	    "scans. Use [\"latest\",\"labs\",TEST...] for 'what is my latest LDL, is it in "
 	    "range?': rows test, loinc, date, value, comparator, unit, ref_low, ref_high, "
@@ -66,13 +83,24 @@ static const struct hq_cmd_info cmd = {
 	    "for 'compare my visceral fat between my last two DEXA scans' (fields "
 	    "vat_mass, fat_mass, lean_mass, total_body_fat_pct, bmd_total...; "
 	    "within_precision true means the change is within the scanner's "
-	    "measurement error, not real progress). Use [\"list\"] to see which reports "
-	    "exist and their dates. Exit 1: nothing found (the message says what).",
+	    "measurement error, not real progress). Use [\"cgm\"] for glucose control "
+	    "from continuous glucose monitor readings (Dexcom, Libre, or blood glucose "
+	    "from Apple Health): one row per range (or by day|week|month) with readings, "
+	    "coverage_pct, mean, sd, cv, gmi (estimated HbA1c %), tir (% time in range "
+	    "70-180 mg/dL), titr (70-140), tbr (<70), tbr2 (<54), tar (>180), tar2 "
+	    "(>250), j_index, lbgi, hbgi, gri (glycemia risk index): for 'how is my "
+	    "glucose control?', 'what was my time in range last month?', 'am I having "
+	    "lows?', 'compare my glucose this week and last' (by: week); with agp true "
+	    "the daily profile (percentiles per 15 minutes of the day), for 'when in the "
+	    "day is my glucose high?'. Readings in mg/dL; a reading stored twice (a CGM "
+	    "file and its copy in Apple Health) counts once. Use [\"list\"] to see which "
+	    "reports exist and their dates (for cgm, each sensor session's first day and "
+	    "days of readings). Exit 1: nothing found (the message says what).",
 	.positional = "args",
 	.positional_help = "The subcommand and its operands, in command-line order: "
 	    "[\"list\"], [\"list\",\"labs\"], [\"list\",\"dexa\"], [\"latest\",\"labs\"], "
 	    "[\"latest\",\"labs\",\"ldl\",\"hba1c\"], [\"trend\",\"labs\",\"hba1c\"], "
-	    "[\"latest\",\"dexa\"], [\"compare\",\"dexa\"].",
+	    "[\"latest\",\"dexa\"], [\"compare\",\"dexa\"], [\"cgm\"], [\"list\",\"cgm\"].",
 	.positional_required = 1,
 	.opts = options,
 	.values = (const struct hq_opt_values[]){
@@ -80,14 +108,18 @@ static const struct hq_cmd_info cmd = {
 		{ "fields", field_at },
 		{ NULL, NULL },
 	},
+	.split = "fields",
+	.complete_operand = complete_operand,
 };
 
 /* What the options asked for, and the run's shared state. */
 struct cli {
-	const char *unit, *dates, *tz, *db;
+	const char *unit, *dates, *tz, *db, *from, *to;
+	const char *format_name;     /* as given (cgm draws svg and html itself) */
 	char *fields;
 	long last;
-	int has_format, svg, has_last, complete;
+	int by, agp;                 /* by: index in "day|week|month", -1 none */
+	int has_format, svg, html, has_last, complete;
 	enum hq_format format;
 	struct hq_store *store;
 	struct hq_out *out;
@@ -124,16 +156,30 @@ list_row(void *arg, const struct hq_report_list_row *r, struct hq_err *e)
 	return 0;
 }
 
+/* Lab and DEXA reports, then CGM sensor sessions. */
 static int
 run_list(struct cli *c, int argc, char **argv, struct hq_err *e)
 {
 	const char *kind = argc > 0 ? argv[0] : NULL;
+	int cgm = !kind || strcmp(kind, "cgm") == 0, rc = 1;
+	long sessions = 0;
 
-	if (kind && strcmp(kind, "labs") && strcmp(kind, "dexa")) {
-		hq_opts_usage_error(&cmd, "list what? '%s' (labs or dexa)", kind);
+	if (kind && strcmp(kind, "labs") && strcmp(kind, "dexa") && !cgm) {
+		hq_opts_usage_error(&cmd, "list what? '%s' (labs, dexa or cgm)", kind);
 		return 2;
 	}
-	return hq_report_list(c->store, kind, list_row, c, e);
+	if (!kind || !cgm)
+		rc = hq_report_list(c->store, kind, list_row, c, e);
+	if (rc < 0 || !cgm)
+		return rc;
+	if ((sessions = hq_cgm_list(c->store, c->out, e)) < 0)
+		return -1;
+	if (rc == 1 && sessions == 0) {
+		hq_err_set(e, "no %sreports in the store: import some with hq-ingest",
+		    kind ? "CGM " : "");
+		return 1;
+	}
+	return 0;
 }
 
 /* ---- labs ----------------------------------------------------------------- */
@@ -474,6 +520,33 @@ out:
 	return rc;
 }
 
+/* ---- CGM ------------------------------------------------------------------ */
+
+static int
+run_cgm(struct cli *c, int argc, char **argv, struct hq_err *e)
+{
+	static const enum hq_period by[] = { HQ_DAY, HQ_WEEK, HQ_MONTH };
+	struct hq_cgm_report_opts o = { .by = HQ_PERIOD_NONE, .agp = c->agp };
+
+	(void)argc, (void)argv;
+	if (c->agp && c->by >= 0) {
+		hq_opts_usage_error(&cmd, "--agp is one profile over the range: "
+		    "drop --by, or narrow the range with --from/--to");
+		return 2;
+	}
+	if (c->by >= 0)
+		o.by = by[c->by];
+	if (hq_time_parse_from_to(c->from, c->to, (int64_t)time(NULL), &o.from,
+	    &o.to, e)) {
+		hq_warn("%s", e->msg);
+		return 2;
+	}
+	/* The report writes its own rows (or its drawing). */
+	hq_out_free(c->out);
+	c->out = NULL;
+	return hq_cgm_report_print(c->store, &o, c->format_name, stdout, e);
+}
+
 /* ---- dispatch ------------------------------------------------------------- */
 
 /*
@@ -482,22 +555,54 @@ out:
  * returns 0, 1 (nothing to show; e says why), 2 (a usage error it
  * printed) or -1 (e set).
  */
-enum { O_UNIT = 1, O_FIELDS = 2, O_COMPARE = 4, O_SVG = 8 };
+enum { O_UNIT = 1, O_FIELDS = 2, O_COMPARE = 4, O_SVG = 8, O_HTML = 16,
+	O_CGM = 32 };
 
 static const struct sub {
 	const char *verb, *kind, *usage;
 	int min, max, accepts;
 	int (*run)(struct cli *, int, char **, struct hq_err *);
 } subs[] = {
-	{ "list", NULL, "list [labs|dexa]", 0, 1, 0, run_list },
+	{ "list", NULL, "list [labs|dexa|cgm]", 0, 1, 0, run_list },
 	{ "latest", "labs", "latest labs [TEST...]", 0, -1, O_UNIT, run_latest_labs },
 	{ "trend", "labs", "trend labs TEST", 1, 1, O_UNIT | O_SVG, run_trend_labs },
 	{ "latest", "dexa", "latest dexa", 0, 0, O_FIELDS, run_latest_dexa },
 	{ "compare", "dexa", "compare dexa", 0, 0, O_FIELDS | O_COMPARE | O_SVG,
 	  run_compare_dexa },
+	{ "cgm", NULL, "cgm", 0, 0, O_CGM | O_SVG | O_HTML, run_cgm },
 };
 
 #define NSUBS (sizeof subs / sizeof subs[0])
+
+/* The verbs, then the kinds a verb takes, then latest's and trend's lab
+ * tests from the store. */
+static void
+complete_operand(const struct hq_complete *c)
+{
+	const char *verb = c->noperands ? c->operands[0] : NULL;
+
+	for (size_t i = 0; i < NSUBS; i++) {
+		int seen = 0;
+		if (!verb) {
+			for (size_t k = 0; k < i; k++)
+				seen |= strcmp(subs[k].verb, subs[i].verb) == 0;
+			if (!seen)
+				hq_complete_add(c, subs[i].verb, subs[i].kind ? NULL
+				    : subs[i].usage);
+		} else if (c->noperands == 1 && strcmp(verb, subs[i].verb) == 0 &&
+		    subs[i].kind)
+			hq_complete_add(c, subs[i].kind, subs[i].usage);
+	}
+	if (verb && c->noperands == 1 && strcmp(verb, "list") == 0) {
+		hq_complete_add(c, "labs", NULL);
+		hq_complete_add(c, "dexa", NULL);
+		hq_complete_add(c, "cgm", NULL);
+	}
+	if (c->noperands >= 2 && strcmp(c->operands[1], "labs") == 0 &&
+	    (strcmp(verb, "latest") == 0 || (strcmp(verb, "trend") == 0 &&
+	    c->noperands == 2)))
+		hq_complete_lab_tests(c);
+}
 
 static const struct sub *
 find_sub(int argc, char **argv, int *used)
@@ -517,16 +622,24 @@ find_sub(int argc, char **argv, int *used)
 	return NULL;
 }
 
+/* what, then the subcommands: "unknown subcommand 'x' (the subcommands
+ * are: list, latest, trend, compare, cgm)"; with usage, their forms. */
 static void
-usage_subs(const char *what)
+usage_subs(const char *what, int usage)
 {
 	struct hq_buf b = { 0 };
 
 	for (size_t i = 0; i < NSUBS; i++) {
-		hq_buf_puts(&b, i ? ", " : "");
-		hq_buf_puts(&b, subs[i].usage);
+		int seen = 0;
+		for (size_t k = 0; k < i && !usage; k++)
+			seen |= strcmp(subs[k].verb, subs[i].verb) == 0;
+		if (seen)
+			continue;
+		hq_buf_puts(&b, b.len ? ", " : "");
+		hq_buf_puts(&b, usage ? subs[i].usage : subs[i].verb);
 	}
-	hq_opts_usage_error(&cmd, "%s (one of: %s)", what, b.data);
+	hq_opts_usage_error(&cmd, "%s (the %s are: %s)", what,
+	    usage ? "reports" : "subcommands", b.data);
 	hq_buf_free(&b);
 }
 
@@ -544,6 +657,12 @@ check_accepts(const struct cli *c, const struct sub *s)
 		wrong = c->dates ? "--dates" : "--last";
 	else if (c->svg && !(s->accepts & O_SVG))
 		wrong = "--format svg";
+	else if (c->html && !(s->accepts & O_HTML))
+		wrong = "--format html";
+	else if ((c->from || c->to) && !(s->accepts & O_CGM))
+		wrong = c->from ? "--from" : "--to";
+	else if ((c->by >= 0 || c->agp) && !(s->accepts & O_CGM))
+		wrong = c->agp ? "--agp" : "--by";
 	else if (c->has_last && c->dates)
 		wrong = "--last with --dates";
 	if (wrong) {
@@ -573,10 +692,16 @@ parse_cli(int argc, char **argv, struct cli *c, int *status)
 		case OPT_FIELDS: c->fields = p.arg; break;
 		case OPT_LAST: c->last = p.num; c->has_last = 1; break;
 		case OPT_DATES: c->dates = p.arg; break;
+		case OPT_FROM: c->from = p.arg; break;
+		case OPT_TO: c->to = p.arg; break;
+		case OPT_BY: c->by = p.choice; break;
+		case OPT_AGP: c->agp = 1; break;
 		case OPT_FORMAT:
 			c->has_format = 1;
+			c->format_name = p.arg;
 			c->svg = strcmp(p.arg, "svg") == 0;
-			if (!c->svg)
+			c->html = strcmp(p.arg, "html") == 0;
+			if (!c->svg && !c->html)
 				hq_output_parse_format(p.arg, &c->format);
 			break;
 		case OPT_TZ: c->tz = p.arg; break;
@@ -593,7 +718,7 @@ parse_cli(int argc, char **argv, struct cli *c, int *status)
 int
 main(int argc, char **argv)
 {
-	struct cli c = { .last = 2 };
+	struct cli c = { .last = 2, .by = -1 };
 	const struct sub *sub = NULL;
 	struct hq_err e;
 	int status = 2, first, used = 0, n, rc;
@@ -606,11 +731,18 @@ main(int argc, char **argv)
 	argv += first;
 	if (!c.complete) {
 		if (argc == 0) {
-			usage_subs("what report?");
+			usage_subs("no subcommand", 0);
 			goto out;
 		}
 		if (!(sub = find_sub(argc, argv, &used))) {
-			usage_subs(argc > 1 ? "no such report" : "which kind of report?");
+			char what[300];
+			int verb = 0;
+			for (size_t i = 0; i < NSUBS; i++)
+				verb |= strcmp(argv[0], subs[i].verb) == 0;
+			snprintf(what, sizeof what, verb ? "no such report '%.100s%s%.100s'"
+			    : "unknown subcommand '%.100s'", argv[0],
+			    verb && argc > 1 ? " " : "", verb && argc > 1 ? argv[1] : "");
+			usage_subs(what, verb);
 			goto out;
 		}
 		n = argc - used;
@@ -635,7 +767,8 @@ main(int argc, char **argv)
 		status = hq_report_lab_tests(c.store, print_test, NULL, &e) ? 2 : 0;
 		goto out;
 	}
-	c.out = hq_out_new(stdout, c.has_format && !c.svg ? c.format : HQ_FMT_AUTO);
+	c.out = hq_out_new(stdout, c.has_format && !c.svg && !c.html ? c.format :
+	    HQ_FMT_AUTO);
 	rc = sub->run(&c, argc - used, argv + used, &e);
 	if (rc == 2) {
 		status = 2;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "hq/buf.h"
+#include "hq/utf8.h"
 
 static _Noreturn void
 oom(void)
@@ -107,6 +108,7 @@ void
 hq_buf_json_str(struct hq_buf *b, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
+	const unsigned char *end = p + strlen(s);
 
 	hq_buf_putc(b, '"');
 	for (; *p; p++) {
@@ -119,8 +121,18 @@ hq_buf_json_str(struct hq_buf *b, const char *s)
 		default:
 			if (*p < 0x20)
 				hq_buf_printf(b, "\\u%04x", *p);
-			else
+			else if (*p < 0x80)
 				hq_buf_putc(b, (char)*p);
+			else {
+				/* JSON is UTF-8: a byte that is not becomes U+FFFD
+				 * (a store written before the import writer checked). */
+				size_t k = hq_utf8_char(p, (size_t)(end - p));
+				if (k) {
+					hq_buf_append(b, p, k);
+					p += k - 1;
+				} else
+					hq_buf_puts(b, "\\ufffd");
+			}
 		}
 	}
 	hq_buf_putc(b, '"');

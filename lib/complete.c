@@ -7,6 +7,7 @@
 #include "hq/complete.h"
 #include "hq/llm.h"
 #include "hq/query.h"
+#include "hq/report.h"
 #include "hq/stats.h"
 #include "hq/store.h"
 #include "hq/time.h"
@@ -287,4 +288,22 @@ hq_complete_base_urls(const struct hq_complete *c)
 		p += n + (p[n] == '|');
 	}
 	hq_complete_add(c, "http://127.0.0.1:8080/v1", "llama.cpp server (openai)");
+}
+
+static int
+add_test(void *ctx, const char *name)
+{
+	hq_complete_add(ctx, name, NULL);
+	return 0;
+}
+
+void
+hq_complete_lab_tests(const struct hq_complete *c)
+{
+	struct hq_store *s = open_store(c);
+	struct hq_err e;
+
+	if (s)
+		hq_report_lab_tests(s, add_test, (void *)c, &e);
+	hq_store_close(s);
 }

@@ -9,6 +9,7 @@
 #include <archive.h>
 
 #include "hq/applehealth.h"
+#include "hq/cgmfile.h"
 #include "hq/ingest.h"
 #include "hq/input.h"
 #include "hq/jsonl.h"
@@ -20,6 +21,10 @@ static const struct hq_input_format formats[] = {
 	  hq_applehealth_sniff_zip, hq_applehealth_read_zip },
 	{ "apple-xml", "apple", "an Apple Health export (zip or XML)",
 	  hq_applehealth_sniff_xml, hq_applehealth_read_xml },
+	{ "dexcom-clarity", "dexcom", "a Dexcom Clarity CSV",
+	  hq_cgmfile_sniff_dexcom, hq_cgmfile_read_dexcom },
+	{ "libreview", "libre", "a LibreView CSV",
+	  hq_cgmfile_sniff_libre, hq_cgmfile_read_libre },
 	{ "fhir", "fhir", "FHIR lab results", hq_reportfile_sniff_fhir,
 	  hq_reportfile_read_fhir },
 	{ "dexa-json", "dexa", "DEXA scans (JSON or CSV)",

@@ -367,11 +367,23 @@ table_text(struct hq_buf *b, const struct cell *c)
 	} else if (c->type == CELL_NULL) {
 		hq_buf_puts(b, "-");
 	} else {
+		/* A table is for a terminal: no byte of data may act on it. */
 		s = plain_text(c);
 		hq_term_escape(b, s, strlen(s), 0);
 	}
 	return b->data;
 }
+
+/* A column's key as its header shows it (keys may come from data). */
+static const char *
+key_text(struct hq_buf *b, const char *key)
+{
+	hq_buf_reset(b);
+	hq_buf_puts(b, "");
+	hq_term_escape(b, key, strlen(key), 0);
+	return b->data;
+}
+
 /* A table's columns: key, width, alignment, and whether it is shown. */
 struct column {
 	const char *key;
@@ -475,7 +487,8 @@ write_table(struct hq_out *o)
 				const struct fit *f = find_fit(o, key);
 				cols = hq_xrealloc(cols, (ncols + 1) * sizeof *cols);
 				cols[ncols++] = (struct column){ .key = key,
-				    .w = hq_term_cols(key), .numeric = 1, .shown = 1,
+				    .w = hq_term_cols(key_text(&cell, key)),
+				    .numeric = 1, .shown = 1,
 				    .drop = f ? f->f.drop : 0,
 				    .min_width = f ? f->f.min_width : 0,
 				    .right = f ? f->f.right : 0 };
@@ -506,7 +519,7 @@ write_table(struct hq_out *o)
 			if (!cols[j].shown)
 				continue;
 			if (r < 0)
-				text = cols[j].key;
+				text = key_text(&cell, cols[j].key);
 			else if (c)
 				text = table_text(&cell, c);
 			else
@@ -537,11 +550,11 @@ write_keyvalue(struct hq_out *o)
 {
 	const struct row *r = &o->held[0];
 	size_t wk = hq_term_cols("field");
-	struct hq_buf text = {0};
+	struct hq_buf key = {0}, val = {0};
 
 	for (size_t i = 0; i < r->n; i++)
-		if (hq_term_cols(r->cells[i].key) > wk)
-			wk = hq_term_cols(r->cells[i].key);
+		if (hq_term_cols(key_text(&key, r->cells[i].key)) > wk)
+			wk = hq_term_cols(key.data);
 	if (o->color)
 		fprintf(o->fp, "\033[1m%s%*s  value\033[0m\n", "field",
 		    (int)(wk - hq_term_cols("field")), "");
@@ -551,13 +564,15 @@ write_keyvalue(struct hq_out *o)
 	for (size_t i = 0; i < r->n; i++) {
 		const struct cell *c = &r->cells[i];
 		const char *v = c->type == CELL_NULL ? "-" : plain_text(c);
-		hq_buf_reset(&text);
-		hq_buf_puts(&text, "");
-		hq_term_escape(&text, v, strlen(v), 0);
-		fprintf(o->fp, "%s%*s  %s\n", c->key,
-		    (int)(wk - hq_term_cols(c->key)), "", text.data);
+		key_text(&key, c->key);
+		hq_buf_reset(&val);
+		hq_buf_puts(&val, "");
+		hq_term_escape(&val, v, strlen(v), 0);
+		fprintf(o->fp, "%s%*s  %s\n", key.data,
+		    (int)(wk - hq_term_cols(key.data)), "", val.data);
 	}
-	hq_buf_free(&text);
+	hq_buf_free(&key);
+	hq_buf_free(&val);
 }
 
 int

@@ -104,9 +104,13 @@ lookup(struct table *t, int64_t m, int64_t s, int64_t slot)
 	return &t->c[i];
 }
 
+/* A sample into its slots. Only a cumulative one (spread) is shared out
+ * pro rata over every slot it covers: queries read psum for those alone,
+ * so a long sample of another kind (a weekly walking-steadiness score, a
+ * pregnancy) costs one cell, whatever its span. */
 static void
 add_sample(struct table *t, int64_t m, int64_t src, int64_t start,
-    int64_t end, double v)
+    int64_t end, double v, int spread)
 {
 	struct cell *c = lookup(t, m, src, hq_rollup_slot(start));
 
@@ -117,7 +121,7 @@ add_sample(struct table *t, int64_t m, int64_t src, int64_t start,
 		c->min = v;
 	if (v > c->max)
 		c->max = v;
-	if (end <= start) {
+	if (end <= start || !spread) {
 		c->psum += v;
 		c->pn++;
 		return;
@@ -306,13 +310,41 @@ merge_window_parts(struct hq_store *s, const struct window *w,
 			return -1;
 		}
 	}
-	for (int64_t x = lo; x < hi; x += MERGE_PART) {
+	/* Parts with no sample are passed over (they hold no merged rows):
+	 * the cost follows the samples, not the years between them. */
+	sqlite3_stmt *next;
+	int rc = 0;
+	if (hq_store_prepare(s, "SELECT min(start) FROM sample WHERE "
+	    "metric_id = ? AND text = '' AND start >= ?", &next, e))
+		return -1;
+	for (int64_t x = lo; x < hi;) {
+		sqlite3_bind_int64(next, 1, w->metric);
+		sqlite3_bind_int64(next, 2, x - MAX_SPAN);
+		int step = sqlite3_step(next);
+		int none = step == SQLITE_ROW &&
+		    sqlite3_column_type(next, 0) == SQLITE_NULL;
+		int64_t first = step == SQLITE_ROW ? sqlite3_column_int64(next, 0) : 0;
+		sqlite3_reset(next);
+		if (step != SQLITE_ROW) {
+			hq_err_set(e, "%s: finding samples to merge: %s",
+			    hq_store_filename(s), sqlite3_errmsg(hq_store_db(s)));
+			rc = -1;
+			break;
+		}
+		if (none)
+			break;
+		if (first >= x + MERGE_PART) {
+			x = hq_rollup_hour(first);
+			continue;
+		}
 		struct window part = { w->metric, x, hi - x > MERGE_PART ?
 		    x + MERGE_PART : hi, 1 };
-		if (merge_window(s, &part, e))
-			return -1;
+		if ((rc = merge_window(s, &part, e)) != 0)
+			break;
+		x = part.hi;
 	}
-	return 0;
+	sqlite3_finalize(next);
+	return rc;
 }
 
 /*
@@ -430,12 +462,8 @@ hq_rollup_refresh(struct hq_store *s, int64_t first_sample_id, struct hq_err *e)
 		if (end < start)
 			end = start;
 		int64_t metric = sqlite3_column_int64(sel, 0);
-		add_sample(&t, metric, sqlite3_column_int64(sel, 1), start, end,
-		    sqlite3_column_double(sel, 4));
-		if (t.n >= FLUSH_CELLS && flush_table(s, up, &t, e))
-			goto out;
-		/* The hours each cumulative metric's new samples touch; each
-		 * metric's kind is decided once, not per sample. */
+		/* Each metric's kind is decided once, not per sample; the
+		 * hours each cumulative metric's new samples touch. */
 		size_t k = last < nwin && win[last].metric == metric ? last : 0;
 		if (k >= nwin || win[k].metric != metric)
 			for (k = 0; k < nwin && win[k].metric != metric; k++)
@@ -446,6 +474,10 @@ hq_rollup_refresh(struct hq_store *s, int64_t first_sample_id, struct hq_err *e)
 			win[nwin++] = (struct window){ metric, INT64_MAX, INT64_MIN,
 			    is_cumulative(s, metric) };
 		}
+		add_sample(&t, metric, sqlite3_column_int64(sel, 1), start, end,
+		    sqlite3_column_double(sel, 4), win[k].cumulative);
+		if (t.n >= FLUSH_CELLS && flush_table(s, up, &t, e))
+			goto out;
 		if (!win[k].cumulative)
 			continue;
 		if (hq_rollup_hour(start) < win[k].lo)

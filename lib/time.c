@@ -280,8 +280,9 @@ local_wall(int64_t utc)
 	    l.hour * 3600 + l.min * 60 + l.sec;
 }
 
-int64_t
-hq_time_from_local(int y, int m, int d, int hh, int mm, int ss)
+int
+hq_time_from_local_all(int y, int m, int d, int hh, int mm, int ss,
+    int64_t t[2])
 {
 	int64_t wall = hq_time_days_from_civil(y, m, d) * 86400 + hh * 3600 +
 	    mm * 60 + ss;
@@ -294,11 +295,26 @@ hq_time_from_local(int y, int m, int d, int hh, int mm, int ss)
 	int64_t t2 = wall - (int64_t)after.offset_min * 60;
 	int ok1 = local_wall(t1) == wall, ok2 = local_wall(t2) == wall;
 
-	if (ok1 && ok2)
-		return t1 < t2 ? t1 : t2;   /* a repeated hour: the first */
-	if (ok1 || ok2)
-		return ok1 ? t1 : t2;
-	return t1 > t2 ? t1 : t2;           /* a skipped hour: after the gap */
+	if (ok1 && ok2 && t1 != t2) {   /* a repeated hour */
+		t[0] = t1 < t2 ? t1 : t2;
+		t[1] = t1 < t2 ? t2 : t1;
+		return 2;
+	}
+	if (ok1 || ok2) {
+		t[0] = t[1] = ok1 ? t1 : t2;
+		return 1;
+	}
+	t[0] = t[1] = t1 > t2 ? t1 : t2;  /* a skipped hour: after the gap */
+	return 0;
+}
+
+int64_t
+hq_time_from_local(int y, int m, int d, int hh, int mm, int ss)
+{
+	int64_t t[2];
+
+	hq_time_from_local_all(y, m, d, hh, mm, ss, t);
+	return t[0];
 }
 
 int64_t
@@ -488,6 +504,15 @@ hq_time_range_text(int64_t from, int64_t to, char *buf, size_t n)
 		snprintf(buf, n, " until %s", b);
 	else
 		snprintf(buf, n, "%s", "");
+}
+
+void
+hq_time_format_day(int64_t day, char *buf, size_t n)
+{
+	int y, m, d;
+
+	hq_time_civil_from_days(day, &y, &m, &d);
+	snprintf(buf, n, "%04d-%02d-%02d", y, m, d);
 }
 
 static int64_t

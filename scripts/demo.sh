@@ -57,7 +57,7 @@ printf '$ gen-export --zip --days 60 --start %s --export-date "%s" --clinical --
 	"$start" "$now" "$DIR" "$DIR" "$DIR"
 gen-export --zip --days 60 --start "$start" --export-date "$now" --seed 1 \
 	--truth "$DIR/truth.jsonl" --clinical --labs "$DIR/labs.csv" \
-	--dexa "$DIR/dexa.json" -o "$DIR/export.zip"
+	--dexa "$DIR/dexa.json" --clarity "$DIR/clarity.csv" -o "$DIR/export.zip"
 ls -l "$DIR/export.zip" | awk '{ printf "   %s bytes, %s\n", $5, $NF }'
 
 step "Import it" hq-ingest "$DIR/export.zip"
@@ -123,6 +123,24 @@ if have hq-query; then
 		    "$(grep -c '<trkpt' "$DIR/ride.gpx")"
 fi
 
+# ---- CGM (issue 9) ----
+step "Glucose control over the last month: the consensus metrics" \
+	hq-report cgm --from 30d --format table
+step "Alex's Dexcom app also wrote those readings to Clarity: import its CSV export" \
+	hq-ingest "$DIR/clarity.csv"
+step "Every reading is now stored twice (two sources); the report counts each once" \
+	hq-report cgm --from 30d --by week --format table
+step "The sensor sessions" hq-report list cgm --format table
+if have hq-report; then
+	printf '\n== The ambulatory glucose profile of the last month\n'
+	printf '$ hq-report cgm --from 30d --agp --format table | head -5\n'
+	hq-report cgm --from 30d --agp --format table | head -5
+	printf '$ hq-report cgm --from 30d --format svg > %s/agp.svg\n' "$DIR"
+	hq-report cgm --from 30d --format svg >"$DIR/agp.svg" &&
+		hq-report cgm --from 30d --format html >"$DIR/agp.html" &&
+		printf '   open %s/agp.html (or agp.svg) in a browser\n' "$DIR"
+fi
+# ---- end CGM ----
 if have hq-correlate; then
 	printf '\n== Sleep after high-glucose days, as a chart\n'
 	printf '$ hq-correlate glucose sleep --when '"'"'glucose.max>140'"'"' --night --format svg > %s/sleep-after-glucose.svg\n' "$DIR"

@@ -45,10 +45,11 @@ static struct {
 	int zip;
 	const char *xml_name;
 	const char *truth;
+	const char *clarity;      /* --clarity: the CGM readings as Dexcom writes them */
 	const char *out;
 	int broken_dtd, control_chars;  /* quirks of real exports, off by default */
 } opt = { 30, 2024, 10, 20, 1, "America/Los_Angeles", 0, 0, -1, "export.xml",
-	  NULL, NULL, 0, 0 };
+	  NULL, NULL, NULL, 0, 0 };
 
 static int64_t export_off;         /* seconds east of UTC at export time */
 static char export_off_str[8];     /* "-0800" */
@@ -1646,6 +1647,44 @@ static int write_truth(const char *path)
 	return fclose(f) == 0 ? 0 : -1;
 }
 
+/* --clarity: the persona's CGM readings (the Dexcom G7 samples of the
+ * export) as a Dexcom Clarity CSV export writes them: the header, the
+ * metadata rows, then one EGV row per reading in local wall time with no
+ * zone, a transmitter ID per 10-day sensor. The same readings reach hq twice
+ * this way, as they do for a Dexcom user who also exports from Clarity. */
+static int write_clarity(const char *path)
+{
+	FILE *f = fopen(path, "w");
+	long row = 1;
+	if (!f)
+		return -1;
+	fprintf(f, "\xEF\xBB\xBFIndex,Timestamp (YYYY-MM-DDThh:mm:ss),Event Type,Event Subtype,"
+		"Patient Info,Device Info,Source Device ID,Glucose Value (mg/dL),Insulin Value (u),"
+		"Carb Value (grams),Duration (hh:mm:ss),Glucose Rate of Change (mg/dL/min),"
+		"Transmitter Time (Long Integer),Transmitter ID\r\n");
+	fprintf(f, "%ld,,FirstName,,Alex,,,,,,,,,\r\n", row++);
+	fprintf(f, "%ld,,LastName,,Doe,,,,,,,,,\r\n", row++);
+	fprintf(f, "%ld,,Device,,,Dexcom G7 Mobile App,iOS G7,,,,,,,\r\n", row++);
+	fprintf(f, "%ld,,Alert,High,,,iOS G7,250,,,,,,\r\n", row++);
+	for (int d = 0; d < opt.days; d++) {
+		gen_day(d);
+		qsort(D.s, (size_t)D.n, sizeof D.s[0], cmp_sample);
+		for (int i = 0; i < D.n; i++) {
+			if (D.s[i].type != T_GLUC)
+				continue;
+			struct tm tm;
+			time_t t = (time_t)D.s[i].start;
+			localtime_r(&t, &tm);
+			fprintf(f, "%ld,%04d-%02d-%02dT%02d:%02d:%02d,EGV,,,,iOS G7,%.0f,,,,,%ld,G7SENSOR%02d\r\n",
+				row++, tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min,
+				tm.tm_sec, D.s[i].value, (long)(D.s[i].start % 864000),
+				/* gen_day changes the sensor at 10:00 on every tenth day */
+				(d + (d % 10 == 9 && tm.tm_hour >= 10)) / 10 + 1);
+		}
+	}
+	return fclose(f) == 0 ? 0 : -1;
+}
+
 static void set_range(void)
 {
 	free(mids);
@@ -1673,7 +1712,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: gen-export [--days N] [--start YYYY-MM-DD] [--seed N] [--tz ZONE]\n"
 		"                  [--export-date 'YYYY-MM-DD HH:MM:SS'] [--size BYTES[K|M|G]]\n"
-		"                  [--zip|--xml] [--xml-name NAME] [--truth FILE]\n"
+		"                  [--zip|--xml] [--xml-name NAME] [--truth FILE] [--clarity FILE]\n"
 		"                  [--broken-dtd] [--control-chars] [--labs FILE] [--dexa FILE]\n"
 		"                  [--clinical] -o OUT\n"
 		"Writes a realistic Apple Health export (zip or bare XML) of one persona:\n"
@@ -1689,7 +1728,8 @@ static void usage(FILE *f)
 		"Known effects: sleep starts 40 minutes later after a day with glucose above\n"
 		"140 mg/dL; HRV is 0.02 ms lower per kcal of the previous day's workout.\n"
 		"--labs writes three years of lab results as a lab CSV, --dexa three DEXA\n"
-		"scans as DEXA JSON; --clinical adds lab ClinicalRecords and their FHIR files.\n");
+		"scans as DEXA JSON; --clinical adds lab ClinicalRecords and their FHIR files.\n"
+		"--clarity writes the CGM readings again as a Dexcom Clarity CSV export.\n");
 }
 
 static int parse_u64(const char *s, uint64_t *v, int suffixes)
@@ -1820,6 +1860,7 @@ int main(int argc, char **argv)
 		{ "broken-dtd", no_argument, NULL, 'B' }, { "control-chars", no_argument, NULL, 'C' },
 		{ "labs", required_argument, NULL, 'L' }, { "dexa", required_argument, NULL, 'D' },
 		{ "clinical", no_argument, NULL, 'R' },
+		{ "clarity", required_argument, NULL, 'G' },
 		{ NULL, 0, NULL, 0 } };
 	const char *export_date = NULL;
 	int have_start = 0, have_days = 0, c, n, li = 0, status = 0;
@@ -1858,6 +1899,7 @@ int main(int argc, char **argv)
 		case 'L': rep.labs = optarg; break;
 		case 'D': rep.dexa = optarg; break;
 		case 'R': rep.clinical = 1; break;
+		case 'G': opt.clarity = optarg; break;
 		case 'h': usage(stdout); return 0;
 		default: goto usage_error;
 		}
@@ -1902,6 +1944,9 @@ int main(int argc, char **argv)
 		status = 2;
 	} else if (opt.truth && write_truth(opt.truth) != 0) {
 		fprintf(stderr, "%s: cannot write %s: %s\n", prog, opt.truth, strerror(errno));
+		status = 2;
+	} else if (opt.clarity && write_clarity(opt.clarity) != 0) {
+		fprintf(stderr, "%s: cannot write %s: %s\n", prog, opt.clarity, strerror(errno));
 		status = 2;
 	} else if (write_reports() != 0) {
 		status = 2;

@@ -1,7 +1,7 @@
 /*
  * complete — what the shell completion offers from the store: metric names
- * with their aliases, the --when and --where names, sources, workouts, and
- * hq-agent's sessions, runs and models. Each function is a completer for
+ * with their aliases, the --when and --where names, sources, workouts, lab
+ * tests, and hq-agent's sessions, runs and models. Each function is a completer for
  * a struct hq_opt_values or hq_cmd_info.complete_operand (opts.h): it opens
  * the store the command line names (--db, else $HQ_DB and the default)
  * read-only, adds its candidates, and closes it. Without a store it offers
@@ -27,6 +27,8 @@ void hq_complete_sources(const struct hq_complete *c);
 /* Workout ids, newest first, each with its date, type, duration and
  * distance. */
 void hq_complete_workouts(const struct hq_complete *c);
+/* The lab tests in the store (hq-report latest labs TEST). */
+void hq_complete_lab_tests(const struct hq_complete *c);
 /* hq-agent: session names (runs, last used), run ids (their question),
  * the models used before, and the providers' base URLs. */
 void hq_complete_sessions(const struct hq_complete *c);

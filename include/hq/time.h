@@ -48,6 +48,11 @@ int64_t hq_time_local_day(int64_t utc);
 /* The instant of a local wall time; in a DST gap, the time after the gap;
  * in a repeated hour, the first occurrence. */
 int64_t hq_time_from_local(int y, int m, int d, int hh, int mm, int ss);
+/* Every instant of a local wall time, earliest first, into t[0] and t[1]:
+ * returns 2 in a repeated hour (both occurrences), 1 normally (t[0] ==
+ * t[1]), 0 in a skipped hour (t[0] == t[1], the time after the gap). */
+int hq_time_from_local_all(int y, int m, int d, int hh, int mm, int ss,
+    int64_t t[2]);
 /* The instant of local midnight starting a day number. */
 int64_t hq_time_day_start(int64_t day);
 /* The instant of a whole hour, local time, on a day number (as
@@ -76,6 +81,8 @@ void hq_time_format_date(int64_t utc, char *buf, size_t n);
  * 2024-12-01 to 2024-12-31", " on 2024-12-01" (one day), " since ...",
  * " until ..." (INT64_MIN and INT64_MAX are open ends), "" for all time. */
 void hq_time_range_text(int64_t from, int64_t to, char *buf, size_t n);
+/* "2024-12-01", the date of a day number */
+void hq_time_format_day(int64_t day, char *buf, size_t n);
 
 /* A date as typed on a command line, as the half-open range [start, end) it
  * names, relative to now: 2024-12-01, 2024-12, 2024, 2024-W49, a full

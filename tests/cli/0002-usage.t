@@ -56,7 +56,7 @@ HQ_DB="$T/log.db" run hq-agent --lo
 is "$rc" 1 "hq-agent --lo is --log (nothing logged yet: exit 1)"
 
 # hq-ingest
-usage_error hq-ingest "option '--format' takes auto, apple, jsonl, labs, fhir or dexa, not 'xml'" "--format xml" \
+usage_error hq-ingest "option '--format' takes auto, apple, dexcom, libre, jsonl, labs, fhir or dexa, not 'xml'" "--format xml" \
 	--format xml x.json
 usage_error hq-ingest "option '--wait' takes a whole number from 0 to 604800, not '-1'" \
 	"--wait -1" --wait -1 x.json
@@ -73,6 +73,8 @@ is "$rc" 0 "hq-ingest: '--' ends the options"
 run hq-ingest --complete format
 is "$rc $out" "0 auto
 apple
+dexcom
+libre
 jsonl
 labs
 fhir
@@ -90,8 +92,12 @@ complete_words() { # WORD...: what bash would offer for the last word
 		_hq_complete; printf "%s\n" "${COMPREPLY[@]}"' \
 		sh "$HQ_ROOT" "$@" | sort | tr '\n' ' '
 }
-is "$(complete_words hq-ingest --format '')" "apple auto dexa fhir jsonl labs " \
+is "$(complete_words hq-ingest --format '')" "apple auto dexa dexcom fhir jsonl labs libre " \
 	"completion: hq-ingest --format"
+is "$(complete_words hq-report cgm --by '')" "day month week " \
+	"completion: hq-report cgm --by"
+is "$(complete_words hq-report '')" "cgm compare latest list trend " "completion: hq-report's subcommands"
+is "$(complete_words hq-report latest '')" "dexa labs " "completion: hq-report latest's kinds"
 is "$(complete_words hq-agent -p '')" "anthropic gemini ollama openai " \
 	"completion: hq-agent -p"
 is "$(complete_words hq-agent --tool-mode t)" "text " "completion: hq-agent --tool-mode t"
