@@ -11,10 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "hq/buf.h"
 #include "hq/cgm_report.h"
 #include "hq/complete.h"
+#include "hq/config.h"
 #include "hq/dexa.h"
 #include "hq/err.h"
 #include "hq/labs.h"
@@ -24,6 +26,7 @@
 #include "hq/store.h"
 #include "hq/term.h"
 #include "hq/time.h"
+#include "hq/zone.h"
 
 enum {
 	OPT_UNIT = HQ_OPT_LONG, OPT_FIELDS, OPT_LAST, OPT_DATES, OPT_FROM,
@@ -49,7 +52,7 @@ static const struct hq_opt options[] = {
 	  NULL, "cgm only: the ambulatory glucose profile instead of the metrics: 96 rows (time 00:00, 00:15, ...) with p5, p25, p50, p75, p95 and n, over all days of the range. Use it for 'when in the day is my glucose high?'.", 1 },
 	{ OPT_FORMAT, "format", HQ_OPT_ENUM, "FMT", "jsonl, json, csv, table, svg (trend, compare, cgm's AGP) or html (cgm's AGP); default: table on a terminal, else jsonl",
 	  "jsonl|json|csv|table|svg|html", NULL, 0 },
-	{ OPT_TZ, "tz", HQ_OPT_STRING, "ZONE", "local dates in IANA zone ZONE (default $HQ_TZ, $TZ, system)", NULL, NULL, 0 },
+	{ OPT_TZ, "tz", HQ_OPT_STRING, "ZONE", "local dates in IANA zone ZONE (default $HQ_TZ, $TZ, tz in the config, the zone the data records, system)", NULL, NULL, 0 },
 	{ OPT_DB, "db", HQ_OPT_STRING, "PATH", "the store (default $HQ_DB, ~/.local/share/hq/hq.db)", NULL, NULL, 0 },
 	{ OPT_COMPLETE_TESTS, "complete-tests", HQ_OPT_FLAG, NULL, "print the lab tests in the store, one per line (for shell completion)", NULL, NULL, 0 },
 	{ 0, NULL, 0, NULL, NULL, NULL, NULL, 0 },
@@ -715,6 +718,42 @@ parse_cli(int argc, char **argv, struct cli *c, int *status)
 	return p.optind;
 }
 
+/* The zone of local dates, chosen as hq-query chooses it (zone.h), and
+ * said on a terminal when the data chose it; the configuration's
+ * warnings. 0, or -1 after a message. */
+static int
+choose_zone(const struct cli *c)
+{
+	struct hq_zone_choice z;
+	struct hq_config *cfg;
+	struct hq_err e;
+	const char *w;
+	char note[1024];
+	int rc = 0;
+
+	if (!(cfg = hq_config_load(NULL, &e))) {
+		hq_warn("%s", e.msg);
+		return -1;
+	}
+	for (size_t i = 0; (w = hq_config_warning(cfg, i)); i++)
+		hq_warn("%s", w);
+	if (hq_zone_choose(c->tz, cfg, c->store, &z, &e)) {
+		hq_warn("%s", e.msg);
+		rc = -1;
+	} else if (isatty(STDERR_FILENO)) {
+		hq_zone_note(&z, note, sizeof note);
+		for (char *line = note, *nl; *line; line = nl) {
+			if ((nl = strchr(line, '\n')))
+				*nl++ = '\0';
+			else
+				nl = line + strlen(line);
+			hq_warn("%s", line);
+		}
+	}
+	hq_config_free(cfg);
+	return rc;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -767,6 +806,8 @@ main(int argc, char **argv)
 		status = hq_report_lab_tests(c.store, print_test, NULL, &e) ? 2 : 0;
 		goto out;
 	}
+	if (choose_zone(&c))
+		goto out;
 	c.out = hq_out_new(stdout, c.has_format && !c.svg && !c.html ? c.format :
 	    HQ_FMT_AUTO);
 	rc = sub->run(&c, argc - used, argv + used, &e);

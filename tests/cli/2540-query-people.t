@@ -42,6 +42,16 @@ like "$out" "to choose one: --tz ZONE, or tz = ZONE in $T/config/hq/config" "and
 is "$(printf '%s\n' "$out" | grep -c 'days are in')" 1 "once"
 tty 80 "hq-query steps --by day --from 2024-10-25 --to 2024-10-25"
 unlike "$out" "days are in" "not when \$HQ_TZ named the zone"
+# hq-report's days are chosen the same way (glucose by day: 288 readings a
+# day in the data's zone; a UTC day starts at 17:00 there)
+la=$(HQ_TZ=America/Los_Angeles hq-report cgm --by day --from 2024-10-20 --to 2024-10-21 --format csv)
+run nozone hq-report cgm --by day --from 2024-10-20 --to 2024-10-21 --format csv
+is "$out" "$la" "hq-report: no zone named, days in the data's zone"
+unlike "$(nozone env TZ=UTC hq-report cgm --by day --from 2024-10-20 --to 2024-10-21 --format csv)" \
+	"$(printf '%s\n' "$la" | sed -n 2p)" "and \$TZ=UTC still wins there"
+tty 80 "env -u HQ_TZ -u TZ hq-report cgm --from 2024-10-20 --to 2024-10-21 >/dev/null"
+like "$out" "hq-report: days are in America/Los_Angeles, the zone your data records" \
+	"hq-report says which zone on a terminal too"
 
 # the most recent zone recorded wins: a later export from Paris
 gen-export --days 3 --start 2024-11-20 --seed 5 --tz Europe/Paris -o "$T/paris.zip" >/dev/null 2>&1
@@ -89,6 +99,8 @@ hq-query: $T/config/hq/config:4: unknown key 'sleep_cutof' under [query] (did yo
 	"but each is named with file:line and the likely key"
 run hq-agent -m x --base-url http://127.0.0.1:9 --timeout 1 "hi"
 like "$err" "config:2: unknown key 'modle' under \[llm\] \(did you mean model\?\)" "hq-agent says so too"
+run hq-report list
+like "$err" "config:2: unknown key 'modle' under \[llm\] \(did you mean model\?\)" "and hq-report"
 rm "$T/config/hq/config"
 
 # --- tables that fit; scripts see every field ------------------------------------------
