@@ -37,6 +37,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if ((c = hq_config_load(path, &e))) {
 		hq_config_get(c, "llm", "provider");
 		hq_config_get(c, "query", "source_priority");
+		for (size_t i = 0; hq_config_warning(c, i); i++)
+			;
 		hq_config_free(c);
 	}
 	close(fd);
