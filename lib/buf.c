@@ -82,7 +82,10 @@ hq_buf_puts(struct hq_buf *b, const char *s)
 void
 hq_buf_putc(struct hq_buf *b, char c)
 {
-	hq_buf_append(b, &c, 1);
+	if (b->len + 2 > b->cap)
+		grow(b, 1);
+	b->data[b->len++] = c;
+	b->data[b->len] = '\0';
 }
 
 void
@@ -109,18 +112,24 @@ hq_buf_json_str(struct hq_buf *b, const char *s)
 	const unsigned char *p = (const unsigned char *)s;
 
 	hq_buf_putc(b, '"');
-	for (; *p; p++) {
-		switch (*p) {
+	for (;;) {
+		/* The run that needs no escape, copied at once. */
+		const unsigned char *q = p;
+		while (*q >= 0x20 && *q != '"' && *q != '\\')
+			q++;
+		if (q > p)
+			hq_buf_append(b, p, (size_t)(q - p));
+		p = q;
+		if (!*p)
+			break;
+		switch (*p++) {
 		case '"':  hq_buf_puts(b, "\\\""); break;
 		case '\\': hq_buf_puts(b, "\\\\"); break;
 		case '\n': hq_buf_puts(b, "\\n"); break;
 		case '\r': hq_buf_puts(b, "\\r"); break;
 		case '\t': hq_buf_puts(b, "\\t"); break;
 		default:
-			if (*p < 0x20)
-				hq_buf_printf(b, "\\u%04x", *p);
-			else
-				hq_buf_putc(b, (char)*p);
+			hq_buf_printf(b, "\\u%04x", p[-1]);
 		}
 	}
 	hq_buf_putc(b, '"');

@@ -440,12 +440,31 @@ hq_time_format_local(int64_t utc, char *buf, size_t n)
 {
 	struct hq_local l;
 	int off;
+	char t[32];
 
 	hq_time_to_local(utc, &l);
 	off = l.offset_min < 0 ? -l.offset_min : l.offset_min;
-	snprintf(buf, n, "%04d-%02d-%02dT%02d:%02d:%02d%c%02d:%02d", l.year,
-	    l.month, l.day, l.hour, l.min, l.sec, l.offset_min < 0 ? '-' : '+',
-	    off / 60, off % 60);
+	if (l.year < 0 || l.year > 9999 || off / 60 > 99 || n < 26) {
+		snprintf(buf, n, "%04d-%02d-%02dT%02d:%02d:%02d%c%02d:%02d", l.year,
+		    l.month, l.day, l.hour, l.min, l.sec,
+		    l.offset_min < 0 ? '-' : '+', off / 60, off % 60);
+		return;
+	}
+	/* By hand: this is printed twice per row of raw samples. */
+	int f[] = { l.year / 100, l.year % 100, l.month, l.day, l.hour, l.min,
+	    l.sec, off / 60, off % 60 };
+	static const char sep[9] = { 0, 0, '-', '-', 'T', ':', ':', 0, ':' };
+	char *p = t;
+	for (int i = 0; i < 9; i++) {
+		if (i == 7)
+			*p++ = l.offset_min < 0 ? '-' : '+';
+		else if (sep[i])
+			*p++ = sep[i];
+		*p++ = (char)('0' + f[i] / 10);
+		*p++ = (char)('0' + f[i] % 10);
+	}
+	*p = '\0';
+	memcpy(buf, t, (size_t)(p - t) + 1);
 }
 
 void
