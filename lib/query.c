@@ -1062,17 +1062,38 @@ aggs_from_moments(const struct hq_query *q)
 	return 1;
 }
 
-/* Whether the rollups can answer q; see query.h. */
+/* Medians and percentiles, which the rollups of values answer (first and
+ * last need the samples' order). */
 static int
-rollup_eligible(const struct hq_query *q)
+aggs_quantiles(const struct hq_query *q)
 {
+	int any = 0;
+
+	for (size_t i = 0; i < q->naggs; i++) {
+		if (q->aggs[i].kind == HQ_AGG_FIRST || q->aggs[i].kind == HQ_AGG_LAST)
+			return 0;
+		any |= q->aggs[i].kind == HQ_AGG_MEDIAN || q->aggs[i].kind == HQ_AGG_PCT;
+	}
+	return any;
+}
+
+/* Whether the rollups can answer q (those of values too: vals); see
+ * query.h. */
+static int
+rollup_eligible(const struct hq_query *q, int *vals)
+{
+	*vals = 0;
 	if (q->no_rollup || (q->by == HQ_PERIOD_NONE && !q->whole))
 		return 0;
 	if ((q->from != INT64_MIN && q->from % HQ_ROLLUP_SLOT) ||
 	    (q->to != INT64_MAX && q->to % HQ_ROLLUP_SLOT))
 		return 0;
-	if (q->metric.kind == HQ_KIND_DISCRETE)
-		return aggs_from_moments(q);
+	if (q->metric.kind == HQ_KIND_DISCRETE) {
+		if (aggs_from_moments(q))
+			return 1;
+		*vals = aggs_quantiles(q);
+		return *vals;
+	}
 	if (q->metric.kind == HQ_KIND_CUMULATIVE) {
 		if (q->by == HQ_HOUR || q->by == HQ_DAY) {
 			for (size_t i = 0; i < q->naggs; i++)
@@ -1086,6 +1107,86 @@ rollup_eligible(const struct hq_query *q)
 	return 0;
 }
 
+/* The values of a metric's slots, from rollup_vals. */
+struct vals_reread {
+	struct hq_store *s;
+	const struct hq_query *q;
+	int64_t id, source_id;
+};
+
+/* The statement that reads rollup_vals of a metric in [?2, ?3), of source
+ * ?4 (0: all), in slot and source order. */
+static int
+prepare_vals(struct hq_store *s, int64_t id, int64_t lo, int64_t hi,
+    int64_t source_id, sqlite3_stmt **st, struct hq_err *e)
+{
+	if (hq_store_prepare(s, "SELECT slot, source_id, vals FROM rollup_vals "
+	    "WHERE metric_id = ?1 AND slot >= ?2 AND slot < ?3 AND "
+	    "(?4 = 0 OR source_id = ?4) ORDER BY slot, source_id", st, e))
+		return -1;
+	sqlite3_bind_int64(*st, 1, id);
+	sqlite3_bind_int64(*st, 2, lo);
+	sqlite3_bind_int64(*st, 3, hi);
+	sqlite3_bind_int64(*st, 4, source_id);
+	return 0;
+}
+
+static void
+add_blob(struct hq_stats_acc *acc, sqlite3_stmt *st, int col)
+{
+	struct hq_rollup_vals rv;
+	double v;
+	long c;
+
+	hq_rollup_vals_start(&rv, sqlite3_column_blob(st, col),
+	    (size_t)sqlite3_column_bytes(st, col));
+	while (hq_rollup_vals_next(&rv, &v, &c))
+		hq_stats_acc_add_values(acc, v, c);
+}
+
+/* Another pass over the slots of [lo, hi) for exact quantiles. */
+static int
+vals_reread(void *ctx, int64_t lo, int64_t hi, struct hq_stats_acc *acc,
+    struct hq_err *e)
+{
+	struct vals_reread *vr = ctx;
+	sqlite3_stmt *st;
+	int rc;
+
+	if (lo < vr->q->from)
+		lo = vr->q->from;
+	if (hi > vr->q->to)
+		hi = vr->q->to;
+	if (prepare_vals(vr->s, vr->id, lo, hi, vr->source_id, &st, e))
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if (!vr->q->days || day_ok(vr->q,
+		    hq_time_local_day(sqlite3_column_int64(st, 0))))
+			add_blob(acc, st, 2);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		hq_err_set(e, "%s: reading rollups: %s", hq_store_filename(vr->s),
+		    sqlite3_errmsg(hq_store_db(vr->s)));
+		return -1;
+	}
+	return 0;
+}
+
+/* The passes exact quantiles still need over the bucket [bs, be): 0, or
+ * -1 (em stops). */
+static int
+finish_vals(struct hq_stats_acc *acc, struct vals_reread *vr, int64_t bs,
+    int64_t be, struct emit *em)
+{
+	while (!hq_stats_acc_pass_done(acc))
+		if (vals_reread(vr, bs, be, acc, em->e)) {
+			em->stop = 1;
+			em->rc = -1;
+			return -1;
+		}
+	return 0;
+}
+
 /*
  * Slots of a metric from the rollups, in time order. For a cumulative
  * metric the slots must have one source each (or --source picked one):
@@ -1096,9 +1197,9 @@ rollup_eligible(const struct hq_query *q)
  */
 static int
 run_rollup(struct hq_store *s, const struct hq_query *q, const int64_t ids[2],
-    int64_t source_id, struct emit *em, struct hq_err *e)
+    int64_t source_id, int vals, struct emit *em, struct hq_err *e)
 {
-	sqlite3_stmt *st;
+	sqlite3_stmt *st, *sv = NULL;
 	struct points pts = {0};
 	int cum = q->metric.kind == HQ_KIND_CUMULATIVE, rc;
 	struct hq_stats_acc acc;
@@ -1136,16 +1237,27 @@ run_rollup(struct hq_store *s, const struct hq_query *q, const int64_t ids[2],
 		/* One row per source and slot, in slot order (the primary key);
 		 * each adds its moments to the bucket, so no GROUP BY (which
 		 * costs SQLite more than the whole rest of the query). */
-		sql = "SELECT slot, n, sum, sumsq, min, max FROM rollup WHERE "
-		    "metric_id = ?1 AND slot >= ?3 AND slot < ?4 AND "
-		    "(?5 = 0 OR source_id = ?5) AND n > 0 ORDER BY slot";
+		sql = "SELECT slot, n, sum, sumsq, min, max, source_id FROM rollup "
+		    "WHERE metric_id = ?1 AND slot >= ?3 AND slot < ?4 AND "
+		    "(?5 = 0 OR source_id = ?5) AND n > 0 ORDER BY slot, source_id";
 	if (hq_store_prepare(s, sql, &st, e))
 		return -1;
 	sqlite3_bind_int64(st, 1, id);
 	sqlite3_bind_int64(st, 3, q->from);
 	sqlite3_bind_int64(st, 4, q->to);
 	sqlite3_bind_int64(st, 5, source_id);
-	hq_stats_acc_init(&acc, 0);
+	/* Medians and percentiles: the values of the same slots, read beside
+	 * the moments in step (both in slot and source order). */
+	struct vals_reread vr = { s, q, id, source_id };
+	int have_v = 0;
+	if (vals) {
+		if (prepare_vals(s, id, q->from, q->to, source_id, &sv, e)) {
+			sqlite3_finalize(st);
+			return -1;
+		}
+		have_v = sqlite3_step(sv) == SQLITE_ROW;
+	}
+	hq_stats_acc_init_aggs(&acc, q->aggs, q->naggs, 1);
 	em->sr->from_rollup = 1;
 	int64_t day = 0, day_end = INT64_MIN, day_start = 0;
 	while (!em->stop && (rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -1182,11 +1294,9 @@ run_rollup(struct hq_store *s, const struct hq_query *q, const int64_t ids[2],
 			continue;
 		}
 		if (!open || slot >= be) {
-			if (open) {
-				finish_row(&r, &acc, q, 0, 0);
-				if (emit(em, &r))
-					break;
-			}
+			if (open && (finish_vals(&acc, &vr, bs, be, em) ||
+			    (finish_row(&r, &acc, q, 0, 0), emit(em, &r))))
+				break;
 			hq_stats_acc_reset(&acc);
 			row_init(&r);
 			open = 1;
@@ -1205,11 +1315,22 @@ run_rollup(struct hq_store *s, const struct hq_query *q, const int64_t ids[2],
 		hq_stats_acc_add_moments(&acc, sqlite3_column_int(st, 1),
 		    sqlite3_column_double(st, 2), sqlite3_column_double(st, 3),
 		    sqlite3_column_double(st, 4), sqlite3_column_double(st, 5));
+		if (vals) {
+			int64_t src = sqlite3_column_int64(st, 6);
+			while (have_v && (sqlite3_column_int64(sv, 0) < slot ||
+			    (sqlite3_column_int64(sv, 0) == slot &&
+			    sqlite3_column_int64(sv, 1) < src)))
+				have_v = sqlite3_step(sv) == SQLITE_ROW;
+			if (have_v && sqlite3_column_int64(sv, 0) == slot &&
+			    sqlite3_column_int64(sv, 1) == src)
+				add_blob(&acc, sv, 2);
+		}
 		if (q->whole && q->to == INT64_MAX)
 			r.end = hq_time_day_start(hq_time_local_day(slot) + 1);
 	}
 	sqlite3_finalize(st);
-	if (open && !em->stop) {
+	sqlite3_finalize(sv);
+	if (open && !em->stop && !finish_vals(&acc, &vr, bs, be, em)) {
 		finish_row(&r, &acc, q, 0, 0);
 		emit(em, &r);
 	}
@@ -1290,8 +1411,10 @@ hq_query_each(struct hq_store *s, const struct hq_query *qin,
 			goto out;
 		}
 	}
-	if (rollup_eligible(&q) && hq_rollup_current(s)) {
-		int got = run_rollup(s, &q, ids, source_id, &em, e);
+	int vals;
+	if (rollup_eligible(&q, &vals) && hq_rollup_current(s) &&
+	    (!vals || hq_rollup_vals_current(s))) {
+		int got = run_rollup(s, &q, ids, source_id, vals, &em, e);
 		if (got < 0)
 			goto out;
 		if (got > 0) {

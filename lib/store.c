@@ -294,6 +294,23 @@ static const char *const migrations[] = {
 	"  message TEXT NOT NULL,"
 	"  PRIMARY KEY (run_id, seq)"
 	");",
+	/* 4: the values of discrete metrics per 15-minute slot and source
+	 * (rollup.h), for exact medians and percentiles without reading every
+	 * sample. Empty here: rollup_vals_state says they cover no sample
+	 * yet, queries read raw samples until the next import's refresh
+	 * folds every stored sample in. */
+	"CREATE TABLE rollup_vals ("
+	"  metric_id INTEGER NOT NULL,"
+	"  slot INTEGER NOT NULL,"
+	"  source_id INTEGER NOT NULL,"
+	"  vals BLOB NOT NULL,"
+	"  PRIMARY KEY (metric_id, slot, source_id)"
+	") WITHOUT ROWID;"
+	"CREATE TABLE rollup_vals_state ("
+	"  id INTEGER PRIMARY KEY CHECK (id = 1),"
+	"  last_sample_id INTEGER NOT NULL"
+	");"
+	"INSERT INTO rollup_vals_state VALUES (1, 0);",
 };
 
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
