@@ -191,6 +191,7 @@ struct stream {
 	int nst, have[2];
 	struct sample next[2];
 	enum hq_kind kind;
+	int devices;         /* the statement reads device_id (not in the index) */
 	struct hq_store *s;
 };
 
@@ -203,10 +204,10 @@ step_error(struct hq_store *s, struct hq_err *e)
 }
 
 static void
-decode_sample(sqlite3_stmt *st, enum hq_kind kind, struct sample *x)
+decode_sample(sqlite3_stmt *st, enum hq_kind kind, int ranked,
+    struct sample *x)
 {
-	int ranked = kind == HQ_KIND_CUMULATIVE || kind == HQ_KIND_SLEEP;
-	int text = ranked ? 5 : 4;
+	int text = ranked ? 5 : 4;   /* sleep and category samples have it */
 
 	x->start = sqlite3_column_int64(st, 0);
 	x->end = sqlite3_column_int64(st, 1);
@@ -233,29 +234,33 @@ stream_fill(struct stream *s, int i, struct hq_err *e)
 
 	s->have[i] = rc == SQLITE_ROW;
 	if (rc == SQLITE_ROW)
-		decode_sample(s->st[i], s->kind, &s->next[i]);
+		decode_sample(s->st[i], s->kind, s->devices, &s->next[i]);
 	else if (rc != SQLITE_DONE)
 		return step_error(s->s, e);
 	return 0;
 }
 
 /* The samples of metric ids with start in [lo, hi), and end > end_after
- * (INT64_MIN: any), of source_id (0: any), in start order. */
+ * (INT64_MIN: any), of source_id (0: any), in start order; with their
+ * device when devices is set. */
 static int
 stream_open(struct stream *s, struct hq_store *st, enum hq_kind kind,
-    const int64_t ids[2], int64_t lo, int64_t hi, int64_t end_after,
-    int64_t source_id, struct hq_err *e)
+    int devices, const int64_t ids[2], int64_t lo, int64_t hi,
+    int64_t end_after, int64_t source_id, struct hq_err *e)
 {
-	const char *sql = kind == HQ_KIND_CUMULATIVE || kind == HQ_KIND_SLEEP
-	    ? "SELECT start, end, value, source_id, coalesce(device_id, 0), text "
-	      "FROM sample WHERE metric_id = ?1 AND start >= ?2 AND start < ?3 "
-	      "AND end > ?4 AND (?5 = 0 OR source_id = ?5) ORDER BY start"
-	    : "SELECT start, end, value, source_id, text FROM sample WHERE "
-	      "metric_id = ?1 AND start >= ?2 AND start < ?3 AND end > ?4 AND "
-	      "(?5 = 0 OR source_id = ?5) ORDER BY start";
+	char sql[320];
+	int text = kind == HQ_KIND_SLEEP || kind == HQ_KIND_CATEGORY;
 
+	/* Only the columns and conditions this read needs: SQLite does every
+	 * one for every sample. */
+	snprintf(sql, sizeof sql, "SELECT start, end, value, source_id%s%s FROM "
+	    "sample WHERE metric_id = ?1 AND start >= ?2 AND start < ?3%s%s "
+	    "ORDER BY start", devices ? ", coalesce(device_id, 0)" : "",
+	    text ? ", text" : "", end_after != INT64_MIN ? " AND end > ?4" : "",
+	    source_id ? " AND source_id = ?5" : "");
 	memset(s, 0, sizeof *s);
 	s->kind = kind;
+	s->devices = devices;
 	s->s = st;
 	for (int k = 0; k < 2; k++) {
 		if (!ids[k])
@@ -597,6 +602,28 @@ split_piece(int64_t lo, int64_t hi, enum hq_period by, int64_t a, int64_t b,
 	}
 }
 
+/* A piece within one local day's window [lo, hi): at most one point, on
+ * that day (what split_piece() makes of it by day). */
+static void
+day_piece(int64_t lo, int64_t hi, int64_t day, int64_t a, int64_t b, double v,
+    int first, struct points *out)
+{
+	int64_t from = lo > a ? lo : a, to = hi < b ? hi : b;
+
+	if (b <= a) {
+		if (a >= lo && a < hi) {
+			struct point pt = { a, a, v, first, day, 0 };
+			push_point(out, pt);
+		}
+		return;
+	}
+	if (from < to) {
+		struct point pt = { from, to, v * (double)(to - from) / (double)(b - a),
+		    first && from == a, day, 0 };
+		push_point(out, pt);
+	}
+}
+
 /*
  * The samples a cumulative query has read and not yet finished with, in
  * start order. A sample's counted pieces depend only on the samples that
@@ -782,12 +809,17 @@ cumulative_buckets(const struct hq_query *q, struct stream *in,
 			break;
 		window_merge(&w, rk, &pc, &npc);
 		char *seen = hq_xcalloc(w.n + 1, 1);
+		int64_t day = hq_time_local_day(lo);
 		pts.n = 0;
 		for (size_t i = 0; i < npc; i++) {
 			int first = !seen[pc[i].sample];
 			seen[pc[i].sample] = 1;
-			split_piece(lo, day_end, fine, pc[i].start, pc[i].end,
-			    pc[i].value, first, &pts);
+			if (fine == HQ_DAY)
+				day_piece(lo, day_end, day, pc[i].start, pc[i].end,
+				    pc[i].value, first, &pts);
+			else
+				split_piece(lo, day_end, fine, pc[i].start, pc[i].end,
+				    pc[i].value, first, &pts);
 		}
 		free(seen);
 		free(pc);
@@ -838,11 +870,19 @@ run_cumulative_raw(struct hq_store *s, const struct hq_query *q,
 {
 	struct stream in;
 	struct ranks rk = { s, q->priority, source_id, NULL, 0 };
-	int rc;
+	const char *const *names;
+	size_t nnames;
+	int devices = 0, rc;
 
+	/* A sample's device can change its rank only for some sources (not
+	 * those the priority lists, or that say "Watch"): without such a
+	 * source, the samples come from the natural-key index alone. */
+	names = source_id ? NULL : hq_store_source_names(s, &nnames);
+	for (size_t i = 0; names && i < nnames && !devices; i++)
+		devices = hq_merge_device_matters(q->priority, names[i]);
 	/* Samples that start up to MAX_SPAN before the range can reach into
 	 * it. */
-	if (stream_open(&in, s, q->metric.kind, ids, q->from == INT64_MIN
+	if (stream_open(&in, s, q->metric.kind, devices, ids, q->from == INT64_MIN
 	    ? INT64_MIN : q->from - MAX_SPAN, q->to, q->from, source_id, e)) {
 		stream_close(&in);
 		return -1;
@@ -879,7 +919,7 @@ discrete_reread(void *ctx, int64_t lo, int64_t hi, struct hq_stats_acc *acc,
 		lo = rr->q->from;
 	if (hi > rr->q->to)
 		hi = rr->q->to;
-	if (stream_open(&in, rr->s, rr->q->metric.kind, rr->ids, lo, hi,
+	if (stream_open(&in, rr->s, rr->q->metric.kind, 0, rr->ids, lo, hi,
 	    INT64_MIN, rr->source_id, e)) {
 		stream_close(&in);
 		return -1;
@@ -906,7 +946,7 @@ run_discrete_raw(struct hq_store *s, const struct hq_query *q,
 
 	/* Samples stream in time order straight into their buckets or out as
 	 * rows: years of per-minute heart rate never sit in memory. */
-	if (stream_open(&in, s, q->metric.kind, ids, q->from, q->to, INT64_MIN,
+	if (stream_open(&in, s, q->metric.kind, 0, ids, q->from, q->to, INT64_MIN,
 	    source_id, e)) {
 		stream_close(&in);
 		return -1;
@@ -1023,7 +1063,7 @@ run_sleep(struct hq_store *s, const struct hq_query *q, const int64_t ids[2],
 	int64_t next_day = INT64_MIN;
 
 	/* Nights reach back over the evening before their date. */
-	if (stream_open(&in, s, q->metric.kind, ids, q->from == INT64_MIN
+	if (stream_open(&in, s, q->metric.kind, 1, ids, q->from == INT64_MIN
 	    ? INT64_MIN : q->from - 2 * 86400, q->to == INT64_MAX ? INT64_MAX
 	    : q->to + 86400, INT64_MIN, source_id, e)) {
 		stream_close(&in);

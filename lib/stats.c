@@ -445,6 +445,77 @@ sorted_quantile(const struct hq_quant *qt, double p)
 	return interpolate(k, x, frac);
 }
 
+/* The values of the given 0-based ranks (ascending) among x[0..n), whose
+ * first has rank base, each value counted c times; x is reordered. A
+ * selection that descends only into the parts holding a wanted rank: a
+ * day's quantiles cost a few passes over its values, not a sort. */
+static void
+multiselect(struct vc *x, size_t n, long base, const long *rank, size_t nr,
+    double *out)
+{
+	while (nr && n > 12) {
+		/* Median of three as the pivot, moved to the end. */
+		size_t a = 0, b = n / 2, c = n - 1, p;
+		if (x[a].v > x[b].v) { struct vc t = x[a]; x[a] = x[b]; x[b] = t; }
+		if (x[b].v > x[c].v) { struct vc t = x[b]; x[b] = x[c]; x[c] = t; }
+		if (x[a].v > x[b].v) { struct vc t = x[a]; x[a] = x[b]; x[b] = t; }
+		{ struct vc t = x[b]; x[b] = x[c]; x[c] = t; }
+		double pv = x[c].v;
+		long below = 0;
+		p = 0;
+		for (size_t i = 0; i < c; i++)
+			if (x[i].v < pv) {
+				struct vc t = x[i];
+				x[i] = x[p];
+				x[p++] = t;
+				below += t.c;
+			}
+		{ struct vc t = x[p]; x[p] = x[c]; x[c] = t; }
+		/* x[0..p) < pivot = x[p] < x[p+1..n) (the values are distinct). */
+		long lo_end = base + below, hi_start = lo_end + x[p].c;
+		size_t k = 0;
+		while (k < nr && rank[k] < lo_end)
+			k++;
+		size_t m = k;
+		while (m < nr && rank[m] < hi_start)
+			out[m++] = x[p].v;
+		/* The smaller side by recursion, the other by the loop. */
+		if (k <= nr - m) {
+			multiselect(x, p, base, rank, k, out);
+			x += p + 1;
+			n -= p + 1;
+			base = hi_start;
+			rank += m;
+			out += m;
+			nr -= m;
+		} else {
+			multiselect(x + p + 1, n - p - 1, hi_start, rank + m, nr - m,
+			    out + m);
+			n = p;
+			nr = k;
+		}
+	}
+	if (!nr)
+		return;
+	/* A few left: in order, then walked. */
+	for (size_t i = 1; i < n; i++) {
+		struct vc t = x[i];
+		size_t j = i;
+		while (j > 0 && x[j - 1].v > t.v) {
+			x[j] = x[j - 1];
+			j--;
+		}
+		x[j] = t;
+	}
+	long run = base;
+	size_t i = 0;
+	for (size_t r = 0; r < nr; r++) {
+		while (i + 1 < n && run + x[i].c <= rank[r])
+			run += x[i++].c;
+		out[r] = x[i].v;
+	}
+}
+
 static size_t
 target_of(const struct hq_quant *qt, long rank)
 {
@@ -466,6 +537,44 @@ answers_from_targets(struct hq_quant *qt)
 			x[j] = qt->stat[target_of(qt, r[j])];
 		qt->ans[i] = interpolate(k, x, frac);
 	}
+}
+
+static int
+cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Every value is in the table: the order statistics the probabilities
+ * read, selected from it. */
+static void
+answers_by_selection(struct hq_quant *qt)
+{
+	struct vc *x;
+	size_t k = 0, nr = 0;
+
+	if (qt->n == 0)
+		return;
+	qt->nt = 0;
+	for (size_t i = 0; i < qt->np; i++) {
+		long r[2];
+		double frac;
+		size_t m = ranks_of(qt->p[i], qt->n, r, &frac);
+		for (size_t j = 0; j < m; j++)
+			if (target_of(qt, r[j]) == qt->nt)
+				qt->rank[qt->nt++] = r[j];
+	}
+	qsort(qt->rank, qt->nt, sizeof *qt->rank, cmp_long);
+	nr = qt->nt;
+	x = hq_xmalloc((qt->used + 1) * sizeof *x);
+	for (size_t i = 0; i < qt->cap; i++)
+		if (qt->cnt[i])
+			x[k++] = (struct vc){ value_of(qt->key[i]), qt->cnt[i] };
+	multiselect(x, k, 0, qt->rank, nr, qt->stat);
+	free(x);
+	answers_from_targets(qt);
 }
 
 static int
@@ -648,10 +757,7 @@ hq_quant_pass_done(struct hq_quant *qt)
 	if (qt->pass == 1) {
 		qt->total = qt->n;
 		if (qt->n == 0 || !qt->overflow) {
-			table_sort(qt);
-			qt->sorted = 1;
-			for (size_t i = 0; i < qt->np; i++)
-				qt->ans[i] = sorted_quantile(qt, qt->p[i]);
+			answers_by_selection(qt);
 			qt->ready = 1;
 			return 1;
 		}
