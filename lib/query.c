@@ -1237,7 +1237,8 @@ finish_vals(struct hq_stats_acc *acc, struct vals_reread *vr, int64_t bs,
  */
 static int
 run_rollup(struct hq_store *s, const struct hq_query *q, const int64_t ids[2],
-    int64_t source_id, int vals, struct emit *em, struct hq_err *e)
+    int64_t source_id, int vals, int quarters, struct emit *em,
+    struct hq_err *e)
 {
 	sqlite3_stmt *st, *sv = NULL;
 	struct points pts = {0};
@@ -1262,12 +1263,16 @@ run_rollup(struct hq_store *s, const struct hq_query *q, const int64_t ids[2],
 		merged = sqlite3_step(st) == SQLITE_ROW;
 		sqlite3_finalize(st);
 	}
-	/* Merged rollups are hourly: every bucket must start on an hour. */
-	if (merged && ((q->from != INT64_MIN && q->from % HQ_ROLLUP_HOUR) ||
+	/* Merged rollups by the hour need every bucket to start on an hour;
+	 * else (2) those by 15 minutes answer. */
+	int64_t grain = quarters ? HQ_ROLLUP_SLOT : HQ_ROLLUP_HOUR;
+	if (merged && !quarters && ((q->from != INT64_MIN && q->from % HQ_ROLLUP_HOUR) ||
 	    (q->to != INT64_MAX && q->to % HQ_ROLLUP_HOUR)))
-		return 0;
+		return 2;
 	if (merged)
-		sql = "SELECT slot, n, sum FROM rollup_merged WHERE metric_id = ?1 "
+		sql = quarters ? "SELECT slot, n, sum FROM rollup_merged_q WHERE "
+		    "metric_id = ?1 AND slot >= ?3 AND slot < ?4 AND ?5 = 0 ORDER BY slot"
+		    : "SELECT slot, n, sum FROM rollup_merged WHERE metric_id = ?1 "
 		    "AND slot >= ?3 AND slot < ?4 AND ?5 = 0 ORDER BY slot";
 	else if (cum)
 		sql = "SELECT slot, n, psum, source_id FROM rollup WHERE metric_id = ?1 "
@@ -1307,9 +1312,9 @@ run_rollup(struct hq_store *s, const struct hq_query *q, const int64_t ids[2],
 			day_start = hq_time_day_start(day);
 			day_end = hq_time_day_start(day + 1);
 		}
-		if (merged && (day_start % HQ_ROLLUP_HOUR ||
-		    (q->by == HQ_HOUR && hq_time_bucket_start(slot, HQ_HOUR) != slot))) {
-			conflict = 1;
+		if (merged && (day_start % grain ||
+		    (q->by == HQ_HOUR && hq_time_bucket_start(slot, HQ_HOUR) % grain))) {
+			conflict = quarters ? 1 : 2;
 			break;
 		}
 		if (!day_ok(q, day))
@@ -1381,7 +1386,7 @@ run_rollup(struct hq_store *s, const struct hq_query *q, const int64_t ids[2],
 		free(pts.v);
 		return -1;
 	}
-	if (cum && !conflict) {
+	if (cum && !conflict && !em->stop) {
 		struct bucketer b;
 		/* A day counts once, however many slots made it. */
 		int coarse = q->whole || q->by >= HQ_WEEK;
@@ -1396,7 +1401,7 @@ run_rollup(struct hq_store *s, const struct hq_query *q, const int64_t ids[2],
 	free(pts.v);
 	if (conflict) {
 		em->sr->from_rollup = 0;
-		return 0;
+		return conflict == 2 ? 2 : 0;
 	}
 	return em->rc < 0 ? -1 : 1;
 }
@@ -1454,7 +1459,9 @@ hq_query_each(struct hq_store *s, const struct hq_query *qin,
 	int vals;
 	if (rollup_eligible(&q, &vals) && hq_rollup_current(s) &&
 	    (!vals || hq_rollup_vals_current(s))) {
-		int got = run_rollup(s, &q, ids, source_id, vals, &em, e);
+		int got = run_rollup(s, &q, ids, source_id, vals, 0, &em, e);
+		if (got == 2)
+			got = run_rollup(s, &q, ids, source_id, vals, 1, &em, e);
 		if (got < 0)
 			goto out;
 		if (got > 0) {

@@ -359,6 +359,72 @@ is_cumulative(struct hq_store *s, int64_t metric)
 	    HQ_KIND_CUMULATIVE;
 }
 
+/* A counted piece of the merge into slots of size `size` (an hour, or 15
+ * minutes for zones whose days start on the half or quarter hour),
+ * within the window, pro rata; n counts the sample where its counted part
+ * starts. */
+static void
+add_piece(struct table *t, const struct window *w, const struct hq_piece *pc,
+    int first, int64_t size)
+{
+	int64_t a = pc->start, b = pc->end;
+
+	if (b <= a) {
+		if (a >= w->lo && a < w->hi) {
+			struct cell *c = lookup(t, w->metric, 0, a - ((a % size) + size) % size);
+			c->psum += pc->value;
+			c->pn += first;
+		}
+		return;
+	}
+	int64_t lo = a > w->lo ? a : w->lo, hi = b < w->hi ? b : w->hi;
+	for (int64_t slot = lo - ((lo % size) + size) % size; slot < hi; slot += size) {
+		int64_t x = lo > slot ? lo : slot;
+		int64_t z = hi < slot + size ? hi : slot + size;
+		struct cell *c = lookup(t, w->metric, 0, slot);
+		c->psum += pc->value * (double)(z - x) / (double)(b - a);
+		c->pn += first && x == a;
+	}
+}
+
+/* The window's merged slots in table `name`, in place of what it had. */
+static int
+write_merged(struct hq_store *s, const char *name, const struct window *w,
+    const struct table *t, struct hq_err *e)
+{
+	char sql[128];
+	sqlite3_stmt *st;
+	int step;
+
+	snprintf(sql, sizeof sql, "DELETE FROM %s WHERE metric_id = ? AND slot >= ? "
+	    "AND slot < ?", name);
+	if (hq_store_prepare(s, sql, &st, e))
+		return -1;
+	sqlite3_bind_int64(st, 1, w->metric);
+	sqlite3_bind_int64(st, 2, w->lo);
+	sqlite3_bind_int64(st, 3, w->hi);
+	step = sqlite3_step(st);
+	sqlite3_finalize(st);
+	snprintf(sql, sizeof sql, "INSERT INTO %s(metric_id, slot, sum, n) VALUES "
+	    "(?, ?, ?, ?)", name);
+	if (step != SQLITE_DONE || hq_store_prepare(s, sql, &st, e)) {
+		hq_err_set(e, "%s: updating merged rollups: %s", hq_store_filename(s),
+		    sqlite3_errmsg(hq_store_db(s)));
+		return -1;
+	}
+	for (size_t i = 0; i < t->cap; i++) {
+		const struct cell *c = &t->c[i];
+		if (c->used && hq_store_run(s, st, (struct hq_bind[]){
+		    HQ_INT(w->metric), HQ_INT(c->slot), HQ_REAL(c->psum),
+		    HQ_INT(c->pn), HQ_END }, "updating merged rollups", e)) {
+			sqlite3_finalize(st);
+			return -1;
+		}
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
 /* Recompute the merged slots of one metric in window w. */
 static int
 merge_window(struct hq_store *s, const struct window *w, struct hq_err *e)
@@ -367,7 +433,7 @@ merge_window(struct hq_store *s, const struct window *w, struct hq_err *e)
 	struct hq_merge_sample *ms = NULL;
 	size_t n = 0, cap = 0, npc = 0;
 	struct hq_piece *pc = NULL;
-	struct table t = {0};
+	struct table t = {0}, tq = {0};
 	char *seen = NULL;
 	int rc = -1, step;
 
@@ -404,47 +470,14 @@ merge_window(struct hq_store *s, const struct window *w, struct hq_err *e)
 	hq_merge_cumulative(ms, n, &pc, &npc);
 	seen = hq_xcalloc(n + 1, 1);
 	for (size_t i = 0; i < npc; i++) {
-		int64_t a = pc[i].start, b = pc[i].end;
 		int first = !seen[pc[i].sample];
 		seen[pc[i].sample] = 1;
-		if (b <= a) {
-			if (a >= w->lo && a < w->hi) {
-				struct cell *c = lookup(&t, w->metric, 0, hq_rollup_hour(a));
-				c->psum += pc[i].value;
-				c->pn += first;
-			}
-			continue;
-		}
-		int64_t lo = a > w->lo ? a : w->lo, hi = b < w->hi ? b : w->hi;
-		for (int64_t slot = hq_rollup_hour(lo); slot < hi; slot += HQ_ROLLUP_HOUR) {
-			int64_t x = lo > slot ? lo : slot;
-			int64_t z = hi < slot + HQ_ROLLUP_HOUR ? hi : slot + HQ_ROLLUP_HOUR;
-			struct cell *c = lookup(&t, w->metric, 0, slot);
-			c->psum += pc[i].value * (double)(z - x) / (double)(b - a);
-			c->pn += first && x == a;
-		}
+		add_piece(&t, w, &pc[i], first, HQ_ROLLUP_HOUR);
+		add_piece(&tq, w, &pc[i], first, HQ_ROLLUP_SLOT);
 	}
-	if (hq_store_prepare(s, "DELETE FROM rollup_merged WHERE metric_id = ? AND "
-	    "slot >= ? AND slot < ?", &st, e))
+	if (write_merged(s, "rollup_merged", w, &t, e) ||
+	    write_merged(s, "rollup_merged_q", w, &tq, e))
 		goto out;
-	sqlite3_bind_int64(st, 1, w->metric);
-	sqlite3_bind_int64(st, 2, w->lo);
-	sqlite3_bind_int64(st, 3, w->hi);
-	step = sqlite3_step(st);
-	sqlite3_finalize(st);
-	st = NULL;
-	if (step != SQLITE_DONE || hq_store_prepare(s, "INSERT INTO rollup_merged"
-	    "(metric_id, slot, sum, n) VALUES (?, ?, ?, ?)", &st, e))
-		goto sqlfail;
-	for (size_t i = 0; i < t.cap; i++) {
-		const struct cell *c = &t.c[i];
-		if (c->used && hq_store_run(s, st, (struct hq_bind[]){
-		    HQ_INT(w->metric), HQ_INT(c->slot), HQ_REAL(c->psum),
-		    HQ_INT(c->pn), HQ_END }, "updating merged rollups", e))
-			goto out;
-	}
-	sqlite3_finalize(st);
-	st = NULL;
 	if (hq_store_prepare(s, "INSERT OR IGNORE INTO rollup_merged_metric "
 	    "VALUES (?)", &st, e))
 		goto out;
@@ -462,6 +495,7 @@ out:
 	free(pc);
 	free(seen);
 	free(t.c);
+	free(tq.c);
 	return rc;
 }
 
@@ -498,16 +532,19 @@ merge_window_parts(struct hq_store *s, const struct window *w,
 		if (!have)
 			return merge_window(s, w, e);
 		/* What the whole window would have replaced. */
-		if (hq_store_prepare(s, "DELETE FROM rollup_merged WHERE "
-		    "metric_id = ?", &st, e))
-			return -1;
-		sqlite3_bind_int64(st, 1, w->metric);
-		int rc = sqlite3_step(st);
-		sqlite3_finalize(st);
-		if (rc != SQLITE_DONE) {
-			hq_err_set(e, "%s: updating merged rollups: %s",
-			    hq_store_filename(s), sqlite3_errmsg(hq_store_db(s)));
-			return -1;
+		for (int k = 0; k < 2; k++) {
+			if (hq_store_prepare(s, k ? "DELETE FROM rollup_merged_q WHERE "
+			    "metric_id = ?" : "DELETE FROM rollup_merged WHERE "
+			    "metric_id = ?", &st, e))
+				return -1;
+			sqlite3_bind_int64(st, 1, w->metric);
+			int rc = sqlite3_step(st);
+			sqlite3_finalize(st);
+			if (rc != SQLITE_DONE) {
+				hq_err_set(e, "%s: updating merged rollups: %s",
+				    hq_store_filename(s), sqlite3_errmsg(hq_store_db(s)));
+				return -1;
+			}
 		}
 	}
 	for (int64_t x = lo; x < hi; x += MERGE_PART) {

@@ -298,7 +298,7 @@ static const char *const migrations[] = {
 	 * (rollup.h), for exact medians and percentiles without reading every
 	 * sample. Empty here: rollup_vals_state says they cover no sample
 	 * yet, queries read raw samples until the next import's refresh
-	 * folds every stored sample in. */
+	 * folds every stored sample in... */
 	"CREATE TABLE rollup_vals ("
 	"  metric_id INTEGER NOT NULL,"
 	"  slot INTEGER NOT NULL,"
@@ -310,7 +310,19 @@ static const char *const migrations[] = {
 	"  id INTEGER PRIMARY KEY CHECK (id = 1),"
 	"  last_sample_id INTEGER NOT NULL"
 	");"
-	"INSERT INTO rollup_vals_state VALUES (1, 0);",
+	"INSERT INTO rollup_vals_state VALUES (1, 0);"
+	/* ...and cumulative metrics merged by the default priority per
+	 * 15-minute slot, beside rollup_merged's hours, for zones whose days
+	 * start on the half or quarter hour. No metric's merged rollups are
+	 * complete until the next refresh has merged it again, into both. */
+	"CREATE TABLE rollup_merged_q ("
+	"  metric_id INTEGER NOT NULL,"
+	"  slot INTEGER NOT NULL,"
+	"  sum REAL NOT NULL,"
+	"  n INTEGER NOT NULL,"
+	"  PRIMARY KEY (metric_id, slot)"
+	") WITHOUT ROWID;"
+	"DELETE FROM rollup_merged_metric;",
 };
 
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))

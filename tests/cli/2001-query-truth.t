@@ -157,12 +157,16 @@ for args in "heart_rate --by week --agg avg,min,max,stddev,count" \
 	"heart_rate --by day --agg avg,median,p1,p25,p75,p99,count" \
 	"heart_rate --by month --agg median,p10" "hrv --by week --agg median,p90" \
 	"glucose --agg avg,median,p95" "heart_rate --by day --agg median --when exercise_time.sum>=30" \
+	"TZ=Asia/Kolkata steps --by day --agg sum,count,avg" "TZ=Asia/Kathmandu steps --by hour" \
+	"TZ=Asia/Kolkata active_energy --by week --agg sum,avg" \
 	"steps --by month --agg sum,avg,min,max" "exercise_time --by hour --agg sum" \
 	"glucose --agg avg,max" "steps --by day --agg sum --source Alex’s_iPhone"; do
 	set -- $args
 	set -- "${@//_iPhone/ iPhone}"
-	hq-query "$@" >"$T/a"
-	hq-query "$@" --no-rollup >"$T/b"
+	zone=America/Los_Angeles
+	case "$1" in TZ=*) zone=${1#TZ=}; shift ;; esac
+	HQ_TZ=$zone hq-query "$@" >"$T/a"
+	HQ_TZ=$zone hq-query "$@" --no-rollup >"$T/b"
 	is "$(python3 - "$T/a" "$T/b" <<'PY'
 import json, sys
 a = [json.loads(l) for l in open(sys.argv[1])]
@@ -177,7 +181,7 @@ for x, y in zip(a, b):
             bad += v != w
 print(bad)
 PY
-)" 0 "rollups = raw samples: $*"
+)" 0 "rollups = raw samples: $* ($zone)"
 done
 
 done_testing
