@@ -6,6 +6,8 @@ PREFIX   ?= /usr/local
 BINDIR   ?= $(PREFIX)/bin
 MANDIR   ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
+FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 BUILD    ?= build
 VERSION  := 0.1.0
 
@@ -46,8 +48,15 @@ CMDS     := $(CMD_SRC:cmd/%.c=$(BUILD)/bin/%)
 TOOLS    := $(foreach s,$(TOOL_SRC),$(BUILD)/tools/$(basename $(notdir $(s))))
 UNITS    := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 LIBHQ    := $(BUILD)/libhq.a
+# fish loads a command's completion by its name: one file per command,
+# completions/hq.fish with the command's name in its last line.
+FISHCOMP := $(CMDS:$(BUILD)/bin/%=$(BUILD)/completions/fish/%.fish)
 
-all: $(CMDS) $(TOOLS)
+all: $(CMDS) $(TOOLS) $(FISHCOMP)
+
+$(BUILD)/completions/fish/%.fish: completions/hq.fish
+	@mkdir -p $(dir $@)
+	$(Q)sed 's/^complete -c hq /complete -c $* /' $< >$@
 
 # -MMD -MP: each object depends on the headers it includes, no more.
 $(BUILD)/obj/%.o: %.c
@@ -99,19 +108,23 @@ deps:
 
 install: all
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
-	         $(DESTDIR)$(MANDIR)/man7 $(DESTDIR)$(BASHCOMPDIR)
+	         $(DESTDIR)$(MANDIR)/man7 $(DESTDIR)$(BASHCOMPDIR) \
+	         $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
 	cp $(CMDS) $(DESTDIR)$(BINDIR)/
 	cp man/*.1 $(DESTDIR)$(MANDIR)/man1/
 	cp man/*.7 $(DESTDIR)$(MANDIR)/man7/
 	cp completions/hq.bash $(DESTDIR)$(BASHCOMPDIR)/hq
-	for c in $(notdir $(CMDS)); do \
+	for c in $(filter-out hq,$(notdir $(CMDS))); do \
 	  ln -sf hq $(DESTDIR)$(BASHCOMPDIR)/$$c; done
+	cp completions/_hq $(DESTDIR)$(ZSHCOMPDIR)/_hq
+	cp $(FISHCOMP) $(DESTDIR)$(FISHCOMPDIR)/
 
 uninstall:
 	for c in $(notdir $(CMDS)); do \
 	  rm -f $(DESTDIR)$(BINDIR)/$$c $(DESTDIR)$(MANDIR)/man1/$$c.1 \
-	        $(DESTDIR)$(BASHCOMPDIR)/$$c; done
-	rm -f $(DESTDIR)$(MANDIR)/man7/hq.7 $(DESTDIR)$(BASHCOMPDIR)/hq
+	        $(DESTDIR)$(BASHCOMPDIR)/$$c $(DESTDIR)$(FISHCOMPDIR)/$$c.fish; done
+	rm -f $(DESTDIR)$(MANDIR)/man7/hq.7 $(DESTDIR)$(BASHCOMPDIR)/hq \
+	      $(DESTDIR)$(ZSHCOMPDIR)/_hq
 
 clean:
 	rm -rf $(BUILD)

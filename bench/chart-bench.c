@@ -49,8 +49,8 @@ main(int argc, char **argv)
 		p[i].end = bars ? p[i].start + 60 : p[i].start;
 		p[i].value = 70 + 20 * sin((double)i / 1440 * 2 * M_PI) + (double)(i % 13);
 	}
-	struct hq_chart_series s = { "heart_rate", "count/min", bars, p, (size_t)n };
-	struct hq_chart c = { NULL, HQ_PERIOD_NONE, &s, 1, 0, 0 };
+	struct hq_chart_series s = { .name = "heart_rate", .unit = "count/min", .bars = bars, .pts = p, .n = (size_t)n };
+	struct hq_chart c = { .by = HQ_PERIOD_NONE, .series = &s, .nseries = 1 };
 
 	if (!(fp = tmpfile()))
 		hq_die(2, "cannot open a temporary file");

@@ -40,19 +40,10 @@
 #include "hq/store.h"
 #include "hq/time.h"
 
+#include "bench.h"
+
 /* hr-day-when: the days with at least this many steps (merged, in hq). */
 #define WHEN_STEPS "12000"
-
-static uint64_t rng = 88172645463325252ULL;
-
-static double
-uniform(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (double)(rng >> 11) / 9007199254740992.0;
-}
 
 static double
 now(void)

@@ -21,17 +21,7 @@ YEARS=${HQ_BENCH_YEARS:-5}
 echo "building a store of $YEARS years (per-minute heart rate, steps from two devices)..."
 query-bench make "$HQ_DB" "$YEARS"
 
-# best CMD...: the best wall time of three runs, in seconds.
-best() {
-	b=999
-	for _ in 1 2 3; do
-		s=$(date +%s.%N)
-		"$@" >/dev/null
-		e=$(date +%s.%N)
-		b=$(awk -v b="$b" -v s="$s" -v e="$e" 'BEGIN { d = e - s; print (d < b) ? d : b }')
-	done
-	echo "$b"
-}
+. "$(dirname "$0")/lib.sh"
 
 # report NAME ENGINE BASELINE COMMAND [ABS_GOAL]: the ratio compares like
 # with like (both in process); COMMAND is hq-query end to end.

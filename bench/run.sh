@@ -8,7 +8,7 @@ export HQ_BUILD PATH="$HQ_BUILD/bin:$HQ_BUILD/tools:$PATH"
 status=0
 for b in bench/*.sh; do
 	name=$(basename "$b" .sh)
-	[ "$name" = run ] && continue
+	[ "$name" = run ] || [ "$name" = lib ] && continue
 	[ -n "${HQ_BENCH_ONLY:-}" ] && [ "$HQ_BENCH_ONLY" != "$name" ] && continue
 	echo "== bench: $name"
 	sh "$b" || status=1

@@ -12,31 +12,41 @@
 
 #include "hq/buf.h"
 #include "hq/err.h"
+#include "hq/cgmfile.h"
 #include "hq/ingest.h"
 #include "hq/input.h"
 #include "hq/opts.h"
 #include "hq/store.h"
+#include "hq/term.h"
 #include "hq/time.h"
 
-enum { OPT_DB = HQ_OPT_LONG, OPT_FORMAT, OPT_TZ, OPT_WAIT };
+enum { OPT_DB = HQ_OPT_LONG, OPT_FORMAT, OPT_TZ, OPT_WAIT, OPT_DATE_ORDER };
 
 static const struct hq_opt options[] = {
 	{ 'q', "quiet", HQ_OPT_FLAG, NULL, "print nothing but errors (no progress, no warnings)", NULL, NULL, 1 },
 	{ OPT_DB, "db", HQ_OPT_STRING, "PATH", "the store (default $HQ_DB, ~/.local/share/hq/hq.db)", NULL, NULL, 0 },
-	{ OPT_FORMAT, "format", HQ_OPT_ENUM, "F", "input format: auto|apple|jsonl (default auto: sniffed from content)", "auto|apple|jsonl", NULL, 1 },
-	{ OPT_TZ, "tz", HQ_OPT_STRING, "ZONE", "IANA zone for JSON-lines times without an offset", NULL, NULL, 1 },
+	{ OPT_FORMAT, "format", HQ_OPT_ENUM, "F", "input format: auto|apple|dexcom|libre|jsonl|labs|fhir|dexa (default auto: sniffed from content)", "auto|apple|dexcom|libre|jsonl|labs|fhir|dexa", NULL, 1 },
+	{ OPT_TZ, "tz", HQ_OPT_STRING, "ZONE", "IANA zone for times without an offset (JSON lines, CGM files) and for lab and scan dates", NULL, NULL, 1 },
+	{ OPT_DATE_ORDER, "date-order", HQ_OPT_ENUM, "ORDER", "LibreView dates no date in the file settles: dmy (day first) or mdy (default auto)", "auto|dmy|mdy",
+	  "How to read a LibreView file's dates when none of them settles it (no day above 12): dmy or mdy. Only after hq-ingest said the dates are ambiguous.", 1 },
 	{ OPT_WAIT, "wait", HQ_OPT_INT, "SECONDS", "how long to wait for another writer to finish (default 600)", "0..604800", NULL, 0 },
 	{ 0, NULL, 0, NULL, NULL, NULL, NULL, 0 },
 };
 
 static const struct hq_cmd_info cmd = {
 	.name = "hq-ingest",
-	.synopsis = "[-q] [--db PATH] [--format auto|apple|jsonl] [--tz ZONE] "
-	    "[--wait SECONDS] FILE...",
-	.summary = "Import Apple Health exports (export.zip, export.xml) and JSON "
-	    "lines into the store; each file whole or not at all, nothing twice.",
+	.synopsis = "[-q] [--db PATH] [--format F] [--tz ZONE] "
+	    "[--date-order auto|dmy|mdy] [--wait SECONDS] FILE...",
+	.summary = "Import Apple Health exports (export.zip, export.xml), CGM "
+	    "files (Dexcom Clarity, LibreView CSV), lab results (CSV, JSON lines, "
+	    "FHIR), DEXA scans (JSON, CSV) and JSON lines into the store; each "
+	    "file whole or not at all, nothing twice.",
 	.tool_description = "Import health data files into the hq store: an Apple "
-	    "Health export.zip or export.xml, or JSON lines "
+	    "Health export.zip or export.xml (with its clinical records' lab "
+	    "results), a Dexcom Clarity or LibreView CSV export of CGM glucose, "
+	    "lab results (CSV date,test,value,unit,ref_low,ref_high; JSON lines; "
+	    "FHIR Bundle or Observation), DEXA scans (JSON or CSV "
+	    "date,field,value,unit) or JSON lines "
 	    "{\"metric\",\"start\",\"end\",\"value\",\"unit\",\"source\"}. Safe to "
 	    "re-run: what is already stored is skipped. Prints one JSON summary "
 	    "per file (records, inserted, duplicates, skipped).",
@@ -57,27 +67,70 @@ static int show_progress;
 static const char *progress_name;
 static double progress_t0;
 
+/* One redraw of the progress line, in place: it fits the terminal less
+ * its last column (a line that reaches it wraps on some terminals, and
+ * every redraw would then scroll). What does not fit goes, least useful
+ * first: the time left, the rate, the megabytes; the name is shortened to
+ * the file's own name, then cut. */
 static void
 progress(void *arg, const struct hq_input *src, const struct hq_ingest_counts *c)
 {
 	double dt = hq_time_monotonic() - progress_t0, mb = (double)src->bytes / 1e6;
-	char eta[32] = "";
+	size_t avail = (size_t)hq_term_width(STDERR_FILENO) - 1, tail = 0, rest;
+	size_t inner = 0, keep = 4, namecols, basecols;
+	char piece[4][48] = { "", "", "", "" }, name[512], bar[40];
+	const char *shown = progress_name, *slash = strrchr(progress_name, '/');
+	int pct = 0;
 
 	(void)arg;
+	if (src->size) {
+		pct = (int)(100.0 * (double)src->bytes / (double)src->size);
+		pct = pct < 0 ? 0 : pct > 100 ? 100 : pct;
+		snprintf(piece[0], sizeof piece[0], " %3d%%", pct);
+		snprintf(piece[1], sizeof piece[1], " %.1f/%.1f MB", mb,
+		    (double)src->size / 1e6);
+	} else
+		snprintf(piece[1], sizeof piece[1], " %.1f MB", mb);
+	snprintf(piece[2], sizeof piece[2], " %.0f records/s",
+	    dt > 0 ? (double)c->records / dt : 0);
 	if (src->size && src->bytes && dt > 0.5) {
 		double left = dt * (double)(src->size - src->bytes) / (double)src->bytes;
-		snprintf(eta, sizeof eta, " ETA %d:%02d", (int)left / 60, (int)left % 60);
+		snprintf(piece[3], sizeof piece[3], " ETA %d:%02d", (int)left / 60,
+		    (int)left % 60);
 	}
+	/* drop pieces until the file's own name (up to 16 columns of it) and
+	 * a bar of ten fit */
+	basecols = hq_term_cols(slash && slash[1] ? slash + 1 : progress_name);
+	basecols = basecols < 16 ? basecols : 16;
+	for (;;) {
+		tail = 0;
+		for (size_t i = 0; i < keep; i++)
+			tail += strlen(piece[i]);
+		if (keep == 1 || tail + basecols + 1 + (src->size ? 13 : 0) <= avail)
+			break;
+		keep--;
+	}
+	rest = avail > tail ? avail - tail : 0;
+	namecols = hq_term_cols(shown);
 	if (src->size) {
-		int pct = (int)(100.0 * (double)src->bytes / (double)src->size);
-		int bar = pct / 5;
-		fprintf(stderr, "\r%s [%.*s%*s] %3d%% %.1f/%.1f MB %.0f records/s%s\033[K",
-		    progress_name, bar, "####################", 20 - bar, "", pct,
-		    mb, (double)src->size / 1e6, dt > 0 ? (double)c->records / dt : 0,
-		    eta);
-	} else
-		fprintf(stderr, "\r%s %.1f MB %.0f records/s\033[K", progress_name,
-		    mb, dt > 0 ? (double)c->records / dt : 0);
+		inner = rest > namecols + 3 ? rest - namecols - 3 : 0;
+		inner = inner < 10 ? 10 : inner > 30 ? 30 : inner;
+		rest = rest > inner + 3 ? rest - inner - 3 : 0;
+	}
+	if (namecols > rest && slash && slash[1])
+		shown = slash + 1;
+	hq_term_fit(name, sizeof name, shown, rest);
+	if (src->size && inner <= sizeof bar - 1) {
+		size_t full = inner * (size_t)pct / 100;
+		memset(bar, '#', full);
+		memset(bar + full, ' ', inner - full);
+		bar[inner] = '\0';
+	}
+	fprintf(stderr, "\r%s%s%s%s", name, src->size ? " [" : "", src->size ? bar : "",
+	    src->size ? "]" : "");
+	for (size_t i = 0; i < keep; i++)
+		fputs(piece[i], stderr);
+	fputs("\033[K", stderr);
 	fflush(stderr);
 }
 
@@ -136,10 +189,12 @@ summary(const char *name, const char *format, const struct hq_ingest_counts *c,
 	    "\"skipped\":%ld,\"workouts\":%ld,\"workouts_inserted\":%ld,"
 	    "\"correlations\":%ld,\"activity_summaries\":%ld,"
 	    "\"clinical_records\":%ld,\"routes\":%ld,\"route_points\":%ld,"
+	    "\"lab_results\":%ld,\"dexa_fields\":%ld,"
 	    "\"control_chars\":%ld,\"seconds\":%.3f}\n",
 	    c->records, c->inserted, c->duplicates, c->skipped, c->workouts,
 	    c->workouts_inserted, c->correlations, c->summaries, c->clinical,
-	    c->routes, c->route_points, c->control_chars, secs);
+	    c->routes, c->route_points, c->lab_results, c->dexa_fields,
+	    c->control_chars, secs);
 	fputs(b.data, stdout);
 	fflush(stdout);
 	hq_buf_free(&b);
@@ -214,6 +269,7 @@ main(int argc, char **argv)
 	struct hq_opts p;
 	struct hq_err e;
 	int id, status = 2, ok = 0, failed = 0;
+	enum hq_date_order date_order = HQ_DATES_AUTO;
 
 	hq_err_init(argv[0]);
 	/* Zip entry names are UTF-8 (导出.xml); libarchive converts them to
@@ -228,6 +284,9 @@ main(int argc, char **argv)
 		case OPT_FORMAT: opt_format = p.arg; break;
 		case OPT_TZ: tz = p.arg; break;
 		case OPT_WAIT: wait_seconds = p.num; break;
+		case OPT_DATE_ORDER:
+			hq_cgmfile_parse_date_order(p.arg, &date_order);
+			break;
 		}
 	if (id < 0) {
 		status = p.status;
@@ -241,6 +300,7 @@ main(int argc, char **argv)
 		hq_warn("%s", e.msg);
 		goto done;
 	}
+	hq_cgmfile_set_date_order(date_order);
 	show_progress = !quiet && isatty(2);
 	if (!(store = hq_store_open(dbpath, HQ_STORE_CREATE, &e))) {
 		hq_warn("%s", e.msg);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "hq/buf.h"
+#include "hq/complete.h"
 #include "hq/config.h"
 #include "hq/err.h"
 #include "hq/opts.h"
@@ -65,6 +66,26 @@ static const struct hq_opt options[] = {
 	{ 0, NULL, 0, NULL, NULL, NULL, NULL, 0 },
 };
 
+static int is_workouts(const char *name);
+
+/* The shell completion of the operands: metric names and aliases, then
+ * workouts and workout; after "workout", the workouts' ids. */
+static void
+complete_operand(const struct hq_complete *c)
+{
+	if (c->noperands == 1 && strcmp(c->operands[0], "workout") == 0) {
+		hq_complete_workouts(c);
+		return;
+	}
+	if (c->noperands && is_workouts(c->operands[0]))
+		return;
+	hq_complete_metrics(c);
+	if (c->noperands == 0) {
+		hq_complete_add(c, "workouts", "the workouts: --type, --min-duration");
+		hq_complete_add(c, "workout", "one workout by its id");
+	}
+}
+
 static const struct hq_cmd_info cmd = {
 	.name = "hq-query",
 	.synopsis = "METRIC... [--from DATE] [--to DATE] [--by PERIOD] [--agg LIST] "
@@ -91,6 +112,14 @@ static const struct hq_cmd_info cmd = {
 		{ "agg", hq_stats_agg_at },
 		{ NULL, NULL },
 	},
+	.completers = (const struct hq_opt_completer[]){
+		{ "when", hq_complete_when },
+		{ "where", hq_complete_where },
+		{ "source", hq_complete_sources },
+		{ NULL, NULL },
+	},
+	.split = "agg when where",
+	.complete_operand = complete_operand,
 };
 
 struct cli {
@@ -367,27 +396,9 @@ static int
 parse_range(const struct cli *c, int64_t *from, int64_t *to)
 {
 	struct hq_err e;
-	int64_t s, end, now = (int64_t)time(NULL);
 
-	*from = INT64_MIN;
-	*to = INT64_MAX;
-	if (c->from) {
-		if (hq_time_parse_range(c->from, now, &s, &end, &e)) {
-			hq_warn("--from: %s", e.msg);
-			return 2;
-		}
-		*from = s;
-	}
-	if (c->to) {
-		if (hq_time_parse_range(c->to, now, &s, &end, &e)) {
-			hq_warn("--to: %s", e.msg);
-			return 2;
-		}
-		/* --to names the last day (or month...) to include. */
-		*to = end > s ? end : s;
-	}
-	if (*from != INT64_MIN && *to != INT64_MAX && *from >= *to) {
-		hq_warn("--from %s is after --to %s; swap them", c->from, c->to);
+	if (hq_time_parse_from_to(c->from, c->to, (int64_t)time(NULL), from, to, &e)) {
+		hq_warn("%s", e.msg);
 		return 2;
 	}
 	return 0;

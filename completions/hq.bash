@@ -1,83 +1,104 @@
-# bash completion for hq-* commands. Installed as .../completions/hq with a
-# link per command. Each command has one function below; its option list is
-# checked against --help and the man page by tests/cli/0001-docs.t.
+# bash completion for hq and every hq-* command. Nothing here knows an
+# option: the words typed go to the command itself,
+#
+#     hq-query --complete-args --agg avg,m
+#
+# which answers from its option table and its store, one candidate a line,
+# "VALUE" or "VALUE<tab>DESCRIPTION", or ":files" (hq(7), lib/opts.c). So
+# a new command, option or value needs no edit here. Installed as
+# .../bash-completion/completions/hq with a link per command; sourcing it
+# also registers every hq-* on PATH.
 
-_hq_dates="today yesterday this-week last-week this-month last-month this-year last-year 7d 30d 3m 1y"
-
-# Metric names present in the store (fast: reads the store's metric list).
-_hq_metrics() {
-	hq-query --complete-metrics 2>/dev/null
-}
-
-# The values an option takes, as the command lists them: its choices, or
-# the library's list (workout types, aggregations). $1: the command, $2:
-# the option. Returns 1 when the option has no list.
-_hq_values() {
-	local words
-	words=$("$1" --complete "$2" 2>/dev/null)
-	[ -n "$words" ] || return 1
-	COMPREPLY=($(compgen -W "$words" -- "$cur"))
-}
-
-_hq_common() {
-	# $1: the previous word. Completes the arguments of shared options;
-	# returns 0 when it did.
-	case $1 in
-	--db) COMPREPLY=($(compgen -f -- "$cur")); return 0 ;;
-	--tz) COMPREPLY=($(cd /usr/share/zoneinfo 2>/dev/null && compgen -f -- "$cur")); return 0 ;;
-	esac
-	return 1
-}
-
-_hq_ingest() {
-	local cur prev
-	_init_completion 2>/dev/null || { cur=${COMP_WORDS[COMP_CWORD]}; prev=${COMP_WORDS[COMP_CWORD-1]}; }
-	local opts="-q --quiet --db --format --tz --wait -h --help --version --tool-schema"
-	case $prev in
-	--format) _hq_values hq-ingest "$prev"; return ;;
-	--wait) COMPREPLY=($(compgen -W "0 10 60 600" -- "$cur")); return ;;
-	esac
-	_hq_common "$prev" && return
-	if [[ $cur == -* ]]; then
-		COMPREPLY=($(compgen -W "$opts" -- "$cur"))
+# The words of the line up to the cursor as the command sees them: bash
+# splits --by=week and http://host at '=' and ':' (COMP_WORDBREAKS), so
+# pieces with no blank between them are joined again. Sets _hq_words
+# (without the command) and _hq_cur (the word completed, joined, raw).
+_hq_words() {
+	local line i w lead
+	if [[ -n ${COMP_LINE-} ]]; then
+		line=${COMP_LINE:0:${COMP_POINT:-${#COMP_LINE}}}
 	else
-		COMPREPLY=($(compgen -f -- "$cur"))
+		line="${COMP_WORDS[*]:0:COMP_CWORD+1}"
 	fi
+	_hq_words=()
+	for ((i = 0; i <= COMP_CWORD; i++)); do
+		w=${COMP_WORDS[i]}
+		lead=${line%%[![:blank:]]*}
+		line=${line#"$lead"}
+		line=${line#"$w"}
+		((i == 0)) && continue
+		if ((i > 1)) && [[ -z $lead ]]; then
+			_hq_words[-1]+=$w
+		else
+			_hq_words+=("$w")
+		fi
+	done
+	((${#_hq_words[@]})) || _hq_words=("")
+	_hq_cur=${_hq_words[-1]}
 }
-complete -F _hq_ingest hq-ingest
 
-_hq_query() {
-	local cur prev
-	_init_completion 2>/dev/null || { cur=${COMP_WORDS[COMP_CWORD]}; prev=${COMP_WORDS[COMP_CWORD-1]}; }
-	local opts="--from --to --by --agg --where --when --source --limit --offset --format --tz --db --list --type --min-duration --no-rollup --complete-metrics -h --help --version --tool-schema"
-	case $prev in
-	--from|--to) COMPREPLY=($(compgen -W "$_hq_dates" -- "$cur")); return ;;
-	--by|--agg|--format|--type) _hq_values hq-query "$prev"; return ;;
-	--when) COMPREPLY=($(compgen -W "$(_hq_metrics | sed 's/$/.sum/; p; s/\.sum$/.avg/; p; s/\.avg$/.max/')" -- "$cur")); return ;;
-	--where|--limit|--offset|--source|--min-duration) return ;;
+# A word as typed, without its quoting: 'a b', "a b" and a\ b are a b.
+_hq_dequote() {
+	local w=$1
+	case $w in
+	\'*) w=${w#\'}; w=${w%\'} ;;
+	\"*) w=${w#\"}; w=${w%\"} ;;
+	*) w=${w//\\/} ;;
 	esac
-	_hq_common "$prev" && return
-	if [[ $cur == -* ]]; then
-		COMPREPLY=($(compgen -W "$opts" -- "$cur"))
-	else
-		COMPREPLY=($(compgen -W "$(_hq_metrics) workouts workout" -- "$cur"))
-	fi
+	printf '%s' "$w"
 }
-complete -F _hq_query hq-query
 
-_hq_agent() {
-	local cur prev
-	_init_completion 2>/dev/null || { cur=${COMP_WORDS[COMP_CWORD]}; prev=${COMP_WORDS[COMP_CWORD-1]}; }
-	local opts="-p --provider -m --model --base-url --max-steps --timeout --tool-timeout --max-output --tool-mode --no-stream --max-tokens -y --yes -v --verbose --jsonl --session --log --db --tz -h --help --version --tool-schema"
-	case $prev in
-	-p|--provider) _hq_values hq-agent provider; return ;;
-	--tool-mode) _hq_values hq-agent "$prev"; return ;;
-	--base-url) COMPREPLY=($(compgen -W "http://127.0.0.1:11434/v1 http://127.0.0.1:11434 http://127.0.0.1:8080/v1 https://api.openai.com/v1 https://api.anthropic.com https://generativelanguage.googleapis.com" -- "$cur")); return ;;
-	-m|--model|--max-steps|--timeout|--tool-timeout|--max-output|--max-tokens|--session) return ;;
-	esac
-	_hq_common "$prev" && return
-	if [[ $cur == -* ]]; then
-		COMPREPLY=($(compgen -W "$opts" -- "$cur"))
+_hq_complete() {
+	local cmd=${COMP_WORDS[0]} cur reply line value descr i n=0 keep
+	local -a words=() vals=() descs=()
+	_hq_words
+	for ((i = 0; i < ${#_hq_words[@]}; i++)); do
+		words+=("$(_hq_dequote "${_hq_words[i]}")")
+	done
+	cur=${words[${#words[@]}-1]}
+	reply=$("$cmd" --complete-args "${words[@]}" 2>/dev/null) || return 0
+	# bash replaces only what follows the last '=' or ':' of the word
+	keep=${_hq_cur%"${_hq_cur##*[=:]}"}
+	if [[ $reply == :files ]]; then
+		local IFS=$'\n'
+		COMPREPLY=($(compgen -f -- "${cur#"$keep"}"))
+		compopt -o filenames 2>/dev/null
+		return 0
 	fi
+	while IFS= read -r line; do
+		value=${line%%$'\t'*}
+		[[ $value == "$cur"* ]] || continue
+		descr=
+		[[ $line == *$'\t'* ]] && descr=${line#*$'\t'}
+		vals+=("${value#"$keep"}")
+		descs+=("$descr")
+	done <<<"$reply"
+	compopt -o nosort 2>/dev/null
+	# a list or a name that goes on (avg, steps.) takes no space yet
+	if ((${#vals[@]} == 1)) && [[ ${vals[0]} == *[.,=] ]]; then
+		compopt -o nospace 2>/dev/null
+	fi
+	# listing (the second tab): each value with its description
+	if ((${#vals[@]} > 1)) && [[ ${COMP_TYPE:-9} == 63 ]]; then
+		local width=${COLUMNS:-80} entry
+		for ((i = 0; i < ${#vals[@]}; i++)); do
+			[[ -n ${descs[i]} && ${vals[i]} != -* ]] || continue
+			entry="${vals[i]}  (${descs[i]})"
+			((${#entry} < width)) || entry="${entry:0:width-2}…"
+			vals[i]=$entry
+		done
+	fi
+	for ((i = 0; i < ${#vals[@]}; i++)); do
+		# words with blanks or quotes are quoted, unless a quote is open
+		if [[ ${vals[i]} == *[[:space:]\'\"\\\$\`\;\&\|\(\)\<\>]* && ${_hq_cur:0:1} != [\'\"] && ${COMP_TYPE:-9} != 63 ]]; then
+			vals[i]=$(printf '%q' "${vals[i]}")
+		fi
+	done
+	COMPREPLY=("${vals[@]}")
 }
-complete -F _hq_agent hq-agent
+
+# hq, the commands built with it, and any other hq-* on PATH: a new
+# command needs nothing here.
+_hq_names=$(compgen -c hq- 2>/dev/null | sort -u)
+complete -F _hq_complete hq hq-agent hq-ingest hq-query $_hq_names
+unset _hq_names

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -177,7 +178,10 @@ hq_agent_discover(const char *dirs, double timeout, struct hq_agent_tools *out)
 		argvs[i][1] = "--tool-schema";
 		procs[i].argv = argvs[i];
 	}
-	hq_proc_run_all(procs, n, timeout, 1u << 20);
+	/* one that hangs holds up neither the others nor the question */
+	struct hq_proc_limits lim = { HQ_AGENT_MAX_RUNNING, timeout,
+		hq_time_monotonic() + timeout, 1u << 20 };
+	hq_proc_run_all(procs, n, &lim);
 	for (size_t i = 0; i < n; i++) {
 		struct hq_err why;
 		if (procs[i].exit_status == 0 && !procs[i].cut &&
@@ -200,6 +204,51 @@ hq_agent_discover(const char *dirs, double timeout, struct hq_agent_tools *out)
 	free(paths);
 	free(procs);
 	free(argvs);
+}
+
+/* ---- the tools' environment ---- */
+
+extern char **environ;
+
+static int
+is_key_name(const char *name, size_t n, const char *also)
+{
+	static const char suffix[] = "_API_KEY";
+	const size_t sn = sizeof suffix - 1;
+	char providers[] = HQ_LLM_PROVIDERS, *save = NULL;
+	const char *k;
+
+	if ((n >= sn && !strncasecmp(name + n - sn, suffix, sn)) ||
+	    (also && *also && strlen(also) == n && !strncmp(name, also, n)))
+		return 1;
+	for (char *p = strtok_r(providers, "|", &save); p; p = strtok_r(NULL, "|", &save))
+		if ((k = hq_llm_key_env(p)) && strlen(k) == n && !strncmp(name, k, n))
+			return 1;
+	return 0;
+}
+
+void
+hq_agent_clear_keys(const char *also)
+{
+	char **names = NULL;
+	size_t n = 0;
+
+	/* names first: unsetenv changes environ */
+	for (char **e = environ; e && *e; e++) {
+		const char *eq = strchr(*e, '=');
+		size_t len = eq ? (size_t)(eq - *e) : strlen(*e);
+		if (!is_key_name(*e, len, also))
+			continue;
+		names = hq_xrealloc(names, (n + 1) * sizeof *names);
+		names[n] = hq_xmalloc(len + 1);
+		memcpy(names[n], *e, len);
+		names[n++][len] = '\0';
+	}
+	for (size_t i = 0; i < n; i++) {
+		unsetenv(names[i]);
+		free(names[i]);
+	}
+	free(names);
 }
 
 /* ---- arguments → argv ---- */
@@ -509,6 +558,8 @@ static char *
 result_text(const struct hq_agent_tool *t, const struct hq_proc *p,
     struct hq_agent_result *res, double timeout)
 {
+	/* stopped before its own timeout: the run's budget ran out */
+	int budget = p->not_run || (p->timed_out && p->seconds + 0.01 < timeout);
 	const char *cmd = strrchr(t->path, '/') ? strrchr(t->path, '/') + 1 : t->path;
 	struct hq_buf s = {0};
 	char *text;
@@ -519,9 +570,15 @@ result_text(const struct hq_agent_tool *t, const struct hq_proc *p,
 	res->bytes = p->out_total;
 	res->rows = p->out_lines;
 	res->rows_cut = p->out_lines - p->kept_lines;
-	res->is_error = p->spawn_errno || p->timed_out || p->exit_status != 0;
-	if (p->spawn_errno)
+	res->is_error = p->spawn_errno || p->not_run || p->timed_out || p->exit_status != 0;
+	if (p->not_run)
+		hq_buf_printf(&s, "error: %s was not run: the time budget ran out before "
+		    "its turn", cmd);
+	else if (p->spawn_errno)
 		hq_buf_printf(&s, "error: cannot run %s: %s", cmd, strerror(p->spawn_errno));
+	else if (p->timed_out && budget)
+		hq_buf_printf(&s, "error: %s was stopped after %.3g s: the time budget ran "
+		    "out", cmd, p->seconds);
 	else if (p->timed_out)
 		hq_buf_printf(&s, "error: %s timed out after %.3g s and was stopped; ask for "
 		    "less (a shorter period, a coarser --by)", cmd, timeout);
@@ -530,7 +587,7 @@ result_text(const struct hq_agent_tool *t, const struct hq_proc *p,
 	else if (p->exit_status != 0)
 		hq_buf_printf(&s, "error: %s exited with status %d%s", cmd, p->exit_status,
 		    p->exit_status == 1 ? " (found nothing)" : "");
-	if (res->is_error && !p->spawn_errno) {
+	if (res->is_error && !p->spawn_errno && !p->not_run) {
 		if (p->err_len)
 			hq_buf_printf(&s, "\n%s", p->err);
 		if (p->out_len)
@@ -569,7 +626,11 @@ prepare_call(const struct hq_agent_config *cfg, const struct hq_agent_tools *too
 	char names[400];
 
 	*tool = hq_agent_tool_find(tools, c->name);
-	if (!*tool) {
+	if (c->args_dropped)
+		hq_err_set(why, "error: not run: the arguments are %zu bytes, over the "
+		    "limit of %d bytes, and were not read; pass fewer or shorter values",
+		    c->args_dropped, HQ_LLM_MAX_ARGS);
+	else if (!*tool) {
 		tools_list(tools, names, sizeof names);
 		hq_err_set(why, "error: unknown tool '%s'; the tools are: %s", c->name, names);
 	} else if (hq_agent_argv(*tool, c->args, argv, why))
@@ -595,8 +656,10 @@ run_calls(const struct hq_agent_config *cfg, const struct hq_agent_tools *tools,
 	struct hq_err *why = hq_xcalloc(n, sizeof *why);
 	const struct hq_agent_tool **tl = hq_xcalloc(n, sizeof *tl);
 	size_t *slot = hq_xcalloc(n, sizeof *slot);
-	double timeout = cfg->tool_timeout, left, t0;
+	struct hq_proc_limits lim = { HQ_AGENT_MAX_RUNNING, cfg->tool_timeout, deadline,
+		cfg->output_cap };
 	struct hq_buf f = {0};
+	double t0;
 
 	for (size_t i = 0; i < n; i++) {
 		prepare_call(cfg, tools, &r->calls[i], h, &tl[i], &argvs[i], &why[i]);
@@ -607,18 +670,16 @@ run_calls(const struct hq_agent_config *cfg, const struct hq_agent_tools *tools,
 			slot[i] = nrun++;
 		}
 	}
-	if (deadline > 0 && (left = deadline - hq_time_monotonic()) < timeout)
-		timeout = left > 0.05 ? left : 0.05;
 	t0 = hq_time_monotonic();
 	if (nrun)
-		hq_proc_run_all(procs, nrun, timeout, cfg->output_cap);
+		hq_proc_run_all(procs, nrun, &lim);
 	out->tool_seconds += hq_time_monotonic() - t0;
 	for (size_t i = 0; i < n; i++) {
 		const struct hq_llm_call *c = &r->calls[i];
 		struct hq_agent_result res = { .exit_status = -1, .text = why[i].msg,
 			.is_error = 1 };
 		char *text = why[i].msg[0] ? NULL
-		    : result_text(tl[i], &procs[slot[i]], &res, timeout);
+		    : result_text(tl[i], &procs[slot[i]], &res, cfg->tool_timeout);
 
 		if (h->tool_result)
 			h->tool_result(h->ctx, step, c, &res);
@@ -683,6 +744,21 @@ ask_model(const struct hq_agent_config *cfg, const struct hq_llm_options *llm,
 	return 0;
 }
 
+/* the calls of a reply past HQ_AGENT_MAX_CALLS were dropped: the model
+ * is told which, after the results of those run */
+static void
+skipped_note(struct hq_llm_conv *conv, const struct hq_llm_reply *r)
+{
+	char note[512];
+
+	snprintf(note, sizeof note, "(hq-agent) Your last reply asked for %zu tool calls; "
+	    "one reply may make at most %d. The first %zu were run (their results are "
+	    "above); the other %zu were not run. Ask again for what you still need, a "
+	    "few calls at a time, or answer.", r->ncalls + r->nskipped, HQ_AGENT_MAX_CALLS,
+	    r->ncalls, r->nskipped);
+	hq_llm_conv_add_user(conv, note);
+}
+
 /* Not answered: what was found, the model's last words and the last
  * results, becomes the answer. */
 static void
@@ -725,6 +801,8 @@ hq_agent_run(const struct hq_agent_config *cfg, const struct hq_agent_tools *too
 		t0 = hq_time_monotonic();
 		if (ask_model(cfg, &llm, lt, tools->n, conv, h, &r, out))
 			break;
+		/* a reply asking for thousands of calls gets the first few */
+		hq_llm_reply_keep_calls(&r, HQ_AGENT_MAX_CALLS);
 		out->input_tokens += r.input_tokens;
 		out->output_tokens += r.output_tokens;
 		out->cut_calls = r.ncut;        /* the last reply's: earlier ones were retried */
@@ -748,6 +826,8 @@ hq_agent_run(const struct hq_agent_config *cfg, const struct hq_agent_tools *too
 			break;
 		}
 		run_calls(cfg, tools, &r, step, deadline, conv, h, out, &found);
+		if (r.nskipped)
+			skipped_note(conv, &r);
 		hq_llm_reply_free(&r);
 		if (deadline > 0 && hq_time_monotonic() >= deadline) {
 			out->status = HQ_AGENT_TIMEOUT;

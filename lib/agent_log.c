@@ -185,48 +185,201 @@ hq_agent_log_load_session(struct hq_store *s, const char *session,
 	return finish(st, rc, s, e) ? -1 : n;
 }
 
+static const char *
+col_text(sqlite3_stmt *st, int i)
+{
+	return (const char *)sqlite3_column_text(st, i);
+}
+
 int
-hq_agent_log_list(struct hq_store *s, int limit, FILE *fp, struct hq_err *e)
+hq_agent_log_runs(struct hq_store *s, int64_t id, int limit, hq_agent_log_fn fn,
+    void *ctx, struct hq_err *e)
 {
 	sqlite3_stmt *st;
 	if (hq_store_prepare(s,
 	    "SELECT r.id, r.started, r.session, r.question, r.provider, r.model, r.steps,"
 	    " r.outcome, r.input_tokens, r.output_tokens, r.seconds,"
-	    " (SELECT count(*) FROM agent_tool_call t WHERE t.run_id = r.id), r.answer, r.error"
-	    " FROM agent_run r ORDER BY r.id DESC LIMIT ?", &st, e))
+	    " (SELECT count(*) FROM agent_tool_call t WHERE t.run_id = r.id), r.answer, r.error,"
+	    " r.tool_seconds, r.base_url, r.tool_mode"
+	    " FROM agent_run r WHERE ?1 = 0 OR r.id = ?1 ORDER BY r.id DESC LIMIT ?2", &st, e))
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_int(st, 2, limit);
+	int rc, n = 0;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct hq_agent_log_entry r = {
+			.id = sqlite3_column_int64(st, 0),
+			.started = sqlite3_column_int64(st, 1),
+			.session = col_text(st, 2),
+			.question = col_text(st, 3),
+			.provider = col_text(st, 4),
+			.model = col_text(st, 5),
+			.steps = sqlite3_column_int(st, 6),
+			.outcome = col_text(st, 7) ? col_text(st, 7) : "running",
+			.input_tokens = sqlite3_column_int64(st, 8),
+			.output_tokens = sqlite3_column_int64(st, 9),
+			.seconds = sqlite3_column_double(st, 10),
+			.tool_calls = sqlite3_column_int(st, 11),
+			.answer = col_text(st, 12),
+			.error = col_text(st, 13),
+			.tool_seconds = sqlite3_column_double(st, 14),
+			.base_url = col_text(st, 15),
+			.tool_mode = col_text(st, 16),
+		};
+		n++;
+		if (fn(ctx, &r))
+			break;
+	}
+	return finish(st, rc == SQLITE_ROW ? SQLITE_DONE : rc, s, e) ? -1 : n;
+}
+
+static int
+print_json(void *ctx, const struct hq_agent_log_entry *r)
+{
+	FILE *fp = ctx;
+	cJSON *o = cJSON_CreateObject();
+	char when[32];
+	time_t t = (time_t)r->started;
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	cJSON_AddNumberToObject(o, "id", (double)r->id);
+	cJSON_AddStringToObject(o, "started", when);
+	if (r->session)
+		cJSON_AddStringToObject(o, "session", r->session);
+	cJSON_AddStringToObject(o, "question", r->question);
+	cJSON_AddStringToObject(o, "provider", r->provider);
+	cJSON_AddStringToObject(o, "model", r->model);
+	cJSON_AddNumberToObject(o, "steps", r->steps);
+	cJSON_AddNumberToObject(o, "tool_calls", r->tool_calls);
+	cJSON_AddStringToObject(o, "outcome", r->outcome);
+	cJSON_AddNumberToObject(o, "input_tokens", (double)r->input_tokens);
+	cJSON_AddNumberToObject(o, "output_tokens", (double)r->output_tokens);
+	cJSON_AddNumberToObject(o, "seconds", r->seconds);
+	if (r->answer)
+		cJSON_AddStringToObject(o, "answer", r->answer);
+	if (r->error)
+		cJSON_AddStringToObject(o, "error", r->error);
+	char *txt = cJSON_PrintUnformatted(o);
+	cJSON_Delete(o);
+	if (txt)
+		fprintf(fp, "%s\n", txt);
+	cJSON_free(txt);
+	return 0;
+}
+
+int
+hq_agent_log_list(struct hq_store *s, int limit, FILE *fp, struct hq_err *e)
+{
+	return hq_agent_log_runs(s, 0, limit, print_json, fp, e);
+}
+
+int
+hq_agent_log_show(struct hq_store *s, int64_t id, const struct hq_agent_log_visit *v,
+    struct hq_err *e)
+{
+	sqlite3_stmt *req = NULL, *call = NULL;
+	int found, rq, rc;
+
+	if (id <= 0)
+		return 0;
+	if ((found = hq_agent_log_runs(s, id, 1, v->run, v->ctx, e)) <= 0)
+		return found;
+	if (hq_store_prepare(s,
+	    "SELECT step, seconds, input_tokens, output_tokens, tool_calls, cut_calls,"
+	    " retries, stop_reason FROM agent_request WHERE run_id = ? ORDER BY step", &req, e) ||
+	    hq_store_prepare(s,
+	    "SELECT step, call_id, tool, arguments, exit_status, is_error, seconds, rows,"
+	    " rows_cut, output_bytes, result_bytes FROM agent_tool_call WHERE run_id = ?"
+	    " ORDER BY step, rowid", &call, e)) {
+		sqlite3_finalize(req);
+		return -1;
+	}
+	sqlite3_bind_int64(req, 1, id);
+	sqlite3_bind_int64(call, 1, id);
+	rc = sqlite3_step(call);
+	/* each request, then the tool calls of its step; calls of a step
+	 * with no request row (a run cut short) after the last */
+	while ((rq = sqlite3_step(req)) == SQLITE_ROW || rc == SQLITE_ROW) {
+		int step = rq == SQLITE_ROW ? sqlite3_column_int(req, 0) : INT32_MAX;
+		if (rq == SQLITE_ROW) {
+			struct hq_agent_log_request q = {
+				.step = step,
+				.seconds = sqlite3_column_double(req, 1),
+				.input_tokens = sqlite3_column_int64(req, 2),
+				.output_tokens = sqlite3_column_int64(req, 3),
+				.tool_calls = sqlite3_column_int(req, 4),
+				.cut_calls = sqlite3_column_int(req, 5),
+				.retries = sqlite3_column_int(req, 6),
+				.stop_reason = col_text(req, 7),
+			};
+			v->request(v->ctx, &q);
+		}
+		for (; rc == SQLITE_ROW && sqlite3_column_int(call, 0) <= step;
+		    rc = sqlite3_step(call)) {
+			int ran = sqlite3_column_type(call, 6) != SQLITE_NULL;
+			struct hq_agent_log_call c = {
+				.step = sqlite3_column_int(call, 0),
+				.call_id = col_text(call, 1),
+				.tool = col_text(call, 2),
+				.arguments = col_text(call, 3),
+				.exit_status = sqlite3_column_type(call, 4) == SQLITE_NULL ? -1 :
+				    sqlite3_column_int(call, 4),
+				.is_error = sqlite3_column_int(call, 5),
+				.ran = ran,
+				.seconds = sqlite3_column_double(call, 6),
+				.rows = sqlite3_column_int64(call, 7),
+				.rows_cut = sqlite3_column_int64(call, 8),
+				.output_bytes = sqlite3_column_int64(call, 9),
+				.result_bytes = sqlite3_column_int64(call, 10),
+			};
+			v->call(v->ctx, &c);
+		}
+		if (rq != SQLITE_ROW)
+			break;
+	}
+	if (rq != SQLITE_DONE && rq != SQLITE_ROW) {
+		sqlite3_finalize(call);
+		return finish(req, rq, s, e);
+	}
+	sqlite3_finalize(req);
+	return finish(call, rc == SQLITE_ROW ? SQLITE_DONE : rc, s, e) ? -1 : 1;
+}
+
+int
+hq_agent_log_sessions(struct hq_store *s, int limit,
+    void (*fn)(void *ctx, const char *name, int runs, int64_t last), void *ctx,
+    struct hq_err *e)
+{
+	sqlite3_stmt *st;
+	if (hq_store_prepare(s,
+	    "SELECT session, count(*), max(started) FROM agent_run WHERE session IS NOT NULL"
+	    " GROUP BY session ORDER BY max(id) DESC LIMIT ?", &st, e))
 		return -1;
 	sqlite3_bind_int(st, 1, limit);
 	int rc, n = 0;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		cJSON *o = cJSON_CreateObject();
-		char when[32];
-		time_t t = (time_t)sqlite3_column_int64(st, 1);
-		struct tm tm;
-		gmtime_r(&t, &tm);
-		strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
-		static const char *const names[] = { "question", "provider", "model" };
-		cJSON_AddNumberToObject(o, "id", (double)sqlite3_column_int64(st, 0));
-		cJSON_AddStringToObject(o, "started", when);
-		if (sqlite3_column_type(st, 2) != SQLITE_NULL)
-			cJSON_AddStringToObject(o, "session", (const char *)sqlite3_column_text(st, 2));
-		for (int k = 0; k < 3; k++)
-			cJSON_AddStringToObject(o, names[k], (const char *)sqlite3_column_text(st, 3 + k));
-		cJSON_AddNumberToObject(o, "steps", sqlite3_column_int(st, 6));
-		cJSON_AddNumberToObject(o, "tool_calls", sqlite3_column_int(st, 11));
-		const char *outcome = (const char *)sqlite3_column_text(st, 7);
-		cJSON_AddStringToObject(o, "outcome", outcome ? outcome : "running");
-		cJSON_AddNumberToObject(o, "input_tokens", (double)sqlite3_column_int64(st, 8));
-		cJSON_AddNumberToObject(o, "output_tokens", (double)sqlite3_column_int64(st, 9));
-		cJSON_AddNumberToObject(o, "seconds", sqlite3_column_double(st, 10));
-		if (sqlite3_column_type(st, 12) != SQLITE_NULL)
-			cJSON_AddStringToObject(o, "answer", (const char *)sqlite3_column_text(st, 12));
-		if (sqlite3_column_type(st, 13) != SQLITE_NULL)
-			cJSON_AddStringToObject(o, "error", (const char *)sqlite3_column_text(st, 13));
-		char *txt = cJSON_PrintUnformatted(o);
-		cJSON_Delete(o);
-		if (txt)
-			fprintf(fp, "%s\n", txt);
-		cJSON_free(txt);
+		fn(ctx, col_text(st, 0), sqlite3_column_int(st, 1), sqlite3_column_int64(st, 2));
+		n++;
+	}
+	return finish(st, rc, s, e) ? -1 : n;
+}
+
+int
+hq_agent_log_models(struct hq_store *s, int limit,
+    void (*fn)(void *ctx, const char *provider, const char *model), void *ctx,
+    struct hq_err *e)
+{
+	sqlite3_stmt *st;
+	if (hq_store_prepare(s,
+	    "SELECT provider, model FROM agent_run GROUP BY provider, model"
+	    " ORDER BY max(id) DESC LIMIT ?", &st, e))
+		return -1;
+	sqlite3_bind_int(st, 1, limit);
+	int rc, n = 0;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		fn(ctx, col_text(st, 0), col_text(st, 1));
 		n++;
 	}
 	return finish(st, rc, s, e) ? -1 : n;

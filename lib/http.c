@@ -12,7 +12,6 @@
 #include "hq/buf.h"
 #include "hq/http.h"
 
-#define HQ_HTTP_MAX_BODY (8u << 20)	/* collected bodies are capped */
 #ifndef HQ_VERSION
 #define HQ_VERSION "0"
 #endif
@@ -24,6 +23,8 @@ struct transfer {
 	char *line;		/* the incomplete line carried between writes */
 	size_t line_len, line_cap;
 	size_t body_cap;
+	size_t max_body;	/* bytes, counted after decompression */
+	size_t received;
 	int last_cr;		/* previous chunk ended in CR: skip a leading LF */
 	int streaming;		/* decided at the first write: 2xx and on_line */
 	int decided;
@@ -93,6 +94,13 @@ on_write(char *p, size_t size, size_t nmemb, void *ud)
 		t->streaming = t->req->on_line && status >= 200 && status < 300;
 		t->decided = 1;
 	}
+	/* curl hands over decoded bytes: a small gzip body that inflates
+	 * to gigabytes is counted at its inflated size */
+	if (n > t->max_body - t->received) {
+		t->resp->too_big = 1;
+		return 0;
+	}
+	t->received += n;
 	if (t->streaming) {
 		if (feed_lines(t, p, n)) {
 			t->resp->aborted = 1;
@@ -100,8 +108,6 @@ on_write(char *p, size_t size, size_t nmemb, void *ud)
 		}
 		return n;
 	}
-	if (t->resp->body_len + n > HQ_HTTP_MAX_BODY)
-		return n;	/* keep reading, drop the excess */
 	append(&t->resp->body, &t->resp->body_len, &t->body_cap, p, n);
 	return n;
 }
@@ -150,7 +156,8 @@ hq_http_post(const struct hq_http_request *req, struct hq_http_response *resp)
 	resp->retry_after = -1;
 	resp->should_retry = -1;
 
-	struct transfer t = { .req = req, .resp = resp };
+	struct transfer t = { .req = req, .resp = resp,
+		.max_body = req->max_body ? req->max_body : HQ_HTTP_MAX_BODY };
 	t.curl = curl_easy_init();
 	if (!t.curl) {
 		snprintf(resp->error, sizeof resp->error, "cannot initialise libcurl");
@@ -192,7 +199,7 @@ hq_http_post(const struct hq_http_request *req, struct hq_http_response *resp)
 	curl_easy_getinfo(t.curl, CURLINFO_RESPONSE_CODE, &status);
 	resp->status = status;
 	/* the last line of a stream need not end in a newline */
-	if (rc == CURLE_OK && t.streaming && t.line_len && !resp->aborted)
+	if (rc == CURLE_OK && t.streaming && t.line_len && !resp->aborted && !resp->too_big)
 		if (emit_line(&t))
 			resp->aborted = 1;
 	resp->retry_after = hq_http_parse_retry_after(
@@ -202,7 +209,7 @@ hq_http_post(const struct hq_http_request *req, struct hq_http_response *resp)
 	curl_slist_free_all(hdrs);
 	curl_easy_cleanup(t.curl);
 
-	if (rc != CURLE_OK && !resp->aborted) {
+	if (rc != CURLE_OK && !resp->aborted && !resp->too_big) {
 		resp->transport_error = 1;
 		resp->timed_out = rc == CURLE_OPERATION_TIMEDOUT;
 		snprintf(resp->error, sizeof resp->error, "%s", curl_easy_strerror(rc));

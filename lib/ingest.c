@@ -10,8 +10,10 @@
 #include "hq/buf.h"
 #include "hq/catalog.h"
 #include "hq/ingest.h"
+#include "hq/report.h"
 #include "hq/rollup.h"
 #include "hq/time.h"
+#include "hq/workout.h"
 
 /* Prepared statements, one per kind of row, with what they do (for
  * errors); finalized by ig_free(). */
@@ -23,7 +25,7 @@ enum {
 	ST_CLINICAL, ST_CLINICAL_RESOURCE, ST_ME, ST_IMPORT_END, NSTMT
 };
 
-static const struct { const char *sql, *what; } stmts[NSTMT] = {
+static const struct hq_store_sql stmts[NSTMT] = {
 	[ST_SAMPLE_META] = { "INSERT INTO sample_meta(sample_id, key, value) "
 	    "VALUES (?,?,?)", "adding sample metadata" },
 	[ST_BEAT] = { "INSERT OR IGNORE INTO hrv_beat(sample_id, seq, bpm, "
@@ -127,6 +129,7 @@ struct hq_ingest {
 	void *warn_arg;
 	double last_tick;
 	unsigned ticks;
+	struct hq_report_writer *reports;   /* made on first use */
 };
 
 static int
@@ -140,10 +143,7 @@ db_err(struct hq_ingest *ig, struct hq_err *e, const char *what)
 static sqlite3_stmt *
 stmt(struct hq_ingest *ig, int which, struct hq_err *e)
 {
-	if (!ig->st[which] &&
-	    hq_store_prepare(ig->s, stmts[which].sql, &ig->st[which], e))
-		return NULL;
-	return ig->st[which];
+	return hq_store_stmt(ig->s, &stmts[which], &ig->st[which], e);
 }
 
 /* Statement which with the values v (store.h): 0 or -1. */
@@ -151,9 +151,7 @@ static int
 run(struct hq_ingest *ig, int which, const struct hq_bind *v,
     struct hq_err *e)
 {
-	sqlite3_stmt *st = stmt(ig, which, e);
-
-	return st ? hq_store_run(ig->s, st, v, stmts[which].what, e) : -1;
+	return hq_store_run_sql(ig->s, &stmts[which], &ig->st[which], v, e);
 }
 
 /* The id statement which finds for v: 0 when none, -1 on error. */
@@ -161,16 +159,14 @@ static int64_t
 query_id(struct hq_ingest *ig, int which, const struct hq_bind *v,
     struct hq_err *e)
 {
-	sqlite3_stmt *st = stmt(ig, which, e);
-
-	return st ? hq_store_query_id(ig->s, st, v, stmts[which].what, e) : -1;
+	return hq_store_query_sql(ig->s, &stmts[which], &ig->st[which], v, e);
 }
 
 static void
 ig_free(struct hq_ingest *ig)
 {
-	for (int i = 0; i < NSTMT; i++)
-		sqlite3_finalize(ig->st[i]);
+	hq_report_writer_free(ig->reports);
+	hq_store_finalize(ig->st, NSTMT);
 	free(ig->export_version);
 	free(ig->locale);
 	free(ig);
@@ -332,9 +328,133 @@ hq_ingest_set_export_info(struct hq_ingest *ig, int64_t export_date,
 	}
 }
 
+/* ---- reports (report.h) ---------------------------------------------- */
+
+static struct hq_report_writer *
+reports(struct hq_ingest *ig)
+{
+	if (!ig->reports)
+		ig->reports = hq_report_writer_new(ig->s, ig->import_id);
+	return ig->reports;
+}
+
+/* What the report writer did since before, in the import's counts: rows
+ * read, new, already there, skipped; read also into *read (lab results or
+ * DEXA fields). */
+static void
+count_reports(struct hq_ingest *ig, const struct hq_report_counts *before,
+    long *read)
+{
+	const struct hq_report_counts *now = hq_report_writer_counts(ig->reports);
+	long inserted = now->inserted - before->inserted;
+	long duplicates = now->duplicates - before->duplicates;
+	long skipped = now->skipped - before->skipped;
+
+	ig->c.inserted += inserted;
+	ig->c.duplicates += duplicates;
+	ig->c.skipped += skipped;
+	ig->c.records += inserted + duplicates + skipped;
+	*read += inserted + duplicates;
+}
+
+int
+hq_ingest_lab_result(struct hq_ingest *ig, const struct hq_lab_result *r,
+    int64_t clinical_id, struct hq_err *e)
+{
+	struct hq_report_counts before = *hq_report_writer_counts(reports(ig));
+	int rc = hq_report_add_lab(ig->reports, r, clinical_id, e);
+
+	if (rc >= 0)
+		count_reports(ig, &before, &ig->c.lab_results);
+	return rc;
+}
+
+int
+hq_ingest_dexa_scan(struct hq_ingest *ig, const struct hq_dexa_scan *scan,
+    struct hq_err *e)
+{
+	struct hq_report_counts before = *hq_report_writer_counts(reports(ig));
+	int rc = hq_report_add_dexa(ig->reports, scan, e);
+
+	if (rc >= 0)
+		count_reports(ig, &before, &ig->c.dexa_fields);
+	return rc;
+}
+
+static void
+backfill_warn(void *arg, const char *msg)
+{
+	hq_ingest_warn(arg, "%s", msg);
+}
+
+int
+hq_ingest_clinical_reports(struct hq_ingest *ig, struct hq_err *e)
+{
+	struct hq_report_counts before = *hq_report_writer_counts(reports(ig));
+
+	if (hq_report_backfill(ig->reports, backfill_warn, ig, e))
+		return -1;
+	count_reports(ig, &before, &ig->c.lab_results);
+	return 0;
+}
+
+/*
+ * Table catalog (store.c, for the SQL views): hq's name, kind and unit of
+ * every metric and workout type in the store, as this build's catalog has
+ * them; rows change only when the catalog did. 0, or -1.
+ */
+static int
+describe(struct hq_store *s, struct hq_err *e)
+{
+	sqlite3_stmt *q = NULL, *up = NULL;
+	int rc = -1, step;
+
+	if (hq_store_prepare(s, "SELECT identifier, 0 FROM metric UNION "
+	    "SELECT DISTINCT activity_type, 1 FROM workout", &q, e) ||
+	    hq_store_prepare(s, "INSERT INTO catalog(identifier, name, kind, unit) "
+	    "VALUES (?1, ?2, ?3, ?4) ON CONFLICT(identifier) DO UPDATE SET "
+	    "name = ?2, kind = ?3, unit = ?4 WHERE name IS NOT ?2 OR kind IS NOT ?3 "
+	    "OR unit IS NOT ?4", &up, e))
+		goto done;
+	while ((step = sqlite3_step(q)) == SQLITE_ROW) {
+		const char *id = (const char *)sqlite3_column_text(q, 0);
+		const struct hq_metric_info *info = NULL;
+		const char *kind = "workout", *unit = NULL;
+		char name[128];
+
+		if (!id)
+			continue;
+		if (sqlite3_column_int(q, 1))
+			hq_workout_type_name(id, name, sizeof name);
+		else if ((info = hq_catalog_lookup(id))) {
+			snprintf(name, sizeof name, "%s", info->name);
+			kind = hq_catalog_kind_name(info->kind);
+			unit = info->unit;
+		} else {
+			hq_catalog_snake(id, name, sizeof name);
+			kind = hq_catalog_kind_name(hq_catalog_guess_kind(id));
+		}
+		if (hq_store_run(s, up, (struct hq_bind[]){ HQ_TEXT(id), HQ_TEXT(name),
+		    HQ_TEXT(kind), HQ_OPT_TEXT(unit), HQ_END }, "describing the metrics", e))
+			goto done;
+	}
+	if (step != SQLITE_DONE)
+		hq_err_set(e, "%s: describing the metrics: %s", hq_store_filename(s),
+		    sqlite3_errmsg(hq_store_db(s)));
+	else
+		rc = 0;
+done:
+	sqlite3_finalize(q);
+	sqlite3_finalize(up);
+	return rc;
+}
+
 int
 hq_ingest_commit(struct hq_ingest *ig, struct hq_err *e)
 {
+	/* The report writer's statements go before the commit. */
+	hq_report_writer_free(ig->reports);
+	ig->reports = NULL;
 	if (run(ig, ST_IMPORT_END, (struct hq_bind[]){ HQ_INT(time(NULL)),
 	    HQ_INT(ig->c.records), HQ_INT(ig->c.inserted),
 	    HQ_INT(ig->c.duplicates), HQ_INT(ig->c.skipped),
@@ -346,12 +466,9 @@ hq_ingest_commit(struct hq_ingest *ig, struct hq_err *e)
 	 * import's transaction, from the samples with id >=
 	 * ig->first_sample_id: this is the one place for that call.
 	 */
-	if (hq_rollup_refresh(ig->s, ig->first_sample_id, e))
+	if (hq_rollup_refresh(ig->s, ig->first_sample_id, e) || describe(ig->s, e))
 		goto fail;
-	for (int i = 0; i < NSTMT; i++) {
-		sqlite3_finalize(ig->st[i]);
-		ig->st[i] = NULL;
-	}
+	hq_store_finalize(ig->st, NSTMT);
 	if (hq_store_commit(ig->s, e))
 		goto fail;
 	ig_free(ig);
@@ -366,10 +483,10 @@ hq_ingest_abort(struct hq_ingest *ig)
 {
 	if (!ig)
 		return;
-	for (int i = 0; i < NSTMT; i++) {
-		sqlite3_finalize(ig->st[i]);
-		ig->st[i] = NULL;
-	}
+	/* The report writer's statements too, before the rollback. */
+	hq_report_writer_free(ig->reports);
+	ig->reports = NULL;
+	hq_store_finalize(ig->st, NSTMT);
 	hq_store_rollback(ig->s);
 	ig_free(ig);
 }
@@ -555,7 +672,7 @@ make_sample(struct hq_ingest *ig, const struct hq_ingest_record *r,
 			hq_err_set(e, "no value");
 			return 2;
 		}
-		if (tc->info && tc->info->unit && smp->unit) {
+		if (tc->info && tc->info->unit && smp->unit && !r->converted) {
 			if (r->percent_fraction && strcmp(smp->unit, "%") == 0 &&
 			    strcmp(tc->info->unit, "%") == 0)
 				v *= 100;

@@ -9,8 +9,11 @@
 #include <archive.h>
 
 #include "hq/applehealth.h"
+#include "hq/cgmfile.h"
+#include "hq/ingest.h"
 #include "hq/input.h"
 #include "hq/jsonl.h"
+#include "hq/reportfile.h"
 
 /* The formats hq-ingest reads, most specific first (input.h). */
 static const struct hq_input_format formats[] = {
@@ -18,7 +21,22 @@ static const struct hq_input_format formats[] = {
 	  hq_applehealth_sniff_zip, hq_applehealth_read_zip },
 	{ "apple-xml", "apple", "an Apple Health export (zip or XML)",
 	  hq_applehealth_sniff_xml, hq_applehealth_read_xml },
+	{ "dexcom-clarity", "dexcom", "a Dexcom Clarity CSV",
+	  hq_cgmfile_sniff_dexcom, hq_cgmfile_read_dexcom },
+	{ "libreview", "libre", "a LibreView CSV",
+	  hq_cgmfile_sniff_libre, hq_cgmfile_read_libre },
+	{ "fhir", "fhir", "FHIR lab results", hq_reportfile_sniff_fhir,
+	  hq_reportfile_read_fhir },
+	{ "dexa-json", "dexa", "DEXA scans (JSON or CSV)",
+	  hq_reportfile_sniff_dexa_json, hq_reportfile_read_dexa_json },
+	/* Above JSON lines, which claims any line that starts with '{'. */
+	{ "labs-jsonl", "labs", "lab results (CSV or JSON lines)",
+	  hq_reportfile_sniff_labs_jsonl, hq_reportfile_read_labs_jsonl },
 	{ "jsonl", "jsonl", "JSON lines", hq_jsonl_sniff, hq_jsonl_read },
+	{ "labs-csv", "labs", "lab results (CSV or JSON lines)",
+	  hq_reportfile_sniff_labs_csv, hq_reportfile_read_labs_csv },
+	{ "dexa-csv", "dexa", "DEXA scans (JSON or CSV)",
+	  hq_reportfile_sniff_dexa_csv, hq_reportfile_read_dexa_csv },
 };
 
 #define NFORMATS (sizeof formats / sizeof formats[0])
@@ -70,9 +88,13 @@ unknown_format(const char *path, struct hq_err *e)
 {
 	struct hq_buf b = { 0 };
 
-	for (size_t i = 0; i < NFORMATS; i++)
-		if (i == 0 || strcmp(formats[i].what, formats[i - 1].what) != 0)
+	for (size_t i = 0; i < NFORMATS; i++) {
+		size_t j = 0;
+		while (j < i && strcmp(formats[i].what, formats[j].what) != 0)
+			j++;
+		if (j == i)   /* each kind of file named once */
 			hq_buf_printf(&b, "%s%s", b.len ? " nor " : "", formats[i].what);
+	}
 	hq_err_set(e, "%s: not %s; use --format to say which it is", path,
 	    b.data);
 	hq_buf_free(&b);
@@ -214,7 +236,11 @@ hq_input_strerror(const struct hq_input *in)
 int
 hq_input_import(struct hq_input *in, struct hq_ingest *ig, struct hq_err *e)
 {
-	return in->format->read(ig, in, e);
+	if (in->format->read(ig, in, e))
+		return -1;
+	/* Whatever the file, clinical records not read yet become lab
+	 * results now (an export's own, or an older store's). */
+	return hq_ingest_clinical_reports(ig, e);
 }
 
 void
@@ -276,4 +302,26 @@ void
 hq_input_lines_end(struct hq_input_lines *l)
 {
 	hq_buf_free(&l->line);
+}
+
+int
+hq_input_slurp(struct hq_input *in, size_t max, struct hq_buf *b,
+    struct hq_err *e)
+{
+	char chunk[65536];
+	ssize_t n;
+
+	hq_buf_append(b, "", 0);   /* a string even when empty */
+	while ((n = hq_input_read(in, chunk, sizeof chunk)) > 0) {
+		if (b->len + (size_t)n > max) {
+			hq_err_set(e, "%s: larger than %zu MB", in->name, max >> 20);
+			return -1;
+		}
+		hq_buf_append(b, chunk, (size_t)n);
+	}
+	if (n < 0) {
+		hq_err_set(e, "%s: %s", in->name, hq_input_strerror(in));
+		return -1;
+	}
+	return 0;
 }

@@ -1,3 +1,4 @@
+#include <math.h>
 #include <string.h>
 
 #include "hq/json.h"
@@ -16,6 +17,17 @@ hq_json_long(const cJSON *obj, const char *key, long dflt)
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
 
 	return cJSON_IsNumber(v) ? (long)v->valuedouble : dflt;
+}
+
+int
+hq_json_num(const cJSON *obj, const char *key, double *v)
+{
+	const cJSON *j = cJSON_GetObjectItemCaseSensitive(obj, key);
+
+	if (!cJSON_IsNumber(j) || !isfinite(j->valuedouble))
+		return -1;
+	*v = j->valuedouble;
+	return 0;
 }
 
 cJSON *

@@ -309,6 +309,35 @@ synth_id(char **dst)
 	hq_llm_set(dst, buf);
 }
 
+/* s cut to at most max bytes, at a character */
+static void
+cut_string(char *s, size_t max)
+{
+	if (!s || strlen(s) <= max)
+		return;
+	while (max && ((unsigned char)s[max] & 0xc0) == 0x80)
+		max--;
+	s[max] = '\0';
+}
+
+/* What a server or model sends is echoed into the conversation, events,
+ * the run log and the terminal: a call's arguments over the limit are
+ * dropped (the agent tells the model), an id too long for one is made up
+ * anew, a name is cut. */
+static void
+bound_call(struct hq_llm_call *c)
+{
+	size_t n = strlen(c->args);
+
+	if (n > HQ_LLM_MAX_ARGS) {
+		c->args_dropped = n;
+		hq_llm_set(&c->args, "{}");
+	}
+	if (strlen(c->id) > HQ_LLM_MAX_NAME)
+		synth_id(&c->id);
+	cut_string(c->name, HQ_LLM_MAX_NAME);
+}
+
 static int
 cut_by_length(const char *stop)
 {
@@ -351,7 +380,9 @@ stream_finish(struct hq_llm_stream *s, struct hq_llm_reply *r)
 		} else
 			synth_id(&c->id);
 		c->args = p->args.len ? hq_buf_steal(&p->args) : hq_xstrdup("{}");
+		bound_call(c);
 	}
+	cut_string(r->stop_reason, HQ_LLM_MAX_NAME);
 }
 
 /* one SSE event's data, or one NDJSON line (event NULL), to the provider
@@ -617,7 +648,12 @@ hq_llm_complete(const struct hq_llm_options *opt, const struct hq_llm_conv *conv
 		hq_http_post(&hreq, &hr);
 		double delay = -1;
 		int ok = 0;
-		if (hr.transport_error) {
+		if (hr.too_big && hr.status >= 200 && hr.status < 300) {
+			/* the same request would get the same again */
+			hq_err_set(e, "the reply from %s is larger than %zu MiB (counted "
+			    "decompressed, a stream with its framing); stopped reading it",
+			    url, HQ_HTTP_MAX_BODY >> 20);
+		} else if (hr.transport_error) {
 			if (hr.timed_out && opt->deadline > 0 && hq_time_monotonic() >= opt->deadline - 0.01) {
 				*timed_out = 1;
 				hq_err_set(e, "timed out waiting for the model");
@@ -687,16 +723,35 @@ hq_llm_complete(const struct hq_llm_options *opt, const struct hq_llm_conv *conv
 	return rc;
 }
 
+/* the strings of n calls, not the array */
 static void
-calls_free(struct hq_llm_call *calls, size_t n)
+calls_free_tail(struct hq_llm_call *calls, size_t n)
 {
 	for (struct hq_llm_call *c = calls; c < calls + n; c++) {
 		free(c->id);
 		free(c->name);
 		free(c->args);
 		free(c->signature);
+		memset(c, 0, sizeof *c);
 	}
+}
+
+static void
+calls_free(struct hq_llm_call *calls, size_t n)
+{
+	calls_free_tail(calls, n);
 	free(calls);
+}
+
+size_t
+hq_llm_reply_keep_calls(struct hq_llm_reply *r, size_t max)
+{
+	if (r->ncalls <= max)
+		return 0;
+	r->nskipped = r->ncalls - max;
+	calls_free_tail(r->calls + max, r->nskipped);
+	r->ncalls = max;
+	return r->nskipped;
 }
 
 void
@@ -916,6 +971,7 @@ add_text_call(struct hq_llm_reply *r, const cJSON *j)
 	c->args = text;
 	hq_llm_set(&c->name, name->valuestring);
 	synth_id(&c->id);
+	bound_call(c);
 	return 1;
 }
 

@@ -337,6 +337,23 @@ width(const char *s)
 	return w;
 }
 
+/* Text for a terminal: what a file or a model wrote may hold control
+ * characters (an escape sequence in a lab's name), shown as \xNN. */
+static void
+terminal_text(const char *s, char *buf, size_t n)
+{
+	size_t k = 0;
+
+	for (; *s && k + 5 < n; s++) {
+		unsigned char ch = (unsigned char)*s;
+		if (ch < 0x20 || ch == 0x7f)
+			k += (size_t)snprintf(buf + k, n - k, "\\x%02x", ch);
+		else
+			buf[k++] = *s;
+	}
+	buf[k] = '\0';
+}
+
 static void
 table_text(const struct cell *c, char *buf, size_t n)
 {
@@ -346,7 +363,7 @@ table_text(const struct cell *c, char *buf, size_t n)
 	} else if (c->type == CELL_NULL) {
 		snprintf(buf, n, "-");
 	} else {
-		snprintf(buf, n, "%s", c->text);
+		terminal_text(c->text, buf, n);
 	}
 }
 
@@ -436,8 +453,10 @@ write_keyvalue(struct hq_out *o)
 		fprintf(o->fp, "%s%*s  value\n", "field", (int)(wk - width("field")), "");
 	for (size_t i = 0; i < r->n; i++) {
 		const struct cell *c = &r->cells[i];
+		char text[4096];
+		terminal_text(c->type == CELL_NULL ? "-" : c->text, text, sizeof text);
 		fprintf(o->fp, "%s%*s  %s\n", c->key, (int)(wk - width(c->key)), "",
-		    c->type == CELL_NULL ? "-" : c->text);
+		    text);
 	}
 }
 
@@ -467,4 +486,31 @@ hq_out_free(struct hq_out *o)
 	rc = fflush(o->fp) == 0 && !ferror(o->fp) ? 0 : -1;
 	free(o);
 	return rc;
+}
+
+void
+hq_format_short(double v, char *buf, size_t n)
+{
+	if (isnan(v))
+		snprintf(buf, n, "-");
+	else if (fabs(v) >= 1000)
+		snprintf(buf, n, "%.0f", v);
+	else
+		snprintf(buf, n, "%.4g", v);
+}
+
+void
+hq_out_cut(const char *s, char *buf, size_t n, size_t width)
+{
+	size_t k = 0, w = 0;
+
+	for (; *s && k + 4 < n; s++) {
+		if (((unsigned char)*s & 0xC0) != 0x80 && ++w > width) {
+			memcpy(buf + k, "\xe2\x80\xa6", 3);   /* … */
+			k += 3;
+			break;
+		}
+		buf[k++] = *s;
+	}
+	buf[k] = '\0';
 }

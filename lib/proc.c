@@ -1,4 +1,4 @@
-/* proc — concurrent argv execution with timeouts and output caps. */
+/* proc — argv execution, a few at a time, with timeouts and output caps. */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -21,7 +21,9 @@ extern char **environ;
 
 /* The tools run in process groups of their own (so that a timeout kills
  * whatever they started), which keeps the terminal's ^C from reaching
- * them: while they run, a fatal signal to us is passed on to them. */
+ * them: while they run, a fatal signal to us is passed on to them. The
+ * groups running are in groups[]; the signals are blocked while it
+ * changes. */
 static volatile sig_atomic_t ngroups;
 static volatile pid_t groups[MAX_GROUPS];
 static const int fatal[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
@@ -50,6 +52,26 @@ guard(int on)
 	}
 	if (!on)
 		ngroups = 0;
+}
+
+/* pid's group joins (on) or leaves the groups a fatal signal kills */
+static void
+track(pid_t pid, int on)
+{
+	sigset_t block, old;
+
+	sigemptyset(&block);
+	for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++)
+		sigaddset(&block, fatal[i]);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	if (on && ngroups < MAX_GROUPS)
+		groups[ngroups++] = pid;
+	for (sig_atomic_t i = 0; !on && i < ngroups; i++)
+		if (groups[i] == pid) {
+			groups[i] = groups[--ngroups];
+			break;
+		}
+	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
 static int
@@ -185,37 +207,69 @@ finish_out(struct hq_proc *p)
 	}
 }
 
-void
-hq_proc_run_all(struct hq_proc *procs, size_t n, double timeout, size_t out_cap)
+/* starts p, or marks it done: not started in time, or not startable */
+static void
+start(struct hq_proc *p, const struct hq_proc_limits *lim, double now)
 {
-	struct pollfd *pfd = hq_xcalloc(n * 2 + 1, sizeof *pfd);
-	guard(1);
-	for (size_t i = 0; i < n; i++) {
-		struct hq_proc *p = &procs[i];
-		p->exit_status = -1;
-		p->fd_out = p->fd_err = -1;
-		p->started = hq_time_monotonic();
-		p->spawn_errno = spawn(p);
-		if (p->spawn_errno)
-			p->reaped = 1;
-		else if (ngroups < MAX_GROUPS)
-			groups[ngroups++] = p->pid;
+	p->started = now;
+	if (lim->deadline > 0 && now >= lim->deadline) {
+		p->not_run = p->reaped = 1;
+		return;
 	}
+	if ((p->spawn_errno = spawn(p)))
+		p->reaped = 1;
+	else
+		track(p->pid, 1);
+}
+
+/* when p must be stopped: its timeout or the deadline, whichever comes
+ * first; 0 for never */
+static double
+stop_time(const struct hq_proc *p, const struct hq_proc_limits *lim)
+{
+	double t = lim->timeout > 0 ? p->started + lim->timeout : 0;
+
+	if (lim->deadline > 0 && (t == 0 || lim->deadline < t))
+		t = lim->deadline;
+	return t;
+}
+
+void
+hq_proc_run_all(struct hq_proc *procs, size_t n, const struct hq_proc_limits *lim)
+{
+	size_t max = lim->max_running && lim->max_running < n ? lim->max_running : n;
+	size_t next = 0;
+	struct pollfd *pfd = hq_xcalloc(max * 2 + 1, sizeof *pfd);
+
+	for (size_t i = 0; i < n; i++) {
+		procs[i].exit_status = -1;
+		procs[i].fd_out = procs[i].fd_err = -1;
+	}
+	guard(1);
 	for (;;) {
 		size_t np = 0, running = 0;
 		double t = hq_time_monotonic(), wait = 1e9;
-		for (size_t i = 0; i < n; i++) {
+		int freed = 0;	/* a place in the pool: look again at once */
+		for (size_t i = 0; i < next; i++)
+			running += !procs[i].reaped;
+		/* the pool: the next in line start as others end */
+		while (next < n && running < max) {
+			start(&procs[next], lim, t);
+			running += !procs[next++].reaped;
+		}
+		if (!running && next == n)
+			break;
+		for (size_t i = 0; i < next; i++) {
 			struct hq_proc *p = &procs[i];
 			if (p->reaped)
 				continue;
-			running++;
-			double left = p->started + timeout - t;
-			if (timeout > 0 && left <= 0 && !p->timed_out) {
+			double stop = stop_time(p, lim), left = stop - t;
+			if (stop > 0 && left <= 0 && !p->timed_out) {
 				p->timed_out = 1;
 				kill(-p->pid, SIGKILL);
 				kill(p->pid, SIGKILL);
 			}
-			if (timeout > 0 && left > 0 && left < wait)
+			if (stop > 0 && left > 0 && left < wait)
 				wait = left;
 			if (p->fd_out >= 0)
 				pfd[np++] = (struct pollfd){ .fd = p->fd_out, .events = POLLIN };
@@ -223,12 +277,15 @@ hq_proc_run_all(struct hq_proc *procs, size_t n, double timeout, size_t out_cap)
 				pfd[np++] = (struct pollfd){ .fd = p->fd_err, .events = POLLIN };
 			if (p->fd_out < 0 && p->fd_err < 0) {
 				reap(p, p->timed_out ? 0 : WNOHANG);
-				if (!p->reaped && wait > 0.0005)
+				if (p->reaped) {
+					track(p->pid, 0);
+					freed = 1;
+				} else if (wait > 0.0005)
 					wait = 0.0005;	/* output closed: it exits soon */
 			}
 		}
-		if (!running)
-			break;
+		if (freed && next < n)
+			continue;
 		if (np == 0) {
 			struct timespec ts = { 0, wait < 0.0005 ? (long)(wait * 1e9) : 500000L };
 			nanosleep(&ts, NULL);
@@ -241,11 +298,11 @@ hq_proc_run_all(struct hq_proc *procs, size_t n, double timeout, size_t out_cap)
 		for (size_t k = 0; r > 0 && k < np; k++) {
 			if (!pfd[k].revents)
 				continue;
-			for (size_t i = 0; i < n; i++) {
+			for (size_t i = 0; i < next; i++) {
 				if (procs[i].fd_out == pfd[k].fd)
-					drain(&procs[i], &procs[i].fd_out, 1, out_cap);
+					drain(&procs[i], &procs[i].fd_out, 1, lim->out_cap);
 				else if (procs[i].fd_err == pfd[k].fd)
-					drain(&procs[i], &procs[i].fd_err, 0, out_cap);
+					drain(&procs[i], &procs[i].fd_err, 0, lim->out_cap);
 			}
 		}
 	}

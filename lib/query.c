@@ -380,6 +380,62 @@ finish_row(struct hq_row *r, struct hq_stats_acc *acc, const struct hq_query *q,
 	}
 }
 
+/* ---- day windows (by day, from an evening to the next noon) ------------ */
+
+static int
+windowed(const struct hq_query *q)
+{
+	return q->by == HQ_DAY && (q->day_from_hour || q->day_to_hour);
+}
+
+/* The window holding t: 1, with [*lo, *hi) the window and *day its day;
+ * or 0 when t falls between two windows, with [*lo, *hi) that gap. */
+static int
+window_of(const struct hq_query *q, int64_t t, int64_t *lo, int64_t *hi,
+    int64_t *day)
+{
+	int64_t d = hq_time_local_day(t), next = hq_time_day_at(d, q->day_from_hour);
+	int64_t s = next, e;
+
+	if (t < s)              /* before today's opens: yesterday's, if still open */
+		s = hq_time_day_at(--d, q->day_from_hour);
+	e = hq_time_day_at(d + 1, q->day_to_hour);
+	if (t >= e) {
+		*lo = e;
+		*hi = next;
+		return 0;
+	}
+	*lo = s;
+	*hi = e;
+	*day = d;
+	return 1;
+}
+
+/* The day an instant counts for (its calendar day, or its window's), kept
+ * while instants in time order stay inside the same day or gap. */
+struct day_cache {
+	int64_t lo, hi, day;
+	int in;
+};
+
+/* 1 with *day, or 0 when t counts for no day (between windows). */
+static int
+day_of(const struct hq_query *q, struct day_cache *c, int64_t t, int64_t *day)
+{
+	if (t < c->lo || t >= c->hi) {
+		if (windowed(q)) {
+			c->in = window_of(q, t, &c->lo, &c->hi, &c->day);
+		} else {
+			c->day = hq_time_local_day(t);
+			c->lo = hq_time_day_start(c->day);
+			c->hi = hq_time_day_start(c->day + 1);
+			c->in = 1;
+		}
+	}
+	*day = c->day;
+	return c->in;
+}
+
 /* Gives the values of [lo, hi) again to acc (hq_stats_acc_add_values), in
  * any order, for another pass of exact quantiles. 0 or -1. */
 typedef int reread_fn(void *ctx, int64_t lo, int64_t hi,
@@ -451,18 +507,21 @@ bucketer_open(struct bucketer *b, int64_t t)
 		return rc;
 	hq_stats_acc_reset(&b->acc);
 	b->counted = 0;
+	row_init(&b->row);
 	if (b->whole) {
 		b->bs = b->q->from != INT64_MIN ? b->q->from
 		    : hq_time_day_start(hq_time_local_day(t));
 		b->be = b->q->to;
+		b->row.day = hq_time_local_day(b->bs);
+	} else if (windowed(b->q)) {
+		window_of(b->q, t, &b->bs, &b->be, &b->row.day);
 	} else {
 		b->bs = hq_time_bucket_start(t, b->by);
 		b->be = hq_time_bucket_next(b->bs, b->by);
+		b->row.day = hq_time_local_day(b->bs);
 	}
-	row_init(&b->row);
 	b->row.start = b->bs;
 	b->row.end = b->be;
-	b->row.day = hq_time_local_day(b->bs);
 	b->open = 1;
 	return 0;
 }
@@ -472,8 +531,15 @@ static int
 bucketer_add(struct bucketer *b, int64_t t, double v, int counts)
 {
 	if (!b->open || (!b->whole && (t >= b->be || t < b->bs))) {
-		int rc = bucketer_open(b, t);
-		if (rc)
+		int rc;
+		/* With day windows, callers pass values inside a window
+		 * only; any other is dropped. */
+		if (windowed(b->q) && !b->whole) {
+			int64_t lo, hi, day;
+			if (!window_of(b->q, t, &lo, &hi, &day))
+				return 0;
+		}
+		if ((rc = bucketer_open(b, t)))
 			return rc;
 	}
 	hq_stats_acc_add(&b->acc, v);
@@ -577,27 +643,39 @@ row_source(struct hq_store *s, struct hq_row *r, int64_t source_id)
 
 /* ---- cumulative: merge and split -------------------------------------- */
 
-/* Split [a, b) worth v at local boundaries of `by` (hour or day) into
- * points, clipped to [lo, hi). */
+/* Split [a, b) worth v at local boundaries of `by` (hour or day; by day
+ * with windows, at the windows' ends) into points, clipped to [lo, hi). */
 static void
-split_piece(int64_t lo, int64_t hi, enum hq_period by, int64_t a, int64_t b,
-    double v, int first, struct points *out)
+split_piece(const struct hq_query *q, int64_t lo, int64_t hi, enum hq_period by,
+    int64_t a, int64_t b, double v, int first, struct points *out)
 {
-	int64_t from = lo > a ? lo : a, to = hi < b ? hi : b;
+	struct day_cache dc = { 0, 0, 0, 0 };
+	int64_t from = lo > a ? lo : a, to = hi < b ? hi : b, day;
 
 	if (b <= a) {
-		if (a >= lo && a < hi) {
-			struct point pt = { a, a, v, first, hq_time_local_day(a), 0 };
+		if (a >= lo && a < hi && day_of(q, &dc, a, &day)) {
+			struct point pt = { a, a, v, first, day, 0 };
 			push_point(out, pt);
 		}
 		return;
 	}
 	for (int64_t t = from; t < to;) {
-		int64_t next = hq_time_bucket_next(hq_time_bucket_start(t, by), by);
-		int64_t z = next < to ? next : to;
-		struct point pt = { t, z, v * (double)(z - t) / (double)(b - a),
-		    first && t == a, hq_time_local_day(t), 0 };
-		push_point(out, pt);
+		int64_t next, z;
+		int in = 1;
+		if (windowed(q)) {
+			/* to the end of the window or of the gap */
+			in = day_of(q, &dc, t, &day);
+			next = dc.hi;
+		} else {
+			next = hq_time_bucket_next(hq_time_bucket_start(t, by), by);
+			day = hq_time_local_day(t);
+		}
+		z = next < to ? next : to;
+		if (in) {
+			struct point pt = { t, z, v * (double)(z - t) / (double)(b - a),
+			    first && t == a, day, 0 };
+			push_point(out, pt);
+		}
 		t = z;
 	}
 }
@@ -814,12 +892,12 @@ cumulative_buckets(const struct hq_query *q, struct stream *in,
 		for (size_t i = 0; i < npc; i++) {
 			int first = !seen[pc[i].sample];
 			seen[pc[i].sample] = 1;
-			if (fine == HQ_DAY)
+			if (fine == HQ_DAY && !windowed(q))
 				day_piece(lo, day_end, day, pc[i].start, pc[i].end,
 				    pc[i].value, first, &pts);
 			else
-				split_piece(lo, day_end, fine, pc[i].start, pc[i].end,
-				    pc[i].value, first, &pts);
+				split_piece(q, lo, day_end, fine, pc[i].start,
+				    pc[i].end, pc[i].value, first, &pts);
 		}
 		free(seen);
 		free(pc);
@@ -911,8 +989,10 @@ discrete_reread(void *ctx, int64_t lo, int64_t hi, struct hq_stats_acc *acc,
     struct hq_err *e)
 {
 	struct raw_reread *rr = ctx;
+	struct day_cache dc = { 0, 0, 0, 0 };
 	struct stream in;
 	struct sample x;
+	int64_t day;
 	int rc;
 
 	if (lo < rr->q->from)
@@ -925,7 +1005,8 @@ discrete_reread(void *ctx, int64_t lo, int64_t hi, struct hq_stats_acc *acc,
 		return -1;
 	}
 	while ((rc = stream_next(&in, &x, e)) > 0)
-		if (!rr->q->days || day_ok(rr->q, hq_time_local_day(x.start)))
+		if ((!rr->q->days && !windowed(rr->q)) ||
+		    (day_of(rr->q, &dc, x.start, &day) && day_ok(rr->q, day)))
 			hq_stats_acc_add_values(acc, x.value, 1);
 	stream_close(&in);
 	return rc;
@@ -939,6 +1020,7 @@ run_discrete_raw(struct hq_store *s, const struct hq_query *q,
 	struct stream in;
 	struct bucketer b;
 	struct raw_reread rr = { s, q, ids, source_id };
+	struct day_cache dc = { 0, 0, 0, 0 };
 	int per_sample = q->by == HQ_PERIOD_NONE && !q->whole, rc = 0;
 	struct sample x;
 	int64_t last_source = 0;
@@ -955,11 +1037,9 @@ run_discrete_raw(struct hq_store *s, const struct hq_query *q,
 	while (!em->stop && (rc = stream_next(&in, &x, e)) > 0) {
 		int64_t day = 0;
 		struct hq_row r;
-		if (q->days || per_sample) {
-			day = hq_time_local_day(x.start);
-			if (!day_ok(q, day))
-				continue;
-		}
+		if ((q->days || per_sample || windowed(q)) &&
+		    (!day_of(q, &dc, x.start, &day) || !day_ok(q, day)))
+			continue;
 		if (!per_sample) {
 			if (bucketer_add(&b, x.start, x.value, 1) < 0)
 				rc = -1;
@@ -1190,7 +1270,9 @@ vals_reread(void *ctx, int64_t lo, int64_t hi, struct hq_stats_acc *acc,
     struct hq_err *e)
 {
 	struct vals_reread *vr = ctx;
+	struct day_cache dc = { 0, 0, 0, 0 };
 	sqlite3_stmt *st;
+	int64_t day;
 	int rc;
 
 	if (lo < vr->q->from)
@@ -1200,8 +1282,9 @@ vals_reread(void *ctx, int64_t lo, int64_t hi, struct hq_stats_acc *acc,
 	if (prepare_vals(vr->s, vr->id, lo, hi, vr->source_id, &st, e))
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		if (!vr->q->days || day_ok(vr->q,
-		    hq_time_local_day(sqlite3_column_int64(st, 0))))
+		if ((!vr->q->days && !windowed(vr->q)) ||
+		    (day_of(vr->q, &dc, sqlite3_column_int64(st, 0), &day) &&
+		    day_ok(vr->q, day)))
 			add_blob(acc, st, 2);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
@@ -1294,7 +1377,7 @@ run_rollup(struct hq_store *s, const struct hq_query *q, const int64_t ids[2],
 	/* Medians and percentiles: the values of the same slots, read beside
 	 * the moments in step (both in slot and source order). */
 	struct vals_reread vr = { s, q, id, source_id };
-	int have_v = 0;
+	int have_v = 0, emitted = 0;
 	if (vals) {
 		if (prepare_vals(s, id, q->from, q->to, source_id, &sv, e)) {
 			sqlite3_finalize(st);
@@ -1304,15 +1387,32 @@ run_rollup(struct hq_store *s, const struct hq_query *q, const int64_t ids[2],
 	}
 	hq_stats_acc_init_aggs(&acc, q->aggs, q->naggs, 1);
 	em->sr->from_rollup = 1;
-	int64_t day = 0, day_end = INT64_MIN, day_start = 0;
+	struct day_cache dc = { 0, 0, 0, 0 };
+	int64_t day = 0, day_end, day_start;
 	while (!em->stop && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t slot = sqlite3_column_int64(st, 0);
-		if (slot >= day_end) {
-			day = hq_time_local_day(slot);
-			day_start = hq_time_day_start(day);
-			day_end = hq_time_day_start(day + 1);
+		if (!day_of(q, &dc, slot, &day))
+			continue;         /* between two windows */
+		day_start = dc.lo;
+		day_end = dc.hi;
+		/* A window whose ends are not on slot boundaries cuts slots:
+		 * only raw samples can say. Whole local hours fall on them in
+		 * every zone offset of the last fifty years (multiples of 15
+		 * minutes); rows already handed on cannot be taken back. */
+		if (windowed(q) && (day_start % HQ_ROLLUP_SLOT || day_end % HQ_ROLLUP_SLOT)) {
+			if (emitted) {
+				hq_err_set(e, "%s: a day window at an offset off "
+				    "15 minutes; use --no-rollup", q->metric.name);
+				em->stop = 1;
+				em->rc = -1;
+				break;
+			}
+			conflict = 1;
+			break;
 		}
-		if (merged && (day_start % grain ||
+		/* Merged rollups by the hour (or quarter) need every bucket
+		 * to start and end on one. */
+		if (merged && (day_start % grain || day_end % grain ||
 		    (q->by == HQ_HOUR && hq_time_bucket_start(slot, HQ_HOUR) % grain))) {
 			conflict = quarters ? 1 : 2;
 			break;
@@ -1340,7 +1440,7 @@ run_rollup(struct hq_store *s, const struct hq_query *q, const int64_t ids[2],
 		}
 		if (!open || slot >= be) {
 			if (open && (finish_vals(&acc, &vr, bs, be, em) ||
-			    (finish_row(&r, &acc, q, 0, 0), emit(em, &r))))
+			    (finish_row(&r, &acc, q, 0, 0), emitted = 1, emit(em, &r))))
 				break;
 			hq_stats_acc_reset(&acc);
 			row_init(&r);
@@ -1349,13 +1449,16 @@ run_rollup(struct hq_store *s, const struct hq_query *q, const int64_t ids[2],
 				bs = q->from != INT64_MIN ? q->from
 				    : hq_time_day_start(hq_time_local_day(slot));
 				be = q->to;
+			} else if (windowed(q)) {
+				bs = day_start;
+				be = day_end;
 			} else {
 				bs = hq_time_bucket_start(slot, q->by);
 				be = hq_time_bucket_next(bs, q->by);
 			}
 			r.start = bs;
 			r.end = be;
-			r.day = hq_time_local_day(bs);
+			r.day = windowed(q) ? day : hq_time_local_day(bs);
 		}
 		hq_stats_acc_add_moments(&acc, sqlite3_column_int(st, 1),
 		    sqlite3_column_double(st, 2), sqlite3_column_double(st, 3),
@@ -1420,6 +1523,14 @@ hq_query_each(struct hq_store *s, const struct hq_query *qin,
 	int rc = -1;
 
 	memset(out, 0, sizeof *out);
+	if ((q.day_from_hour || q.day_to_hour) && (q.by != HQ_DAY || q.whole ||
+	    q.metric.kind == HQ_KIND_SLEEP || q.day_to_hour < 0 ||
+	    q.day_to_hour > q.day_from_hour || q.day_from_hour > 23)) {
+		hq_err_set(e, "%s: a day from %d:00 to %d:00 the next day needs day "
+		    "buckets of samples (sleep is per night already)", q.metric.name,
+		    q.day_from_hour, q.day_to_hour);
+		return -1;
+	}
 	if (q.naggs == 0) {
 		hq_query_default_agg(q.metric.kind, &q.aggs[0]);
 		q.naggs = 1;

@@ -111,6 +111,8 @@ base_query(const struct hq_select *sel, struct hq_query *q)
 	q->priority = sel->priority.n ? &sel->priority : NULL;
 	q->sleep_cutoff = sel->sleep_cutoff;
 	q->no_rollup = sel->no_rollup;
+	q->day_from_hour = sel->day_from_hour;
+	q->day_to_hour = sel->day_to_hour;
 }
 
 /* The aggregations a metric's rows carry: the selection's, or the kind's
@@ -227,6 +229,7 @@ store_load(void *ctx, const char *metric, const char *const *fields,
 		q.from = hq_time_day_start(hq_time_local_day(q.from) + lag_lo);
 	if (q.to != INT64_MAX)
 		q.to = hq_time_day_start(hq_time_local_day(q.to - 1) + 1 + lag_hi);
+	q.day_from_hour = q.day_to_hour = 0;   /* conditions: calendar days */
 	hq_query_default_agg(ref->kind, &q.aggs[0]);
 	q.naggs = 1;
 	for (size_t j = 0; j < nfields; j++) {

@@ -10,6 +10,15 @@
 #include "hq/buf.h"
 #include "hq/store.h"
 
+/* SQL: the local ISO 8601 time of UTC seconds t, with its offset
+ * ("2024-12-01T08:00:00-08:00"), in the zone of the program reading the
+ * store (SQLite's 'localtime': $TZ, else the system's). */
+#define LOCAL_ISO(t) \
+	"strftime('%Y-%m-%dT%H:%M:%S', " t ", 'unixepoch', 'localtime') ||" \
+	" printf('%+03d:%02d', (CAST(strftime('%s', " t ", 'unixepoch', 'localtime')" \
+	" AS INTEGER) - " t ") / 3600, abs(CAST(strftime('%s', " t ", 'unixepoch'," \
+	" 'localtime') AS INTEGER) - " t ") / 60 % 60)"
+
 /*
  * The schema, one migration per entry; entry i brings the store to version
  * i + 1. Append only: a landed migration is never edited.
@@ -294,28 +303,170 @@ static const char *const migrations[] = {
 	"  message TEXT NOT NULL,"
 	"  PRIMARY KEY (run_id, seq)"
 	");",
-	/* 4: the values of discrete metrics per 15-minute slot and source
+	/* 4 (labs and DEXA): clinical records keyed by where they came from
+	 * (UNIQUE(type, identifier) kept one of two records with the same
+	 * resource id from two health systems), reports_done marking those
+	 * whose FHIR resource has been read into lab rows (report.h: the next
+	 * import reads the rest); reports, one row per (report, test or
+	 * field). Times UTC seconds; dates local. */
+	"CREATE TABLE clinical_record_v2 ("
+	"  id INTEGER PRIMARY KEY,"
+	"  type TEXT NOT NULL,"
+	"  identifier TEXT NOT NULL,"
+	"  source_id INTEGER REFERENCES source(id),"
+	"  source_url TEXT,"
+	"  fhir_version TEXT,"
+	"  received INTEGER,"
+	"  resource_path TEXT,"
+	"  resource TEXT,"
+	"  import_id INTEGER REFERENCES import(id),"
+	"  reports_done INTEGER NOT NULL DEFAULT 0"
+	");"
+	"INSERT INTO clinical_record_v2(id, type, identifier, source_id,"
+	"  source_url, fhir_version, received, resource_path, resource, import_id)"
+	"  SELECT id, type, identifier, source_id, source_url, fhir_version,"
+	"  received, resource_path, resource, import_id FROM clinical_record;"
+	"DROP TABLE clinical_record;"
+	"ALTER TABLE clinical_record_v2 RENAME TO clinical_record;"
+	"CREATE UNIQUE INDEX clinical_record_key ON clinical_record(type,"
+	"  identifier, coalesce(source_id, 0), coalesce(source_url, ''));"
+	"CREATE INDEX clinical_record_path ON clinical_record(resource_path);"
+	"CREATE TABLE report ("
+	"  id INTEGER PRIMARY KEY,"
+	"  kind TEXT NOT NULL,"              /* labs, dexa */
+	"  date TEXT NOT NULL,"              /* local date: collection, scan */
+	"  source TEXT NOT NULL,"            /* the lab, the scanner; may be '' */
+	"  time INTEGER,"                    /* dexa: the scan's instant */
+	"  import_id INTEGER REFERENCES import(id),"
+	"  UNIQUE (kind, date, source)"
+	");"
+	"CREATE TABLE lab_result ("
+	"  id INTEGER PRIMARY KEY,"
+	"  report_id INTEGER NOT NULL REFERENCES report(id),"
+	"  test TEXT NOT NULL,"              /* catalog name or snake_case name */
+	"  name TEXT NOT NULL,"              /* as the file wrote it */
+	"  loinc TEXT NOT NULL DEFAULT '',"
+	"  time INTEGER NOT NULL,"           /* collection instant */
+	"  has_time INTEGER NOT NULL,"       /* 0: a date only (local midnight) */
+	"  date TEXT NOT NULL,"
+	"  value REAL,"                      /* NULL: text only */
+	"  comparator TEXT NOT NULL DEFAULT '',"
+	"  text TEXT NOT NULL DEFAULT '',"
+	"  unit TEXT NOT NULL DEFAULT '',"   /* normalised, as written */
+	"  ref_low REAL, ref_high REAL,"
+	"  ref_text TEXT NOT NULL DEFAULT '',"
+	"  lab_flag TEXT NOT NULL DEFAULT '',"
+	"  resource_id TEXT NOT NULL DEFAULT '',"
+	"  status TEXT NOT NULL DEFAULT '',"
+	"  superseded_by INTEGER,"           /* a newer result; -1 taken back */
+	"  clinical_record_id INTEGER REFERENCES clinical_record(id),"
+	"  import_id INTEGER REFERENCES import(id)"
+	");"
+	"CREATE INDEX lab_result_test ON lab_result(test, date);"
+	"CREATE INDEX lab_result_time ON lab_result(test, time);"
+	"CREATE INDEX lab_result_report ON lab_result(report_id);"
+	"CREATE TABLE dexa_value ("
+	"  report_id INTEGER NOT NULL REFERENCES report(id),"
+	"  field TEXT NOT NULL,"             /* canonical: trunk_fat_mass */
+	"  value REAL NOT NULL,"             /* in unit, the field's canonical */
+	"  unit TEXT NOT NULL,"
+	"  import_id INTEGER REFERENCES import(id),"
+	"  PRIMARY KEY (report_id, field)"
+	") WITHOUT ROWID;",
+	/* 5: read-only views for people who open the store in sqlite3 or
+	 * Datasette (hq(7), VIEWS): names for ids, local ISO times, values
+	 * with the unit they are stored in (sample.unit is the file's). Each
+	 * import describes every metric and workout type in table catalog
+	 * from hq's own catalog (lib/ingest.c); until the next import the
+	 * rows made here name them by their identifiers. */
+	"CREATE TABLE catalog ("
+	"  identifier TEXT PRIMARY KEY,"   /* metric.identifier or workout.activity_type */
+	"  name TEXT NOT NULL,"            /* hq's name: step_count, running */
+	"  kind TEXT NOT NULL,"            /* cumulative discrete category workout */
+	"  unit TEXT"                      /* sample values are in it; NULL: as in the file */
+	");"
+	"INSERT INTO catalog SELECT identifier, identifier, 'unknown', NULL FROM metric;"
+	"INSERT OR IGNORE INTO catalog SELECT DISTINCT activity_type, activity_type,"
+	"  'workout', NULL FROM workout;"
+	"CREATE VIEW samples AS SELECT s.id AS id, c.name AS metric,"
+	"  " LOCAL_ISO("s.start") " AS start, " LOCAL_ISO("s.end") " AS end,"
+	"  CASE WHEN s.text = '' THEN s.value END AS value,"
+	"  CASE WHEN s.text = '' THEN coalesce(c.unit, s.unit) END AS unit,"
+	"  nullif(s.text, '') AS category,"
+	"  src.name AS source, d.descr AS device, s.unit AS file_unit,"
+	"  s.start AS start_utc, s.end AS end_utc"
+	"  FROM sample s JOIN metric m ON m.id = s.metric_id"
+	"  JOIN catalog c ON c.identifier = m.identifier"
+	"  JOIN source src ON src.id = s.source_id"
+	"  LEFT JOIN device d ON d.id = s.device_id;"
+	/* Days from the rollups: cumulative metrics merged across devices
+	 * (value: the day's total), the others over every source (value:
+	 * the day's average). A WHERE on metric reaches the rollups' key. */
+	"CREATE VIEW daily AS"
+	"  SELECT c.name AS metric, date(r.slot, 'unixepoch', 'localtime') AS day,"
+	"    sum(r.sum) AS value, sum(r.sum) AS sum, NULL AS avg, NULL AS min, NULL AS max,"
+	"    sum(r.n) AS n, c.unit AS unit"
+	"  FROM rollup_merged r JOIN metric m ON m.id = r.metric_id"
+	"  JOIN catalog c ON c.identifier = m.identifier"
+	"  WHERE r.metric_id IN (SELECT metric_id FROM rollup_merged_metric)"
+	"  GROUP BY 1, 2"
+	"  UNION ALL"
+	"  SELECT c.name AS metric, date(r.slot, 'unixepoch', 'localtime') AS day,"
+	"    sum(r.sum) / sum(r.n) AS value, sum(r.sum) AS sum, sum(r.sum) / sum(r.n) AS avg,"
+	"    min(r.min) AS min, max(r.max) AS max, sum(r.n) AS n, c.unit AS unit"
+	"  FROM rollup r JOIN metric m ON m.id = r.metric_id"
+	"  JOIN catalog c ON c.identifier = m.identifier"
+	"  WHERE r.metric_id NOT IN (SELECT metric_id FROM rollup_merged_metric)"
+	"  GROUP BY 1, 2 HAVING sum(r.n) > 0;"
+	/* Heart rate as hq-query workouts has it: the workout's statistic,
+	 * else the heart-rate samples during it. */
+	"CREATE VIEW workouts AS SELECT w.id AS id, c.name AS type,"
+	"  " LOCAL_ISO("w.start") " AS start, " LOCAL_ISO("w.end") " AS end,"
+	"  date(w.start, 'unixepoch', 'localtime') AS date,"
+	"  w.duration / 60.0 AS duration_min, w.distance / 1000.0 AS distance_km,"
+	"  w.energy AS energy_kcal,"
+	"  coalesce((SELECT ws.average FROM workout_stat ws JOIN metric hm ON hm.id = ws.metric_id"
+	"    WHERE ws.workout_id = w.id AND ws.activity_uuid IS NULL"
+	"    AND hm.identifier = 'HKQuantityTypeIdentifierHeartRate'),"
+	"    (SELECT avg(hs.value) FROM sample hs WHERE hs.metric_id = (SELECT id FROM metric"
+	"    WHERE identifier = 'HKQuantityTypeIdentifierHeartRate')"
+	"    AND hs.start >= w.start AND hs.start <= w.end)) AS avg_hr,"
+	"  coalesce((SELECT ws.maximum FROM workout_stat ws JOIN metric hm ON hm.id = ws.metric_id"
+	"    WHERE ws.workout_id = w.id AND ws.activity_uuid IS NULL"
+	"    AND hm.identifier = 'HKQuantityTypeIdentifierHeartRate'),"
+	"    (SELECT max(hs.value) FROM sample hs WHERE hs.metric_id = (SELECT id FROM metric"
+	"    WHERE identifier = 'HKQuantityTypeIdentifierHeartRate')"
+	"    AND hs.start >= w.start AND hs.start <= w.end)) AS max_hr,"
+	"  src.name AS source,"
+	"  EXISTS (SELECT 1 FROM route r WHERE r.workout_id = w.id) AS has_route,"
+	"  w.start AS start_utc, w.end AS end_utc"
+	"  FROM workout w JOIN catalog c ON c.identifier = w.activity_type"
+	"  JOIN source src ON src.id = w.source_id;",
+	/* 6 on this branch, to be 7: main has 1-5 and another branch lands
+	 * its 6 first; the lead renumbers at merge (append after it).
+	 * Safe to run again over its own tables (IF NOT EXISTS).
+	 * The values of discrete metrics per 15-minute slot and source
 	 * (rollup.h), for exact medians and percentiles without reading every
 	 * sample. Empty here: rollup_vals_state says they cover no sample
 	 * yet, queries read raw samples until the next import's refresh
 	 * folds every stored sample in... */
-	"CREATE TABLE rollup_vals ("
+	"CREATE TABLE IF NOT EXISTS rollup_vals ("
 	"  metric_id INTEGER NOT NULL,"
 	"  slot INTEGER NOT NULL,"
 	"  source_id INTEGER NOT NULL,"
 	"  vals BLOB NOT NULL,"
 	"  PRIMARY KEY (metric_id, slot, source_id)"
 	") WITHOUT ROWID;"
-	"CREATE TABLE rollup_vals_state ("
+	"CREATE TABLE IF NOT EXISTS rollup_vals_state ("
 	"  id INTEGER PRIMARY KEY CHECK (id = 1),"
 	"  last_sample_id INTEGER NOT NULL"
 	");"
-	"INSERT INTO rollup_vals_state VALUES (1, 0);"
+	"INSERT OR IGNORE INTO rollup_vals_state VALUES (1, 0);"
 	/* ...and cumulative metrics merged by the default priority per
 	 * 15-minute slot, beside rollup_merged's hours, for zones whose days
 	 * start on the half or quarter hour. No metric's merged rollups are
 	 * complete until the next refresh has merged it again, into both. */
-	"CREATE TABLE rollup_merged_q ("
+	"CREATE TABLE IF NOT EXISTS rollup_merged_q ("
 	"  metric_id INTEGER NOT NULL,"
 	"  slot INTEGER NOT NULL,"
 	"  sum REAL NOT NULL,"
@@ -682,6 +833,39 @@ hq_store_query_id(struct hq_store *s, sqlite3_stmt *st,
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		return sql_err(s, e, what);
 	return id;
+}
+
+sqlite3_stmt *
+hq_store_stmt(struct hq_store *s, const struct hq_store_sql *q,
+    sqlite3_stmt **st, struct hq_err *e)
+{
+	if (!*st && hq_store_prepare(s, q->sql, st, e))
+		return NULL;
+	return *st;
+}
+
+int
+hq_store_run_sql(struct hq_store *s, const struct hq_store_sql *q,
+    sqlite3_stmt **st, const struct hq_bind *v, struct hq_err *e)
+{
+	return hq_store_stmt(s, q, st, e) ? hq_store_run(s, *st, v, q->what, e) : -1;
+}
+
+int64_t
+hq_store_query_sql(struct hq_store *s, const struct hq_store_sql *q,
+    sqlite3_stmt **st, const struct hq_bind *v, struct hq_err *e)
+{
+	return hq_store_stmt(s, q, st, e) ?
+	    hq_store_query_id(s, *st, v, q->what, e) : -1;
+}
+
+void
+hq_store_finalize(sqlite3_stmt **st, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		sqlite3_finalize(st[i]);
+		st[i] = NULL;
+	}
 }
 
 static int64_t

@@ -20,6 +20,8 @@
 #define PANEL_GAP 40
 #define PANEL_MIN 150
 #define CHAR_W 6.4        /* average glyph width at 11-12px, for layout */
+#define ALERT "#d62728"   /* a point out of its range */
+#define BAND "#59a14f"    /* a reference range */
 
 static const char *const palette[] = {
 	"#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#b07aa1",
@@ -488,6 +490,8 @@ joined(const struct hq_chart_series *s, size_t i, enum hq_period by,
 	b = &s->pts[i];
 	if (!finite_point(a) || !finite_point(b))
 		return 0;
+	if (s->connect)
+		return 1;
 	if (by != HQ_PERIOD_NONE)
 		return !(a->end > a->start && b->start > a->end);
 	return gap <= 0 || point_time(b) - point_time(a) <= gap;
@@ -593,8 +597,9 @@ draw_line(struct hq_buf *b, const struct hq_chart *c, const struct layout *L,
 			continue;
 		if (!dots && (joined(s, i, c->by, gap) || joined(s, i + 1, c->by, gap)))
 			continue;
-		hq_buf_printf(b, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"%s\"",
-		    xpx(L, point_time(p)), ypx(&P->y, p->value), dots ? "3.5" : "2.5");
+		hq_buf_printf(b, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"%s\"%s",
+		    xpx(L, point_time(p)), ypx(&P->y, p->value), dots ? "3.5" : "2.5",
+		    s->alert && s->alert[i] ? " fill=\"" ALERT "\"" : "");
 		if (tips) {
 			hq_buf_puts(b, ">");
 			tooltip(b, s, p, c->by);
@@ -604,6 +609,95 @@ draw_line(struct hq_buf *b, const struct hq_chart *c, const struct layout *L,
 		}
 	}
 	hq_buf_puts(b, "</g>\n");
+}
+
+/* The band of a series (a reference range): each point's limits hold
+ * from halfway after the point before it to halfway before the next
+ * (ranges change with the lab, they do not slide between results). A
+ * side without a limit runs to the panel's edge; a point with neither
+ * breaks the band; a lone point gets a band a few pixels wide. */
+static double
+band_y(const struct panel *P, double v, int upper)
+{
+	if (isnan(v))
+		return upper ? P->y.top : P->y.bottom;
+	return upper ? fmax(P->y.top, ypx(&P->y, v)) : fmin(P->y.bottom, ypx(&P->y, v));
+}
+
+static void
+band_edge(struct hq_buf *b, const struct layout *L, const struct panel *P,
+    const struct hq_chart_series *s, size_t i, size_t j, int upper)
+{
+	const double *lim = upper ? s->band_hi : s->band_lo;
+
+	/* Upper edge left to right, lower edge right to left. */
+	for (size_t n = 0; n < j - i; n++) {
+		size_t k = upper ? i + n : j - 1 - n;
+		double x = xpx(L, point_time(&s->pts[k]));
+		double y = band_y(P, lim[k], upper);
+		if (j - i == 1) {
+			hq_buf_printf(b, "%s%.2f %.2f L%.2f %.2f", upper ? "M" : " L",
+			    upper ? x - 6 : x + 6, y, upper ? x + 6 : x - 6, y);
+			continue;
+		}
+		size_t prev = upper ? k - 1 : k + 1;
+		int has_prev = upper ? k > i : k + 1 < j;
+		if (has_prev) {
+			double mid = (x + xpx(L, point_time(&s->pts[prev]))) / 2;
+			hq_buf_printf(b, " L%.2f %.2f L%.2f %.2f", mid,
+			    band_y(P, lim[prev], upper), mid, y);
+		} else {
+			hq_buf_printf(b, "%s%.2f %.2f", upper ? "M" : " L", x, y);
+		}
+		if (n + 1 == j - i)
+			hq_buf_printf(b, " L%.2f %.2f", x, y);
+	}
+}
+
+static void
+draw_band(struct hq_buf *b, const struct layout *L, const struct panel *P,
+    const struct hq_chart_series *s)
+{
+	size_t i = 0;
+
+	if (!s->band_lo || !s->band_hi)
+		return;
+	while (i < s->n) {
+		size_t j = i;
+		while (j < s->n && finite_point(&s->pts[j]) &&
+		    !(isnan(s->band_lo[j]) && isnan(s->band_hi[j])))
+			j++;
+		if (j == i) {
+			i++;
+			continue;
+		}
+		hq_buf_puts(b, "<path class=\"band\" fill=\"" BAND "\" "
+		    "fill-opacity=\"0.13\" stroke=\"none\" d=\"");
+		band_edge(b, L, P, s, i, j, 1);
+		band_edge(b, L, P, s, i, j, 0);
+		hq_buf_puts(b, " Z\"/>\n");
+		i = j;
+	}
+}
+
+/* Marks: a dashed line across the plot at a time, its label at the top. */
+static void
+draw_marks(struct hq_buf *b, const struct hq_chart *c, const struct layout *L,
+    double top, double bottom)
+{
+	for (size_t i = 0; i < c->nmarks; i++) {
+		double x = xpx(L, (double)c->marks[i].time);
+		if (x < L->left || x > L->right)
+			continue;
+		hq_buf_printf(b, "<line class=\"mark\" x1=\"%.2f\" x2=\"%.2f\" "
+		    "y1=\"%.1f\" y2=\"%.1f\" stroke=\"#777\" stroke-dasharray=\"3 3\"/>\n",
+		    x, x, top - 4, bottom);
+		hq_buf_printf(b, "<text class=\"mark\" x=\"%.2f\" y=\"%.1f\" "
+		    "font-size=\"11\" fill=\"#555\" text-anchor=\"%s\">", x + 4,
+		    top - 8, x > (L->left + L->right) / 2 ? "end" : "start");
+		put_esc(b, c->marks[i].label);
+		hq_buf_puts(b, "</text>\n");
+	}
 }
 
 static void
@@ -833,7 +927,12 @@ chart(struct hq_buf *b, const struct hq_chart *c, double *height)
 		}
 	}
 	hq_buf_puts(b, "</text>\n");
-	if (any) {
+	if (c->subtitle) {
+		hq_buf_puts(b, "<text class=\"subtitle\" x=\"16\" y=\"46\" "
+		    "font-size=\"12\" fill=\"#777\">");
+		put_esc(b, c->subtitle);
+		hq_buf_puts(b, "</text>\n");
+	} else if (any) {
 		/* From the first bucket to the last one's last second. */
 		fmt_when(data0, c->by, d0, sizeof d0);
 		fmt_when(data1 > data0 && c->by != HQ_PERIOD_NONE ? data1 - 1 : data1,
@@ -860,11 +959,15 @@ chart(struct hq_buf *b, const struct hq_chart *c, double *height)
 		for (size_t m = 0; m < p->n; m++) {
 			const struct hq_chart_series *s = &c->series[p->series[m]];
 			for (size_t j = 0; j < s->n; j++) {
-				double v = s->pts[j].value;
-				if (!isfinite(v))
-					continue;
-				lo = isnan(lo) || v < lo ? v : lo;
-				hi = isnan(hi) || v > hi ? v : hi;
+				double v[3] = { s->pts[j].value,
+					s->band_lo ? s->band_lo[j] : NAN,
+					s->band_hi ? s->band_hi[j] : NAN };
+				for (int q = 0; q < 3; q++) {
+					if (!isfinite(v[q]) || !isfinite(v[0]))
+						continue;
+					lo = isnan(lo) || v[q] < lo ? v[q] : lo;
+					hi = isnan(hi) || v[q] > hi ? v[q] : hi;
+				}
 			}
 		}
 		p->y.top = top + (double)k * (ph + PANEL_GAP);
@@ -875,7 +978,9 @@ chart(struct hq_buf *b, const struct hq_chart *c, double *height)
 			hq_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\""
 			    " fill=\"#999\" font-size=\"14\">no data</text>\n",
 			    (L.left + L.right) / 2, (p->y.top + p->y.bottom) / 2);
-		/* Bars first, lines over them. */
+		/* Bands first, bars over them, lines over both. */
+		for (size_t m = 0; m < p->n; m++)
+			draw_band(b, &L, p, &c->series[p->series[m]]);
 		size_t slot = 0;
 		for (size_t m = 0; m < p->n; m++)
 			if (c->series[p->series[m]].bars)
@@ -901,6 +1006,7 @@ chart(struct hq_buf *b, const struct hq_chart *c, double *height)
 		    (L.left + L.right) / 2, (top + L.height - MARGIN_BOTTOM) / 2);
 	} else if (any) {
 		draw_xaxis(b, c, &L, P[np - 1].y.bottom);
+		draw_marks(b, c, &L, P[0].y.top, P[np - 1].y.bottom);
 	}
 	for (size_t k = 0; k < np; k++)
 		free(P[k].series);
@@ -908,26 +1014,335 @@ chart(struct hq_buf *b, const struct hq_chart *c, double *height)
 	*height = L.height;
 }
 
-int
-hq_svg_write(FILE *fp, const struct hq_chart *c)
+/* The document around a drawn body: header, white background, body. */
+static int
+emit(FILE *fp, struct hq_buf *body, int width, double height)
 {
-	struct hq_buf body = { 0 }, head = { 0 };
-	double height = 0;
-	int width = c->width > 0 ? c->width : 960, status = 0;
+	struct hq_buf head = { 0 };
+	int status = 0;
 
-	chart(&body, c, &height);
 	hq_buf_puts(&head, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	hq_buf_printf(&head, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\""
 	    " height=\"%.0f\" viewBox=\"0 0 %d %.0f\" font-family=\"" FONT "\">\n",
 	    width, height, width, height);
 	hq_buf_printf(&head, "<rect width=\"%d\" height=\"%.0f\" fill=\"#fff\"/>\n",
 	    width, height);
-	hq_buf_puts(&body, "</svg>\n");
+	hq_buf_puts(body, "</svg>\n");
 	if (fwrite(head.data, 1, head.len, fp) != head.len ||
-	    fwrite(body.data, 1, body.len, fp) != body.len || fflush(fp) != 0 ||
+	    fwrite(body->data, 1, body->len, fp) != body->len || fflush(fp) != 0 ||
 	    ferror(fp))
 		status = -1;
 	hq_buf_free(&head);
-	hq_buf_free(&body);
+	hq_buf_free(body);
 	return status;
+}
+
+int
+hq_svg_write(FILE *fp, const struct hq_chart *c)
+{
+	struct hq_buf body = { 0 };
+	double height = 0;
+
+	chart(&body, c, &height);
+	return emit(fp, &body, c->width > 0 ? c->width : 960, height);
+}
+
+/* ---- values against values: scatter and strips (hq-correlate) ----------- */
+
+#define VAL_W 760
+#define VAL_H 540
+#define VAL_TOP 92               /* below title and subtitle */
+
+/* A value axis along x: the y scale's arithmetic with bottom as the left
+ * pixel column and top as the right one. */
+static void
+draw_xvalues(struct hq_buf *b, const struct yscale *x, double ybase,
+    const char *name, const char *unit)
+{
+	char label[48];
+
+	for (double v = x->lo; v <= x->hi + x->step * 1e-6; v += x->step) {
+		double px = ypx(x, v);
+		fmt_tick(v, x, label, sizeof label);
+		hq_buf_printf(b, "<line x1=\"%.2f\" x2=\"%.2f\" y1=\"%.1f\" y2=\"%.1f\""
+		    " stroke=\"#444\" stroke-width=\"1\"/>\n", px, px, ybase, ybase + 5);
+		hq_buf_printf(b, "<text class=\"xtick\" x=\"%.2f\" y=\"%.1f\" text-anchor=\"middle\""
+		    " fill=\"#555\" font-size=\"11\">%s</text>\n", px, ybase + 18, label);
+	}
+	hq_buf_printf(b, "<text class=\"xlabel\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\""
+	    " fill=\"#555\" font-size=\"12\" font-weight=\"600\">", (x->bottom + x->top) / 2,
+	    ybase + 38);
+	put_esc(b, name);
+	if (unit && *unit) {
+		hq_buf_puts(b, " (");
+		put_esc(b, unit);
+		hq_buf_puts(b, ")");
+	}
+	hq_buf_puts(b, "</text>\n");
+}
+
+static void
+value_titles(struct hq_buf *b, const char *title, const char *subtitle)
+{
+	hq_buf_puts(b, "<text class=\"title\" x=\"16\" y=\"26\" font-size=\"17\""
+	    " font-weight=\"600\" fill=\"#222\">");
+	put_esc(b, title);
+	hq_buf_puts(b, "</text>\n<text class=\"subtitle\" x=\"16\" y=\"46\""
+	    " font-size=\"12\" fill=\"#777\">");
+	put_esc(b, subtitle);
+	hq_buf_puts(b, "</text>\n");
+}
+
+/* Widen [lo, hi] (NaN: empty) to the finite values of v. */
+static void
+extent(const double *v, size_t n, double *lo, double *hi)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!isfinite(v[i]))
+			continue;
+		*lo = isnan(*lo) || v[i] < *lo ? v[i] : *lo;
+		*hi = isnan(*hi) || v[i] > *hi ? v[i] : *hi;
+	}
+}
+
+static void
+value_tooltip(struct hq_buf *b, const char *const *labels, size_t i,
+    const char *text)
+{
+	hq_buf_puts(b, "><title>");
+	if (labels && labels[i]) {
+		put_esc(b, labels[i]);
+		hq_buf_puts(b, ": ");
+	}
+	put_esc(b, text);
+	hq_buf_puts(b, "</title></circle>\n");
+}
+
+int
+hq_svg_scatter(FILE *fp, const struct hq_scatter *s)
+{
+	struct hq_buf b = { 0 };
+	struct yscale xs, ys;
+	struct panel P = { .unit = s->yunit };
+	struct layout L = { 0 };
+	double xlo = NAN, xhi = NAN, ylo = NAN, yhi = NAN;
+	int width = s->width > 0 ? s->width : VAL_W;
+	double height = s->height > 0 ? s->height : VAL_H;
+	double r = s->n > 400 ? 2.5 : 3.5;
+
+	extent(s->x, s->n, &xlo, &xhi);
+	extent(s->y, s->n, &ylo, &yhi);
+	if (s->has_line && !isnan(xlo)) {
+		/* the line's ends stay inside the plot */
+		double e[2] = { s->intercept + s->slope * xlo, s->intercept + s->slope * xhi };
+		extent(e, 2, &ylo, &yhi);
+	}
+	L.left = MARGIN_LEFT;
+	L.right = width - MARGIN_RIGHT;
+	ys.top = VAL_TOP;
+	ys.bottom = height - MARGIN_BOTTOM - 20;
+	yscale_fit(&ys, ylo, yhi, 0, 6);
+	xs.bottom = L.left;
+	xs.top = L.right;
+	yscale_fit(&xs, xlo, xhi, 0, 7);
+	P.y = ys;
+
+	value_titles(&b, s->title, s->subtitle);
+	draw_yaxis(&b, &L, &P);
+	hq_buf_printf(&b, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.2f\" y2=\"%.2f\""
+	    " stroke=\"#444\" stroke-width=\"1\"/>\n", L.left, L.right, ys.bottom, ys.bottom);
+	draw_xvalues(&b, &xs, ys.bottom, s->xname, s->xunit);
+	if (isnan(xlo))
+		hq_buf_printf(&b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\""
+		    " fill=\"#999\" font-size=\"14\">no data</text>\n",
+		    (L.left + L.right) / 2, (ys.top + ys.bottom) / 2);
+	hq_buf_printf(&b, "<g class=\"points\" fill=\"%s\" fill-opacity=\"0.6\""
+	    " stroke=\"#fff\" stroke-width=\"0.8\">\n", palette[0]);
+	for (size_t i = 0; i < s->n; i++) {
+		char text[96];
+		if (!isfinite(s->x[i]) || !isfinite(s->y[i]))
+			continue;
+		hq_buf_printf(&b, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"%.1f\"",
+		    ypx(&xs, s->x[i]), ypx(&ys, s->y[i]), r);
+		snprintf(text, sizeof text, "%.6g %s, %.6g %s", s->x[i],
+		    s->xunit ? s->xunit : "", s->y[i], s->yunit ? s->yunit : "");
+		value_tooltip(&b, s->labels, i, text);
+	}
+	hq_buf_puts(&b, "</g>\n");
+	if (s->has_line && !isnan(xlo))
+		hq_buf_printf(&b, "<line class=\"fit\" x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\""
+		    " y2=\"%.2f\" stroke=\"%s\" stroke-width=\"2.5\"/>\n", ypx(&xs, xlo),
+		    ypx(&ys, s->intercept + s->slope * xlo), ypx(&xs, xhi),
+		    ypx(&ys, s->intercept + s->slope * xhi), palette[1]);
+	return emit(fp, &b, width, height);
+}
+
+int
+hq_svg_strips(FILE *fp, const struct hq_strips *s)
+{
+	struct hq_buf b = { 0 };
+	struct yscale ys;
+	struct panel P = { .unit = s->unit };
+	struct layout L = { 0 };
+	double lo = NAN, hi = NAN, colw;
+	int width = s->width > 0 ? s->width : VAL_W;
+	double height = s->height > 0 ? s->height : VAL_H;
+
+	for (size_t g = 0; g < s->ngroups; g++)
+		extent(s->groups[g].v, s->groups[g].n, &lo, &hi);
+	L.left = MARGIN_LEFT;
+	L.right = width - MARGIN_RIGHT;
+	ys.top = VAL_TOP;
+	ys.bottom = height - MARGIN_BOTTOM - 20;
+	yscale_fit(&ys, lo, hi, 0, 6);
+	P.y = ys;
+	colw = (L.right - L.left) / (double)(s->ngroups ? s->ngroups : 1);
+
+	value_titles(&b, s->title, s->subtitle);
+	draw_yaxis(&b, &L, &P);
+	hq_buf_printf(&b, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.2f\" y2=\"%.2f\""
+	    " stroke=\"#444\" stroke-width=\"1\"/>\n", L.left, L.right, ys.bottom, ys.bottom);
+	for (size_t g = 0; g < s->ngroups; g++) {
+		const struct hq_strip *st = &s->groups[g];
+		const char *color = palette[g % NPALETTE];
+		double mid = L.left + colw * ((double)g + 0.5), half = fmin(colw * 0.3, 110);
+		double sum = 0;
+		size_t n = 0;
+
+		hq_buf_printf(&b, "<g class=\"strip\" fill=\"%s\" fill-opacity=\"0.55\""
+		    " stroke=\"#fff\" stroke-width=\"0.8\">\n", color);
+		for (size_t i = 0; i < st->n; i++) {
+			char text[64];
+			/* The golden ratio spreads the dots evenly, the same way
+			 * on every run. */
+			double j = fmod((double)i * 0.6180339887498949, 1.0) * 2 - 1;
+			if (!isfinite(st->v[i]))
+				continue;
+			sum += st->v[i];
+			n++;
+			hq_buf_printf(&b, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"3.5\"",
+			    mid + j * half * 0.8, ypx(&ys, st->v[i]));
+			snprintf(text, sizeof text, "%.6g %s", st->v[i], s->unit ? s->unit : "");
+			value_tooltip(&b, st->labels, i, text);
+		}
+		hq_buf_puts(&b, "</g>\n");
+		if (n) {
+			char label[64], mean[40];
+			double y = ypx(&ys, sum / (double)n);
+			snprintf(mean, sizeof mean, "%.3g", sum / (double)n);
+			snprintf(label, sizeof label, "mean %s %s", mean, s->unit ? s->unit : "");
+			hq_buf_printf(&b, "<line class=\"mean\" x1=\"%.2f\" x2=\"%.2f\" y1=\"%.2f\""
+			    " y2=\"%.2f\" stroke=\"#222\" stroke-width=\"3\"/>\n", mid - half,
+			    mid + half, y, y);
+			/* above the bar's right end, on a white halo over the dots */
+			hq_buf_printf(&b, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"end\""
+			    " font-size=\"12\" font-weight=\"600\" fill=\"#222\" stroke=\"#fff\""
+			    " stroke-width=\"3\" paint-order=\"stroke\">", mid + half, y - 7);
+			put_esc(&b, label);
+			hq_buf_puts(&b, "</text>\n");
+		}
+		hq_buf_printf(&b, "<text class=\"group\" x=\"%.2f\" y=\"%.1f\""
+		    " text-anchor=\"middle\" fill=\"#333\" font-size=\"12\""
+		    " font-weight=\"600\">", mid, ys.bottom + 22);
+		put_esc(&b, st->name);
+		hq_buf_printf(&b, "</text>\n<text x=\"%.2f\" y=\"%.1f\" text-anchor=\"middle\""
+		    " fill=\"#777\" font-size=\"11\">n = %zu</text>\n", mid, ys.bottom + 38, n);
+	}
+	if (isnan(lo))
+		hq_buf_printf(&b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\""
+		    " fill=\"#999\" font-size=\"14\">no data</text>\n",
+		    (L.left + L.right) / 2, (ys.top + ys.bottom) / 2);
+	return emit(fp, &b, width, height);
+}
+
+/* ---- before and after ---------------------------------------------------- */
+
+#define CMP_W 900
+#define CMP_ROW 48
+#define CMP_BAR_X0 250
+#define CMP_BAR_X1 640
+#define CMP_BEFORE "#bab0ac"
+#define CMP_AFTER "#4e79a7"
+
+static void
+cmp_value(struct hq_buf *b, double x, double y, int right, double v,
+    const char *color)
+{
+	hq_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" fill=\"%s\""
+	    " dominant-baseline=\"middle\" text-anchor=\"%s\">%.4g</text>\n",
+	    right ? x + 4 : x - 4, y, color, right ? "start" : "end", v);
+}
+
+static void
+cmp_row(struct hq_buf *b, const struct hq_compare_row *r, double y)
+{
+	double lo = fmin(0, fmin(r->before, r->after));
+	double hi = fmax(0, fmax(r->before, r->after));
+	double w = CMP_BAR_X1 - CMP_BAR_X0, x0, xb, xa;
+	int muted = r->note != NULL;
+
+	if (!(hi > lo))
+		hi = lo + 1;
+	x0 = CMP_BAR_X0 + (0 - lo) / (hi - lo) * w;
+	xb = CMP_BAR_X0 + (r->before - lo) / (hi - lo) * w;
+	xa = CMP_BAR_X0 + (r->after - lo) / (hi - lo) * w;
+	hq_buf_printf(b, "<g class=\"row\"%s>\n", muted ? " opacity=\"0.55\"" : "");
+	hq_buf_printf(b, "<text x=\"16\" y=\"%.1f\" font-size=\"13\" font-weight=\"600\""
+	    " fill=\"#222\">", y + 16);
+	put_esc(b, r->label);
+	hq_buf_printf(b, "</text>\n<text x=\"16\" y=\"%.1f\" font-size=\"11\" fill=\"#777\">",
+	    y + 32);
+	put_esc(b, r->unit && *r->unit ? r->unit : "no unit");
+	hq_buf_puts(b, "</text>\n");
+	hq_buf_printf(b, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"14\""
+	    " fill=\"" CMP_BEFORE "\"/>\n", fmin(x0, xb), y + 4, fabs(xb - x0));
+	hq_buf_printf(b, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"14\""
+	    " fill=\"" CMP_AFTER "\"/>\n", fmin(x0, xa), y + 22, fabs(xa - x0));
+	cmp_value(b, xb, y + 11, xb >= x0, r->before, "#555");
+	cmp_value(b, xa, y + 29, xa >= x0, r->after, "#222");
+	hq_buf_printf(b, "<line x1=\"%.2f\" x2=\"%.2f\" y1=\"%.1f\" y2=\"%.1f\""
+	    " stroke=\"#444\"/>\n", x0, x0, y + 1, y + 39);
+	hq_buf_printf(b, "<text x=\"%d\" y=\"%.1f\" font-size=\"12\" fill=\"#222\">",
+	    CMP_BAR_X1 + 56, y + 16);
+	put_esc(b, r->change ? r->change : "");
+	hq_buf_puts(b, "</text>\n");
+	if (r->note) {
+		hq_buf_printf(b, "<text x=\"%d\" y=\"%.1f\" font-size=\"11\""
+		    " font-style=\"italic\" fill=\"#555\">", CMP_BAR_X1 + 56, y + 32);
+		put_esc(b, r->note);
+		hq_buf_puts(b, "</text>\n");
+	}
+	hq_buf_puts(b, "</g>\n");
+}
+
+int
+hq_svg_compare(FILE *fp, const struct hq_compare_chart *c)
+{
+	struct hq_buf b = { 0 };
+	double y = 96, height = 96 + (double)c->n * CMP_ROW + (c->footnote ? 44 : 20);
+
+	value_titles(&b, c->title, c->subtitle ? c->subtitle : "");
+	/* The legend: which bar is which date. */
+	hq_buf_printf(&b, "<rect x=\"%d\" y=\"58\" width=\"12\" height=\"12\" fill=\""
+	    CMP_BEFORE "\"/>\n<text x=\"%d\" y=\"68\" font-size=\"12\" fill=\"#333\">",
+	    CMP_BAR_X0, CMP_BAR_X0 + 18);
+	put_esc(&b, c->before_label);
+	hq_buf_printf(&b, "</text>\n<rect x=\"%d\" y=\"58\" width=\"12\" height=\"12\""
+	    " fill=\"" CMP_AFTER "\"/>\n<text x=\"%d\" y=\"68\" font-size=\"12\""
+	    " fill=\"#333\">", CMP_BAR_X0 + 140, CMP_BAR_X0 + 158);
+	put_esc(&b, c->after_label);
+	hq_buf_puts(&b, "</text>\n");
+	for (size_t i = 0; i < c->n; i++, y += CMP_ROW) {
+		if (i % 2 == 0)
+			hq_buf_printf(&b, "<rect x=\"8\" y=\"%.1f\" width=\"%d\" height=\"%d\""
+			    " fill=\"#f6f6f6\"/>\n", y - 2, CMP_W - 16, CMP_ROW - 4);
+		cmp_row(&b, &c->rows[i], y);
+	}
+	if (c->footnote) {
+		hq_buf_printf(&b, "<text x=\"16\" y=\"%.1f\" font-size=\"11\" fill=\"#555\">",
+		    y + 18);
+		put_esc(&b, c->footnote);
+		hq_buf_puts(&b, "</text>\n");
+	}
+	return emit(fp, &b, CMP_W, height);
 }

@@ -352,8 +352,9 @@ local_wall(int64_t utc)
 	    l.hour * 3600 + l.min * 60 + l.sec;
 }
 
-int64_t
-hq_time_from_local(int y, int m, int d, int hh, int mm, int ss)
+int
+hq_time_from_local_all(int y, int m, int d, int hh, int mm, int ss,
+    int64_t t[2])
 {
 	int64_t wall = hq_time_days_from_civil(y, m, d) * 86400 + hh * 3600 +
 	    mm * 60 + ss;
@@ -366,11 +367,26 @@ hq_time_from_local(int y, int m, int d, int hh, int mm, int ss)
 	int64_t t2 = wall - (int64_t)after.offset_min * 60;
 	int ok1 = local_wall(t1) == wall, ok2 = local_wall(t2) == wall;
 
-	if (ok1 && ok2)
-		return t1 < t2 ? t1 : t2;   /* a repeated hour: the first */
-	if (ok1 || ok2)
-		return ok1 ? t1 : t2;
-	return t1 > t2 ? t1 : t2;           /* a skipped hour: after the gap */
+	if (ok1 && ok2 && t1 != t2) {   /* a repeated hour */
+		t[0] = t1 < t2 ? t1 : t2;
+		t[1] = t1 < t2 ? t2 : t1;
+		return 2;
+	}
+	if (ok1 || ok2) {
+		t[0] = t[1] = ok1 ? t1 : t2;
+		return 1;
+	}
+	t[0] = t[1] = t1 > t2 ? t1 : t2;  /* a skipped hour: after the gap */
+	return 0;
+}
+
+int64_t
+hq_time_from_local(int y, int m, int d, int hh, int mm, int ss)
+{
+	int64_t t[2];
+
+	hq_time_from_local_all(y, m, d, hh, mm, ss, t);
+	return t[0];
 }
 
 int64_t
@@ -386,6 +402,17 @@ hq_time_day_start(int64_t day)
 	day_starts[k].start = hq_time_from_local(y, m, d, 0, 0, 0);
 	day_starts[k].valid = 1;
 	return day_starts[k].start;
+}
+
+int64_t
+hq_time_day_at(int64_t day, int hour)
+{
+	int y, m, d;
+
+	if (hour == 0)
+		return hq_time_day_start(day);
+	hq_time_civil_from_days(day, &y, &m, &d);
+	return hq_time_from_local(y, m, d, hour, 0, 0);
 }
 
 /* ISO 8601 week-numbering year and week of a day number. */
@@ -560,6 +587,15 @@ hq_time_format_date(int64_t utc, char *buf, size_t n)
 	snprintf(buf, n, "%04d-%02d-%02d", l.year, l.month, l.day);
 }
 
+void
+hq_time_format_day(int64_t day, char *buf, size_t n)
+{
+	int y, m, d;
+
+	hq_time_civil_from_days(day, &y, &m, &d);
+	snprintf(buf, n, "%04d-%02d-%02d", y, m, d);
+}
+
 static int64_t
 month_start(int y, int m)
 {
@@ -684,4 +720,34 @@ hq_time_monotonic(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int
+hq_time_parse_from_to(const char *from, const char *to, int64_t now,
+    int64_t *start, int64_t *end, struct hq_err *e)
+{
+	int64_t s, z;
+
+	*start = INT64_MIN;
+	*end = INT64_MAX;
+	if (from) {
+		if (hq_time_parse_range(from, now, &s, &z, e)) {
+			hq_err_prefix(e, "--from");
+			return -1;
+		}
+		*start = s;
+	}
+	if (to) {
+		if (hq_time_parse_range(to, now, &s, &z, e)) {
+			hq_err_prefix(e, "--to");
+			return -1;
+		}
+		/* --to names the last day (or month...) to include. */
+		*end = z > s ? z : s;
+	}
+	if (*start != INT64_MIN && *end != INT64_MAX && *start >= *end) {
+		hq_err_set(e, "--from %s is after --to %s; swap them", from, to);
+		return -1;
+	}
+	return 0;
 }

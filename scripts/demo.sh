@@ -1,7 +1,8 @@
 #!/bin/sh
 # make demo: writes a realistic 60-day Apple Health export of a demo persona
-# (iPhone + Apple Watch, CGM, sleep stages, workouts), ingests it into a demo
-# store of its own, and tours what is in it. The Makefile installs the
+# (iPhone + Apple Watch, CGM, sleep stages, workouts, lab results from her
+# health system), three years of lab work and three DEXA scans, ingests
+# them into a demo store of its own, and tours what is in it. The Makefile installs the
 # dependencies and builds first; this script builds nothing.
 #
 # Everything goes to $HQ_DEMO_DIR (default ~/.local/share/hq/demo), never to
@@ -28,7 +29,15 @@ step() {
 		printf '   (skipped: %s is not built yet)\n' "$1"
 		return 0
 	fi
-	printf '$ %s\n' "$*"
+	# quoted where a shell would need it, so the line can be pasted
+	printf '$'
+	for a in "$@"; do
+		case $a in
+		*[!A-Za-z0-9_./,:=@%+-]*) printf " '%s'" "$a" ;;
+		*) printf ' %s' "$a" ;;
+		esac
+	done
+	printf '\n'
 	"$@" || printf '   (%s exited %s)\n' "$1" "$?"
 }
 
@@ -44,9 +53,11 @@ rm -f "$HQ_DB" "$HQ_DB-wal" "$HQ_DB-shm" "$HQ_DB-journal"
 start=$(TZ=$HQ_TZ date -d '60 days ago' +%Y-%m-%d)
 now=$(TZ=$HQ_TZ date '+%Y-%m-%d %H:%M:%S')
 printf '== A demo export: 60 days of Alex, who wears an Apple Watch and carries an iPhone (%s)\n' "$HQ_TZ"
-printf '$ gen-export --zip --days 60 --start %s --export-date "%s" -o %s/export.zip\n' "$start" "$now" "$DIR"
+printf '$ gen-export --zip --days 60 --start %s --export-date "%s" --clinical --labs %s/labs.csv --dexa %s/dexa.json -o %s/export.zip\n' \
+	"$start" "$now" "$DIR" "$DIR" "$DIR"
 gen-export --zip --days 60 --start "$start" --export-date "$now" --seed 1 \
-	--truth "$DIR/truth.jsonl" -o "$DIR/export.zip"
+	--truth "$DIR/truth.jsonl" --clinical --labs "$DIR/labs.csv" \
+	--dexa "$DIR/dexa.json" --clarity "$DIR/clarity.csv" -o "$DIR/export.zip"
 ls -l "$DIR/export.zip" | awk '{ printf "   %s bytes, %s\n", $5, $NF }'
 
 step "Import it" hq-ingest "$DIR/export.zip"
@@ -70,6 +81,8 @@ step "Heart rate this month, on days with at least 60 exercise minutes" \
 	hq-query heart_rate --by day --agg avg,min,max --when 'exercise_time.sum>=60' --from 30d --format table
 step "Glucose: daily average and peak, last week" \
 	hq-query glucose --by day --agg avg,max --from 7d --format table
+step "Does sleep shorten after high-glucose days? The nights after days above 140 against the rest" \
+	hq-correlate glucose sleep --when 'glucose.max>140' --night --format text
 step "Workouts this month" hq-query workouts --from 30d --format table
 step "Steps this week against last week: total and average per day" \
 	hq-query steps --by week --agg sum,avg --from last-week --format table
@@ -77,10 +90,54 @@ step "The average night of each of the last four weeks: asleep, deep, REM (hours
 	hq-query sleep sleep_deep sleep_rem --by week --agg avg --from 4w --format table
 step "Hours last week when heart rate averaged over 100" \
 	hq-query heart_rate --by hour --from 7d --where 'value>100' --format table
+step "Lab work: three years of results as a CSV, three DEXA scans (BodySpec)" \
+	hq-ingest "$DIR/labs.csv" "$DIR/dexa.json"
+step "What reports are in the store" hq-report list --format table
+step "The latest result of every test, each against its own lab's range" \
+	hq-report latest labs --format table
+step "What's my latest LDL, and is it in range?" hq-report latest labs ldl --format table
+step "How has my HbA1c trended? (one visit abroad reported it in mmol/mol)" \
+	hq-report trend labs hba1c --format table
+step "LDL over three years: calculated at first, measured directly later" \
+	hq-report trend labs ldl --format table
+step "Compare my visceral fat between my last two DEXA scans" \
+	hq-report compare dexa --fields vat_mass,fat_mass,lean_mass,total_body_fat_pct --format table
+if have hq-report; then
+	printf '\n== Lab and DEXA charts\n$ hq-report trend labs ldl --format svg > %s/ldl.svg\n' "$DIR"
+	hq-report trend labs ldl --format svg >"$DIR/ldl.svg" &&
+		hq-report compare dexa --format svg >"$DIR/dexa.svg" &&
+		printf '   open %s/ldl.svg and %s/dexa.svg in a browser\n' "$DIR" "$DIR"
+fi
 if have hq-query; then
 	printf '\n== Daily steps as a chart\n$ hq-query steps --by day --from 30d --format svg > %s/steps.svg\n' "$DIR"
 	hq-query steps --by day --from 30d --format svg >"$DIR/steps.svg" &&
 		printf '   open %s/steps.svg in a browser\n' "$DIR"
+fi
+
+# ---- CGM (issue 9) ----
+step "Glucose control over the last month: the consensus metrics" \
+	hq-report cgm --from 30d --format table
+step "Alex's Dexcom app also wrote those readings to Clarity: import its CSV export" \
+	hq-ingest "$DIR/clarity.csv"
+step "Every reading is now stored twice (two sources); the report counts each once" \
+	hq-report cgm --from 30d --by week --format table
+step "The sensor sessions" hq-report list cgm --format table
+if have hq-report; then
+	printf '\n== The ambulatory glucose profile of the last month\n'
+	printf '$ hq-report cgm --from 30d --agp --format table | head -5\n'
+	hq-report cgm --from 30d --agp --format table | head -5
+	printf '$ hq-report cgm --from 30d --format svg > %s/agp.svg\n' "$DIR"
+	hq-report cgm --from 30d --format svg >"$DIR/agp.svg" &&
+		hq-report cgm --from 30d --format html >"$DIR/agp.html" &&
+		printf '   open %s/agp.html (or agp.svg) in a browser\n' "$DIR"
+fi
+# ---- end CGM ----
+if have hq-correlate; then
+	printf '\n== Sleep after high-glucose days, as a chart\n'
+	printf '$ hq-correlate glucose sleep --when '"'"'glucose.max>140'"'"' --night --format svg > %s/sleep-after-glucose.svg\n' "$DIR"
+	hq-correlate glucose sleep --when 'glucose.max>140' --night --format svg \
+		>"$DIR/sleep-after-glucose.svg" &&
+		printf '   open %s/sleep-after-glucose.svg in a browser\n' "$DIR"
 fi
 
 printf '\nThe demo store is %s. Try, for example:\n' "$HQ_DB"

@@ -45,10 +45,11 @@ static struct {
 	int zip;
 	const char *xml_name;
 	const char *truth;
+	const char *clarity;      /* --clarity: the CGM readings as Dexcom writes them */
 	const char *out;
 	int broken_dtd, control_chars;  /* quirks of real exports, off by default */
 } opt = { 30, 2024, 10, 20, 1, "America/Los_Angeles", 0, 0, -1, "export.xml",
-	  NULL, NULL, 0, 0 };
+	  NULL, NULL, NULL, 0, 0 };
 
 static int64_t export_off;         /* seconds east of UTC at export time */
 static char export_off_str[8];     /* "-0800" */
@@ -348,6 +349,43 @@ static int watch_off(int64_t s, int64_t e)
 	return 0;
 }
 
+/* ---- after-effects: what one day does to the next --------------------------
+ *
+ * Known effects, so that tests can check hq-correlate finds them with the
+ * right sign and size (and nothing between series drawn independently):
+ * after a day whose big dinner sends glucose above 140 mg/dL, sleep starts
+ * LATE_ONSET_MIN minutes later that night (in bed as usual, asleep less);
+ * the day after a workout, every HRV reading is lower by HRV_MS_PER_KCAL ms
+ * per kcal the workout burned.  Both are pure functions of the day before,
+ * replayed from its own random streams. */
+#define LATE_ONSET_MIN 40
+#define HRV_MS_PER_KCAL 0.02
+
+/* The day's meals: minutes after getting up for breakfast, lunch and dinner
+ * times, peak heights (mg/dL); returns the glucose stream, drawn so far. */
+static struct rng plan_meals(int day, int *breakfast_after, int64_t *lunch, int64_t *dinner,
+			     double height[3])
+{
+	struct rng g = rng_for(day, S_GLUC);
+	*breakfast_after = irange(&g, 20, 50);
+	*lunch = local_min(day, irange(&g, 12 * 60 + 10, 13 * 60));
+	*dinner = local_min(day, irange(&g, 18 * 60 + 40, 19 * 60 + 40));
+	for (int i = 0; i < 3; i++)
+		height[i] = urange(&g, 15, 35);
+	if (uni(&g) < 0.45)
+		height[2] = urange(&g, 58, 90);  /* big dinner: above 140 */
+	return g;
+}
+
+static int big_dinner(int day)
+{
+	int b;
+	int64_t l, d;
+	double h[3];
+	plan_meals(day, &b, &l, &d, h);
+	return h[2] >= 58;
+}
+
 /* The night that ends on the morning of `day`: bed (in bed, iPhone), onset
  * (asleep, Watch), wake, out of bed.  Some nights start after midnight. */
 static void night_for(int day, struct night *n)
@@ -357,39 +395,75 @@ static void night_for(int day, struct night *n)
 	n->bed = late ? local_min(day, irange(&r, 15, 45)) : local_min(day - 1, irange(&r, 22 * 60 + 20, 23 * 60 + 30));
 	n->bed += irange(&r, 0, 59);
 	n->onset = n->bed + irange(&r, 6 * 60, 22 * 60);
+	if (big_dinner(day - 1))
+		n->onset += LATE_ONSET_MIN * 60;
 	n->wake = local_min(day, irange(&r, 6 * 60, 7 * 60 + 20)) + irange(&r, 0, 59);
 	n->out = n->wake + irange(&r, 4 * 60, 15 * 60);
 	n->legacy = day < 5;
 }
 
-static void plan_workout(struct rng *r, int weekend)
+/* The Watch charges after waking up; some evenings it comes off for a
+ * shower.  Returns how many times it is off. */
+static int plan_watch_off(struct rng *r, int day, const struct night *n0, int64_t off_s[2], int64_t off_e[2])
 {
-	struct workout *w = &D.wk;
+	off_s[0] = n0->out + irange(r, 5, 15) * 60;
+	off_e[0] = off_s[0] + irange(r, 35, 70) * 60;
+	if (uni(r) < 0.3) {
+		off_s[1] = local_min(day, irange(r, 20 * 60 + 35, 21 * 60 + 30));
+		off_e[1] = off_s[1] + irange(r, 10, 20) * 60;
+		return 2;
+	}
+	return 1;
+}
+
+/* Today's workout, if there is time for one between the Watch's charge
+ * (ending off_end) and an hour before bed; returns whether there is one. */
+static int plan_workout(struct rng *r, int day, int weekend, int64_t off_end, int64_t bed, struct workout *w)
+{
 	memset(w, 0, sizeof *w);
 	if (uni(r) > (weekend ? 0.7 : 0.4))
-		return;
+		return 0;
 	double u = uni(r);
 	w->kind = u < 0.55 ? RUN : u < 0.8 ? WALK : CYCLE;
-	w->start = weekend ? local_min(D.idx, irange(r, 8 * 60 + 30, 10 * 60))
-			   : local_min(D.idx, irange(r, 17 * 60 + 30, 18 * 60 + 20));
+	w->start = weekend ? local_min(day, irange(r, 8 * 60 + 30, 10 * 60))
+			   : local_min(day, irange(r, 17 * 60 + 30, 18 * 60 + 20));
 	w->start += irange(r, 0, 59);
 	w->active_s = irange(r, 24 * 60, w->kind == WALK ? 75 * 60 : 68 * 60) + round_to(uni(r), 0.001);
-	w->new_form = D.idx >= (opt.days < 30 ? opt.days / 3 : 10);  /* before iOS 16 */
+	w->new_form = day >= (opt.days < 30 ? opt.days / 3 : 10);  /* before iOS 16 */
 	if (uni(r) < 0.5) {
 		w->pause_at = w->start + (int64_t)(w->active_s * urange(r, 0.3, 0.6));
 		w->pause_len = irange(r, 45, 240);
 	}
 	w->end = w->start + (int64_t)ceil(w->active_s) + w->pause_len;
-	if (w->start < D.off_e[0] + 600 || w->end > D.n1.bed - 3600) {
+	if (w->start < off_end + 600 || w->end > bed - 3600) {
 		memset(w, 0, sizeof *w);     /* no time for it today */
-		return;
+		return 0;
 	}
 	static const double speed[] = { 2.9, 1.5, 6.3 }, kcal_min[] = { 11.5, 5.2, 9.0 };
 	w->dist_mi = round_to(w->active_s * speed[w->kind] * urange(r, 0.9, 1.1) / 1609.344, 1e-6);
 	w->energy = round_to(w->active_s / 60 * kcal_min[w->kind] * urange(r, 0.9, 1.1), 0.001);
 	w->basal = round_to(w->active_s / 60 * 1.15, 0.001);
-	D.has_wk = 1;
-	D.b[D.nb++] = (struct bout){ w->start, w->end, w->kind == RUN ? 165 : w->kind == WALK ? 118 : 0, 0, 1 };
+	return 1;
+}
+
+static int is_weekend(int day)
+{
+	int64_t wd = (start_days + day + 4) % 7;   /* 0 = Sunday */
+	return wd == 0 || wd == 6;
+}
+
+/* The energy (kcal) of the day's workout, 0 without one: gen_day's plan
+ * replayed (after-effects). */
+static double workout_energy(int day)
+{
+	struct night n0, n1;
+	struct workout w;
+	int64_t off_s[2], off_e[2];
+	night_for(day, &n0);
+	night_for(day + 1, &n1);
+	struct rng r = rng_for(day, S_DAY);
+	plan_watch_off(&r, day, &n0, off_s, off_e);
+	return plan_workout(&r, day, is_weekend(day), off_e[0], n1.bed, &w) ? w.energy : 0;
 }
 
 static int bout_free(int64_t s, int64_t e)
@@ -513,20 +587,12 @@ static void gen_day(int day)
 	night_for(day, &D.n0);
 	night_for(day + 1, &D.n1);
 	struct rng r = rng_for(day, S_DAY);
-	int64_t wd = (start_days + day + 4) % 7;   /* 0 = Sunday */
-	int weekend = wd == 0 || wd == 6;
+	int weekend = is_weekend(day);
 
-	/* the Watch charges after waking up; some evenings it comes off for a shower */
-	D.off_s[0] = D.n0.out + irange(&r, 5, 15) * 60;
-	D.off_e[0] = D.off_s[0] + irange(&r, 35, 70) * 60;
-	D.noff = 1;
-	if (uni(&r) < 0.3) {
-		D.off_s[1] = local_min(day, irange(&r, 20 * 60 + 35, 21 * 60 + 30));
-		D.off_e[1] = D.off_s[1] + irange(&r, 10, 20) * 60;
-		D.noff = 2;
-	}
-
-	plan_workout(&r, weekend);
+	D.noff = plan_watch_off(&r, day, &D.n0, D.off_s, D.off_e);
+	D.has_wk = plan_workout(&r, day, weekend, D.off_e[0], D.n1.bed, &D.wk);
+	if (D.has_wk)
+		D.b[D.nb++] = (struct bout){ D.wk.start, D.wk.end, D.wk.kind == RUN ? 165 : D.wk.kind == WALK ? 118 : 0, 0, 1 };
 	/* walks: commute, lunch, errands; a few short ones; a late one on late nights */
 	if (!weekend) {
 		try_bout(&r, 8 * 60, 8 * 60 + 20, 900, 1500, 108, 1.0, 1);
@@ -596,12 +662,11 @@ static void gen_day(int day)
 		D.s[hr0 + (D.n - hr0) / 2].dup = 1;
 
 	/* CGM glucose every 5 minutes, with meals; a sensor change every 10 days */
-	struct rng g = rng_for(day, S_GLUC);
-	int64_t meal[3] = { D.n0.out + irange(&g, 20, 50) * 60, local_min(day, irange(&g, 12 * 60 + 10, 13 * 60)),
-			    local_min(day, irange(&g, 18 * 60 + 40, 19 * 60 + 40)) };
-	double height[3] = { urange(&g, 15, 35), urange(&g, 15, 35), urange(&g, 15, 35) };
-	if (uni(&g) < 0.45)
-		height[2] = urange(&g, 58, 90);  /* big dinner: above 140 */
+	int breakfast_after;
+	int64_t meal[3];
+	double height[3];
+	struct rng g = plan_meals(day, &breakfast_after, &meal[1], &meal[2], height);
+	meal[0] = D.n0.out + breakfast_after * 60;
 	int64_t gap = (day % 10 == 9) ? local_min(day, 10 * 60) : 0;
 	for (int64_t t = D.mid + 137; t < D.next; t += 300) {
 		if (gap && t >= gap && t < gap + 7200)
@@ -644,13 +709,15 @@ static void gen_day(int day)
 	}
 	add(T_RHR, WATCH, D.mid + irange(&mr, 60, 400), local_min(day, irange(&mr, 20 * 60, 21 * 60)),
 	    irange(&mr, 54, 61));
+	double hrv_drop = HRV_MS_PER_KCAL * workout_energy(day - 1);
 	int64_t hrv_at[5] = { D.n0.onset + 5400, D.n0.onset + 12600, local_min(day, 10 * 60 + 15),
 			      local_min(day, 16 * 60 + 40), D.n0.wake - 1800 };
 	for (int i = 0; i < 5; i++) {
 		int64_t t = hrv_at[i] + irange(&mr, 0, 900);
 		if (watch_off(t, t + 70) || (D.has_wk && t < D.wk.end && t + 70 > D.wk.start))
 			continue;
-		add(T_HRV, WATCH, t, t + irange(&mr, 58, 66), round_to(asleep_at(t) ? urange(&mr, 40, 85) : urange(&mr, 22, 55), 0.0001));
+		add(T_HRV, WATCH, t, t + irange(&mr, 58, 66),
+		    round_to((asleep_at(t) ? urange(&mr, 40, 85) : urange(&mr, 22, 55)) - hrv_drop, 0.0001));
 	}
 	if (D.has_wk && D.wk.kind == RUN)
 		add(T_VO2, WATCH, D.wk.end, D.wk.end, round_to(urange(&mr, 38.5, 43.5), 0.00001));
@@ -696,7 +763,7 @@ static void gen_day(int day)
 
 enum { F_STEPS, F_NAIVE, F_WATCH, F_PHONE, F_HR_SUM, F_HR_MIN, F_HR_MAX, F_HR_N, F_OFF,
        F_EXER, F_ACTIVE, F_GL_SUM, F_GL_MAX, F_GL_N, F_ASLEEP, F_INBED, F_DEEP, F_REM,
-       F_CORE, F_AWAKE, F_STAND, F_NWK, NF };
+       F_CORE, F_AWAKE, F_STAND, F_NWK, F_HRV_SUM, F_HRV_N, NF };
 static double *tr;                 /* days x NF */
 #define TR(d, f) tr[(size_t)(d) * NF + (f)]
 /* Heart rate and glucose are whole numbers: per day, how many of each
@@ -878,6 +945,12 @@ static void truth_day(int d)
 			break;
 		case T_EXER:
 			add_prorata(F_EXER, x->start, x->end, x->value);
+			break;
+		case T_HRV:
+			if (k >= 0 && k < opt.days) {
+				TR(k, F_HRV_SUM) += x->value;
+				TR(k, F_HRV_N) += 1;
+			}
 			break;
 		case T_ACTIVE:
 			add_prorata(F_ACTIVE, x->start, x->end, x->value);
@@ -1291,6 +1364,211 @@ static void write_gpx(const struct workout *w, int day)
 	puts_("    </trkseg>\n  </trk>\n</gpx>\n");
 }
 
+/* ---- reports: a lab history and DEXA scans -------------------------------- */
+
+/*
+ * --labs FILE writes three years of the persona's lab work as a lab CSV:
+ * a lipid panel and HbA1c every six months, the LDL calculated at first
+ * and measured directly later (a change of method), a few results out of
+ * range, and one visit abroad reported in SI units (mmol/L, mmol/mol).
+ * --dexa FILE writes three DEXA scans (BodySpec, in pounds) as hq's DEXA
+ * JSON. --clinical puts the newest panel's LDL and HbA1c (the same results
+ * as the CSV's, as the health system sends them) and a fasting glucose
+ * into the export as ClinicalRecords with their FHIR resources.
+ * Everything is dated back from the export's last day.
+ */
+static struct {
+	const char *labs, *dexa;
+	int clinical;
+} rep;
+
+#define NPANELS 7
+
+static const struct panel {
+	const char *source, *unit_mass, *ldl_code, *a1c_unit;
+	double tc, hdl, ldl, tg, a1c;
+	double ldl_high;                   /* the lab's own limit */
+} panels[NPANELS] = {
+	{ "Quest Diagnostics", "mg/dL", "13457-7", "%", 218, 48, 142, 140, 5.9, 129 },
+	{ "Quest Diagnostics", "mg/dL", "13457-7", "%", 229, 46, 151, 162, 6.1, 129 },
+	{ "Quest Diagnostics", "mg/dL", "13457-7", "%", 211, 50, 138, 131, 5.8, 129 },
+	{ "Hopital Europeen Georges-Pompidou", "mmol/L", "22748-8", "mmol/mol",
+	  5.4, 1.3, 3.3, 1.5, 39, 3.4 },
+	{ "Stanford Health Care", "mg/dL", "18262-6", "%", 186, 52, 112, 118, 5.6, 99 },
+	{ "Stanford Health Care", "mg/dL", "18262-6", "%", 174, 55, 101, 105, 5.5, 99 },
+	{ "Stanford Health Care", "mg/dL", "18262-6", "%", 168, 57, 94, 99, 5.4, 99 },
+};
+
+/* The day (index in the range, negative before it) of panel k. */
+static int panel_day(int k)
+{
+	return opt.days - 1 - 21 - 182 * (NPANELS - 1 - k);
+}
+
+static int write_labs(const char *path)
+{
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return -1;
+	fputs("date,test,value,unit,ref_low,ref_high,loinc,source\n", f);
+	for (int k = 0; k < NPANELS; k++) {
+		const struct panel *p = &panels[k];
+		int si = strcmp(p->unit_mass, "mmol/L") == 0;
+		char date[16];
+		date_str(date, sizeof date, panel_day(k));
+		const struct {
+			const char *name;
+			double v;
+			const char *unit, *lo, *hi, *code;
+		} row[] = {
+			{ "Cholesterol Total", p->tc, p->unit_mass, "", si ? "5.2" : "199",
+			  si ? "14647-2" : "2093-3" },
+			{ "HDL Cholesterol", p->hdl, p->unit_mass, si ? "1.0" : "40", "",
+			  si ? "14646-4" : "2085-9" },
+			{ "LDL Cholesterol", p->ldl, p->unit_mass, "", NULL, p->ldl_code },
+			{ "Triglycerides", p->tg, p->unit_mass, "", si ? "1.7" : "149",
+			  si ? "14927-8" : "2571-8" },
+			{ "Hemoglobin A1c", p->a1c, p->a1c_unit, si ? "20" : "4.0",
+			  si ? "42" : "5.6", si ? "59261-8" : "4548-4" },
+		};
+		for (size_t i = 0; i < sizeof row / sizeof row[0]; i++) {
+			char hi[32];
+			snprintf(hi, sizeof hi, "%.10g", p->ldl_high);
+			fprintf(f, "%s,%s,%.10g,%s,%s,%s,%s,%s\n", date, row[i].name,
+				row[i].v, row[i].unit, row[i].lo, row[i].hi ? row[i].hi : hi,
+				row[i].code, p->source);
+		}
+	}
+	return fclose(f);
+}
+
+static const struct scan {
+	int days_before;                   /* the export's last day */
+	double pct, fat, lean, bmc, vat, trunk_fat, android, gynoid, almi;
+} scans[] = {
+	{ 400, 25.8, 42.1, 118.2, 6.9, 1.32, 21.4, 31.0, 27.5, 7.9 },
+	{ 220, 23.6, 38.0, 120.1, 6.9, 1.10, 18.9, 27.8, 26.1, 8.1 },
+	{ 30, 22.2, 35.2, 120.4, 7.0, 1.06, 17.2, 25.9, 25.2, 8.1 },
+};
+
+static int write_dexa(const char *path)
+{
+	FILE *f = fopen(path, "w");
+	size_t n = sizeof scans / sizeof scans[0];
+	if (!f)
+		return -1;
+	fputs("[\n", f);
+	for (size_t i = 0; i < n; i++) {
+		const struct scan *x = &scans[i];
+		char date[16];
+		date_str(date, sizeof date, opt.days - 1 - x->days_before);
+		fprintf(f, "  {\"kind\": \"dexa\", \"date\": \"%s\", \"source\": \"BodySpec\",\n"
+			"   \"fields\": {\"total_body_fat_pct\": %.10g,"
+			" \"fat_mass\": {\"value\": %.10g, \"unit\": \"lb\"},"
+			" \"lean_mass\": {\"value\": %.10g, \"unit\": \"lb\"},"
+			" \"bmc\": {\"value\": %.10g, \"unit\": \"lb\"},"
+			" \"total_mass\": {\"value\": %.10g, \"unit\": \"lb\"},"
+			" \"vat_mass\": {\"value\": %.10g, \"unit\": \"lb\"},"
+			" \"android_fat_pct\": %.10g, \"gynoid_fat_pct\": %.10g,"
+			" \"ag_ratio\": %.3f, \"almi\": %.10g},\n"
+			"   \"regions\": {\"trunk\": {\"fat_mass\": {\"value\": %.10g, \"unit\": \"lb\"}}}}%s\n",
+			date, x->pct, x->fat, x->lean, x->bmc, x->fat + x->lean + x->bmc,
+			x->vat, x->android, x->gynoid, x->android / x->gynoid, x->almi,
+			x->trunk_fat, i + 1 < n ? "," : "");
+	}
+	fputs("]\n", f);
+	return fclose(f);
+}
+
+/* The clinical records: id, FHIR version, and the resource's JSON. */
+struct clinical {
+	const char *id, *fhir;
+	char json[1024];
+};
+
+static size_t clinical_records(struct clinical *c)
+{
+	const struct panel *p = &panels[NPANELS - 1];
+	char when[40];
+	int64_t t = local_at(panel_day(NPANELS - 1), 8, 10, 0);
+	fmt_utc(when, sizeof when, t);
+	c[0] = (struct clinical){ "e7Xq2mN1.ldl", "4.0.1", "" };
+	snprintf(c[0].json, sizeof c[0].json,
+		"{\"resourceType\":\"Observation\",\"id\":\"e7Xq2mN1.ldl\",\"status\":\"final\","
+		"\"category\":[{\"coding\":[{\"system\":\"http://terminology.hl7.org/CodeSystem/"
+		"observation-category\",\"code\":\"laboratory\"}]}],\"code\":{\"coding\":[{\"system\":"
+		"\"http://loinc.org\",\"code\":\"18262-6\",\"display\":\"LDL Cholesterol (Direct)\"}],"
+		"\"text\":\"LDL CHOLESTEROL, DIRECT\"},\"effectiveDateTime\":\"%s\",\"valueQuantity\":"
+		"{\"value\":%.10g,\"unit\":\"mg/dL\",\"system\":\"http://unitsofmeasure.org\",\"code\":"
+		"\"mg/dL\"},\"referenceRange\":[{\"high\":{\"value\":99,\"unit\":\"mg/dL\"}}]}",
+		when, p->ldl);
+	c[1] = (struct clinical){ "e7Xq2mN1.a1c", "4.0.1", "" };
+	snprintf(c[1].json, sizeof c[1].json,
+		"{\"resourceType\":\"Observation\",\"id\":\"e7Xq2mN1.a1c\",\"status\":\"final\","
+		"\"category\":[{\"coding\":[{\"code\":\"laboratory\"}]}],\"code\":{\"coding\":[{\"system\":"
+		"\"http://loinc.org\",\"code\":\"4548-4\"}],\"text\":\"HEMOGLOBIN A1C\"},"
+		"\"effectiveDateTime\":\"%s\",\"valueQuantity\":{\"value\":%.10g,\"unit\":\"%%\"},"
+		"\"referenceRange\":[{\"low\":{\"value\":4.0},\"high\":{\"value\":5.6}}]}",
+		when, p->a1c);
+	c[2] = (struct clinical){ "Tb9Lk0.glu", "1.0.2", "" };
+	snprintf(c[2].json, sizeof c[2].json,
+		"{\"resourceType\":\"Observation\",\"id\":\"Tb9Lk0.glu\",\"status\":\"final\","
+		"\"category\":{\"coding\":[{\"system\":\"http://hl7.org/fhir/observation-category\","
+		"\"code\":\"laboratory\"}]},\"code\":{\"coding\":[{\"system\":\"http://loinc.org\","
+		"\"code\":\"1558-6\"}],\"text\":\"GLUCOSE, FASTING\"},\"effectiveDateTime\":\"%s\","
+		"\"valueQuantity\":{\"value\":97,\"unit\":\"mg/dL\"},\"referenceRange\":[{\"low\":"
+		"{\"value\":65},\"high\":{\"value\":99}}],\"interpretation\":{\"coding\":[{\"code\":\"N\"}]}}",
+		when);
+	return 3;
+}
+
+static void write_clinical_stubs(void)
+{
+	struct clinical c[3];
+	size_t n = clinical_records(c);
+	char b[32];
+	fmt_apple(b, opt.export_time);
+	for (size_t i = 0; i < n; i++)
+		putf(" <ClinicalRecord type=\"HKClinicalTypeIdentifierLabResultRecord\""
+		     " identifier=\"%s\" sourceName=\"Stanford Health Care\""
+		     " sourceURL=\"https://fhir.stanfordhealthcare.org/api/FHIR/%s\""
+		     " fhirVersion=\"%s\" receivedDate=\"%.25s\""
+		     " resourceFilePath=\"/clinical-records/Observation-%s.json\"/>\n",
+		     c[i].id, strcmp(c[i].fhir, "1.0.2") == 0 ? "DSTU2" : "R4", c[i].fhir, b,
+		     c[i].id);
+}
+
+static int write_clinical_files(int (*entry)(const char *, int))
+{
+	struct clinical c[3];
+	size_t n = clinical_records(c);
+	char name[256];
+	if (entry("apple_health_export/clinical-records/", 1))
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		snprintf(name, sizeof name,
+			 "apple_health_export/clinical-records/Observation-%s.json", c[i].id);
+		if (entry(name, 0))
+			return -1;
+		puts_(c[i].json);
+		sink_flush();
+	}
+	return 0;
+}
+
+static int write_reports(void)
+{
+	if (rep.labs && write_labs(rep.labs) != 0) {
+		fprintf(stderr, "%s: cannot write %s: %s\n", prog, rep.labs, strerror(errno));
+		return -1;
+	}
+	if (rep.dexa && write_dexa(rep.dexa) != 0) {
+		fprintf(stderr, "%s: cannot write %s: %s\n", prog, rep.dexa, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 static void write_xml(void)
 {
 	char b[32];
@@ -1321,6 +1599,8 @@ static void write_xml(void)
 		     " appleExerciseTimeGoal=\"30\" appleStandHours=\"%.0f\" appleStandHoursGoal=\"12\"/>\n",
 		     date, round_to(TR(d, F_ACTIVE), 0.001), TR(d, F_EXER), TR(d, F_STAND));
 	}
+	if (rep.clinical)
+		write_clinical_stubs();
 	puts_("</HealthData>\n");
 }
 
@@ -1362,11 +1642,12 @@ static void write_cda(void)
  * steps after source priority, steps_naive, heart rate avg/min/max/n,
  * watch_off_min, exercise_minutes, active_energy, glucose avg/max/n, sleep
  * minutes keyed by the night's end: asleep (union), inbed, deep, rem, core,
- * awake; stand_hours, workouts; heart rate median and p90, glucose median
- * and p10); then per workout (type, form old|new, start and end in UTC,
- * duration_min without pauses, distance_km, energy_kcal, avg/min/max HR of
- * the samples inside it, route_points); then a summary (with the median
- * and p99 of every heart rate, the p25 of every glucose value). */
+ * awake; stand_hours, workouts; HRV avg and n, null without readings;
+ * heart rate median and p90, glucose median and p10); then per workout
+ * (type, form old|new, start and end in UTC, duration_min without pauses,
+ * distance_km, energy_kcal, avg/min/max HR of the samples inside it,
+ * route_points); then a summary (with the median and p99 of every heart
+ * rate, the p25 of every glucose value). */
 static int write_truth(const char *path)
 {
 	FILE *f = fopen(path, "w");
@@ -1376,6 +1657,9 @@ static int write_truth(const char *path)
 		char date[16];
 		date_str(date, sizeof date, d);
 		double hn = TR(d, F_HR_N), gn = TR(d, F_GL_N);
+		char hrv[32] = "null";
+		if (TR(d, F_HRV_N) > 0)
+			snprintf(hrv, sizeof hrv, "%.10g", TR(d, F_HRV_SUM) / TR(d, F_HRV_N));
 		fprintf(f, "{\"date\":\"%s\",\"day_hours\":%.10g,\"steps\":%.10g,\"steps_naive\":%.10g,"
 			"\"steps_watch\":%.10g,\"steps_phone\":%.10g,\"heart_rate_avg\":%.10g,"
 			"\"heart_rate_min\":%.10g,\"heart_rate_max\":%.10g,\"heart_rate_n\":%.10g,"
@@ -1383,13 +1667,15 @@ static int write_truth(const char *path)
 			"\"glucose_avg\":%.10g,\"glucose_max\":%.10g,\"glucose_n\":%.10g,"
 			"\"sleep_asleep_min\":%.10g,\"sleep_inbed_min\":%.10g,\"sleep_deep_min\":%.10g,"
 			"\"sleep_rem_min\":%.10g,\"sleep_core_min\":%.10g,\"sleep_awake_min\":%.10g,"
-			"\"stand_hours\":%.10g,\"workouts\":%.10g,\"heart_rate_median\":%.10g,"
-			"\"heart_rate_p90\":%.10g,\"glucose_median\":%.10g,\"glucose_p10\":%.10g}\n",
+			"\"stand_hours\":%.10g,\"workouts\":%.10g,\"hrv_avg\":%s,\"hrv_n\":%.10g,"
+			"\"heart_rate_median\":%.10g,\"heart_rate_p90\":%.10g,\"glucose_median\":%.10g,"
+			"\"glucose_p10\":%.10g}\n",
 			date, (double)(mids[d + 1] - mids[d]) / 3600, TR(d, F_STEPS), TR(d, F_NAIVE),
 			TR(d, F_WATCH), TR(d, F_PHONE), hn ? TR(d, F_HR_SUM) / hn : 0, TR(d, F_HR_MIN),
 			TR(d, F_HR_MAX), hn, TR(d, F_OFF), TR(d, F_EXER), TR(d, F_ACTIVE),
 			gn ? TR(d, F_GL_SUM) / gn : 0, TR(d, F_GL_MAX), gn, TR(d, F_ASLEEP), TR(d, F_INBED),
 			TR(d, F_DEEP), TR(d, F_REM), TR(d, F_CORE), TR(d, F_AWAKE), TR(d, F_STAND), TR(d, F_NWK),
+			hrv, TR(d, F_HRV_N),
 			hist_quantile(d, d + 1, H_HR, 0.5), hist_quantile(d, d + 1, H_HR, 0.9),
 			hist_quantile(d, d + 1, H_GL, 0.5), hist_quantile(d, d + 1, H_GL, 0.1));
 	}
@@ -1415,6 +1701,44 @@ static int write_truth(const char *path)
 		cnt.correlations, cnt.workouts, cnt.routes, cnt.points, out.bytes,
 		hist_quantile(0, opt.days, H_HR, 0.5), hist_quantile(0, opt.days, H_HR, 0.99),
 		hist_quantile(0, opt.days, H_GL, 0.25));
+	return fclose(f) == 0 ? 0 : -1;
+}
+
+/* --clarity: the persona's CGM readings (the Dexcom G7 samples of the
+ * export) as a Dexcom Clarity CSV export writes them: the header, the
+ * metadata rows, then one EGV row per reading in local wall time with no
+ * zone, a transmitter ID per 10-day sensor. The same readings reach hq twice
+ * this way, as they do for a Dexcom user who also exports from Clarity. */
+static int write_clarity(const char *path)
+{
+	FILE *f = fopen(path, "w");
+	long row = 1;
+	if (!f)
+		return -1;
+	fprintf(f, "\xEF\xBB\xBFIndex,Timestamp (YYYY-MM-DDThh:mm:ss),Event Type,Event Subtype,"
+		"Patient Info,Device Info,Source Device ID,Glucose Value (mg/dL),Insulin Value (u),"
+		"Carb Value (grams),Duration (hh:mm:ss),Glucose Rate of Change (mg/dL/min),"
+		"Transmitter Time (Long Integer),Transmitter ID\r\n");
+	fprintf(f, "%ld,,FirstName,,Alex,,,,,,,,,\r\n", row++);
+	fprintf(f, "%ld,,LastName,,Doe,,,,,,,,,\r\n", row++);
+	fprintf(f, "%ld,,Device,,,Dexcom G7 Mobile App,iOS G7,,,,,,,\r\n", row++);
+	fprintf(f, "%ld,,Alert,High,,,iOS G7,250,,,,,,\r\n", row++);
+	for (int d = 0; d < opt.days; d++) {
+		gen_day(d);
+		qsort(D.s, (size_t)D.n, sizeof D.s[0], cmp_sample);
+		for (int i = 0; i < D.n; i++) {
+			if (D.s[i].type != T_GLUC)
+				continue;
+			struct tm tm;
+			time_t t = (time_t)D.s[i].start;
+			localtime_r(&t, &tm);
+			fprintf(f, "%ld,%04d-%02d-%02dT%02d:%02d:%02d,EGV,,,,iOS G7,%.0f,,,,,%ld,G7SENSOR%02d\r\n",
+				row++, tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min,
+				tm.tm_sec, D.s[i].value, (long)(D.s[i].start % 864000),
+				/* gen_day changes the sensor at 10:00 on every tenth day */
+				(d + (d % 10 == 9 && tm.tm_hour >= 10)) / 10 + 1);
+		}
+	}
 	return fclose(f) == 0 ? 0 : -1;
 }
 
@@ -1448,8 +1772,9 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: gen-export [--days N] [--start YYYY-MM-DD] [--seed N] [--tz ZONE]\n"
 		"                  [--export-date 'YYYY-MM-DD HH:MM:SS'] [--size BYTES[K|M|G]]\n"
-		"                  [--zip|--xml] [--xml-name NAME] [--truth FILE]\n"
-		"                  [--broken-dtd] [--control-chars] -o OUT\n"
+		"                  [--zip|--xml] [--xml-name NAME] [--truth FILE] [--clarity FILE]\n"
+		"                  [--broken-dtd] [--control-chars] [--labs FILE] [--dexa FILE]\n"
+		"                  [--clinical] -o OUT\n"
 		"Writes a realistic Apple Health export (zip or bare XML) of one persona:\n"
 		"iPhone + Apple Watch steps that overlap, per-minute heart rate, HRV beat lists,\n"
 		"sleep stages and in-bed time, CGM glucose, blood pressure, workouts in the old\n"
@@ -1459,7 +1784,12 @@ static void usage(FILE *f)
 		"America/Los_Angeles, export the morning after the last day, --zip if OUT\n"
 		"ends in .zip.  --size keeps adding days until the XML is about BYTES long.\n"
 		"--broken-dtd writes the malformed DTD of iOS 16; --control-chars puts U+000B\n"
-		"in some metadata values, as real exports have: both are not well-formed XML.\n");
+		"in some metadata values, as real exports have: both are not well-formed XML.\n"
+		"Known effects: sleep starts 40 minutes later after a day with glucose above\n"
+		"140 mg/dL; HRV is 0.02 ms lower per kcal of the previous day's workout.\n"
+		"--labs writes three years of lab results as a lab CSV, --dexa three DEXA\n"
+		"scans as DEXA JSON; --clinical adds lab ClinicalRecords and their FHIR files.\n"
+		"--clarity writes the CGM readings again as a Dexcom Clarity CSV export.\n");
 }
 
 static int parse_u64(const char *s, uint64_t *v, int suffixes)
@@ -1561,6 +1891,8 @@ static int write_zip(void)
 		write_gpx(&wks[i].w, wks[i].day);
 		sink_flush();
 	}
+	if (rep.clinical && write_clinical_files(zip_entry))
+		return -1;
 	out.bytes = xml_bytes;
 	return out.failed || archive_write_close(out.ar) != ARCHIVE_OK ? -1 : 0;
 }
@@ -1586,6 +1918,9 @@ int main(int argc, char **argv)
 		{ "xml-name", required_argument, NULL, 'n' }, { "truth", required_argument, NULL, 't' },
 		{ "output", required_argument, NULL, 'o' }, { "help", no_argument, NULL, 'h' },
 		{ "broken-dtd", no_argument, NULL, 'B' }, { "control-chars", no_argument, NULL, 'C' },
+		{ "labs", required_argument, NULL, 'L' }, { "dexa", required_argument, NULL, 'D' },
+		{ "clinical", no_argument, NULL, 'R' },
+		{ "clarity", required_argument, NULL, 'G' },
 		{ NULL, 0, NULL, 0 } };
 	const char *export_date = NULL;
 	int have_start = 0, have_days = 0, c, n, li = 0, status = 0;
@@ -1621,6 +1956,10 @@ int main(int argc, char **argv)
 		case 'o': opt.out = optarg; break;
 		case 'B': opt.broken_dtd = 1; break;
 		case 'C': opt.control_chars = 1; break;
+		case 'L': rep.labs = optarg; break;
+		case 'D': rep.dexa = optarg; break;
+		case 'R': rep.clinical = 1; break;
+		case 'G': opt.clarity = optarg; break;
 		case 'h': usage(stdout); return 0;
 		default: goto usage_error;
 		}
@@ -1665,6 +2004,11 @@ int main(int argc, char **argv)
 		status = 2;
 	} else if (opt.truth && write_truth(opt.truth) != 0) {
 		fprintf(stderr, "%s: cannot write %s: %s\n", prog, opt.truth, strerror(errno));
+		status = 2;
+	} else if (opt.clarity && write_clarity(opt.clarity) != 0) {
+		fprintf(stderr, "%s: cannot write %s: %s\n", prog, opt.clarity, strerror(errno));
+		status = 2;
+	} else if (write_reports() != 0) {
 		status = 2;
 	}
 	if (out.ar)

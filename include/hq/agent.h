@@ -1,7 +1,7 @@
 /*
  * agent — the hq-agent loop: discover the hq commands as tools (their
  * --tool-schema), turn a model's tool call into an argv after checking it
- * against the schema, run the calls of one reply concurrently, feed the
+ * against the schema, run the calls of one reply a few at a time, feed the
  * results (or errors) back, and stop when a reply has no tool calls or a
  * budget runs out. Also the system prompt and text tool mode.
  *
@@ -19,6 +19,13 @@
 #include "hq/llm.h"
 
 struct cJSON;
+
+/* The calls of one reply run, at most HQ_AGENT_MAX_RUNNING at once (the
+ * others wait their turn; results go back in the calls' order); calls
+ * past the first HQ_AGENT_MAX_CALLS of a reply are dropped and the model
+ * is told. */
+#define HQ_AGENT_MAX_CALLS 16
+#define HQ_AGENT_MAX_RUNNING 4
 
 struct hq_agent_tool {
 	char *name;		/* hq_query */
@@ -48,6 +55,12 @@ int hq_agent_tool_parse(const char *json, const char *path, struct hq_agent_tool
 void hq_agent_tools_free(struct hq_agent_tools *tools);
 const struct hq_agent_tool *hq_agent_tool_find(const struct hq_agent_tools *tools,
     const char *name);
+
+/* Takes every API key out of this process's environment, which the tools
+ * inherit: they need none. Gone are the variables whose names end in
+ * _API_KEY (any case), every provider's key variable, and `also` (the
+ * variable api_key_env names; may be NULL). Read the key first. */
+void hq_agent_clear_keys(const char *also);
 
 /* Checks a call's arguments (JSON text) against the tool's schema and
  * builds the argv: x_y → --x-y VALUE, true booleans → --x-y, arrays

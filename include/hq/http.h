@@ -1,7 +1,8 @@
 /*
  * http — a small libcurl wrapper for the LLM clients: POST a JSON body,
  * either collecting the response or handing it over line by line as it
- * arrives (SSE and NDJSON streams), plus the retry policy the official
+ * arrives (SSE and NDJSON streams), never more than a set size of it
+ * (decompressed), plus the retry policy the official
  * SDKs use (408/409/429/5xx and connection failures, capped exponential
  * backoff, retry-after-ms / Retry-After honoured).
  *
@@ -12,6 +13,10 @@
 #define HQ_HTTP_H
 
 #include <stddef.h>
+
+/* The most a response may hold, after decompression: a stream counts
+ * every byte of it, its framing too. */
+#define HQ_HTTP_MAX_BODY ((size_t)8 << 20)
 
 /* Called for every line of a 2xx body, without its line ending (LF, CRLF
  * or CR). A non-zero return aborts the transfer. */
@@ -24,6 +29,7 @@ struct hq_http_request {
 	long connect_timeout_ms;	/* 0: 5000 */
 	long timeout_ms;		/* whole transfer; 0: none */
 	hq_http_line_fn on_line;	/* NULL: collect the body instead */
+	size_t max_body;		/* 0: HQ_HTTP_MAX_BODY */
 	void *ctx;
 };
 
@@ -36,6 +42,8 @@ struct hq_http_response {
 	int transport_error;	/* connection failed, timed out or dropped */
 	int timed_out;
 	int aborted;		/* the line callback asked to stop */
+	int too_big;		/* over max_body: reading stopped there (what
+				 * came before is in body, or was streamed) */
 	char error[256];	/* curl's message for a transport error */
 };
 

@@ -37,6 +37,8 @@ struct hq_ingest_counts {
 	long workouts, workouts_inserted;
 	long correlations, summaries, clinical, routes, route_points, beats;
 	long control_chars; /* illegal XML characters dropped */
+	long lab_results;   /* lab results read (new or not), also in records */
+	long dexa_fields;   /* DEXA fields read, also in records */
 };
 
 struct hq_ingest;
@@ -89,6 +91,9 @@ struct hq_ingest_record {
 	int has_value;          /* value_num is set (JSON lines) */
 	const char *text;       /* a category name given directly, or NULL */
 	int percent_fraction;   /* "%" written as a fraction (Apple) */
+	int converted;          /* the value is in the canonical unit already;
+	                           unit is only what the file wrote (CGM CSV,
+	                           whose mmol/L converts by SPEC's 18.016) */
 	int64_t start, end, created;
 	int offset_min;
 };
@@ -186,6 +191,23 @@ int hq_ingest_clinical_resource(struct hq_ingest *ig, const char *path,
     const char *json, struct hq_err *e);
 int hq_ingest_me(struct hq_ingest *ig, const char *key, const char *value,
     struct hq_err *e);
+
+/* Reports (report.h): a lab result (clinical_id: the clinical record it
+ * was read from, 0 none) or a DEXA scan, kept the way report.h says
+ * (stored once whatever the file; amendments, retractions). Counted in
+ * records, inserted and duplicates, and in lab_results or dexa_fields.
+ * 0 or 1, or -1 on a store error. */
+struct hq_lab_result;
+struct hq_dexa_scan;
+int hq_ingest_lab_result(struct hq_ingest *ig, const struct hq_lab_result *r,
+    int64_t clinical_id, struct hq_err *e);
+int hq_ingest_dexa_scan(struct hq_ingest *ig, const struct hq_dexa_scan *scan,
+    struct hq_err *e);
+/* The FHIR resources of clinical records not read yet (this import's, or
+ * those of a store from before reports) into lab results; one that cannot
+ * be read is skipped with a warning. hq_input_import() calls it once the
+ * input is read. 0, or -1 on a store error. */
+int hq_ingest_clinical_reports(struct hq_ingest *ig, struct hq_err *e);
 
 /* "<<HKDevice: 0x1234>, name:Apple Watch, ...>" → "name:Apple Watch, ..."
  * into buf (the pointer address changes per record). */

@@ -19,6 +19,8 @@
 const char *hq_json_str(const cJSON *obj, const char *key);
 /* obj[key] when it is a number, else dflt. */
 long hq_json_long(const cJSON *obj, const char *key, long dflt);
+/* obj[key] into *v when it is a finite number: 0, else -1. */
+int hq_json_num(const cJSON *obj, const char *key, double *v);
 /* A new empty object at the end of array (NULL when cJSON cannot make one). */
 cJSON *hq_json_add_object(cJSON *array);
 /* Appends v printed compactly; -1 when cJSON cannot print it. */

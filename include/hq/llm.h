@@ -20,11 +20,21 @@
 
 struct cJSON;
 
+/* Bounds on what a reply says, past which it is not taken as it is: a
+ * call's arguments over HQ_LLM_MAX_ARGS bytes are dropped (the call's
+ * args_dropped says how long they were), a name is cut and an id made up
+ * anew past HQ_LLM_MAX_NAME bytes. The whole reply is bounded by
+ * HQ_HTTP_MAX_BODY (8 MiB). */
+#define HQ_LLM_MAX_ARGS 32768
+#define HQ_LLM_MAX_NAME 256
+
 struct hq_llm_call {
 	char *id;		/* provider's id, or a synthesised "call_hq_N" */
 	char *name;
 	char *args;		/* JSON text as the model wrote it (may be invalid) */
 	char *signature;	/* Gemini thoughtSignature to echo, or NULL */
+	size_t args_dropped;	/* arguments this long were dropped (args is
+				 * "{}"); 0 when args are the model's */
 };
 
 enum hq_llm_role { HQ_LLM_USER, HQ_LLM_ASSISTANT, HQ_LLM_TOOL };
@@ -72,6 +82,7 @@ struct hq_llm_reply {
 	char *stop_reason;	/* as the provider said it */
 	long input_tokens, output_tokens;
 	int retries;		/* attempts that failed and were retried */
+	size_t nskipped;	/* calls past those kept (hq_llm_reply_keep_calls) */
 };
 
 typedef void (*hq_llm_token_fn)(void *ctx, const char *text, size_t len);
@@ -100,6 +111,9 @@ int hq_llm_complete(const struct hq_llm_options *opt, const struct hq_llm_conv *
     struct hq_llm_reply *reply, int *timed_out, struct hq_err *e);
 
 void hq_llm_reply_free(struct hq_llm_reply *reply);
+/* Keeps the first max calls of a reply and drops the others; how many
+ * were dropped (also in reply->nskipped). */
+size_t hq_llm_reply_keep_calls(struct hq_llm_reply *reply, size_t max);
 
 /* Reads a whole stream as the provider sends it (SSE, or NDJSON for
  * ollama) into reply, as hq_llm_complete does with a live one. For tests

@@ -5,8 +5,10 @@
  * (a test checks), so the table is the one source of truth.
  *
  * hq_opts_parse owns what every command does the same way: --help (-h),
- * --version, --tool-schema, the hidden --complete OPTION that prints an
- * option's values for the shell completion, and the usage errors (a
+ * --version, --tool-schema, the hidden --complete OPTION and
+ * --complete-args WORD... for the shell completion (below), the hidden
+ * --summary (the summary line, for hq's list of commands), and the usage
+ * errors (a
  * missing value, an unknown option, a value outside the table's choices or
  * range), all worded alike:
  *
@@ -73,11 +75,64 @@ struct hq_opt {
 	int tool;               /* exposed in --tool-schema */
 };
 
+/*
+ * The shell completion (completions/, hq(7)) asks the command itself:
+ *
+ *     hq-x --complete-args WORD...
+ *
+ * with the words typed after the command name, the last one (perhaps "")
+ * being completed. It prints what may stand there, one a line, "VALUE" or
+ * "VALUE<tab>DESCRIPTION", in the order to show; or the one line ":files"
+ * when the shell should complete a file name. The shells filter by what is
+ * typed. Options come from the table, with their help as description;
+ * an option's value from the table's choices, its values list, its
+ * completer or its metavariable (PATH, FILE: files; ZONE: IANA zones; DATE: the date forms
+ * of hq_time_parse_range); operands from cmd->complete_operand, or files
+ * when the operands are "files". "--complete-args" must be the first
+ * argument. --complete OPTION prints an option's values alone (no
+ * descriptions), as it did before.
+ *
+ * A completer gets a struct hq_complete and calls hq_complete_add for each
+ * value; the values printed start with the head, what is kept of the word
+ * ("avg," in --agg avg,m; "--by=" in --by=w).
+ */
+struct hq_complete {
+	const struct hq_cmd_info *cmd;
+	FILE *out;
+	char **args;            /* the words before the one completed */
+	int nargs;
+	char **operands;        /* the operands among them, in order */
+	int noperands;
+	const struct hq_opt *opt; /* the option whose value is completed; NULL: an operand */
+	const char *typed;      /* the word as typed */
+	size_t head;            /* bytes of typed kept before every value */
+	const char *word;       /* typed + head: the part being completed */
+	int plain;              /* values only, no descriptions (--complete OPTION) */
+};
+
+/* One candidate: head + value, and a description (may be NULL; control
+ * characters and tabs in it become spaces). A value with a tab, a line
+ * end or another control character cannot be typed back and is left out. */
+void hq_complete_add(const struct hq_complete *c, const char *value,
+    const char *descr);
+/* The shell completes a file name here. */
+void hq_complete_files(const struct hq_complete *c);
+/* The value given to option name (long name, or its short letter) earlier
+ * on the line, the last one when repeated ("" for a flag that is there);
+ * NULL when none: a completer reads --db and --tz from it. */
+const char *hq_complete_arg(const struct hq_complete *c, const char *name);
+
 /* The values an option takes that the table cannot list (workout types,
  * aggregations): what --complete OPTION prints. */
 struct hq_opt_values {
 	const char *name;                /* the option, without dashes */
 	const char *(*at)(size_t i);     /* the i-th value, NULL past the end */
+};
+
+/* Values no list can hold (names in the store): a completer. */
+struct hq_opt_completer {
+	const char *name;                /* the option, without dashes */
+	void (*complete)(const struct hq_complete *c);
 };
 
 struct hq_cmd_info {
@@ -91,6 +146,20 @@ struct hq_cmd_info {
 	int writes;                /* changes the store: hq-agent asks first */
 	const struct hq_opt *opts; /* ends with an entry whose name is NULL */
 	const struct hq_opt_values *values; /* NULL, or ends with a NULL name */
+	const struct hq_opt_completer *completers; /* NULL, or ends with a NULL name */
+	/* The options whose value is a list or an expression, "agg when":
+	 * the completion completes its last name ([A-Za-z0-9_.] after the
+	 * last other character: "avg,m", "steps.sum>=1 and g") and keeps
+	 * what is before it. */
+	const char *split;
+	/* Completes an operand (see struct hq_complete); NULL: files when
+	 * positional is "files", else nothing. */
+	void (*complete_operand)(const struct hq_complete *c);
+	/* Writes more of --help after the options (subcommands); NULL: none. */
+	void (*help_more)(FILE *fp);
+	/* Options end at the first operand, which with all that follows is
+	 * left to the command (hq: the rest is the subcommand's). */
+	int options_first;
 };
 
 /* Options in one table, the built-in ones (--help, --version,
@@ -141,6 +210,12 @@ void hq_opts_tool_schema(const struct hq_cmd_info *c, FILE *fp);
 void hq_opts_version(const struct hq_cmd_info *c, FILE *fp);
 /* The table entry for an id, or NULL. */
 const struct hq_opt *hq_opts_find(const struct hq_cmd_info *c, int id);
+
+/* What --complete-args prints for the words argv[0..argc) (the last one
+ * completed): for a command that completes a subcommand's words with the
+ * subcommand's table. */
+void hq_opts_complete(const struct hq_cmd_info *c, int argc, char **argv,
+    FILE *out);
 
 /* Strict number parsing for option values: 0, or -1 when s is not wholly a
  * number within [min, max]. */

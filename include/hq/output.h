@@ -45,5 +45,11 @@ int hq_out_free(struct hq_out *o);
 /* A number as hq prints it in JSON: integers without a fraction, others
  * with up to 10 significant digits. */
 void hq_format_number(double v, char *buf, size_t n);
+/* A number as a person reads it in a table: up to four significant
+ * digits, whole numbers from 1000 on, "-" for NaN. */
+void hq_format_short(double v, char *buf, size_t n);
+/* Free text cut to width characters (UTF-8) with an ellipsis, so that a
+ * table of names from files fits 80 columns. */
+void hq_out_cut(const char *s, char *buf, size_t n, size_t width);
 
 #endif

@@ -76,6 +76,13 @@ struct hq_query {
 	int sleep_cutoff;         /* hour; 0 is taken as 18 */
 	const struct hq_dayset *days;        /* only these local days; NULL: all */
 	int no_rollup;            /* read raw samples even when rollups would do */
+	/* With by HQ_DAY: day D's bucket runs from day_from_hour on D to
+	 * day_to_hour on D + 1, local time, instead of midnight to midnight;
+	 * samples between two such windows count for no day. hq-correlate
+	 * --night uses 18 and 12: the evening and night after day D. Both 0:
+	 * calendar days. Needs day_to_hour <= day_from_hour (windows never
+	 * overlap); not for sleep, whose nights are keyed already. */
+	int day_from_hour, day_to_hour;
 };
 
 struct hq_row {

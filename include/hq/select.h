@@ -60,6 +60,9 @@ struct hq_select {
 	int sleep_cutoff;            /* hour; 0: 18 */
 	long offset, limit;          /* rows skipped, then at most limit (0: all) */
 	int no_rollup;               /* raw samples even where rollups answer */
+	int day_from_hour, day_to_hour;  /* by day: each day D a window from
+	                              * an hour on D to one on D + 1 (query.h);
+	                              * conditions stay on calendar days */
 	struct hq_expr **when;       /* owned: hq_select_add_when() */
 	size_t nwhen;
 	struct hq_expr **where;      /* owned: hq_select_add_where() */

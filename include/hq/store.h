@@ -83,6 +83,24 @@ int hq_store_run(struct hq_store *s, sqlite3_stmt *st, const struct hq_bind *v,
 int64_t hq_store_query_id(struct hq_store *s, sqlite3_stmt *st,
     const struct hq_bind *v, const char *what, struct hq_err *e);
 
+/*
+ * A module's statements, prepared on first use and kept: a table of the
+ * SQL and what it does (for errors), and an array as long for the prepared
+ * statements, which the module zeroes and ends with hq_store_finalize().
+ * hq_store_stmt() gives the prepared statement of an entry (NULL with e
+ * set); the others are hq_store_run() and hq_store_query_id() on it.
+ */
+struct hq_store_sql {
+	const char *sql, *what;
+};
+sqlite3_stmt *hq_store_stmt(struct hq_store *s, const struct hq_store_sql *q,
+    sqlite3_stmt **st, struct hq_err *e);
+int hq_store_run_sql(struct hq_store *s, const struct hq_store_sql *q,
+    sqlite3_stmt **st, const struct hq_bind *v, struct hq_err *e);
+int64_t hq_store_query_sql(struct hq_store *s, const struct hq_store_sql *q,
+    sqlite3_stmt **st, const struct hq_bind *v, struct hq_err *e);
+void hq_store_finalize(sqlite3_stmt **st, size_t n);
+
 /* Interned names: the id of a metric identifier (a HealthKit identifier or
  * a catalog name), a source name, a device description; created on first
  * use. Return -1 with e set on failure. Lookups (create = 0) return 0 when

@@ -46,8 +46,16 @@ int64_t hq_time_local_day(int64_t utc);
 /* The instant of a local wall time; in a DST gap, the time after the gap;
  * in a repeated hour, the first occurrence. */
 int64_t hq_time_from_local(int y, int m, int d, int hh, int mm, int ss);
+/* Every instant of a local wall time, earliest first, into t[0] and t[1]:
+ * returns 2 in a repeated hour (both occurrences), 1 normally (t[0] ==
+ * t[1]), 0 in a skipped hour (t[0] == t[1], the time after the gap). */
+int hq_time_from_local_all(int y, int m, int d, int hh, int mm, int ss,
+    int64_t t[2]);
 /* The instant of local midnight starting a day number. */
 int64_t hq_time_day_start(int64_t day);
+/* The instant of a whole hour, local time, on a day number (as
+ * hq_time_from_local: after a DST gap, the first of a repeated hour). */
+int64_t hq_time_day_at(int64_t day, int hour);
 
 /* Buckets in the local zone: the start of the bucket holding utc, the start
  * of the next one, and its label: hour "2024-12-01T13:00-08:00" (always with
@@ -67,6 +75,8 @@ void hq_time_format_utc(int64_t utc, char *buf, size_t n);
 void hq_time_format_local(int64_t utc, char *buf, size_t n);
 /* "2024-12-01", the local date */
 void hq_time_format_date(int64_t utc, char *buf, size_t n);
+/* "2024-12-01", the date of a day number */
+void hq_time_format_day(int64_t day, char *buf, size_t n);
 
 /* A date as typed on a command line, as the half-open range [start, end) it
  * names, relative to now: 2024-12-01, 2024-12, 2024, 2024-W49, a full
@@ -75,5 +85,12 @@ void hq_time_format_date(int64_t utc, char *buf, size_t n);
  * this-week, last-week, this-month, last-month, this-year, last-year. */
 int hq_time_parse_range(const char *s, int64_t now, int64_t *start,
     int64_t *end, struct hq_err *e);
+/* A command's --from and --to (either may be NULL) as one range [*start,
+ * *end): from where --from's date starts to where --to's ends (--to 2024-12
+ * includes December); INT64_MIN and INT64_MAX where one is not given. 0, or
+ * -1 with e saying which is wrong ("--from: cannot read ...", "--from X is
+ * after --to Y; swap them"). */
+int hq_time_parse_from_to(const char *from, const char *to, int64_t now,
+    int64_t *start, int64_t *end, struct hq_err *e);
 
 #endif

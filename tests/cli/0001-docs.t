@@ -25,10 +25,16 @@ for c in $cmds; do
 
 	man="$HQ_ROOT/man/$c.1"
 	ok "$([ -f "$man" ]; echo $?)" "$c has a man page"
-	fn="_$(echo "$c" | tr '-' '_')"
-	compl=$(awk -v fn="$fn() {" '$0 == fn {p=1} p {print} p && /^}/ {exit}' "$HQ_ROOT/completions/hq.bash")
-	like "$compl" "complete|local" "$c has a completion function $fn"
-	like "$(grep -E "^complete -F $fn $c\$" "$HQ_ROOT/completions/hq.bash")" "." "$c completion is registered"
+	# the completion asks the command (--complete-args): what bash, zsh
+	# and fish offer for "$c --" is what it prints
+	like "$(bash -c '. "$1/completions/hq.bash"; complete -p "$2"' sh "$HQ_ROOT" "$c")" \
+		"^complete -F _hq_complete $c\$" "$c completion is registered in bash"
+	like "$(head -1 "$HQ_ROOT/completions/_hq")" "^#compdef hq -p hq-\*\$" "$c is completed by zsh's _hq"
+	like "$(tail -1 "$HQ_BUILD/completions/fish/$c.fish" 2>/dev/null)" \
+		"^complete -c $c -f -k -a '\(__hq_complete\)'\$" "$c has a fish completion"
+	compl=$(bash -c '. "$1/completions/hq.bash"; COMP_WORDS=("$2" --); COMP_CWORD=1
+		COMP_LINE="$2 --"; COMP_POINT=${#COMP_LINE}; _hq_complete; printf "%s\n" "${COMPREPLY[@]}"' \
+		sh "$HQ_ROOT" "$c")
 
 	helpopts=$(printf '%s\n' "$help" | grep -Eo -- '--[a-z][a-z0-9-]+' | sort -u)
 	missing_man="" missing_compl=""
@@ -36,8 +42,7 @@ for c in $cmds; do
 		esc=$(printf '%s' "$o" | sed 's/-/\\-/g')
 		grep -Fq -- "$esc" "$man" 2>/dev/null || grep -Fq -- "$o" "$man" 2>/dev/null ||
 			missing_man="$missing_man $o"
-		printf '%s\n' "$compl" | grep -Eq -- "(^|[ \"])$o([ \"]|$)" ||
-			missing_compl="$missing_compl $o"
+		printf '%s\n' "$compl" | grep -qx -- "$o" || missing_compl="$missing_compl $o"
 	done
 	is "$missing_man" "" "$c: every --help option is in $c.1"
 	is "$missing_compl" "" "$c: every --help option is in the completion"

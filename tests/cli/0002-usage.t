@@ -18,7 +18,7 @@ usage_error() {
 }
 
 # Every command parses its options with hq_opts_parse: one wording.
-cmds="hq-ingest hq-agent hq-query"
+cmds="hq-ingest hq-agent hq-query hq-report"
 
 for c in $cmds; do
 	usage_error "$c" "unknown option '--bogus'" "--bogus" --bogus
@@ -56,7 +56,7 @@ HQ_DB="$T/log.db" run hq-agent --lo
 is "$rc" 1 "hq-agent --lo is --log (nothing logged yet: exit 1)"
 
 # hq-ingest
-usage_error hq-ingest "option '--format' takes auto, apple or jsonl, not 'xml'" "--format xml" \
+usage_error hq-ingest "option '--format' takes auto, apple, dexcom, libre, jsonl, labs, fhir or dexa, not 'xml'" "--format xml" \
 	--format xml x.json
 usage_error hq-ingest "option '--wait' takes a whole number from 0 to 604800, not '-1'" \
 	"--wait -1" --wait -1 x.json
@@ -73,25 +73,35 @@ is "$rc" 0 "hq-ingest: '--' ends the options"
 run hq-ingest --complete format
 is "$rc $out" "0 auto
 apple
-jsonl" "hq-ingest --complete format"
+dexcom
+libre
+jsonl
+labs
+fhir
+dexa" "hq-ingest --complete format"
 run hq-agent --complete --provider
 is "$(printf '%s' "$out" | tr '\n' ' ')" "openai anthropic gemini ollama" "hq-agent --complete provider"
 run hq-agent --complete model
 is "$rc $out" "0 " "--complete: an option without a list prints nothing"
 usage_error hq-agent "unknown option '--colour'" "--complete colour" --complete colour
 
-# the bash completion asks the commands
-complete_words() { # FUNCTION WORD...: what bash would offer for the last word
-	bash -c '. "$1/completions/hq.bash"; f=$2; shift 2
-		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); "$f"; printf "%s\n" "${COMPREPLY[@]}"' \
+# the bash completion asks the commands (one function for all of them)
+complete_words() { # WORD...: what bash would offer for the last word
+	bash -c '. "$1/completions/hq.bash"; shift
+		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}
+		_hq_complete; printf "%s\n" "${COMPREPLY[@]}"' \
 		sh "$HQ_ROOT" "$@" | sort | tr '\n' ' '
 }
-is "$(complete_words _hq_ingest hq-ingest --format '')" "apple auto jsonl " \
+is "$(complete_words hq-ingest --format '')" "apple auto dexa dexcom fhir jsonl labs libre " \
 	"completion: hq-ingest --format"
-is "$(complete_words _hq_agent hq-agent -p '')" "anthropic gemini ollama openai " \
+is "$(complete_words hq-report cgm --by '')" "day month week " \
+	"completion: hq-report cgm --by"
+is "$(complete_words hq-report '')" "cgm compare latest list trend " "completion: hq-report's subcommands"
+is "$(complete_words hq-report latest '')" "dexa labs " "completion: hq-report latest's kinds"
+is "$(complete_words hq-agent -p '')" "anthropic gemini ollama openai " \
 	"completion: hq-agent -p"
-is "$(complete_words _hq_agent hq-agent --tool-mode t)" "text " "completion: hq-agent --tool-mode t"
-is "$(complete_words _hq_query hq-query --by w)" "week " "completion: hq-query --by w"
-like "$(complete_words _hq_query hq-query --agg p9)" "^p90 p95 p99 $" "completion: hq-query --agg p9"
-like "$(complete_words _hq_query hq-query --type run)" "running" "completion: hq-query --type run"
+is "$(complete_words hq-agent --tool-mode t)" "text " "completion: hq-agent --tool-mode t"
+is "$(complete_words hq-query --by w)" "week " "completion: hq-query --by w"
+like "$(complete_words hq-query --agg p9)" "^p90 p95 p99 $" "completion: hq-query --agg p9"
+like "$(complete_words hq-query --type run)" "running" "completion: hq-query --type run"
 done_testing

@@ -247,6 +247,32 @@ gen-export --xml --start 2025-03-01 --days 14 -o "$T/spring.xml" --truth "$T/spr
 like "$(grep '"day_hours":23' "$T/spring.truth")" '"date":"2025-03-09"' "spring forward: 2025-03-09 has 23 hours"
 like "$(grep -c '"day_hours":24' "$T/spring.truth")" '^13$' "and the other 13 days 24"
 
+# --- known effects, for hq-correlate to find -----------------------------------------
+gen-export --xml --seed 7 --days 200 -o /dev/null --truth "$T/effects.truth"
+run python3 - "$T/effects.truth" <<'EOF'
+# Sleep starts 40 min (0.667 h) later after a day with glucose above 140; HRV
+# falls 0.02 ms per kcal of yesterday's workout; glucose and steps are drawn
+# independently. 200 days: the sizes within sampling error of the design.
+import json, sys, statistics as st
+rows = [json.loads(l) for l in open(sys.argv[1])]
+days = [d for d in rows if "date" in d and "workout" not in d]
+kcal = {}
+for w in (d for d in rows if "workout" in d):
+    kcal[w["date"]] = kcal.get(w["date"], 0) + w["energy_kcal"]
+hi = [days[i + 1]["sleep_asleep_min"] / 60 for i in range(len(days) - 1) if days[i]["glucose_max"] > 140]
+lo = [days[i + 1]["sleep_asleep_min"] / 60 for i in range(len(days) - 1) if days[i]["glucose_max"] <= 140]
+diff = st.mean(hi) - st.mean(lo)
+assert len(hi) > 40 and len(lo) > 40 and -1.0 < diff < -0.35, (len(hi), len(lo), diff)
+pairs = [(kcal.get(days[i]["date"], 0), days[i + 1]["hrv_avg"]) for i in range(len(days) - 1)
+         if days[i + 1]["hrv_avg"] is not None]
+slope = st.linear_regression(*zip(*pairs)).slope
+assert -0.03 < slope < -0.01, slope
+r = st.correlation([d["glucose_max"] for d in days], [d["steps"] for d in days])
+assert abs(r) < 0.2, r
+print("%.2f h less sleep, %.4f ms/kcal, r = %.2f" % (diff, slope, r))
+EOF
+is "$rc" 0 "the persona's known effects are in the data: $out $err"
+
 # --- a later export is a superset, whatever offset it is written in ---------------
 gen-export --xml --seed 7 --days 36 --export-date '2025-07-04 08:00:00' -o "$T/later.xml"
 run python3 - "$T/a.xml" "$T/later.xml" <<'EOF'

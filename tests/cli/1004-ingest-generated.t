@@ -62,4 +62,31 @@ like "$(head -c 1 "$T/tty.out")" '\{' "stdout still gets only the summary"
 rm -f "$T/tty.db"*
 script -qec "hq-ingest -q '$T/e.zip' >/dev/null" /dev/null >"$T/tty.term" 2>&1
 is "$(cat "$T/tty.term")" "" "-q: nothing on the terminal"
+
+# The progress line fits the width it is given, less the last column (so
+# that it never wraps), and each redraw goes back to the line's start.
+# The file's long name is shortened to fit.
+mkdir -p "$T/a long directory name that would not fit on a narrow terminal"
+cp "$T/e.zip" "$T/a long directory name that would not fit on a narrow terminal/export.zip"
+for cols in 30 60 80 132; do
+	rm -f "$T/tty.db"*
+	script -qec "stty cols $cols; hq-ingest '$T/a long directory name that would not fit on a narrow terminal/export.zip' >/dev/null" \
+		/dev/null >"$T/tty.term" 2>&1
+	got=$(python3 - "$T/tty.term" <<'P'
+import re, sys
+t = open(sys.argv[1], encoding="utf-8", newline="").read()
+draws = [re.sub(r"\x1b\[K", "", d) for d in t.split("\r")]
+draws = [d for d in draws if d.strip()]
+print(len(draws), max(len(d) for d in draws), int(any("\n" in d for d in draws)),
+      int(all("export.zip" in d for d in draws)))
+P
+)
+	set -- $got
+	ok "$([ "${1:-0}" -ge 2 ] && [ "${2:-999}" -le $((cols - 1)) ]; echo $?)" \
+		"$cols columns: $1 redraws, the widest $2 columns"
+	is "${3:-1}" 0 "$cols columns: redrawn in place (no line feed)"
+	[ "$cols" -ge 60 ] && is "${4:-0}" 1 "$cols columns: the file's own name is shown"
+done
+like "$(tr '\r' '\n' <"$T/tty.term" | grep 'records/s' | head -1)" "%.*MB.*records/s" \
+	"a wide terminal shows the percentage, megabytes and rate"
 done_testing

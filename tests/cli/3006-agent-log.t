@@ -39,6 +39,67 @@ run hq-agent --log
 is "$rc" 0 "--log: exit 0"
 like "$out" '"question":"How many steps did I walk yesterday\?","provider":"anthropic","model":"fake-model","steps":2,"tool_calls":1,"outcome":"answered"' "--log: the run"
 
+# --log on a terminal: a table of runs that fits its width
+tty_log() { # COLS ARGS...: hq-agent --log ARGS on a terminal COLS wide
+	local cols=$1
+	shift
+	script -qec "stty cols $cols; hq-agent --log $*" /dev/null | tr -d '\r'
+}
+long() { while IFS= read -r l; do [ ${#l} -le "$1" ] || echo "$l"; done; }
+out=$(tty_log 80)
+is "$(printf '%s\n' "$out" | head -1)" \
+	"id  when              question                         steps  outcome     tokens" \
+	"--log on a terminal: a table (id, when, question, steps, outcome, tokens)"
+like "$(printf '%s\n' "$out" | sed -n 2p)" \
+	"^ 1  20[0-9-]{8} [0-9:]{5}  \\[walk\\] How many steps did I wa…      2  answered       240$" \
+	"--log: the run in its row (local time, session, tokens in and out)"
+is "$(printf '%s\n' "$out" | long 80)" "" "--log: 80 columns"
+out=$(tty_log 66)
+is "$(printf '%s\n' "$out" | long 66)" "" "--log: 66 columns, the question cut to fit"
+like "$out" "\\[walk\\] How many ?…      2  answered       240$" "--log: a cut question ends with …"
+out=$(tty_log 40)
+is "$(printf '%s\n' "$out" | long 40)" "" "--log: 40 columns, when and tokens give way"
+like "$(printf '%s\n' "$out" | sed -n 2p)" "^ 1  \\[walk\\] How many ?…      2  answered$" "--log: 40 columns: id, question, steps, outcome"
+# --log ID: one run's steps and tool calls; JSON when piped
+run hq-agent --log 1
+is "$rc" 0 "--log ID: exit 0"
+printf '%s' "$out" | python3 -c '
+import json, sys
+r = json.load(sys.stdin)
+assert r["id"] == 1 and r["question"] == "How many steps did I walk yesterday?", r
+assert r["session"] == "walk" and r["outcome"] == "answered" and r["steps"] == 2, r
+assert [q["step"] for q in r["requests"]] == [1, 2], r["requests"]
+assert r["requests"][0]["stop_reason"] == "tool_use" and r["requests"][0]["tool_calls"] == 1
+c = r["tool_calls"]
+assert len(c) == 1 and c[0]["step"] == 1 and c[0]["tool"] == "hq_testtool", c
+assert c[0]["arguments"] == {"metrics": ["steps"], "by": "day", "limit": 5}, c
+assert c[0]["exit_status"] == 0 and c[0]["rows"] == 1 and c[0]["seconds"] > 0, c
+assert r["answer"] == "You walked 8123 steps yesterday.", r
+'
+ok $? "--log ID piped: the run, its requests and tool calls as one JSON object"
+out=$(tty_log 80 1)
+like "$out" "^run 1, 20[0-9-]{8} [0-9:]{5} \\(America/Los_Angeles\\)" "--log ID on a terminal: the run"
+like "$out" "
+question  How many steps did I walk yesterday\\?
+model     anthropic fake-model \\(native tools\\)
+session   walk
+outcome   answered after 2 steps" "--log ID: question, model, session, outcome"
+like "$out" "
+step 1: [0-9.]+ s, 100 tokens in, 20 out, 1 tool call, stop: tool_use
+  hq_testtool \\{\"metrics\":\\[\"steps\"\\],\"by\":\"day\",\"limit\":5\\}
+    exit 0, 1 row, [0-9.]+ s
+
+step 2: " "--log ID: each step, and each tool call under its step"
+like "$out" "
+answer
+  You walked 8123 steps yesterday.$" "--log ID: the answer"
+is "$(printf '%s\n' "$out" | long 80)" "" "--log ID: 80 columns"
+run hq-agent --log 99
+is "$rc:$err" "1:hq-agent: no run 99 in the log (hq-agent --log lists them)" "--log ID: no such run"
+run hq-agent --log one
+is "$rc:$(printf '%s\n' "$err" | head -1)" "2:hq-agent: --log takes one run's id (hq-agent --log lists them)" \
+	"--log: a word that is no id"
+
 # --session continues the conversation: the model sees all of it
 start_fake answer
 agent anthropic --session walk "Is that more than usual?"

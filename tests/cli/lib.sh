@@ -84,6 +84,16 @@ run() {
 	err=$(cat "$T/.err")
 }
 
+# rows 'PYTHON EXPR': the expression printed over the JSON rows of $out
+# (after run): r is the list of rows, f the rows by their "field" key.
+rows() {
+	printf '%s\n' "$out" | python3 -c "
+import json, sys
+r = [json.loads(l) for l in sys.stdin if l.strip()]
+f = {x.get('field'): x for x in r if isinstance(x, dict)}
+print($1)"
+}
+
 skip_all() {
 	echo "1..0 # SKIP $1"
 	exit 0

@@ -16,7 +16,17 @@ takes the next turn. A TURN is one of
       "finish_reason", "max_tokens_cut" (the last call is cut off),
       "signature" (Gemini thoughtSignature, checked on the next request),
       "crlf" (CRLF line ends), "drop" (close the connection mid-stream),
-      "overloaded" (a mid-stream error event after some output)
+      "overloaded" (a mid-stream error event after some output),
+      "repeat_calls": N (the reply's calls, N times over, each its own id;
+      {{i}} in their arguments becomes the call's number from 0)
+  {"huge": {"text" | "args" | "line": N, "piece": BYTES}, "gzip": true}
+      a stream made up as it is sent, never held whole: N bytes of
+      answer text, in events of "piece" bytes (64 KiB); one hq_testtool
+      call whose argument fragments of "piece" bytes add up to N
+      (openai, anthropic); or one line of N bytes that never ends.
+      "gzip" sends it gzip-encoded (1 GiB of text in 1 MiB pieces is
+      about 1 MB on the wire). Sending stops quietly when the client
+      hangs up.
   {"fixture": "NAME.sse"}       bytes of $HQ_FIXTURES/llm/NAME, verbatim
   {"replay": "NAME.json", "index": N}   a recorded exchange's response
   {"status": 429, "headers": {..}, "body": {..} | "text"}
@@ -33,9 +43,11 @@ Standard library only.
 """
 import json
 import os
+import struct
 import sys
 import threading
 import time
+import zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 STATE = {"n": 0, "signature": None}
@@ -364,6 +376,93 @@ def fill_template(reply, proto, body):
     return dict(reply, text=text)
 
 
+# ---------- huge streams, made up as they are sent ----------
+
+def huge_pieces(total, piece, make):
+    """make(n) for pieces of n bytes adding up to total; equal pieces are
+    the same object, so that gzip_stream compresses one only once"""
+    full = make(piece) if total >= piece else None
+    for _ in range(total // piece):
+        yield full
+    if total % piece:
+        yield make(total % piece)
+
+
+def huge_text(proto, n, piece):
+    def ev(t):
+        t = "x" * (t - 1) + " "
+        if proto == "openai":
+            return openai_events({}, {})[0].replace('"content":null', '"content":"%s"' % t)
+        if proto == "anthropic":
+            return "event: content_block_delta\ndata: %s\n\n" % json.dumps(
+                {"type": "content_block_delta", "index": 0,
+                 "delta": {"type": "text_delta", "text": t}}, separators=(",", ":"))
+        if proto == "gemini":
+            return "data: " + json.dumps(gemini_body({}, {}, [{"text": t}], final=False),
+                                         separators=(",", ":")) + "\n\n"
+        return json.dumps({"model": "fake-model", "message": {"role": "assistant", "content": t},
+                           "done": False}, separators=(",", ":")) + "\n"
+    head, tail = {
+        "openai": lambda e: (e[:1], e[1:]),
+        "anthropic": lambda e: (e[:2], e[3:]),
+        "gemini": lambda e: ([], e),
+        "ollama": lambda e: ([], e),
+    }[proto](events_of(proto, {}, {"text": " "} if proto == "anthropic" else {}))
+    return head, huge_pieces(n, piece, lambda k: ev(k).encode()), tail
+
+
+def huge_args(proto, n, piece):
+    if proto == "openai":
+        e, key = openai_events({}, {"calls": [{"name": "hq_testtool", "args_text": ""}]}), "arguments"
+    elif proto == "anthropic":
+        e, key = anthropic_events({}, {"calls": [{"name": "hq_testtool", "args_text": ""}]}), "partial_json"
+    else:
+        raise ValueError("huge args: openai and anthropic only")
+    # e[2] is the call's one (empty) argument fragment
+    def frag(t):
+        return e[2].replace('"%s":""' % key, '"%s":%s' % (key, json.dumps(t)))
+    return (e[:2] + [frag('{"metrics":["')],
+            huge_pieces(n, piece, lambda k: frag("x" * k).encode()), [frag('"]}')] + e[3:])
+
+
+def huge_line(proto, n, piece):
+    head = "" if proto == "ollama" else "data: "
+    head += '{"choices":[{"delta":{"content":"'
+    return [head], huge_pieces(n, piece, lambda k: b"x" * k), []
+
+
+def events_of(proto, turn, reply):
+    return {"openai": openai_events, "anthropic": anthropic_events,
+            "gemini": gemini_events, "ollama": ollama_lines}[proto](turn, reply)
+
+
+def huge_stream(proto, huge, piece):
+    kind = next(k for k in ("text", "args", "line") if k in huge)
+    head, middle, tail = {"text": huge_text, "args": huge_args, "line": huge_line}[kind](
+        proto, huge[kind], piece)
+    for e in head:
+        yield e.encode()
+    yield from middle
+    for e in tail:
+        yield e.encode()
+
+
+def gzip_stream(pieces):
+    """gzip of the pieces, compressing each once: after a full flush the
+    deflate stream starts afresh, so equal pieces compress alike"""
+    yield b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x02\xff"
+    c = zlib.compressobj(9, zlib.DEFLATED, -15)
+    crc = size = 0
+    last = done = None
+    for p in pieces:
+        if p is not last:
+            last, done = p, c.compress(p) + c.flush(zlib.Z_FULL_FLUSH)
+        crc = zlib.crc32(p, crc)
+        size += len(p)
+        yield done
+    yield c.flush(zlib.Z_FINISH) + struct.pack("<II", crc & 0xffffffff, size & 0xffffffff)
+
+
 # ---------- server ----------
 
 class Handler(BaseHTTPRequestHandler):
@@ -406,6 +505,25 @@ class Handler(BaseHTTPRequestHandler):
         self.write_split(raw, turn.get("split", 0))
         if turn.get("drop"):
             self.connection.shutdown(2)
+        self.close_connection = True
+
+    def stream_huge(self, proto, turn):
+        ctype = "application/x-ndjson" if proto == "ollama" else "text/event-stream"
+        self.send_response(200)
+        self.send_header("Content-Type", ctype)
+        if turn.get("gzip"):
+            self.send_header("Content-Encoding", "gzip")
+        self.send_header("Connection", "close")
+        self.end_headers()
+        pieces = huge_stream(proto, turn["huge"], turn["huge"].get("piece", 1 << 16))
+        if turn.get("gzip"):
+            pieces = gzip_stream(pieces)
+        try:
+            for p in pieces:
+                self.wfile.write(p)
+            self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError):
+            pass
         self.close_connection = True
 
     def do_POST(self):
@@ -477,7 +595,13 @@ class Handler(BaseHTTPRequestHandler):
                                        "param": "messages", "code": None}})
         if bad:
             return self.send(bad[0], bad[1])
+        if "huge" in turn:
+            return self.stream_huge(proto, turn)
         reply = fill_template(turn.get("reply", {"text": ""}), proto, body)
+        if turn.get("repeat_calls"):
+            reply = dict(reply, calls=[
+                dict(c, id="call_fake%d" % i, args_text=args_text(c).replace("{{i}}", str(i)))
+                for i, c in enumerate(reply["calls"] * turn["repeat_calls"])])
         STATE["signature"] = turn.get("signature") if proto == "gemini" and reply.get("calls") \
             else STATE.get("signature")
         if proto == "openai":

@@ -84,7 +84,14 @@ while [ $# -gt 0 ]; do
 	shift
 done
 [ -n "${HQ_TESTTOOL_PIDFILE:-}" ] && echo $$ >"$HQ_TESTTOOL_PIDFILE"
+[ -n "${HQ_TESTTOOL_ENVFILE:-}" ] && env >>"$HQ_TESTTOOL_ENVFILE"
+# how many run at once: each is a file in the directory while it runs
+if [ -n "${HQ_TESTTOOL_RUNDIR:-}" ]; then
+	: >"$HQ_TESTTOOL_RUNDIR/$$"
+	ls "$HQ_TESTTOOL_RUNDIR" | wc -l >>"$HQ_TESTTOOL_RUNDIR.seen"
+fi
 [ "$nap" = 0 ] || sleep "$nap"
+[ -n "${HQ_TESTTOOL_RUNDIR:-}" ] && rm -f "$HQ_TESTTOOL_RUNDIR/$$"
 if [ $fail = 1 ]; then echo "hq-testtool: unknown metric 'stepz' (did you mean steps?)" >&2; exit 2; fi
 i=0
 while [ $i -lt "$rows" ]; do

@@ -9,6 +9,7 @@
 #include "hq/http.h"
 #include "hq/llm.h"
 #include "hq/proc.h"
+#include "hq/time.h"
 #include "tap.h"
 
 static void retry_policy(void)
@@ -125,7 +126,8 @@ static void messages(void)
 	struct hq_llm_msg m = { .role = HQ_LLM_ASSISTANT, .text = strdup("hi"), .signature = strdup("S") };
 	m.calls = calloc(1, sizeof *m.calls);
 	m.ncalls = 1;
-	m.calls[0] = (struct hq_llm_call){ strdup("c1"), strdup("hq_query"), strdup("{bad"), strdup("T") };
+	m.calls[0] = (struct hq_llm_call){ .id = strdup("c1"), .name = strdup("hq_query"),
+		.args = strdup("{bad"), .signature = strdup("T") };
 	cJSON *j = hq_llm_msg_to_json(&m);
 	struct hq_llm_msg back;
 	is_int(hq_llm_msg_from_json(j, &back), 0, "message round trip");
@@ -147,7 +149,8 @@ static void procs(void)
 	char *c[] = { "/bin/sh", "-c", "sleep 5", NULL };
 	char *d[] = { "/no/such/program", NULL };
 	struct hq_proc p[4] = { { .argv = a }, { .argv = b }, { .argv = c }, { .argv = d } };
-	hq_proc_run_all(p, 4, 0.3, 100);
+	struct hq_proc_limits lim = { .timeout = 0.3, .out_cap = 100 };
+	hq_proc_run_all(p, 4, &lim);
 	is_int(p[0].exit_status, 0, "proc: exit 0");
 	is_int(p[0].out_lines, 1000, "proc: every line counted");
 	ok(p[0].out_len <= 100 && p[0].out_len > 0 && p[0].out[p[0].out_len - 1] == '\n',
@@ -161,11 +164,74 @@ static void procs(void)
 		hq_proc_free(&p[i]);
 }
 
+/* at most max_running at once, the others in turn; the deadline stops
+ * those running and starts no more */
+static void pool(void)
+{
+	char *nap[] = { "/bin/sh", "-c", "sleep 0.2; echo done", NULL };
+	char *hang[] = { "/bin/sh", "-c", "sleep 5", NULL };
+	struct hq_proc p[6];
+	struct hq_proc_limits lim = { .max_running = 2, .timeout = 10, .out_cap = 100 };
+	double t0 = hq_time_monotonic();
+	int most = 0, all_ok = 1;
+
+	for (int i = 0; i < 6; i++)
+		p[i] = (struct hq_proc){ .argv = nap };
+	hq_proc_run_all(p, 6, &lim);
+	for (int i = 0; i < 6; i++) {
+		int at_once = 0;
+		for (int k = 0; k < 6; k++)	/* those running when i started */
+			at_once += p[k].started <= p[i].started &&
+			    p[i].started < p[k].started + p[k].seconds;
+		most = at_once > most ? at_once : most;
+		all_ok &= p[i].exit_status == 0 && !strcmp(p[i].out, "done\n");
+	}
+	is_int(most, 2, "pool: at most 2 running at once");
+	ok(hq_time_monotonic() - t0 >= 0.55, "pool: 6 naps of 0.2 s, 2 at a time, take 3 turns (%.2f s)",
+	   hq_time_monotonic() - t0);
+	ok(all_ok, "pool: every one ran, its output in its own slot");
+	for (int i = 0; i < 6; i++)
+		hq_proc_free(&p[i]);
+
+	for (int i = 0; i < 3; i++)
+		p[i] = (struct hq_proc){ .argv = hang };
+	lim = (struct hq_proc_limits){ .max_running = 1, .timeout = 10,
+		.deadline = hq_time_monotonic() + 0.3, .out_cap = 100 };
+	t0 = hq_time_monotonic();
+	hq_proc_run_all(p, 3, &lim);
+	ok(p[0].timed_out && !p[0].not_run, "deadline: the one running is stopped");
+	ok(p[1].not_run && p[2].not_run && !p[1].timed_out, "deadline: those waiting are not started");
+	ok(hq_time_monotonic() - t0 < 2, "deadline: kept (%.2f s)", hq_time_monotonic() - t0);
+	for (int i = 0; i < 3; i++)
+		hq_proc_free(&p[i]);
+}
+
+/* the tools inherit no key of any provider */
+static void keys(void)
+{
+	setenv("OPENAI_API_KEY", "a", 1);
+	setenv("GEMINI_API_KEY", "b", 1);
+	setenv("groq_api_key", "c", 1);
+	setenv("MY_TOKEN", "d", 1);
+	setenv("HQ_DB", "/tmp/x.db", 1);
+	setenv("API_KEYS_URL", "e", 1);
+	hq_agent_clear_keys("MY_TOKEN");
+	ok(!getenv("OPENAI_API_KEY") && !getenv("GEMINI_API_KEY") && !getenv("groq_api_key"),
+	   "keys: every *_API_KEY is gone, in any case");
+	ok(!getenv("MY_TOKEN"), "keys: and the variable api_key_env names");
+	ok(getenv("HQ_DB") && getenv("API_KEYS_URL"), "keys: the rest stays");
+	setenv("ANTHROPIC_API_KEY", "f", 1);
+	hq_agent_clear_keys(NULL);
+	ok(!getenv("ANTHROPIC_API_KEY"), "keys: with no api_key_env too");
+}
+
 int main(void)
 {
 	retry_policy();
 	tool_argv();
 	messages();
 	procs();
+	pool();
+	keys();
 	return done_testing();
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hq/buf.h"
 #include "hq/llm.h"
 #include "tap.h"
 
@@ -202,10 +203,65 @@ static void text_mode(void)
 	hq_llm_reply_free(&r);
 }
 
+/* what a reply says is bounded before anything echoes it */
+static void bounds(void)
+{
+	struct hq_llm_reply r;
+	struct hq_err e = {{0}};
+	struct hq_buf d = {0}, big = {0};
+	char name[400], id[400];
+
+	memset(name, 'n', sizeof name - 1);
+	name[sizeof name - 1] = '\0';
+	memset(id, 'i', sizeof id - 1);
+	id[sizeof id - 1] = '\0';
+	for (int i = 0; i < 4000; i++)	/* 40,000 bytes of arguments in fragments */
+		hq_buf_puts(&big, "xxxxxxxxxx");
+	hq_buf_printf(&d, "data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,"
+	    "\"id\":\"c1\",\"function\":{\"name\":\"hq_query\",\"arguments\":\"\"}}]}}]}\n\n");
+	for (size_t k = 0; k < big.len; k += 1000)
+		hq_buf_printf(&d, "data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,"
+		    "\"function\":{\"arguments\":\"%.1000s\"}}]}}]}\n\n", big.data + k);
+	hq_buf_printf(&d, "data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":1,"
+	    "\"id\":\"%s\",\"function\":{\"name\":\"%s\",\"arguments\":\"{}\"}}]}}]}\n\n", id, name);
+	hq_buf_printf(&d, "data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":2,"
+	    "\"id\":\"c3\",\"function\":{\"name\":\"hq_query\",\"arguments\":\"{\\\"a\\\":1}\"}}]}}]}\n\n"
+	    "data: {\"choices\":[{\"delta\":{},\"finish_reason\":\"tool_calls\"}]}\n\ndata: [DONE]\n\n");
+	is_int(hq_llm_parse_stream("openai", d.data, d.len, &r, &e), 0, "bounds: parsed");
+	is_int(r.ncalls, 3, "bounds: three calls");
+	if (r.ncalls == 3) {
+		is_str(r.calls[0].args, "{}", "bounds: arguments over 32 KiB dropped");
+		is_int(r.calls[0].args_dropped, 40000, "bounds: and their size kept");
+		is_str(r.calls[0].id, "c1", "bounds: the call keeps its id");
+		is_int(strlen(r.calls[1].name), HQ_LLM_MAX_NAME, "bounds: a long name cut");
+		ok(strlen(r.calls[1].id) < 64 && !strncmp(r.calls[1].id, "call_hq_", 8),
+		   "bounds: a long id replaced (%s)", r.calls[1].id);
+		is_str(r.calls[2].args, "{\"a\":1}", "bounds: arguments under the limit kept");
+		is_int(r.calls[2].args_dropped, 0, "bounds: and not marked");
+	}
+	is_int(hq_llm_reply_keep_calls(&r, 5), 0, "keep calls: fewer than the limit: none dropped");
+	is_int(hq_llm_reply_keep_calls(&r, 1), 2, "keep calls: two dropped");
+	ok(r.ncalls == 1 && r.nskipped == 2 && !strcmp(r.calls[0].id, "c1"), "keep calls: the first kept");
+	hq_llm_reply_free(&r);
+
+	/* text mode: the same bound */
+	memset(&r, 0, sizeof r);
+	hq_buf_reset(&d);
+	hq_buf_printf(&d, "```json\n{\"name\": \"hq_query\", \"arguments\": {\"w\": \"%s\"}}\n```", big.data);
+	r.text = hq_buf_steal(&d);
+	is_int(hq_llm_text_calls(&r), 1, "bounds: text mode: the call found");
+	ok(r.ncalls == 1 && !strcmp(r.calls[0].args, "{}") && r.calls[0].args_dropped == 40008,
+	   "bounds: text mode: its arguments dropped too");
+	hq_llm_reply_free(&r);
+	hq_buf_free(&big);
+	hq_buf_free(&d);
+}
+
 int main(void)
 {
 	fixtures();
 	quirks();
 	text_mode();
+	bounds();
 	return done_testing();
 }

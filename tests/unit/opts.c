@@ -7,11 +7,12 @@
 #include "hq/llm.h"
 #include "hq/opts.h"
 #include "hq/stats.h"
+#include "hq/time.h"
 #include "hq/workout.h"
 #include "tap.h"
 
 enum { OPT_DB = HQ_OPT_LONG, OPT_WAIT, OPT_TIMEOUT, OPT_FORMAT, OPT_WHERE,
-	OPT_TOOL_MODE, OPT_TOOL_TIMEOUT, OPT_SCALE };
+	OPT_TOOL_MODE, OPT_TOOL_TIMEOUT, OPT_SCALE, OPT_FROM, OPT_ZONE, OPT_OUT };
 
 static const struct hq_opt options[] = {
 	{ 'q', "quiet", HQ_OPT_FLAG, NULL, "say nothing", NULL, NULL, 1 },
@@ -25,6 +26,9 @@ static const struct hq_opt options[] = {
 	{ OPT_TOOL_TIMEOUT, "tool-timeout", HQ_OPT_NUMBER, "S", "per tool", "..60", NULL, 0 },
 	{ OPT_SCALE, "scale", HQ_OPT_INT, "N", "scale, said at length so that the help has to "
 	  "wrap it: avg,min,max,sum,count,median,stddev,p1..p99,first,last,and,more", ">0", NULL, 0 },
+	{ OPT_FROM, "from", HQ_OPT_STRING, "DATE", "first day", NULL, NULL, 0 },
+	{ OPT_ZONE, "zone", HQ_OPT_STRING, "ZONE", "the zone", NULL, NULL, 0 },
+	{ OPT_OUT, "out", HQ_OPT_STRING, "FILE", "write here", NULL, NULL, 0 },
 	{ 0, NULL, 0, NULL, NULL, NULL, NULL, 0 },
 };
 
@@ -36,15 +40,29 @@ letter_at(size_t i)
 	return i < 2 ? v[i] : NULL;
 }
 
+static void
+odd_values(const struct hq_complete *c)
+{
+	hq_complete_add(c, "ok", "a\tdescription\nwith \x1b[31mcontrols");
+	hq_complete_add(c, "bad\x1b[2J", NULL);
+	hq_complete_add(c, "two\nlines", NULL);
+}
+
 static const struct hq_opt_values values[] = {
 	{ "db", letter_at },
+	{ "where", letter_at },
+	{ NULL, NULL },
+};
+
+static const struct hq_opt_completer completers[] = {
+	{ "model", odd_values },
 	{ NULL, NULL },
 };
 
 static const struct hq_cmd_info cmd = {
 	.name = "hq-x", .synopsis = "[OPTION]... FILE...", .summary = "a test command",
 	.positional = "files", .positional_help = "files", .opts = options,
-	.values = values,
+	.values = values, .completers = completers, .split = "scale where",
 };
 
 /* One run of the loop over a command line (words split on spaces): what
@@ -198,6 +216,7 @@ builtins(void)
 	ok(strstr(r.out, "  -h, --help ") && strstr(r.out, "      --version ") &&
 	    strstr(r.out, "      --tool-schema "), "--help lists -h, --version, --tool-schema");
 	ok(!strstr(r.out, "--complete"), "--complete is not in --help");
+	ok(!strstr(r.out, "--summary"), "--summary is not in --help");
 	ok(strstr(r.out, "      --wait SECONDS ") != NULL, "--help: a long option with its value");
 	{
 		size_t longest = 0, len;
@@ -227,6 +246,9 @@ builtins(void)
 	usage_error("--complete nope", "unknown option '--nope'", "--complete: an unknown option");
 	usage_error("--complete", "option '--complete' needs a value", "--complete without a value");
 	usage_error("--help=1", "option '--help' takes no value", "--help with a value");
+	run(&cmd, "--summary", &r);
+	ok(r.rc == -1 && r.status == 0, "--summary: stop, exit 0");
+	is_str(r.out, "a test command\n", "--summary: the summary line");
 }
 
 /* Tables the loop refuses: a mistake in a command, caught by its tests. */
@@ -294,6 +316,112 @@ library_lists(void)
 	}
 }
 
+/* --complete-args over words separated by '|' ("--agg|avg,m"; a trailing
+ * '|' is an empty last word): what it printed. */
+static char complete_out[8192];
+
+static const char *
+completes(const struct hq_cmd_info *c, const char *words)
+{
+	char buf[512], *argv[34], *out = NULL;
+	size_t outlen = 0;
+	int argc = 0;
+	struct hq_opts p;
+
+	snprintf(buf, sizeof buf, "%s", words);
+	argv[argc++] = "hq-x";
+	argv[argc++] = "--complete-args";
+	for (char *w = buf; argc < 33; ) {
+		char *bar = strchr(w, '|');
+		argv[argc++] = w;
+		if (!bar)
+			break;
+		*bar = '\0';
+		w = bar + 1;
+	}
+	argv[argc] = NULL;
+	hq_opts_init(&p, c, argc, argv);
+	p.out = open_memstream(&out, &outlen);
+	p.err = stderr;
+	if (hq_opts_parse(&p) != -1 || p.status != 0)
+		snprintf(complete_out, sizeof complete_out, "(did not stop with 0)");
+	fclose(p.out);
+	snprintf(complete_out, sizeof complete_out, "%s", out);
+	free(out);
+	return complete_out;
+}
+
+/* An operand completer that says what it was given. */
+static void
+say_operands(const struct hq_complete *c)
+{
+	char buf[256];
+	size_t k = 0;
+	const char *db = hq_complete_arg(c, "db"), *m = hq_complete_arg(c, "m"),
+	      *q = hq_complete_arg(c, "quiet");
+
+	for (int i = 0; i < c->noperands; i++)
+		k += (size_t)snprintf(buf + k, sizeof buf - k, "%s,", c->operands[i]);
+	snprintf(buf + k, sizeof buf - k, " word=%s db=%s m=%s q=%s", c->word,
+	    db ? db : "-", m ? m : "-", q ? q : "-");
+	hq_complete_add(c, buf, NULL);
+}
+
+static void
+completion(void)
+{
+	struct hq_cmd_info c = cmd, first = cmd;
+	const char *out;
+	char line[64];
+	size_t n, bad;
+
+	out = completes(&cmd, "--w");
+	ok(strstr(out, "--wait\twait\n") && strstr(out, "--where\tfilter\n") &&
+	    strstr(out, "--quiet\tsay nothing\n") && strstr(out, "--help\tshow this help"),
+	    "an option: every long option with its help");
+	ok(!strstr(out, "--complete") && !strstr(out, "--summary"),
+	    "the hidden ones are not offered");
+	is_str(completes(&cmd, "--format|"), "auto\napple\njsonl\n", "an enum's choices");
+	is_str(completes(&cmd, "--form|j"), "auto\napple\njsonl\n",
+	    "after an abbreviated option (the shell filters by what is typed)");
+	is_str(completes(&cmd, "--format=a"), "--format=auto\n--format=apple\n--format=jsonl\n",
+	    "--option=value: the value after '=', the option kept");
+	is_str(completes(&cmd, "-qm|x|--db|"), "alpha\nbeta\n",
+	    "a value list, past a bundle of short options and their value");
+	is_str(completes(&cmd, "--where|a>1 and b"), "a>1 and alpha\na>1 and beta\n",
+	    "a list or expression: its last name, what is before it kept");
+	is_str(completes(&cmd, "--where|avg,"), "avg,alpha\navg,beta\n", "after a comma");
+	is_str(completes(&cmd, "--out|"), ":files\n", "a FILE: the shell completes file names");
+	is_str(completes(&cmd, "x.zip|"), ":files\n", "operands that are files");
+	is_str(completes(&cmd, "--|--w"), ":files\n", "after '--', operands only");
+	is_str(completes(&cmd, "--wait|"), "", "a free value: nothing");
+	is_str(completes(&cmd, "--model|"), "ok\ta description with  [31mcontrols\n",
+	    "a description's controls are blanks; a value with any is left out");
+	out = completes(&cmd, "--from|");
+	ok(strncmp(out, "today\n", 6) == 0 && strstr(out, "last-month\n"), "a DATE: the forms");
+	for (n = bad = 0; *out; out += strcspn(out, "\n") + 1, n++) {
+		int64_t a, b;
+		struct hq_err e;
+		snprintf(line, sizeof line, "%.*s", (int)strcspn(out, "\t\n"), out);
+		bad += hq_time_parse_range(line, 1700000000, &a, &b, &e) != 0;
+	}
+	ok(n >= 16 && bad == 0, "every one of the %zu date forms offered parses", n);
+	out = completes(&cmd, "--zone|Eu");
+	ok(strncmp(out, "UTC\n", 4) == 0 && strstr(out, "\nEurope/Paris") != NULL,
+	    "a ZONE: UTC and the IANA zones");
+	c.complete_operand = say_operands;
+	is_str(completes(&c, "a|--db|x.db|b|-m|mm|-q|--wait=3|c"),
+	    "a,b, word=c db=x.db m=mm q=\n", "operands: those before, the word, the options given");
+	is_str(completes(&c, "--db=y.db|--model=m2|"),
+	    " word= db=y.db m=m2 q=-\n", "--option=value read back; a flag not given is NULL");
+	first.complete_operand = say_operands;
+	first.options_first = 1;
+	is_str(completes(&first, "-q|sub|--db|"), "sub,--db, word= db=- m=- q=\n",
+	    "options_first: after the first operand, everything is the command's");
+	is_str(completes(&first, "--db|z|"), " word= db=z m=- q=-\n",
+	    "options_first: before it, options as usual");
+}
+
 int
 main(void)
 {
@@ -302,5 +430,6 @@ main(void)
 	builtins();
 	bad_tables();
 	library_lists();
+	completion();
 	return done_testing();
 }

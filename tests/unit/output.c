@@ -49,6 +49,28 @@ static const struct hq_cmd_info info = {
 	.positional_required = 1, .opts = opts,
 };
 
+/* A table on a terminal shows a file's control characters escaped. */
+static void
+table_escapes(void)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&text, &len);
+	struct hq_out *o = hq_out_new(fp, HQ_FMT_TABLE);
+
+	hq_out_begin(o);
+	hq_out_str(o, "source", "\x1b[31mLab\a");
+	hq_out_end(o);
+	hq_out_begin(o);
+	hq_out_str(o, "source", "ok");
+	hq_out_end(o);
+	hq_out_free(o);
+	fclose(fp);
+	ok(strchr(text, '\x1b') == NULL && strchr(text, '\a') == NULL, "table: no raw control characters");
+	ok(strstr(text, "\\x1b[31mLab\\x07") != NULL, "table: shown as \\xNN");
+	free(text);
+}
+
 int
 main(void)
 {
@@ -125,5 +147,6 @@ main(void)
 	c = hq_config_load(path, &e);
 	ok(c != NULL && hq_config_get(c, "llm", "provider") == NULL, "missing file is empty config");
 	hq_config_free(c);
+	table_escapes();
 	return done_testing();
 }

@@ -52,8 +52,9 @@ digest(struct hq_store *s, double out[6])
 	sqlite3_finalize(st);
 }
 
-/* Back to schema version 1: drop every table a later migration added, so
- * that reopening runs migrations 2... over the samples already there. */
+/* Back to schema version 1: drop every table and view a later migration
+ * added, so that reopening runs migrations 2... over the samples already
+ * there. */
 static int
 rewind_to_1(struct hq_store *s)
 {
@@ -63,26 +64,30 @@ rewind_to_1(struct hq_store *s)
 	    "route_point activity_summary clinical_record me ";
 	sqlite3_stmt *st;
 	struct hq_err e;
-	char *names[64];
+	char *names[64], *types[64];
 	int n = 0, rc = 0;
 
-	if (hq_store_prepare(s, "SELECT name FROM sqlite_master WHERE type = 'table' "
-	    "AND name NOT LIKE 'sqlite_%'", &st, &e))
+	if (hq_store_prepare(s, "SELECT name, type FROM sqlite_master WHERE type IN "
+	    "('table', 'view') AND name NOT LIKE 'sqlite_%' ORDER BY type = 'table'", &st, &e))
 		return -1;
 	while (sqlite3_step(st) == SQLITE_ROW && n < 64) {
 		char pat[128];
 		const char *name = (const char *)sqlite3_column_text(st, 0);
 		snprintf(pat, sizeof pat, " %s ", name);
-		if (!strstr(v1, pat))
+		if (!strstr(v1, pat)) {
+			types[n] = strdup((const char *)sqlite3_column_text(st, 1));
 			names[n++] = strdup(name);
+		}
 	}
 	sqlite3_finalize(st);
 	for (int i = 0; i < n; i++) {
 		char sql[160];
-		snprintf(sql, sizeof sql, "DROP TABLE \"%s\"", names[i]);
+		snprintf(sql, sizeof sql, "DROP %s \"%s\"", strcmp(types[i], "view") ? "TABLE" :
+		    "VIEW", names[i]);
 		if (hq_store_exec(s, sql, &e))
 			rc = -1;
 		free(names[i]);
+		free(types[i]);
 	}
 	return rc ? rc : hq_store_exec(s, "PRAGMA user_version = 1", &e);
 }

@@ -4,71 +4,26 @@
  * for one point, equal values or no data.
  *
  * HQ_SVG_KEEP=dir keeps the charts there, to look at (rsvg-convert). */
-#include <libxml/parser.h>
-#include <libxml/xpath.h>
-#include <libxml/xpathInternals.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hq/svg.h"
+#include "svgdoc.h"
 #include "tap.h"
 
-static char *text;
-static xmlDocPtr doc;
+static int
+draw_chart(FILE *fp, const void *c)
+{
+	return hq_svg_write(fp, c);
+}
 
-/* Render c into `text` and parse it into `doc`; 0 when well-formed. */
+/* Render c into svg_text and parse it into svg_doc; 0 when well-formed. */
 static int
 render(const struct hq_chart *c, const char *keep_as)
 {
-	size_t len = 0;
-	FILE *fp;
-	const char *dir = getenv("HQ_SVG_KEEP");
-
-	free(text);
-	text = NULL;
-	if (doc)
-		xmlFreeDoc(doc);
-	doc = NULL;
-	fp = open_memstream(&text, &len);
-	if (hq_svg_write(fp, c) != 0)
-		return -1;
-	fclose(fp);
-	if (dir && keep_as) {
-		char path[512];
-		snprintf(path, sizeof path, "%s/%s.svg", dir, keep_as);
-		FILE *out = fopen(path, "w");
-		if (out) {
-			fputs(text, out);
-			fclose(out);
-		}
-	}
-	doc = xmlReadMemory(text, (int)len, "chart.svg", NULL,
-	    XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
-	return doc ? 0 : -1;
-}
-
-static xmlXPathObjectPtr
-xpath(const char *expr)
-{
-	xmlXPathContextPtr ctx = xmlXPathNewContext(doc);
-	xmlXPathObjectPtr r;
-
-	xmlXPathRegisterNs(ctx, BAD_CAST "s", BAD_CAST "http://www.w3.org/2000/svg");
-	r = xmlXPathEvalExpression(BAD_CAST expr, ctx);
-	xmlXPathFreeContext(ctx);
-	return r;
-}
-
-static int
-count(const char *expr)
-{
-	xmlXPathObjectPtr r = xpath(expr);
-	int n = r && r->nodesetval ? r->nodesetval->nodeNr : 0;
-
-	xmlXPathFreeObject(r);
-	return n;
+	return svg_render(draw_chart, c, keep_as);
 }
 
 /* The text of every node an expression selects, joined by '|'. */
@@ -120,20 +75,6 @@ path_ops(int *moves, int *lines)
 		*lines += *d == 'L';
 	}
 	xmlXPathFreeObject(r);
-}
-
-/* No "nan" or "inf" printed as a number ("dominant" is fine). */
-static int
-no_nan(void)
-{
-	static const char *const bad[] = { "nan", "inf", "NaN", "Inf" };
-
-	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-		for (const char *p = strstr(text, bad[i]); p; p = strstr(p + 1, bad[i]))
-			if (p == text || !((p[-1] >= 'a' && p[-1] <= 'z') ||
-			    (p[-1] >= 'A' && p[-1] <= 'Z')))
-				return 0;
-	return 1;
 }
 
 /* Labels with centres xs[] and widths from their text must not overlap. */
@@ -199,10 +140,10 @@ main(void)
 
 	/* Bars: two weeks of daily steps. */
 	days(steps, 14, mar1, steps_f);
-	struct hq_chart_series s_steps = { "step_count", "count", 1, steps, 14 };
-	struct hq_chart c = { NULL, HQ_DAY, &s_steps, 1, 0, 0 };
+	struct hq_chart_series s_steps = { .name = "step_count", .unit = "count", .bars = 1, .pts = steps, .n = 14 };
+	struct hq_chart c = { .by = HQ_DAY, .series = &s_steps, .nseries = 1 };
 	ok(render(&c, "bars-days") == 0, "bar chart is well-formed XML");
-	ok(doc && strcmp((char *)xmlDocGetRootElement(doc)->name, "svg") == 0, "root is <svg>");
+	ok(svg_doc && strcmp((char *)xmlDocGetRootElement(svg_doc)->name, "svg") == 0, "root is <svg>");
 	is_int(count("//s:g[@class='bars']/s:rect"), 14, "one bar per day");
 	is_int(count("//s:path[@stroke]"), 0, "no line in a bar chart");
 	texts("//s:text[@class='unit']", buf, sizeof buf);
@@ -226,14 +167,14 @@ main(void)
 	nt = attrs("//s:text[@class='ytick']", "y", xs, 64);
 	ok(n == 1 && nt == 7, "one first bar, seven ticks");
 	is_dbl(h0, (xs[0] - xs[nt - 1]) * 6000 / 15000, 0.02, "bar height to scale");
-	ok(strstr(text, "<title>step_count 2024-03-01: 6000 count</title>") != NULL,
+	ok(strstr(svg_text, "<title>step_count 2024-03-01: 6000 count</title>") != NULL,
 	    "bars carry a tooltip");
 	ok(no_nan(), "no NaN in the output");
 
 	/* A line with a gap. */
 	days(hr, 10, mar1, hr_f);
-	struct hq_chart_series s_hr = { "resting_heart_rate", "count/min", 0, hr, 10 };
-	c = (struct hq_chart){ "Resting heart rate", HQ_DAY, &s_hr, 1, 0, 0 };
+	struct hq_chart_series s_hr = { .name = "resting_heart_rate", .unit = "count/min", .bars = 0, .pts = hr, .n = 10 };
+	c = (struct hq_chart){ .title = "Resting heart rate", .by = HQ_DAY, .series = &s_hr, .nseries = 1 };
 	ok(render(&c, "line-gap") == 0, "line chart is well-formed");
 	is_int(count("//s:g[@class='bars']/s:rect"), 0, "no bars in a line chart");
 	is_int(count("//s:path[@stroke]"), 1, "one line");
@@ -264,8 +205,8 @@ main(void)
 		many[i].start = many[i].end = mar1 + (int64_t)i * 60 + (i >= 60 ? 3600 : 0);
 		many[i].value = 60 + (double)(i % 7);
 	}
-	struct hq_chart_series s_raw = { "heart_rate", "count/min", 0, many, 120 };
-	c = (struct hq_chart){ NULL, HQ_PERIOD_NONE, &s_raw, 1, 0, 0 };
+	struct hq_chart_series s_raw = { .name = "heart_rate", .unit = "count/min", .bars = 0, .pts = many, .n = 120 };
+	c = (struct hq_chart){ .by = HQ_PERIOD_NONE, .series = &s_raw, .nseries = 1 };
 	ok(render(&c, "raw-gap") == 0 && no_nan(), "raw samples with an hour missing");
 	path_ops(&moves, &lines);
 	is_int(moves, 2, "an hour without samples is a gap, not a straight line");
@@ -274,16 +215,16 @@ main(void)
 
 	/* One point; all-equal values. */
 	one[0] = (struct hq_chart_point){ mar1, mar1 + DAY, 71 };
-	s_hr = (struct hq_chart_series){ "heart_rate", "count/min", 0, one, 1 };
-	c = (struct hq_chart){ NULL, HQ_DAY, &s_hr, 1, 0, 0 };
+	s_hr = (struct hq_chart_series){ .name = "heart_rate", .unit = "count/min", .bars = 0, .pts = one, .n = 1 };
+	c = (struct hq_chart){ .by = HQ_DAY, .series = &s_hr, .nseries = 1 };
 	ok(render(&c, "one-point") == 0 && no_nan(), "one point: well-formed, finite");
 	is_int(count("//s:g[@class='points']/s:circle"), 1, "one dot");
 	one[0].end = one[0].start;
 	c.by = HQ_PERIOD_NONE;
 	ok(render(&c, NULL) == 0 && no_nan(), "one raw sample (zero-length domain): finite");
 	days(flat, 30, mar1, const_f);
-	s_hr = (struct hq_chart_series){ "heart_rate", "count/min", 0, flat, 30 };
-	c = (struct hq_chart){ NULL, HQ_DAY, &s_hr, 1, 0, 0 };
+	s_hr = (struct hq_chart_series){ .name = "heart_rate", .unit = "count/min", .bars = 0, .pts = flat, .n = 30 };
+	c = (struct hq_chart){ .by = HQ_DAY, .series = &s_hr, .nseries = 1 };
 	ok(render(&c, "constant") == 0 && no_nan(), "constant series: finite");
 	{
 		double cy[40], ty[20];
@@ -301,8 +242,8 @@ main(void)
 
 	/* Negative values, a year of days: month labels, no overlap. */
 	days(year, 366, mar1, temp_f);
-	struct hq_chart_series s_t = { "wrist_temperature_delta", "degC", 0, year, 366 };
-	c = (struct hq_chart){ NULL, HQ_DAY, &s_t, 1, 0, 0 };
+	struct hq_chart_series s_t = { .name = "wrist_temperature_delta", .unit = "degC", .bars = 0, .pts = year, .n = 366 };
+	c = (struct hq_chart){ .by = HQ_DAY, .series = &s_t, .nseries = 1 };
 	ok(render(&c, "year-negative") == 0 && no_nan(), "a year with negative values");
 	texts("//s:text[@class='ytick']", buf, sizeof buf);
 	ok(strstr(buf, "\xe2\x88\x92") != NULL, "negative ticks with a minus sign: %s", buf);
@@ -315,8 +256,8 @@ main(void)
 	/* Bars of both signs hang from the zero line. */
 	for (size_t i = 0; i < 14; i++)
 		steps[i].value = i % 3 == 0 ? -(double)(i + 1) * 10 : (double)(i + 1) * 20;
-	struct hq_chart_series s_bal = { "energy_balance", "kcal", 1, steps, 14 };
-	c = (struct hq_chart){ NULL, HQ_DAY, &s_bal, 1, 0, 0 };
+	struct hq_chart_series s_bal = { .name = "energy_balance", .unit = "kcal", .bars = 1, .pts = steps, .n = 14 };
+	c = (struct hq_chart){ .by = HQ_DAY, .series = &s_bal, .nseries = 1 };
 	ok(render(&c, "bars-negative") == 0 && no_nan(), "bars of both signs");
 	{
 		double ry[14], rh[14], zero[1];
@@ -334,8 +275,8 @@ main(void)
 		many[i].end = many[i].start + 3600;
 		many[i].value = (double)((i * 37) % 500);
 	}
-	struct hq_chart_series s_many = { "step_count", "count", 1, many, 2000 };
-	c = (struct hq_chart){ NULL, HQ_HOUR, &s_many, 1, 0, 0 };
+	struct hq_chart_series s_many = { .name = "step_count", .unit = "count", .bars = 1, .pts = many, .n = 2000 };
+	c = (struct hq_chart){ .by = HQ_HOUR, .series = &s_many, .nseries = 1 };
 	ok(render(&c, "bars-2000") == 0 && no_nan(), "2000 hourly bars");
 	n = count("//s:g[@class='bars']/s:rect");
 	ok(n > 800 && n <= 900, "bars under a pixel wide merge per pixel column (%d)", n);
@@ -350,7 +291,7 @@ main(void)
 		    "the merged columns keep the largest value's height");
 	}
 	ok(labels_apart(), "x labels do not overlap at 2000 points");
-	ok(strlen(text) < 400000, "and the file stays small (%zu bytes)", strlen(text));
+	ok(strlen(svg_text) < 400000, "and the file stays small (%zu bytes)", strlen(svg_text));
 
 	/* 200,000 raw samples: drawn as the envelope per pixel column. */
 	{
@@ -360,12 +301,12 @@ main(void)
 			pts[i].start = pts[i].end = mar1 + (int64_t)i * 60;
 			pts[i].value = 70 + 30 * sin((double)i / 5000) + (i == 123457 ? 60 : 0);
 		}
-		struct hq_chart_series s_big = { "heart_rate", "count/min", 0, pts, big };
-		c = (struct hq_chart){ NULL, HQ_PERIOD_NONE, &s_big, 1, 0, 0 };
+		struct hq_chart_series s_big = { .name = "heart_rate", .unit = "count/min", .bars = 0, .pts = pts, .n = big };
+		c = (struct hq_chart){ .by = HQ_PERIOD_NONE, .series = &s_big, .nseries = 1 };
 		ok(pts && render(&c, "line-200k") == 0 && no_nan(), "200,000 samples");
 		path_ops(&moves, &lines);
 		ok(lines < 4 * 900, "at most four points per pixel column (%d)", lines);
-		ok(strlen(text) < 150000, "the file stays small (%zu bytes)", strlen(text));
+		ok(strlen(svg_text) < 150000, "the file stays small (%zu bytes)", strlen(svg_text));
 		/* The one-sample spike (the largest value) must survive the
 		 * decimation: the path's highest point is where it belongs. */
 		double spike = pts ? pts[123457].value : 0;
@@ -393,7 +334,7 @@ main(void)
 
 	/* Hours: 13:00-style labels. */
 	s_many.n = 24;
-	c = (struct hq_chart){ NULL, HQ_HOUR, &s_many, 1, 0, 0 };
+	c = (struct hq_chart){ .by = HQ_HOUR, .series = &s_many, .nseries = 1 };
 	ok(render(&c, "hours") == 0, "a day of hours");
 	texts("//s:text[@class='xtick']", buf, sizeof buf);
 	ok(strstr(buf, "12:00") != NULL, "hour labels: %s", buf);
@@ -405,8 +346,8 @@ main(void)
 		weeks[i].end = hq_time_day_start(monday + 7);
 		weeks[i].value = 40000 + (double)((i * 7717) % 30000);
 	}
-	struct hq_chart_series s_w = { "step_count", "count", 1, weeks, 26 };
-	c = (struct hq_chart){ NULL, HQ_WEEK, &s_w, 1, 0, 0 };
+	struct hq_chart_series s_w = { .name = "step_count", .unit = "count", .bars = 1, .pts = weeks, .n = 26 };
+	c = (struct hq_chart){ .by = HQ_WEEK, .series = &s_w, .nseries = 1 };
 	ok(render(&c, "weeks") == 0 && no_nan(), "weekly bars");
 	texts("//s:text[@class='xtick']", buf, sizeof buf);
 	ok(strncmp(buf, "W1", 2) == 0 && strstr(buf, "|W2"), "ISO week labels: %s", buf);
@@ -420,8 +361,8 @@ main(void)
 		months[i].end = hq_time_from_local(2024 + m / 12, m % 12 + 1, 1, 0, 0, 0);
 		months[i].value = 7 + sin((double)i) * 0.5;
 	}
-	struct hq_chart_series s_m = { "sleep", "h", 0, months, 18 };
-	c = (struct hq_chart){ NULL, HQ_MONTH, &s_m, 1, 0, 0 };
+	struct hq_chart_series s_m = { .name = "sleep", .unit = "h", .bars = 0, .pts = months, .n = 18 };
+	c = (struct hq_chart){ .by = HQ_MONTH, .series = &s_m, .nseries = 1 };
 	ok(render(&c, "months") == 0 && no_nan(), "monthly line");
 	texts("//s:text[@class='xtick']", buf, sizeof buf);
 	ok(strstr(buf, "Mar 2024") != NULL, "month labels like 'Mar 2024': %s", buf);
@@ -433,31 +374,29 @@ main(void)
 	/* Two units: small multiples, a legend. */
 	days(weight, 120, mar1, weight_f);
 	struct hq_chart_series two[2] = {
-		{ "step_count", "count", 1, year, 120 },
-		{ "body_mass", "kg", 0, weight, 120 },
+		{ .name = "step_count", .unit = "count", .bars = 1, .pts = year, .n = 120 },
+		{ .name = "body_mass", .unit = "kg", .pts = weight, .n = 120 },
 	};
 	days(year, 120, mar1, steps_f);
-	c = (struct hq_chart){ NULL, HQ_DAY, two, 2, 0, 0 };
+	c = (struct hq_chart){ .by = HQ_DAY, .series = two, .nseries = 2 };
 	ok(render(&c, "two-units") == 0 && no_nan(), "two units");
 	texts("//s:text[@class='unit']", buf, sizeof buf);
 	is_str(buf, "count|kg", "one panel per unit, each with its own axis");
-	ok(strstr(text, ">body_mass</text>") && strstr(text, ">step_count</text>"), "legend names both");
+	ok(strstr(svg_text, ">body_mass</text>") && strstr(svg_text, ">step_count</text>"), "legend names both");
 	is_int(count("//s:text[@class='xtick']") > 0, 1, "shared date axis");
 
 	/* Escaping, no data, write errors. */
-	struct hq_chart_series odd = { "a<b & \"c\"", "m/s²", 0, NULL, 0 };
-	c = (struct hq_chart){ NULL, HQ_DAY, &odd, 1, 0, 0 };
+	struct hq_chart_series odd = { .name = "a<b & \"c\"", .unit = "m/s²" };
+	c = (struct hq_chart){ .by = HQ_DAY, .series = &odd, .nseries = 1 };
 	ok(render(&c, "empty") == 0, "markup in names is escaped");
-	ok(strstr(text, "no data") != NULL, "an empty series says so");
-	c = (struct hq_chart){ "nothing", HQ_DAY, NULL, 0, 0, 0 };
-	ok(render(&c, NULL) == 0 && strstr(text, "no data"), "no series at all");
+	ok(strstr(svg_text, "no data") != NULL, "an empty series says so");
+	c = (struct hq_chart){ .title = "nothing", .by = HQ_DAY, .series = NULL, .nseries = 0 };
+	ok(render(&c, NULL) == 0 && strstr(svg_text, "no data"), "no series at all");
 	FILE *ro = fopen("/dev/null", "r");
 	ok(ro && hq_svg_write(ro, &c) == -1, "a write error is reported");
 	if (ro)
 		fclose(ro);
 
-	free(text);
-	xmlFreeDoc(doc);
-	xmlCleanupParser();
+	svg_done();
 	return done_testing();
 }

@@ -103,6 +103,16 @@ main(void)
 	is_str(local(t), "2024-03-10T03:30:00-07:00", "02:30 in the gap becomes 03:30 PDT");
 	t = hq_time_from_local(2024, 11, 3, 1, 30, 0);
 	is_str(local(t), "2024-11-03T01:30:00-07:00", "repeated 01:30 is the first (PDT)");
+	{
+		int64_t both[2];
+		is_int(hq_time_from_local_all(2024, 11, 3, 1, 30, 0, both), 2,
+		    "repeated 01:30: two instants");
+		is_str(local(both[1]), "2024-11-03T01:30:00-08:00", "the second is PST");
+		is_int(hq_time_from_local_all(2024, 3, 10, 2, 30, 0, both), 0,
+		    "02:30 in the spring gap: none");
+		is_int(hq_time_from_local_all(2024, 7, 1, 2, 30, 0, both), 1,
+		    "a summer 02:30: one");
+	}
 
 	/* Hour buckets across fall-back: two distinct 01:00 hours. */
 	t = iso("2024-11-03T08:30:00Z");   /* 01:30 PDT */
@@ -225,5 +235,19 @@ main(void)
 			bad++;
 	}
 	is_int(bad, 0, "civil <-> days round trip");
+	/* --from and --to as one range. */
+	{
+		int64_t a, b;
+		hq_time_set_zone("America/Los_Angeles", &e);
+		ok(hq_time_parse_from_to("2024-11", "2024-11", 0, &a, &b, &e) == 0 &&
+		    a == iso("2024-11-01T00:00:00-07:00") &&
+		    b == iso("2024-12-01T00:00:00-08:00"), "span: --from/--to a month is the month");
+		ok(hq_time_parse_from_to(NULL, NULL, 0, &a, &b, &e) == 0 && a == INT64_MIN &&
+		    b == INT64_MAX, "span: both open");
+		ok(hq_time_parse_from_to("2024-12", "2024-11", 0, &a, &b, &e) < 0, "span: from after to");
+		is_str(e.msg, "--from 2024-12 is after --to 2024-11; swap them", "span: says so");
+		ok(hq_time_parse_from_to("2024-13", NULL, 0, &a, &b, &e) < 0 &&
+		    strncmp(e.msg, "--from: ", 8) == 0, "span: a bad --from is named (%s)", e.msg);
+	}
 	return done_testing();
 }

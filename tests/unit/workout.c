@@ -13,6 +13,7 @@
 #include "hq/store.h"
 #include "hq/time.h"
 #include "hq/workout.h"
+#include "fixture.h"
 #include "tap.h"
 
 static struct hq_store *s;
@@ -378,11 +379,6 @@ main(void)
 	test_filters();
 	test_detail();
 	hq_store_close(s);
-	unlink(path);
-	snprintf(path, sizeof path, "%s/hq.db-wal", dir);
-	unlink(path);
-	snprintf(path, sizeof path, "%s/hq.db-shm", dir);
-	unlink(path);
-	rmdir(dir);
+	fixture_remove_store(dir);
 	return done_testing();
 }

@@ -1,0 +1,790 @@
+/*
+ * hq-report — the reports kept apart from samples: lab results and DEXA
+ * scans (lib/report*.c), glucose control from CGM readings
+ * (lib/cgm_report.c). This file is the dispatcher: one option table for
+ * the whole command (so one --tool-schema, with the subcommand and its
+ * operands as the `args` array), a table of subcommands, and how lab and
+ * DEXA rows look on a terminal. Every question is answered by the library.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "hq/buf.h"
+#include "hq/cgm_report.h"
+#include "hq/complete.h"
+#include "hq/dexa.h"
+#include "hq/err.h"
+#include "hq/labs.h"
+#include "hq/opts.h"
+#include "hq/output.h"
+#include "hq/report.h"
+#include "hq/store.h"
+#include "hq/time.h"
+
+enum {
+	OPT_UNIT = HQ_OPT_LONG, OPT_FIELDS, OPT_LAST, OPT_DATES, OPT_FROM,
+	OPT_TO, OPT_BY, OPT_AGP, OPT_FORMAT, OPT_TZ, OPT_DB, OPT_COMPLETE_TESTS,
+};
+
+static const struct hq_opt options[] = {
+	{ OPT_UNIT, "unit", HQ_OPT_STRING, "UNIT", "labs: values and limits in UNIT (mmol/L, mg/dL, mmol/mol...)",
+	  NULL, "Labs only: show values and reference limits in this unit, converted with the analyte's own factor (LDL mg/dL <-> mmol/L, HbA1c % <-> mmol/mol). Omit to get each result as the lab wrote it (latest) or the newest result's unit (trend).", 1 },
+	{ OPT_FIELDS, "fields", HQ_OPT_STRING, "LIST", "dexa: only these fields (vat_mass,lean_mass,trunk_fat_mass...)",
+	  NULL, "DEXA only: comma-separated fields, e.g. \"vat_mass\" for visceral fat, \"lean_mass,fat_mass,total_body_fat_pct\"; regional ones as region_field (trunk_fat_mass, left_arm_lean_mass). Omit for every field.", 1 },
+	{ OPT_LAST, "last", HQ_OPT_INT, "N", "compare dexa: the oldest of the last N scans against the newest (default 2)",
+	  "2..1000", "compare dexa: compare the oldest of the last N scans with the newest; 2 (the default) is the last two scans.", 1 },
+	{ OPT_DATES, "dates", HQ_OPT_STRING, "D1,D2", "compare dexa: the scans of two dates (2024-01-10,2024-07-12)",
+	  NULL, "compare dexa: the scans of two dates, \"D1,D2\" (2024-01-10,2024-07-12; a month such as 2024-01 takes the newest scan in it). Use hq-report list dexa to see the dates.", 1 },
+	{ OPT_FROM, "from", HQ_OPT_STRING, "DATE", "cgm: start at DATE (2024-12-01, 2024-12, 2024-W49, today, 30d, last-month...)",
+	  NULL, "cgm only: start of the range, a local date: 2024-12-01, 2024-12 (a month), 2024-W49, today, yesterday, 7d/4w/3m/1y (ago), this-week, last-month... Without from and to, every reading in the store.", 1 },
+	{ OPT_TO, "to", HQ_OPT_STRING, "DATE", "cgm: end with DATE, inclusive (same forms as --from)",
+	  NULL, "cgm only: end of the range, inclusive of the whole day/week/month it names: from \"2024-12\" to \"2024-12\" is all of December.", 1 },
+	{ OPT_BY, "by", HQ_OPT_ENUM, "PERIOD", "cgm: a row per local day, week or month instead of one for the range",
+	  "day|week|month", "cgm only: one row per local day, ISO week or month instead of one for the whole range (to compare weeks, or see a trend).", 1 },
+	{ OPT_AGP, "agp", HQ_OPT_FLAG, NULL, "cgm: the daily profile, 96 rows: percentiles per 15 minutes",
+	  NULL, "cgm only: the ambulatory glucose profile instead of the metrics: 96 rows (time 00:00, 00:15, ...) with p5, p25, p50, p75, p95 and n, over all days of the range. Use it for 'when in the day is my glucose high?'.", 1 },
+	{ OPT_FORMAT, "format", HQ_OPT_ENUM, "FMT", "jsonl, json, csv, table, svg (trend, compare, cgm's AGP) or html (cgm's AGP); default: table on a terminal, else jsonl",
+	  "jsonl|json|csv|table|svg|html", NULL, 0 },
+	{ OPT_TZ, "tz", HQ_OPT_STRING, "ZONE", "local dates in IANA zone ZONE (default $HQ_TZ, $TZ, system)", NULL, NULL, 0 },
+	{ OPT_DB, "db", HQ_OPT_STRING, "PATH", "the store (default $HQ_DB, ~/.local/share/hq/hq.db)", NULL, NULL, 0 },
+	{ OPT_COMPLETE_TESTS, "complete-tests", HQ_OPT_FLAG, NULL, "print the lab tests in the store, one per line (for shell completion)", NULL, NULL, 0 },
+	{ 0, NULL, 0, NULL, NULL, NULL, NULL, 0 },
+};
+
+static const char *
+field_at(size_t i)
+{
+	return hq_dexa_name_at(i);
+}
+
+static void complete_operand(const struct hq_complete *c);
+
+static const struct hq_cmd_info cmd = {
+	.name = "hq-report",
+	.synopsis = "list [labs|dexa|cgm] | latest labs [TEST...] | trend labs TEST | "
+	    "latest dexa | compare dexa | cgm [OPTION]...",
+	.summary = "Lab results, DEXA scans and glucose control: the latest, a trend, "
+	    "two scans compared, the CGM consensus metrics and the AGP.",
+	.tool_description = "The user's lab results (blood work) and DEXA body-composition "
+	    "scans. Use [\"latest\",\"labs\",TEST...] for 'what is my latest LDL, is it in "
+	    "range?': rows test, loinc, date, value, comparator, unit, ref_low, ref_high, "
+	    "flag (H high, L low, N in range, from the result's own reference range), "
+	    "source; without TEST, every test's newest result. Use [\"trend\",\"labs\",TEST] "
+	    "for 'how has my HbA1c changed?': every result oldest first with the change "
+	    "from the previous one; method_change true marks a change of method (LDL "
+	    "calculated vs direct, CRP vs hs-CRP) whose change is null. TEST is a name "
+	    "such as ldl, hdl, total_cholesterol, triglycerides, hba1c, glucose, "
+	    "vitamin_d, tsh, crp, ferritin, creatinine, egfr, or a LOINC code. Use "
+	    "[\"latest\",\"dexa\"] for the newest scan's fields and [\"compare\",\"dexa\"] "
+	    "for 'compare my visceral fat between my last two DEXA scans' (fields "
+	    "vat_mass, fat_mass, lean_mass, total_body_fat_pct, bmd_total...; "
+	    "within_precision true means the change is within the scanner's "
+	    "measurement error, not real progress). Use [\"cgm\"] for glucose control "
+	    "from continuous glucose monitor readings (Dexcom, Libre, or blood glucose "
+	    "from Apple Health): one row per range (or by day|week|month) with readings, "
+	    "coverage_pct, mean, sd, cv, gmi (estimated HbA1c %), tir (% time in range "
+	    "70-180 mg/dL), titr (70-140), tbr (<70), tbr2 (<54), tar (>180), tar2 "
+	    "(>250), j_index, lbgi, hbgi, gri (glycemia risk index): for 'how is my "
+	    "glucose control?', 'what was my time in range last month?', 'am I having "
+	    "lows?', 'compare my glucose this week and last' (by: week); with agp true "
+	    "the daily profile (percentiles per 15 minutes of the day), for 'when in the "
+	    "day is my glucose high?'. Readings in mg/dL; a reading stored twice (a CGM "
+	    "file and its copy in Apple Health) counts once. Use [\"list\"] to see which "
+	    "reports exist and their dates (for cgm, each sensor session's first day and "
+	    "days of readings). Exit 1: nothing found (the message says what).",
+	.positional = "args",
+	.positional_help = "The subcommand and its operands, in command-line order: "
+	    "[\"list\"], [\"list\",\"labs\"], [\"list\",\"dexa\"], [\"latest\",\"labs\"], "
+	    "[\"latest\",\"labs\",\"ldl\",\"hba1c\"], [\"trend\",\"labs\",\"hba1c\"], "
+	    "[\"latest\",\"dexa\"], [\"compare\",\"dexa\"], [\"cgm\"], [\"list\",\"cgm\"].",
+	.positional_required = 1,
+	.opts = options,
+	.values = (const struct hq_opt_values[]){
+		{ "unit", hq_labs_unit_at },
+		{ "fields", field_at },
+		{ NULL, NULL },
+	},
+	.split = "fields",
+	.complete_operand = complete_operand,
+};
+
+/* What the options asked for, and the run's shared state. */
+struct cli {
+	const char *unit, *dates, *tz, *db, *from, *to;
+	const char *format_name;     /* as given (cgm draws svg and html itself) */
+	char *fields;
+	long last;
+	int by, agp;                 /* by: index in "day|week|month", -1 none */
+	int has_format, svg, html, has_last, complete;
+	enum hq_format format;
+	struct hq_store *store;
+	struct hq_out *out;
+};
+
+/* ---- terminal text ------------------------------------------------------ */
+
+static int
+table(const struct cli *c)
+{
+	return hq_out_format(c->out) == HQ_FMT_TABLE;
+}
+
+/* ---- list ----------------------------------------------------------------- */
+
+static int
+list_row(void *arg, const struct hq_report_list_row *r, struct hq_err *e)
+{
+	struct cli *c = arg;
+	char src[64];
+
+	(void)e;
+	hq_out_begin(c->out);
+	hq_out_str(c->out, "kind", r->kind);
+	hq_out_str(c->out, "date", r->date);
+	if (table(c)) {
+		hq_out_cut(r->source, src, sizeof src, 30);
+		hq_out_str(c->out, "source", src);
+	} else {
+		hq_out_str(c->out, "source", r->source);
+	}
+	hq_out_int(c->out, "n", r->n);
+	hq_out_end(c->out);
+	return 0;
+}
+
+/* Lab and DEXA reports, then CGM sensor sessions. */
+static int
+run_list(struct cli *c, int argc, char **argv, struct hq_err *e)
+{
+	const char *kind = argc > 0 ? argv[0] : NULL;
+	int cgm = !kind || strcmp(kind, "cgm") == 0, rc = 1;
+	long sessions = 0;
+
+	if (kind && strcmp(kind, "labs") && strcmp(kind, "dexa") && !cgm) {
+		hq_opts_usage_error(&cmd, "list what? '%s' (labs, dexa or cgm)", kind);
+		return 2;
+	}
+	if (!kind || !cgm)
+		rc = hq_report_list(c->store, kind, list_row, c, e);
+	if (rc < 0 || !cgm)
+		return rc;
+	if ((sessions = hq_cgm_list(c->store, c->out, e)) < 0)
+		return -1;
+	if (rc == 1 && sessions == 0) {
+		hq_err_set(e, "no %sreports in the store: import some with hq-ingest",
+		    kind ? "CGM " : "");
+		return 1;
+	}
+	return 0;
+}
+
+/* ---- labs ----------------------------------------------------------------- */
+
+/* The fields latest and trend rows share, as JSON. */
+static void
+lab_json_head(struct hq_out *o, const struct hq_lab_row *r)
+{
+	hq_out_str(o, "test", r->test);
+	hq_out_str(o, "loinc", r->loinc);
+	hq_out_str(o, "date", r->date);
+	hq_out_num(o, "value", r->value);
+	hq_out_str(o, "comparator", *r->comparator ? r->comparator : NULL);
+}
+
+/* A lab value with its unit, for a table: "131 mg/dL", "<5 %". */
+static void
+lab_value_unit(const struct hq_lab_row *r, char *buf, size_t n)
+{
+	char v[160], both[200];
+
+	hq_report_lab_text(r, v, sizeof v, NULL, 0);
+	snprintf(both, sizeof both, "%s%s%s", v, *r->unit ? " " : "", r->unit);
+	hq_out_cut(both, buf, n, 12);
+}
+
+static int
+latest_row(void *arg, const struct hq_lab_row *r, struct hq_err *e)
+{
+	struct cli *c = arg;
+	struct hq_out *o = c->out;
+	char test[96], v[64], range[64], src[64];
+
+	(void)e;
+	hq_out_begin(o);
+	if (table(c)) {
+		/* test, date, value, range, flag, source: 80 columns. */
+		hq_out_cut(r->test, test, sizeof test, 18);
+		lab_value_unit(r, v, sizeof v);
+		hq_report_lab_text(r, NULL, 0, range, sizeof range);
+		hq_out_cut(r->source, src, sizeof src, 16);
+		hq_out_str(o, "test", test);
+		hq_out_str(o, "date", r->date);
+		hq_out_str(o, "value", v);
+		hq_out_str(o, "range", range);
+		hq_out_str(o, "flag", r->flag);
+		hq_out_str(o, "source", src);
+	} else {
+		lab_json_head(o, r);
+		hq_out_str(o, "text", *r->text ? r->text : NULL);
+		hq_out_str(o, "unit", r->unit);
+		hq_out_num(o, "ref_low", r->ref_low);
+		hq_out_num(o, "ref_high", r->ref_high);
+		hq_out_str(o, "flag", r->flag);
+		hq_out_str(o, "source", r->source);
+	}
+	hq_out_end(o);
+	return 0;
+}
+
+/* The TEST operands as the store's names; NULL after a message. */
+static char **
+resolve_tests(struct cli *c, int argc, char **argv, struct hq_err *e)
+{
+	char **tests = hq_xcalloc((size_t)argc + 1, sizeof *tests);
+	char name[64];
+
+	for (int i = 0; i < argc; i++) {
+		if (hq_report_lab_test(c->store, argv[i], name, sizeof name, e)) {
+			for (int k = 0; k < i; k++)
+				free(tests[k]);
+			free(tests);
+			return NULL;
+		}
+		tests[i] = hq_xstrdup(name);
+	}
+	return tests;
+}
+
+static void
+free_tests(char **tests)
+{
+	for (size_t i = 0; tests && tests[i]; i++)
+		free(tests[i]);
+	free(tests);
+}
+
+/* --unit for these tests: normalised into buf, or -1 (e names the
+ * units a test has). */
+static int
+check_unit(struct cli *c, char **tests, size_t n, char *buf, size_t bn,
+    struct hq_err *e)
+{
+	if (!c->unit)
+		return 0;
+	hq_labs_unit_normalise(c->unit, buf, bn);
+	if (n == 0)
+		return 0;
+	return hq_report_lab_unit_ok(c->store, (const char *const *)tests, n,
+	    buf, e);
+}
+
+static int
+run_latest_labs(struct cli *c, int argc, char **argv, struct hq_err *e)
+{
+	char **tests = resolve_tests(c, argc, argv, e), unit[32];
+	int rc;
+
+	if (!tests)
+		return -1;
+	if (check_unit(c, tests, (size_t)argc, unit, sizeof unit, e))
+		rc = -1;
+	else
+		rc = hq_report_labs_latest(c->store, (const char *const *)tests,
+		    (size_t)argc, c->unit ? unit : NULL, latest_row, c, e);
+	free_tests(tests);
+	return rc;
+}
+
+struct trend {
+	struct cli *c;
+	const char *unit;       /* the trend's */
+	int heading;
+};
+
+static int
+trend_row(void *arg, const struct hq_lab_row *r, struct hq_err *e)
+{
+	struct trend *t = arg;
+	struct hq_out *o = t->c->out;
+	char v[160], change[32], note[64];
+
+	(void)e;
+	hq_out_begin(o);
+	if (table(t->c)) {
+		if (!t->heading) {
+			const struct hq_lab_test *cat = hq_labs_lookup(r->test);
+			printf("%s%s%s%s%s\n", r->test, cat ? ": " : "",
+			    cat ? cat->description : "", *t->unit ? ", " : "",
+			    t->unit);
+			t->heading = 1;
+		}
+		hq_report_lab_text(r, v, sizeof v, NULL, 0);
+		hq_format_short(r->change, change, sizeof change);
+		if (!isnan(r->change) && r->change > 0)
+			snprintf(change, sizeof change, "+%.4g", r->change);
+		note[0] = '\0';
+		if (r->method_changed)
+			snprintf(note, sizeof note, "method now %s", r->method);
+		else if (r->unconverted && !*r->unit)
+			snprintf(note, sizeof note, "no unit given");
+		else if (r->unconverted)
+			snprintf(note, sizeof note, "in %s (no conversion)", r->unit);
+		hq_out_str(o, "date", r->date);
+		hq_out_str(o, "value", v);
+		hq_out_str(o, "flag", r->flag);
+		hq_out_str(o, "change", change);
+		hq_out_str(o, "note", note);
+	} else {
+		lab_json_head(o, r);
+		hq_out_str(o, "unit", r->unit);
+		hq_out_str(o, "flag", r->flag);
+		hq_out_num(o, "change", r->change);
+		hq_out_str(o, "method", r->method);
+		hq_out_bool(o, "method_change", r->method_changed);
+	}
+	hq_out_end(o);
+	return 0;
+}
+
+static int
+run_trend_labs(struct cli *c, int argc, char **argv, struct hq_err *e)
+{
+	char **tests = resolve_tests(c, argc, argv, e), unit[32];
+	struct trend t = { c, unit, 0 };
+	int rc;
+
+	if (!tests)
+		return -1;
+	if (!c->unit)
+		hq_report_lab_trend_unit(c->store, tests[0], unit, sizeof unit);
+	if (check_unit(c, tests, 1, unit, sizeof unit, e))
+		rc = -1;
+	else if (c->svg)
+		rc = hq_report_labs_trend_svg(c->store, tests[0],
+		    c->unit ? unit : NULL, stdout, e);
+	else
+		rc = hq_report_labs_trend(c->store, tests[0],
+		    c->unit ? unit : NULL, trend_row, &t, e);
+	free_tests(tests);
+	return rc;
+}
+
+/* ---- DEXA ----------------------------------------------------------------- */
+
+/* --fields as a list of names (pointing into c->fields). */
+static const char **
+split_fields(struct cli *c, size_t *n)
+{
+	const char **list = NULL;
+	char *save = NULL;
+
+	*n = 0;
+	if (!c->fields)
+		return NULL;
+	for (char *f = strtok_r(c->fields, ",", &save); f;
+	    f = strtok_r(NULL, ",", &save)) {
+		list = hq_xrealloc(list, (*n + 1) * sizeof *list);
+		list[(*n)++] = f;
+	}
+	return list;
+}
+
+static int
+latest_dexa_row(void *arg, const struct hq_dexa_row *r, struct hq_err *e)
+{
+	struct cli *c = arg;
+	char v[32];
+
+	(void)e;
+	hq_out_begin(c->out);
+	hq_out_str(c->out, "field", r->field);
+	hq_out_str(c->out, "date", r->date);
+	if (table(c)) {
+		hq_format_short(r->value, v, sizeof v);
+		hq_out_str(c->out, "value", v);
+	} else {
+		hq_out_num(c->out, "value", r->value);
+	}
+	hq_out_str(c->out, "unit", r->unit);
+	hq_out_end(c->out);
+	return 0;
+}
+
+struct compare {
+	struct cli *c;
+	int heading, noise;
+};
+
+static int
+compare_row(void *arg, const struct hq_dexa_row *r, struct hq_err *e)
+{
+	struct compare *k = arg;
+	struct hq_out *o = k->c->out;
+	char b[32], a[32], ch[32], pct[32];
+
+	(void)e;
+	hq_out_begin(o);
+	if (table(k->c)) {
+		if (!k->heading) {
+			printf("DEXA %s -> %s\n", r->before_date, r->after_date);
+			k->heading = 1;
+		}
+		hq_format_short(r->before, b, sizeof b);
+		hq_format_short(r->after, a, sizeof a);
+		snprintf(ch, sizeof ch, "%+.4g", r->change);
+		if (isnan(r->pct_change))
+			snprintf(pct, sizeof pct, "-");
+		else
+			snprintf(pct, sizeof pct, "%+.1f%%%s", r->pct_change,
+			    r->within_precision ? " ~" : "");
+		k->noise += r->within_precision;
+		hq_out_str(o, "field", r->field);
+		hq_out_str(o, "unit", r->unit);
+		hq_out_str(o, "before", b);
+		hq_out_str(o, "after", a);
+		hq_out_str(o, "change", ch);
+		hq_out_str(o, "pct", pct);
+	} else {
+		hq_out_str(o, "field", r->field);
+		hq_out_str(o, "unit", r->unit);
+		hq_out_str(o, "before_date", r->before_date);
+		hq_out_str(o, "after_date", r->after_date);
+		hq_out_num(o, "before", r->before);
+		hq_out_num(o, "after", r->after);
+		hq_out_num(o, "change", r->change);
+		hq_out_num(o, "pct_change", r->pct_change);
+		hq_out_num(o, "lsc_pct", r->lsc_pct);
+		hq_out_bool(o, "within_precision", r->within_precision);
+	}
+	hq_out_end(o);
+	return 0;
+}
+
+static int
+run_latest_dexa(struct cli *c, int argc, char **argv, struct hq_err *e)
+{
+	size_t n;
+	const char **fields = split_fields(c, &n);
+	int rc;
+
+	(void)argc, (void)argv;
+	rc = hq_report_dexa_fields_ok(fields, n, e) ? -1 :
+	    hq_report_dexa_latest(c->store, fields, n, latest_dexa_row, c, e);
+	free(fields);
+	return rc;
+}
+
+static int
+run_compare_dexa(struct cli *c, int argc, char **argv, struct hq_err *e)
+{
+	size_t n;
+	const char **fields = split_fields(c, &n);
+	char *d1 = NULL, *d2 = NULL, *copy = NULL;
+	struct compare k = { c, 0, 0 };
+	int rc = -1;
+
+	(void)argc, (void)argv;
+	if (c->dates) {
+		copy = hq_xstrdup(c->dates);
+		d1 = copy;
+		d2 = strchr(copy, ',');
+		if (!d2 || strchr(d2 + 1, ',') || d2 == d1 || !d2[1]) {
+			hq_opts_usage_error(&cmd, "--dates takes two dates: D1,D2");
+			rc = 2;
+			goto out;
+		}
+		*d2++ = '\0';
+	}
+	if (hq_report_dexa_fields_ok(fields, n, e))
+		goto out;
+	if (c->svg)
+		rc = hq_report_dexa_compare_svg(c->store, d1, d2, (int)c->last,
+		    fields, n, stdout, e);
+	else
+		rc = hq_report_dexa_compare(c->store, d1, d2, (int)c->last, fields,
+		    n, compare_row, &k, e);
+	if (rc == 0 && k.noise) {
+		/* Said after the table, which hq_out writes at the end. */
+		hq_out_free(c->out);
+		c->out = NULL;
+		printf("~ within the scanner's precision: a change under 2.77 x its "
+		    "CV\n  (lean mass CV 0.5%%, VAT 5%%) is noise, not progress\n");
+	}
+out:
+	free(copy);
+	free(fields);
+	return rc;
+}
+
+/* ---- CGM ------------------------------------------------------------------ */
+
+static int
+run_cgm(struct cli *c, int argc, char **argv, struct hq_err *e)
+{
+	static const enum hq_period by[] = { HQ_DAY, HQ_WEEK, HQ_MONTH };
+	struct hq_cgm_report_opts o = { .by = HQ_PERIOD_NONE, .agp = c->agp };
+
+	(void)argc, (void)argv;
+	if (c->agp && c->by >= 0) {
+		hq_opts_usage_error(&cmd, "--agp is one profile over the range: "
+		    "drop --by, or narrow the range with --from/--to");
+		return 2;
+	}
+	if (c->by >= 0)
+		o.by = by[c->by];
+	if (hq_time_parse_from_to(c->from, c->to, (int64_t)time(NULL), &o.from,
+	    &o.to, e)) {
+		hq_warn("%s", e->msg);
+		return 2;
+	}
+	/* The report writes its own rows (or its drawing). */
+	hq_out_free(c->out);
+	c->out = NULL;
+	return hq_cgm_report_print(c->store, &o, c->format_name, stdout, e);
+}
+
+/* ---- dispatch ------------------------------------------------------------- */
+
+/*
+ * The subcommands: verb, kind (NULL: none), operands after them (min,
+ * max; -1 no limit), what it accepts, how to run it. A run function
+ * returns 0, 1 (nothing to show; e says why), 2 (a usage error it
+ * printed) or -1 (e set).
+ */
+enum { O_UNIT = 1, O_FIELDS = 2, O_COMPARE = 4, O_SVG = 8, O_HTML = 16,
+	O_CGM = 32 };
+
+static const struct sub {
+	const char *verb, *kind, *usage;
+	int min, max, accepts;
+	int (*run)(struct cli *, int, char **, struct hq_err *);
+} subs[] = {
+	{ "list", NULL, "list [labs|dexa|cgm]", 0, 1, 0, run_list },
+	{ "latest", "labs", "latest labs [TEST...]", 0, -1, O_UNIT, run_latest_labs },
+	{ "trend", "labs", "trend labs TEST", 1, 1, O_UNIT | O_SVG, run_trend_labs },
+	{ "latest", "dexa", "latest dexa", 0, 0, O_FIELDS, run_latest_dexa },
+	{ "compare", "dexa", "compare dexa", 0, 0, O_FIELDS | O_COMPARE | O_SVG,
+	  run_compare_dexa },
+	{ "cgm", NULL, "cgm", 0, 0, O_CGM | O_SVG | O_HTML, run_cgm },
+};
+
+#define NSUBS (sizeof subs / sizeof subs[0])
+
+/* The verbs, then the kinds a verb takes, then latest's and trend's lab
+ * tests from the store. */
+static void
+complete_operand(const struct hq_complete *c)
+{
+	const char *verb = c->noperands ? c->operands[0] : NULL;
+
+	for (size_t i = 0; i < NSUBS; i++) {
+		int seen = 0;
+		if (!verb) {
+			for (size_t k = 0; k < i; k++)
+				seen |= strcmp(subs[k].verb, subs[i].verb) == 0;
+			if (!seen)
+				hq_complete_add(c, subs[i].verb, subs[i].kind ? NULL
+				    : subs[i].usage);
+		} else if (c->noperands == 1 && strcmp(verb, subs[i].verb) == 0 &&
+		    subs[i].kind)
+			hq_complete_add(c, subs[i].kind, subs[i].usage);
+	}
+	if (verb && c->noperands == 1 && strcmp(verb, "list") == 0) {
+		hq_complete_add(c, "labs", NULL);
+		hq_complete_add(c, "dexa", NULL);
+		hq_complete_add(c, "cgm", NULL);
+	}
+	if (c->noperands >= 2 && strcmp(c->operands[1], "labs") == 0 &&
+	    (strcmp(verb, "latest") == 0 || (strcmp(verb, "trend") == 0 &&
+	    c->noperands == 2)))
+		hq_complete_lab_tests(c);
+}
+
+static const struct sub *
+find_sub(int argc, char **argv, int *used)
+{
+	for (size_t i = 0; i < NSUBS; i++) {
+		if (strcmp(argv[0], subs[i].verb) != 0)
+			continue;
+		if (!subs[i].kind) {
+			*used = 1;
+			return &subs[i];
+		}
+		if (argc > 1 && strcmp(argv[1], subs[i].kind) == 0) {
+			*used = 2;
+			return &subs[i];
+		}
+	}
+	return NULL;
+}
+
+/* what, then the subcommands: "unknown subcommand 'x' (the subcommands
+ * are: list, latest, trend, compare, cgm)"; with usage, their forms. */
+static void
+usage_subs(const char *what, int usage)
+{
+	struct hq_buf b = { 0 };
+
+	for (size_t i = 0; i < NSUBS; i++) {
+		int seen = 0;
+		for (size_t k = 0; k < i && !usage; k++)
+			seen |= strcmp(subs[k].verb, subs[i].verb) == 0;
+		if (seen)
+			continue;
+		hq_buf_puts(&b, b.len ? ", " : "");
+		hq_buf_puts(&b, usage ? subs[i].usage : subs[i].verb);
+	}
+	hq_opts_usage_error(&cmd, "%s (the %s are: %s)", what,
+	    usage ? "reports" : "subcommands", b.data);
+	hq_buf_free(&b);
+}
+
+/* The options a subcommand does not take are a usage error. */
+static int
+check_accepts(const struct cli *c, const struct sub *s)
+{
+	const char *wrong = NULL;
+
+	if (c->unit && !(s->accepts & O_UNIT))
+		wrong = "--unit";
+	else if (c->fields && !(s->accepts & O_FIELDS))
+		wrong = "--fields";
+	else if ((c->has_last || c->dates) && !(s->accepts & O_COMPARE))
+		wrong = c->dates ? "--dates" : "--last";
+	else if (c->svg && !(s->accepts & O_SVG))
+		wrong = "--format svg";
+	else if (c->html && !(s->accepts & O_HTML))
+		wrong = "--format html";
+	else if ((c->from || c->to) && !(s->accepts & O_CGM))
+		wrong = c->from ? "--from" : "--to";
+	else if ((c->by >= 0 || c->agp) && !(s->accepts & O_CGM))
+		wrong = c->agp ? "--agp" : "--by";
+	else if (c->has_last && c->dates)
+		wrong = "--last with --dates";
+	if (wrong) {
+		hq_opts_usage_error(&cmd, "%s does not go with '%s'", wrong, s->usage);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+print_test(void *arg, const char *name)
+{
+	(void)arg;
+	return puts(name) < 0 ? -1 : 0;
+}
+
+static int
+parse_cli(int argc, char **argv, struct cli *c, int *status)
+{
+	struct hq_opts p;
+	int id;
+
+	hq_opts_init(&p, &cmd, argc, argv);
+	while ((id = hq_opts_parse(&p)) > 0)
+		switch (id) {
+		case OPT_UNIT: c->unit = p.arg; break;
+		case OPT_FIELDS: c->fields = p.arg; break;
+		case OPT_LAST: c->last = p.num; c->has_last = 1; break;
+		case OPT_DATES: c->dates = p.arg; break;
+		case OPT_FROM: c->from = p.arg; break;
+		case OPT_TO: c->to = p.arg; break;
+		case OPT_BY: c->by = p.choice; break;
+		case OPT_AGP: c->agp = 1; break;
+		case OPT_FORMAT:
+			c->has_format = 1;
+			c->format_name = p.arg;
+			c->svg = strcmp(p.arg, "svg") == 0;
+			c->html = strcmp(p.arg, "html") == 0;
+			if (!c->svg && !c->html)
+				hq_output_parse_format(p.arg, &c->format);
+			break;
+		case OPT_TZ: c->tz = p.arg; break;
+		case OPT_DB: c->db = p.arg; break;
+		case OPT_COMPLETE_TESTS: c->complete = 1; break;
+		}
+	if (id < 0) {
+		*status = p.status;
+		return -1;
+	}
+	return p.optind;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct cli c = { .last = 2, .by = -1 };
+	const struct sub *sub = NULL;
+	struct hq_err e;
+	int status = 2, first, used = 0, n, rc;
+
+	hq_err_init(argv[0]);
+	if ((first = parse_cli(argc, argv, &c, &status)) < 0)
+		goto out;
+	status = 2;
+	argc -= first;
+	argv += first;
+	if (!c.complete) {
+		if (argc == 0) {
+			usage_subs("no subcommand", 0);
+			goto out;
+		}
+		if (!(sub = find_sub(argc, argv, &used))) {
+			char what[300];
+			int verb = 0;
+			for (size_t i = 0; i < NSUBS; i++)
+				verb |= strcmp(argv[0], subs[i].verb) == 0;
+			snprintf(what, sizeof what, verb ? "no such report '%.100s%s%.100s'"
+			    : "unknown subcommand '%.100s'", argv[0],
+			    verb && argc > 1 ? " " : "", verb && argc > 1 ? argv[1] : "");
+			usage_subs(what, verb);
+			goto out;
+		}
+		n = argc - used;
+		if (n < sub->min || (sub->max >= 0 && n > sub->max)) {
+			hq_opts_usage_error(&cmd, "usage: hq-report %s", sub->usage);
+			goto out;
+		}
+		if (check_accepts(&c, sub))
+			goto out;
+	}
+	if (hq_time_set_zone(c.tz, &e)) {
+		hq_warn("%s", e.msg);
+		goto out;
+	}
+	if (!(c.store = hq_store_open(c.db, HQ_STORE_READONLY, &e))) {
+		if (!c.complete)
+			hq_warn("%s", e.msg);
+		status = c.complete ? 0 : 2;
+		goto out;
+	}
+	if (c.complete) {
+		status = hq_report_lab_tests(c.store, print_test, NULL, &e) ? 2 : 0;
+		goto out;
+	}
+	c.out = hq_out_new(stdout, c.has_format && !c.svg && !c.html ? c.format :
+	    HQ_FMT_AUTO);
+	rc = sub->run(&c, argc - used, argv + used, &e);
+	if (rc == 2) {
+		status = 2;
+	} else if (rc == 1) {
+		hq_warn("%s", e.msg);
+		status = 1;
+	} else if (rc < 0) {
+		hq_warn("%s", e.msg);
+		status = 2;
+	} else {
+		status = 0;
+	}
+out:
+	if (c.out && hq_out_free(c.out) && status != 2) {
+		hq_warn("write error");
+		status = 2;
+	}
+	hq_store_close(c.store);
+	return hq_finish(status);
+}

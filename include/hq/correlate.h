@@ -1,0 +1,258 @@
+/*
+ * correlate — does one thing move with another? Daily series, paired by
+ * day, and the statistics of the pairs (stats.h): hq-correlate's engine.
+ *
+ * A series is one value per local day, a day without data absent (never
+ * 0). It comes from an operand:
+ *   a metric, with an optional daily aggregate ("glucose.max", "steps"):
+ *     read from the store through lib/select, so its days are exactly
+ *     hq-query METRIC --by day's (device dedup, nights keyed by the
+ *     morning they end, local days in the zone);
+ *   a file of hq-query day rows ("-" is stdin): one metric, "period" a
+ *     date, "value" the day's value; its other numeric fields (max, n...)
+ *     are kept for conditions that name the file's metric.
+ *
+ * Pairing: A on day D with B on day D + lag. The night after D (--night)
+ * is, for a sleep metric, the night dated D + 1 (lag 1); for another
+ * metric, B's samples from 18:00 on D to 12:00 on D + 1 (query.h's day
+ * windows), keyed by D and reported as lag 1.
+ *
+ * Conditions (--when) are hq-query's, evaluated on day D over a day
+ * source (select.h) that reads the files given and else the store; a day
+ * on which a condition's metric has no value is in neither group.
+ *
+ * Memory: a struct hq_corr_series owns its arrays (hq_corr_series_free);
+ * so do pairs and groups. struct hq_corr_store borrows the store and the
+ * selection its settings come from; they must outlive it.
+ */
+#ifndef HQ_CORRELATE_H
+#define HQ_CORRELATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <stdio.h>
+
+#include "hq/buf.h"
+#include "hq/err.h"
+#include "hq/expr.h"
+#include "hq/output.h"
+#include "hq/select.h"
+#include "hq/stats.h"
+#include "hq/store.h"
+
+/* The hours of a night window for metrics that are not sleep: 18:00 on D
+ * to 12:00 on D + 1. */
+#define HQ_CORR_NIGHT_FROM 18
+#define HQ_CORR_NIGHT_TO 12
+
+/* Bounds of a file of day rows. */
+#define HQ_CORR_MAX_LINE 65536
+#define HQ_CORR_MAX_DAYS 100000
+#define HQ_CORR_MAX_FIELDS 24
+
+struct hq_corr_series {
+	char metric[128];      /* as the rows name it: "blood_glucose" */
+	char agg[8];           /* the daily aggregate of v: "max" */
+	int agg_default;       /* agg is the metric's default (sum, avg) */
+	char unit[32];
+	char identifier[256];  /* as stored; one identifier is one family */
+	int nights;            /* sleep: day D is the morning a night ends */
+	int window;            /* v is of 18:00 on D to 12:00 on D + 1 */
+	const char *path;      /* a file's name (borrowed); NULL: the store */
+	int64_t *days;         /* local day numbers, ascending, each once */
+	double *v;
+	size_t n;
+	/* a file's numeric fields, for conditions: fv[i * nfields + j] is
+	 * field j on days[i], NaN when that row has none */
+	char (*fields)[32];
+	size_t nfields;
+	double *fv;
+};
+void hq_corr_series_free(struct hq_corr_series *s);
+
+/* Whether an operand names a file: "-", a path with a '/', or a name
+ * ending in .jsonl or .json (write ./name for any other file). */
+int hq_corr_is_file(const char *operand);
+
+/* A metric operand split: "glucose.max" into "glucose" and max. 0, or -1
+ * with e saying which aggregation is unknown. has_agg 0: the default. */
+int hq_corr_parse_operand(const char *operand, char *metric, size_t n,
+    struct hq_agg *agg, int *has_agg, struct hq_err *e);
+
+/* Read a file of hq-query day rows: 0, or -1 with e naming file:line
+ * (not JSON, two metrics, a period that is not a day, a day twice, a line
+ * longer than HQ_CORR_MAX_LINE, more than HQ_CORR_MAX_DAYS rows). */
+int hq_corr_read_file(const char *path, struct hq_corr_series *s,
+    struct hq_err *e);
+
+/* The store as a source of series: priority, sleep cutoff and rollups
+ * from sel (hq_select_config), its range and metrics ignored. */
+struct hq_corr_store {
+	struct hq_store *s;
+	const struct hq_select *settings;
+};
+
+/* Days [from_day, to_day], inclusive; INT64_MIN/INT64_MAX: open. */
+struct hq_corr_span {
+	int64_t from_day, to_day;
+};
+
+/* Load a metric operand's daily series for pairing with A's days in
+ * span: B's days D + lag (lag 0 for A itself); with night, a sleep
+ * metric's nights dated D + 1, or another metric's night windows of the
+ * days D themselves. 0, or -1 with e set ("unknown metric 'x' (did you
+ * mean y?)"). */
+int hq_corr_load(const struct hq_corr_store *cs, const char *operand,
+    struct hq_corr_span span, int lag, int night, struct hq_corr_series *s,
+    struct hq_err *e);
+
+/* The identifier a metric operand is stored under (its family), without
+ * loading it: 0, or -1 with e set. */
+int hq_corr_identifier(const struct hq_corr_store *cs, const char *operand,
+    char *buf, size_t n, struct hq_err *e);
+
+/* How a loaded B pairs: *shift is added to A's day to find B's (0 for
+ * night windows, which are keyed by D), *reported is the row's lag (the
+ * days B follows A: 1 for any night). */
+void hq_corr_lag(const struct hq_corr_series *b, int lag, int night,
+    int *reported, int *shift);
+
+/* ---- pairs ------------------------------------------------------------ */
+
+struct hq_corr_pairs {
+	int64_t *days;         /* A's day of each pair */
+	double *a, *b;
+	size_t n;
+};
+/* A's days in [span.from_day, span.to_day] that have a B on day + shift. */
+void hq_corr_pair(const struct hq_corr_series *a,
+    const struct hq_corr_series *b, int shift, struct hq_corr_span span,
+    struct hq_corr_pairs *p);
+void hq_corr_pairs_free(struct hq_corr_pairs *p);
+
+/* What a pair row reports (SPEC: n, r, p, ci, rho, rho_p, slope...). */
+struct hq_corr_result {
+	size_t n;
+	int64_t first, last;        /* the first and last of A's days */
+	struct hq_stats_cor pearson, spearman;
+	double p_adj;               /* --against: BH over the tested; else NaN */
+	double sd_a;                /* A's standard deviation (the slope's step) */
+	enum hq_stats_status status;
+};
+/* The statistics of pairs: status HQ_STATS_OK, or why they are
+ * undefined (a constant series, fewer than 3 pairs). */
+enum hq_stats_status hq_corr_stats(const struct hq_corr_pairs *p,
+    struct hq_corr_result *r);
+
+/* ---- two groups (--when) ----------------------------------------------- */
+
+struct hq_corr_groups {
+	struct hq_corr_pairs with, without;   /* pairs by whether it held */
+	size_t undefined;      /* A's days paired but the condition had no value */
+};
+/* Split the pairs of A and B by the conditions on A's day. */
+void hq_corr_split(const struct hq_corr_pairs *p,
+    const struct hq_select_days *cond, struct hq_corr_groups *g);
+void hq_corr_groups_free(struct hq_corr_groups *g);
+
+/* A day source for conditions: a condition naming a file's metric (by
+ * its rows' name or any alias of it) reads that file's fields; any other
+ * metric is read from the store as hq-query's --when reads it. The files
+ * and store are borrowed; hq_corr_daysrc_free. */
+void hq_corr_daysrc(struct hq_select_daysrc *src,
+    struct hq_corr_series *const *files, size_t nfiles,
+    const struct hq_corr_store *cs, const struct hq_select *range);
+void hq_corr_daysrc_free(struct hq_select_daysrc *src);
+
+/* ---- --against ---------------------------------------------------------- */
+
+/* Adjust each result's p (rho_p, or p with pearson) by Benjamini-Hochberg
+ * over all of them, and sort them by |rho| (or |r|) descending, ties by
+ * index. idx[i] is the position result i had (the caller's series). */
+void hq_corr_rank(struct hq_corr_result *r, size_t *idx, size_t n,
+    int pearson);
+
+/* Whether a metric stored under identifier is of a's family (--against
+ * leaves it out): the same identifier (sleep and its stages, in bed,
+ * awake; heart_rate and heart_rate.max). */
+int hq_corr_same_family(const struct hq_corr_series *a, const char *identifier);
+
+/* ---- the questions, run ------------------------------------------------------ */
+
+/* --when: B paired with A's days (lag, or the night after), split by the
+ * conditions on A's day, read from the files among a and b and from the
+ * store. 0, or -1 with e set (a condition's unknown metric or field). */
+int hq_corr_when(const struct hq_corr_store *cs, struct hq_corr_series *a,
+    struct hq_corr_series *b, struct hq_expr *const *conds, size_t nconds,
+    struct hq_corr_span span, int lag, int night, struct hq_corr_groups *g,
+    struct hq_err *e);
+
+/* --against: A paired with each metric against names ("all": every metric
+ * in the store; else a comma-separated list), leaving out A's family and
+ * those with fewer than min_n pairs or no defined statistic; ranked
+ * (hq_corr_rank). b[i] names result r[i] (its days are not kept). */
+struct hq_corr_ranking {
+	struct hq_corr_series *b;
+	struct hq_corr_result *r;
+	size_t n;                   /* tested */
+	int lag;                    /* as rows report it */
+	char **names;               /* the candidates */
+	size_t nnames;
+};
+int hq_corr_against(const struct hq_corr_store *cs, const struct hq_corr_series *a,
+    const char *against, struct hq_corr_span span, int lag, int night,
+    long min_n, int pearson, struct hq_corr_ranking *rk, struct hq_err *e);
+void hq_corr_ranking_free(struct hq_corr_ranking *rk);
+
+/* ---- rows and charts --------------------------------------------------------- */
+
+/* A pair row (SPEC's fields); with tested >= 0, also tested and p_adj. */
+void hq_corr_row_pair(struct hq_out *o, const struct hq_corr_series *a,
+    const struct hq_corr_series *b, int lag, const struct hq_corr_result *r,
+    long tested);
+/* --against as a table keeps what fits 80 columns: b, b_agg, n, rho,
+ * rho_p, r, p_adj. */
+void hq_corr_row_ranked(struct hq_out *o, const struct hq_corr_series *b,
+    const struct hq_corr_result *r);
+/* A row of --when. */
+void hq_corr_row_groups(struct hq_out *o, const struct hq_corr_series *a,
+    const struct hq_corr_series *b, const char *condition, int lag,
+    const struct hq_stats_welch *w);
+/* The pairs as a scatter with the least-squares line; the groups as two
+ * strips with their means. 0, or -1 on a write error. */
+int hq_corr_svg_pairs(FILE *fp, const struct hq_corr_series *a,
+    const struct hq_corr_series *b, int lag, int night,
+    const struct hq_corr_pairs *p, const struct hq_corr_result *r, int pearson);
+int hq_corr_svg_groups(FILE *fp, const struct hq_corr_series *b,
+    const char *condition, int lag, int night, const struct hq_corr_groups *g,
+    const struct hq_stats_welch *w);
+
+/* ---- words --------------------------------------------------------------- */
+
+/* When B is taken, relative to A's day: "the night after", "the same
+ * day", "the next day", "2 days later", "the day before". */
+void hq_corr_timing(int lag, int night, char *buf, size_t n);
+/* "blood glucose (max)": a series as a sentence names it. */
+void hq_corr_label(const struct hq_corr_series *s, char *buf, size_t n);
+/* One plain sentence about a pair row, its last word a period:
+ * direction, size with units, p, n, and that it is an association. */
+void hq_corr_sentence_pair(struct hq_buf *b, const struct hq_corr_series *a,
+    const struct hq_corr_series *bs, int lag, int night,
+    const struct hq_corr_result *r, int pearson);
+/* The same for two groups: the difference in B's unit, means and
+ * medians, p, g, n of each. */
+void hq_corr_sentence_groups(struct hq_buf *b, const struct hq_corr_series *bs,
+    const char *condition, int lag, int night,
+    const struct hq_stats_welch *w);
+/* One of --against's rows, ranked: "2. resting heart rate the same day:
+ * lower with more sleep, 0.8 count/min per 1 h (rho = -0.35, p = ...,
+ * adjusted ..., n = 290 days)." The caller says once that these are
+ * associations, and how many were tested. */
+void hq_corr_sentence_against(struct hq_buf *b, size_t rank,
+    const struct hq_corr_series *a, const struct hq_corr_series *bs, int lag,
+    int night, const struct hq_corr_result *r, int pearson);
+/* Text wrapped at width columns, written to fp. */
+void hq_corr_wrap(FILE *fp, const char *text, size_t width);
+
+#endif

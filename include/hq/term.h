@@ -1,0 +1,54 @@
+/*
+ * term — text for a terminal. Text from elsewhere (a model, a server, a
+ * file) made safe to show: every byte that could move the cursor, change
+ * colours, reorder or hide text is written as an escape or a '?' instead,
+ * so what is shown is what the text says. And the terminal's width, with
+ * text cut to a number of columns.
+ *
+ * hq_term_escape() escapes: C0 controls and DEL (\r \n \t, else \xNN),
+ * bytes that are not UTF-8 (\xNN), C1 controls, Unicode's bidirectional
+ * controls, line and paragraph separators and invisible format characters
+ * (\uNNNN, \UNNNNNNNN). hq_term_fit() shows each of those as '?' (one
+ * column), for tables where an escape would not fit.
+ *
+ * Memory: the caller owns every buffer (struct hq_buf appended to, or a
+ * char array of n bytes).
+ */
+#ifndef HQ_TERM_H
+#define HQ_TERM_H
+
+#include <stddef.h>
+
+#include "hq/buf.h"
+
+enum {
+	HQ_TERM_LINES = 1,	/* line feeds and tabs are kept as they are */
+	HQ_TERM_BACKSLASH = 2,	/* a backslash is written \\, so escapes read back
+				 * unambiguously (arguments, file names) */
+};
+
+/* Appends s[0..n) to b, escaped. */
+void hq_term_escape(struct hq_buf *b, const char *s, size_t n, int flags);
+
+/* b reset to s escaped, cut after about max bytes of s (at a character)
+ * with "... (N bytes)" when longer; b->data ("" for NULL s). */
+const char *hq_term_text(struct hq_buf *b, const char *s, size_t max, int flags);
+
+/* The columns of the terminal on fd; $COLUMNS when that cannot be asked;
+ * else 80. Never less than 20. */
+int hq_term_width(int fd);
+
+/* Columns UTF-8 text takes: a code point is one column, an East Asian
+ * wide one two, a combining mark none; a control or hidden character, or
+ * a byte that is not UTF-8, is shown as '?' (one column). */
+size_t hq_term_cols(const char *s);
+
+/*
+ * src into dst (n bytes) in at most cols columns: control and hidden
+ * characters (line ends, tabs, escapes, bidi controls) as '?', and, when
+ * it does not fit, cut at a character boundary with "…" at the end.
+ * Returns the columns written.
+ */
+size_t hq_term_fit(char *dst, size_t n, const char *src, size_t cols);
+
+#endif

@@ -1,0 +1,587 @@
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hq/buf.h"
+#include "hq/catalog.h"
+#include "hq/cgm_report.h"
+#include "hq/cgm_svg.h"
+#include "hq/output.h"
+
+/* Every glucose reading in [from, to), in time order. The natural-key
+ * index (metric_id, start, source_id, end, value, text) answers it alone;
+ * an open end is left out of the SQL rather than compared on every row. */
+static const char *const readings_sql[4] = {
+	"SELECT start, source_id, value FROM sample WHERE metric_id = ?1 "
+	"ORDER BY start",
+	"SELECT start, source_id, value FROM sample WHERE metric_id = ?1 "
+	"AND start >= ?2 ORDER BY start",
+	"SELECT start, source_id, value FROM sample WHERE metric_id = ?1 "
+	"AND start < ?3 ORDER BY start",
+	"SELECT start, source_id, value FROM sample WHERE metric_id = ?1 "
+	"AND start >= ?2 AND start < ?3 ORDER BY start",
+};
+
+static int64_t
+glucose_metric(struct hq_store *s, struct hq_err *e)
+{
+	const struct hq_metric_info *info = hq_catalog_lookup("blood_glucose");
+
+	return hq_store_metric_id(s, info ? info->identifier :
+	    "HKQuantityTypeIdentifierBloodGlucose", 0, e);
+}
+
+static int
+open_readings(struct hq_store *s, int64_t metric, int64_t from, int64_t to,
+    sqlite3_stmt **st, struct hq_err *e)
+{
+	int which = (from != INT64_MIN) + 2 * (to != INT64_MAX);
+
+	if (hq_store_prepare(s, readings_sql[which], st, e))
+		return -1;
+	sqlite3_bind_int64(*st, 1, metric);
+	if (from != INT64_MIN)
+		sqlite3_bind_int64(*st, 2, from);
+	if (to != INT64_MAX)
+		sqlite3_bind_int64(*st, 3, to);
+	return 0;
+}
+
+static int
+step_done(struct hq_store *s, sqlite3_stmt *st, int rc, struct hq_err *e)
+{
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		hq_err_set(e, "%s: reading glucose: %s", hq_store_filename(s),
+		    sqlite3_errmsg(hq_store_db(s)));
+		return -1;
+	}
+	return 0;
+}
+
+/* A source's readings in the range: how many, and their spacing. */
+struct source {
+	int64_t id;
+	long n;
+	int64_t last;
+	int rank;
+	struct hq_cgm_interval iv;
+};
+
+struct sources {
+	struct source *v;
+	size_t n, cap, hit;
+};
+
+static struct source *
+source_of(struct sources *ss, int64_t id)
+{
+	if (ss->n && ss->v[ss->hit].id == id)
+		return &ss->v[ss->hit];
+	for (size_t i = 0; i < ss->n; i++)
+		if (ss->v[i].id == id) {
+			ss->hit = i;
+			return &ss->v[i];
+		}
+	if (ss->n == ss->cap) {
+		ss->cap = ss->cap ? ss->cap * 2 : 8;
+		ss->v = hq_xrealloc(ss->v, ss->cap * sizeof *ss->v);
+	}
+	memset(&ss->v[ss->n], 0, sizeof ss->v[ss->n]);
+	ss->v[ss->n].id = id;
+	ss->hit = ss->n;
+	return &ss->v[ss->n++];
+}
+
+static void
+source_seen(struct source *src, int64_t t)
+{
+	if (src->n)
+		hq_cgm_interval_add(&src->iv, t - src->last);
+	src->last = t;
+	src->n++;
+}
+
+/* Most readings first; ties by id, so a report is the same every time. */
+static int
+by_count(const void *a, const void *b)
+{
+	const struct source *x = a, *y = b;
+
+	if (x->n != y->n)
+		return x->n < y->n ? 1 : -1;
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+/* The readings that count, into rows. */
+struct run {
+	const struct hq_cgm_report_opts *o;
+	struct hq_cgm_report *r;
+	struct hq_cgm_acc *acc;      /* parallel to r->rows */
+	size_t cap;
+	struct hq_cgm_acc total;
+	int64_t bnext;
+	struct hq_cgm_agp *agp;
+	struct hq_err *e;
+	int failed;
+	/* The local day and time of day at blk, and blk_end: the offset
+	 * holds from one to the other, so a reading's local time there is a
+	 * sum. A block starts on a quarter hour (offsets change on one) and
+	 * runs a day when the offset a day later is the same, else a quarter
+	 * of an hour. */
+	int64_t blk, blk_end, blk_day, blk_sod;
+};
+
+static void
+run_reset(struct run *x)
+{
+	free(x->acc);
+	free(x->r->rows);
+	x->acc = NULL;
+	x->r->rows = NULL;
+	x->r->nrows = x->cap = 0;
+	hq_cgm_acc_init(&x->total);
+	if (x->agp) {
+		hq_cgm_agp_free(x->agp);
+		x->agp = hq_cgm_agp_new();
+	}
+}
+
+static void
+count(void *arg, int64_t t, int source, double v)
+{
+	struct run *x = arg;
+	int64_t day, sod;
+
+	(void)source;
+	if (t < x->blk || t >= x->blk_end) {
+		struct hq_local l, later;
+		x->blk = t - ((t % 900) + 900) % 900;
+		hq_time_to_local(x->blk + 86400, &later);
+		hq_time_to_local(x->blk, &l);
+		x->blk_end = x->blk + (later.offset_min == l.offset_min ? 86400 : 900);
+		x->blk_day = hq_time_days_from_civil(l.year, l.month, l.day);
+		x->blk_sod = l.hour * 3600 + l.min * 60 + l.sec;
+	}
+	day = x->blk_day;
+	sod = x->blk_sod + (t - x->blk);
+	if (sod >= 86400) {
+		sod -= 86400;
+		day++;
+	}
+	if (x->o->by != HQ_PERIOD_NONE && (x->r->nrows == 0 || t >= x->bnext)) {
+		struct hq_cgm_row *row;
+		if (x->r->nrows == x->cap) {
+			x->cap = x->cap ? x->cap * 2 : 16;
+			x->r->rows = hq_xrealloc(x->r->rows, x->cap * sizeof *x->r->rows);
+			x->acc = hq_xrealloc(x->acc, x->cap * sizeof *x->acc);
+		}
+		row = &x->r->rows[x->r->nrows];
+		memset(row, 0, sizeof *row);
+		row->start = hq_time_bucket_start(t, x->o->by);
+		row->end = x->bnext = hq_time_bucket_next(row->start, x->o->by);
+		hq_cgm_acc_init(&x->acc[x->r->nrows++]);
+	}
+	if (x->o->by != HQ_PERIOD_NONE)
+		hq_cgm_acc_add(&x->acc[x->r->nrows - 1], t, day, v);
+	hq_cgm_acc_add(&x->total, t, day, v);
+	if (x->agp && !x->failed &&
+	    hq_cgm_agp_add(x->agp, (int)(sod / 900), v, x->e))
+		x->failed = 1;
+}
+
+/* Pass one: every reading, counted per source; while the range has shown
+ * one source only, its readings go straight into the rows (they all
+ * count), so the common case needs no second pass. 1 when that held to the
+ * end, 0 when a second source turned up, -1 on error. */
+static int
+first_pass(struct hq_store *s, int64_t metric, struct run *x,
+    struct sources *ss, struct hq_err *e)
+{
+	sqlite3_stmt *st;
+	int rc, single = 1;
+
+	if (open_readings(s, metric, x->o->from, x->o->to, &st, e))
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t t = sqlite3_column_int64(st, 0);
+		struct source *src = source_of(ss, sqlite3_column_int64(st, 1));
+		source_seen(src, t);
+		if (single && ss->n > 1) {
+			single = 0;
+			run_reset(x);
+		}
+		if (single)
+			count(x, t, 0, sqlite3_column_double(st, 2));
+	}
+	if (step_done(s, st, rc, e))
+		return -1;
+	return single;
+}
+
+/* Pass two: through the double-source rule, the sources ranked. */
+static int
+second_pass(struct hq_store *s, int64_t metric, struct run *x,
+    struct sources *ss, int interval, struct hq_err *e)
+{
+	struct hq_cgm_dedup *d = hq_cgm_dedup_new(interval, count, x);
+	sqlite3_stmt *st;
+	int rc;
+
+	if (open_readings(s, metric, x->o->from, x->o->to, &st, e)) {
+		hq_cgm_dedup_free(d);
+		return -1;
+	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct source *src = source_of(ss, sqlite3_column_int64(st, 1));
+		hq_cgm_dedup_push(d, sqlite3_column_int64(st, 0), src->rank, 0,
+		    sqlite3_column_double(st, 2));
+	}
+	hq_cgm_dedup_finish(d);
+	hq_cgm_dedup_free(d);
+	return step_done(s, st, rc, e);
+}
+
+/* A row's metrics over its span: the range's first to last reading, cut
+ * to the bucket (whose end is exclusive, hence the interval off it). */
+static void
+finish_row(struct hq_cgm_row *row, const struct hq_cgm_acc *a,
+    const struct hq_cgm_acc *total, int interval)
+{
+	int64_t from = row->start > total->first ? row->start : total->first;
+	int64_t to = row->end - 60 * interval < total->last ?
+	    row->end - 60 * interval : total->last;
+
+	hq_cgm_metrics(a, interval, from, to, &row->m);
+}
+
+int
+hq_cgm_report_run(struct hq_store *s, const struct hq_cgm_report_opts *o,
+    struct hq_cgm_report *r, struct hq_err *e)
+{
+	struct sources ss = { 0 };
+	struct run x = { .o = o, .r = r, .e = e, .blk = 1, .blk_end = 0 };
+	int64_t metric;
+	int rc = -1, single;
+
+	memset(r, 0, sizeof *r);
+	hq_cgm_acc_init(&x.total);
+	if ((metric = glucose_metric(s, e)) < 0)
+		return -1;
+	if (metric == 0)
+		return 0;
+	if (o->agp)
+		x.agp = hq_cgm_agp_new();
+	if ((single = first_pass(s, metric, &x, &ss, e)) < 0)
+		goto out;
+	if (ss.n == 0) {
+		rc = 0;
+		goto out;
+	}
+	qsort(ss.v, ss.n, sizeof *ss.v, by_count);
+	for (size_t i = 0; i < ss.n; i++) {
+		ss.v[i].rank = (int)i;
+		r->readings_stored += ss.v[i].n;
+	}
+	ss.hit = 0;
+	r->nsources = (int)ss.n;
+	r->interval_min = hq_cgm_interval_minutes(&ss.v[0].iv);
+	if (!single && second_pass(s, metric, &x, &ss, r->interval_min, e))
+		goto out;
+	if (x.failed)
+		goto out;
+	r->total.start = x.total.first;
+	r->total.end = x.total.last + 60 * r->interval_min;
+	finish_row(&r->total, &x.total, &x.total, r->interval_min);
+	for (size_t i = 0; i < r->nrows; i++)
+		finish_row(&r->rows[i], &x.acc[i], &x.total, r->interval_min);
+	if (o->by == HQ_PERIOD_NONE) {
+		r->rows = hq_xmalloc(sizeof *r->rows);
+		r->rows[0] = r->total;
+		r->nrows = 1;
+	}
+	if (x.agp) {
+		if (hq_cgm_agp_finish(x.agp, e))
+			goto out;
+		for (int i = 0; i < HQ_CGM_AGP_SLOTS; i++)
+			hq_cgm_agp_row(x.agp, i, &r->agp[i]);
+		r->has_agp = 1;
+	}
+	rc = 1;
+out:
+	if (rc < 0)
+		hq_cgm_report_free(r);
+	free(x.acc);
+	free(ss.v);
+	hq_cgm_agp_free(x.agp);
+	return rc;
+}
+
+void
+hq_cgm_report_free(struct hq_cgm_report *r)
+{
+	free(r->rows);
+	memset(r, 0, sizeof *r);
+}
+
+/* ---- sensor sessions ---- */
+
+struct session {
+	int64_t source, first, last, last_day;
+	long readings, days;
+};
+
+/* What a source's next reading is measured against. */
+struct open_session {
+	int64_t source;
+	size_t at;                  /* its current session in sessions.v */
+	struct hq_cgm_interval iv;
+};
+
+struct sessions {
+	struct session *v;
+	size_t n, cap;
+};
+
+static struct session *
+session_new(struct sessions *ss, int64_t source, int64_t t, int64_t day)
+{
+	struct session *x;
+
+	if (ss->n == ss->cap) {
+		ss->cap = ss->cap ? ss->cap * 2 : 16;
+		ss->v = hq_xrealloc(ss->v, ss->cap * sizeof *ss->v);
+	}
+	x = &ss->v[ss->n++];
+	*x = (struct session){ source, t, t, day, 0, 1 };
+	return x;
+}
+
+static int
+by_first(const void *a, const void *b)
+{
+	const struct session *x = a, *y = b;
+
+	if (x->first != y->first)
+		return x->first < y->first ? -1 : 1;
+	return (x->source > y->source) - (x->source < y->source);
+}
+
+int
+hq_cgm_sessions(struct hq_store *s, hq_cgm_session_fn *fn, void *arg,
+    struct hq_err *e)
+{
+	struct sessions ss = { 0 };
+	struct open_session *open = NULL;
+	size_t nopen = 0;
+	sqlite3_stmt *st = NULL, *name = NULL;
+	int64_t metric;
+	int rc;
+
+	if ((metric = glucose_metric(s, e)) <= 0)
+		return (int)metric;
+	if (open_readings(s, metric, INT64_MIN, INT64_MAX, &st, e))
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t t = sqlite3_column_int64(st, 0);
+		int64_t src = sqlite3_column_int64(st, 1);
+		int64_t day = hq_time_local_day(t);
+		struct session *x = NULL;
+		size_t i;
+		for (i = 0; i < nopen; i++)
+			if (open[i].source == src)
+				break;
+		if (i < nopen) {
+			int64_t gap = t - ss.v[open[i].at].last;
+			hq_cgm_interval_add(&open[i].iv, gap);
+			if (gap < HQ_CGM_SESSION_GAP || (gap < HQ_CGM_SESSION_GAP_SPARSE &&
+			    hq_cgm_interval_minutes(&open[i].iv) > 15))
+				x = &ss.v[open[i].at];
+		} else {
+			open = hq_xrealloc(open, ++nopen * sizeof *open);
+			memset(&open[i], 0, sizeof open[i]);
+			open[i].source = src;
+		}
+		if (!x) {
+			x = session_new(&ss, src, t, day);
+			open[i].at = ss.n - 1;
+		}
+		x->last = t;
+		x->readings++;
+		if (day != x->last_day) {
+			x->days++;
+			x->last_day = day;
+		}
+	}
+	free(open);
+	if (step_done(s, st, rc, e))
+		goto fail;
+	qsort(ss.v, ss.n, sizeof *ss.v, by_first);
+	if (hq_store_prepare(s, "SELECT name FROM source WHERE id = ?", &name, e))
+		goto fail;
+	for (size_t i = 0; i < ss.n; i++) {
+		struct hq_cgm_session out = { "", ss.v[i].first, ss.v[i].last,
+		    ss.v[i].readings, ss.v[i].days };
+		sqlite3_reset(name);
+		sqlite3_bind_int64(name, 1, ss.v[i].source);
+		if (sqlite3_step(name) == SQLITE_ROW)
+			out.source = (const char *)sqlite3_column_text(name, 0);
+		if (fn(arg, &out, e))
+			goto fail;
+	}
+	sqlite3_finalize(name);
+	free(ss.v);
+	return 0;
+fail:
+	sqlite3_finalize(name);
+	free(ss.v);
+	return -1;
+}
+
+/* ---- what hq-report prints ---- */
+
+static void
+out_date(struct hq_out *out, const char *key, int64_t day)
+{
+	char buf[16];
+
+	hq_time_format_day(day, buf, sizeof buf);
+	hq_out_str(out, key, buf);
+}
+
+/* The fields 80 columns have room for when there is a row per bucket
+ * (JSON and CSV have them all). */
+static const char *const narrow[] = { "days", "mean", "cv", "gmi", "tir",
+    "tbr", "tbr2", "tar", "tar2", "gri", NULL };
+
+static void
+metric_row(struct hq_out *out, const struct hq_cgm_metrics *m, int wide)
+{
+	const char *f;
+
+	hq_out_begin(out);
+	out_date(out, "from", m->from_day);
+	if (wide)
+		out_date(out, "to", m->to_day);
+	for (size_t i = 0; (f = wide ? hq_cgm_field(i) : narrow[i]); i++)
+		if (strcmp(f, "days") == 0 || strcmp(f, "readings") == 0)
+			hq_out_int(out, f, (int64_t)hq_cgm_value(m, f));
+		else
+			hq_out_num(out, f, hq_cgm_value(m, f));
+	if (wide)
+		hq_out_str(out, "unit", "mg/dL");
+	hq_out_end(out);
+}
+
+static void
+agp_rows(struct hq_out *out, const struct hq_cgm_report *r)
+{
+	for (int i = 0; i < HQ_CGM_AGP_SLOTS; i++) {
+		const struct hq_cgm_agp_row *a = &r->agp[i];
+		char t[16];
+		snprintf(t, sizeof t, "%02d:%02d", i / 4, i % 4 * 15);
+		hq_out_begin(out);
+		hq_out_str(out, "time", t);
+		hq_out_num(out, "p5", a->p5);
+		hq_out_num(out, "p25", a->p25);
+		hq_out_num(out, "p50", a->p50);
+		hq_out_num(out, "p75", a->p75);
+		hq_out_num(out, "p95", a->p95);
+		hq_out_int(out, "n", a->n);
+		hq_out_str(out, "unit", "mg/dL");
+		hq_out_end(out);
+	}
+}
+
+/* "no glucose readings from 2024-06-01 to 2024-06-30" */
+static void
+no_readings(const struct hq_cgm_report_opts *o, struct hq_err *e)
+{
+	char from[16] = "", to[16] = "";
+
+	if (o->from != INT64_MIN)
+		hq_time_format_date(o->from, from, sizeof from);
+	if (o->to != INT64_MAX)
+		hq_time_format_date(o->to - 1, to, sizeof to);
+	if (!*from && !*to)
+		hq_err_set(e, "no glucose readings in the store: import a CGM "
+		    "file (Dexcom Clarity, LibreView) or an Apple Health export "
+		    "with hq-ingest");
+	else
+		hq_err_set(e, "no glucose readings%s%s%s%s", *from ? " from " : "",
+		    from, *to ? " to " : " on", *to ? to : "");
+}
+
+int
+hq_cgm_report_print(struct hq_store *s, const struct hq_cgm_report_opts *o,
+    const char *format, FILE *fp, struct hq_err *e)
+{
+	struct hq_cgm_report_opts oo = *o;
+	struct hq_cgm_report r;
+	enum hq_format f = HQ_FMT_AUTO;
+	int draw = format && (strcmp(format, "svg") == 0 ||
+	    strcmp(format, "html") == 0);
+	int rc, status = 0;
+
+	if (format && !draw && hq_output_parse_format(format, &f)) {
+		hq_err_set(e, "unknown format '%s'", format);
+		return -1;
+	}
+	oo.agp = o->agp || draw;
+	if ((rc = hq_cgm_report_run(s, &oo, &r, e)) <= 0) {
+		if (rc == 0)
+			no_readings(o, e);
+		return rc < 0 ? -1 : 1;
+	}
+	if (draw) {
+		status = (strcmp(format, "svg") == 0 ? hq_cgm_svg_write(fp, &r) :
+		    hq_cgm_html_write(fp, &r)) ? -1 : 0;
+		if (status)
+			hq_err_set(e, "writing the AGP failed");
+	} else {
+		struct hq_out *out = hq_out_new(fp, f);
+		int table = hq_out_format(out) == HQ_FMT_TABLE;
+		if (o->agp)
+			agp_rows(out, &r);
+		else
+			for (size_t i = 0; i < r.nrows; i++)
+				metric_row(out, &r.rows[i].m, !table || r.nrows == 1);
+		if (table && !o->agp)
+			hq_out_keyvalue(out);
+		if (hq_out_free(out)) {
+			hq_err_set(e, "writing the rows failed");
+			status = -1;
+		}
+	}
+	hq_cgm_report_free(&r);
+	return status;
+}
+
+struct list_ctx {
+	struct hq_out *out;
+	long n;
+};
+
+static int
+list_row(void *arg, const struct hq_cgm_session *ses, struct hq_err *e)
+{
+	struct list_ctx *x = arg;
+
+	(void)e;
+	hq_out_begin(x->out);
+	hq_out_str(x->out, "kind", "cgm");
+	out_date(x->out, "date", hq_time_local_day(ses->first));
+	hq_out_str(x->out, "source", ses->source);
+	hq_out_int(x->out, "n", ses->days);
+	hq_out_end(x->out);
+	x->n++;
+	return 0;
+}
+
+long
+hq_cgm_list(struct hq_store *s, struct hq_out *out, struct hq_err *e)
+{
+	struct list_ctx x = { out, 0 };
+
+	return hq_cgm_sessions(s, list_row, &x, e) ? -1 : x.n;
+}

@@ -1,0 +1,293 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "hq/buf.h"
+#include "hq/csvline.h"
+#include "hq/dexa.h"
+#include "hq/fhir.h"
+#include "hq/jsonin.h"
+#include "hq/labs.h"
+#include "hq/reportfile.h"
+
+/* The largest JSON document read whole: a FHIR Bundle of decades of
+ * results is a few megabytes (20,000 Observations: 7.4 MB, read in 74 MB
+ * of memory); DEXA scans are kilobytes. */
+#define MAX_FHIR (16u << 20)
+#define MAX_DEXA_JSON (16u << 20)
+
+/* ---- sniffing ------------------------------------------------------------ */
+
+/* The first line after a byte-order mark and blank lines: its length. */
+static size_t
+first_line(const unsigned char *p, size_t n, const unsigned char **line)
+{
+	size_t i = hq_input_skip_space(p, n), k = i;
+
+	while (k < n && p[k] != '\n')
+		k++;
+	*line = p + i;
+	return k < n ? k - i : 0;   /* a line not whole in n bytes is none */
+}
+
+/* The string value of the first "key" in the text, into buf: a look at
+ * the start of a JSON document too large to parse for a sniff. */
+static int
+first_value(const unsigned char *p, size_t n, const char *key, char *buf,
+    size_t bn)
+{
+	char pat[32];
+	size_t k = (size_t)snprintf(pat, sizeof pat, "\"%s\"", key), i, j;
+	const unsigned char *at = memmem(p, n, pat, k);
+
+	if (!at)
+		return 0;
+	i = (size_t)(at - p) + k;
+	while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n'))
+		i++;
+	if (i >= n || p[i++] != ':')
+		return 0;
+	while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n'))
+		i++;
+	if (i >= n || p[i++] != '"')
+		return 0;
+	for (j = 0; i < n && p[i] != '"' && j + 1 < bn; i++, j++)
+		buf[j] = (char)p[i];
+	buf[j] = '\0';
+	return i < n && p[i] == '"';
+}
+
+int
+hq_reportfile_sniff_labs_csv(const unsigned char *p, size_t n)
+{
+	const unsigned char *line;
+	size_t len = first_line(p, n, &line);
+
+	return len && hq_labs_csv_sniff((const char *)line, len);
+}
+
+int
+hq_reportfile_sniff_dexa_csv(const unsigned char *p, size_t n)
+{
+	const unsigned char *line;
+	size_t len = first_line(p, n, &line);
+
+	return len && hq_dexa_csv_sniff((const char *)line, len);
+}
+
+int
+hq_reportfile_sniff_labs_jsonl(const unsigned char *p, size_t n)
+{
+	const unsigned char *line;
+	size_t len = first_line(p, n, &line);
+	cJSON *o;
+	int yes;
+
+	if (!len || line[0] != '{')
+		return 0;
+	o = cJSON_ParseWithLength((const char *)line, len);
+	yes = hq_labs_json_sniff(o);
+	cJSON_Delete(o);
+	return yes;
+}
+
+int
+hq_reportfile_sniff_fhir(const unsigned char *p, size_t n)
+{
+	size_t i = hq_input_skip_space(p, n);
+	char type[32];
+
+	return i < n && p[i] == '{' &&
+	    first_value(p + i, n - i, "resourceType", type, sizeof type) &&
+	    (strcmp(type, "Bundle") == 0 || strcmp(type, "Observation") == 0 ||
+	    strcmp(type, "DiagnosticReport") == 0);
+}
+
+int
+hq_reportfile_sniff_dexa_json(const unsigned char *p, size_t n)
+{
+	size_t i = hq_input_skip_space(p, n);
+	char kind[16];
+
+	return i < n && (p[i] == '{' || p[i] == '[') &&
+	    first_value(p + i, n - i, "kind", kind, sizeof kind) &&
+	    strcmp(kind, "dexa") == 0;
+}
+
+/* ---- reading ------------------------------------------------------------- */
+
+static int
+add_lab(void *arg, const struct hq_lab_result *r, struct hq_err *e)
+{
+	return hq_ingest_lab_result(arg, r, 0, e) < 0 ? -1 : 0;
+}
+
+static int
+add_scan(void *arg, const struct hq_dexa_scan *s, struct hq_err *e)
+{
+	return hq_ingest_dexa_scan(arg, s, e) < 0 ? -1 : 0;
+}
+
+/* A file that failed: its message says where, and that nothing of it went
+ * in (the import is rolled back). */
+static int
+rejected(const struct hq_err *why, struct hq_err *e)
+{
+	hq_err_set(e, "%s; nothing from this file was imported", why->msg);
+	return -1;
+}
+
+/* Every line of in to fn (blank lines too: the readers pass them over),
+ * within HQ_CSVLINE_MAX_LINE bytes. */
+typedef int line_fn(void *arg, char *line, size_t len, long lineno,
+    struct hq_err *e);
+
+static int
+each_line(struct hq_ingest *ig, struct hq_input *in, line_fn *fn, void *arg,
+    struct hq_err *e)
+{
+	struct hq_input_lines l;
+	struct hq_err le;
+	int rc;
+
+	hq_input_lines_start(&l, in, HQ_CSVLINE_MAX_LINE);
+	while ((rc = hq_input_lines_next(&l, e)) > 0) {
+		if (l.too_long) {
+			hq_err_set(&le, "%s:%ld: line longer than %d bytes", in->name,
+			    l.lineno, HQ_CSVLINE_MAX_LINE);
+			rc = -1;
+		} else {
+			rc = fn(arg, l.line.data, l.line.len, l.lineno, &le);
+		}
+		if (rc < 0) {
+			rejected(&le, e);
+			break;
+		}
+		hq_ingest_tick(ig, in);
+	}
+	hq_input_lines_end(&l);
+	return rc < 0 ? -1 : 0;
+}
+
+static int
+labs_csv_line(void *arg, char *line, size_t len, long lineno, struct hq_err *e)
+{
+	return hq_labs_csv_line(arg, line, len, lineno, e);
+}
+
+int
+hq_reportfile_read_labs_csv(struct hq_ingest *ig, struct hq_input *in,
+    struct hq_err *e)
+{
+	struct hq_lab_sink sink = { .file = in->name, .emit = add_lab, .arg = ig };
+	struct hq_labs_csv *c = hq_labs_csv_new(&sink);
+	int rc = each_line(ig, in, labs_csv_line, c, e);
+
+	hq_labs_csv_free(c);
+	return rc;
+}
+
+static int
+labs_json_line(void *arg, char *line, size_t len, long lineno,
+    struct hq_err *e)
+{
+	struct hq_lab_sink *sink = arg;
+	const char *p = line;
+	cJSON *o;
+	int rc;
+
+	while (*p == ' ' || *p == '\t' || *p == '\r')
+		p++;
+	if (!*p)
+		return 0;
+	if (!(o = cJSON_ParseWithLength(p, len - (size_t)(p - line)))) {
+		hq_err_set(e, "%s:%ld: not valid JSON", sink->file, lineno);
+		return -1;
+	}
+	rc = hq_labs_json(sink, o, lineno, e);
+	cJSON_Delete(o);
+	return rc;
+}
+
+int
+hq_reportfile_read_labs_jsonl(struct hq_ingest *ig, struct hq_input *in,
+    struct hq_err *e)
+{
+	struct hq_lab_sink sink = { .file = in->name, .emit = add_lab, .arg = ig };
+
+	return each_line(ig, in, labs_json_line, &sink, e);
+}
+
+static int
+dexa_csv_line(void *arg, char *line, size_t len, long lineno, struct hq_err *e)
+{
+	return hq_dexa_csv_line(arg, line, len, lineno, e);
+}
+
+int
+hq_reportfile_read_dexa_csv(struct hq_ingest *ig, struct hq_input *in,
+    struct hq_err *e)
+{
+	struct hq_dexa_sink sink = { .file = in->name, .emit = add_scan, .arg = ig };
+	struct hq_dexa_csv *c = hq_dexa_csv_new(&sink);
+	struct hq_err fe;
+	int rc = each_line(ig, in, dexa_csv_line, c, e);
+
+	if (rc == 0 && hq_dexa_csv_finish(c, &fe))
+		rc = rejected(&fe, e);
+	hq_dexa_csv_free(c);
+	return rc;
+}
+
+/* A whole JSON document (or several, one after another) to fn. */
+static int
+read_json(struct hq_input *in, size_t max, hq_jsonin_fn *fn, void *arg,
+    struct hq_err *e)
+{
+	struct hq_buf b = { 0 };
+	struct hq_err je;
+	int rc = hq_input_slurp(in, max, &b, e);
+
+	if (rc == 0 && hq_jsonin_each(b.data, b.len, in->name, 0, fn, arg, &je) < 0)
+		rc = rejected(&je, e);
+	hq_buf_free(&b);
+	return rc;
+}
+
+static int
+fhir_doc(void *arg, const cJSON *v, long line, struct hq_err *e)
+{
+	return hq_fhir_read(arg, v, line, e);
+}
+
+int
+hq_reportfile_read_fhir(struct hq_ingest *ig, struct hq_input *in,
+    struct hq_err *e)
+{
+	struct hq_lab_sink sink = { .file = in->name, .emit = add_lab, .arg = ig };
+	int rc = read_json(in, MAX_FHIR, fhir_doc, &sink, e);
+
+	/* What a FHIR file holds that is no lab result (vital signs, gram
+	 * stains without a value) is said once, not per resource. */
+	if (rc == 0 && sink.skipped)
+		hq_ingest_warn(ig, "%s: %ld resources are not lab results with a "
+		    "value and a date (skipped)", in->name, sink.skipped);
+	return rc;
+}
+
+static int
+dexa_doc(void *arg, const cJSON *v, long line, struct hq_err *e)
+{
+	return hq_dexa_json(arg, v, line, e);
+}
+
+int
+hq_reportfile_read_dexa_json(struct hq_ingest *ig, struct hq_input *in,
+    struct hq_err *e)
+{
+	struct hq_dexa_sink sink = { .file = in->name, .emit = add_scan, .arg = ig };
+
+	return read_json(in, MAX_DEXA_JSON, dexa_doc, &sink, e);
+}

@@ -1,0 +1,228 @@
+/* term — text for a terminal: escaped, measured, cut (term.h). */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "hq/term.h"
+
+/* The length of the UTF-8 sequence at s (at most n bytes) and its code
+ * point, or 0 when it is not one: overlong forms, surrogates and code
+ * points past U+10FFFF are not. */
+static size_t
+utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)
+{
+	size_t len;
+	uint32_t c, min;
+
+	if (s[0] < 0x80) {
+		*cp = s[0];
+		return 1;
+	}
+	if ((s[0] & 0xe0) == 0xc0)
+		len = 2, c = s[0] & 0x1f, min = 0x80;
+	else if ((s[0] & 0xf0) == 0xe0)
+		len = 3, c = s[0] & 0x0f, min = 0x800;
+	else if ((s[0] & 0xf8) == 0xf0)
+		len = 4, c = s[0] & 0x07, min = 0x10000;
+	else
+		return 0;
+	if (len > n)
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (s[i] & 0x3f);
+	}
+	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+		return 0;
+	*cp = c;
+	return len;
+}
+
+/* Characters a terminal shows as nothing, or that reorder or break the
+ * text around them: C1 controls (U+009B is a CSI on some terminals),
+ * the bidirectional embeddings, overrides, isolates and marks (a file
+ * name that reads backwards), line and paragraph separators, and
+ * invisible characters that make two different strings look the same
+ * (soft hyphen, zero-width space, word joiner, byte order mark, tags). */
+static int
+hidden(uint32_t c)
+{
+	return (c >= 0x80 && c <= 0x9f) || c == 0xad || c == 0x61c || c == 0x180e ||
+	    c == 0x200b || c == 0x200e || c == 0x200f ||
+	    (c >= 0x2028 && c <= 0x202e) || (c >= 0x2060 && c <= 0x206f) ||
+	    c == 0xfeff || (c >= 0xfff9 && c <= 0xfffb) ||
+	    (c >= 0xe0000 && c <= 0xe007f);
+}
+
+/* how many bytes of the character at s (n left) a cut keeps whole */
+static size_t
+char_len(const unsigned char *s, size_t n)
+{
+	uint32_t c;
+	size_t k = utf8_decode(s, n, &c);
+
+	return k ? k : 1;
+}
+
+void
+hq_term_escape(struct hq_buf *b, const char *s, size_t n, int flags)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + n;
+	uint32_t c;
+	size_t k, run;
+
+	while (p < end) {
+		/* plain printable ASCII in one go */
+		for (run = 0; p + run < end && p[run] >= 0x20 && p[run] < 0x7f &&
+		    !(p[run] == '\\' && (flags & HQ_TERM_BACKSLASH)); run++)
+			;
+		if (run) {
+			hq_buf_append(b, p, run);
+			p += run;
+			continue;
+		}
+		k = utf8_decode(p, (size_t)(end - p), &c);
+		if (k > 1 && !hidden(c))
+			hq_buf_append(b, p, k);
+		else if (k > 1)
+			hq_buf_printf(b, c > 0xffff ? "\\U%08x" : "\\u%04x", (unsigned)c);
+		else if (*p == '\\')
+			hq_buf_puts(b, "\\\\");
+		else if ((*p == '\n' || *p == '\t') && (flags & HQ_TERM_LINES))
+			hq_buf_putc(b, (char)*p);
+		else if (*p == '\n' || *p == '\r' || *p == '\t')
+			hq_buf_puts(b, *p == '\n' ? "\\n" : *p == '\r' ? "\\r" : "\\t");
+		else
+			hq_buf_printf(b, "\\x%02x", *p);
+		p += k ? k : 1;
+	}
+}
+
+const char *
+hq_term_text(struct hq_buf *b, const char *s, size_t max, int flags)
+{
+	size_t n = s ? strlen(s) : 0, keep = 0;
+
+	hq_buf_reset(b);
+	hq_buf_puts(b, "");
+	if (n <= max) {
+		hq_term_escape(b, s, n, flags);
+		return b->data;
+	}
+	while (keep < n) {
+		size_t k = char_len((const unsigned char *)s + keep, n - keep);
+		if (keep + k > max)
+			break;
+		keep += k;
+	}
+	hq_term_escape(b, s, keep, flags);
+	hq_buf_printf(b, "... (%zu bytes)", n);
+	return b->data;
+}
+
+int
+hq_term_width(int fd)
+{
+	struct winsize ws;
+	const char *env = getenv("COLUMNS");
+	long w = 0;
+
+	if (ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		w = ws.ws_col;
+	else if (env && *env) {
+		char *end;
+		w = strtol(env, &end, 10);
+		if (*end || w <= 0 || w > 10000)
+			w = 0;
+	}
+	if (w == 0)
+		w = 80;
+	return w < 20 ? 20 : (int)w;
+}
+
+/* The code point at s (len bytes of it), or -1 for a byte that starts
+ * none (then len is 1). */
+static long
+decode(const unsigned char *s, size_t *len)
+{
+	uint32_t c;
+	size_t k = utf8_decode(s, strnlen((const char *)s, 4), &c);
+
+	*len = k ? k : 1;
+	return k ? (long)c : -1;
+}
+
+/* Shown as '?': controls, hidden characters, bytes that are not UTF-8
+ * (cp -1). */
+static int
+shown_as_mark(long cp)
+{
+	return cp < 0x20 || cp == 0x7f || hidden((uint32_t)cp);
+}
+
+static int
+cp_cols(long cp)
+{
+	if (shown_as_mark(cp))
+		return 1;
+	if ((cp >= 0x300 && cp <= 0x36f) || cp == 0x200b || (cp >= 0xfe00 && cp <= 0xfe0f))
+		return 0;
+	if ((cp >= 0x1100 && cp <= 0x115f) || (cp >= 0x2e80 && cp <= 0xa4cf) ||
+	    (cp >= 0xac00 && cp <= 0xd7a3) || (cp >= 0xf900 && cp <= 0xfaff) ||
+	    (cp >= 0xfe30 && cp <= 0xfe4f) || (cp >= 0xff00 && cp <= 0xff60) ||
+	    (cp >= 0xffe0 && cp <= 0xffe6) || (cp >= 0x1f300 && cp <= 0x1f64f) ||
+	    (cp >= 0x1f900 && cp <= 0x1f9ff) || (cp >= 0x20000 && cp <= 0x3fffd))
+		return 2;
+	return 1;
+}
+
+size_t
+hq_term_cols(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t cols = 0, len;
+
+	while (*p) {
+		long cp = decode(p, &len);
+		cols += (size_t)cp_cols(cp);
+		p += len;
+	}
+	return cols;
+}
+
+size_t
+hq_term_fit(char *dst, size_t n, const char *src, size_t cols)
+{
+	static const char ellipsis[] = "…";
+	const unsigned char *p = (const unsigned char *)src;
+	size_t used = 0, k = 0, len, total = hq_term_cols(src);
+	size_t room = total <= cols ? cols : cols ? cols - 1 : 0;
+
+	if (n == 0)
+		return 0;
+	while (*p) {
+		long cp = decode(p, &len);
+		size_t w = (size_t)cp_cols(cp);
+		int plain = !shown_as_mark(cp);
+
+		if (used + w > room || k + (plain ? len : 1) + sizeof ellipsis > n)
+			break;
+		if (plain) {
+			memcpy(dst + k, p, len);
+			k += len;
+		} else
+			dst[k++] = '?';
+		used += w;
+		p += len;
+	}
+	if (*p && cols > used) {
+		memcpy(dst + k, ellipsis, sizeof ellipsis - 1);
+		k += sizeof ellipsis - 1;
+		used++;
+	}
+	dst[k] = '\0';
+	return used;
+}

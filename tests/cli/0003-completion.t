@@ -1,0 +1,182 @@
+#!/usr/bin/env bash
+# Completion at the terminal: the commands answer --complete-args from
+# their tables and the store (aliases, --when/--where names, --agg lists,
+# sources, workout ids, sessions, dates, zones), and bash, zsh and fish
+# offer it, through hq too. zsh and bash run interactively in tmux.
+. "$(dirname "$0")/lib.sh"
+command -v gen-export >/dev/null || skip_all "gen-export not built"
+
+gen-export --days 10 --zip -o "$T/e.zip" >/dev/null 2>&1
+hq-ingest -q "$T/e.zip" >/dev/null
+
+# cands CMD WORD...: the values --complete-args prints (no descriptions)
+cands() { "$@" 2>&1 | cut -f1 | tr '\n' ' '; }
+ca() { local c=$1; shift; cands "$c" --complete-args "$@"; }
+
+# ---- the commands' answers ----------------------------------------------
+out=$(ca hq-query st)
+like "$out" "(^| )steps " "metrics: the alias steps"
+like "$out" "(^| )step_count " "metrics: and the catalog name"
+like "$(ca hq-query gl)" "(^| )glucose .*blood_glucose|(^| )blood_glucose .*glucose " \
+	"metrics: glucose and blood_glucose"
+like "$(ca hq-query sl)" "(^| )sleep " "metrics: sleep (nights from sleep analysis)"
+unlike "$(ca hq-query '')" "(^| )body_fat" "metrics: only those in the store"
+like "$(hq-query --complete-args ste)" "steps	step_count: steps taken" "metrics: an alias says what it stands for"
+like "$(HQ_DB=$T/none.db ca hq-query '')" "(^| )body_fat " "metrics: without a store, the whole catalog"
+like "$(ca hq-query steps '')" "(^| )heart_rate " "metrics: more after the first"
+like "$(ca hq-query '')" "(^| )workouts workout $" "workouts and workout"
+
+is "$(ca hq-query --agg avg,m)" "$(hq-query --complete agg | sed 's/^/avg,/' | tr '\n' ' ')" \
+	"--agg avg,m: the aggregations after the comma, the list kept"
+like "$(ca hq-query --agg avg,m)" "^avg,avg avg,min avg,max .*avg,median .*avg,p90 " "--agg: (which are these)"
+like "$(ca hq-query --when gluc)" "(^| )glucose\\. " "--when: a metric and its dot"
+like "$(ca hq-query --when glucose.m)" "^glucose\\.avg glucose\\.min glucose\\.max " "--when metric.: the aggregations"
+like "$(ca hq-query --when 'exercise_time.sum>=60 and ste')" "exercise_time\\.sum>=60 and steps\\. " \
+	"--when: the last name of an expression"
+like "$(ca hq-query --where 'avg>70 and m')" "^avg>70 and value avg>70 and n avg>70 and avg " \
+	"--where: value, n and the aggregations"
+is "$(ca hq-query --source '')" "$(sqlite3 "$HQ_DB" 'select name from source order by name' | tr '\n' ' ')" \
+	"--source: the sources in the store"
+like "$(ca hq-query --source '')" "^Alex’s Apple Watch Alex’s iPhone " "--source: (which are these)"
+out=$(hq-query --complete-args workout '')
+n=$(sqlite3 "$HQ_DB" "select count(*) from workout")
+is "$(printf '%s\n' "$out" | wc -l | tr -d ' ')" "$n" "workout ID: every workout"
+want=$(sqlite3 "$HQ_DB" "select id from workout order by start desc limit 1")
+like "$(printf '%s\n' "$out" | head -1)" "^$want	20[0-9-]{8} (running|cycling|walking|[a-z_]+) [0-9]+ min" \
+	"workout ID: newest first, with date, type, minutes"
+is "$(ca hq-query workouts '')" "" "nothing after workouts"
+like "$(ca hq-query --from '')" "^today yesterday this-week last-week .* $(date +%Y-%m) " "--from: the date forms"
+like "$(ca hq-query --to=l)" "--to=last-week .*--to=last-month " "--to=...: the forms with the option kept"
+like "$(ca hq-query --tz Europe/P)" "(^| )Europe/Paris " "--tz: the zones"
+is "$(ca hq-query --db '')" ":files " "--db: a file"
+is "$(ca hq-ingest '')" ":files " "hq-ingest: files"
+like "$(ca hq-query --fo)" "(^| )--format " "options"
+
+# hq-agent: sessions, runs, models from its log in the store
+sqlite3 "$HQ_DB" "insert into agent_run(started, session, question, provider, model, base_url, tool_mode)
+	values (1733000000, 'walk', 'How far?', 'ollama', 'llama3.1', 'u', 'native'),
+	       (1733100000, NULL, 'Sleep?', 'anthropic', 'claude-x', 'u', 'native'),
+	       (1733200000, 'walk', 'And then?', 'ollama', 'llama3.1', 'u', 'native')"
+like "$(hq-agent --complete-args --session '')" "^walk	2 runs, last 2024-12-0[23]$" "--session: the sessions, with their runs"
+is "$(ca hq-agent --log '')" "3 2 1 " "--log ID: the runs, newest first"
+like "$(hq-agent --complete-args --log '')" "2	2024-1[12]-[0-9]+ Sleep\\?" "--log ID: with their question"
+is "$(ca hq-agent -m '')" "llama3.1 claude-x " "--model: the models used"
+like "$(ca hq-agent --base-url '')" "http://127.0.0.1:11434/v1 " "--base-url: the providers' URLs"
+is "$(ca hq-agent '')" "" "a question: nothing"
+
+# hq: the commands, then the command's own completion
+out=$(hq --complete-args '')
+like "$out" "^agent	Answer a question" "hq: the commands with their summaries"
+like "$out" "query	Time series" "hq: query"
+like "$(printf '%s\n' "$out" | tail -1)" "^help	" "hq: help"
+is "$(ca hq query --by w)" "hour day week month year " "hq query --by: hq-query's answer"
+is "$(ca hq help '')" "$(cands ls "$HQ_BUILD/bin" | sed 's/hq-//g; s/^hq //; s/ hq / /')" "hq help: the commands"
+
+# ---- bash ---------------------------------------------------------------
+bash_words() { # WORD...: what the bash function offers for the last word
+	bash -c '. "$1/completions/hq.bash"; shift
+		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}
+		_hq_complete; printf "%s\n" "${COMPREPLY[@]}"' sh "$HQ_ROOT" "$@" | tr '\n' ' '
+}
+is "$(bash_words hq-query --agg avg,m)" "avg,min avg,max avg,median " "bash: --agg avg,m"
+is "$(bash_words hq-query ste)" "step_count steps " "bash: aliases and names"
+is "$(bash_words hq query --by w)" "week " "bash: through hq"
+is "$(bash_words hq-query --source A)" 'Alex’s\ Apple\ Watch Alex’s\ iPhone ' "bash: names with blanks quoted"
+# bash splits --by=w and http://x at = and :, and replaces what follows
+is "$(bash -c '. "$1/completions/hq.bash"; COMP_WORDS=(hq-query --by = w); COMP_CWORD=3
+	COMP_LINE="hq-query --by=w"; COMP_POINT=15; _hq_complete; printf "%s\n" "${COMPREPLY[@]}"' \
+	sh "$HQ_ROOT")" "week" "bash: --by=w completes after the '='"
+is "$(bash -c '. "$1/completions/hq.bash"; COMP_WORDS=(hq-agent --base-url http : //127.0.0.1 : 11434/); COMP_CWORD=6
+	COMP_LINE="hq-agent --base-url http://127.0.0.1:11434/"; COMP_POINT=${#COMP_LINE}; _hq_complete
+	printf "%s\n" "${COMPREPLY[@]}"' sh "$HQ_ROOT" | tr '\n' ' ')" "11434/v1 " \
+	"bash: a URL completes after its last ':'"
+# listing (the second tab): the values with their descriptions
+out=$(bash -c '. "$1/completions/hq.bash"; COMP_TYPE=63; COMP_WORDS=(hq-query workout ""); COMP_CWORD=2
+	COMP_LINE="hq-query workout "; COMP_POINT=${#COMP_LINE}; _hq_complete; printf "%s\n" "${COMPREPLY[@]}"' sh "$HQ_ROOT")
+like "$(printf '%s\n' "$out" | head -1)" "^$want  \\(20[0-9-]{8} [a-z_]+ [0-9]+ min" "bash: listing workout ids shows date and type"
+registered=$(bash -c 'mkdir -p "$2/xbin"; printf "#!/bin/sh\n" >"$2/xbin/hq-newcmd"; chmod +x "$2/xbin/hq-newcmd"
+	PATH="$2/xbin:$PATH"; . "$1/completions/hq.bash"; complete -p hq-newcmd' sh "$HQ_ROOT" "$T")
+like "$registered" "_hq_complete hq-newcmd$" "bash: any hq-* on PATH is registered"
+
+# ---- interactive shells in tmux (a private server) --------------------------
+env="env -i HOME=$T/home PATH=$PATH HQ_DB=$HQ_DB TERM=xterm LC_ALL=C.UTF-8"
+if command -v tmux >/dev/null; then
+	TM="tmux -S $T/tmux.sock -f /dev/null"
+	trap '$TM kill-server 2>/dev/null; rm -rf "$T"' EXIT
+	# tm_start CMD: a shell on a 100-column pane, once its prompt "> " shows
+	tm_start() {
+		local i=0
+		$TM kill-session -t c 2>/dev/null
+		$TM new-session -d -s c -x 100 -y 30 "$1"
+		while [ $i -lt 50 ] && ! $TM capture-pane -p -t c | grep -q '^> '; do
+			sleep 0.1; i=$((i + 1))
+		done
+	}
+	# screen_like NAME REGEX LINE KEY...: on a cleared line, type LINE and
+	# the keys (the terminal queues them: each tab acts after the one
+	# before), then wait for the screen to match REGEX (20 s at most: a
+	# loaded machine is slow, not wrong) and check it
+	screen_like() {
+		local name=$1 re=$2 line=$3 i=0 shot
+		shift 3
+		$TM send-keys -t c C-e C-u C-l
+		while [ $i -lt 100 ] && [ "$($TM capture-pane -p -t c | tr -d ' \n')" != ">" ]; do
+			sleep 0.1; i=$((i + 1))
+		done
+		$TM send-keys -t c -l "$line"
+		for k in "$@"; do
+			$TM send-keys -t c "$k"
+		done
+		i=0
+		while [ $i -lt 200 ]; do
+			shot=$($TM capture-pane -p -t c)
+			printf '%s' "$shot" | grep -Eq -- "$re" && break
+			sleep 0.1; i=$((i + 1))
+		done
+		like "$shot" "$re" "$name"
+	}
+	if command -v zsh >/dev/null; then
+		printf "PS1='> '\nfpath=(%s/completions \$fpath)\nautoload -Uz compinit && compinit -u -d %s/zcompdump\n" \
+			"$HQ_ROOT" "$T" >"$T/.zshrc"
+		tm_start "$env ZDOTDIR=$T zsh"
+		screen_like "zsh: --by w" "> hq-query --by week" "hq-query --by w" Tab
+		screen_like "zsh: --agg avg,m lists the aggregations" "avg,median" "hq-query --agg avg,m" Tab
+		screen_like "zsh: hq's commands (and a space)" "> hq query X" "hq qu" Tab X
+		screen_like "zsh: workout ids with date and type" "$want +-- 20[0-9-]{8} [a-z_]+" \
+			"hq query workout " Tab
+		screen_like "zsh: --when glucose. (no space after the dot)" "> hq-query --when glucose\\.X" \
+			"hq-query --when gluc" Tab X
+	else
+		echo "# zsh not installed: its interactive tests skipped"
+	fi
+	printf "PS1='> '\n. %s/completions/hq.bash\n" "$HQ_ROOT" >"$T/bashrc"
+	tm_start "$env bash --noprofile --rcfile $T/bashrc -i"
+	screen_like "bash, interactive: --by=w" "> hq-query --by=week" "hq-query --by=w" Tab
+	screen_like "bash, interactive: the second tab lists ids with date and type" \
+		"$want  \\(20[0-9-]{8} [a-z_]+" "hq-query workout " Tab Tab
+	screen_like "bash, interactive: a source with blanks, quoted" \
+		'> hq-query --source Alex’s\\ Apple\\ Watch' 'hq-query --source Alex’s\ A' Tab
+	screen_like "bash, interactive: hq's commands (and a space)" "> hq agent X" "hq ag" Tab X
+	screen_like "bash, interactive: --agg avg,me" "> hq-query --agg avg,median X" "hq-query --agg avg,me" Tab X
+	screen_like "bash, interactive: --when glucose. (no space after the dot)" \
+		"> hq-query --when glucose\\.X" "hq-query --when gluc" Tab X
+	$TM kill-server 2>/dev/null
+else
+	echo "# tmux not installed: the interactive tests skipped"
+fi
+
+# ---- fish ---------------------------------------------------------------
+if command -v fish >/dev/null; then
+	fishc() { # LINE: what fish completes for it
+		env HOME="$T/home" XDG_CONFIG_HOME="$T/home/.config" fish --no-config -c "for f in $HQ_BUILD/completions/fish/*.fish; source \$f; end; complete -C'$1'" 2>&1
+	}
+	is "$(fishc 'hq-query --by w')" "week" "fish: --by w"
+	is "$(fishc 'hq-query --agg avg,me')" "avg,median" "fish: --agg avg,me"
+	like "$(fishc 'hq query workout ')" "^$want	20[0-9-]{8} [a-z_]+" "fish: through hq, workout ids with date and type"
+	like "$(fishc 'hq qu')" "^query	Time series" "fish: hq's commands with their summaries"
+	like "$(fishc 'hq-query --source Alex’s\ A')" "Alex’s Apple Watch" "fish: a source with blanks"
+	like "$(fishc "hq-ingest --db=$T/e.z")" "^--db=$T/e.zip" "fish: --db= completes a file"
+else
+	echo "# fish not installed: its tests skipped"
+fi
+done_testing

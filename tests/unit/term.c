@@ -1,0 +1,56 @@
+/* term: what a model or a file says reaches a terminal escaped */
+#include <stdlib.h>
+#include <string.h>
+
+#include "hq/term.h"
+#include "tap.h"
+
+static const char *
+esc(struct hq_buf *b, const char *s, size_t n, int flags)
+{
+	hq_buf_reset(b);
+	hq_buf_puts(b, "");
+	hq_term_escape(b, s, n, flags);
+	return b->data;
+}
+
+#define ESC(s, flags) esc(&b, s, sizeof s - 1, flags)
+
+int
+main(void)
+{
+	struct hq_buf b = {0};
+
+	is_str(ESC("steps: 8123 (ok) é ✓ 步", 0), "steps: 8123 (ok) é ✓ 步", "printable text and UTF-8 pass");
+	/* the spoof of the consent prompt: erase the line, go up, print another */
+	is_str(ESC("/etc/passwd\r\x1b[2K\x1b[1A\x1b[2K  hq-query --list", 0),
+	    "/etc/passwd\\r\\x1b[2K\\x1b[1A\\x1b[2K  hq-query --list", "CR and ESC escaped");
+	is_str(ESC("a\nb\tc\x7f\x07\x08", 0), "a\\nb\\tc\\x7f\\x07\\x08", "LF, tab, DEL, BEL, BS escaped");
+	is_str(ESC("a\nb\tc\r", HQ_TERM_LINES), "a\nb\tc\\r", "LINES keeps LF and tab, never CR");
+	is_str(ESC("a\0b", 0), "a\\x00b", "NUL escaped");
+	is_str(ESC("C:\\x1b", 0), "C:\\x1b", "a backslash as it is by default");
+	is_str(ESC("C:\\x1b", HQ_TERM_BACKSLASH), "C:\\\\x1b", "BACKSLASH doubles it: escapes read back");
+	/* U+009B (CSI), as UTF-8 C2 9B, and a raw 0x9B byte */
+	is_str(ESC("\xc2\x9b" "31m|\x9b" "31m", 0), "\\u009b31m|\\x9b31m", "C1 control and a lone C1 byte escaped");
+	/* "exe.txt" written backwards by RIGHT-TO-LEFT OVERRIDE */
+	is_str(ESC("invoice\xe2\x80\xaetxt.exe", 0), "invoice\\u202etxt.exe", "bidi override escaped");
+	is_str(ESC("\xe2\x81\xa6x\xe2\x81\xa9\xe2\x80\x8f\xd8\x9c", 0), "\\u2066x\\u2069\\u200f\\u061c",
+	    "bidi isolates and marks escaped");
+	is_str(ESC("a\xe2\x80\xa8" "b\xe2\x80\xa9" "c", HQ_TERM_LINES), "a\\u2028b\\u2029c",
+	    "line and paragraph separators escaped");
+	is_str(ESC("ex\xc2\xad" "port\xe2\x80\x8b.zip\xef\xbb\xbf", 0), "ex\\u00adport\\u200b.zip\\ufeff",
+	    "invisible characters escaped (two names that look alike do not)");
+	is_str(ESC("\xf3\xa0\x81\x81", 0), "\\U000e0041", "Unicode tag characters escaped");
+	is_str(ESC("\xc0\xaf|\xed\xa0\x80|\xf4\x90\x80\x80|\xe2\x82", 0),
+	    "\\xc0\\xaf|\\xed\\xa0\\x80|\\xf4\\x90\\x80\\x80|\\xe2\\x82",
+	    "overlong, surrogate, past U+10FFFF and cut sequences: bytes escaped");
+	is_str(ESC("\xf0\x9f\x91\x8d\xe2\x9d\xa4\xef\xb8\x8f", 0), "\xf0\x9f\x91\x8d\xe2\x9d\xa4\xef\xb8\x8f",
+	    "emoji and variation selectors pass");
+
+	is_str(hq_term_text(&b, "short", 10, 0), "short", "text: short text whole");
+	is_str(hq_term_text(&b, NULL, 10, 0), "", "text: NULL is empty");
+	is_str(hq_term_text(&b, "abcdefghij\x1bk", 4, 0), "abcd... (12 bytes)", "text: cut, with the length");
+	is_str(hq_term_text(&b, "ab\xc3\xa9\xc3\xa9", 3, 0), "ab... (6 bytes)", "text: cut at a character");
+	hq_buf_free(&b);
+	return done_testing();
+}
