@@ -64,7 +64,7 @@ static const char *opt_format = "auto";	/* a family of hq_input_open() */
 
 /* Progress and waiting messages go to a terminal only. */
 static int show_progress;
-static const char *progress_name;
+static char progress_name[256];   /* the file, escaped for a terminal */
 static double progress_t0;
 
 /* One redraw of the progress line, in place: it fits the terminal less
@@ -190,11 +190,11 @@ summary(const char *name, const char *format, const struct hq_ingest_counts *c,
 	    "\"correlations\":%ld,\"activity_summaries\":%ld,"
 	    "\"clinical_records\":%ld,\"routes\":%ld,\"route_points\":%ld,"
 	    "\"lab_results\":%ld,\"dexa_fields\":%ld,"
-	    "\"control_chars\":%ld,\"seconds\":%.3f}\n",
+	    "\"control_chars\":%ld,\"units_unconverted\":%ld,\"seconds\":%.3f}\n",
 	    c->records, c->inserted, c->duplicates, c->skipped, c->workouts,
 	    c->workouts_inserted, c->correlations, c->summaries, c->clinical,
 	    c->routes, c->route_points, c->lab_results, c->dexa_fields,
-	    c->control_chars, secs);
+	    c->control_chars, c->units_unconverted, secs);
 	fputs(b.data, stdout);
 	fflush(stdout);
 	hq_buf_free(&b);
@@ -221,7 +221,7 @@ ingest_file(struct hq_store *store, const char *path, struct hq_err *e)
 	}
 	hq_ingest_set_warn(ig, warn_line, &warnings);
 	if (show_progress) {
-		progress_name = path;
+		hq_term_escape_to(progress_name, sizeof progress_name, path);
 		progress_t0 = t0;
 		hq_ingest_set_progress(ig, progress, NULL);
 	}

@@ -46,7 +46,7 @@ static const struct hq_opt options[] = {
 	  NULL, "Keep only the local days on which another metric's daily aggregate satisfies a condition, written metric.agg: 'exercise_time.sum>=60' (days with an hour of exercise), 'glucose.max>140', 'sleep.avg<6'. A day offset looks at another day: 'glucose.max[-1]>140' keeps the days after a high-glucose day, so with sleep it gives the nights after (a night is dated by the morning it ends). Use it for questions like 'heart rate on days I exercised over 60 minutes'. Several are ANDed.", 1 },
 	{ OPT_SOURCE, "source", HQ_OPT_STRING, "NAME", "only samples from source NAME (no merging across sources)",
 	  NULL, "Only samples from one source (exact source name as hq-query --list shows). Without it, cumulative metrics are merged across devices by priority (Watch over iPhone over apps) so nothing is counted twice; use it only to look at one device.", 1 },
-	{ OPT_LIMIT, "limit", HQ_OPT_INT, "N", "print at most N rows", "0..2147483647",
+	{ OPT_LIMIT, "limit", HQ_OPT_INT, "N", "print at most N rows (N >= 1)", "1..2147483647",
 	  "At most this many rows. Prefer --by and a shorter range to cutting rows.", 1 },
 	{ OPT_OFFSET, "offset", HQ_OPT_INT, "N", "skip the first N rows", "0..2147483647",
 	  "Skip this many rows first (paging).", 1 },

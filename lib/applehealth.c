@@ -18,8 +18,11 @@
 #include "hq/buf.h"
 #include "hq/catalog.h"
 #include "hq/time.h"
+#include "hq/utf8.h"
 /* Filter states. */
 enum { F_PROLOG, F_DTD, F_BODY };
+/* Markup in the body: text, just after '<', inside a start or end tag. */
+enum { T_TEXT, T_LT, T_TAG };
 
 static const char doctype[] = "<!DOCTYPE";
 
@@ -27,6 +30,7 @@ void
 hq_xml_filter_init(struct hq_xml_filter *f)
 {
 	memset(f, 0, sizeof *f);
+	f->line = 1;
 }
 
 static int
@@ -65,33 +69,122 @@ watch_version(struct hq_xml_filter *f, unsigned char c)
 		f->vlen = 0;
 }
 
+/* One byte of a tag (after its '<'): 0, or -1 when it passes a bound. */
+static int
+tag_byte(struct hq_xml_filter *f, unsigned char c)
+{
+	if (++f->taglen > HQ_XML_MAX_TAG) {
+		f->over = 1;
+		return -1;
+	}
+	if (f->quote) {
+		if (c == f->quote)
+			f->quote = 0;
+	} else if (c == '"' || c == '\'') {
+		f->quote = c;
+		if (++f->nattrs > HQ_XML_MAX_ATTRS) {
+			f->over = 2;
+			return -1;
+		}
+	} else if (c == '>')
+		f->tag = T_TEXT;
+	return 0;
+}
+
+/*
+ * The body is almost all of the file: runs of plain bytes are copied as
+ * they are, stopping only at a byte that matters (a control character,
+ * '<' in text; a quote or '>' in a tag, or the closing quote in a value:
+ * a '>' inside a value does not end its tag), which is taken alone.
+ * Comments, CDATA and processing instructions ("<!", "<?") are passed as
+ * text: none is in an export, and libxml2's own limit (10 MB) holds for
+ * them.
+ */
+enum { S_TEXT = 1, S_TAG = 2, S_DQ = 4, S_SQ = 8 };
+
+/* stops[c] & S_x: byte c ends a run in state x (control characters in
+ * every state). One look-up a byte keeps the filter cheap. */
+#define S_ALL (S_TEXT | S_TAG | S_DQ | S_SQ)
+static const unsigned char stops[256] = {
+	S_ALL, S_ALL, S_ALL, S_ALL, S_ALL, S_ALL, S_ALL, S_ALL,
+	S_ALL, S_ALL, S_ALL, S_ALL, S_ALL, S_ALL, S_ALL, S_ALL,
+	S_ALL, S_ALL, S_ALL, S_ALL, S_ALL, S_ALL, S_ALL, S_ALL,
+	S_ALL, S_ALL, S_ALL, S_ALL, S_ALL, S_ALL, S_ALL, S_ALL,
+	['<'] = S_TEXT, ['"'] = S_TAG | S_DQ, ['\''] = S_TAG | S_SQ,
+	['>'] = S_TAG,
+};
+
+static size_t
+filter_body(struct hq_xml_filter *f, const unsigned char *in, size_t n,
+    unsigned char *out)
+{
+	size_t o = 0, i = 0;
+
+	while (i < n) {
+		size_t j = i;
+		unsigned char stop = f->tag == T_TEXT ? S_TEXT : f->tag == T_LT ? 0
+		    : f->quote == '"' ? S_DQ : f->quote ? S_SQ : S_TAG;
+		if (stop)
+			while (j < n && !(stops[in[j]] & stop))
+				j++;
+		if (f->tag == T_TAG && (f->taglen += (long)(j - i)) > HQ_XML_MAX_TAG) {
+			f->over = 1;
+			break;
+		}
+		memcpy(out + o, in + i, j - i);
+		o += j - i;
+		if ((i = j) == n)
+			break;
+		unsigned char c = in[i++];
+		if (c < 0x20) {
+			if (is_illegal(c)) {
+				f->dropped_ctrl++;
+				continue;
+			}
+			if (c == '\n')
+				f->line++;
+		}
+		if (f->tag == T_TEXT) {
+			if (c == '<') {
+				f->tag = T_LT;
+				f->tag_line = f->line;
+			}
+		} else if (f->tag == T_LT) {
+			f->tag = c == '!' || c == '?' ? T_TEXT : T_TAG;
+			f->taglen = 1;
+			f->nattrs = 0;
+			f->quote = 0;
+			if (f->tag == T_TAG && tag_byte(f, c))
+				break;
+		} else if (tag_byte(f, c))
+			break;
+		out[o++] = c;
+	}
+	if (f->over)
+		f->over_line = f->tag_line;
+	return o;
+}
+
 size_t
 hq_xml_filter_run(struct hq_xml_filter *f, const unsigned char *in, size_t n,
     unsigned char *out)
 {
 	size_t o = 0;
 
+	if (f->over)
+		return 0;
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = in[i];
 		if (f->state == F_BODY) {
-			/* The body is almost all of the file: copy runs of
-			 * legal bytes, drop the rest. */
-			while (i < n) {
-				size_t j = i;
-				while (j < n && (in[j] >= 0x20 || !is_illegal(in[j])))
-					j++;
-				memcpy(out + o, in + i, j - i);
-				o += j - i;
-				if (j < n)
-					f->dropped_ctrl++;
-				i = j + 1;
-			}
+			o += filter_body(f, in + i, n - i, out + o);
 			break;
 		}
 		if (is_illegal(c)) {
 			f->dropped_ctrl++;
 			continue;
 		}
+		if (c == '\n')
+			f->line++;
 		switch (f->state) {
 		case F_BODY:
 			out[o++] = c;
@@ -114,8 +207,15 @@ hq_xml_filter_run(struct hq_xml_filter *f, const unsigned char *in, size_t n,
 				o += (size_t)f->held;
 				/* "<" followed by a name starts the root element. */
 				if (f->held == 1 && ((c >= 'A' && c <= 'Z') ||
-				    (c >= 'a' && c <= 'z') || c == '_'))
+				    (c >= 'a' && c <= 'z') || c == '_')) {
 					f->state = F_BODY;
+					f->tag = T_TAG;
+					f->tag_line = f->line;
+					f->taglen = 1;
+					f->nattrs = 0;
+					f->quote = 0;
+					tag_byte(f, c);
+				}
 				f->held = 0;
 				if (c == '<') {
 					f->held = 1;
@@ -297,6 +397,8 @@ xml_read(void *arg, char *buf, int len)
 		r->olen = hq_xml_filter_run(&r->filt, r->raw + r->rpos, take, r->out);
 		r->opos = 0;
 		r->rpos += take;
+		if (r->filt.over)
+			return -1;   /* run_parser() says which bound */
 	}
 	size_t n = r->olen - r->opos;
 	if (len < 0)
@@ -368,6 +470,15 @@ static void
 warn_at(struct ah *a, const char *what)
 {
 	hq_ingest_warn(a->ig, "%s:%d: %s", a->name, line_no(a), what);
+}
+
+/* The writer's own warnings (ingest.h) name the line being read. */
+static void
+where(void *arg, char *buf, size_t n)
+{
+	struct ah *a = arg;
+
+	snprintf(buf, n, "%s:%d", a->name, line_no(a));
 }
 
 /* Copy the element's attributes (SAX2 gives value..end, unterminated). */
@@ -452,17 +563,24 @@ attr_duration(const struct ah *a, const char *name, const char *unitname)
 	return s;
 }
 
+/* A workout total in unit to; NaN (and a warning) when its unit is not
+ * one hq converts: a distance in an unknown unit is no distance in m. */
 static double
-attr_converted(const struct ah *a, const char *name, const char *unitname,
+attr_converted(struct ah *a, const char *name, const char *unitname,
     const char *to)
 {
 	double v = attr_num(a, name), out;
 	const char *unit = attr(a, unitname);
+	char msg[256];
 
 	if (isnan(v) || !unit)
 		return v;
-	hq_unit_convert(v, unit, to, &out);
-	return out;
+	if (hq_unit_convert(v, unit, to, &out) == 0)
+		return out;
+	snprintf(msg, sizeof msg, "Workout %s in '%.100s', not a unit hq "
+	    "converts to %s (left out)", name, unit, to);
+	warn_at(a, msg);
+	return NAN;
 }
 
 static void
@@ -631,6 +749,7 @@ on_group(struct ah *a, int workout, struct hq_err *e)
 		.duration = NAN, .distance = NAN, .energy = NAN,
 	};
 	int64_t *id = workout ? &a->workout_id : &a->corr_id;
+	char msg[sizeof e->msg + 64];
 	int rc;
 
 	*id = 0;
@@ -652,6 +771,14 @@ on_group(struct ah *a, int workout, struct hq_err *e)
 		rc = hq_ingest_workout(a->ig, &g, id, e);
 	} else
 		rc = hq_ingest_correlation(a->ig, &g, id, e);
+	if (rc == 2) {
+		/* Like a Record the writer refuses: said, and skipped. */
+		snprintf(msg, sizeof msg, "%s: %s (skipped)", workout ? "Workout"
+		    : "Correlation", e->msg);
+		warn_at(a, msg);
+		*id = 0;
+		return 0;
+	}
 	return rc < 0 ? failed_here(a, e) : rc;
 }
 
@@ -687,17 +814,24 @@ on_summary(struct ah *a, struct hq_err *e)
 		.stand_hours = attr_num(a, "appleStandHours"),
 		.stand_hours_goal = attr_num(a, "appleStandHoursGoal"),
 	};
+	char msg[sizeof e->msg + 64];
+	int rc;
 
 	if (isnan(s.move_time))
 		s.move_time = attr_num(a, "appleMoveMinutes");
 	if (isnan(s.move_time_goal))
 		s.move_time_goal = attr_num(a, "appleMoveMinutesGoal");
-	if (!s.date || strlen(s.date) != 10) {
+	if (!s.date) {
 		warn_at(a, "ActivitySummary without a dateComponents date (skipped)");
 		return 0;
 	}
-	return hq_ingest_activity_summary(a->ig, &s, e) < 0 ? failed_here(a, e)
-	    : 0;
+	rc = hq_ingest_activity_summary(a->ig, &s, e);
+	if (rc == 2) {
+		snprintf(msg, sizeof msg, "ActivitySummary: %s (skipped)", e->msg);
+		warn_at(a, msg);
+		return 0;
+	}
+	return rc < 0 ? failed_here(a, e) : 0;
 }
 
 static int
@@ -902,12 +1036,23 @@ run_parser(struct ah *a, xmlSAXHandler *sax, struct hq_err *e)
 		hq_err_set(e, "%s: cannot start the XML parser", a->name);
 		return -1;
 	}
-	xmlCtxtUseOptions(a->ctxt, XML_PARSE_NONET | XML_PARSE_HUGE |
-	    XML_PARSE_NOBLANKS);
+	/* Without XML_PARSE_HUGE: libxml2's own limits (10 MB a text node,
+	 * depth 256) stand behind the filter's bounds on tags. */
+	xmlCtxtUseOptions(a->ctxt, XML_PARSE_NONET | XML_PARSE_NOBLANKS);
 	rc = xmlParseDocument(a->ctxt);
 	if (a->failed)
 		rc = -1;
-	else if (rc != 0 || !a->ctxt->wellFormed || a->rd.ioerr) {
+	else if (a->rd.filt.over) {
+		if (a->rd.filt.over == 1)
+			hq_err_set(e, "%s:%ld: a tag longer than %ld MiB (its name "
+			    "and attributes; see LIMITS in hq-ingest(1))", a->name,
+			    a->rd.filt.over_line, HQ_XML_MAX_TAG >> 20);
+		else
+			hq_err_set(e, "%s:%ld: a tag with more than %d attributes "
+			    "(see LIMITS in hq-ingest(1))", a->name,
+			    a->rd.filt.over_line, HQ_XML_MAX_ATTRS);
+		rc = -1;
+	} else if (rc != 0 || !a->ctxt->wellFormed || a->rd.ioerr) {
 		int line = a->errline ? a->errline : line_no(a);
 		if (a->rd.ioerr)
 			hq_err_set(e, "%s:%d: read error: %s", a->name, line,
@@ -1129,6 +1274,8 @@ side_clinical(struct ah *a, const char *ref, struct hq_err *e)
 		cJSON *j = cJSON_ParseWithLength(b.data, b.len);
 		if (!j)
 			warn_at(a, "not valid JSON (FHIR resource not attached)");
+		else if (!hq_utf8_valid(b.data, b.len))
+			warn_at(a, "not UTF-8 (FHIR resource not attached)");
 		else if (hq_ingest_clinical_resource(a->ig, ref, b.data, e) < 0)
 			rc = failed_where(a, e, 0);
 		cJSON_Delete(j);
@@ -1227,16 +1374,21 @@ zip_open(struct hq_input *src, int seekable, struct hq_err *e)
 	return ar;
 }
 
-/* Walk the archive. Pass 1 (main_index < 0): parse the main XML, and the
- * side files that follow it; count those that came before. Pass 2: only
- * the side files before main_index. */
+/*
+ * Walk the archive. Pass 1 (main_index < 0): parse every export XML (a
+ * zip may hold two: both are imported), and the side files that follow
+ * the first; *main_index is the last XML's place and *early the number of
+ * side files before it. Pass 2: the side files before main_index again,
+ * for the XMLs that came after them (linking is idempotent: only routes
+ * without points and records without their resource are filled).
+ */
 static int
 zip_pass(struct ah *a, const char *zipname, int *main_index, int *early,
     struct hq_err *e)
 {
 	struct archive_entry *ent;
 	char name[1024], ref[1024];
-	int idx = 0, rc, pass2 = *main_index >= 0, found = pass2;
+	int idx = 0, rc, pass2 = *main_index >= 0, found = pass2, nside = 0;
 
 	while ((rc = archive_read_next_header(a->ar, &ent)) == ARCHIVE_OK ||
 	    rc == ARCHIVE_WARN) {
@@ -1257,24 +1409,25 @@ zip_pass(struct ah *a, const char *zipname, int *main_index, int *early,
 		hq_input_entry(&a->entry, a->ar, name);
 		reader_start(&a->rd, &a->entry);
 		const char *r = side_ref(path, ref, sizeof ref, &kind);
-		if (!found) {
-			if (r) {
-				(*early)++;
-				continue;
-			}
-			if (reader_fill(&a->rd) < 0) {
-				hq_err_set(e, "%s: %s", name, a->rd.ioerrmsg);
-				return -1;
-			}
-			if (!looks_like_export(a))
-				continue;
-			found = 1;
-			*main_index = idx;
-			if (parse_export(a, e))
+		if (r) {
+			nside++;
+			/* Before any XML there is nothing to link it to yet. */
+			if (found && side_file(a, r, kind, e))
 				return -1;
 			continue;
 		}
-		if (r && side_file(a, r, kind, e))
+		if (pass2)
+			continue;
+		if (reader_fill(&a->rd) < 0) {
+			hq_err_set(e, "%s: %s", name, a->rd.ioerrmsg);
+			return -1;
+		}
+		if (!looks_like_export(a))
+			continue;
+		found = 1;
+		*main_index = idx;
+		*early = nside;
+		if (parse_export(a, e))
 			return -1;
 	}
 	if (rc != ARCHIVE_EOF && !(pass2 && rc == ARCHIVE_OK)) {
@@ -1308,7 +1461,7 @@ import_zip(struct ah *a, struct hq_err *e)
 		return rc;
 	if (!seekable) {
 		char msg[256];
-		snprintf(msg, sizeof msg, "%d route/clinical files come before the "
+		snprintf(msg, sizeof msg, "%d route/clinical files come before an "
 		    "export XML in this zip and cannot be read from a pipe; give "
 		    "the zip as a file to import them", early);
 		a->name = zipname;
@@ -1338,12 +1491,14 @@ import(struct hq_ingest *ig, struct hq_input *in, int zip, struct hq_err *e)
 	a->ig = ig;
 	a->src = in;
 	a->name = in->name;
+	hq_ingest_set_where(ig, where, a);
 	if (zip)
 		rc = import_zip(a, e);
 	else {
 		reader_start(&a->rd, in);
 		rc = parse_export(a, e);
 	}
+	hq_ingest_set_where(ig, NULL, NULL);
 	hq_buf_free(&a->at.arena);
 	free(a);
 	return rc;

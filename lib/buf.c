@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "hq/buf.h"
+#include "hq/utf8.h"
 
 static _Noreturn void
 oom(void)
@@ -110,12 +111,13 @@ void
 hq_buf_json_str(struct hq_buf *b, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
+	const unsigned char *end = p + strlen(s);
 
 	hq_buf_putc(b, '"');
 	for (;;) {
 		/* The run that needs no escape, copied at once. */
 		const unsigned char *q = p;
-		while (*q >= 0x20 && *q != '"' && *q != '\\')
+		while (*q >= 0x20 && *q < 0x80 && *q != '"' && *q != '\\')
 			q++;
 		if (q > p)
 			hq_buf_append(b, p, (size_t)(q - p));
@@ -129,7 +131,18 @@ hq_buf_json_str(struct hq_buf *b, const char *s)
 		case '\r': hq_buf_puts(b, "\\r"); break;
 		case '\t': hq_buf_puts(b, "\\t"); break;
 		default:
-			hq_buf_printf(b, "\\u%04x", p[-1]);
+			if (p[-1] < 0x20)
+				hq_buf_printf(b, "\\u%04x", p[-1]);
+			else {
+				/* JSON is UTF-8: a byte that is not becomes U+FFFD
+				 * (a store written before the import writer checked). */
+				size_t k = hq_utf8_char(p - 1, (size_t)(end - p + 1));
+				if (k) {
+					hq_buf_append(b, p - 1, k);
+					p += k - 1;
+				} else
+					hq_buf_puts(b, "\\ufffd");
+			}
 		}
 	}
 	hq_buf_putc(b, '"');

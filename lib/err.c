@@ -4,7 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hq/buf.h"
 #include "hq/err.h"
+#include "hq/term.h"
 
 static const char *progname = "hq";
 
@@ -59,12 +61,18 @@ hq_progname(void)
 	return progname;
 }
 
+/* A message often echoes a file's content or a name from it: shown with
+ * control characters escaped (term.h), it cannot act on the terminal. */
 static void
 vwarn(const char *fmt, va_list ap)
 {
-	fprintf(stderr, "%s: ", progname);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	char msg[4096];
+	struct hq_buf b = {0};
+
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	hq_term_escape(&b, msg, strlen(msg), 0);
+	fprintf(stderr, "%s: %s\n", progname, b.data);
+	hq_buf_free(&b);
 }
 
 void

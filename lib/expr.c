@@ -17,6 +17,7 @@ struct node {
 	double num;
 	size_t ref;
 	int a, b;   /* children, node indices */
+	int depth;  /* of the tree under it: hq_expr_eval() recurses this deep */
 };
 
 struct hq_expr {
@@ -32,6 +33,7 @@ struct parser {
 	const char *s, *p;
 	struct hq_err *e;
 	int failed;
+	int nesting;   /* parentheses and not open around the parser */
 };
 
 static void
@@ -40,8 +42,9 @@ fail(struct parser *ps, const char *what)
 	if (ps->failed)
 		return;
 	ps->failed = 1;
-	hq_err_set(ps->e, "bad expression '%s' at column %d: %s", ps->s,
-	    (int)(ps->p - ps->s) + 1, what);
+	/* The expression itself, cut short: the column and why must fit. */
+	hq_err_set(ps->e, "bad expression '%.80s%s' at column %d: %s", ps->s,
+	    strlen(ps->s) > 80 ? "..." : "", (int)(ps->p - ps->s) + 1, what);
 }
 
 static int
@@ -49,6 +52,18 @@ add_node(struct parser *ps, struct node nd)
 {
 	struct hq_expr *x = ps->x;
 
+	nd.depth = 1;
+	if (nd.type == N_CMP || nd.type == N_AND || nd.type == N_OR ||
+	    nd.type == N_NOT) {
+		int da = x->nodes[nd.a].depth, db = nd.type == N_NOT ? 0
+		    : x->nodes[nd.b].depth;
+		nd.depth = 1 + (da > db ? da : db);
+	}
+	if (nd.depth > HQ_EXPR_MAX_DEPTH) {
+		fail(ps, "nested too deep (more than " HQ_EXPR_MAX_DEPTH_S
+		    " levels of and, or, not)");
+		return -1;
+	}
 	if (x->n == x->cap) {
 		x->cap = x->cap ? x->cap * 2 : 16;
 		x->nodes = hq_xrealloc(x->nodes, x->cap * sizeof *x->nodes);
@@ -180,8 +195,16 @@ parse_cmp(struct parser *ps)
 	int a, b;
 	size_t i;
 
+	/* Each not and parenthesis is a level of the parser's recursion. */
+	if (ps->nesting >= HQ_EXPR_MAX_DEPTH) {
+		fail(ps, "nested too deep (more than " HQ_EXPR_MAX_DEPTH_S
+		    " levels of parentheses and not)");
+		return -1;
+	}
 	if (keyword(ps, "not", "!")) {
+		ps->nesting++;
 		a = parse_cmp(ps);
+		ps->nesting--;
 		if (a < 0)
 			return -1;
 		nd.type = N_NOT;
@@ -191,7 +214,9 @@ parse_cmp(struct parser *ps)
 	skip_space(ps);
 	if (*ps->p == '(') {
 		ps->p++;
+		ps->nesting++;
 		a = parse_or(ps);
+		ps->nesting--;
 		if (a < 0)
 			return -1;
 		skip_space(ps);
@@ -256,7 +281,7 @@ struct hq_expr *
 hq_expr_parse(const char *src, struct hq_err *e)
 {
 	struct hq_expr *x = hq_xcalloc(1, sizeof *x);
-	struct parser ps = { x, src, src, e, 0 };
+	struct parser ps = { x, src, src, e, 0, 0 };
 	int root;
 
 	x->src = hq_xstrdup(src);

@@ -14,6 +14,7 @@
 #include "hq/rollup.h"
 #include "hq/time.h"
 #include "hq/workout.h"
+#include "hq/utf8.h"
 
 /* Prepared statements, one per kind of row, with what they do (for
  * errors); finalized by ig_free(). */
@@ -102,12 +103,12 @@ static const struct hq_store_sql stmts[NSTMT] = {
 /* The metric a record's type resolves to, kept for the next record: an
  * export lists each type's records together. */
 struct type_cache {
-	char type[256];
+	char type[HQ_INGEST_MAX_NAME + 1];
 	int by_name;
 	int64_t metric_id;
 	const struct hq_metric_info *info;
 	enum hq_kind kind;
-	char identifier[256];
+	char identifier[HQ_INGEST_MAX_NAME + 1];
 };
 
 struct hq_ingest {
@@ -119,7 +120,7 @@ struct hq_ingest {
 	struct type_cache tc;
 	char last_source[256];
 	int64_t last_source_id;
-	char last_device[512];
+	char last_device[HQ_INGEST_MAX_NAME + 1];
 	int64_t last_device_id;
 	int64_t export_date;
 	char *export_version, *locale;
@@ -127,6 +128,9 @@ struct hq_ingest {
 	void *progress_arg;
 	hq_ingest_warn_fn *warn;
 	void *warn_arg;
+	hq_ingest_where_fn *where;
+	void *where_arg;
+	char *path;                 /* the file, for warnings without where */
 	double last_tick;
 	unsigned ticks;
 	struct hq_report_writer *reports;   /* made on first use */
@@ -169,6 +173,7 @@ ig_free(struct hq_ingest *ig)
 	hq_store_finalize(ig->st, NSTMT);
 	free(ig->export_version);
 	free(ig->locale);
+	free(ig->path);
 	free(ig);
 }
 
@@ -181,6 +186,7 @@ hq_ingest_start(struct hq_store *s, const char *path, const char *format,
 
 	ig->s = s;
 	ig->db = hq_store_db(s);
+	ig->path = hq_xstrdup(path);
 	if (hq_store_begin(s, e)) {
 		ig_free(ig);
 		return NULL;
@@ -236,6 +242,13 @@ hq_ingest_set_warn(struct hq_ingest *ig, hq_ingest_warn_fn *fn, void *arg)
 }
 
 void
+hq_ingest_set_where(struct hq_ingest *ig, hq_ingest_where_fn *fn, void *arg)
+{
+	ig->where = fn;
+	ig->where_arg = arg;
+}
+
+void
 hq_ingest_tick(struct hq_ingest *ig, const struct hq_input *in)
 {
 	double now;
@@ -268,6 +281,27 @@ hq_ingest_warn(struct hq_ingest *ig, const char *fmt, ...)
 	va_start(ap, fmt);
 	vwarn(ig, fmt, ap);
 	va_end(ap);
+}
+
+/* A warning of the writer's own, where the reader is. */
+static void
+note(struct hq_ingest *ig, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void
+note(struct hq_ingest *ig, const char *fmt, ...)
+{
+	char where[512], what[1024];
+	va_list ap;
+
+	if (!ig->warn)
+		return;
+	snprintf(where, sizeof where, "%s", ig->path);
+	if (ig->where)
+		ig->where(ig->where_arg, where, sizeof where);
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof what, fmt, ap);
+	va_end(ap);
+	hq_ingest_warn(ig, "%s: %s", where, what);
 }
 
 void
@@ -518,6 +552,8 @@ hq_ingest_clean_device(const char *device, char *buf, size_t n)
 	buf[len] = '\0';
 }
 
+static int check_name(const char *what, const char *s, struct hq_err *e);
+
 static int
 looks_like_identifier(const char *s)
 {
@@ -535,10 +571,8 @@ resolve_type(struct hq_ingest *ig, const char *type, int by_name,
 
 	if (tc->metric_id && tc->by_name == by_name && strcmp(tc->type, type) == 0)
 		return 0;
-	if (strlen(type) >= sizeof tc->type) {
-		hq_err_set(e, "metric name too long");
+	if (check_name("type", type, e))
 		return 2;
-	}
 	if (!*type) {
 		hq_err_set(e, "empty metric type");
 		return 2;
@@ -583,7 +617,7 @@ source_id(struct hq_ingest *ig, const char *name, struct hq_err *e)
 static int64_t
 device_id(struct hq_ingest *ig, const char *raw, struct hq_err *e)
 {
-	char clean[512];
+	char clean[HQ_INGEST_MAX_NAME + 1];
 
 	if (!raw || !*raw)
 		return 0;
@@ -619,19 +653,81 @@ parse_number(const char *s, double *v)
 	return 0;
 }
 
-/* The sample a record becomes: 0, 2 (skip, e says why), -1. */
+/* A name a reader passes (a type, source, device, unit, category, key):
+ * NULL, or UTF-8 of at most HQ_INGEST_MAX_NAME bytes. 0, or -1 with e
+ * saying why. */
 static int
-make_sample(struct hq_ingest *ig, const struct hq_ingest_record *r,
+check_name(const char *what, const char *s, struct hq_err *e)
+{
+	size_t n;
+
+	if (!s)
+		return 0;
+	n = strnlen(s, HQ_INGEST_MAX_NAME + 1);
+	if (n > HQ_INGEST_MAX_NAME) {
+		hq_err_set(e, "%s longer than %d bytes", what, HQ_INGEST_MAX_NAME);
+		return -1;
+	}
+	if (!hq_utf8_valid(s, n)) {
+		hq_err_set(e, "%s is not valid UTF-8", what);
+		return -1;
+	}
+	return 0;
+}
+
+/* An amount (NaN: absent): finite, not negative, at most max. 0 or -1. */
+static int
+check_amount(const char *what, double v, double max, struct hq_err *e)
+{
+	if (isnan(v))
+		return 0;
+	if (!isfinite(v) || v < 0 || v > max) {
+		hq_err_set(e, "%s %g is %s", what, v, v < 0 ? "negative"
+		    : "out of range");
+		return -1;
+	}
+	return 0;
+}
+
+/* Start and end of a sample, workout or correlation: 0, or -1 with e. */
+static int
+check_span(int64_t start, int64_t end, int64_t max, struct hq_err *e)
+{
+	if (end < start) {
+		hq_err_set(e, "end is before start");
+		return -1;
+	}
+	if (end - start > max) {
+		hq_err_set(e, "spans %.1f days, longer than %lld days", (double)(end -
+		    start) / 86400, (long long)(max / 86400));
+		return -1;
+	}
+	return 0;
+}
+
+/* The sample a record becomes: 0, 2 (skip, e says why), -1. Top-level
+ * records (top) warn about and count a unit that cannot be converted. */
+static int
+make_sample(struct hq_ingest *ig, const struct hq_ingest_record *r, int top,
     struct hq_sample *smp, char *text, size_t textn, struct hq_err *e)
 {
-	int rc = resolve_type(ig, r->type, r->by_name, e);
 	const struct type_cache *tc = &ig->tc;
+	int rc;
 
-	if (rc)
+	if (check_name("source", r->source, e) ||
+	    check_name("source version", r->source_version, e) ||
+	    check_name("device", r->device, e) ||
+	    check_name("unit", r->unit, e) || check_name("text", r->text, e) ||
+	    check_name("value", r->value_str, e))
+		return 2;
+	if ((rc = resolve_type(ig, r->type, r->by_name, e)) != 0)
 		return rc;
 	memset(smp, 0, sizeof *smp);
-	if (r->end < r->start) {
-		hq_err_set(e, "end is before start");
+	if (check_span(r->start, r->end, tc->kind == HQ_KIND_CUMULATIVE ?
+	    HQ_INGEST_MAX_CUMULATIVE_SPAN : HQ_INGEST_MAX_SPAN, e))
+		return 2;
+	if (r->has_value && !isfinite(r->value_num)) {
+		hq_err_set(e, "value is not a finite number");
 		return 2;
 	}
 	smp->metric_id = tc->metric_id;
@@ -644,20 +740,26 @@ make_sample(struct hq_ingest *ig, const struct hq_ingest_record *r,
 	smp->import_id = ig->import_id;
 	text[0] = '\0';
 	if (tc->kind == HQ_KIND_CATEGORY) {
-		int code = 0;
+		double code = 0;
 		if (r->text) {
 			snprintf(text, textn, "%s", r->text);
-			code = r->has_value ? (int)r->value_num : 0;
+			code = r->has_value ? r->value_num : 0;
 		} else if (r->value_str) {
 			double v;
+			int c = 0;
 			hq_catalog_category(tc->identifier, r->value_str, text,
-			    textn, &code);
+			    textn, &c);
+			code = c;
 			/* Some apps write a category as a bare number. */
 			if (!*text && parse_number(r->value_str, &v) == 0)
-				code = (int)v;
+				code = v;
 		} else if (r->has_value)
-			code = (int)r->value_num;
-		smp->value = code;
+			code = r->value_num;
+		if (fabs(code) > INT32_MAX) {
+			hq_err_set(e, "category code %g is out of range", code);
+			return 2;
+		}
+		smp->value = (int)code;
 		smp->text = text;
 	} else {
 		double v;
@@ -676,8 +778,23 @@ make_sample(struct hq_ingest *ig, const struct hq_ingest_record *r,
 			if (r->percent_fraction && strcmp(smp->unit, "%") == 0 &&
 			    strcmp(tc->info->unit, "%") == 0)
 				v *= 100;
-			else
-				hq_unit_convert(v, smp->unit, tc->info->unit, &v);
+			else if (hq_unit_convert(v, smp->unit, tc->info->unit, &v) &&
+			    top) {
+				/* Kept with the unit written, so nothing is lost,
+				 * but a sum over it would be wrong: say so. */
+				ig->c.units_unconverted++;
+				note(ig, "%.200s: unit '%.100s' is not one hq converts "
+				    "to %s (stored as written)", r->type, smp->unit,
+				    tc->info->unit);
+			}
+		}
+		if (!isfinite(v) || fabs(v) > HQ_INGEST_MAX_VALUE) {
+			hq_err_set(e, "value %g is out of range", v);
+			return 2;
+		}
+		if (v < 0 && tc->kind == HQ_KIND_CUMULATIVE) {
+			hq_err_set(e, "value %g is negative (an amount)", v);
+			return 2;
 		}
 		smp->value = v;
 		smp->text = "";
@@ -694,16 +811,19 @@ make_sample(struct hq_ingest *ig, const struct hq_ingest_record *r,
 	return 0;
 }
 
+/* Room for a category's name (the catalog's, or one written). */
+#define TEXT_SIZE (HQ_INGEST_MAX_NAME + 1)
+
 int
 hq_ingest_record(struct hq_ingest *ig, const struct hq_ingest_record *r,
     int64_t *id, struct hq_err *e)
 {
 	struct hq_sample smp;
-	char text[256];
+	char text[TEXT_SIZE];
 	int rc;
 
 	ig->c.records++;
-	rc = make_sample(ig, r, &smp, text, sizeof text, e);
+	rc = make_sample(ig, r, 1, &smp, text, sizeof text, e);
 	if (rc == 2)
 		ig->c.skipped++;
 	if (rc)
@@ -734,9 +854,9 @@ hq_ingest_member(struct hq_ingest *ig, const struct hq_ingest_record *r,
     struct hq_err *e)
 {
 	struct hq_sample smp;
-	char text[256];
+	char text[TEXT_SIZE];
 	int64_t id;
-	int rc = make_sample(ig, r, &smp, text, sizeof text, e);
+	int rc = make_sample(ig, r, 0, &smp, text, sizeof text, e);
 
 	if (rc == 2)
 		return 0;
@@ -794,12 +914,30 @@ add_group(struct hq_ingest *ig, int insert, int lookup,
 	return *id < 0 ? -1 : 0;
 }
 
+/* What a correlation and a workout must be: 0, or 2 with e saying why. */
+static int
+check_group(const struct hq_ingest_group *g, struct hq_err *e)
+{
+	if (check_name("type", g->type, e) || check_name("source", g->source, e) ||
+	    check_name("source version", g->source_version, e) ||
+	    check_name("device", g->device, e) ||
+	    check_span(g->start, g->end, HQ_INGEST_MAX_SPAN, e) ||
+	    check_amount("duration", g->duration, HQ_INGEST_MAX_VALUE, e) ||
+	    check_amount("distance", g->distance, HQ_INGEST_MAX_VALUE, e) ||
+	    check_amount("energy", g->energy, HQ_INGEST_MAX_VALUE, e))
+		return 2;
+	return 0;
+}
+
 int
 hq_ingest_correlation(struct hq_ingest *ig, const struct hq_ingest_group *g,
     int64_t *id, struct hq_err *e)
 {
-	int64_t mid = hq_store_metric_id(ig->s, g->type, 1, e), sid;
+	int64_t mid, sid;
 
+	if (check_group(g, e))
+		return 2;
+	mid = hq_store_metric_id(ig->s, g->type, 1, e);
 	if (mid < 0 || (sid = source_id(ig, g->source ? g->source : "unknown",
 	    e)) < 0)
 		return -1;
@@ -821,9 +959,12 @@ int
 hq_ingest_workout(struct hq_ingest *ig, const struct hq_ingest_group *g,
     int64_t *id, struct hq_err *e)
 {
-	int64_t sid = source_id(ig, g->source ? g->source : "unknown", e), did;
+	int64_t sid, did;
 	int rc;
 
+	if (check_group(g, e))
+		return 2;
+	sid = source_id(ig, g->source ? g->source : "unknown", e);
 	if (sid < 0 || (did = device_id(ig, g->device, e)) < 0)
 		return -1;
 	ig->c.workouts++;
@@ -972,10 +1113,48 @@ hq_ingest_route_span(struct hq_ingest *ig, int64_t route_id, int64_t start,
 	    HQ_OPT_INT(end), HQ_INT(route_id), HQ_END }, e);
 }
 
+/* A day's activity: a calendar date, values within a day's. 0 or 2. */
+static int
+check_summary(const struct hq_ingest_summary *a, struct hq_err *e)
+{
+	const char *p = a->date;
+	int ok = p && strlen(p) == 10 && p[4] == '-' && p[7] == '-', y, m, d;
+
+	for (int i = 0; ok && i < 10; i++)
+		ok = i == 4 || i == 7 || isdigit((unsigned char)p[i]);
+	if (ok) {
+		y = (p[0] - '0') * 1000 + (p[1] - '0') * 100 + (p[2] - '0') * 10 +
+		    (p[3] - '0');
+		m = (p[5] - '0') * 10 + (p[6] - '0');
+		d = (p[8] - '0') * 10 + (p[9] - '0');
+		ok = y >= 1 && m >= 1 && m <= 12 && d >= 1 &&
+		    d <= hq_time_days_in_month(y, m);
+	}
+	if (!ok) {
+		hq_err_set(e, "date '%.20s' is not a calendar date (YYYY-MM-DD)",
+		    a->date ? a->date : "");
+		return 2;
+	}
+	if (check_name("unit", a->active_energy_unit, e) ||
+	    check_amount("active energy", a->active_energy, HQ_INGEST_MAX_VALUE, e) ||
+	    check_amount("active energy goal", a->active_energy_goal,
+	        HQ_INGEST_MAX_VALUE, e) ||
+	    check_amount("move time", a->move_time, 1440, e) ||
+	    check_amount("move time goal", a->move_time_goal, 1440, e) ||
+	    check_amount("exercise time", a->exercise_time, 1440, e) ||
+	    check_amount("exercise time goal", a->exercise_time_goal, 1440, e) ||
+	    check_amount("stand hours", a->stand_hours, 24, e) ||
+	    check_amount("stand hours goal", a->stand_hours_goal, 24, e))
+		return 2;
+	return 0;
+}
+
 int
 hq_ingest_activity_summary(struct hq_ingest *ig,
     const struct hq_ingest_summary *a, struct hq_err *e)
 {
+	if (check_summary(a, e))
+		return 2;
 	ig->c.summaries++;
 	if (run(ig, ST_SUMMARY, (struct hq_bind[]){ HQ_TEXT(a->date),
 	    HQ_OPT_REAL(a->active_energy), HQ_OPT_REAL(a->active_energy_goal),

@@ -100,6 +100,15 @@ read_line(struct hq_ingest *ig, const char *line, struct hq_err *e)
 	return rc;
 }
 
+/* The writer's own warnings (ingest.h) name the line being read. */
+static void
+where(void *arg, char *buf, size_t n)
+{
+	const struct hq_input_lines *l = arg;
+
+	snprintf(buf, n, "%s:%ld", l->in->name, l->lineno);
+}
+
 int
 hq_jsonl_read(struct hq_ingest *ig, struct hq_input *in, struct hq_err *e)
 {
@@ -107,6 +116,7 @@ hq_jsonl_read(struct hq_ingest *ig, struct hq_input *in, struct hq_err *e)
 	int rc, status = 0;
 
 	hq_input_lines_start(&l, in, JSONL_MAX_LINE);
+	hq_ingest_set_where(ig, where, &l);
 	while ((rc = hq_input_lines_next(&l, e)) > 0) {
 		struct hq_err le;
 		const char *p = l.line.data;
@@ -123,8 +133,7 @@ hq_jsonl_read(struct hq_ingest *ig, struct hq_input *in, struct hq_err *e)
 		 * rejects the whole file, which is never half imported (unlike
 		 * a quirk in Apple's own export). */
 		if (rc < 0 || rc == 2) {
-			hq_err_set(e, "%s:%ld: %s; nothing from this file was "
-			    "imported", in->name, l.lineno, le.msg);
+			hq_err_set(e, "%s:%ld: %s", in->name, l.lineno, le.msg);
 			status = -1;
 			break;
 		}
@@ -132,6 +141,7 @@ hq_jsonl_read(struct hq_ingest *ig, struct hq_input *in, struct hq_err *e)
 	}
 	if (rc < 0)
 		status = -1;
+	hq_ingest_set_where(ig, NULL, NULL);
 	hq_input_lines_end(&l);
 	return status;
 }

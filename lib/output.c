@@ -5,6 +5,7 @@
 
 #include "hq/buf.h"
 #include "hq/output.h"
+#include "hq/term.h"
 
 enum cell_type { CELL_STR, CELL_NUM, CELL_RAW, CELL_NULL };
 
@@ -337,23 +338,6 @@ width(const char *s)
 	return w;
 }
 
-/* Text for a terminal: what a file or a model wrote may hold control
- * characters (an escape sequence in a lab's name), shown as \xNN. */
-static void
-terminal_text(const char *s, char *buf, size_t n)
-{
-	size_t k = 0;
-
-	for (; *s && k + 5 < n; s++) {
-		unsigned char ch = (unsigned char)*s;
-		if (ch < 0x20 || ch == 0x7f)
-			k += (size_t)snprintf(buf + k, n - k, "\\x%02x", ch);
-		else
-			buf[k++] = *s;
-	}
-	buf[k] = '\0';
-}
-
 static void
 table_text(const struct cell *c, char *buf, size_t n)
 {
@@ -363,7 +347,8 @@ table_text(const struct cell *c, char *buf, size_t n)
 	} else if (c->type == CELL_NULL) {
 		snprintf(buf, n, "-");
 	} else {
-		terminal_text(c->text, buf, n);
+		/* A table is for a terminal: no byte of data may act on it. */
+		hq_term_escape_to(buf, n, c->text);
 	}
 }
 
@@ -388,7 +373,8 @@ write_table(struct hq_out *o)
 	w = hq_xcalloc(ncols, sizeof *w);
 	numeric = hq_xcalloc(ncols, sizeof *numeric);
 	for (size_t j = 0; j < ncols; j++) {
-		w[j] = width(cols[j]);
+		hq_term_escape_to(buf, sizeof buf, cols[j]);
+		w[j] = width(buf);
 		numeric[j] = 1;
 	}
 	for (size_t r = 0; r < o->nheld; r++)
@@ -408,7 +394,7 @@ write_table(struct hq_out *o)
 		for (size_t j = 0; j < ncols; j++) {
 			const struct cell *c = r < 0 ? NULL : find_cell(&o->held[r], cols[j]);
 			if (r < 0)
-				snprintf(buf, sizeof buf, "%s", cols[j]);
+				hq_term_escape_to(buf, sizeof buf, cols[j]);
 			else if (c)
 				table_text(c, buf, sizeof buf);
 			else
@@ -442,10 +428,14 @@ write_keyvalue(struct hq_out *o)
 {
 	const struct row *r = &o->held[0];
 	size_t wk = width("field");
+	struct hq_buf key = {0}, val = {0};
 
-	for (size_t i = 0; i < r->n; i++)
-		if (width(r->cells[i].key) > wk)
-			wk = width(r->cells[i].key);
+	for (size_t i = 0; i < r->n; i++) {
+		hq_buf_reset(&key);
+		hq_term_escape(&key, r->cells[i].key, strlen(r->cells[i].key), 0);
+		if (width(key.data) > wk)
+			wk = width(key.data);
+	}
 	if (o->color)
 		fprintf(o->fp, "\033[1m%s%*s  value\033[0m\n", "field",
 		    (int)(wk - width("field")), "");
@@ -453,11 +443,16 @@ write_keyvalue(struct hq_out *o)
 		fprintf(o->fp, "%s%*s  value\n", "field", (int)(wk - width("field")), "");
 	for (size_t i = 0; i < r->n; i++) {
 		const struct cell *c = &r->cells[i];
-		char text[4096];
-		terminal_text(c->type == CELL_NULL ? "-" : c->text, text, sizeof text);
-		fprintf(o->fp, "%s%*s  %s\n", c->key, (int)(wk - width(c->key)), "",
-		    text);
+		hq_buf_reset(&key);
+		hq_buf_reset(&val);
+		hq_term_escape(&key, c->key, strlen(c->key), 0);
+		const char *v = c->type == CELL_NULL ? "-" : c->text;
+		hq_term_escape(&val, v, strlen(v), 0);
+		fprintf(o->fp, "%s%*s  %s\n", key.data, (int)(wk - width(key.data)),
+		    "", val.data);
 	}
+	hq_buf_free(&key);
+	hq_buf_free(&val);
 }
 
 int

@@ -130,12 +130,12 @@ add_scan(void *arg, const struct hq_dexa_scan *s, struct hq_err *e)
 	return hq_ingest_dexa_scan(arg, s, e) < 0 ? -1 : 0;
 }
 
-/* A file that failed: its message says where, and that nothing of it went
- * in (the import is rolled back). */
+/* A file that failed: its message says where (hq-ingest adds that nothing
+ * of it went in: the import is rolled back). */
 static int
 rejected(const struct hq_err *why, struct hq_err *e)
 {
-	hq_err_set(e, "%s; nothing from this file was imported", why->msg);
+	hq_err_set(e, "%s", why->msg);
 	return -1;
 }
 
@@ -160,6 +160,10 @@ each_line(struct hq_ingest *ig, struct hq_input *in, line_fn *fn, void *arg,
 			rc = -1;
 		} else {
 			rc = fn(arg, l.line.data, l.line.len, l.lineno, &le);
+			/* The writer's own refusals (text that is not UTF-8) do
+			 * not know the line: they get it here. */
+			if (rc < 0 && strncmp(le.msg, in->name, strlen(in->name)) != 0)
+				hq_err_prefix(&le, "%s:%ld", in->name, l.lineno);
 		}
 		if (rc < 0) {
 			rejected(&le, e);
@@ -250,8 +254,11 @@ read_json(struct hq_input *in, size_t max, hq_jsonin_fn *fn, void *arg,
 	struct hq_err je;
 	int rc = hq_input_slurp(in, max, &b, e);
 
-	if (rc == 0 && hq_jsonin_each(b.data, b.len, in->name, 0, fn, arg, &je) < 0)
+	if (rc == 0 && hq_jsonin_each(b.data, b.len, in->name, 0, fn, arg, &je) < 0) {
+		if (strncmp(je.msg, in->name, strlen(in->name)) != 0)
+			hq_err_prefix(&je, "%s", in->name);
 		rc = rejected(&je, e);
+	}
 	hq_buf_free(&b);
 	return rc;
 }

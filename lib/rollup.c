@@ -306,9 +306,13 @@ add_value(struct table *t, int64_t m, int64_t src, int64_t start, double v)
 	t->nvals++;
 }
 
+/* A sample into its slots. Only a cumulative one (spread) is shared out
+ * pro rata over every slot it covers: queries read psum for those alone,
+ * so a long sample of another kind (a weekly walking-steadiness score, a
+ * pregnancy) costs one cell, whatever its span. */
 static void
 add_sample(struct table *t, int64_t m, int64_t src, int64_t start,
-    int64_t end, double v)
+    int64_t end, double v, int spread)
 {
 	struct cell *c = lookup(t, m, src, hq_rollup_slot(start));
 
@@ -320,7 +324,7 @@ add_sample(struct table *t, int64_t m, int64_t src, int64_t start,
 		c->min = v;
 	if (v > c->max)
 		c->max = v;
-	if (end <= start) {
+	if (end <= start || !spread) {
 		c->psum += v;
 		c->pn++;
 		return;
@@ -547,13 +551,41 @@ merge_window_parts(struct hq_store *s, const struct window *w,
 			}
 		}
 	}
-	for (int64_t x = lo; x < hi; x += MERGE_PART) {
+	/* Parts with no sample are passed over (they hold no merged rows):
+	 * the cost follows the samples, not the years between them. */
+	sqlite3_stmt *next;
+	int rc = 0;
+	if (hq_store_prepare(s, "SELECT min(start) FROM sample WHERE "
+	    "metric_id = ? AND text = '' AND start >= ?", &next, e))
+		return -1;
+	for (int64_t x = lo; x < hi;) {
+		sqlite3_bind_int64(next, 1, w->metric);
+		sqlite3_bind_int64(next, 2, x - MAX_SPAN);
+		int step = sqlite3_step(next);
+		int none = step == SQLITE_ROW &&
+		    sqlite3_column_type(next, 0) == SQLITE_NULL;
+		int64_t first = step == SQLITE_ROW ? sqlite3_column_int64(next, 0) : 0;
+		sqlite3_reset(next);
+		if (step != SQLITE_ROW) {
+			hq_err_set(e, "%s: finding samples to merge: %s",
+			    hq_store_filename(s), sqlite3_errmsg(hq_store_db(s)));
+			rc = -1;
+			break;
+		}
+		if (none)
+			break;
+		if (first >= x + MERGE_PART) {
+			x = hq_rollup_hour(first);
+			continue;
+		}
 		struct window part = { w->metric, x, hi - x > MERGE_PART ?
 		    x + MERGE_PART : hi, 1 };
-		if (merge_window(s, &part, e))
-			return -1;
+		if ((rc = merge_window(s, &part, e)) != 0)
+			break;
+		x = part.hi;
 	}
-	return 0;
+	sqlite3_finalize(next);
+	return rc;
 }
 
 /*
@@ -785,7 +817,8 @@ hq_rollup_refresh(struct hq_store *s, int64_t first_sample_id, struct hq_err *e)
 		if (id > done_v && !win[k].cumulative)
 			add_value(&t, metric, source, start, value);
 		if (id > done_r)
-			add_sample(&t, metric, source, start, end, value);
+			add_sample(&t, metric, source, start, end, value,
+			    win[k].cumulative);
 		if ((t.n >= FLUSH_CELLS || t.nvals >= FLUSH_VALUES) &&
 		    flush_table(s, up, upv, &t, e))
 			goto out;

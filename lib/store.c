@@ -5,10 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "hq/buf.h"
 #include "hq/store.h"
+#include "hq/utf8.h"
 
 /* SQL: the local ISO 8601 time of UTC seconds t, with its offset
  * ("2024-12-01T08:00:00-08:00"), in the zone of the program reading the
@@ -642,12 +644,197 @@ fail:
 	return -1;
 }
 
+/* "file:" URI of path with immutable=1 (sqlite.org/uri.html): every byte
+ * but the unreserved ones percent-encoded. */
+static void
+immutable_uri(const char *path, struct hq_buf *b)
+{
+	hq_buf_puts(b, path[0] == '/' ? "file://" : "file:");
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++)
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || strchr("/-._~", *p))
+			hq_buf_putc(b, (char)*p);
+		else
+			hq_buf_printf(b, "%%%02X", *p);
+	hq_buf_puts(b, "?immutable=1");
+}
+
+/* Open s->path for reading and read its schema: 0, or an SQLite error
+ * code with s->db open (or NULL) for the message. */
+static int
+open_probe(struct hq_store *s, const char *name, int flags)
+{
+	int rc = sqlite3_open_v2(name, &s->db, flags, NULL);
+
+	if (rc == SQLITE_OK)
+		rc = sqlite3_exec(s->db, "SELECT count(*) FROM sqlite_master", NULL,
+		    NULL, NULL);
+	return rc;
+}
+
+/*
+ * A store for reading only (queries) is opened read-only. A WAL store
+ * needs its -wal and -shm files, which SQLite creates on first open and
+ * deletes at the last close: in a read-only directory or on a read-only
+ * mount (a backup, a snapshot) it cannot, and the store is then opened
+ * immutable (sqlite.org/wal.html, "Read-Only Databases"). That is safe
+ * when there is no -wal file, or an empty one: everything is in the
+ * store, and no writer can change it where none can create a -wal file.
+ * A -wal file with content in such a place is refused: reading the store
+ * without it would show an older state.
+ */
+static int
+open_readonly(struct hq_store *s, struct hq_err *e)
+{
+	char wal[sizeof s->path + 8], msg[512];
+	struct hq_buf uri = {0};
+	struct stat st;
+	int rc = open_probe(s, s->path, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX);
+
+	if (rc == SQLITE_OK)
+		return 0;
+	snprintf(msg, sizeof msg, "%s", s->db ? sqlite3_errmsg(s->db) :
+	    "out of memory");
+	sqlite3_close(s->db);
+	s->db = NULL;
+	if ((rc & 0xff) != SQLITE_CANTOPEN && (rc & 0xff) != SQLITE_READONLY)
+		goto fail;
+	snprintf(wal, sizeof wal, "%s-wal", s->path);
+	if (stat(wal, &st) == 0 && st.st_size > 0) {
+		hq_err_set(e, "cannot read %s here: its -wal file holds changes, "
+		    "and SQLite needs a writable directory (or the -shm file) to "
+		    "read them; copy the store with its -wal file somewhere "
+		    "writable", s->path);
+		return -1;
+	}
+	immutable_uri(s->path, &uri);
+	rc = open_probe(s, uri.data, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI |
+	    SQLITE_OPEN_NOMUTEX);
+	hq_buf_free(&uri);
+	if (rc == SQLITE_OK)
+		return 0;
+	sqlite3_close(s->db);
+	s->db = NULL;
+fail:
+	hq_err_set(e, "cannot open %s: %s", s->path, msg);
+	return -1;
+}
+
+/*
+ * WAL on. A store hq made is in WAL already (create_store) and this costs
+ * nothing; one made by an older hq, or by hand, may not be, and switching
+ * needs the store to itself for a moment: while another process writes
+ * to it SQLite gives up at once (waiting could deadlock), so wait here,
+ * as long as the busy timeout would.
+ */
+static int
+set_wal(struct hq_store *s, struct hq_err *e)
+{
+	struct timespec pause = { 0, 20 * 1000 * 1000 };
+
+	for (int tries = 0;; tries++) {
+		int rc = sqlite3_exec(s->db, "PRAGMA journal_mode = WAL", NULL, NULL,
+		    NULL);
+		if (rc == SQLITE_OK)
+			return 0;
+		if ((rc & 0xff) != SQLITE_BUSY || tries >= 500)
+			return sql_err(s, e, "turning on WAL");
+		nanosleep(&pause, NULL);
+	}
+}
+
+/* Remove what building a store at tmp may have left. */
+static void
+remove_tmp(const char *tmp)
+{
+	static const char *const ext[] = { "", "-wal", "-shm", "-journal" };
+	char name[sizeof ((struct hq_store *)0)->path + 32];
+
+	for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++) {
+		snprintf(name, sizeof name, "%s%s", tmp, ext[i]);
+		unlink(name);
+	}
+}
+
+/* Give tmp the name path unless path exists: 0 (linked, or path was there
+ * already: another process made it first), or -1 with errno. */
+static int
+link_new(const char *tmp, const char *path)
+{
+	struct stat st;
+
+	if (link(tmp, path) == 0 || errno == EEXIST)
+		return 0;
+	/* A file system without hard links: rename, never over a store. */
+	if (renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE) == 0 ||
+	    errno == EEXIST)
+		return 0;
+	if (errno != EINVAL && errno != ENOSYS)
+		return -1;
+	if (stat(path, &st) == 0)
+		return 0;
+	return rename(tmp, path);
+}
+
+/*
+ * A new store is built whole under a temporary name beside it (0600, WAL,
+ * every migration) and then linked to its name. A failure on the way (a
+ * full disk) leaves nothing behind, and of two processes creating the
+ * same store at once (two crons on a new machine) one links its store and
+ * the other finds that one there and uses it: nobody ever opens, or
+ * switches to WAL, a store another process is still making. Health data:
+ * the file is 0600 before SQLite sees it, and its -wal and -shm files get
+ * the same mode.
+ */
+static int
+create_store(struct hq_store *s, struct hq_err *e)
+{
+	char tmp[sizeof s->path + 16];
+	int fd, rc = -1;
+
+	if (snprintf(tmp, sizeof tmp, "%s.new-XXXXXX", s->path) >= (int)sizeof tmp ||
+	    (fd = mkostemp(tmp, O_CLOEXEC)) < 0) {
+		hq_err_set(e, "cannot create %s: %s", s->path, strerror(errno));
+		return -1;
+	}
+	close(fd);
+	if (sqlite3_open_v2(tmp, &s->db, SQLITE_OPEN_READWRITE |
+	    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+		hq_err_set(e, "cannot create %s: %s", s->path,
+		    s->db ? sqlite3_errmsg(s->db) : "out of memory");
+		goto out;
+	}
+	sqlite3_extended_result_codes(s->db, 1);
+	/* The schema goes in with a rollback journal, so that every byte of
+	 * it is in the file itself; WAL is switched on last, and the -wal
+	 * file it makes stays empty. */
+	if (migrate(s, e) || hq_store_exec(s, "PRAGMA journal_mode = WAL", e)) {
+		hq_err_prefix(e, "cannot create the store");
+		goto out;
+	}
+	if (sqlite3_close(s->db) != SQLITE_OK) {
+		hq_err_set(e, "cannot create %s: %s", s->path, sqlite3_errmsg(s->db));
+		goto out;
+	}
+	s->db = NULL;
+	if (link_new(tmp, s->path)) {
+		hq_err_set(e, "cannot create %s: %s", s->path, strerror(errno));
+		goto out;
+	}
+	rc = 0;
+out:
+	if (s->db)
+		sqlite3_close(s->db);
+	s->db = NULL;
+	remove_tmp(tmp);
+	return rc;
+}
+
 struct hq_store *
 hq_store_open(const char *dbpath, int flags, struct hq_err *e)
 {
 	struct hq_store *s = hq_xcalloc(1, sizeof *s);
 	struct stat st;
-	int oflags;
 
 	s->metrics = (struct names){ .table = "metric", .column = "identifier" };
 	s->sources = (struct names){ .table = "source", .column = "name" };
@@ -661,30 +848,22 @@ hq_store_open(const char *dbpath, int flags, struct hq_err *e)
 			    "hq-ingest, or point --db/HQ_DB at a store", s->path);
 			goto fail;
 		}
-		/* Health data: the file is created 0600 before SQLite sees it,
-		 * and SQLite gives its -wal and -shm files the same mode. */
-		if (make_parents(s->path, e))
+		if (make_parents(s->path, e) || create_store(s, e))
 			goto fail;
-		int fd = open(s->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-		if (fd < 0 && errno != EEXIST) {
-			hq_err_set(e, "cannot create %s: %s", s->path, strerror(errno));
-			goto fail;
-		}
-		if (fd >= 0)
-			close(fd);
 	}
-	oflags = s->readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE;
-	if (sqlite3_open_v2(s->path, &s->db, oflags | SQLITE_OPEN_NOMUTEX, NULL)
-	    != SQLITE_OK) {
+	if (s->readonly) {
+		if (open_readonly(s, e))
+			goto fail;
+	} else if (sqlite3_open_v2(s->path, &s->db, SQLITE_OPEN_READWRITE |
+	    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
 		hq_err_set(e, "cannot open %s: %s", s->path,
 		    s->db ? sqlite3_errmsg(s->db) : "out of memory");
 		goto fail;
 	}
 	sqlite3_extended_result_codes(s->db, 1);
 	hq_store_set_busy_timeout(s, 10000);
-	if (!s->readonly &&
-	    hq_store_exec(s, "PRAGMA journal_mode = WAL;"
-	        "PRAGMA synchronous = NORMAL;", e))
+	if (!s->readonly && (set_wal(s, e) ||
+	    hq_store_exec(s, "PRAGMA synchronous = NORMAL;", e)))
 		goto fail;
 	if (hq_store_exec(s, "PRAGMA foreign_keys = ON;"
 	    "PRAGMA cache_size = -16384;"
@@ -810,6 +989,13 @@ hq_store_run(struct hq_store *s, sqlite3_stmt *st, const struct hq_bind *v,
 {
 	int rc;
 
+	/* What a writer stores is UTF-8, whatever its reader (utf8.h). */
+	for (const struct hq_bind *b = v; b->kind != HQ_BIND_END; b++)
+		if ((b->kind == HQ_BIND_TEXT || b->kind == HQ_BIND_OPT_TEXT) &&
+		    b->s && !hq_utf8_valid(b->s, strlen(b->s))) {
+			hq_err_set(e, "%s: text that is not UTF-8", what);
+			return -1;
+		}
 	hq_store_bind(st, v);
 	rc = sqlite3_step(st);
 	sqlite3_reset(st);
@@ -915,6 +1101,11 @@ intern(struct hq_store *s, struct names *c, const char *name, int create,
 		id = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
 	if (!id && create) {
+		if (!hq_utf8_valid(name, strlen(name))) {
+			hq_err_set(e, "adding a %s name: text that is not UTF-8",
+			    c->table);
+			return -1;
+		}
 		snprintf(sql, sizeof sql, "INSERT INTO %s(%s) VALUES (?)", c->table,
 		    c->column);
 		if (hq_store_prepare(s, sql, &st, e))

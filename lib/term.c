@@ -6,40 +6,7 @@
 #include <unistd.h>
 
 #include "hq/term.h"
-
-/* The length of the UTF-8 sequence at s (at most n bytes) and its code
- * point, or 0 when it is not one: overlong forms, surrogates and code
- * points past U+10FFFF are not. */
-static size_t
-utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)
-{
-	size_t len;
-	uint32_t c, min;
-
-	if (s[0] < 0x80) {
-		*cp = s[0];
-		return 1;
-	}
-	if ((s[0] & 0xe0) == 0xc0)
-		len = 2, c = s[0] & 0x1f, min = 0x80;
-	else if ((s[0] & 0xf0) == 0xe0)
-		len = 3, c = s[0] & 0x0f, min = 0x800;
-	else if ((s[0] & 0xf8) == 0xf0)
-		len = 4, c = s[0] & 0x07, min = 0x10000;
-	else
-		return 0;
-	if (len > n)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		c = c << 6 | (s[i] & 0x3f);
-	}
-	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-		return 0;
-	*cp = c;
-	return len;
-}
+#include "hq/utf8.h"
 
 /* Characters a terminal shows as nothing, or that reorder or break the
  * text around them: C1 controls (U+009B is a CSI on some terminals),
@@ -62,7 +29,7 @@ static size_t
 char_len(const unsigned char *s, size_t n)
 {
 	uint32_t c;
-	size_t k = utf8_decode(s, n, &c);
+	size_t k = hq_utf8_decode(s, n, &c);
 
 	return k ? k : 1;
 }
@@ -84,7 +51,7 @@ hq_term_escape(struct hq_buf *b, const char *s, size_t n, int flags)
 			p += run;
 			continue;
 		}
-		k = utf8_decode(p, (size_t)(end - p), &c);
+		k = hq_utf8_decode(p, (size_t)(end - p), &c);
 		if (k > 1 && !hidden(c))
 			hq_buf_append(b, p, k);
 		else if (k > 1)
@@ -99,6 +66,29 @@ hq_term_escape(struct hq_buf *b, const char *s, size_t n, int flags)
 			hq_buf_printf(b, "\\x%02x", *p);
 		p += k ? k : 1;
 	}
+}
+
+void
+hq_term_escape_to(char *buf, size_t n, const char *s)
+{
+	struct hq_buf one = {0};
+	const unsigned char *p = (const unsigned char *)s;
+	size_t len = strlen(s), o = 0;
+
+	if (n == 0)
+		return;
+	for (size_t i = 0; i < len;) {
+		size_t k = char_len(p + i, len - i);
+		hq_buf_reset(&one);
+		hq_term_escape(&one, s + i, k, 0);
+		if (o + one.len >= n)
+			break;
+		memcpy(buf + o, one.data, one.len);
+		o += one.len;
+		i += k;
+	}
+	buf[o] = '\0';
+	hq_buf_free(&one);
 }
 
 const char *
@@ -149,7 +139,7 @@ static long
 decode(const unsigned char *s, size_t *len)
 {
 	uint32_t c;
-	size_t k = utf8_decode(s, strnlen((const char *)s, 4), &c);
+	size_t k = hq_utf8_decode(s, strnlen((const char *)s, 4), &c);
 
 	*len = k ? k : 1;
 	return k ? (long)c : -1;

@@ -20,7 +20,8 @@ void hq_buf_puts(struct hq_buf *b, const char *s);
 void hq_buf_putc(struct hq_buf *b, char c);
 void hq_buf_printf(struct hq_buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* Append s as a JSON string literal, quotes included. */
+/* Append s as a JSON string literal, quotes included; a byte that is not
+ * UTF-8 becomes U+FFFD, so the output is always valid JSON. */
 void hq_buf_json_str(struct hq_buf *b, const char *s);
 void hq_buf_reset(struct hq_buf *b);
 void hq_buf_free(struct hq_buf *b);

@@ -3,7 +3,9 @@
  *
  * Library functions report failure by filling a caller-owned struct hq_err
  * and returning -1 (or NULL); they never print. Commands print with
- * hq_warn()/hq_die(), which prefix the program name set by hq_err_init().
+ * hq_warn()/hq_die(), which prefix the program name set by hq_err_init()
+ * and show control characters escaped (utf8.h): a message may echo a
+ * file's content or a name, and must not act on the terminal.
  */
 #ifndef HQ_ERR_H
 #define HQ_ERR_H

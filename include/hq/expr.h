@@ -12,6 +12,11 @@
  * `or`; `not` and parentheses as usual. A comparison whose name has no
  * value (a day without that metric) is false.
  *
+ * An expression nests at most HQ_EXPR_MAX_DEPTH levels (parentheses, not,
+ * and each and/or joining a comparison): past it hq_expr_parse() fails,
+ * so neither parsing nor evaluation can exhaust the stack, whatever a
+ * user or a model writes.
+ *
  * hq_expr_parse() returns an expression the caller frees with
  * hq_expr_free(); the references it lists are owned by it.
  */
@@ -21,6 +26,9 @@
 #include <stddef.h>
 
 #include "hq/err.h"
+
+#define HQ_EXPR_MAX_DEPTH 100
+#define HQ_EXPR_MAX_DEPTH_S "100"
 
 struct hq_expr;
 

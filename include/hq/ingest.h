@@ -17,6 +17,16 @@
  *
  * Deduplication is by natural key (HACKING.md): adding what the store
  * already holds counts a duplicate and changes nothing.
+ *
+ * The writer checks what every reader hands it, so a new reader inherits
+ * the checks: strings are UTF-8, names (a type, source, device, unit,
+ * category, key) at most HQ_INGEST_MAX_NAME bytes, numbers finite and at
+ * most HQ_INGEST_MAX_VALUE in size, amounts (cumulative samples, a
+ * workout's duration, distance and energy, a day's activity) not negative,
+ * an end never before its start, a span at most HQ_INGEST_MAX_SPAN
+ * (HQ_INGEST_MAX_CUMULATIVE_SPAN for a cumulative sample). What fails them
+ * is skipped (the add function returns 2, e says why) and the reader warns
+ * with file:line; hq-ingest(1) lists the bounds under LIMITS.
  */
 #ifndef HQ_INGEST_H
 #define HQ_INGEST_H
@@ -29,6 +39,22 @@
 
 struct hq_input;
 
+/* The longest name a reader may pass (bytes). */
+#define HQ_INGEST_MAX_NAME 1024
+/* The largest magnitude of a value, in its canonical unit: no health
+ * quantity comes near (the largest are steps or metres, under 1e7 a
+ * sample), and sums of values this size stay finite. */
+#define HQ_INGEST_MAX_VALUE 1e12
+/* The longest span of a cumulative sample (steps, energy, distance): its
+ * amount is spread over every 15-minute slot it covers (rollup.h), and
+ * queries look this far back for samples reaching into a range (query.c's
+ * MAX_SPAN). Daily totals are the longest any app writes. */
+#define HQ_INGEST_MAX_CUMULATIVE_SPAN (7 * 86400)
+/* The longest span of any other sample, workout or correlation: states
+ * such as a pregnancy or a contraceptive last months or years; nothing a
+ * person records lasts ten. Their cost does not grow with the span. */
+#define HQ_INGEST_MAX_SPAN ((int64_t)3653 * 86400)
+
 struct hq_ingest_counts {
 	long records;       /* samples read (top-level Records, JSON lines) */
 	long inserted;      /* samples new to the store */
@@ -37,6 +63,7 @@ struct hq_ingest_counts {
 	long workouts, workouts_inserted;
 	long correlations, summaries, clinical, routes, route_points, beats;
 	long control_chars; /* illegal XML characters dropped */
+	long units_unconverted; /* samples stored in a unit hq cannot convert */
 	long lab_results;   /* lab results read (new or not), also in records */
 	long dexa_fields;   /* DEXA fields read, also in records */
 };
@@ -48,12 +75,18 @@ typedef void hq_ingest_progress_fn(void *arg, const struct hq_input *in,
     const struct hq_ingest_counts *c);
 /* Warnings about the input, one message ("file:line: what") a call. */
 typedef void hq_ingest_warn_fn(void *arg, const char *msg);
+/* Where the reader is, for the writer's own warnings: "file:line" into
+ * buf (n bytes). */
+typedef void hq_ingest_where_fn(void *arg, char *buf, size_t n);
 
 struct hq_ingest *hq_ingest_start(struct hq_store *s, const char *path,
     const char *format, int64_t size, struct hq_err *e);
 void hq_ingest_set_progress(struct hq_ingest *ig, hq_ingest_progress_fn *fn,
     void *arg);
 void hq_ingest_set_warn(struct hq_ingest *ig, hq_ingest_warn_fn *fn,
+    void *arg);
+/* Set by a reader: without it the writer's warnings name the file only. */
+void hq_ingest_set_where(struct hq_ingest *ig, hq_ingest_where_fn *fn,
     void *arg);
 /* Call the progress function if enough time has passed (cheap). */
 void hq_ingest_tick(struct hq_ingest *ig, const struct hq_input *in);
@@ -99,7 +132,9 @@ struct hq_ingest_record {
 };
 
 /* 1 inserted, 0 duplicate, 2 skipped (e says why), -1 store error. The id
- * of the sample (new or existing) goes to *id when not NULL. */
+ * of the sample (new or existing) goes to *id when not NULL. A quantity in
+ * a unit hq cannot convert to the metric's canonical one is stored as
+ * written, warned about (where the reader is) and counted. */
 int hq_ingest_record(struct hq_ingest *ig, const struct hq_ingest_record *r,
     int64_t *id, struct hq_err *e);
 /* The id of the sample hq_ingest_record() has just inserted (it returned
@@ -122,7 +157,9 @@ struct hq_ingest_group {          /* a Correlation or a Workout */
 	int offset_min;
 	double duration, distance, energy;  /* workouts: s, m, kcal; NaN = none */
 };
-/* 1 new (id in *id), 0 already in the store (*id is the old one), -1. */
+/* 1 new (id in *id), 0 already in the store (*id is the old one), 2
+ * skipped (e says why: a bad name, end before start, a negative or
+ * non-finite amount, too long a span), -1. */
 int hq_ingest_correlation(struct hq_ingest *ig, const struct hq_ingest_group *g,
     int64_t *id, struct hq_err *e);
 int hq_ingest_correlation_member(struct hq_ingest *ig, int64_t corr_id,
@@ -174,7 +211,9 @@ struct hq_ingest_summary {
 	double move_time, move_time_goal, exercise_time, exercise_time_goal;
 	double stand_hours, stand_hours_goal;  /* NaN = absent */
 };
-/* Upsert by date: 1 new or changed, 0 unchanged, -1. */
+/* Upsert by date: 1 new or changed, 0 unchanged, 2 skipped (e says why:
+ * not a calendar date, a value negative or past its bound: 24 stand
+ * hours, 1440 minutes), -1. */
 int hq_ingest_activity_summary(struct hq_ingest *ig,
     const struct hq_ingest_summary *a, struct hq_err *e);
 

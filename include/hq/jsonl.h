@@ -20,8 +20,8 @@
 
 /* Whether a file's first bytes are JSON lines (an object first). */
 int hq_jsonl_sniff(const unsigned char *p, size_t n);
-/* Import in: 0, or -1 with e set ("file:line: why; nothing from this file
- * was imported", or a read or store error). */
+/* Import in: 0, or -1 with e set ("file:line: why", or a read or store
+ * error); the caller says that nothing from the file was imported. */
 int hq_jsonl_read(struct hq_ingest *ig, struct hq_input *in, struct hq_err *e);
 
 #endif

@@ -9,7 +9,9 @@
  *                             (how discrete metrics bucket);
  *   psum, pn                  the pro-rata share of every sample that
  *                             overlaps the slot, and how many overlap it
- *                             (how cumulative metrics bucket).
+ *                             (how cumulative metrics bucket; a sample of
+ *                             another kind counts whole in its start slot,
+ *                             so its cost does not grow with its span).
  * Every local hour, day, week, month and year in every real zone starts on
  * a 15-minute UTC boundary, so these slots add up exactly to any bucket.
  *

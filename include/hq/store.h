@@ -76,7 +76,8 @@ struct hq_bind {
 
 void hq_store_bind(sqlite3_stmt *st, const struct hq_bind *v);
 /* Bind v to a statement that returns no rows, step it and reset it: 0, or
- * -1 with e "store: what: why". */
+ * -1 with e "store: what: why". Text that is not UTF-8 is refused (-1,
+ * "what: text that is not UTF-8"): every writer stores UTF-8 alone. */
 int hq_store_run(struct hq_store *s, sqlite3_stmt *st, const struct hq_bind *v,
     const char *what, struct hq_err *e);
 /* The same for a query of one integer: the value, 0 when no row, -1. */
@@ -103,8 +104,8 @@ void hq_store_finalize(sqlite3_stmt **st, size_t n);
 
 /* Interned names: the id of a metric identifier (a HealthKit identifier or
  * a catalog name), a source name, a device description; created on first
- * use. Return -1 with e set on failure. Lookups (create = 0) return 0 when
- * the name is unknown. */
+ * use. Return -1 with e set on failure (a new name that is not UTF-8
+ * among them). Lookups (create = 0) return 0 when the name is unknown. */
 int64_t hq_store_metric_id(struct hq_store *s, const char *identifier,
     int create, struct hq_err *e);
 int64_t hq_store_source_id(struct hq_store *s, const char *name, int create,

@@ -30,6 +30,10 @@ enum {
 /* Appends s[0..n) to b, escaped. */
 void hq_term_escape(struct hq_buf *b, const char *s, size_t n, int flags);
 
+/* s escaped (flags 0) into buf of n bytes, cut short at a whole
+ * character or escape. */
+void hq_term_escape_to(char *buf, size_t n, const char *s);
+
 /* b reset to s escaped, cut after about max bytes of s (at a character)
  * with "... (N bytes)" when longer; b->data ("" for NULL s). */
 const char *hq_term_text(struct hq_buf *b, const char *s, size_t max, int flags);

@@ -1,8 +1,10 @@
 /* The Apple Health reader's byte filter, format sniffing, device names. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hq/applehealth.h"
+#include "hq/buf.h"
 #include "hq/ingest.h"
 #include "hq/input.h"
 #include "tap.h"
@@ -83,6 +85,44 @@ main(void)
 	out = filter("\t\r\n<a/>", 1, &f);
 	is_str(out, "\t\r\n<a/>", "tab, CR and LF are kept");
 	is_int(f.dropped_ctrl, 0, "and not counted");
+	free(out);
+
+	/* Bounds on tags, before libxml2 buffers them. */
+	{
+		size_t big = HQ_XML_MAX_TAG + 100;
+		char *doc2 = malloc(big + 64), *o2 = malloc(big + 128);
+		struct hq_xml_filter g;
+		size_t n = (size_t)snprintf(doc2, 64, "<HealthData>\n\n<Record sourceName=\"");
+		memset(doc2 + n, 'A', big - n);
+		doc2[big] = '\0';
+		hq_xml_filter_init(&g);
+		size_t o = 0;
+		for (size_t i = 0; i < big; i += 4096)
+			o += hq_xml_filter_run(&g, (const unsigned char *)doc2 + i,
+			    big - i < 4096 ? big - i : 4096, (unsigned char *)o2 + o);
+		is_int(g.over, 1, "a tag longer than %ld bytes is stopped", HQ_XML_MAX_TAG);
+		is_int(g.over_line, 3, "at the line it starts on");
+		ok(o < (size_t)HQ_XML_MAX_TAG + 64, "and no further byte is passed on");
+		free(doc2);
+		free(o2);
+	}
+	{
+		struct hq_buf b = {0};
+		hq_buf_puts(&b, "<HealthData>\n<R");
+		for (int i = 0; i <= HQ_XML_MAX_ATTRS; i++)
+			hq_buf_printf(&b, " a%d='1'", i);
+		hq_buf_puts(&b, "/>");
+		out = filter(b.data, 1000, &f);
+		is_int(f.over, 2, "more than %d attributes are stopped", HQ_XML_MAX_ATTRS);
+		is_int(f.over_line, 2, "at the line of their tag");
+		free(out);
+		hq_buf_free(&b);
+	}
+	out = filter("<HealthData>\n<!-- don't \"quote\" -->\n<a v='x > y' w=\"it's\">t > u</a>\n</HealthData>", 3, &f);
+	is_int(f.over, 0, "quotes in a comment, '>' in a value or text: no bound passed");
+	is_str(out, "<HealthData>\n<!-- don't \"quote\" -->\n<a v='x > y' w=\"it's\">t > u</a>\n</HealthData>",
+	    "and the text is unchanged");
+	is_int(f.line, 4, "lines are counted");
 	free(out);
 
 	/* Sniffing. */

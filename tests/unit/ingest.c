@@ -1,6 +1,7 @@
 /* The import writer: values in canonical units, categories, natural-key
  * dedup, correlation members, JSON lines, abort and commit. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -31,6 +32,19 @@ warn_count(void *arg, const char *msg)
 {
 	(void)msg;
 	++*(int *)arg;
+}
+
+static void
+warn_last(void *arg, const char *msg)
+{
+	snprintf(arg, 512, "%s", msg);
+}
+
+static void
+where_here(void *arg, char *buf, size_t n)
+{
+	(void)arg;
+	snprintf(buf, n, "here:7");
 }
 
 int
@@ -109,6 +123,73 @@ main(void)
 	hq_ingest_abort(ig);
 	is_dbl(one_double(s, "SELECT count(*) FROM sample"), 0, 0, "abort leaves no sample");
 	is_dbl(one_double(s, "SELECT count(*) FROM import"), 0, 0, "nor an import row");
+
+	/* What the writer checks for every reader (ingest.h). */
+	char where_msg[512] = "";
+	ig = hq_ingest_start(s, "checks", "jsonl", -1, &e);
+	hq_ingest_set_warn(ig, warn_last, where_msg);
+	hq_ingest_set_where(ig, where_here, NULL);
+	struct hq_ingest_record v = { .type = "steps", .by_name = 1, .source = "x",
+	    .has_value = 1, .value_num = INFINITY, .start = 0, .end = 60 };
+	is_int(hq_ingest_record(ig, &v, NULL, &e), 2, "an infinite value is skipped");
+	is_str(e.msg, "value is not a finite number", "saying why");
+	v.value_num = NAN;
+	is_int(hq_ingest_record(ig, &v, NULL, &e), 2, "so is NaN");
+	v.value_num = -5;
+	is_int(hq_ingest_record(ig, &v, NULL, &e), 2, "a negative amount of steps");
+	v.value_num = 2e12;
+	is_int(hq_ingest_record(ig, &v, NULL, &e), 2, "a value past 1e12");
+	v.value_num = 5;
+	v.end = 7 * 86400 + 1;
+	is_int(hq_ingest_record(ig, &v, NULL, &e), 2, "steps over more than 7 days");
+	v.end = 7 * 86400;
+	is_int(hq_ingest_record(ig, &v, NULL, &e), 1, "steps over exactly 7 days are taken");
+	struct hq_ingest_record d = { .type = "heart_rate", .by_name = 1, .source = "x",
+	    .has_value = 1, .value_num = 60, .start = 0, .end = (int64_t)3000 * 86400 };
+	is_int(hq_ingest_record(ig, &d, NULL, &e), 1, "a discrete sample over 3000 days is taken");
+	d.end = (int64_t)3654 * 86400;
+	is_int(hq_ingest_record(ig, &d, NULL, &e), 2, "over ten years it is not");
+	d.end = 0;
+	d.source = "\xff";
+	is_int(hq_ingest_record(ig, &d, NULL, &e), 2, "a source that is not UTF-8");
+	is_str(e.msg, "source is not valid UTF-8", "saying why");
+	char longname[HQ_INGEST_MAX_NAME + 2];
+	memset(longname, 'n', sizeof longname - 1);
+	longname[sizeof longname - 1] = '\0';
+	d.source = "x";
+	d.device = longname;
+	is_int(hq_ingest_record(ig, &d, NULL, &e), 2, "a device name past %d bytes", HQ_INGEST_MAX_NAME);
+	d.device = NULL;
+	d.unit = "furlongs/fortnight";
+	is_int(hq_ingest_record(ig, &d, NULL, &e), 1, "a unit hq cannot convert is stored");
+	is_int(hq_ingest_counts(ig)->units_unconverted, 1, "counted");
+	ok(strncmp(where_msg, "here:7: heart_rate: unit 'furlongs/fortnight'", 45) == 0,
+	    "and warned about where the reader is (%s)", where_msg);
+	struct hq_ingest_group g = { .type = "HKWorkoutActivityTypeRunning", .source = "W",
+	    .start = 100, .end = 50, .duration = NAN, .distance = NAN, .energy = NAN };
+	is_int(hq_ingest_workout(ig, &g, &id, &e), 2, "a workout ending before it starts is skipped");
+	g.end = 200;
+	g.duration = -1;
+	is_int(hq_ingest_workout(ig, &g, &id, &e), 2, "a negative duration");
+	g.duration = 100;
+	g.energy = INFINITY;
+	is_int(hq_ingest_workout(ig, &g, &id, &e), 2, "an infinite energy");
+	g.energy = 10;
+	is_int(hq_ingest_workout(ig, &g, &id, &e), 1, "a good workout is added");
+	is_int(hq_ingest_correlation(ig, &(struct hq_ingest_group){ .type = "HKCorrelationTypeIdentifierBloodPressure",
+	    .start = 10, .end = 5, .duration = NAN, .distance = NAN, .energy = NAN }, &id, &e), 2,
+	    "a correlation ending before it starts is skipped");
+	struct hq_ingest_summary a = { .date = "2024-02-30", .active_energy = NAN,
+	    .active_energy_goal = NAN, .move_time = NAN, .move_time_goal = NAN,
+	    .exercise_time = NAN, .exercise_time_goal = NAN, .stand_hours = NAN,
+	    .stand_hours_goal = NAN };
+	is_int(hq_ingest_activity_summary(ig, &a, &e), 2, "30 February is not a date");
+	a.date = "2024-02-29";
+	a.stand_hours = 25;
+	is_int(hq_ingest_activity_summary(ig, &a, &e), 2, "25 stand hours are too many");
+	a.stand_hours = 12;
+	is_int(hq_ingest_activity_summary(ig, &a, &e), 1, "a good summary is added");
+	hq_ingest_abort(ig);
 
 	/* JSON lines through a descriptor, with a sniffed prefix: a bad line
 	 * (line 4) fails the whole file, naming the line. */

@@ -1,7 +1,9 @@
 /* Unit tests for lib/expr.c: the --where/--when language. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "hq/buf.h"
 #include "hq/expr.h"
 #include "tap.h"
 
@@ -85,5 +87,36 @@ main(void)
 	ok(hq_expr_parse("(value > 1", &e) == NULL, "unbalanced parenthesis refused");
 	ok(hq_expr_parse("a.b.c > 1", &e) == NULL, "two dots refused");
 	ok(hq_expr_parse("", &e) == NULL, "empty refused");
+
+	/* Nesting is bounded: parsing and evaluation recurse that deep. */
+	struct hq_buf b = {0};
+	for (int i = 0; i < HQ_EXPR_MAX_DEPTH - 2; i++)
+		hq_buf_putc(&b, '(');
+	hq_buf_puts(&b, "value>1");
+	for (int i = 0; i < HQ_EXPR_MAX_DEPTH - 2; i++)
+		hq_buf_putc(&b, ')');
+	is_int(eval(b.data, 2, 0), 1, "%d parentheses deep is fine", HQ_EXPR_MAX_DEPTH - 2);
+	hq_buf_reset(&b);
+	for (int i = 0; i < 100000; i++)
+		hq_buf_putc(&b, '(');
+	hq_buf_puts(&b, "value>1");
+	ok(hq_expr_parse(b.data, &e) == NULL, "100000 parentheses deep is refused");
+	ok(strstr(e.msg, "at column 101: nested too deep") != NULL, "at the level past the bound: %s", e.msg);
+	ok(strlen(e.msg) < 300, "the message quotes the expression cut short");
+	hq_buf_reset(&b);
+	for (int i = 0; i < 100000; i++)
+		hq_buf_puts(&b, i % 2 ? "not " : "!");
+	hq_buf_puts(&b, "value>1");
+	ok(hq_expr_parse(b.data, &e) == NULL, "100000 not and ! are refused");
+	hq_buf_reset(&b);
+	for (int i = 0; i < 20000; i++)
+		hq_buf_puts(&b, i ? " or value>1" : "value>1");
+	ok(hq_expr_parse(b.data, &e) == NULL, "20000 conditions in a chain are refused");
+	ok(strstr(e.msg, "nested too deep") != NULL, "the same message");
+	hq_buf_reset(&b);
+	for (int i = 0; i < 90; i++)
+		hq_buf_puts(&b, i ? " and value>1" : "value>1");
+	is_int(eval(b.data, 2, 0), 1, "90 conditions in a chain are fine");
+	hq_buf_free(&b);
 	return done_testing();
 }

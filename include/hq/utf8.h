@@ -1,0 +1,27 @@
+/*
+ * utf8 — UTF-8 well-formedness (RFC 3629).
+ *
+ * Everything hq stores and prints is UTF-8: the import writer refuses a
+ * string that is not (hq_utf8_valid), JSON output writes U+FFFD for bytes
+ * that are not (hq_buf_json_str), and what reaches a terminal — table
+ * cells, warnings that echo a file's content or a file name — goes through
+ * term.h, which decodes with hq_utf8_decode(). Nothing here allocates.
+ */
+#ifndef HQ_UTF8_H
+#define HQ_UTF8_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The length (1 to 4) of the well-formed UTF-8 character at p, within n
+ * bytes; 0 when the bytes there are not one (a stray continuation byte,
+ * an overlong form, a surrogate, past U+10FFFF, cut short). */
+size_t hq_utf8_char(const unsigned char *p, size_t n);
+
+/* 1 when the n bytes at s are well-formed UTF-8 (NUL included). */
+int hq_utf8_valid(const char *s, size_t n);
+
+/* hq_utf8_char() and the character's code point in *cp. */
+size_t hq_utf8_decode(const unsigned char *p, size_t n, uint32_t *cp);
+
+#endif

@@ -1,0 +1,88 @@
+/* Unit tests for lib/utf8.c: well-formed UTF-8 (RFC 3629), and text made
+ * safe for a terminal; and JSON strings that are always valid. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hq/buf.h"
+#include "hq/term.h"
+#include "hq/utf8.h"
+#include "tap.h"
+
+static int
+valid(const char *s)
+{
+	return hq_utf8_valid(s, strlen(s));
+}
+
+static char *
+escaped(const char *s)
+{
+	struct hq_buf b = {0};
+
+	hq_term_escape(&b, s, strlen(s), 0);
+	return hq_buf_steal(&b);
+}
+
+static char *
+json(const char *s)
+{
+	struct hq_buf b = {0};
+
+	hq_buf_json_str(&b, s);
+	return hq_buf_steal(&b);
+}
+
+int
+main(void)
+{
+	char *p, small[8];
+
+	ok(valid("plain ASCII"), "ASCII");
+	ok(valid("Z\xc3\xbcrich \xce\xa9 \xe2\x82\xac \xf0\x9f\x8f\x83"), "2, 3 and 4-byte characters");
+	ok(valid("\xef\xbf\xbf\xf4\x8f\xbf\xbf"), "U+FFFF and U+10FFFF");
+	ok(!valid("\xff\xfe"), "0xFF 0xFE");
+	ok(!valid("\x80"), "a lone continuation byte");
+	ok(!valid("\xc0\xaf"), "an overlong '/'");
+	ok(!valid("\xe0\x80\xaf"), "an overlong 3-byte form");
+	ok(!valid("\xf0\x80\x80\xaf"), "an overlong 4-byte form");
+	ok(!valid("\xed\xa0\x80"), "a surrogate (U+D800)");
+	ok(!valid("\xf4\x90\x80\x80"), "past U+10FFFF");
+	ok(!valid("\xf5\x80\x80\x80"), "a lead byte past F4");
+	ok(!valid("ok\xe2\x82"), "a character cut short at the end");
+	ok(!valid("\xe2\x82x"), "a character cut short in the middle");
+	is_int(hq_utf8_char((const unsigned char *)"\xe2\x82\xac", 2), 0, "a length short of the character");
+	{
+		uint32_t cp = 0;
+		is_int(hq_utf8_decode((const unsigned char *)"\xf0\x9f\x8f\x83", 4, &cp), 4, "decode: 4 bytes");
+		is_int(cp, 0x1f3c3, "decode: U+1F3C3");
+		is_int(hq_utf8_decode((const unsigned char *)"\xc3\xbc", 2, &cp), 2, "decode: 2 bytes");
+		is_int(cp, 0xfc, "decode: U+00FC");
+		is_int(hq_utf8_decode((const unsigned char *)"\xed\xa0\x80", 3, &cp), 0, "decode: a surrogate is not a character");
+	}
+
+	p = escaped("red \x1b[31mtext\x1b[0m");
+	is_str(p, "red \\x1b[31mtext\\x1b[0m", "ESC is shown as \\x1b");
+	free(p);
+	p = escaped("a\r\n\tb\x7f\x01");
+	is_str(p, "a\\r\\n\\tb\\x7f\\x01", "CR, LF, tab, DEL and other C0");
+	free(p);
+	p = escaped("\xc2\x9b" "2J \xc2\xa0nbsp");
+	is_str(p, "\\u009b2J \xc2\xa0nbsp", "C1 CSI escaped, U+00A0 kept");
+	free(p);
+	p = escaped("bad \xff\xfe end \xe2\x82");
+	is_str(p, "bad \\xff\\xfe end \\xe2\\x82", "bytes that are not UTF-8 as \\xNN");
+	free(p);
+	p = escaped("Z\xc3\xbcrich \xf0\x9f\x8f\x83");
+	is_str(p, "Z\xc3\xbcrich \xf0\x9f\x8f\x83", "well-formed text is unchanged");
+	free(p);
+	hq_term_escape_to(small, sizeof small, "ab\x1b[31m");
+	is_str(small, "ab\\x1b[", "into a fixed buffer, cut short");
+	hq_term_escape_to(small, sizeof small, "abcdef\xc3\xbc");
+	is_str(small, "abcdef", "never cut inside a character");
+
+	p = json("A\xff\xfe" "B \xc3\xbc \x1b");
+	is_str(p, "\"A\\ufffd\\ufffdB \xc3\xbc \\u001b\"", "JSON: bad bytes become U+FFFD, controls \\u00XX");
+	free(p);
+	return done_testing();
+}
