@@ -1325,7 +1325,7 @@ run_rollup(struct hq_store *s, const struct hq_query *q, const int64_t ids[2],
 {
 	sqlite3_stmt *st, *sv = NULL;
 	struct points pts = {0};
-	int cum = q->metric.kind == HQ_KIND_CUMULATIVE, rc;
+	int cum = q->metric.kind == HQ_KIND_CUMULATIVE, rc = SQLITE_DONE;
 	struct hq_stats_acc acc;
 	struct hq_row r;
 	int open = 0;

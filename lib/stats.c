@@ -220,7 +220,8 @@ hq_quant_new(const double *probs, size_t n, long limit)
 
 	if (n > HQ_MAX_AGGS)
 		n = HQ_MAX_AGGS;
-	memcpy(qt->p, probs, n * sizeof *probs);
+	if (n)
+		memcpy(qt->p, probs, n * sizeof *probs);
 	qt->np = n;
 	qt->limit = limit;
 	hq_quant_reset(qt);
