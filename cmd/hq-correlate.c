@@ -213,6 +213,7 @@ run_against(struct run *rn)
 	struct hq_corr_ranking rk;
 	struct hq_buf b = { 0 };
 	struct hq_err e;
+	int serial = 0;
 
 	if (hq_corr_against(&rn->cs, &rn->a, rn->c.against, rn->span, (int)rn->c.lag,
 	    rn->c.night, rn->c.min_n, rn->c.pearson, &rk, &e)) {
@@ -227,8 +228,8 @@ run_against(struct run *rn)
 	}
 	for (size_t k = 0; k < rk.n; k++)
 		if (rn->sentences) {
-			hq_corr_sentence_against(&b, k + 1, &rn->a, &rk.b[k], rk.lag,
-			    rn->c.night, &rk.r[k], rn->c.pearson);
+			serial |= hq_corr_sentence_against(&b, k + 1, &rn->a, &rk.b[k],
+			    rk.lag, rn->c.night, &rk.r[k], rn->c.pearson);
 			say(&b);
 		} else if (hq_out_format(rn->out) == HQ_FMT_TABLE)
 			hq_corr_row_ranked(rn->out, &rk.b[k], &rk.r[k]);
@@ -240,6 +241,10 @@ run_against(struct run *rn)
 		    "for %zu tests (Benjamini-Hochberg). Associations, not proof of "
 		    "causes.", rk.n, rn->c.min_n, rk.n);
 		say(&b);
+		if (serial) {
+			hq_corr_serial_note(&b);
+			say(&b);
+		}
 	}
 	hq_buf_free(&b);
 	hq_corr_ranking_free(&rk);

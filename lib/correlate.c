@@ -529,9 +529,22 @@ hq_corr_stats(const struct hq_corr_pairs *p, struct hq_corr_result *r)
 	r->status = hq_stats_pearson(p->a, p->b, p->n, &r->pearson);
 	if (r->status == HQ_STATS_OK)
 		r->status = hq_stats_spearman(p->a, p->b, p->n, &r->spearman);
-	if (r->status == HQ_STATS_OK)
+	if (r->status == HQ_STATS_OK) {
 		r->sd_a = hq_stats_stddev(p->a, p->n);
+		/* B's days are A's plus a fixed shift: consecutive alike */
+		r->acf_a = hq_stats_acf1(p->days, p->a, p->n);
+		r->acf_b = hq_stats_acf1(p->days, p->b, p->n);
+		r->n_eff = hq_stats_n_eff(p->n, r->acf_a, r->acf_b);
+	}
 	return r->status;
+}
+
+int
+hq_corr_serial(const struct hq_corr_result *r)
+{
+	return r->status == HQ_STATS_OK &&
+	    r->n_eff < HQ_CORR_SERIAL_RATIO * (double)r->n &&
+	    r->acf_a > HQ_CORR_SERIAL_ACF && r->acf_b > HQ_CORR_SERIAL_ACF;
 }
 
 /* ---- two groups ------------------------------------------------------------- */
@@ -1083,6 +1096,16 @@ fmt_p(double p, char *buf, size_t n)
 		snprintf(buf, n, "= %.2g", p);
 }
 
+/* A number of days said roughly: whole days below 100, else two
+ * significant digits ("about 140"). */
+static void
+fmt_about(double v, char *buf, size_t n)
+{
+	double mag = v < 100 ? 1 : pow(10, floor(log10(v)) - 1);
+
+	snprintf(buf, n, "%.0f", round(v / mag) * mag);
+}
+
 /* When B is taken, relative to A's day: "the night after", "the same
  * day", "2 days later". */
 void
@@ -1134,6 +1157,7 @@ hq_corr_sentence_pair(struct hq_buf *b, const struct hq_corr_series *a,
     const struct hq_corr_result *r, int pearson)
 {
 	char la[160], lb[160], when[32], c[32], other[32], p[32], d0[16], d1[16];
+	char ne[32];
 	double coef = pearson ? r->pearson.r : r->spearman.r;
 	double pv = pearson ? r->pearson.p : r->spearman.p;
 
@@ -1155,8 +1179,14 @@ hq_corr_sentence_pair(struct hq_buf *b, const struct hq_corr_series *a,
 	    la, coef < 0 ? "less" : "more", lb, when, pearson ? "r" : "\u03c1", c,
 	    pearson ? "\u03c1" : "r", other);
 	size_clause(b, a, bs, r);
-	hq_buf_printf(b, " (p %s, n = %zu days, %s to %s). An association, not "
-	    "proof of a cause.", p, r->n, d0, d1);
+	hq_buf_printf(b, " (p %s, n = %zu days, %s to %s).", p, r->n, d0, d1);
+	if (hq_corr_serial(r)) {
+		fmt_about(r->n_eff, ne, sizeof ne);
+		hq_buf_printf(b, " The days are not independent (each series carries "
+		    "over from day to day), so p is smaller than it should be: the "
+		    "%zu days are worth about %s independent ones.", r->n, ne);
+	}
+	hq_buf_printf(b, " An association, not proof of a cause.");
 }
 
 void
@@ -1195,13 +1225,14 @@ hq_corr_sentence_groups(struct hq_buf *b, const struct hq_corr_series *bs,
 	    : " An association, not proof of a cause.");
 }
 
-void
+int
 hq_corr_sentence_against(struct hq_buf *b, size_t rank,
     const struct hq_corr_series *a, const struct hq_corr_series *bs, int lag,
     int night, const struct hq_corr_result *r, int pearson)
 {
 	char la[160], lb[160], when[32], c[32], p[32], q[32], ua[40], ub[40];
-	char step[32], by[32];
+	char step[32], by[32], ne[32];
+	int serial;
 	double coef = pearson ? r->pearson.r : r->spearman.r;
 	double pv = pearson ? r->pearson.p : r->spearman.p;
 	double st = r->sd_a > 0 ? round_step(r->sd_a) : 1;
@@ -1221,8 +1252,23 @@ hq_corr_sentence_against(struct hq_buf *b, size_t rank,
 		hq_buf_printf(b, "%s with more %s, %s%s per %s%s", coef < 0 ? "lower"
 		    : "higher", la, by, unit_after(bs->unit, ub, sizeof ub), step,
 		    unit_after(a->unit, ua, sizeof ua));
-	hq_buf_printf(b, " (%s = %s, p %s, adjusted %s, n = %zu days).",
+	hq_buf_printf(b, " (%s = %s, p %s, adjusted %s, n = %zu days",
 	    pearson ? "r" : "\u03c1", c, p, q + 2, r->n);
+	serial = r->p_adj < 0.05 && hq_corr_serial(r);
+	if (serial) {
+		fmt_about(r->n_eff, ne, sizeof ne);
+		hq_buf_printf(b, ", worth about %s independent", ne);
+	}
+	hq_buf_printf(b, ").");
+	return serial;
+}
+
+void
+hq_corr_serial_note(struct hq_buf *b)
+{
+	hq_buf_printf(b, "Where n is worth fewer independent days, both series "
+	    "carry over from day to day, so the days are not independent and p is "
+	    "smaller than it should be.");
 }
 
 void

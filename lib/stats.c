@@ -1343,3 +1343,38 @@ hq_stats_p_adjust_bh(const double *p, size_t m, double *adj)
 	}
 	free(o);
 }
+
+double
+hq_stats_acf1(const int64_t *day, const double *v, size_t n)
+{
+	double m, s0 = 0, s1 = 0;
+	size_t k = 0;
+
+	if (n < 2)
+		return NAN;
+	m = hq_stats_mean(v, n);
+	for (size_t i = 0; i < n; i++) {
+		s0 += (v[i] - m) * (v[i] - m);
+		if (i + 1 < n && day[i + 1] == day[i] + 1) {
+			s1 += (v[i] - m) * (v[i + 1] - m);
+			k++;
+		}
+	}
+	if (!k || !(s0 > 0))
+		return NAN;
+	return s1 / (double)(k + 1) / (s0 / (double)n);
+}
+
+double
+hq_stats_n_eff(size_t n, double r1, double r2)
+{
+	double rr = r1 * r2, ne;
+
+	if (isnan(rr))
+		return (double)n;
+	/* r1 r2 = -1 divides by 0: +inf, which the clamp makes n */
+	ne = (double)n * (1 - rr) / (1 + rr);
+	if (!(ne >= 2))
+		ne = 2;
+	return ne > (double)n ? (double)n : ne;
+}

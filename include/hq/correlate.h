@@ -138,12 +138,24 @@ struct hq_corr_result {
 	struct hq_stats_cor pearson, spearman;
 	double p_adj;               /* --against: BH over the tested; else NaN */
 	double sd_a;                /* A's standard deviation (the slope's step) */
+	/* lag-1 autocorrelations of A's and B's values over the paired days
+	 * (consecutive days only; NaN when none), and the effective number
+	 * of independent pairs they leave (hq_stats_n_eff). Not in the rows:
+	 * SPEC fixes their fields; the sentences say it. */
+	double acf_a, acf_b, n_eff;
 	enum hq_stats_status status;
 };
 /* The statistics of pairs: status HQ_STATS_OK, or why they are
  * undefined (a constant series, fewer than 3 pairs). */
 enum hq_stats_status hq_corr_stats(const struct hq_corr_pairs *p,
     struct hq_corr_result *r);
+
+/* When the sentences warn that the days are not independent: n_eff below
+ * HQ_CORR_SERIAL_RATIO of n, and both series' lag-1 autocorrelations
+ * above HQ_CORR_SERIAL_ACF. */
+#define HQ_CORR_SERIAL_RATIO 0.7
+#define HQ_CORR_SERIAL_ACF 0.2
+int hq_corr_serial(const struct hq_corr_result *r);
 
 /* ---- two groups (--when) ----------------------------------------------- */
 
@@ -236,7 +248,10 @@ void hq_corr_timing(int lag, int night, char *buf, size_t n);
 /* "blood glucose (max)": a series as a sentence names it. */
 void hq_corr_label(const struct hq_corr_series *s, char *buf, size_t n);
 /* One plain sentence about a pair row, its last word a period:
- * direction, size with units, p, n, and that it is an association. */
+ * direction, size with units, p, n, and that it is an association; for a
+ * link between serially correlated series (hq_corr_serial), that the
+ * days are not independent and about how many independent days n is
+ * worth. */
 void hq_corr_sentence_pair(struct hq_buf *b, const struct hq_corr_series *a,
     const struct hq_corr_series *bs, int lag, int night,
     const struct hq_corr_result *r, int pearson);
@@ -248,10 +263,14 @@ void hq_corr_sentence_groups(struct hq_buf *b, const struct hq_corr_series *bs,
 /* One of --against's rows, ranked: "2. resting heart rate the same day:
  * lower with more sleep, 0.8 count/min per 1 h (rho = -0.35, p = ...,
  * adjusted ..., n = 290 days)." The caller says once that these are
- * associations, and how many were tested. */
-void hq_corr_sentence_against(struct hq_buf *b, size_t rank,
+ * associations, and how many were tested. A link of serially correlated
+ * series (hq_corr_serial) adds ", worth about 60 independent" to n and
+ * returns 1 (else 0); then the caller adds hq_corr_serial_note() once. */
+int hq_corr_sentence_against(struct hq_buf *b, size_t rank,
     const struct hq_corr_series *a, const struct hq_corr_series *bs, int lag,
     int night, const struct hq_corr_result *r, int pearson);
+/* The line after a ranking in which some n is "worth about" fewer days. */
+void hq_corr_serial_note(struct hq_buf *b);
 /* Text wrapped at width columns, written to fp. */
 void hq_corr_wrap(FILE *fp, const char *text, size_t width);
 

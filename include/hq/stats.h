@@ -3,7 +3,8 @@
  * median, stddev, p1..p99, first, last), parsed from their names and
  * computed over arrays of values or streamed through an accumulator; and
  * the inference every command shares (Pearson, Spearman, least squares,
- * Welch's t, Hedges' g, Benjamini-Hochberg), checked against R.
+ * Welch's t, Hedges' g, Benjamini-Hochberg, lag-1 autocorrelation and the
+ * effective sample size it leaves), checked against R.
  *
  * Conventions: stddev is the sample standard deviation (n - 1, as R's sd);
  * percentiles interpolate linearly between order statistics (R's default,
@@ -203,5 +204,26 @@ enum hq_stats_status hq_stats_welch(const double *x, size_t nx,
 /* Benjamini-Hochberg adjusted p-values of m tests (R: p.adjust(p, "BH")).
  * adj may be p. */
 void hq_stats_p_adjust_bh(const double *p, size_t m, double *adj);
+
+/* ---- serial correlation ---------------------------------------------------
+ *
+ * Daily series carry over from day to day, so n days are worth fewer
+ * independent observations and the p-values above, which assume
+ * independence, come out too small. */
+
+/* The lag-1 autocorrelation of a daily series: v[i] on day[i] (ascending,
+ * each once), the days between them missing. Lag-1 neighbours are values
+ * on consecutive days only; a gap breaks the chain. As R's
+ * acf(x, na.action = na.pass)$acf[2] computes it on the series with the
+ * missing days as NA: with d = v - mean(v),
+ *   (sum of d[t] d[t+1] over the k consecutive pairs / (k + 1))
+ *     / (sum of d^2 / n).
+ * NaN when no two days are consecutive or v is constant. */
+double hq_stats_acf1(const int64_t *day, const double *v, size_t n);
+/* The effective number of independent pairs behind a correlation of two
+ * AR(1) series whose lag-1 autocorrelations are r1 and r2 (Bretherton et
+ * al. 1999, J Climate 12:1990): n (1 - r1 r2) / (1 + r1 r2), clamped to
+ * [2, n]; n when r1 or r2 is NaN. */
+double hq_stats_n_eff(size_t n, double r1, double r2);
 
 #endif

@@ -80,6 +80,12 @@ if [ "$(id -u)" -eq 0 ]; then
 		chown -R nobody "$T/ro"
 		chmod 755 "$T"
 		as_owner() { setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups "$@"; }
+		# nobody must reach the commands and the store (a checkout under
+		# a 0700 directory cannot be): else skip.
+		if ! as_owner sh -c 'hq-query --version && test -r "$1"' sh "$T/ro/hq.db" \
+		    >/dev/null 2>&1; then
+			as_owner() { return 99; }
+		fi
 	else
 		as_owner() { return 99; }
 	fi

@@ -232,6 +232,35 @@ test_rank(void)
 	is_dbl(r[3].p_adj, 0.4, 1e-12, "BH: 0.4 stays");
 }
 
+/* hq_corr_stats over pairs with gaps: A and B's lag-1 autocorrelations
+ * over consecutive paired days only, and n_eff. The data are
+ * tests/data/stats/lag1-gaps.tsv; the values R's (make-expected.R there). */
+static void
+test_serial(void)
+{
+	static const int64_t d[] = { 1, 2, 3, 5, 6, 9, 10, 11, 12, 14, 20, 21 };
+	static const double x[] = { 7.1, 6.8, 6.9, 7.5, 7.7, 6.2, 6.0, 6.4, 6.6, 7.9, 7.2, 7.0 };
+	static const double y[] = { 52, 54, 55, 49, 48, 58, 60, 57, 56, 47, 51, 53 };
+	struct hq_corr_pairs p = { 0 };
+	struct hq_corr_result r;
+
+	p.n = sizeof d / sizeof d[0];
+	p.days = hq_xmalloc(p.n * sizeof *p.days);
+	p.a = hq_xmalloc(p.n * sizeof *p.a);
+	p.b = hq_xmalloc(p.n * sizeof *p.b);
+	for (size_t i = 0; i < p.n; i++) {
+		p.days[i] = D0 + d[i];
+		p.a[i] = x[i];
+		p.b[i] = y[i];
+	}
+	is_int(hq_corr_stats(&p, &r), HQ_STATS_OK, "12 pairs with gaps: statistics");
+	is_dbl(r.acf_a, 0.72250165819146539, 1e-12, "A's lag-1 autocorrelation as R's acf (na.pass)");
+	is_dbl(r.acf_b, 0.72653429602888053, 1e-12, "B's");
+	is_dbl(r.n_eff, 3.7385074930172855, 1e-12, "n_eff = n (1 - r1 r2) / (1 + r1 r2), as R");
+	ok(hq_corr_serial(&r), "worth 3.7 of 12 days: serial");
+	hq_corr_pairs_free(&p);
+}
+
 static void
 test_words(void)
 {
@@ -278,6 +307,56 @@ test_words(void)
 	    "mg/dL per 10 h (\u03c1 = -0.41, p = 0.0024, adjusted 0.01, n = 53 days).",
 	    "an --against row: rank, direction, size, p, adjusted p, n");
 
+	/* Serially correlated series: n_eff = 53 (1 - 0.3) / (1 + 0.3) = 28.5 */
+	r.acf_a = 0.6;
+	r.acf_b = 0.5;
+	r.n_eff = 53 * 0.7 / 1.3;
+	ok(hq_corr_serial(&r), "acf 0.6 and 0.5, n_eff 28.5 of 53: serial");
+	hq_buf_reset(&buf);
+	hq_corr_sentence_pair(&buf, &a, &b, 1, 1, &r, 0);
+	is_str(buf.data, "Days with more blood glucose (max) went with less sleep the night "
+	    "after: \u03c1 = -0.41 (r = -0.38); each 10 mg/dL more blood glucose (max) went "
+	    "with 0.12 h less sleep (p = 0.0024, n = 53 days, 2024-04-01 to 2024-05-31). "
+	    "The days are not independent (each series carries over from day to day), so p "
+	    "is smaller than it should be: the 53 days are worth about 29 independent ones. "
+	    "An association, not proof of a cause.", "a pair of serially correlated series: "
+	    "the sentence says the days are not independent and what n is worth");
+	hq_buf_reset(&buf);
+	ok(hq_corr_sentence_against(&buf, 2, &b, &a, -1, 0, &r, 0) == 1,
+	    "an --against row of such series says so to its caller");
+	is_str(buf.data, "2. blood glucose (max) the day before: lower with more sleep, 0.12 "
+	    "mg/dL per 10 h (\u03c1 = -0.41, p = 0.0024, adjusted 0.01, n = 53 days, worth "
+	    "about 29 independent).", "an --against row: n and what it is worth");
+	r.n_eff = 250.4;
+	r.n = 420;
+	hq_buf_reset(&buf);
+	hq_corr_sentence_against(&buf, 1, &b, &a, 0, 0, &r, 0);
+	ok(strstr(buf.data, "n = 420 days, worth about 250 independent).") != NULL,
+	    "above 100 days: two significant digits (250.4 -> 250)");
+	r.n = 53;
+	r.n_eff = 53 * 0.7 / 1.3;
+	r.p_adj = 0.2;
+	hq_buf_reset(&buf);
+	ok(hq_corr_sentence_against(&buf, 2, &b, &a, -1, 0, &r, 0) == 0 &&
+	    !strstr(buf.data, "worth"), "no link after adjusting: nothing to warn about");
+	r.p_adj = 0.01;
+	r.spearman.p = 0.3;
+	hq_buf_reset(&buf);
+	hq_corr_sentence_pair(&buf, &a, &b, 0, 0, &r, 0);
+	ok(!strstr(buf.data, "independent"), "no clear link: no warning that p is too small");
+	r.spearman.p = 0.0024;
+	r.acf_b = 0.15;
+	ok(!hq_corr_serial(&r), "one series below 0.2: not serial");
+	hq_buf_reset(&buf);
+	hq_corr_sentence_pair(&buf, &a, &b, 0, 0, &r, 0);
+	ok(!strstr(buf.data, "independent"), "and the sentence does not warn");
+	r.acf_a = r.acf_b = 0.3;
+	r.n_eff = 53 * 0.91 / 1.09;
+	ok(!hq_corr_serial(&r), "acf 0.3 and 0.3: n_eff 44 of 53 is not well below n");
+	r.acf_a = r.acf_b = NAN;
+	r.n_eff = 53;
+	ok(!hq_corr_serial(&r), "no consecutive days: not serial");
+
 	fp = open_memstream(&text, &len);
 	hq_corr_wrap(fp, "one two three four five six seven eight nine ten \x1b[31mred", 20);
 	fclose(fp);
@@ -299,6 +378,7 @@ main(void)
 	test_pairs();
 	test_groups();
 	test_rank();
+	test_serial();
 	test_words();
 	for (const char *const *f = (const char *const[]){ "g.jsonl", "b.jsonl",
 	    "sleep.jsonl", NULL }; *f; f++) {

@@ -2,7 +2,8 @@
  * tests/data/stats/make-expected.R wrote the data sets there and
  * expected.txt (cor.test pearson and spearman with exact = FALSE, lm,
  * t.test with var.equal = FALSE, p.adjust "BH", rank, qnorm, pt, pbeta,
- * lbeta); this test reads them and needs no R. Every value must agree to
+ * lbeta, acf with na.pass and Bretherton's n_eff on daily series with
+ * gaps); this test reads them and needs no R. Every value must agree to
  * 1e-6 relative (the largest disagreement is printed). */
 #include <float.h>
 #include <math.h>
@@ -38,9 +39,11 @@ check(const char *what, double got, double want)
 		printf("#   got: %.17g\n#   want: %.17g\n", got, want);
 }
 
-/* A data file: pairs (x y) or groups (x|y value); the group column decides. */
+/* A data file: pairs (x y), groups (x|y value), or daily pairs (day x y)
+ * in the lag1-* files; the name decides. */
 struct data {
 	char name[64];
+	int64_t day[MAXV];
 	double x[MAXV], y[MAXV];
 	size_t nx, ny;
 };
@@ -59,8 +62,15 @@ load(struct data *d, const char *dir, const char *name)
 	d->nx = d->ny = 0;
 	snprintf(d->name, sizeof d->name, "%s", name);
 	while (fgets(line, sizeof line, f)) {
-		double a, b;
-		if (strncmp(name, "welch", 5) == 0) {
+		double a, b, c;
+		if (strncmp(name, "lag1", 4) == 0) {
+			if (sscanf(line, "%lf %lf %lf", &a, &b, &c) != 3 || d->nx >= MAXV)
+				break;
+			d->day[d->nx] = (int64_t)a;
+			d->x[d->nx] = b;
+			d->y[d->nx++] = c;
+			d->ny = d->nx;
+		} else if (strncmp(name, "welch", 5) == 0) {
 			if (sscanf(line, "%7s %lf", g, &a) != 2 || d->nx >= MAXV || d->ny >= MAXV)
 				break;
 			if (g[0] == 'x')
@@ -84,6 +94,7 @@ statistic(struct data *d, const char *stat, int *found)
 {
 	static struct hq_stats_cor pc, sc;
 	static struct hq_stats_welch w;
+	static double acf_x, acf_y, n_eff;
 	static char done[64];
 
 	*found = 1;
@@ -94,6 +105,9 @@ statistic(struct data *d, const char *stat, int *found)
 		} else {
 			hq_stats_pearson(d->x, d->y, d->nx, &pc);
 			hq_stats_spearman(d->x, d->y, d->nx, &sc);
+			acf_x = hq_stats_acf1(d->day, d->x, d->nx);
+			acf_y = hq_stats_acf1(d->day, d->y, d->nx);
+			n_eff = hq_stats_n_eff(d->nx, acf_x, acf_y);
 		}
 	}
 	const struct { const char *name; const double *v; } fields[] = {
@@ -105,6 +119,7 @@ statistic(struct data *d, const char *stat, int *found)
 		{ "welch.median_x", &w.median_x }, { "welch.median_y", &w.median_y },
 		{ "welch.diff", &w.diff }, { "welch.t", &w.t }, { "welch.df", &w.df },
 		{ "welch.p", &w.p }, { "welch.g", &w.g },
+		{ "acf.x", &acf_x }, { "acf.y", &acf_y }, { "n_eff", &n_eff },
 	};
 	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
 		if (strcmp(stat, fields[i].name) == 0)
@@ -153,6 +168,10 @@ check_fn(char *line)
 	} else if (strcmp(name, "lbeta") == 0 && sscanf(line, "%lf %lf %lf", &a, &b, &want) == 3) {
 		snprintf(what, sizeof what, "lbeta(%g, %g)", a, b);
 		check(what, hq_stats_lbeta(a, b), want);
+	} else if (strcmp(name, "n_eff") == 0 &&
+	    sscanf(line, "%lf %lf %lf %lf", &a, &b, &c, &want) == 4) {
+		snprintf(what, sizeof what, "n_eff(%g, %g, %g)", a, b, c);
+		check(what, hq_stats_n_eff((size_t)a, b, c), want);
 	} else if (strcmp(name, "ranks") == 0) {
 		double v[32], r[32], w[32];
 		size_t nv = 0, nw = 0, i;
@@ -242,6 +261,8 @@ main(void)
 		snprintf(what, sizeof what, "%s: %s", file, stat);
 		if (!found)
 			ok(0, "%s: unknown statistic", what);
+		else if (strcmp(rest, "NA") == 0)   /* R's NA: undefined here too */
+			ok(isnan(got), "%s is NaN, as R's NA", what);
 		else
 			check(what, got, want);
 	}
@@ -257,6 +278,16 @@ main(void)
 		load(&d, dir, file);
 		hq_stats_pearson(d.x, d.y, d.nx, &c);
 		ok(c.r >= 0.816 && c.r < 0.817, "Anscombe %d: r = 0.816 (%.6f)", k, c.r);
+	}
+
+	/* Lag-1 autocorrelation: what it needs. */
+	{
+		int64_t day[] = { 1, 2, 4, 5 }, apart[] = { 1, 3 };
+		double v[] = { 3, 3, 3, 3 }, two[] = { 1, 5 };
+		ok(isnan(hq_stats_acf1(day, v, 4)), "acf1 of a constant series is NaN");
+		ok(isnan(hq_stats_acf1(apart, two, 2)), "acf1 without consecutive days is NaN");
+		ok(isnan(hq_stats_acf1(day, two, 1)), "acf1 of one day is NaN");
+		is_dbl(hq_stats_n_eff(80, NAN, 0.5), 80, 0, "n_eff without an autocorrelation is n");
 	}
 
 	/* Undefined cases say so and carry no numbers. */

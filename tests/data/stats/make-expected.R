@@ -112,6 +112,53 @@ p <- scan("bh.txt", quiet = TRUE)
 adj <- p.adjust(p, method = "BH")
 for (i in seq_along(adj)) put("bh.txt", paste0("bh.", i), num(adj[i]))
 
+# Serial correlation: daily series with gaps, column 1 the day number, 2
+# and 3 the two series (x, y). The lag-1 autocorrelation is R's acf() on
+# the series laid on every day from the first to the last, the missing
+# ones NA (na.pass: only consecutive days are neighbours); n_eff is
+# Bretherton et al.'s n (1 - r1 r2) / (1 + r1 r2), clamped to [2, n].
+lag1 <- function(day, v) {
+  grid <- rep(NA_real_, max(day) - min(day) + 1)
+  grid[day - min(day) + 1] <- v
+  acf(grid, lag.max = 1, plot = FALSE, na.action = na.pass)$acf[2]
+}
+n_eff <- function(n, r1, r2) {
+  if (is.na(r1) || is.na(r2)) return(n)
+  min(n, max(2, n * (1 - r1 * r2) / (1 + r1 * r2)))
+}
+serial <- list()
+set.seed(20261123)
+day <- setdiff(1:150, c(17, 18, 40, 77, 78, 79, 120))  # a week away, some days off
+x <- arima.sim(list(ar = 0.8), 150)
+y <- 0.5 * x + arima.sim(list(ar = 0.7), 150)
+serial[["lag1-ar.tsv"]] <- data.frame(day = day, x = round(x[day], 4), y = round(y[day], 4))
+serial[["lag1-gaps.tsv"]] <- data.frame(
+  day = c(1, 2, 3, 5, 6, 9, 10, 11, 12, 14, 20, 21),
+  x = c(7.1, 6.8, 6.9, 7.5, 7.7, 6.2, 6.0, 6.4, 6.6, 7.9, 7.2, 7.0),   # sleep h
+  y = c(52, 54, 55, 49, 48, 58, 60, 57, 56, 47, 51, 53))               # resting HR
+day <- 1:60
+x <- round(rnorm(60), 4)
+serial[["lag1-white.tsv"]] <- data.frame(day = day, x = x, y = round(0.6 * x + rnorm(60, sd = 0.8), 4))
+serial[["lag1-opposite.tsv"]] <- data.frame(day = 1:20, x = rep(c(1, -1), 10) + round(rnorm(20, sd = 0.2), 4),
+                                            y = round(cumsum(rnorm(20)), 4))
+serial[["lag1-none.tsv"]] <- data.frame(day = seq(1, 39, by = 2), x = round(rnorm(20), 4),
+                                        y = round(rnorm(20), 4))
+serial[["lag1-strong.tsv"]] <- data.frame(day = 1:12, x = 1:12 + c(0, 0.1), y = 12:1 + c(0.2, 0))
+for (f in names(serial)) {
+  if (!file.exists(f))
+    write.table(serial[[f]], f, sep = "\t", row.names = FALSE, col.names = FALSE)
+  d <- read.table(f, col.names = c("day", "x", "y"))
+  r1 <- lag1(d$day, d$x)
+  r2 <- lag1(d$day, d$y)
+  put(f, "acf.x", if (is.na(r1)) "NA" else num(r1))
+  put(f, "acf.y", if (is.na(r2)) "NA" else num(r2))
+  put(f, "n_eff", num(n_eff(nrow(d), r1, r2)))
+}
+# n_eff at its bounds: 2 when r1 r2 is near 1, n when it is negative.
+for (a in list(c(100, 0.9, 0.9), c(365, 0.6, 0.45), c(10, 0.95, 0.95), c(50, -0.5, 0.5),
+               c(30, 1, 1), c(40, -1, 1)))
+  put("fn n_eff", num(a[1]), num(a[2]), num(a[3]), num(n_eff(a[1], a[2], a[3])))
+
 # Average ranks.
 v <- c(10, 20, 10, 30, 20, 10, 5)
 r <- rank(v)
