@@ -9,14 +9,22 @@
  *   query-bench baseline DB WHAT  times the straightforward SQL GROUP BY over
  *                                 the raw sample table, best of 3, and
  *                                 prints the seconds: WHAT is hr-day,
- *                                 steps-week, hr-day-year or hr-day-when
- *                                 (heart rate by day on the days with at
- *                                 least 12000 steps: --when)
+ *                                 steps-week, steps-day, hr-day-year or
+ *                                 hr-day-when (heart rate by day on the
+ *                                 days with at least 12000 steps: --when)
  *   query-bench hq DB WHAT        times hq_query_run() for the same
  *                                 question in the same way (in process,
  *                                 as the baseline, so neither pays for
  *                                 starting a process); hr-day-when goes
- *                                 through hq_select_run(), as hq-query
+ *                                 through hq_select_run(), as hq-query.
+ *                                 More questions, each against one of
+ *                                 the baselines: hr-day-median (median
+ *                                 and p90 by day), hr-median (the whole
+ *                                 range's), steps-week-prio (a configured
+ *                                 source priority: merged from raw
+ *                                 samples), steps-day (in $TZ, which may
+ *                                 be a zone whose days start on the
+ *                                 half hour)
  *
  * Never installed (a helper of make bench).
  */
@@ -150,6 +158,11 @@ baseline(const char *path, const char *what)
 		    "sum(value), count(*) FROM sample WHERE metric_id = (SELECT id FROM "
 		    "metric WHERE identifier = 'HKQuantityTypeIdentifierStepCount') "
 		    "GROUP BY w";
+	else if (strcmp(what, "steps-day") == 0)
+		sql = "SELECT date(start, 'unixepoch', 'localtime') AS d, "
+		    "sum(value), count(*) FROM sample WHERE metric_id = (SELECT id FROM "
+		    "metric WHERE identifier = 'HKQuantityTypeIdentifierStepCount') "
+		    "GROUP BY d";
 	else {
 		fprintf(stderr, "query-bench: unknown baseline '%s'\n", what);
 		hq_store_close(s);
@@ -212,11 +225,11 @@ engine(const char *path, const char *what)
 	struct hq_err e;
 	struct hq_store *s = hq_store_open(path, HQ_STORE_READONLY, &e);
 	struct hq_query q = {0};
+	struct hq_priority prio;
 	double best = 1e9;
 	size_t rows = 0;
 
-	if (!s || hq_time_set_zone(NULL, &e) ||
-	    hq_store_exec(s, "PRAGMA mmap_size = 1073741824", &e)) {
+	if (!s || hq_time_set_zone(NULL, &e)) {
 		fprintf(stderr, "query-bench: %s\n", e.msg);
 		hq_store_close(s);
 		return 2;
@@ -224,11 +237,21 @@ engine(const char *path, const char *what)
 	q.from = INT64_MIN;
 	q.to = INT64_MAX;
 	q.by = HQ_DAY;
-	if (strcmp(what, "steps-week") == 0) {
+	hq_merge_priority_parse(&prio, "iPhone, Watch");
+	if (strncmp(what, "steps-", 6) == 0) {
 		hq_query_resolve(s, "steps", &q.metric, &e);
-		q.by = HQ_WEEK;
+		if (strncmp(what, "steps-week", 10) == 0)
+			q.by = HQ_WEEK;
+		if (strcmp(what, "steps-week-prio") == 0)
+			q.priority = &prio;
 	} else
 		hq_query_resolve(s, "heart_rate", &q.metric, &e);
+	if (strcmp(what, "hr-day-median") == 0 || strcmp(what, "hr-median") == 0) {
+		hq_stats_parse_aggs("median,p90", q.aggs, HQ_MAX_AGGS, &q.naggs, &e);
+		q.whole = strcmp(what, "hr-median") == 0;
+		if (q.whole)
+			q.by = HQ_PERIOD_NONE;
+	}
 	if (strcmp(what, "hr-day-year") == 0) {
 		q.from = hq_time_from_local(2023, 1, 1, 0, 0, 0);
 		q.to = hq_time_from_local(2024, 1, 1, 0, 0, 0);
@@ -240,6 +263,7 @@ engine(const char *path, const char *what)
 		    : hq_query_run(s, &q, &sr, &e) ? -1 : (long)sr.n;
 		if (n < 0) {
 			fprintf(stderr, "query-bench: %s\n", e.msg);
+			hq_merge_priority_free(&prio);
 			hq_store_close(s);
 			return 2;
 		}
@@ -250,6 +274,7 @@ engine(const char *path, const char *what)
 			best = t;
 	}
 	printf("%.4f %zu\n", best, rows);
+	hq_merge_priority_free(&prio);
 	hq_store_close(s);
 	return 0;
 }

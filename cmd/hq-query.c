@@ -512,7 +512,7 @@ main(int argc, char **argv)
 	}
 	/* Years of rollups are tens of megabytes read once: mapping them
 	 * saves SQLite copying every page into its cache. */
-	if (hq_store_exec(s, "PRAGMA mmap_size = 1073741824", &e))
+	if (hq_store_exec(s, "PRAGMA mmap_size = 0", &e))
 		hq_warn("%s (continuing without mmap)", e.msg);
 	if (c.complete) {
 		status = hq_query_metric_names(s, print_name, NULL, &e) ? 2 : 0;

@@ -83,7 +83,10 @@ hq_buf_puts(struct hq_buf *b, const char *s)
 void
 hq_buf_putc(struct hq_buf *b, char c)
 {
-	hq_buf_append(b, &c, 1);
+	if (b->len + 2 > b->cap)
+		grow(b, 1);
+	b->data[b->len++] = c;
+	b->data[b->len] = '\0';
 }
 
 void
@@ -111,24 +114,31 @@ hq_buf_json_str(struct hq_buf *b, const char *s)
 	const unsigned char *end = p + strlen(s);
 
 	hq_buf_putc(b, '"');
-	for (; *p; p++) {
-		switch (*p) {
+	for (;;) {
+		/* The run that needs no escape, copied at once. */
+		const unsigned char *q = p;
+		while (*q >= 0x20 && *q < 0x80 && *q != '"' && *q != '\\')
+			q++;
+		if (q > p)
+			hq_buf_append(b, p, (size_t)(q - p));
+		p = q;
+		if (!*p)
+			break;
+		switch (*p++) {
 		case '"':  hq_buf_puts(b, "\\\""); break;
 		case '\\': hq_buf_puts(b, "\\\\"); break;
 		case '\n': hq_buf_puts(b, "\\n"); break;
 		case '\r': hq_buf_puts(b, "\\r"); break;
 		case '\t': hq_buf_puts(b, "\\t"); break;
 		default:
-			if (*p < 0x20)
-				hq_buf_printf(b, "\\u%04x", *p);
-			else if (*p < 0x80)
-				hq_buf_putc(b, (char)*p);
+			if (p[-1] < 0x20)
+				hq_buf_printf(b, "\\u%04x", p[-1]);
 			else {
 				/* JSON is UTF-8: a byte that is not becomes U+FFFD
 				 * (a store written before the import writer checked). */
-				size_t k = hq_utf8_char(p, (size_t)(end - p));
+				size_t k = hq_utf8_char(p - 1, (size_t)(end - p + 1));
 				if (k) {
-					hq_buf_append(b, p, k);
+					hq_buf_append(b, p - 1, k);
 					p += k - 1;
 				} else
 					hq_buf_puts(b, "\\ufffd");

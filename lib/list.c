@@ -112,6 +112,25 @@ db_error(struct hq_store *s, const char *what, struct hq_err *e)
 
 /* ---- the kinds of data -------------------------------------------------- */
 
+/* The nights sleep analysis makes, counted as they come (none held). */
+struct night_span {
+	int64_t n, first, last;
+};
+
+static int
+count_night(void *ctx, const struct hq_series *sr, const struct hq_row *r,
+    struct hq_err *e)
+{
+	struct night_span *ns = ctx;
+
+	(void)sr;
+	(void)e;
+	if (ns->n++ == 0)
+		ns->first = r->start;
+	ns->last = r->end;
+	return 0;
+}
+
 /* The row for the nights that sleep analysis makes: how many, from the
  * first to the last. 1, 0 when there are none, -1. */
 static int
@@ -120,22 +139,23 @@ list_nights(struct hq_store *s, const struct names *sources,
 {
 	struct hq_query q = {0};
 	struct hq_series sr;
+	struct night_span ns = {0};
 
 	if (hq_query_resolve(s, "sleep", &q.metric, e))
 		return -1;
 	q.from = INT64_MIN;
 	q.to = INT64_MAX;
-	if (hq_query_run(s, &q, &sr, e))
+	if (hq_query_each(s, &q, count_night, &ns, &sr, e))
 		return -1;
-	if (sr.n > 0)
+	hq_series_free(&sr);
+	if (ns.n > 0)
 		put_row(out, &(struct row){ .metric = "sleep",
 		    .identifier = q.metric.identifier,
 		    .kind = hq_catalog_kind_name(HQ_KIND_SLEEP),
-		    .unit = q.metric.unit, .count = (int64_t)sr.n,
-		    .first = sr.rows[0].start, .last = sr.rows[sr.n - 1].end,
+		    .unit = q.metric.unit, .count = ns.n,
+		    .first = ns.first, .last = ns.last,
 		    .times = 1, .sources = sources });
-	hq_series_free(&sr);
-	return sr.n > 0;
+	return ns.n > 0;
 }
 
 /* Every metric with samples, by identifier. */

@@ -61,6 +61,19 @@ hq_merge_source_class(const struct hq_priority *p, const char *source,
 	return (int)i + 2;
 }
 
+int
+hq_merge_device_matters(const struct hq_priority *p, const char *source)
+{
+	static const char *const devices[] = { NULL, "model:Watch", "model:iPhone" };
+	struct hq_priority none = {0};
+	int cls = hq_merge_source_class(p ? p : &none, source, NULL);
+
+	for (size_t i = 1; i < sizeof devices / sizeof devices[0]; i++)
+		if (hq_merge_source_class(p ? p : &none, source, devices[i]) != cls)
+			return 1;
+	return 0;
+}
+
 uint64_t
 hq_merge_rank(const struct hq_priority *p, const char *source,
     const char *device, size_t order)
@@ -153,6 +166,105 @@ cmp_iv(const void *a, const void *b)
 	return (x->s > y->s) - (x->s < y->s);
 }
 
+/* order[] = the samples by rank, then start, ties in input order (as a
+ * stable sort gives them). Input already in start order (queries read it
+ * so) is split by rank in one pass per rank: sources are few. */
+static void
+rank_order(const struct hq_merge_sample *in, size_t n, size_t *order)
+{
+	uint64_t ranks[8];
+	size_t nranks = 0, k = 0;
+	int sorted = 1;
+
+	for (size_t i = 0; i < n; i++)
+		order[i] = i;
+	for (size_t i = 1; i < n && sorted; i++)
+		sorted = in[i - 1].start <= in[i].start;
+	for (size_t i = 0; i < n && sorted; i++) {
+		size_t r = 0;
+		while (r < nranks && ranks[r] != in[i].rank)
+			r++;
+		if (r == nranks) {
+			if (nranks == sizeof ranks / sizeof ranks[0])
+				sorted = 0;
+			else
+				ranks[nranks++] = in[i].rank;
+		}
+	}
+	if (!sorted) {
+		sort_base = in;
+		qsort(order, n, sizeof *order, cmp_rank_start);
+		return;
+	}
+	/* The few ranks in order, then each one's samples in input order. */
+	for (size_t i = 1; i < nranks; i++)
+		for (size_t j = i; j > 0 && ranks[j - 1] > ranks[j]; j--) {
+			uint64_t t = ranks[j];
+			ranks[j] = ranks[j - 1];
+			ranks[j - 1] = t;
+		}
+	for (size_t r = 0; r < nranks; r++)
+		for (size_t i = 0; i < n; i++)
+			if (in[i].rank == ranks[r])
+				order[k++] = i;
+}
+
+static int
+piece_before(const struct hq_piece *x, const struct hq_piece *y)
+{
+	return x->start < y->start || (x->start == y->start && x->sample < y->sample);
+}
+
+/* Pieces by start, then sample: they come as a few ascending runs (one or
+ * more per rank), merged pairwise; what the same sort by qsort gives. */
+static void
+sort_pieces(struct hq_piece *p, size_t n)
+{
+	struct hq_piece *tmp;
+	size_t *run, nrun = 0;
+
+	if (n < 2)
+		return;
+	run = hq_xmalloc((n + 1) * sizeof *run);
+	run[nrun++] = 0;
+	for (size_t i = 1; i < n; i++)
+		if (piece_before(&p[i], &p[i - 1]))
+			run[nrun++] = i;
+	if (nrun == 1) {
+		free(run);
+		return;
+	}
+	if (nrun > 64) {
+		/* Not runs worth merging: sort. */
+		free(run);
+		qsort(p, n, sizeof *p, cmp_piece);
+		return;
+	}
+	run[nrun] = n;
+	tmp = hq_xmalloc(n * sizeof *tmp);
+	while (nrun > 1) {
+		/* Runs r and r + 1 into one; run[nrun] is n. */
+		size_t m = 0;
+		for (size_t r = 0; r < nrun; r += 2) {
+			size_t a = run[r], mid = run[r + 1];
+			size_t z = run[r + 2 < nrun ? r + 2 : nrun];
+			size_t i = a, j = mid, k = a;
+			while (i < mid && j < z)
+				tmp[k++] = piece_before(&p[j], &p[i]) ? p[j++] : p[i++];
+			while (i < mid)
+				tmp[k++] = p[i++];
+			while (j < z)
+				tmp[k++] = p[j++];
+			run[m++] = a;
+		}
+		memcpy(p, tmp, n * sizeof *p);
+		run[m] = n;
+		nrun = m;
+	}
+	free(tmp);
+	free(run);
+}
+
 void
 hq_merge_cumulative(const struct hq_merge_sample *in, size_t n,
     struct hq_piece **out, size_t *nout)
@@ -163,10 +275,7 @@ hq_merge_cumulative(const struct hq_merge_sample *in, size_t n,
 
 	*out = NULL;
 	*nout = 0;
-	for (size_t i = 0; i < n; i++)
-		order[i] = i;
-	sort_base = in;
-	qsort(order, n, sizeof *order, cmp_rank_start);
+	rank_order(in, n, order);
 
 	for (size_t g = 0; g < n;) {
 		size_t end = g, ng = 0;
@@ -221,8 +330,7 @@ hq_merge_cumulative(const struct hq_merge_sample *in, size_t n,
 		}
 		g = end;
 	}
-	if (*nout)
-		qsort(*out, *nout, sizeof **out, cmp_piece);
+	sort_pieces(*out, *nout);
 	free(order);
 	free(group);
 	free(cov);

@@ -39,6 +39,8 @@ struct hq_out {
 	char **csv_cols;       /* csv: the first row's keys */
 	size_t ncsv;
 	struct hq_buf line;
+	int direct;            /* jsonl, json: fields go straight into line */
+	size_t fields;         /* direct: of the row being written */
 	int width;             /* tables fit this many columns */
 	struct fit *fits;
 	size_t nfits;
@@ -89,6 +91,8 @@ hq_out_new(FILE *fp, enum hq_format f)
 	o->fp = fp;
 	o->fmt = f == HQ_FMT_AUTO ? (tty ? HQ_FMT_TABLE : HQ_FMT_JSONL) : f;
 	o->color = tty && !getenv("NO_COLOR");
+	/* JSON is written field by field as it comes: no row is held. */
+	o->direct = o->fmt == HQ_FMT_JSONL || o->fmt == HQ_FMT_JSON;
 	o->width = hq_term_width(fileno(fp));
 	return o;
 }
@@ -135,14 +139,35 @@ hq_out_keyvalue(struct hq_out *o)
 	o->keyvalue = 1;
 }
 
+/* The digits of an integer, into buf (n >= 22). */
+static void
+format_int(int64_t v, char *buf)
+{
+	char t[24], *p = t + sizeof t;
+	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
+
+	*--p = '\0';
+	do {
+		*--p = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		*--p = '-';
+	memcpy(buf, p, (size_t)(t + sizeof t - p));
+}
+
 void
 hq_format_number(double v, char *buf, size_t n)
 {
 	if (!isfinite(v))
 		snprintf(buf, n, "null");
-	else if (v == floor(v) && fabs(v) < 1e15)
-		snprintf(buf, n, "%.0f", v == 0 ? 0.0 : v);
-	else
+	else if (v == floor(v) && fabs(v) < 1e15) {
+		/* What "%.0f" prints, without printf: most values are counts. */
+		if (n >= 22)
+			format_int((int64_t)v, buf);
+		else
+			snprintf(buf, n, "%.0f", v == 0 ? 0.0 : v);
+	} else
 		snprintf(buf, n, "%.10g", v);
 }
 
@@ -167,12 +192,38 @@ add_cell(struct hq_out *o, const char *key, enum cell_type t, const char *text,
 void
 hq_out_begin(struct hq_out *o)
 {
+	if (o->direct) {
+		hq_buf_reset(&o->line);
+		if (o->fmt == HQ_FMT_JSON)
+			hq_buf_puts(&o->line, o->rows ? ",\n" : "[\n");
+		hq_buf_putc(&o->line, '{');
+		o->fields = 0;
+		return;
+	}
 	clear_row(&o->cur);
+}
+
+/* JSON: the key of the next field, written. */
+static void
+direct_key(struct hq_out *o, const char *key)
+{
+	if (o->fields++)
+		hq_buf_putc(&o->line, ',');
+	hq_buf_json_str(&o->line, key);
+	hq_buf_putc(&o->line, ':');
 }
 
 void
 hq_out_str(struct hq_out *o, const char *key, const char *val)
 {
+	if (o->direct) {
+		direct_key(o, key);
+		if (val)
+			hq_buf_json_str(&o->line, val);
+		else
+			hq_buf_puts(&o->line, "null");
+		return;
+	}
 	if (!val)
 		add_cell(o, key, CELL_NULL, "", NAN);
 	else
@@ -185,10 +236,15 @@ hq_out_num(struct hq_out *o, const char *key, double v)
 	char buf[64];
 
 	if (!isfinite(v)) {
-		add_cell(o, key, CELL_NULL, "", NAN);
+		hq_out_null(o, key);
 		return;
 	}
 	hq_format_number(v, buf, sizeof buf);
+	if (o->direct) {
+		direct_key(o, key);
+		hq_buf_puts(&o->line, buf);
+		return;
+	}
 	add_cell(o, key, CELL_NUM, buf, v);
 }
 
@@ -197,25 +253,40 @@ hq_out_int(struct hq_out *o, const char *key, int64_t v)
 {
 	char buf[32];
 
-	snprintf(buf, sizeof buf, "%lld", (long long)v);
+	format_int(v, buf);
+	if (o->direct) {
+		direct_key(o, key);
+		hq_buf_puts(&o->line, buf);
+		return;
+	}
 	add_cell(o, key, CELL_NUM, buf, (double)v);
 }
 
 void
 hq_out_bool(struct hq_out *o, const char *key, int v)
 {
-	add_cell(o, key, CELL_RAW, v ? "true" : "false", NAN);
+	hq_out_raw(o, key, v ? "true" : "false");
 }
 
 void
 hq_out_null(struct hq_out *o, const char *key)
 {
+	if (o->direct) {
+		direct_key(o, key);
+		hq_buf_puts(&o->line, "null");
+		return;
+	}
 	add_cell(o, key, CELL_NULL, "", NAN);
 }
 
 void
 hq_out_raw(struct hq_out *o, const char *key, const char *json)
 {
+	if (o->direct) {
+		direct_key(o, key);
+		hq_buf_puts(&o->line, json ? json : "");
+		return;
+	}
 	add_cell(o, key, CELL_RAW, json, NAN);
 }
 
@@ -225,6 +296,17 @@ hq_out_strv(struct hq_out *o, const char *key, const char *const *v, size_t n)
 	struct hq_buf json = {0}, plain = {0};
 	struct cell *c;
 
+	if (o->direct) {
+		direct_key(o, key);
+		hq_buf_putc(&o->line, '[');
+		for (size_t i = 0; i < n; i++) {
+			if (i)
+				hq_buf_putc(&o->line, ',');
+			hq_buf_json_str(&o->line, v[i]);
+		}
+		hq_buf_putc(&o->line, ']');
+		return;
+	}
 	hq_buf_putc(&json, '[');
 	hq_buf_puts(&plain, "");
 	for (size_t i = 0; i < n; i++) {
@@ -247,30 +329,6 @@ static const char *
 plain_text(const struct cell *c)
 {
 	return c->type == CELL_ARRAY ? c->plain : c->text;
-}
-
-static void
-json_value(struct hq_buf *b, const struct cell *c)
-{
-	switch (c->type) {
-	case CELL_STR: hq_buf_json_str(b, c->text); break;
-	case CELL_NULL: hq_buf_puts(b, "null"); break;
-	default: hq_buf_puts(b, c->text);
-	}
-}
-
-static void
-json_row(struct hq_buf *b, const struct row *r)
-{
-	hq_buf_putc(b, '{');
-	for (size_t i = 0; i < r->n; i++) {
-		if (i)
-			hq_buf_putc(b, ',');
-		hq_buf_json_str(b, r->cells[i].key);
-		hq_buf_putc(b, ':');
-		json_value(b, &r->cells[i]);
-	}
-	hq_buf_putc(b, '}');
 }
 
 static void
@@ -304,14 +362,15 @@ hq_out_end(struct hq_out *o)
 	struct hq_buf *b = &o->line;
 
 	o->rows++;
+	if (o->direct) {
+		hq_buf_putc(b, '}');
+		if (o->fmt == HQ_FMT_JSONL)
+			hq_buf_putc(b, '\n');
+		fwrite(b->data, 1, b->len, o->fp);
+		return;
+	}
 	hq_buf_reset(b);
 	switch (o->fmt) {
-	case HQ_FMT_JSONL:
-		json_row(b, &o->cur);
-		hq_buf_putc(b, '\n');
-		fwrite(b->data, 1, b->len, o->fp);
-		clear_row(&o->cur);
-		return;
 	case HQ_FMT_CSV:
 		if (!o->csv_cols) {
 			o->ncsv = o->cur.n;
@@ -587,13 +646,8 @@ hq_out_free(struct hq_out *o)
 	} else if (o->fmt == HQ_FMT_TABLE && o->nheld) {
 		write_table(o);
 	} else if (o->fmt == HQ_FMT_JSON) {
-		fputs("[", o->fp);
-		for (size_t r = 0; r < o->nheld; r++) {
-			hq_buf_reset(&o->line);
-			json_row(&o->line, &o->held[r]);
-			fprintf(o->fp, "%s\n%s", r ? "," : "", o->line.data);
-		}
-		fputs(o->nheld ? "\n]\n" : "]\n", o->fp);
+		/* The rows went out as they came: "[\n{...},\n{...}". */
+		fputs(o->rows ? "\n]\n" : "[]\n", o->fp);
 	}
 	for (size_t r = 0; r < o->nheld; r++)
 		free_row(&o->held[r]);

@@ -1,3 +1,4 @@
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <sys/types.h>
@@ -9,20 +10,204 @@
 #include "hq/merge.h"
 #include "hq/rollup.h"
 
-int
-hq_rollup_current(struct hq_store *s)
+static int
+covers_all(struct hq_store *s, const char *sql)
 {
 	sqlite3_stmt *st;
 	int cur = 0;
 
-	if (sqlite3_prepare_v2(hq_store_db(s), "SELECT (SELECT last_sample_id FROM "
-	    "rollup_state) = (SELECT coalesce(max(id), 0) FROM sample)", -1, &st,
-	    NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(hq_store_db(s), sql, -1, &st, NULL) != SQLITE_OK)
 		return 0;
 	if (sqlite3_step(st) == SQLITE_ROW)
 		cur = sqlite3_column_int(st, 0);
 	sqlite3_finalize(st);
 	return cur;
+}
+
+int
+hq_rollup_current(struct hq_store *s)
+{
+	return covers_all(s, "SELECT (SELECT last_sample_id FROM rollup_state) = "
+	    "(SELECT coalesce(max(id), 0) FROM sample)");
+}
+
+int
+hq_rollup_vals_current(struct hq_store *s)
+{
+	return covers_all(s, "SELECT (SELECT last_sample_id FROM "
+	    "rollup_vals_state) = (SELECT coalesce(max(id), 0) FROM sample)");
+}
+
+/* ---- a slot's values as bytes ----------------------------------------- */
+
+/*
+ * A blob is a kind byte, then (value, count) pairs, values ascending and
+ * distinct, counts as varints. Kind 'i': every value an integer (heart
+ * rate, steps, glucose in mg/dL), each written as the zigzag varint of its
+ * difference from the one before (from 0): a byte or two. Kind 'd': each
+ * value its 8 bytes, little-endian.
+ */
+
+static size_t
+put_varint(unsigned char *p, uint64_t x)
+{
+	size_t n = 0;
+
+	while (x >= 0x80) {
+		p[n++] = (unsigned char)(x | 0x80);
+		x >>= 7;
+	}
+	p[n++] = (unsigned char)x;
+	return n;
+}
+
+static int
+get_varint(const unsigned char **p, const unsigned char *end, uint64_t *x)
+{
+	uint64_t v = 0;
+
+	for (int shift = 0; *p < end && shift < 64; shift += 7) {
+		unsigned char b = *(*p)++;
+		v |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80)) {
+			*x = v;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static int
+is_int(double v)
+{
+	return v >= -9007199254740992.0 && v <= 9007199254740992.0 &&
+	    v == (double)(int64_t)v;
+}
+
+struct vc {
+	double v;
+	long c;
+};
+
+/* Pairs (ascending, distinct) as a blob into out (at least 1 + 19 bytes a
+ * pair): its length. */
+static size_t
+vals_encode(const struct vc *x, size_t n, unsigned char *out)
+{
+	size_t len = 1;
+	int ints = 1;
+	int64_t prev = 0;
+
+	for (size_t i = 0; i < n && ints; i++)
+		ints = is_int(x[i].v);
+	out[0] = ints ? 'i' : 'd';
+	for (size_t i = 0; i < n; i++) {
+		if (ints) {
+			int64_t d = (int64_t)x[i].v - prev;
+			prev = (int64_t)x[i].v;
+			len += put_varint(out + len, ((uint64_t)d << 1) ^ (uint64_t)(d >> 63));
+		} else {
+			uint64_t b;
+			double v = x[i].v == 0 ? 0 : x[i].v;
+			memcpy(&b, &v, sizeof b);
+			for (int k = 0; k < 8; k++)
+				out[len++] = (unsigned char)(b >> (8 * k));
+		}
+		len += put_varint(out + len, (uint64_t)x[i].c);
+	}
+	return len;
+}
+
+void
+hq_rollup_vals_start(struct hq_rollup_vals *r, const void *blob, size_t n)
+{
+	r->p = blob;
+	r->end = r->p ? r->p + n : NULL;
+	r->prev = 0;
+	r->ints = 0;
+	if (!r->p || n == 0 || (r->p[0] != 'i' && r->p[0] != 'd')) {
+		r->p = r->end;
+		return;
+	}
+	r->ints = *r->p++ == 'i';
+}
+
+int
+hq_rollup_vals_next(struct hq_rollup_vals *r, double *v, long *count)
+{
+	uint64_t x, c;
+
+	if (r->p >= r->end)
+		return 0;
+	if (r->ints) {
+		if (get_varint(&r->p, r->end, &x))
+			goto bad;
+		r->prev += (int64_t)(x >> 1) ^ -(int64_t)(x & 1);
+		*v = (double)r->prev;
+	} else {
+		if (r->end - r->p < 8)
+			goto bad;
+		x = 0;
+		for (int k = 0; k < 8; k++)
+			x |= (uint64_t)r->p[k] << (8 * k);
+		r->p += 8;
+		memcpy(v, &x, sizeof *v);
+	}
+	if (get_varint(&r->p, r->end, &c) || c == 0 || c > LONG_MAX)
+		goto bad;
+	*count = (long)c;
+	return 1;
+bad:
+	r->p = r->end;
+	return 0;
+}
+
+static void
+push_vc(struct vc **x, size_t *n, size_t *cap, double v, long c)
+{
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 64;
+		*x = hq_xrealloc(*x, *cap * sizeof **x);
+	}
+	(*x)[(*n)++] = (struct vc){ v, c };
+}
+
+/* SQL hq_rollup_vals_merge(a, b): one blob of the values of both, for the
+ * upsert that adds a flush's values to a slot that has some. */
+static void
+sql_vals_merge(sqlite3_context *cx, int argc, sqlite3_value **argv)
+{
+	struct hq_rollup_vals ra, rb;
+	struct vc *x = NULL;
+	size_t n = 0, cap = 0;
+	double va = 0, vb = 0;
+	long ca = 0, cb = 0;
+	int ha, hb;
+	unsigned char *out;
+
+	(void)argc;
+	hq_rollup_vals_start(&ra, sqlite3_value_blob(argv[0]),
+	    (size_t)sqlite3_value_bytes(argv[0]));
+	hq_rollup_vals_start(&rb, sqlite3_value_blob(argv[1]),
+	    (size_t)sqlite3_value_bytes(argv[1]));
+	ha = hq_rollup_vals_next(&ra, &va, &ca);
+	hb = hq_rollup_vals_next(&rb, &vb, &cb);
+	while (ha || hb) {
+		if (ha && (!hb || va < vb)) {
+			push_vc(&x, &n, &cap, va, ca);
+			ha = hq_rollup_vals_next(&ra, &va, &ca);
+		} else if (hb && (!ha || vb < va)) {
+			push_vc(&x, &n, &cap, vb, cb);
+			hb = hq_rollup_vals_next(&rb, &vb, &cb);
+		} else {
+			push_vc(&x, &n, &cap, va, ca + cb);
+			ha = hq_rollup_vals_next(&ra, &va, &ca);
+			hb = hq_rollup_vals_next(&rb, &vb, &cb);
+		}
+	}
+	out = hq_xmalloc(1 + 19 * n);
+	sqlite3_result_blob(cx, out, (int)vals_encode(x, n, out), free);
+	free(x);
 }
 
 int64_t
@@ -47,12 +232,15 @@ struct cell {
 	int64_t metric, source, slot;
 	long n, pn;
 	double sum, sumsq, min, max, psum;
-	int used;
+	int used, moments;   /* moments: n..psum are new (else only values) */
+	double *vals;        /* discrete metrics: the new values (rollup_vals) */
+	size_t nvals, capvals;
 };
 
 struct table {
 	struct cell *c;
 	size_t cap, n;
+	size_t nvals;        /* values held in all cells */
 };
 
 static size_t
@@ -72,7 +260,7 @@ static void
 grow(struct table *t)
 {
 	struct table nt = { hq_xcalloc(t->cap ? t->cap * 2 : 4096, sizeof *nt.c),
-	    t->cap ? t->cap * 2 : 4096, 0 };
+	    t->cap ? t->cap * 2 : 4096, 0, t->nvals };
 
 	for (size_t i = 0; i < t->cap; i++)
 		if (t->c[i].used) {
@@ -104,6 +292,20 @@ lookup(struct table *t, int64_t m, int64_t s, int64_t slot)
 	return &t->c[i];
 }
 
+/* A discrete sample's value for rollup_vals. */
+static void
+add_value(struct table *t, int64_t m, int64_t src, int64_t start, double v)
+{
+	struct cell *c = lookup(t, m, src, hq_rollup_slot(start));
+
+	if (c->nvals == c->capvals) {
+		c->capvals = c->capvals ? c->capvals * 2 : 16;
+		c->vals = hq_xrealloc(c->vals, c->capvals * sizeof *c->vals);
+	}
+	c->vals[c->nvals++] = v;
+	t->nvals++;
+}
+
 /* A sample into its slots. Only a cumulative one (spread) is shared out
  * pro rata over every slot it covers: queries read psum for those alone,
  * so a long sample of another kind (a weekly walking-steadiness score, a
@@ -114,6 +316,7 @@ add_sample(struct table *t, int64_t m, int64_t src, int64_t start,
 {
 	struct cell *c = lookup(t, m, src, hq_rollup_slot(start));
 
+	c->moments = 1;
 	c->n++;
 	c->sum += v;
 	c->sumsq += v * v;
@@ -130,6 +333,7 @@ add_sample(struct table *t, int64_t m, int64_t src, int64_t start,
 		int64_t a = start > slot ? start : slot;
 		int64_t z = end < slot + HQ_ROLLUP_SLOT ? end : slot + HQ_ROLLUP_SLOT;
 		c = lookup(t, m, src, slot);
+		c->moments = 1;
 		c->psum += v * (double)(z - a) / (double)(end - start);
 		c->pn++;
 	}
@@ -159,6 +363,72 @@ is_cumulative(struct hq_store *s, int64_t metric)
 	    HQ_KIND_CUMULATIVE;
 }
 
+/* A counted piece of the merge into slots of size `size` (an hour, or 15
+ * minutes for zones whose days start on the half or quarter hour),
+ * within the window, pro rata; n counts the sample where its counted part
+ * starts. */
+static void
+add_piece(struct table *t, const struct window *w, const struct hq_piece *pc,
+    int first, int64_t size)
+{
+	int64_t a = pc->start, b = pc->end;
+
+	if (b <= a) {
+		if (a >= w->lo && a < w->hi) {
+			struct cell *c = lookup(t, w->metric, 0, a - ((a % size) + size) % size);
+			c->psum += pc->value;
+			c->pn += first;
+		}
+		return;
+	}
+	int64_t lo = a > w->lo ? a : w->lo, hi = b < w->hi ? b : w->hi;
+	for (int64_t slot = lo - ((lo % size) + size) % size; slot < hi; slot += size) {
+		int64_t x = lo > slot ? lo : slot;
+		int64_t z = hi < slot + size ? hi : slot + size;
+		struct cell *c = lookup(t, w->metric, 0, slot);
+		c->psum += pc->value * (double)(z - x) / (double)(b - a);
+		c->pn += first && x == a;
+	}
+}
+
+/* The window's merged slots in table `name`, in place of what it had. */
+static int
+write_merged(struct hq_store *s, const char *name, const struct window *w,
+    const struct table *t, struct hq_err *e)
+{
+	char sql[128];
+	sqlite3_stmt *st;
+	int step;
+
+	snprintf(sql, sizeof sql, "DELETE FROM %s WHERE metric_id = ? AND slot >= ? "
+	    "AND slot < ?", name);
+	if (hq_store_prepare(s, sql, &st, e))
+		return -1;
+	sqlite3_bind_int64(st, 1, w->metric);
+	sqlite3_bind_int64(st, 2, w->lo);
+	sqlite3_bind_int64(st, 3, w->hi);
+	step = sqlite3_step(st);
+	sqlite3_finalize(st);
+	snprintf(sql, sizeof sql, "INSERT INTO %s(metric_id, slot, sum, n) VALUES "
+	    "(?, ?, ?, ?)", name);
+	if (step != SQLITE_DONE || hq_store_prepare(s, sql, &st, e)) {
+		hq_err_set(e, "%s: updating merged rollups: %s", hq_store_filename(s),
+		    sqlite3_errmsg(hq_store_db(s)));
+		return -1;
+	}
+	for (size_t i = 0; i < t->cap; i++) {
+		const struct cell *c = &t->c[i];
+		if (c->used && hq_store_run(s, st, (struct hq_bind[]){
+		    HQ_INT(w->metric), HQ_INT(c->slot), HQ_REAL(c->psum),
+		    HQ_INT(c->pn), HQ_END }, "updating merged rollups", e)) {
+			sqlite3_finalize(st);
+			return -1;
+		}
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
 /* Recompute the merged slots of one metric in window w. */
 static int
 merge_window(struct hq_store *s, const struct window *w, struct hq_err *e)
@@ -167,7 +437,7 @@ merge_window(struct hq_store *s, const struct window *w, struct hq_err *e)
 	struct hq_merge_sample *ms = NULL;
 	size_t n = 0, cap = 0, npc = 0;
 	struct hq_piece *pc = NULL;
-	struct table t = {0};
+	struct table t = {0}, tq = {0};
 	char *seen = NULL;
 	int rc = -1, step;
 
@@ -204,53 +474,25 @@ merge_window(struct hq_store *s, const struct window *w, struct hq_err *e)
 	hq_merge_cumulative(ms, n, &pc, &npc);
 	seen = hq_xcalloc(n + 1, 1);
 	for (size_t i = 0; i < npc; i++) {
-		int64_t a = pc[i].start, b = pc[i].end;
 		int first = !seen[pc[i].sample];
 		seen[pc[i].sample] = 1;
-		if (b <= a) {
-			if (a >= w->lo && a < w->hi) {
-				struct cell *c = lookup(&t, w->metric, 0, hq_rollup_hour(a));
-				c->psum += pc[i].value;
-				c->pn += first;
-			}
-			continue;
-		}
-		int64_t lo = a > w->lo ? a : w->lo, hi = b < w->hi ? b : w->hi;
-		for (int64_t slot = hq_rollup_hour(lo); slot < hi; slot += HQ_ROLLUP_HOUR) {
-			int64_t x = lo > slot ? lo : slot;
-			int64_t z = hi < slot + HQ_ROLLUP_HOUR ? hi : slot + HQ_ROLLUP_HOUR;
-			struct cell *c = lookup(&t, w->metric, 0, slot);
-			c->psum += pc[i].value * (double)(z - x) / (double)(b - a);
-			c->pn += first && x == a;
-		}
+		add_piece(&t, w, &pc[i], first, HQ_ROLLUP_HOUR);
+		add_piece(&tq, w, &pc[i], first, HQ_ROLLUP_SLOT);
 	}
-	if (hq_store_prepare(s, "DELETE FROM rollup_merged WHERE metric_id = ? AND "
-	    "slot >= ? AND slot < ?", &st, e))
+	if (write_merged(s, "rollup_merged", w, &t, e) ||
+	    write_merged(s, "rollup_merged_q", w, &tq, e))
 		goto out;
-	sqlite3_bind_int64(st, 1, w->metric);
-	sqlite3_bind_int64(st, 2, w->lo);
-	sqlite3_bind_int64(st, 3, w->hi);
-	step = sqlite3_step(st);
-	sqlite3_finalize(st);
-	st = NULL;
-	if (step != SQLITE_DONE || hq_store_prepare(s, "INSERT INTO rollup_merged"
-	    "(metric_id, slot, sum, n) VALUES (?, ?, ?, ?)", &st, e))
-		goto sqlfail;
-	for (size_t i = 0; i < t.cap; i++) {
-		const struct cell *c = &t.c[i];
-		if (c->used && hq_store_run(s, st, (struct hq_bind[]){
-		    HQ_INT(w->metric), HQ_INT(c->slot), HQ_REAL(c->psum),
-		    HQ_INT(c->pn), HQ_END }, "updating merged rollups", e))
+	for (int k = 0; k < 2; k++) {
+		if (hq_store_prepare(s, k ? "INSERT OR IGNORE INTO "
+		    "rollup_merged_q_metric VALUES (?)" : "INSERT OR IGNORE INTO "
+		    "rollup_merged_metric VALUES (?)", &st, e))
 			goto out;
+		sqlite3_bind_int64(st, 1, w->metric);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			goto sqlfail;
+		sqlite3_finalize(st);
+		st = NULL;
 	}
-	sqlite3_finalize(st);
-	st = NULL;
-	if (hq_store_prepare(s, "INSERT OR IGNORE INTO rollup_merged_metric "
-	    "VALUES (?)", &st, e))
-		goto out;
-	sqlite3_bind_int64(st, 1, w->metric);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		goto sqlfail;
 	rc = 0;
 	goto out;
 sqlfail:
@@ -262,6 +504,7 @@ out:
 	free(pc);
 	free(seen);
 	free(t.c);
+	free(tq.c);
 	return rc;
 }
 
@@ -298,16 +541,19 @@ merge_window_parts(struct hq_store *s, const struct window *w,
 		if (!have)
 			return merge_window(s, w, e);
 		/* What the whole window would have replaced. */
-		if (hq_store_prepare(s, "DELETE FROM rollup_merged WHERE "
-		    "metric_id = ?", &st, e))
-			return -1;
-		sqlite3_bind_int64(st, 1, w->metric);
-		int rc = sqlite3_step(st);
-		sqlite3_finalize(st);
-		if (rc != SQLITE_DONE) {
-			hq_err_set(e, "%s: updating merged rollups: %s",
-			    hq_store_filename(s), sqlite3_errmsg(hq_store_db(s)));
-			return -1;
+		for (int k = 0; k < 2; k++) {
+			if (hq_store_prepare(s, k ? "DELETE FROM rollup_merged_q WHERE "
+			    "metric_id = ?" : "DELETE FROM rollup_merged WHERE "
+			    "metric_id = ?", &st, e))
+				return -1;
+			sqlite3_bind_int64(st, 1, w->metric);
+			int rc = sqlite3_step(st);
+			sqlite3_finalize(st);
+			if (rc != SQLITE_DONE) {
+				hq_err_set(e, "%s: updating merged rollups: %s",
+				    hq_store_filename(s), sqlite3_errmsg(hq_store_db(s)));
+				return -1;
+			}
 		}
 	}
 	/* Parts with no sample are passed over (they hold no merged rows):
@@ -363,7 +609,7 @@ refresh_merged(struct hq_store *s, struct window *win, size_t nwin,
 	int rc = -1, step;
 
 	if (hq_store_prepare(s, "SELECT m.id FROM metric m WHERE NOT EXISTS "
-	    "(SELECT 1 FROM rollup_merged_metric r WHERE r.metric_id = m.id) AND "
+	    "(SELECT 1 FROM rollup_merged_q_metric r WHERE r.metric_id = m.id) AND "
 	    "EXISTS (SELECT 1 FROM sample x WHERE x.metric_id = m.id AND x.text = '')",
 	    &st, e))
 		goto out;
@@ -399,50 +645,143 @@ out:
 	return rc;
 }
 
-/* Upsert every cell of t into the rollup table and empty t. The upsert
- * adds to what a row holds, so flushing in several batches gives the same
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* A cell's new values into rollup_vals, added to what the slot has. */
+static int
+flush_values(struct hq_store *s, sqlite3_stmt *upv, struct cell *c,
+    struct hq_err *e)
+{
+	struct vc *x = hq_xmalloc(c->nvals * sizeof *x);
+	unsigned char *blob = hq_xmalloc(1 + 19 * c->nvals);
+	size_t n = 0, len;
+	int rc;
+
+	qsort(c->vals, c->nvals, sizeof *c->vals, cmp_double);
+	for (size_t i = 0; i < c->nvals; i++) {
+		double v = c->vals[i] == 0 ? 0 : c->vals[i];
+		if (n && x[n - 1].v == v)
+			x[n - 1].c++;
+		else
+			x[n++] = (struct vc){ v, 1 };
+	}
+	len = vals_encode(x, n, blob);
+	sqlite3_bind_int64(upv, 1, c->metric);
+	sqlite3_bind_int64(upv, 2, c->slot);
+	sqlite3_bind_int64(upv, 3, c->source);
+	sqlite3_bind_blob(upv, 4, blob, (int)len, SQLITE_STATIC);
+	rc = sqlite3_step(upv);
+	sqlite3_reset(upv);
+	free(x);
+	free(blob);
+	if (rc != SQLITE_DONE) {
+		hq_err_set(e, "%s: updating the rollups of values: %s",
+		    hq_store_filename(s), sqlite3_errmsg(hq_store_db(s)));
+		return -1;
+	}
+	return 0;
+}
+
+/* Upsert every cell of t into the rollup tables and empty t. The upserts
+ * add to what a row holds, so flushing in several batches gives the same
  * rows as one flush, and the table's memory stays bounded however large
  * the import. 0 or -1. */
 static int
-flush_table(struct hq_store *s, sqlite3_stmt *up, struct table *t,
-    struct hq_err *e)
+flush_table(struct hq_store *s, sqlite3_stmt *up, sqlite3_stmt *upv,
+    struct table *t, struct hq_err *e)
 {
+	int rc = 0;
+
 	for (size_t i = 0; i < t->cap; i++) {
-		const struct cell *c = &t->c[i];
+		struct cell *c = &t->c[i];
+		if (!c->used)
+			continue;
 		/* min and max are NULL in a slot that only overlaps samples. */
-		if (c->used && hq_store_run(s, up, (struct hq_bind[]){
+		if (!rc && c->moments && hq_store_run(s, up, (struct hq_bind[]){
 		    HQ_INT(c->metric), HQ_INT(c->slot), HQ_INT(c->source),
 		    HQ_INT(c->n), HQ_REAL(c->sum), HQ_REAL(c->sumsq),
 		    HQ_OPT_REAL(c->n ? c->min : NAN), HQ_OPT_REAL(c->n ? c->max : NAN),
 		    HQ_REAL(c->psum), HQ_INT(c->pn), HQ_END }, "updating the rollups",
 		    e))
-			return -1;
+			rc = -1;
+		if (!rc && c->nvals && flush_values(s, upv, c, e))
+			rc = -1;
+		free(c->vals);
 	}
 	if (t->cap)
 		memset(t->c, 0, t->cap * sizeof *t->c);
 	t->n = 0;
-	return 0;
+	t->nvals = 0;
+	return rc;
 }
 
-/* Cells held before a flush (about 90 bytes each, the table at most half
- * full: under 2 MB). */
+/* Free what the cells of t hold. */
+static void
+table_free(struct table *t)
+{
+	for (size_t i = 0; i < t->cap; i++)
+		if (t->c[i].used)
+			free(t->c[i].vals);
+	free(t->c);
+}
+
+/* Cells held before a flush (about 110 bytes each, the table at most half
+ * full: under 2 MB), and values (8 bytes each). */
 #define FLUSH_CELLS 8192
+#define FLUSH_VALUES (1 << 20)
+
+/* The sample id a state table's rollups cover up to: 0 or more, -1. */
+static int64_t
+covered_upto(struct hq_store *s, const char *table, struct hq_err *e)
+{
+	char sql[96];
+	sqlite3_stmt *st;
+	int64_t id = -1;
+
+	snprintf(sql, sizeof sql, "SELECT last_sample_id FROM %s", table);
+	if (hq_store_prepare(s, sql, &st, e))
+		return -1;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	if (id < 0)
+		hq_err_set(e, "%s: %s has no row", hq_store_filename(s), table);
+	return id;
+}
 
 int
 hq_rollup_refresh(struct hq_store *s, int64_t first_sample_id, struct hq_err *e)
 {
-	sqlite3_stmt *sel = NULL, *up = NULL;
+	sqlite3_stmt *sel = NULL, *up = NULL, *upv = NULL;
 	struct table t = {0};
 	struct window *win = NULL;
 	size_t nwin = 0, last = 0;
+	int64_t done_r, done_v;
 	int rc = -1, step;
 
 	/* Metric, source and device names (store.h) for the merge. */
 	if (hq_store_load_names(s, e))
 		goto out;
 	/* Fold everything not yet folded: samples from first_sample_id on,
-	 * and any an earlier import left out, but never one twice. */
+	 * and any an earlier import left out (or, for rollup_vals, any from
+	 * before they existed), but never one twice. */
 	(void)first_sample_id;
+	if ((done_r = covered_upto(s, "rollup_state", e)) < 0 ||
+	    (done_v = covered_upto(s, "rollup_vals_state", e)) < 0)
+		goto out;
+	if (sqlite3_create_function_v2(hq_store_db(s), "hq_rollup_vals_merge", 2,
+	    SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, sql_vals_merge, NULL, NULL,
+	    NULL) != SQLITE_OK) {
+		hq_err_set(e, "%s: %s", hq_store_filename(s),
+		    sqlite3_errmsg(hq_store_db(s)));
+		goto out;
+	}
 	if (hq_store_prepare(s, "INSERT INTO rollup(metric_id, slot, source_id, "
 	    "n, sum, sumsq, min, max, psum, pn) VALUES (?,?,?,?,?,?,?,?,?,?) "
 	    "ON CONFLICT(metric_id, slot, source_id) DO UPDATE SET "
@@ -450,20 +789,26 @@ hq_rollup_refresh(struct hq_store *s, int64_t first_sample_id, struct hq_err *e)
 	    "sumsq = sumsq + excluded.sumsq, "
 	    "min = CASE WHEN min IS NULL OR excluded.min < min THEN excluded.min ELSE min END, "
 	    "max = CASE WHEN max IS NULL OR excluded.max > max THEN excluded.max ELSE max END, "
-	    "psum = psum + excluded.psum, pn = pn + excluded.pn", &up, e))
+	    "psum = psum + excluded.psum, pn = pn + excluded.pn", &up, e) ||
+	    hq_store_prepare(s, "INSERT INTO rollup_vals(metric_id, slot, "
+	    "source_id, vals) VALUES (?,?,?,?) ON CONFLICT(metric_id, slot, "
+	    "source_id) DO UPDATE SET vals = hq_rollup_vals_merge(vals, "
+	    "excluded.vals)", &upv, e))
 		goto out;
-	if (hq_store_prepare(s, "SELECT metric_id, source_id, start, end, value "
-	    "FROM sample WHERE id > (SELECT last_sample_id FROM rollup_state) "
-	    "AND text = ''", &sel, e))
+	if (hq_store_prepare(s, "SELECT metric_id, source_id, start, end, value, "
+	    "id FROM sample WHERE id > ? AND text = ''", &sel, e))
 		goto out;
+	sqlite3_bind_int64(sel, 1, done_r < done_v ? done_r : done_v);
 	while ((step = sqlite3_step(sel)) == SQLITE_ROW) {
 		int64_t start = sqlite3_column_int64(sel, 2);
 		int64_t end = sqlite3_column_int64(sel, 3);
 		if (end < start)
 			end = start;
 		int64_t metric = sqlite3_column_int64(sel, 0);
-		/* Each metric's kind is decided once, not per sample; the
-		 * hours each cumulative metric's new samples touch. */
+		int64_t source = sqlite3_column_int64(sel, 1);
+		int64_t id = sqlite3_column_int64(sel, 5);
+		double value = sqlite3_column_double(sel, 4);
+		/* Each metric's kind is decided once, not per sample. */
 		size_t k = last < nwin && win[last].metric == metric ? last : 0;
 		if (k >= nwin || win[k].metric != metric)
 			for (k = 0; k < nwin && win[k].metric != metric; k++)
@@ -474,11 +819,16 @@ hq_rollup_refresh(struct hq_store *s, int64_t first_sample_id, struct hq_err *e)
 			win[nwin++] = (struct window){ metric, INT64_MAX, INT64_MIN,
 			    is_cumulative(s, metric) };
 		}
-		add_sample(&t, metric, sqlite3_column_int64(sel, 1), start, end,
-		    sqlite3_column_double(sel, 4), win[k].cumulative);
-		if (t.n >= FLUSH_CELLS && flush_table(s, up, &t, e))
+		if (id > done_v && !win[k].cumulative)
+			add_value(&t, metric, source, start, value);
+		if (id > done_r)
+			add_sample(&t, metric, source, start, end, value,
+			    win[k].cumulative);
+		if ((t.n >= FLUSH_CELLS || t.nvals >= FLUSH_VALUES) &&
+		    flush_table(s, up, upv, &t, e))
 			goto out;
-		if (!win[k].cumulative)
+		/* The hours each cumulative metric's new samples touch. */
+		if (id <= done_r || !win[k].cumulative)
 			continue;
 		if (hq_rollup_hour(start) < win[k].lo)
 			win[k].lo = hq_rollup_hour(start);
@@ -490,18 +840,21 @@ hq_rollup_refresh(struct hq_store *s, int64_t first_sample_id, struct hq_err *e)
 		    hq_store_filename(s), sqlite3_errmsg(hq_store_db(s)));
 		goto out;
 	}
-	if (flush_table(s, up, &t, e))
+	if (flush_table(s, up, upv, &t, e))
 		goto out;
 	if (refresh_merged(s, win, nwin, e))
 		goto out;
 	if (hq_store_exec(s, "UPDATE rollup_state SET last_sample_id = "
+	    "(SELECT coalesce(max(id), 0) FROM sample);"
+	    "UPDATE rollup_vals_state SET last_sample_id = "
 	    "(SELECT coalesce(max(id), 0) FROM sample)", e))
 		goto out;
 	rc = 0;
 out:
 	sqlite3_finalize(sel);
 	sqlite3_finalize(up);
-	free(t.c);
+	sqlite3_finalize(upv);
+	table_free(&t);
 	free(win);
 	return rc;
 }

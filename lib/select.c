@@ -619,48 +619,81 @@ limit_reached(const struct run *rn)
 	return rn->sel->limit && rn->given >= rn->sel->limit;
 }
 
-/* One metric's rows through --where, --offset and --limit to the sink. */
+/* One metric's rows as hq_query_each() hands them on. */
+struct metric_run {
+	struct run *rn;
+	struct hq_select_series info;
+	int announced;
+};
+
+/* The sink learns of a series once, before its first row (or at its end
+ * when none passes), when the series' description is complete. */
+static int
+announce(struct metric_run *mr, const struct hq_series *sr, struct hq_err *e)
+{
+	const struct hq_select_sink *sink = mr->rn->sink;
+
+	if (mr->announced)
+		return 0;
+	mr->announced = 1;
+	mr->info.aggs = sr->aggs;
+	mr->info.naggs = sr->naggs;
+	mr->info.sources = (const char *const *)sr->sources;
+	mr->info.nsources = sr->nsources;
+	mr->info.from_rollup = sr->from_rollup;
+	return sink->series ? sink->series(sink->ctx, &mr->info, e) : 0;
+}
+
+/* A row through --where, --offset and --limit to the sink. */
+static int
+select_row(void *ctx, const struct hq_series *sr, const struct hq_row *r,
+    struct hq_err *e)
+{
+	struct metric_run *mr = ctx;
+	struct run *rn = mr->rn;
+	const struct hq_select *sel = rn->sel;
+
+	if (!where_holds(sel, rn->slots, r))
+		return 0;
+	if (rn->skipped < sel->offset) {
+		rn->skipped++;
+		return 0;
+	}
+	if (announce(mr, sr, e) ||
+	    rn->sink->row(rn->sink->ctx, &mr->info, r, e))
+		return -1;
+	rn->given++;
+	return limit_reached(rn) ? 1 : 0;
+}
+
+/* One metric's rows through --where, --offset and --limit to the sink, as
+ * the query makes them: none is held here. */
 static int
 run_metric(struct run *rn, size_t i, const struct hq_metric_ref *ref,
     struct hq_err *e)
 {
 	const struct hq_select *sel = rn->sel;
 	struct hq_series sr;
-	struct hq_select_series info = { .index = i, .metric = ref,
-	    .by = sel->by, .whole = sel->whole };
+	struct metric_run mr = { rn, { .index = i, .metric = ref, .by = sel->by,
+	    .whole = sel->whole }, 0 };
 	struct hq_agg aggs[HQ_MAX_AGGS];
-	int rc = -1;
+	int rc;
 
 	if (limit_reached(rn)) {
 		/* Nothing more can pass: announce it, read nothing. */
-		info.naggs = series_aggs(sel, ref->kind, aggs);
-		info.aggs = aggs;
-		return rn->sink->series ? rn->sink->series(rn->sink->ctx, &info, e) : 0;
+		mr.info.naggs = series_aggs(sel, ref->kind, aggs);
+		mr.info.aggs = aggs;
+		return rn->sink->series ? rn->sink->series(rn->sink->ctx, &mr.info,
+		    e) : 0;
 	}
 	rn->q.metric = *ref;
-	if (hq_query_run(rn->s, &rn->q, &sr, e))
+	/* --where reads the aggregations the rows carry (the metric's). */
+	mr.info.naggs = series_aggs(sel, ref->kind, aggs);
+	if (where_compile(sel, aggs, mr.info.naggs, rn->slots, e))
 		return -1;
-	info.aggs = sr.aggs;
-	info.naggs = sr.naggs;
-	info.sources = (const char *const *)sr.sources;
-	info.nsources = sr.nsources;
-	info.from_rollup = sr.from_rollup;
-	if (where_compile(sel, sr.aggs, sr.naggs, rn->slots, e) ||
-	    (rn->sink->series && rn->sink->series(rn->sink->ctx, &info, e)))
-		goto out;
-	for (size_t r = 0; r < sr.n && !limit_reached(rn); r++) {
-		if (!where_holds(sel, rn->slots, &sr.rows[r]))
-			continue;
-		if (rn->skipped < sel->offset) {
-			rn->skipped++;
-			continue;
-		}
-		if (rn->sink->row(rn->sink->ctx, &info, &sr.rows[r], e))
-			goto out;
-		rn->given++;
-	}
-	rc = 0;
-out:
+	rc = hq_query_each(rn->s, &rn->q, select_row, &mr, &sr, e);
+	if (rc == 0)
+		rc = announce(&mr, &sr, e) ? -1 : 0;
 	hq_series_free(&sr);
 	return rc;
 }

@@ -463,6 +463,42 @@ static const char *const migrations[] = {
 	"    SELECT m.value, w.start FROM workout_meta m"
 	"      JOIN workout w ON w.id = m.workout_id WHERE m.key = 'HKTimeZone')"
 	"  WHERE length(value) BETWEEN 1 AND 64 GROUP BY value;",
+	/* 7 (issue 13), appended after main's 6; the lead renumbers at
+	 * merge if another lands first.
+	 * Safe to run again over its own tables (IF NOT EXISTS).
+	 * The values of discrete metrics per 15-minute slot and source
+	 * (rollup.h), for exact medians and percentiles without reading every
+	 * sample. Empty here: rollup_vals_state says they cover no sample
+	 * yet, queries read raw samples until the next import's refresh
+	 * folds every stored sample in... */
+	"CREATE TABLE IF NOT EXISTS rollup_vals ("
+	"  metric_id INTEGER NOT NULL,"
+	"  slot INTEGER NOT NULL,"
+	"  source_id INTEGER NOT NULL,"
+	"  vals BLOB NOT NULL,"
+	"  PRIMARY KEY (metric_id, slot, source_id)"
+	") WITHOUT ROWID;"
+	"CREATE TABLE IF NOT EXISTS rollup_vals_state ("
+	"  id INTEGER PRIMARY KEY CHECK (id = 1),"
+	"  last_sample_id INTEGER NOT NULL"
+	");"
+	"INSERT OR IGNORE INTO rollup_vals_state VALUES (1, 0);"
+	/* ...and cumulative metrics merged by the default priority per
+	 * 15-minute slot, beside rollup_merged's hours, for zones whose days
+	 * start on the half or quarter hour. rollup_merged_q_metric lists
+	 * the metrics merged into it: none yet, so until the next import's
+	 * refresh merges each again (into both), quarter-hour zones read raw
+	 * samples, while rollup_merged's hours stay as they were. */
+	"CREATE TABLE IF NOT EXISTS rollup_merged_q ("
+	"  metric_id INTEGER NOT NULL,"
+	"  slot INTEGER NOT NULL,"
+	"  sum REAL NOT NULL,"
+	"  n INTEGER NOT NULL,"
+	"  PRIMARY KEY (metric_id, slot)"
+	") WITHOUT ROWID;"
+	"CREATE TABLE IF NOT EXISTS rollup_merged_q_metric ("
+	"  metric_id INTEGER PRIMARY KEY"
+	");",
 };
 
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))

@@ -10,10 +10,37 @@
 
 static char zone_name[256] = "system";
 
-/* Offsets are constant within a 15-minute UTC block in every real zone, so
- * one cached block makes per-minute samples cheap to localise. */
-static int64_t cache_block = INT64_MIN;
-static struct tm cache_tm;
+/*
+ * The zone's offset from UTC, cached over spans of time in which it is
+ * constant. Offsets change only at 15-minute UTC boundaries in every real
+ * zone, and never twice within six hours: a span starts as the block that
+ * holds an instant and grows six hours at a time while the offset there is
+ * the same (up to a day), or up to the block where it changes (a binary
+ * search). A day of per-minute samples then costs a handful of calls to
+ * localtime_r(), not one per block. A few spans are kept, for callers that
+ * look a day back and forth (hq_time_from_local()).
+ */
+#define NSPANS 8
+static struct span {
+	int64_t lo, hi;       /* [lo, hi): UTC seconds */
+	int64_t off;          /* local - UTC, seconds */
+} spans[NSPANS];
+static unsigned next_span;
+
+/* Local days' first instants, remembered (direct-mapped by day). */
+#define NDAYSTARTS 256
+static struct {
+	int64_t day, start;
+	int valid;
+} day_starts[NDAYSTARTS];
+
+static void
+forget_zone(void)
+{
+	memset(spans, 0, sizeof spans);
+	memset(day_starts, 0, sizeof day_starts);
+	next_span = 0;
+}
 
 static int
 zone_exists(const char *z)
@@ -60,7 +87,7 @@ hq_time_set_zone(const char *zone, struct hq_err *e)
 		snprintf(zone_name, sizeof zone_name, "system");
 	}
 	tzset();
-	cache_block = INT64_MIN;
+	forget_zone();
 	return 0;
 }
 
@@ -234,26 +261,80 @@ hq_time_parse(const char *s, int64_t *utc)
 	return 0;
 }
 
+static int64_t
+floor_div(int64_t a, int64_t b)
+{
+	return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+
+/* local - UTC at t, from the C library. */
+static int64_t
+offset_at(int64_t t)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if (!localtime_r(&tt, &tm))
+		return 0;
+	return hq_time_days_from_civil(tm.tm_year + 1900, tm.tm_mon + 1,
+	    tm.tm_mday) * 86400 + tm.tm_hour * 3600 + tm.tm_min * 60 + tm.tm_sec - t;
+}
+
+#define SPAN_STEP (6 * 3600)
+
+static int64_t
+zone_offset(int64_t utc)
+{
+	struct span *sp;
+	int64_t base, off, hi;
+
+	for (int i = 0; i < NSPANS; i++)
+		if (utc >= spans[i].lo && utc < spans[i].hi)
+			return spans[i].off;
+	base = floor_div(utc, 900) * 900;
+	off = offset_at(base);
+	hi = base + 900;
+	for (int k = 1; k <= 4; k++) {
+		int64_t p = base + k * SPAN_STEP;
+		if (offset_at(p) == off) {
+			hi = p + 900;
+			continue;
+		}
+		/* The first block in (hi - 900, p] with another offset. */
+		int64_t a = hi - 900, b = p;
+		while (b - a > 900) {
+			int64_t mid = a + (b - a) / 1800 * 900;
+			if (offset_at(mid) == off)
+				a = mid;
+			else
+				b = mid;
+		}
+		hi = b;
+		break;
+	}
+	sp = &spans[next_span++ % NSPANS];
+	sp->lo = base;
+	sp->hi = hi;
+	sp->off = off;
+	return off;
+}
+
 void
 hq_time_to_local(int64_t utc, struct hq_local *out)
 {
-	int64_t block = utc >= 0 ? utc / 900 : (utc - 899) / 900;
-	int64_t base = block * 900;
-
-	if (block != cache_block) {
-		time_t t = (time_t)base;
-		localtime_r(&t, &cache_tm);
-		cache_block = block;
-	}
-	/* Within the block the offset is fixed: add the remainder by hand. */
-	int64_t local = hq_time_days_from_civil(cache_tm.tm_year + 1900,
-	    cache_tm.tm_mon + 1, cache_tm.tm_mday) * 86400 +
-	    cache_tm.tm_hour * 3600 + cache_tm.tm_min * 60 + cache_tm.tm_sec +
-	    (utc - base);
-	int64_t day = local >= 0 ? local / 86400 : (local - 86399) / 86400;
+	static int64_t last_day = INT64_MIN;
+	static int ly, lm, ld;
+	int64_t local = utc + zone_offset(utc);
+	int64_t day = floor_div(local, 86400);
 	int64_t sod = local - day * 86400;
 
-	hq_time_civil_from_days(day, &out->year, &out->month, &out->day);
+	if (day != last_day) {
+		hq_time_civil_from_days(day, &ly, &lm, &ld);
+		last_day = day;
+	}
+	out->year = ly;
+	out->month = lm;
+	out->day = ld;
 	out->hour = (int)(sod / 3600);
 	out->min = (int)(sod / 60 % 60);
 	out->sec = (int)(sod % 60);
@@ -264,10 +345,7 @@ hq_time_to_local(int64_t utc, struct hq_local *out)
 int64_t
 hq_time_local_day(int64_t utc)
 {
-	struct hq_local l;
-
-	hq_time_to_local(utc, &l);
-	return hq_time_days_from_civil(l.year, l.month, l.day);
+	return floor_div(utc + zone_offset(utc), 86400);
 }
 
 static int64_t
@@ -320,7 +398,16 @@ hq_time_from_local(int y, int m, int d, int hh, int mm, int ss)
 int64_t
 hq_time_day_start(int64_t day)
 {
-	return hq_time_day_at(day, 0);
+	size_t k = (size_t)((uint64_t)day % NDAYSTARTS);
+	int y, m, d;
+
+	if (day_starts[k].valid && day_starts[k].day == day)
+		return day_starts[k].start;
+	hq_time_civil_from_days(day, &y, &m, &d);
+	day_starts[k].day = day;
+	day_starts[k].start = hq_time_from_local(y, m, d, 0, 0, 0);
+	day_starts[k].valid = 1;
+	return day_starts[k].start;
 }
 
 int64_t
@@ -328,6 +415,8 @@ hq_time_day_at(int64_t day, int hour)
 {
 	int y, m, d;
 
+	if (hour == 0)
+		return hq_time_day_start(day);
 	hq_time_civil_from_days(day, &y, &m, &d);
 	return hq_time_from_local(y, m, d, hour, 0, 0);
 }
@@ -468,12 +557,31 @@ hq_time_format_local(int64_t utc, char *buf, size_t n)
 {
 	struct hq_local l;
 	int off;
+	char t[32];
 
 	hq_time_to_local(utc, &l);
 	off = l.offset_min < 0 ? -l.offset_min : l.offset_min;
-	snprintf(buf, n, "%04d-%02d-%02dT%02d:%02d:%02d%c%02d:%02d", l.year,
-	    l.month, l.day, l.hour, l.min, l.sec, l.offset_min < 0 ? '-' : '+',
-	    off / 60, off % 60);
+	if (l.year < 0 || l.year > 9999 || off / 60 > 99 || n < 26) {
+		snprintf(buf, n, "%04d-%02d-%02dT%02d:%02d:%02d%c%02d:%02d", l.year,
+		    l.month, l.day, l.hour, l.min, l.sec,
+		    l.offset_min < 0 ? '-' : '+', off / 60, off % 60);
+		return;
+	}
+	/* By hand: this is printed twice per row of raw samples. */
+	int f[] = { l.year / 100, l.year % 100, l.month, l.day, l.hour, l.min,
+	    l.sec, off / 60, off % 60 };
+	static const char sep[9] = { 0, 0, '-', '-', 'T', ':', ':', 0, ':' };
+	char *p = t;
+	for (int i = 0; i < 9; i++) {
+		if (i == 7)
+			*p++ = l.offset_min < 0 ? '-' : '+';
+		else if (sep[i])
+			*p++ = sep[i];
+		*p++ = (char)('0' + f[i] / 10);
+		*p++ = (char)('0' + f[i] % 10);
+	}
+	*p = '\0';
+	memcpy(buf, t, (size_t)(p - t) + 1);
 }
 
 void

@@ -766,6 +766,52 @@ enum { F_STEPS, F_NAIVE, F_WATCH, F_PHONE, F_HR_SUM, F_HR_MIN, F_HR_MAX, F_HR_N,
        F_CORE, F_AWAKE, F_STAND, F_NWK, F_HRV_SUM, F_HRV_N, NF };
 static double *tr;                 /* days x NF */
 #define TR(d, f) tr[(size_t)(d) * NF + (f)]
+/* Heart rate and glucose are whole numbers: per day, how many of each
+ * value (0..HMAX-1), for medians and percentiles computed here by counting,
+ * independently of hq's own method. */
+#define HMAX 512
+enum { H_HR, H_GL, NH };
+static uint16_t *hist;             /* days x NH x HMAX */
+static int hist_bad;               /* a value was not a whole number in range */
+#define HIST(d, h) (&hist[((size_t)(d) * NH + (h)) * HMAX])
+
+static void hist_add(int d, int h, double v)
+{
+	if (v < 0 || v >= HMAX || v != floor(v)) {
+		hist_bad = 1;
+		return;
+	}
+	HIST(d, h)[(int)v]++;
+}
+
+/* The type 7 quantile p (R's default: h = (n - 1) p, between the order
+ * statistics floor(h) and floor(h) + 1) of the values counted in c[0..HMAX)
+ * of days [d0, d1); -1 without values. */
+static double hist_quantile(int d0, int d1, int h, double p)
+{
+	double n = 0, x[2] = { -1, -1 }, hh, lo;
+	long want[2], seen = 0;
+
+	for (int d = d0; d < d1; d++)
+		for (int v = 0; v < HMAX; v++)
+			n += HIST(d, h)[v];
+	if (n == 0 || hist_bad)
+		return -1;
+	hh = (n - 1) * p;
+	lo = floor(hh);
+	want[0] = (long)lo;
+	want[1] = (long)lo + 1 < (long)n ? (long)lo + 1 : (long)lo;
+	for (int v = 0; v < HMAX; v++) {
+		long c = 0;
+		for (int d = d0; d < d1; d++)
+			c += HIST(d, h)[v];
+		for (int k = 0; k < 2; k++)
+			if (x[k] < 0 && want[k] < seen + c)
+				x[k] = v;
+		seen += c;
+	}
+	return x[0] + (hh - lo) * (x[1] - x[0]);
+}
 
 struct wk_truth { struct workout w; int day; };
 static struct wk_truth *wks;
@@ -886,12 +932,14 @@ static void truth_day(int d)
 				TR(k, F_HR_MAX) = x->value;
 			TR(k, F_HR_SUM) += x->value;
 			TR(k, F_HR_N) += 1;
+			hist_add(k, H_HR, x->value);
 			break;
 		case T_GLUC:
 			if (k < 0 || k >= opt.days)
 				break;
 			TR(k, F_GL_SUM) += x->value;
 			TR(k, F_GL_N) += 1;
+			hist_add(k, H_GL, x->value);
 			if (x->value > TR(k, F_GL_MAX))
 				TR(k, F_GL_MAX) = x->value;
 			break;
@@ -1594,10 +1642,12 @@ static void write_cda(void)
  * steps after source priority, steps_naive, heart rate avg/min/max/n,
  * watch_off_min, exercise_minutes, active_energy, glucose avg/max/n, sleep
  * minutes keyed by the night's end: asleep (union), inbed, deep, rem, core,
- * awake; stand_hours, workouts; HRV avg and n, null without readings);
- * then per workout (type, form old|new, start and end in UTC, duration_min
- * without pauses, distance_km, energy_kcal, avg/min/max HR of the samples
- * inside it, route_points); then a summary. */
+ * awake; stand_hours, workouts; HRV avg and n, null without readings;
+ * heart rate median and p90, glucose median and p10); then per workout
+ * (type, form old|new, start and end in UTC, duration_min without pauses,
+ * distance_km, energy_kcal, avg/min/max HR of the samples inside it,
+ * route_points); then a summary (with the median and p99 of every heart
+ * rate, the p25 of every glucose value). */
 static int write_truth(const char *path)
 {
 	FILE *f = fopen(path, "w");
@@ -1617,13 +1667,17 @@ static int write_truth(const char *path)
 			"\"glucose_avg\":%.10g,\"glucose_max\":%.10g,\"glucose_n\":%.10g,"
 			"\"sleep_asleep_min\":%.10g,\"sleep_inbed_min\":%.10g,\"sleep_deep_min\":%.10g,"
 			"\"sleep_rem_min\":%.10g,\"sleep_core_min\":%.10g,\"sleep_awake_min\":%.10g,"
-			"\"stand_hours\":%.10g,\"workouts\":%.10g,\"hrv_avg\":%s,\"hrv_n\":%.10g}\n",
+			"\"stand_hours\":%.10g,\"workouts\":%.10g,\"hrv_avg\":%s,\"hrv_n\":%.10g,"
+			"\"heart_rate_median\":%.10g,\"heart_rate_p90\":%.10g,\"glucose_median\":%.10g,"
+			"\"glucose_p10\":%.10g}\n",
 			date, (double)(mids[d + 1] - mids[d]) / 3600, TR(d, F_STEPS), TR(d, F_NAIVE),
 			TR(d, F_WATCH), TR(d, F_PHONE), hn ? TR(d, F_HR_SUM) / hn : 0, TR(d, F_HR_MIN),
 			TR(d, F_HR_MAX), hn, TR(d, F_OFF), TR(d, F_EXER), TR(d, F_ACTIVE),
 			gn ? TR(d, F_GL_SUM) / gn : 0, TR(d, F_GL_MAX), gn, TR(d, F_ASLEEP), TR(d, F_INBED),
 			TR(d, F_DEEP), TR(d, F_REM), TR(d, F_CORE), TR(d, F_AWAKE), TR(d, F_STAND), TR(d, F_NWK),
-			hrv, TR(d, F_HRV_N));
+			hrv, TR(d, F_HRV_N),
+			hist_quantile(d, d + 1, H_HR, 0.5), hist_quantile(d, d + 1, H_HR, 0.9),
+			hist_quantile(d, d + 1, H_GL, 0.5), hist_quantile(d, d + 1, H_GL, 0.1));
 	}
 	for (int i = 0; i < nwks; i++) {
 		const struct workout *w = &wks[i].w;
@@ -1641,9 +1695,12 @@ static int write_truth(const char *path)
 	fprintf(f, "{\"summary\":true,\"days\":%d,\"tz\":\"%s\",\"export_offset\":\"%s\",\"records\":%" PRIu64
 		",\"duplicates\":%" PRIu64 ",\"unique_records\":%" PRIu64 ",\"correlations\":%" PRIu64
 		",\"workouts\":%" PRIu64 ",\"routes\":%" PRIu64 ",\"route_points\":%" PRIu64
-		",\"xml_bytes\":%" PRIu64 "}\n",
+		",\"xml_bytes\":%" PRIu64 ",\"heart_rate_median\":%.10g,\"heart_rate_p99\":%.10g,"
+		"\"glucose_p25\":%.10g}\n",
 		opt.days, opt.tz, export_off_str, cnt.records, cnt.dups, cnt.records - cnt.dups,
-		cnt.correlations, cnt.workouts, cnt.routes, cnt.points, out.bytes);
+		cnt.correlations, cnt.workouts, cnt.routes, cnt.points, out.bytes,
+		hist_quantile(0, opt.days, H_HR, 0.5), hist_quantile(0, opt.days, H_HR, 0.99),
+		hist_quantile(0, opt.days, H_GL, 0.25));
 	return fclose(f) == 0 ? 0 : -1;
 }
 
@@ -1689,13 +1746,16 @@ static void set_range(void)
 {
 	free(mids);
 	free(tr);
+	free(hist);
 	free(wks);
 	wks = NULL;
 	nwks = 0;
 	memset(&cnt, 0, sizeof cnt);
 	mids = malloc((size_t)(opt.days + 2) * sizeof *mids);
 	tr = calloc((size_t)opt.days * NF, sizeof *tr);
-	if (!mids || !tr) {
+	hist = calloc((size_t)opt.days * NH * HMAX, sizeof *hist);
+	hist_bad = 0;
+	if (!mids || !tr || !hist) {
 		fprintf(stderr, "%s: out of memory\n", prog);
 		exit(2);
 	}
@@ -1956,6 +2016,7 @@ int main(int argc, char **argv)
 	free(out.buf);
 	free(mids);
 	free(tr);
+	free(hist);
 	free(wks);
 	return status;
 bad:

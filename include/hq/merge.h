@@ -34,6 +34,10 @@ void hq_merge_priority_free(struct hq_priority *p);
 int hq_merge_source_class(const struct hq_priority *p, const char *source,
     const char *device);
 
+/* Whether a source's class can depend on the device a sample names (not
+ * when the source is listed or says "watch"): 1 or 0. */
+int hq_merge_device_matters(const struct hq_priority *p, const char *source);
+
 /* The rank of a sample of source (the order-th source by name) from
  * device: its class first, then the source name, so that two sources never
  * tie. p may be NULL (the default). */

@@ -3,9 +3,11 @@
  *
  * A row is a flat object built field by field between hq_out_begin() and
  * hq_out_end(). With HQ_FMT_AUTO the format is a table when the stream is a
- * terminal and JSON lines otherwise. Tables and JSON arrays are held until
- * hq_out_free(), which writes them; the other formats stream. Keys and
- * string values are copied; the caller keeps its own memory.
+ * terminal and JSON lines otherwise. Tables are held until hq_out_free(),
+ * which writes them (columns as wide as their widest cell); the other
+ * formats stream, JSON written field by field as it comes, so a million
+ * rows out hold one. Keys and string values are copied; the caller keeps
+ * its own memory.
  */
 #ifndef HQ_OUTPUT_H
 #define HQ_OUTPUT_H

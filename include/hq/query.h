@@ -110,7 +110,20 @@ struct hq_series {
 /* The default aggregation of a kind: sum for cumulative, avg otherwise. */
 void hq_query_default_agg(enum hq_kind k, struct hq_agg *a);
 
-/* Run q into out (zeroed by the caller or reused after hq_series_free). */
+/* A row of q, handed on by hq_query_each(); sr describes the series
+ * (rows empty). 0 goes on, 1 stops quietly, -1 stops with e set. */
+typedef int hq_query_row_fn(void *ctx, const struct hq_series *sr,
+    const struct hq_row *r, struct hq_err *e);
+
+/* Run q, handing its rows one at a time to fn, in order: no more than the
+ * rows being built (a bucket, a day of samples) is held. out describes the
+ * series before the first row (its sources, aggregations; from_rollup)
+ * and holds no rows; hq_series_free() it, also after an error. 0, or -1
+ * with e set (by fn when it failed). */
+int hq_query_each(struct hq_store *s, const struct hq_query *q,
+    hq_query_row_fn *fn, void *ctx, struct hq_series *out, struct hq_err *e);
+/* Run q into out (zeroed by the caller or reused after hq_series_free):
+ * every row in memory, for callers that want few (days, nights). */
 int hq_query_run(struct hq_store *s, const struct hq_query *q,
     struct hq_series *out, struct hq_err *e);
 void hq_series_free(struct hq_series *out);

@@ -20,6 +20,12 @@
  * counted part starts there. Hours are coarse enough to make years of
  * steps cheap; zones whose days do not start on a UTC hour (+05:30...) read
  * raw samples instead.
+ * Table rollup_vals holds the values of discrete metrics per slot and
+ * source, each distinct value once with its count, for exact medians and
+ * percentiles (a day of per-minute heart rate is 96 rows of a few dozen
+ * distinct values, not 1440 samples). rollup_vals_state says which
+ * samples they cover, as rollup_state does for the rest (a store from
+ * before them has none until the next import's refresh).
  * Samples are only ever added (INSERT OR IGNORE), so the summaries are
  * kept by adding. Category samples (text != '') are not rolled up.
  */
@@ -44,6 +50,20 @@ int hq_rollup_refresh(struct hq_store *s, int64_t first_sample_id,
 /* 1 when the rollups cover every sample in the store; else queries must
  * read raw samples. */
 int hq_rollup_current(struct hq_store *s);
+/* The same for rollup_vals. */
+int hq_rollup_vals_current(struct hq_store *s);
+
+/* The values of a rollup_vals blob, ascending, each with its count:
+ * start, then next until it returns 0 (the end, or a blob that is not
+ * one: it stops there). */
+struct hq_rollup_vals {
+	const unsigned char *p, *end;
+	int ints;
+	int64_t prev;
+};
+void hq_rollup_vals_start(struct hq_rollup_vals *r, const void *blob,
+    size_t n);
+int hq_rollup_vals_next(struct hq_rollup_vals *r, double *v, long *count);
 
 /* The slot (15 minutes) or UTC hour holding t. */
 int64_t hq_rollup_slot(int64_t t);

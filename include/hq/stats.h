@@ -10,9 +10,10 @@
  * percentiles interpolate linearly between order statistics (R's default,
  * type 7). An aggregation with no value (stddev of one value, anything of
  * nothing) is NaN, which the output prints as null. Everything here works
- * on caller-owned memory; hq_stats_acc's values array is freed by
- * hq_stats_acc_free(), and the rank-based functions allocate scratch space
- * they free before returning.
+ * on caller-owned memory; nothing allocates except struct hq_quant
+ * (hq_quant_free()) and the one an accumulator holds
+ * (hq_stats_acc_free()), and the rank-based functions, which allocate
+ * scratch space they free before returning.
  */
 #ifndef HQ_STATS_H
 #define HQ_STATS_H
@@ -55,22 +56,73 @@ double hq_stats_quantile_sorted(const double *v, size_t n, double q);
 double hq_stats_median(double *v, size_t n);
 void hq_stats_sort(double *v, size_t n);
 
-/* A streaming accumulator. Values arrive in time order; keep_values makes
- * it keep them for medians and percentiles. Mergeable moments (n, sum,
- * sumsq, min, max) can also be added in bulk (rollups). */
+/*
+ * Exact quantiles in bounded memory (type 7, as hq_stats_quantile_sorted()
+ * gives them over the same values sorted).
+ *
+ * Values, each with a count, go into a table of distinct values. When a
+ * pass over them has seen no more than limit distinct values (integer
+ * heart rate, steps and glucose have a few hundred), the answers are exact
+ * at once. Otherwise the caller streams the same values again, and again:
+ * each pass narrows the ranges that hold the wanted order statistics
+ * (first into bins, then the distinct values of the few bins that matter)
+ * until they fit, whatever the values (not only integers). A limit of 0
+ * holds every distinct value (for callers that hold one bucket's values
+ * anyway) and always answers after one pass.
+ *
+ * hq_quant_new(): probabilities in [0, 1] (at most 2 * HQ_MAX_AGGS order
+ * statistics are tracked). Memory: the table (16 bytes a distinct value,
+ * at most twice limit slots) and 4096 counters per narrowed range.
+ */
+struct hq_quant;
+
+#define HQ_QUANT_LIMIT 65536
+
+struct hq_quant *hq_quant_new(const double *probs, size_t n, long limit);
+void hq_quant_free(struct hq_quant *qt);
+/* Forget the values (a new bucket), keeping the memory. */
+void hq_quant_reset(struct hq_quant *qt);
+void hq_quant_add(struct hq_quant *qt, double v, long count);
+/* The end of a pass: 1 when the answers are known, 0 when the caller must
+ * stream the same values once more. */
+int hq_quant_pass_done(struct hq_quant *qt);
+/* The i-th probability's quantile (NaN for no values); after
+ * hq_quant_pass_done() said 1. */
+double hq_quant_value(const struct hq_quant *qt, size_t i);
+/* Any probability's quantile, when the one pass held every value (limit
+ * 0, or no more distinct values than the limit); NaN otherwise. */
+double hq_quant_any(struct hq_quant *qt, double p);
+/* The number of values of this pass. */
+long hq_quant_count(const struct hq_quant *qt);
+
+/* A streaming accumulator. Values arrive in time order. Mergeable moments
+ * (n, sum, sumsq, min, max) can also be added in bulk (rollups). Medians
+ * and percentiles come from a struct hq_quant: hq_stats_acc_init(a, 1)
+ * holds every distinct value; hq_stats_acc_init_aggs() holds at most
+ * HQ_QUANT_LIMIT and may ask for more passes over the same values
+ * (hq_stats_acc_pass_done()). */
 struct hq_stats_acc {
 	long n;
 	double sum, sumsq, min, max, first, last;
-	int keep_values;
-	double *values;
-	size_t nvalues, cap;
+	struct hq_quant *quant;  /* NULL: no medians or percentiles */
 };
 
 void hq_stats_acc_init(struct hq_stats_acc *a, int keep_values);
+/* For these aggregations: bounded (limit HQ_QUANT_LIMIT) when bounded is
+ * set, else every distinct value is held. */
+void hq_stats_acc_init_aggs(struct hq_stats_acc *a, const struct hq_agg *aggs,
+    size_t naggs, int bounded);
 void hq_stats_acc_add(struct hq_stats_acc *a, double v);
 void hq_stats_acc_add_moments(struct hq_stats_acc *a, long n, double sum,
     double sumsq, double min, double max);
-/* The value of one aggregation; may sort a->values. */
+/* A value with a count, for medians and percentiles only (the moments
+ * come from hq_stats_acc_add_moments()). */
+void hq_stats_acc_add_values(struct hq_stats_acc *a, double v, long count);
+/* 1 when every aggregation can be read; 0 when the same values must be
+ * given again through hq_stats_acc_add_values() (moments are kept). */
+int hq_stats_acc_pass_done(struct hq_stats_acc *a);
+/* The value of one aggregation (after hq_stats_acc_pass_done() said 1,
+ * when the accumulator is bounded). */
 double hq_stats_acc_value(struct hq_stats_acc *a, const struct hq_agg *g);
 /* Empty it for the next bucket, keeping its memory. */
 void hq_stats_acc_reset(struct hq_stats_acc *a);

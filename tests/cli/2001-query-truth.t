@@ -57,6 +57,29 @@ is "$(compare "$T/rows" heart_rate_n count 0 1)" 0 "daily heart-rate sample coun
 q heart_rate --by day --agg avg,min,max,count --no-rollup
 is "$(compare "$T/rows" heart_rate_avg avg 1e-9 1)" 0 "the same from raw samples (no rollups)"
 
+# Medians and percentiles (R's type 7), which gen-export computes by
+# counting each day's whole-number values: from the rollups of values and
+# from the raw samples.
+for raw in "" --no-rollup; do
+	q heart_rate --by day --agg median,p90 $raw
+	is "$(compare "$T/rows" heart_rate_median median 0 1)" 0 "daily heart-rate median $raw"
+	is "$(compare "$T/rows" heart_rate_p90 p90 1e-12 1)" 0 "daily heart-rate p90 $raw"
+	q glucose --by day --agg p10,median $raw
+	is "$(compare "$T/rows" glucose_median median 0 1)" 0 "daily glucose median $raw"
+	is "$(compare "$T/rows" glucose_p10 p10 1e-12 1)" 0 "daily glucose p10 $raw"
+	# Over the whole range: every value, not held at once.
+	hq-query heart_rate --agg median,p99 $raw >"$T/rows"
+	hq-query glucose --agg p25 $raw >>"$T/rows"
+	is "$(python3 - "$T/truth" "$T/rows" <<'PY'
+import json, sys
+s = [json.loads(l) for l in open(sys.argv[1])][-1]
+hr, gl = [json.loads(l) for l in open(sys.argv[2])]
+print(hr["median"] == s["heart_rate_median"], abs(hr["p99"] - s["heart_rate_p99"]) < 1e-12,
+      abs(gl["p25"] - s["glucose_p25"]) < 1e-12)
+PY
+)" "True True True" "whole-range heart-rate median and p99, glucose p25 $raw"
+done
+
 q exercise_time --by day
 is "$(compare "$T/rows" exercise_minutes value 1e-9 1)" 0 "daily exercise minutes"
 q active_energy --by day
@@ -131,12 +154,19 @@ is "$forms" '"form":"new" "form":"old" ' "the export has workouts in both format
 
 # Rollups and raw samples agree on every aggregate they both compute.
 for args in "heart_rate --by week --agg avg,min,max,stddev,count" \
+	"heart_rate --by day --agg avg,median,p1,p25,p75,p99,count" \
+	"heart_rate --by month --agg median,p10" "hrv --by week --agg median,p90" \
+	"glucose --agg avg,median,p95" "heart_rate --by day --agg median --when exercise_time.sum>=30" \
+	"TZ=Asia/Kolkata steps --by day --agg sum,count,avg" "TZ=Asia/Kathmandu steps --by hour" \
+	"TZ=Asia/Kolkata active_energy --by week --agg sum,avg" \
 	"steps --by month --agg sum,avg,min,max" "exercise_time --by hour --agg sum" \
 	"glucose --agg avg,max" "steps --by day --agg sum --source Alex’s_iPhone"; do
 	set -- $args
 	set -- "${@//_iPhone/ iPhone}"
-	hq-query "$@" >"$T/a"
-	hq-query "$@" --no-rollup >"$T/b"
+	zone=America/Los_Angeles
+	case "$1" in TZ=*) zone=${1#TZ=}; shift ;; esac
+	HQ_TZ=$zone hq-query "$@" >"$T/a"
+	HQ_TZ=$zone hq-query "$@" --no-rollup >"$T/b"
 	is "$(python3 - "$T/a" "$T/b" <<'PY'
 import json, sys
 a = [json.loads(l) for l in open(sys.argv[1])]
@@ -151,7 +181,7 @@ for x, y in zip(a, b):
             bad += v != w
 print(bad)
 PY
-)" 0 "rollups = raw samples: $*"
+)" 0 "rollups = raw samples: $* ($zone)"
 done
 
 done_testing

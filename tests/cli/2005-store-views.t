@@ -94,10 +94,15 @@ fi
 # them
 export HQ_DB="$T/old.db"
 hq-ingest -q "$T/a.jsonl" >/dev/null
-sqlite3 "$HQ_DB" "drop table time_zone; drop view samples; drop view daily; drop view workouts; drop table catalog; pragma user_version = 4"
+steps_daily() { q "select group_concat(value) from (select value from daily where metric like '%tep%ount' order by day)"; }
+before=$(steps_daily)
+sqlite3 "$HQ_DB" "drop table time_zone; drop view samples; drop view daily; drop view workouts; drop table catalog;
+drop table rollup_vals; drop table rollup_vals_state; drop table rollup_merged_q; drop table rollup_merged_q_metric;
+pragma user_version = 4"
 run hq-agent --log
 is "$(sqlite3 "$HQ_DB" "pragma user_version")" "$(sqlite3 "$T/hq.db" "pragma user_version")" \
 	"an old store is brought up to date when opened for writing"
+is "$(steps_daily)" "$before" "upgraded: the day's steps are still its merged total"
 is "$(q "select distinct metric from samples order by 1")" "HKQuantityTypeIdentifierBodyMass
 HKQuantityTypeIdentifierStepCount
 my_custom_score" "upgraded: the views work at once, with identifiers"
@@ -105,6 +110,11 @@ printf '{"metric":"weight","start":"2024-12-05T07:00:00Z","value":72}\n' | hq-in
 is "$(q "select distinct metric from samples order by 1")" "body_mass
 my_custom_score
 step_count" "upgraded: the next import names them"
+# the rollups of values' migration (7) runs again over its own tables
+sqlite3 "$HQ_DB" "pragma user_version = 6"
+printf '{"metric":"weight","start":"2024-12-06T07:00:00Z","value":72}\n' >"$T/w2.jsonl"
+run hq-ingest -q "$T/w2.jsonl"
+is "$rc" 0 "a migration run again over its own tables succeeds"
 # read-only: the views cannot be written
 run sqlite3 "$HQ_DB" "delete from samples"
 like "$err" "cannot modify samples because it is a view" "the views are read-only"

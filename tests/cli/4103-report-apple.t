@@ -77,6 +77,7 @@ sqlite3 "$T/old.db" "
 DROP VIEW samples; DROP VIEW daily; DROP VIEW workouts; DROP TABLE catalog;
 DROP TABLE time_zone;
 DROP TABLE dexa_value; DROP TABLE lab_result; DROP TABLE report;
+DROP TABLE rollup_vals; DROP TABLE rollup_vals_state; DROP TABLE rollup_merged_q; DROP TABLE rollup_merged_q_metric;
 CREATE TABLE cr_old (id INTEGER PRIMARY KEY, type TEXT NOT NULL,
   identifier TEXT NOT NULL, source_id INTEGER REFERENCES source(id),
   source_url TEXT, fhir_version TEXT, received INTEGER, resource_path TEXT,

@@ -169,6 +169,35 @@ main(void)
 	hq_series_free(&r1);
 	hq_series_free(&r2);
 
+	/* Merged steps (Watch and Phone overlap) where days start on the half
+	 * hour: from the 15-minute merged rollups, as from the samples. */
+	static const char *const zones[] = { "America/Los_Angeles", "Asia/Kolkata",
+		"Asia/Kathmandu" };
+	for (size_t z = 0; z < 3; z++) {
+		struct hq_query mq = {0};
+		struct hq_series ra, rb;
+		int same;
+		hq_time_set_zone(zones[z], &e);
+		hq_query_resolve(s, "steps", &mq.metric, &e);
+		mq.from = INT64_MIN;
+		mq.to = INT64_MAX;
+		mq.by = z == 2 ? HQ_HOUR : HQ_DAY;
+		hq_stats_parse_aggs("sum,count", mq.aggs, HQ_MAX_AGGS, &mq.naggs, &e);
+		ok(hq_query_run(s, &mq, &ra, &e) == 0 && ra.from_rollup,
+		    "%s: merged steps from the rollups", zones[z]);
+		mq.no_rollup = 1;
+		ok(hq_query_run(s, &mq, &rb, &e) == 0 && !rb.from_rollup && rb.n > 0,
+		    "%s: and from the samples", zones[z]);
+		same = ra.n == rb.n;
+		for (size_t i = 0; same && i < ra.n; i++)
+			same = ra.rows[i].start == rb.rows[i].start &&
+			    fabs(ra.rows[i].v[0] - rb.rows[i].v[0]) < 1e-9 * fabs(rb.rows[i].v[0]) + 1e-9 &&
+			    ra.rows[i].v[1] == rb.rows[i].v[1];
+		ok(same, "%s: the same %zu rows", zones[z], rb.n);
+		hq_series_free(&ra);
+		hq_series_free(&rb);
+	}
+
 	hq_store_close(s);
 	hq_store_close(t);
 	unlink(a);

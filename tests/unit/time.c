@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "hq/time.h"
 #include "tap.h"
@@ -188,6 +189,42 @@ main(void)
 	is_int(hq_time_day_start(hq_time_local_day(t + 1)), t + 1, "day start at a +05:30 midnight");
 	is_str(label(hq_time_bucket_start(t, HQ_HOUR), HQ_HOUR),
 	    "2024-06-01T23:00+05:30", "an hour label with a +05:30 offset");
+
+	/* The offset cache (spans of constant offset) against localtime_r, in
+	 * zones with DST, half- and quarter-hour offsets and a half-hour DST
+	 * (Lord Howe), forwards, backwards and jumping about. */
+	static const char *const zones[] = { "America/Los_Angeles", "Europe/London",
+		"Asia/Kolkata", "Asia/Kathmandu", "Australia/Lord_Howe",
+		"America/St_Johns", "Africa/Casablanca" };
+	for (size_t z = 0; z < sizeof zones / sizeof zones[0]; z++) {
+		long wrong = 0, n = 0;
+		uint64_t r = 12345;
+		hq_time_set_zone(zones[z], &e);
+		for (int pass = 0; pass < 3; pass++)
+			for (int64_t i = 0; i < 8 * 365 * 96; i += 7) {
+				int64_t u = 1577836800 + (pass == 1 ? 8 * 365 * 96 - i : i) * 900;
+				if (pass == 2) {
+					r ^= r << 13;
+					r ^= r >> 7;
+					r ^= r << 17;
+					u = 1577836800 + (int64_t)(r % (8ULL * 365 * 86400));
+				} else
+					u += i % 900;
+				struct hq_local l;
+				struct tm tm;
+				time_t tt = (time_t)u;
+				hq_time_to_local(u, &l);
+				localtime_r(&tt, &tm);
+				n++;
+				wrong += l.year != tm.tm_year + 1900 || l.month != tm.tm_mon + 1 ||
+				    l.day != tm.tm_mday || l.hour != tm.tm_hour ||
+				    l.min != tm.tm_min || l.sec != tm.tm_sec ||
+				    hq_time_local_day(u) != hq_time_days_from_civil(l.year,
+				    l.month, l.day);
+			}
+		is_int(wrong, 0, "%s: local times as localtime_r at %ld instants, 2020-2027",
+		    zones[z], n);
+	}
 
 	/* Civil calendar round trips. */
 	int bad = 0;
