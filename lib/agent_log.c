@@ -233,48 +233,6 @@ hq_agent_log_runs(struct hq_store *s, int64_t id, int limit, hq_agent_log_fn fn,
 	return finish(st, rc == SQLITE_ROW ? SQLITE_DONE : rc, s, e) ? -1 : n;
 }
 
-static int
-print_json(void *ctx, const struct hq_agent_log_entry *r)
-{
-	FILE *fp = ctx;
-	cJSON *o = cJSON_CreateObject();
-	char when[32];
-	time_t t = (time_t)r->started;
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
-	cJSON_AddNumberToObject(o, "id", (double)r->id);
-	cJSON_AddStringToObject(o, "started", when);
-	if (r->session)
-		cJSON_AddStringToObject(o, "session", r->session);
-	cJSON_AddStringToObject(o, "question", r->question);
-	cJSON_AddStringToObject(o, "provider", r->provider);
-	cJSON_AddStringToObject(o, "model", r->model);
-	cJSON_AddNumberToObject(o, "steps", r->steps);
-	cJSON_AddNumberToObject(o, "tool_calls", r->tool_calls);
-	cJSON_AddStringToObject(o, "outcome", r->outcome);
-	cJSON_AddNumberToObject(o, "input_tokens", (double)r->input_tokens);
-	cJSON_AddNumberToObject(o, "output_tokens", (double)r->output_tokens);
-	cJSON_AddNumberToObject(o, "seconds", r->seconds);
-	if (r->answer)
-		cJSON_AddStringToObject(o, "answer", r->answer);
-	if (r->error)
-		cJSON_AddStringToObject(o, "error", r->error);
-	char *txt = cJSON_PrintUnformatted(o);
-	cJSON_Delete(o);
-	if (txt)
-		fprintf(fp, "%s\n", txt);
-	cJSON_free(txt);
-	return 0;
-}
-
-int
-hq_agent_log_list(struct hq_store *s, int limit, FILE *fp, struct hq_err *e)
-{
-	return hq_agent_log_runs(s, 0, limit, print_json, fp, e);
-}
-
 int
 hq_agent_log_show(struct hq_store *s, int64_t id, const struct hq_agent_log_visit *v,
     struct hq_err *e)
