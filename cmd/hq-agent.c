@@ -22,6 +22,7 @@
 #include "hq/store.h"
 #include "hq/term.h"
 #include "hq/time.h"
+#include "hq/zone.h"
 
 enum {
 	OPT_BASE_URL = HQ_OPT_LONG, OPT_MAX_STEPS, OPT_TIMEOUT, OPT_TOOL_TIMEOUT,
@@ -168,24 +169,23 @@ pick(const char *flag, const char *env, const struct hq_config *cfg,
 	return v && *v ? v : dflt;
 }
 
-/* The zone; the provider, model, base URL and key. The key leaves the
- * environment: the tools need none. 0, or -1 after a message. */
+/* The configuration (its warnings said); the provider, model, base URL
+ * and key. The key leaves the environment: the tools need none. 0, or -1
+ * after a message. */
 static int
 configure(struct cli *c)
 {
 	struct hq_err e;
 	const char *kenv;
 
-	if (hq_time_set_zone(c->tz, &e)) {
-		hq_warn("%s — pass an IANA zone such as Europe/Paris", e.msg);
-		return -1;
-	}
-	if (c->tz)
-		setenv("HQ_TZ", c->tz, 1);
+	const char *w;
+
 	if (!(c->cfg = hq_config_load(NULL, &e))) {
 		hq_warn("%s", e.msg);
 		return -1;
 	}
+	for (size_t i = 0; (w = hq_config_warning(c->cfg, i)); i++)
+		hq_warn("%s", w);
 	c->provider = pick(c->provider, "HQ_LLM_PROVIDER", c->cfg, "provider", "openai");
 	if (!hq_llm_provider_known(c->provider)) {
 		hq_warn("unknown provider '%s' — use openai, anthropic, gemini or ollama "
@@ -264,6 +264,7 @@ static int
 prepare(const struct cli *c, struct question *q)
 {
 	char today[64], zone[128];
+	struct hq_zone_choice z;
 	struct hq_err e;
 
 	q->text = read_question(c->nwords, c->words);
@@ -276,6 +277,14 @@ prepare(const struct cli *c, struct question *q)
 		hq_warn("%s", e.msg);
 		return -1;
 	}
+	/* The zone of --tz, the environment, the config or the data: the
+	 * tools are told it, so that their days are the model's. */
+	if (hq_zone_choose(c->tz, c->cfg, q->store, &z, &e)) {
+		hq_warn("%s", e.msg);
+		return -1;
+	}
+	if (z.name[0])
+		setenv("HQ_TZ", z.name, 1);
 	q->dirs = hq_agent_tool_dirs();
 	/* a command that hangs on --tool-schema must not hold up every question */
 	hq_agent_discover(q->dirs, c->tool_timeout < 10 ? c->tool_timeout : 10, &q->tools);

@@ -24,6 +24,7 @@
 #include "hq/select.h"
 #include "hq/store.h"
 #include "hq/time.h"
+#include "hq/zone.h"
 
 enum {
 	OPT_LAG = HQ_OPT_LONG, OPT_NIGHT, OPT_FROM, OPT_TO, OPT_METHOD, OPT_MIN_N,
@@ -49,7 +50,7 @@ static const struct hq_opt options[] = {
 	  NULL, "Instead of B: 'all' pairs A with every other metric in the store (or a comma-separated list of metrics) and ranks them by |rho|, with p adjusted for the number tested (Benjamini-Hochberg). For 'which of my metrics move with my sleep?'. Metrics of A's own family (sleep stages against sleep) are left out.", 1 },
 	{ OPT_FORMAT, "format", HQ_OPT_ENUM, "FMT", "jsonl, json, csv, table, text (sentences) or svg (a chart); default: text on a terminal, else jsonl",
 	  "jsonl|json|csv|table|text|svg", NULL, 0 },
-	{ OPT_TZ, "tz", HQ_OPT_STRING, "ZONE", "local days in IANA zone ZONE (default $HQ_TZ, $TZ, system)",
+	{ OPT_TZ, "tz", HQ_OPT_STRING, "ZONE", "local days in IANA zone ZONE (default $HQ_TZ, $TZ, tz in the config, the zone the data records, the system's)",
 	  NULL, "IANA time zone for local days. Only when the user asks about another zone.", 1 },
 	{ OPT_DB, "db", HQ_OPT_STRING, "PATH", "the store (default $HQ_DB, ~/.local/share/hq/hq.db)", NULL, NULL, 0 },
 	{ 0, NULL, 0, NULL, NULL, NULL, NULL, 0 },
@@ -396,11 +397,46 @@ open_store(struct run *rn)
 	return rc;
 }
 
+/* The zone of --tz, the environment, the config, the data (when a store
+ * is open) or the system, as hq-query chooses it, said on a terminal when
+ * the data chose; the config's warnings. 0, or 2 after a message. */
+static int
+choose_zone(struct run *rn)
+{
+	struct hq_zone_choice z;
+	struct hq_config *cfg;
+	struct hq_err e;
+	const char *w;
+	char note[1024];
+	int rc = 0;
+
+	if (!(cfg = hq_config_load(NULL, &e))) {
+		hq_warn("%s", e.msg);
+		return 2;
+	}
+	for (size_t i = 0; (w = hq_config_warning(cfg, i)); i++)
+		hq_warn("%s", w);
+	if (hq_zone_choose(rn->c.tz, cfg, rn->cs.s, &z, &e)) {
+		hq_warn("%s", e.msg);
+		rc = 2;
+	} else if (isatty(STDERR_FILENO)) {
+		hq_zone_note(&z, note, sizeof note);
+		for (char *line = note, *nl; *line; line = nl) {
+			if ((nl = strchr(line, '\n')))
+				*nl++ = '\0';
+			else
+				nl = line + strlen(line);
+			hq_warn("%s", line);
+		}
+	}
+	hq_config_free(cfg);
+	return rc;
+}
+
 int
 main(int argc, char **argv)
 {
 	struct run rn = { .c = { .min_n = 10 } };
-	struct hq_err e;
 	int status = 2, first, nops;
 
 	hq_err_init(argv[0]);
@@ -412,15 +448,14 @@ main(int argc, char **argv)
 	argv += first;
 	if (check_cli(&rn.c, nops))
 		goto out;
-	if (hq_time_set_zone(rn.c.tz, &e)) {
-		hq_warn("%s", e.msg);
-		goto out;
-	}
-	if (parse_span(&rn.c, &rn.span) || parse_conditions(&rn))
+	if (parse_conditions(&rn))
 		goto out;
 	/* The store, unless every series and condition comes from files. */
 	if ((!hq_corr_is_file(argv[0]) || rn.c.against || nops < 2 ||
 	    !hq_corr_is_file(argv[1]) || rn.nconds) && open_store(&rn))
+		goto out;
+	/* Days in the zone hq-query's days are in (zone.h). */
+	if (choose_zone(&rn) || parse_span(&rn.c, &rn.span))
 		goto out;
 	if (load_operand(&rn, argv[0], 0, &rn.a) ||
 	    (nops == 2 && load_operand(&rn, argv[1], 1, &rn.b)))

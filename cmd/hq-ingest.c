@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "hq/buf.h"
+#include "hq/config.h"
 #include "hq/err.h"
 #include "hq/cgmfile.h"
 #include "hq/ingest.h"
@@ -19,6 +20,7 @@
 #include "hq/store.h"
 #include "hq/term.h"
 #include "hq/time.h"
+#include "hq/zone.h"
 
 enum { OPT_DB = HQ_OPT_LONG, OPT_FORMAT, OPT_TZ, OPT_WAIT, OPT_DATE_ORDER };
 
@@ -264,8 +266,10 @@ check_operands(int n, char **files)
 int
 main(int argc, char **argv)
 {
-	const char *dbpath = NULL, *tz = NULL;
+	const char *dbpath = NULL, *tz = NULL, *w;
 	struct hq_store *store = NULL;
+	struct hq_config *cfg = NULL;
+	struct hq_zone_choice zone;
 	struct hq_opts p;
 	struct hq_err e;
 	int id, status = 2, ok = 0, failed = 0;
@@ -296,13 +300,21 @@ main(int argc, char **argv)
 	argv += p.optind;
 	if (check_operands(argc, argv))
 		goto done;
-	if (hq_time_set_zone(tz, &e)) {
+	/* Times written without a zone (CGM files) are read in the zone of
+	 * --tz, the environment or the config, else of the data already
+	 * stored: a zone named wrong is refused before the store is touched. */
+	if (!(cfg = hq_config_load(NULL, &e)) ||
+	    hq_zone_choose(tz, cfg, NULL, &zone, &e)) {
 		hq_warn("%s", e.msg);
 		goto done;
 	}
+	for (size_t i = 0; (w = hq_config_warning(cfg, i)); i++)
+		hq_warn("%s", w);
 	hq_cgmfile_set_date_order(date_order);
 	show_progress = !quiet && isatty(2);
-	if (!(store = hq_store_open(dbpath, HQ_STORE_CREATE, &e))) {
+	if (!(store = hq_store_open(dbpath, HQ_STORE_CREATE, &e)) ||
+	    (zone.from == HQ_ZONE_SYSTEM &&
+	    hq_zone_choose(NULL, NULL, store, &zone, &e))) {
 		hq_warn("%s", e.msg);
 		goto done;
 	}
@@ -317,6 +329,7 @@ main(int argc, char **argv)
 	}
 	status = failed == 0 ? 0 : ok > 0 ? 1 : 2;
 done:
+	hq_config_free(cfg);
 	hq_store_close(store);
 	return hq_finish(status);
 }

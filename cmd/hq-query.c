@@ -3,7 +3,8 @@
  * aggregated: merged across devices, nights for sleep, days in the local
  * zone. The rows come from lib/select.c (the selection: --when, --where,
  * --offset, --limit over lib/query.c's series); this file turns options
- * into a selection and prints rows, charts and workouts.
+ * into a selection and prints rows, charts and workouts: for scripts every
+ * field, for a person at a terminal a table that fits it.
  */
 #include <math.h>
 #include <stdio.h>
@@ -16,14 +17,17 @@
 #include "hq/complete.h"
 #include "hq/config.h"
 #include "hq/err.h"
+#include "hq/list.h"
 #include "hq/opts.h"
 #include "hq/output.h"
 #include "hq/query.h"
+#include "hq/route.h"
+#include "hq/rows.h"
 #include "hq/select.h"
 #include "hq/store.h"
-#include "hq/svg.h"
 #include "hq/time.h"
 #include "hq/workout.h"
+#include "hq/zone.h"
 
 enum {
 	OPT_FROM = HQ_OPT_LONG, OPT_TO, OPT_BY, OPT_AGG, OPT_WHERE, OPT_WHEN,
@@ -50,13 +54,13 @@ static const struct hq_opt options[] = {
 	  "At most this many rows. Prefer --by and a shorter range to cutting rows.", 1 },
 	{ OPT_OFFSET, "offset", HQ_OPT_INT, "N", "skip the first N rows", "0..2147483647",
 	  "Skip this many rows first (paging).", 1 },
-	{ OPT_FORMAT, "format", HQ_OPT_ENUM, "FMT", "jsonl, json, csv, table or svg (a chart); default: table on a terminal, else jsonl",
-	  "jsonl|json|csv|table|svg", NULL, 0 },
-	{ OPT_TZ, "tz", HQ_OPT_STRING, "ZONE", "local days in IANA zone ZONE (default $HQ_TZ, $TZ, system)",
+	{ OPT_FORMAT, "format", HQ_OPT_ENUM, "FMT", "jsonl, json, csv, table, svg (a chart), or a workout's route as gpx or geojson; default: table on a terminal, else jsonl",
+	  "jsonl|json|csv|table|svg|gpx|geojson", NULL, 0 },
+	{ OPT_TZ, "tz", HQ_OPT_STRING, "ZONE", "local days in IANA zone ZONE (default $HQ_TZ, $TZ, tz in the config, the zone the data records, the system's)",
 	  NULL, "IANA time zone for local days (America/New_York). Only when the user asks about another zone; the default is the user's.", 1 },
 	{ OPT_DB, "db", HQ_OPT_STRING, "PATH", "the store (default $HQ_DB, ~/.local/share/hq/hq.db)", NULL, NULL, 0 },
-	{ OPT_LIST, "list", HQ_OPT_FLAG, NULL, "list the metrics in the store: unit, count, first and last date, sources",
-	  NULL, "List every metric present with its unit, number of samples, first and last date and sources: use it first to learn which metrics exist and how far back they go.", 1 },
+	{ OPT_LIST, "list", HQ_OPT_FLAG, NULL, "what the store holds: metrics, workouts by type, routes, activity summaries, clinical records, lab results, DEXA scans; count, first and last date, sources",
+	  NULL, "List what the store holds: every metric with its unit, number of samples, first and last date and sources; workouts and routes by type, activity summaries, clinical records, lab results and DEXA scans (for hq_report). Use it first to learn which metrics exist and how far back they go.", 1 },
 	{ OPT_TYPE, "type", HQ_OPT_STRING, "TYPE", "workouts: only this type (running, cycling, walking...)",
 	  NULL, "With metrics [\"workouts\"]: only this workout type (running, cycling, walking, swimming, hiit...).", 1 },
 	{ OPT_MIN_DURATION, "min-duration", HQ_OPT_NUMBER, "MIN", "workouts: only those lasting at least MIN minutes",
@@ -66,7 +70,11 @@ static const struct hq_opt options[] = {
 	{ 0, NULL, 0, NULL, NULL, NULL, NULL, 0 },
 };
 
-static int is_workouts(const char *name);
+static int
+is_workouts(const char *name)
+{
+	return strcmp(name, "workouts") == 0 || strcmp(name, "workout") == 0;
+}
 
 /* The shell completion of the operands: metric names and aliases, then
  * workouts and workout; after "workout", the workouts' ids. */
@@ -91,7 +99,8 @@ static const struct hq_cmd_info cmd = {
 	.synopsis = "METRIC... [--from DATE] [--to DATE] [--by PERIOD] [--agg LIST] "
 	    "[--where EXPR] [--when EXPR] [--source NAME] [--limit N] [--offset N] "
 	    "[--format FMT] [--tz ZONE] [--db PATH]\n"
-	    "       hq-query --list | workouts [--type TYPE] [--min-duration MIN] | workout ID",
+	    "       hq-query --list | workouts [--type TYPE] [--min-duration MIN]\n"
+	    "       hq-query workout ID|last|last:TYPE [METRIC] [--format FMT]",
 	.summary = "Time series of health metrics, merged across devices, by local day, week or month.",
 	.tool_description = "Query the user's health data (Apple Health and more) as time "
 	    "series. Give metric names (steps, heart_rate, resting_heart_rate, hrv, sleep, "
@@ -99,12 +108,16 @@ static const struct hq_cmd_info cmd = {
 	    "range and usually by=day/week/month; rows are {metric, period, start, end, value, "
 	    "<agg fields>, n, unit}. Steps and other counts are de-duplicated across iPhone "
 	    "and Watch; sleep is per night (keyed by the date the night ends). Use list=true "
-	    "first when unsure which metrics exist. metrics [\"workouts\"] lists workouts "
-	    "(type, min_duration filter); [\"workout\", ID] shows one. Exit 1 means no data "
-	    "in the range.",
+	    "first when unsure which metrics exist. metrics [\"workouts\"] lists workouts, "
+	    "newest first (type, min_duration filter; limit 3 gives the last three); "
+	    "[\"workout\", ID] shows one (ID may be \"last\" or \"last:cycling\"), and "
+	    "[\"workout\", ID, \"heart_rate\"] that metric's samples during it. Exit 1 "
+	    "means no data in the range (stderr says what there is).",
 	.positional = "metrics",
 	.positional_help = "Metric names, e.g. [\"heart_rate\"] or [\"steps\",\"sleep\"]; "
-	    "[\"workouts\"] for the workout list, [\"workout\",\"12\"] for one workout.",
+	    "[\"workouts\"] for the workout list, [\"workout\",\"12\"] or "
+	    "[\"workout\",\"last:running\"] for one workout, [\"workout\",\"last\","
+	    "\"heart_rate\"] for the heart rate during it.",
 	.positional_required = 0,
 	.opts = options,
 	.values = (const struct hq_opt_values[]){
@@ -122,6 +135,9 @@ static const struct hq_cmd_info cmd = {
 	.complete_operand = complete_operand,
 };
 
+/* What --format asks for: rows (in an hq_out format), a chart, a route. */
+enum shape { SHAPE_ROWS, SHAPE_SVG, SHAPE_ROUTE };
+
 struct cli {
 	const char *from, *to, *agg, *source, *tz, *db, *type;
 	char **where, **when;
@@ -129,144 +145,71 @@ struct cli {
 	enum hq_period by;
 	long limit, offset;
 	double min_duration;
-	int has_format, svg, list, complete, no_rollup;
+	int has_format, list, complete, no_rollup;
+	enum shape shape;
 	enum hq_format format;
+	enum hq_route_format route_format;
 };
 
 
-/* ---- output ---------------------------------------------------------------- */
+/* ---- rows ------------------------------------------------------------------- */
 
+/* A message of several lines, a line at a time. */
 static void
-row_period(const struct hq_select_series *sr, const struct hq_row *r,
-    char *buf, size_t n)
+warn_lines(char *text)
 {
-	int y, m, d, y2, m2, d2;
-
-	if (sr->by != HQ_PERIOD_NONE) {
-		hq_time_bucket_label(r->start, sr->by, buf, n);
-		return;
+	for (char *line = text, *nl; line && *line; line = nl) {
+		if ((nl = strchr(line, '\n')))
+			*nl++ = '\0';
+		hq_warn("%s", line);
 	}
-	if (sr->whole) {
-		hq_time_civil_from_days(hq_time_local_day(r->start), &y, &m, &d);
-		hq_time_civil_from_days(hq_time_local_day(r->end > r->start ? r->end - 1 : r->end),
-		    &y2, &m2, &d2);
-		snprintf(buf, n, "%04d-%02d-%02d/%04d-%02d-%02d", y, m, d, y2, m2, d2);
-		return;
-	}
-	hq_time_civil_from_days(r->day, &y, &m, &d);
-	snprintf(buf, n, "%04d-%02d-%02d", y, m, d);
 }
 
-static int
-print_row(void *ctx, const struct hq_select_series *sr, const struct hq_row *r,
-    struct hq_err *e)
-{
-	struct hq_out *out = ctx;
-	char period[64], start[40], end[40];
-
-	(void)e;
-	row_period(sr, r, period, sizeof period);
-	hq_time_format_local(r->start, start, sizeof start);
-	hq_time_format_local(r->end, end, sizeof end);
-	hq_out_begin(out);
-	hq_out_str(out, "metric", sr->metric->name);
-	hq_out_str(out, "period", period);
-	hq_out_str(out, "start", start);
-	hq_out_str(out, "end", end);
-	hq_out_num(out, "value", r->v[0]);
-	for (size_t k = 0; k < sr->naggs; k++)
-		hq_out_num(out, sr->aggs[k].name, r->v[k]);
-	hq_out_int(out, "n", r->n);
-	hq_out_str(out, "unit", sr->metric->unit);
-	if (r->source >= 0)
-		hq_out_str(out, "source", sr->sources[r->source]);
-	if (!isnan(r->sample_value))
-		hq_out_num(out, "sample_value", r->sample_value);
-	if (r->category[0])
-		hq_out_str(out, "category", r->category);
-	hq_out_end(out);
-	return 0;
-}
-
-/* --format svg: every metric's points, held until the chart is drawn. */
-struct chart {
-	struct hq_chart ch;
-	struct hq_chart_series *cs;
-	size_t *cap;
-};
-
-static int
-chart_series(void *ctx, const struct hq_select_series *sr, struct hq_err *e)
-{
-	struct chart *c = ctx;
-	struct hq_chart_series *s;
-
-	(void)e;
-	c->cs = hq_xrealloc(c->cs, (c->ch.nseries + 1) * sizeof *c->cs);
-	c->cap = hq_xrealloc(c->cap, (c->ch.nseries + 1) * sizeof *c->cap);
-	s = &c->cs[c->ch.nseries];
-	memset(s, 0, sizeof *s);
-	s->name = hq_xstrdup(sr->metric->name);
-	s->unit = hq_xstrdup(sr->metric->unit);
-	s->bars = sr->aggs[0].kind == HQ_AGG_SUM && sr->by != HQ_PERIOD_NONE;
-	c->cap[c->ch.nseries] = 0;
-	if (c->ch.nseries++ == 0)
-		c->ch.by = sr->by;
-	c->ch.series = c->cs;
-	return 0;
-}
-
-static int
-chart_point(void *ctx, const struct hq_select_series *sr, const struct hq_row *r,
-    struct hq_err *e)
-{
-	struct chart *c = ctx;
-	struct hq_chart_series *s = &c->cs[c->ch.nseries - 1];
-	size_t *cap = &c->cap[c->ch.nseries - 1];
-	struct hq_chart_point *pts = (struct hq_chart_point *)s->pts;
-
-	(void)sr;
-	(void)e;
-	if (s->n == *cap) {
-		*cap = *cap ? *cap * 2 : 256;
-		pts = hq_xrealloc(pts, *cap * sizeof *pts);
-		s->pts = pts;
-	}
-	pts[s->n++] = (struct hq_chart_point){ r->start, r->end, r->v[0] };
-	return 0;
-}
-
+/* The options that drop rows, as typed: "--when 'x', --where 'y'". */
 static void
-chart_free(struct chart *c)
+filters_text(const struct cli *c, char *buf, size_t n)
 {
-	for (size_t i = 0; i < c->ch.nseries; i++) {
-		free((void *)c->cs[i].name);
-		free((void *)c->cs[i].unit);
-		free((void *)c->cs[i].pts);
-	}
-	free(c->cs);
-	free(c->cap);
+	struct hq_buf b = {0};
+
+	if (c->source)
+		hq_buf_printf(&b, ", --source '%s'", c->source);
+	for (size_t i = 0; i < c->nwhen; i++)
+		hq_buf_printf(&b, ", --when '%s'", c->when[i]);
+	for (size_t i = 0; i < c->nwhere; i++)
+		hq_buf_printf(&b, ", --where '%s'", c->where[i]);
+	if (c->offset)
+		hq_buf_printf(&b, ", --offset %ld", c->offset);
+	snprintf(buf, n, "%s", b.len > 2 ? b.data + 2 : "");
+	hq_buf_free(&b);
 }
 
-/* The selection's rows, printed or charted; the exit status. */
+/* The selection's rows, printed or charted (title: NULL, the metrics');
+ * the exit status. With no rows, stderr says what the store has near them
+ * (stdout stays empty, the status 1). */
 static int
-run_rows(struct hq_store *s, const struct hq_select *sel, int svg,
-    struct hq_out *out)
+run_rows(struct hq_store *s, const struct cli *c, const struct hq_select *sel,
+    const char *title, struct hq_out *out)
 {
-	struct chart c = {0};
-	struct hq_select_sink print = { NULL, print_row, out };
-	struct hq_select_sink chart = { chart_series, chart_point, &c };
+	int svg = c->shape == SHAPE_SVG;
+	struct hq_rows *rows = svg ? hq_rows_new_chart(title) : hq_rows_new(out);
+	char filters[2048], text[4096];
 	struct hq_err e;
-	long n = hq_select_run(s, sel, svg ? &chart : &print, &e);
+	long n = hq_select_run(s, sel, hq_rows_sink(rows), &e);
 	int status = n < 0 ? 2 : n ? 0 : 1;
 
-	if (n < 0)
+	if (n < 0) {
 		hq_warn("%s", e.msg);
-	else if (svg && n && hq_svg_write(stdout, &c.ch)) {
+	} else if (svg && n && hq_rows_write_chart(rows, stdout)) {
 		hq_warn("writing the chart failed");
 		status = 2;
+	} else if (n == 0) {
+		filters_text(c, filters, sizeof filters);
+		if (hq_rows_explain_none(rows, s, sel, filters, text, sizeof text, &e))
+			hq_warn("%s", e.msg);
+		else
+			warn_lines(text);
 	}
-	chart_free(&c);
+	hq_rows_free(rows);
 	return status;
 }
 
@@ -276,57 +219,101 @@ static int
 run_list(struct hq_store *s, struct hq_out *out)
 {
 	struct hq_err e;
-	long n = hq_query_list(s, out, &e);
+	long n = hq_list_run(s, out, &e);
 
 	if (n < 0)
 		hq_warn("%s", e.msg);
+	else if (n == 0)
+		hq_warn("the store %s is empty: import an export with hq-ingest",
+		    hq_store_filename(s));
 	return n < 0 ? 2 : n ? 0 : 1;
 }
 
+/* hq-query workout REF [METRIC]: the detail, a metric's rows or chart
+ * during the workout, or its route. */
 static int
-is_workouts(const char *name)
+run_workout(struct hq_store *s, const struct cli *c, int argc, char **argv,
+    struct hq_select *sel, struct hq_out *out)
 {
-	return strcmp(name, "workouts") == 0 || strcmp(name, "workout") == 0;
+	struct hq_workout_ref w;
+	struct hq_err e;
+	char name[200], when[40], title[300];
+	const char *metric;
+	int found;
+	long got;
+
+	if (argc < 2 || argc > 3) {
+		hq_opts_usage_error(&cmd, "workout needs an ID (see hq-query "
+		    "workouts), last or last:TYPE, and may name a metric");
+		return 2;
+	}
+	if ((found = hq_workout_find(s, argv[1], &w, &e)) < 0) {
+		hq_warn("%s", e.msg);
+		return 2;
+	}
+	if (!found) {
+		hq_warn("no workout %s; hq-query workouts lists them", argv[1]);
+		return 1;
+	}
+	hq_time_format_local(w.start, when, sizeof when);
+	when[10] = ' ';   /* "2026-11-17 18:15" */
+	snprintf(name, sizeof name, "%s %.16s", w.type, when);
+	if (c->shape == SHAPE_ROUTE) {
+		got = hq_route_write(s, w.id, name, c->route_format, stdout, &e);
+		if (got < 0)
+			hq_warn("%s", e.msg);
+		else if (got == 0)
+			hq_warn("workout %lld (%s) has no route points", (long long)w.id,
+			    name);
+		return got < 0 ? 2 : got ? 0 : 1;
+	}
+	metric = argc == 3 ? argv[2] : c->shape == SHAPE_SVG ? "heart_rate" : NULL;
+	if (metric) {
+		sel->metrics = (const char *const *)&metric;
+		sel->nmetrics = 1;
+		sel->from = w.start;
+		sel->to = w.end + 1;
+		snprintf(title, sizeof title, "%s during workout %lld: %s", metric,
+		    (long long)w.id, name);
+		return run_rows(s, c, sel, title, out);
+	}
+	hq_out_keyvalue(out);
+	got = hq_workout_detail(s, w.id, out, &e);
+	if (got < 0) {
+		hq_warn("%s", e.msg);
+		return 2;
+	}
+	return got ? 0 : 1;
 }
 
 static int
-run_workouts(struct hq_store *s, const struct cli *c, int argc, char **argv,
+run_workouts(struct hq_store *s, const struct cli *c, int argc,
     const struct hq_select *sel, struct hq_out *out)
 {
-	struct hq_err e;
-	long got;
-
-	if (strcmp(argv[0], "workout") == 0) {
-		long id;
-		if (argc != 2 || hq_opts_parse_long(argv[1], 1, INT32_MAX, &id)) {
-			hq_opts_usage_error(&cmd, "workout needs one numeric ID (see "
-			    "hq-query workouts)");
-			return 2;
-		}
-		hq_out_keyvalue(out);
-		got = hq_workout_detail(s, id, out, &e);
-		if (got < 0) {
-			hq_warn("%s", e.msg);
-			return 2;
-		}
-		if (got == 0)
-			hq_warn("no workout %ld; hq-query workouts lists them", id);
-		return got ? 0 : 1;
-	}
-	if (argc != 1) {
-		hq_opts_usage_error(&cmd, "workouts takes no metric names");
-		return 2;
-	}
 	struct hq_workout_filter f = {
 		.type = c->type, .from = sel->from == INT64_MIN ? 0 : sel->from,
 		.to = sel->to == INT64_MAX ? 0 : sel->to,
 		.min_duration = c->min_duration, .limit = c->limit,
 		.offset = c->offset,
 	};
+	struct hq_err e;
+	char text[512];
+	long got;
+
+	if (argc != 1) {
+		hq_opts_usage_error(&cmd, "workouts takes no metric names");
+		return 2;
+	}
 	got = hq_workout_list(s, &f, out, &e);
 	if (got < 0) {
 		hq_warn("%s", e.msg);
 		return 2;
+	}
+	if (got == 0) {
+		if (hq_workout_explain_none(s, &f, text, sizeof text, &e))
+			hq_warn("%s", e.msg);
+		else
+			warn_lines(text);
 	}
 	return got ? 0 : 1;
 }
@@ -375,8 +362,11 @@ parse_cli(int argc, char **argv, struct cli *c, int *status)
 		case OPT_OFFSET: c->offset = p.num; break;
 		case OPT_FORMAT:
 			c->has_format = 1;
-			c->svg = strcmp(p.arg, "svg") == 0;
-			if (!c->svg)
+			if (strcmp(p.arg, "svg") == 0)
+				c->shape = SHAPE_SVG;
+			else if (hq_route_parse_format(p.arg, &c->route_format) == 0)
+				c->shape = SHAPE_ROUTE;
+			else
 				hq_output_parse_format(p.arg, &c->format);
 			break;
 		case OPT_TZ: c->tz = p.arg; break;
@@ -389,6 +379,35 @@ parse_cli(int argc, char **argv, struct cli *c, int *status)
 		}
 	*status = p.status;
 	return id < 0 ? -1 : p.optind;
+}
+
+/* Usage errors that need no store: 0, or 2 after the message. */
+static int
+check_cli(const struct cli *c, int argc, char **argv)
+{
+	int workout = argc && strcmp(argv[0], "workout") == 0;
+
+	if (!c->list && !c->complete && argc == 0) {
+		hq_opts_usage_error(&cmd, "which metric? (hq-query --list shows them)");
+		return 2;
+	}
+	if (c->shape == SHAPE_SVG && (c->list || c->complete ||
+	    (argc && strcmp(argv[0], "workouts") == 0))) {
+		hq_opts_usage_error(&cmd, "--format svg charts metric rows; use jsonl, "
+		    "csv or table here");
+		return 2;
+	}
+	if (c->shape == SHAPE_ROUTE && (!workout || argc != 2 || c->list)) {
+		hq_opts_usage_error(&cmd, "--format gpx and geojson write a workout's "
+		    "route: hq-query workout ID|last --format gpx");
+		return 2;
+	}
+	if (workout && (c->from || c->to)) {
+		hq_opts_usage_error(&cmd, "workout: its own start and end are the "
+		    "range; --from and --to pick workouts in hq-query workouts");
+		return 2;
+	}
+	return 0;
 }
 
 /* --from/--to as a range [from, to); 0, or 2 after a message. */
@@ -404,23 +423,39 @@ parse_range(const struct cli *c, int64_t *from, int64_t *to)
 	return 0;
 }
 
+/* The configuration (its warnings said) and the local zone (said when
+ * the data chose it and a person is watching): 0, or 2 after a message. */
+static int
+configure(const struct cli *c, struct hq_store *s, struct hq_config **cfg)
+{
+	struct hq_zone_choice z;
+	struct hq_err e;
+	const char *w;
+	char note[1024];
 
-/* The options as a selection (and the local zone): 0, or 2 after a
- * message. */
+	if (!(*cfg = hq_config_load(NULL, &e))) {
+		hq_warn("%s", e.msg);
+		return 2;
+	}
+	for (size_t i = 0; (w = hq_config_warning(*cfg, i)); i++)
+		hq_warn("%s", w);
+	if (hq_zone_choose(c->tz, *cfg, s, &z, &e)) {
+		hq_warn("%s", e.msg);
+		return 2;
+	}
+	hq_zone_note(&z, note, sizeof note);
+	if (isatty(2))
+		warn_lines(note);
+	return 0;
+}
+
+/* The options as a selection: 0, or 2 after a message. */
 static int
 make_selection(const struct cli *c, int argc, char **argv,
     struct hq_select *sel)
 {
 	struct hq_err e;
 
-	if (hq_time_set_zone(c->tz, &e)) {
-		hq_warn("%s", e.msg);
-		return 2;
-	}
-	if (!c->list && !c->complete && argc == 0) {
-		hq_opts_usage_error(&cmd, "which metric? (hq-query --list shows them)");
-		return 2;
-	}
 	if (parse_range(c, &sel->from, &sel->to))
 		return 2;
 	for (size_t i = 0; i < c->nwhere; i++)
@@ -436,11 +471,6 @@ make_selection(const struct cli *c, int argc, char **argv,
 	if (c->agg && hq_stats_parse_aggs(c->agg, sel->aggs, HQ_MAX_AGGS,
 	    &sel->naggs, &e)) {
 		hq_warn("--agg: %s", e.msg);
-		return 2;
-	}
-	if (c->svg && (c->list || c->complete || (argc && is_workouts(argv[0])))) {
-		hq_opts_usage_error(&cmd, "--format svg charts metric rows; use jsonl, "
-		    "csv or table here");
 		return 2;
 	}
 	sel->metrics = (const char *const *)argv;
@@ -472,7 +502,7 @@ main(int argc, char **argv)
 	status = 2;
 	argc -= first;
 	argv += first;
-	if (make_selection(&c, argc, argv, &sel))
+	if (check_cli(&c, argc, argv))
 		goto out;
 	if (!(s = hq_store_open(c.db, HQ_STORE_READONLY, &e))) {
 		if (!c.complete)
@@ -488,15 +518,20 @@ main(int argc, char **argv)
 		status = hq_query_metric_names(s, print_name, NULL, &e) ? 2 : 0;
 		goto out;
 	}
-	out = hq_out_new(stdout, c.has_format && !c.svg ? c.format : HQ_FMT_AUTO);
+	if (configure(&c, s, &cfg) || make_selection(&c, argc, argv, &sel))
+		goto out;
+	out = hq_out_new(stdout, c.has_format && c.shape == SHAPE_ROWS ? c.format
+	    : HQ_FMT_AUTO);
 	if (c.list)
 		status = run_list(s, out);
-	else if (is_workouts(argv[0]))
-		status = run_workouts(s, &c, argc, argv, &sel, out);
-	else if (!(cfg = hq_config_load(NULL, &e)) || hq_select_config(&sel, cfg, &e))
+	else if (strcmp(argv[0], "workouts") == 0)
+		status = run_workouts(s, &c, argc, &sel, out);
+	else if (hq_select_config(&sel, cfg, &e))
 		hq_warn("%s", e.msg);
+	else if (strcmp(argv[0], "workout") == 0)
+		status = run_workout(s, &c, argc, argv, &sel, out);
 	else
-		status = run_rows(s, &sel, c.svg, out);
+		status = run_rows(s, &c, &sel, NULL, out);
 out:
 	if (out && hq_out_free(out) && status != 2) {
 		hq_warn("write error");

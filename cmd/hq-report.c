@@ -11,10 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "hq/buf.h"
 #include "hq/cgm_report.h"
 #include "hq/complete.h"
+#include "hq/config.h"
 #include "hq/dexa.h"
 #include "hq/err.h"
 #include "hq/labs.h"
@@ -22,7 +24,9 @@
 #include "hq/output.h"
 #include "hq/report.h"
 #include "hq/store.h"
+#include "hq/term.h"
 #include "hq/time.h"
+#include "hq/zone.h"
 
 enum {
 	OPT_UNIT = HQ_OPT_LONG, OPT_FIELDS, OPT_LAST, OPT_DATES, OPT_FROM,
@@ -48,7 +52,7 @@ static const struct hq_opt options[] = {
 	  NULL, "cgm only: the ambulatory glucose profile instead of the metrics: 96 rows (time 00:00, 00:15, ...) with p5, p25, p50, p75, p95 and n, over all days of the range. Use it for 'when in the day is my glucose high?'.", 1 },
 	{ OPT_FORMAT, "format", HQ_OPT_ENUM, "FMT", "jsonl, json, csv, table, svg (trend, compare, cgm's AGP) or html (cgm's AGP); default: table on a terminal, else jsonl",
 	  "jsonl|json|csv|table|svg|html", NULL, 0 },
-	{ OPT_TZ, "tz", HQ_OPT_STRING, "ZONE", "local dates in IANA zone ZONE (default $HQ_TZ, $TZ, system)", NULL, NULL, 0 },
+	{ OPT_TZ, "tz", HQ_OPT_STRING, "ZONE", "local dates in IANA zone ZONE (default $HQ_TZ, $TZ, tz in the config, the zone the data records, system)", NULL, NULL, 0 },
 	{ OPT_DB, "db", HQ_OPT_STRING, "PATH", "the store (default $HQ_DB, ~/.local/share/hq/hq.db)", NULL, NULL, 0 },
 	{ OPT_COMPLETE_TESTS, "complete-tests", HQ_OPT_FLAG, NULL, "print the lab tests in the store, one per line (for shell completion)", NULL, NULL, 0 },
 	{ 0, NULL, 0, NULL, NULL, NULL, NULL, 0 },
@@ -145,7 +149,7 @@ list_row(void *arg, const struct hq_report_list_row *r, struct hq_err *e)
 	hq_out_str(c->out, "kind", r->kind);
 	hq_out_str(c->out, "date", r->date);
 	if (table(c)) {
-		hq_out_cut(r->source, src, sizeof src, 30);
+		hq_term_fit(src, sizeof src, r->source, 31);
 		hq_out_str(c->out, "source", src);
 	} else {
 		hq_out_str(c->out, "source", r->source);
@@ -202,7 +206,7 @@ lab_value_unit(const struct hq_lab_row *r, char *buf, size_t n)
 
 	hq_report_lab_text(r, v, sizeof v, NULL, 0);
 	snprintf(both, sizeof both, "%s%s%s", v, *r->unit ? " " : "", r->unit);
-	hq_out_cut(both, buf, n, 12);
+	hq_term_fit(buf, n, both, 13);
 }
 
 static int
@@ -216,10 +220,10 @@ latest_row(void *arg, const struct hq_lab_row *r, struct hq_err *e)
 	hq_out_begin(o);
 	if (table(c)) {
 		/* test, date, value, range, flag, source: 80 columns. */
-		hq_out_cut(r->test, test, sizeof test, 18);
+		hq_term_fit(test, sizeof test, r->test, 19);
 		lab_value_unit(r, v, sizeof v);
 		hq_report_lab_text(r, NULL, 0, range, sizeof range);
-		hq_out_cut(r->source, src, sizeof src, 16);
+		hq_term_fit(src, sizeof src, r->source, 17);
 		hq_out_str(o, "test", test);
 		hq_out_str(o, "date", r->date);
 		hq_out_str(o, "value", v);
@@ -714,6 +718,42 @@ parse_cli(int argc, char **argv, struct cli *c, int *status)
 	return p.optind;
 }
 
+/* The zone of local dates, chosen as hq-query chooses it (zone.h), and
+ * said on a terminal when the data chose it; the configuration's
+ * warnings. 0, or -1 after a message. */
+static int
+choose_zone(const struct cli *c)
+{
+	struct hq_zone_choice z;
+	struct hq_config *cfg;
+	struct hq_err e;
+	const char *w;
+	char note[1024];
+	int rc = 0;
+
+	if (!(cfg = hq_config_load(NULL, &e))) {
+		hq_warn("%s", e.msg);
+		return -1;
+	}
+	for (size_t i = 0; (w = hq_config_warning(cfg, i)); i++)
+		hq_warn("%s", w);
+	if (hq_zone_choose(c->tz, cfg, c->store, &z, &e)) {
+		hq_warn("%s", e.msg);
+		rc = -1;
+	} else if (isatty(STDERR_FILENO)) {
+		hq_zone_note(&z, note, sizeof note);
+		for (char *line = note, *nl; *line; line = nl) {
+			if ((nl = strchr(line, '\n')))
+				*nl++ = '\0';
+			else
+				nl = line + strlen(line);
+			hq_warn("%s", line);
+		}
+	}
+	hq_config_free(cfg);
+	return rc;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -766,6 +806,8 @@ main(int argc, char **argv)
 		status = hq_report_lab_tests(c.store, print_test, NULL, &e) ? 2 : 0;
 		goto out;
 	}
+	if (choose_zone(&c))
+		goto out;
 	c.out = hq_out_new(stdout, c.has_format && !c.svg && !c.html ? c.format :
 	    HQ_FMT_AUTO);
 	rc = sub->run(&c, argc - used, argv + used, &e);

@@ -1,20 +1,42 @@
 #include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hq/buf.h"
+#include "hq/catalog.h"
 #include "hq/config.h"
+
+/* Every key a command reads, by section ("" is the top level). */
+static const struct {
+	const char *section, *key;
+} known[] = {
+	{ "", "tz" },
+	{ "llm", "provider" }, { "llm", "model" }, { "llm", "base_url" },
+	{ "llm", "api_key_env" },
+	{ "query", "source_priority" }, { "query", "sleep_cutoff" },
+	{ "query", "tz" },
+};
+
+#define NKNOWN (sizeof known / sizeof known[0])
 
 struct entry {
 	char *section, *key, *value;
+	long line;
 };
 
 struct hq_config {
+	char *path;
 	struct entry *e;
 	size_t n, cap;
+	char **warnings;
+	size_t nwarnings;
+	long unshown;          /* warnings past MAX_WARNINGS */
 };
+
+#define MAX_WARNINGS 20
 
 int
 hq_config_path(char *buf, size_t n)
@@ -48,7 +70,8 @@ trim(char *s)
 }
 
 static void
-add(struct hq_config *c, const char *section, const char *key, const char *value)
+add(struct hq_config *c, const char *section, const char *key, const char *value,
+    long line)
 {
 	/* A later line wins over an earlier one. */
 	for (size_t i = 0; i < c->n; i++)
@@ -56,6 +79,7 @@ add(struct hq_config *c, const char *section, const char *key, const char *value
 		    strcmp(c->e[i].key, key) == 0) {
 			free(c->e[i].value);
 			c->e[i].value = hq_xstrdup(value);
+			c->e[i].line = line;
 			return;
 		}
 	if (c->n == c->cap) {
@@ -65,7 +89,86 @@ add(struct hq_config *c, const char *section, const char *key, const char *value
 	c->e[c->n].section = hq_xstrdup(section);
 	c->e[c->n].key = hq_xstrdup(key);
 	c->e[c->n].value = hq_xstrdup(value);
+	c->e[c->n].line = line;
 	c->n++;
+}
+
+static void warn(struct hq_config *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void
+warn(struct hq_config *c, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	if (c->nwarnings >= MAX_WARNINGS) {
+		c->unshown++;
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	c->warnings = hq_xrealloc(c->warnings,
+	    (c->nwarnings + 1) * sizeof *c->warnings);
+	c->warnings[c->nwarnings++] = hq_xstrdup(msg);
+}
+
+static int
+known_section(const char *section)
+{
+	for (size_t i = 0; i < NKNOWN; i++)
+		if (strcmp(known[i].section, section) == 0)
+			return 1;
+	return 0;
+}
+
+/* A section header hq does not read: warned about once, at its line. */
+static void
+check_section(struct hq_config *c, const char *section, long line)
+{
+	struct hq_catalog_suggestion sug;
+	const char *pick;
+
+	if (known_section(section))
+		return;
+	hq_catalog_suggest_start(&sug, section);
+	for (size_t i = 0; i < NKNOWN; i++)
+		if (*known[i].section)
+			hq_catalog_suggest_word(&sug, known[i].section,
+			    strlen(known[i].section));
+	pick = hq_catalog_suggest_pick(&sug);
+	warn(c, "%s:%ld: unknown section [%s]%s%s%s, its keys are ignored",
+	    c->path, line, section, pick ? " (did you mean [" : "",
+	    pick ? pick : "", pick ? "]?)" : "");
+}
+
+/* A key hq does not read in a section it does read. */
+static void
+check_key(struct hq_config *c, const char *section, const char *key, long line)
+{
+	struct hq_catalog_suggestion sug;
+	const char *pick;
+
+	if (!known_section(section))
+		return;
+	for (size_t i = 0; i < NKNOWN; i++)
+		if (strcmp(known[i].section, section) == 0 &&
+		    strcmp(known[i].key, key) == 0)
+			return;
+	hq_catalog_suggest_start(&sug, key);
+	for (size_t i = 0; i < NKNOWN; i++)
+		if (strcmp(known[i].section, section) == 0)
+			hq_catalog_suggest_word(&sug, known[i].key, strlen(known[i].key));
+	pick = hq_catalog_suggest_pick(&sug);
+	if (*section)
+		warn(c, "%s:%ld: unknown key '%s' under [%s]%s%s%s, ignored", c->path,
+		    line, key, section, pick ? " (did you mean " : "",
+		    pick ? pick : "", pick ? "?)" : "");
+	else
+		warn(c, "%s:%ld: unknown key '%s' before any section%s%s%s, ignored",
+		    c->path, line, key, pick ? " (did you mean " : "",
+		    pick ? pick : "", pick ? "?)" : "");
 }
 
 struct hq_config *
@@ -82,6 +185,7 @@ hq_config_load(const char *path, struct hq_err *e)
 			return c;
 		path = defpath;
 	}
+	c->path = hq_xstrdup(path);
 	fp = fopen(path, "r");
 	if (!fp) {
 		if (errno == ENOENT)
@@ -104,6 +208,7 @@ hq_config_load(const char *path, struct hq_err *e)
 			}
 			*close = '\0';
 			snprintf(section, sizeof section, "%s", trim(s + 1));
+			check_section(c, section, lineno);
 			continue;
 		}
 		eq = strchr(s, '=');
@@ -123,10 +228,19 @@ hq_config_load(const char *path, struct hq_err *e)
 			hq_err_set(e, "%s:%ld: empty key", path, lineno);
 			goto fail;
 		}
-		add(c, section, key, value);
+		check_key(c, section, key, lineno);
+		add(c, section, key, value, lineno);
 	}
 	free(line);
 	fclose(fp);
+	if (c->unshown) {
+		struct hq_buf b = {0};
+		hq_buf_printf(&b, "%s: %ld more unknown keys or sections", path,
+		    c->unshown);
+		c->warnings = hq_xrealloc(c->warnings,
+		    (c->nwarnings + 1) * sizeof *c->warnings);
+		c->warnings[c->nwarnings++] = hq_buf_steal(&b);
+	}
 	return c;
 fail:
 	free(line);
@@ -147,6 +261,27 @@ hq_config_get(const struct hq_config *c, const char *section, const char *key)
 	return NULL;
 }
 
+int
+hq_config_where(const struct hq_config *c, const char *section,
+    const char *key, char *buf, size_t n)
+{
+	if (!c)
+		return -1;
+	for (size_t i = 0; i < c->n; i++)
+		if (strcmp(c->e[i].section, section) == 0 &&
+		    strcmp(c->e[i].key, key) == 0) {
+			snprintf(buf, n, "%s:%ld", c->path, c->e[i].line);
+			return 0;
+		}
+	return -1;
+}
+
+const char *
+hq_config_warning(const struct hq_config *c, size_t i)
+{
+	return c && i < c->nwarnings ? c->warnings[i] : NULL;
+}
+
 void
 hq_config_free(struct hq_config *c)
 {
@@ -157,6 +292,10 @@ hq_config_free(struct hq_config *c)
 		free(c->e[i].key);
 		free(c->e[i].value);
 	}
+	for (size_t i = 0; i < c->nwarnings; i++)
+		free(c->warnings[i]);
+	free(c->warnings);
 	free(c->e);
+	free(c->path);
 	free(c);
 }

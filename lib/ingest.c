@@ -23,7 +23,7 @@ enum {
 	ST_WORKOUT, ST_WORKOUT_ID, ST_WORKOUT_TOTALS, ST_WORKOUT_META,
 	ST_WORKOUT_ACTIVITY, ST_WORKOUT_STAT, ST_WORKOUT_EVENT, ST_ROUTE,
 	ST_ROUTE_POINT, ST_ROUTE_FILE, ST_ROUTES_FOR_FILE, ST_ROUTE_SPAN, ST_SUMMARY,
-	ST_CLINICAL, ST_CLINICAL_RESOURCE, ST_ME, ST_IMPORT_END, NSTMT
+	ST_CLINICAL, ST_CLINICAL_RESOURCE, ST_ME, ST_IMPORT_END, ST_ZONE, NSTMT
 };
 
 static const struct hq_store_sql stmts[NSTMT] = {
@@ -98,6 +98,20 @@ static const struct hq_store_sql stmts[NSTMT] = {
 	[ST_IMPORT_END] = { "UPDATE import SET finished = ?, records = ?, "
 	    "inserted = ?, duplicates = ?, skipped = ?, export_date = ?, "
 	    "export_version = ?, locale = ? WHERE id = ?", "recording the import" },
+	[ST_ZONE] = { "INSERT INTO time_zone(zone, first, last, n) VALUES (?,?,?,?) "
+	    "ON CONFLICT(zone) DO UPDATE SET first = min(first, excluded.first), "
+	    "last = max(last, excluded.last), n = n + excluded.n",
+	    "recording a time zone" },
+};
+
+/* The zones an import's HKTimeZone metadata names (store.c, time_zone):
+ * a handful in any real export; past MAX_ZONES the rest are not counted. */
+#define MAX_ZONES 32
+
+struct zone_seen {
+	char name[65];
+	int64_t first, last;
+	long n;
 };
 
 /* The metric a record's type resolves to, kept for the next record: an
@@ -133,6 +147,10 @@ struct hq_ingest {
 	char *path;                 /* the file, for warnings without where */
 	double last_tick;
 	unsigned ticks;
+	struct zone_seen zones[MAX_ZONES];
+	size_t nzones;
+	/* The last sample and workout inserted: their metadata follows them. */
+	int64_t new_sample_id, new_sample_start, new_workout_id, new_workout_start;
 	struct hq_report_writer *reports;   /* made on first use */
 };
 
@@ -362,6 +380,34 @@ hq_ingest_set_export_info(struct hq_ingest *ig, int64_t export_date,
 	}
 }
 
+/* An HKTimeZone value of a new sample or workout starting at t. Names
+ * that cannot be zones (too long, odd characters) are not kept. */
+static void
+note_zone(struct hq_ingest *ig, const char *zone, int64_t t)
+{
+	size_t len = zone ? strlen(zone) : 0, i;
+
+	if (len == 0 || len >= sizeof ig->zones[0].name ||
+	    strspn(zone, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	    "0123456789/_+-") != len)
+		return;
+	for (i = 0; i < ig->nzones; i++)
+		if (strcmp(ig->zones[i].name, zone) == 0)
+			break;
+	if (i == ig->nzones) {
+		if (i == MAX_ZONES)
+			return;
+		memcpy(ig->zones[i].name, zone, len + 1);
+		ig->zones[i].first = ig->zones[i].last = t;
+		ig->nzones++;
+	}
+	if (t < ig->zones[i].first)
+		ig->zones[i].first = t;
+	if (t > ig->zones[i].last)
+		ig->zones[i].last = t;
+	ig->zones[i].n++;
+}
+
 /* ---- reports (report.h) ---------------------------------------------- */
 
 static struct hq_report_writer *
@@ -486,6 +532,11 @@ done:
 int
 hq_ingest_commit(struct hq_ingest *ig, struct hq_err *e)
 {
+	for (size_t i = 0; i < ig->nzones; i++)
+		if (run(ig, ST_ZONE, (struct hq_bind[]){ HQ_TEXT(ig->zones[i].name),
+		    HQ_INT(ig->zones[i].first), HQ_INT(ig->zones[i].last),
+		    HQ_INT(ig->zones[i].n), HQ_END }, e))
+			goto fail;
 	/* The report writer's statements go before the commit. */
 	hq_report_writer_free(ig->reports);
 	ig->reports = NULL;
@@ -833,8 +884,10 @@ hq_ingest_record(struct hq_ingest *ig, const struct hq_ingest_record *r,
 		return -1;
 	if (rc == 1) {
 		ig->c.inserted++;
+		ig->new_sample_id = hq_store_last_id(ig->s);
+		ig->new_sample_start = smp.start;
 		if (id)
-			*id = hq_store_last_id(ig->s);
+			*id = ig->new_sample_id;
 	} else {
 		ig->c.duplicates++;
 		if (id && (*id = hq_store_find_sample(ig->s, &smp, e)) < 0)
@@ -877,6 +930,8 @@ int
 hq_ingest_sample_meta(struct hq_ingest *ig, int64_t sample_id,
     const char *key, const char *value, struct hq_err *e)
 {
+	if (sample_id == ig->new_sample_id && strcmp(key, "HKTimeZone") == 0)
+		note_zone(ig, value, ig->new_sample_start);
 	return run(ig, ST_SAMPLE_META, (struct hq_bind[]){ HQ_INT(sample_id),
 	    HQ_TEXT(key), HQ_TEXT(value), HQ_END }, e);
 }
@@ -974,8 +1029,11 @@ hq_ingest_workout(struct hq_ingest *ig, const struct hq_ingest_group *g,
 	    HQ_OPT_REAL(g->energy), HQ_OPT_INT(did),
 	    HQ_OPT_TEXT(g->source_version), HQ_OPT_INT(g->created),
 	    HQ_INT(g->offset_min), HQ_INT(ig->import_id), HQ_END }, id, e);
-	if (rc == 1)
+	if (rc == 1) {
 		ig->c.workouts_inserted++;
+		ig->new_workout_id = *id;
+		ig->new_workout_start = g->start;
+	}
 	return rc;
 }
 
@@ -993,6 +1051,8 @@ hq_ingest_workout_meta(struct hq_ingest *ig, int64_t workout_id,
     const char *activity_uuid, const char *key, const char *value,
     struct hq_err *e)
 {
+	if (workout_id == ig->new_workout_id && strcmp(key, "HKTimeZone") == 0)
+		note_zone(ig, value, ig->new_workout_start);
 	return run(ig, ST_WORKOUT_META, (struct hq_bind[]){ HQ_INT(workout_id),
 	    HQ_OPT_TEXT(activity_uuid), HQ_TEXT(key), HQ_TEXT(value), HQ_END }, e);
 }

@@ -7,12 +7,19 @@
 #include "hq/output.h"
 #include "hq/term.h"
 
-enum cell_type { CELL_STR, CELL_NUM, CELL_RAW, CELL_NULL };
+enum cell_type { CELL_STR, CELL_NUM, CELL_RAW, CELL_NULL, CELL_ARRAY };
 
 struct cell {
-	char *key, *text;   /* text: the value as JSON (numbers, raw) or plain */
+	char *key, *text;   /* text: the value as JSON (numbers, raw, arrays) or plain */
+	char *plain;        /* arrays: the strings joined, for csv and tables */
 	enum cell_type type;
 	double num;
+};
+
+/* hq_out_fit(): how a table column gives way. */
+struct fit {
+	char *key;
+	struct hq_out_fit f;
 };
 
 struct row {
@@ -32,6 +39,9 @@ struct hq_out {
 	char **csv_cols;       /* csv: the first row's keys */
 	size_t ncsv;
 	struct hq_buf line;
+	int width;             /* tables fit this many columns */
+	struct fit *fits;
+	size_t nfits;
 };
 
 int
@@ -57,6 +67,7 @@ clear_row(struct row *r)
 	for (size_t i = 0; i < r->n; i++) {
 		free(r->cells[i].key);
 		free(r->cells[i].text);
+		free(r->cells[i].plain);
 	}
 	r->n = 0;
 }
@@ -78,7 +89,38 @@ hq_out_new(FILE *fp, enum hq_format f)
 	o->fp = fp;
 	o->fmt = f == HQ_FMT_AUTO ? (tty ? HQ_FMT_TABLE : HQ_FMT_JSONL) : f;
 	o->color = tty && !getenv("NO_COLOR");
+	o->width = hq_term_width(fileno(fp));
 	return o;
+}
+
+int
+hq_out_width(const struct hq_out *o)
+{
+	return o->width;
+}
+
+void
+hq_out_set_width(struct hq_out *o, int width)
+{
+	o->width = width > 0 ? width : 80;
+}
+
+void
+hq_out_fit(struct hq_out *o, const char *key, struct hq_out_fit fit)
+{
+	struct fit *f = NULL;
+
+	for (size_t i = 0; i < o->nfits; i++)
+		if (strcmp(o->fits[i].key, key) == 0)
+			f = &o->fits[i];
+	if (!f) {
+		o->fits = hq_xrealloc(o->fits, (o->nfits + 1) * sizeof *o->fits);
+		f = &o->fits[o->nfits++];
+		f->key = hq_xstrdup(key);
+	}
+	f->f.drop = fit.drop > 0 ? fit.drop : 0;
+	f->f.min_width = fit.min_width > 0 ? fit.min_width : 0;
+	f->f.right = fit.right;
 }
 
 enum hq_format
@@ -116,6 +158,7 @@ add_cell(struct hq_out *o, const char *key, enum cell_type t, const char *text,
 	}
 	r->cells[r->n].key = hq_xstrdup(key);
 	r->cells[r->n].text = hq_xstrdup(text ? text : "");
+	r->cells[r->n].plain = NULL;
 	r->cells[r->n].type = t;
 	r->cells[r->n].num = num;
 	r->n++;
@@ -174,6 +217,36 @@ void
 hq_out_raw(struct hq_out *o, const char *key, const char *json)
 {
 	add_cell(o, key, CELL_RAW, json, NAN);
+}
+
+void
+hq_out_strv(struct hq_out *o, const char *key, const char *const *v, size_t n)
+{
+	struct hq_buf json = {0}, plain = {0};
+	struct cell *c;
+
+	hq_buf_putc(&json, '[');
+	hq_buf_puts(&plain, "");
+	for (size_t i = 0; i < n; i++) {
+		if (i) {
+			hq_buf_putc(&json, ',');
+			hq_buf_puts(&plain, ", ");
+		}
+		hq_buf_json_str(&json, v[i]);
+		hq_buf_puts(&plain, v[i]);
+	}
+	hq_buf_putc(&json, ']');
+	add_cell(o, key, CELL_ARRAY, json.data, NAN);
+	c = &o->cur.cells[o->cur.n - 1];
+	c->plain = hq_buf_steal(&plain);
+	hq_buf_free(&json);
+}
+
+/* A cell as people read it (csv and tables): arrays joined. */
+static const char *
+plain_text(const struct cell *c)
+{
+	return c->type == CELL_ARRAY ? c->plain : c->text;
 }
 
 static void
@@ -256,7 +329,7 @@ hq_out_end(struct hq_out *o)
 			if (i)
 				hq_buf_putc(b, ',');
 			if (c && c->type != CELL_NULL)
-				csv_field(b, c->text);
+				csv_field(b, plain_text(c));
 		}
 		hq_buf_putc(b, '\n');
 		fwrite(b->data, 1, b->len, o->fp);
@@ -278,98 +351,195 @@ hq_out_rows(const struct hq_out *o)
 	return o->rows;
 }
 
-/* Display width of UTF-8 text: code points, not bytes. */
-static size_t
-width(const char *s)
+/* A cell as a table shows it: numbers short, null "-", and text from a
+ * file or a model escaped for the terminal (hq_term_escape: an escape
+ * sequence in a lab's name shows as \x1b). b->data. */
+static const char *
+table_text(struct hq_buf *b, const struct cell *c)
 {
-	size_t w = 0;
+	const char *s;
 
-	for (; *s; s++)
-		if (((unsigned char)*s & 0xC0) != 0x80)
-			w++;
-	return w;
-}
-
-static void
-table_text(const struct cell *c, char *buf, size_t n)
-{
+	hq_buf_reset(b);
+	hq_buf_puts(b, "");
 	if (c->type == CELL_NUM && c->num != floor(c->num)) {
 		double a = fabs(c->num);
-		snprintf(buf, n, a >= 100 ? "%.1f" : a >= 0.01 ? "%.2f" : "%.3g", c->num);
+		hq_buf_printf(b, a >= 100 ? "%.1f" : a >= 0.01 ? "%.2f" : "%.3g", c->num);
 	} else if (c->type == CELL_NULL) {
-		snprintf(buf, n, "-");
+		hq_buf_puts(b, "-");
 	} else {
 		/* A table is for a terminal: no byte of data may act on it. */
-		hq_term_escape_to(buf, n, c->text);
+		s = plain_text(c);
+		hq_term_escape(b, s, strlen(s), 0);
 	}
+	return b->data;
+}
+
+/* A column's key as its header shows it (keys may come from data). */
+static const char *
+key_text(struct hq_buf *b, const char *key)
+{
+	hq_buf_reset(b);
+	hq_buf_puts(b, "");
+	hq_term_escape(b, key, strlen(key), 0);
+	return b->data;
+}
+
+/* A table's columns: key, width, alignment, and whether it is shown. */
+struct column {
+	const char *key;
+	size_t w;
+	int numeric, right, shown, drop, min_width;
+};
+
+static const struct fit *
+find_fit(const struct hq_out *o, const char *key)
+{
+	for (size_t i = 0; i < o->nfits; i++)
+		if (strcmp(o->fits[i].key, key) == 0)
+			return &o->fits[i];
+	return NULL;
+}
+
+static size_t
+table_width(const struct column *c, size_t n)
+{
+	size_t total = 0, shown = 0;
+
+	for (size_t j = 0; j < n; j++)
+		if (c[j].shown) {
+			total += c[j].w;
+			shown++;
+		}
+	return total + (shown ? 2 * (shown - 1) : 0);
+}
+
+/*
+ * Fit the columns to width. Columns give way in the order of their drop,
+ * lowest first: one with a minimum width is cut towards it first, and left
+ * out only when that is not enough. Then the columns that are never left
+ * out (drop 0) but have a minimum width are cut, the widest first. A table
+ * that cannot fit is cut as far as it goes and written so (its numbers are
+ * never cut).
+ */
+static void
+fit_columns(struct column *c, size_t n, size_t width)
+{
+	while (table_width(c, n) > width) {
+		size_t pick = n;
+		for (size_t j = 0; j < n; j++)
+			if (c[j].shown && c[j].drop &&
+			    (pick == n || c[j].drop < c[pick].drop))
+				pick = j;
+		if (pick == n)
+			break;
+		if (c[pick].min_width && c[pick].w > (size_t)c[pick].min_width)
+			c[pick].w--;
+		else
+			c[pick].shown = 0;
+	}
+	while (table_width(c, n) > width) {
+		size_t pick = n;
+		for (size_t j = 0; j < n; j++)
+			if (c[j].shown && c[j].min_width && c[j].w > (size_t)c[j].min_width &&
+			    (pick == n || c[j].w > c[pick].w))
+				pick = j;
+		if (pick == n)
+			return;
+		c[pick].w--;
+	}
+}
+
+/* Append text to a line, cut to w columns (ending in "…", hq_term_fit)
+ * and padded to w, on the side alignment says. */
+static void
+put_cell(struct hq_buf *line, const char *text, size_t w, int right)
+{
+	size_t tw = hq_term_cols(text);
+
+	if (tw > w) {
+		char cut[4096];
+		size_t used = hq_term_fit(cut, sizeof cut, text, w);
+		hq_buf_printf(line, "%s%*s", cut, (int)(w - used), "");
+		return;
+	}
+	if (right)
+		hq_buf_printf(line, "%*s%s", (int)(w - tw), "", text);
+	else
+		hq_buf_printf(line, "%s%*s", text, (int)(w - tw), "");
 }
 
 static void
 write_table(struct hq_out *o)
 {
-	char **cols = NULL;
-	size_t ncols = 0, *w, *numeric;
-	char buf[4096];
+	struct column *cols = NULL;
+	size_t ncols = 0;
+	struct hq_buf cell = {0};
+	const char *text;
 
 	for (size_t r = 0; r < o->nheld; r++)
 		for (size_t i = 0; i < o->held[r].n; i++) {
+			const char *key = o->held[r].cells[i].key;
 			size_t j;
 			for (j = 0; j < ncols; j++)
-				if (strcmp(cols[j], o->held[r].cells[i].key) == 0)
+				if (strcmp(cols[j].key, key) == 0)
 					break;
 			if (j == ncols) {
+				const struct fit *f = find_fit(o, key);
 				cols = hq_xrealloc(cols, (ncols + 1) * sizeof *cols);
-				cols[ncols++] = o->held[r].cells[i].key;
+				cols[ncols++] = (struct column){ .key = key,
+				    .w = hq_term_cols(key_text(&cell, key)),
+				    .numeric = 1, .shown = 1,
+				    .drop = f ? f->f.drop : 0,
+				    .min_width = f ? f->f.min_width : 0,
+				    .right = f ? f->f.right : 0 };
 			}
 		}
-	w = hq_xcalloc(ncols, sizeof *w);
-	numeric = hq_xcalloc(ncols, sizeof *numeric);
-	for (size_t j = 0; j < ncols; j++) {
-		hq_term_escape_to(buf, sizeof buf, cols[j]);
-		w[j] = width(buf);
-		numeric[j] = 1;
-	}
 	for (size_t r = 0; r < o->nheld; r++)
 		for (size_t j = 0; j < ncols; j++) {
-			const struct cell *c = find_cell(&o->held[r], cols[j]);
+			const struct cell *c = find_cell(&o->held[r], cols[j].key);
 			if (!c)
 				continue;
-			table_text(c, buf, sizeof buf);
-			if (width(buf) > w[j])
-				w[j] = width(buf);
-			if (c->type == CELL_STR || c->type == CELL_RAW)
-				numeric[j] = 0;
+			text = table_text(&cell, c);
+			if (hq_term_cols(text) > cols[j].w)
+				cols[j].w = hq_term_cols(text);
+			if (c->type == CELL_STR || c->type == CELL_RAW ||
+			    c->type == CELL_ARRAY)
+				cols[j].numeric = 0;
 		}
+	for (size_t j = 0; j < ncols; j++)
+		if (cols[j].numeric)
+			cols[j].min_width = 0;
+	fit_columns(cols, ncols, (size_t)o->width);
 	struct hq_buf line = {0};
 	for (long r = -1; r < (long)o->nheld; r++) {
+		int first = 1;
 		hq_buf_reset(&line);
 		for (size_t j = 0; j < ncols; j++) {
-			const struct cell *c = r < 0 ? NULL : find_cell(&o->held[r], cols[j]);
+			const struct cell *c = r < 0 ? NULL : find_cell(&o->held[r], cols[j].key);
+			if (!cols[j].shown)
+				continue;
 			if (r < 0)
-				hq_term_escape_to(buf, sizeof buf, cols[j]);
+				text = key_text(&cell, cols[j].key);
 			else if (c)
-				table_text(c, buf, sizeof buf);
+				text = table_text(&cell, c);
 			else
-				buf[0] = '\0';
-			int pad = (int)(w[j] - width(buf));
-			if (j)
+				text = "";
+			if (!first)
 				hq_buf_puts(&line, "  ");
-			if (numeric[j])
-				hq_buf_printf(&line, "%*s%s", pad, "", buf);
-			else
-				hq_buf_printf(&line, "%s%*s", buf, pad, "");
+			first = 0;
+			put_cell(&line, text, cols[j].w,
+			    cols[j].numeric || cols[j].right);
 		}
 		while (line.len && line.data[line.len - 1] == ' ')
 			line.data[--line.len] = '\0';
 		if (r < 0 && o->color)
-			fprintf(o->fp, "\033[1m%s\033[0m\n", line.data);
+			fprintf(o->fp, "\033[1m%s\033[0m\n", line.data ? line.data : "");
 		else
-			fprintf(o->fp, "%s\n", line.data);
+			fprintf(o->fp, "%s\n", line.data ? line.data : "");
 	}
 	hq_buf_free(&line);
+	hq_buf_free(&cell);
 	free(cols);
-	free(w);
-	free(numeric);
 }
 
 /* One row as a two-column table: field, value (left-aligned: the values
@@ -379,29 +549,27 @@ static void
 write_keyvalue(struct hq_out *o)
 {
 	const struct row *r = &o->held[0];
-	size_t wk = width("field");
+	size_t wk = hq_term_cols("field");
 	struct hq_buf key = {0}, val = {0};
 
-	for (size_t i = 0; i < r->n; i++) {
-		hq_buf_reset(&key);
-		hq_term_escape(&key, r->cells[i].key, strlen(r->cells[i].key), 0);
-		if (width(key.data) > wk)
-			wk = width(key.data);
-	}
+	for (size_t i = 0; i < r->n; i++)
+		if (hq_term_cols(key_text(&key, r->cells[i].key)) > wk)
+			wk = hq_term_cols(key.data);
 	if (o->color)
 		fprintf(o->fp, "\033[1m%s%*s  value\033[0m\n", "field",
-		    (int)(wk - width("field")), "");
+		    (int)(wk - hq_term_cols("field")), "");
 	else
-		fprintf(o->fp, "%s%*s  value\n", "field", (int)(wk - width("field")), "");
+		fprintf(o->fp, "%s%*s  value\n", "field",
+		    (int)(wk - hq_term_cols("field")), "");
 	for (size_t i = 0; i < r->n; i++) {
 		const struct cell *c = &r->cells[i];
-		hq_buf_reset(&key);
+		const char *v = c->type == CELL_NULL ? "-" : plain_text(c);
+		key_text(&key, c->key);
 		hq_buf_reset(&val);
-		hq_term_escape(&key, c->key, strlen(c->key), 0);
-		const char *v = c->type == CELL_NULL ? "-" : c->text;
+		hq_buf_puts(&val, "");
 		hq_term_escape(&val, v, strlen(v), 0);
-		fprintf(o->fp, "%s%*s  %s\n", key.data, (int)(wk - width(key.data)),
-		    "", val.data);
+		fprintf(o->fp, "%s%*s  %s\n", key.data,
+		    (int)(wk - hq_term_cols(key.data)), "", val.data);
 	}
 	hq_buf_free(&key);
 	hq_buf_free(&val);
@@ -434,6 +602,9 @@ hq_out_free(struct hq_out *o)
 	for (size_t i = 0; i < o->ncsv; i++)
 		free(o->csv_cols[i]);
 	free(o->csv_cols);
+	for (size_t i = 0; i < o->nfits; i++)
+		free(o->fits[i].key);
+	free(o->fits);
 	hq_buf_free(&o->line);
 	rc = fflush(o->fp) == 0 && !ferror(o->fp) ? 0 : -1;
 	free(o);
@@ -449,20 +620,4 @@ hq_format_short(double v, char *buf, size_t n)
 		snprintf(buf, n, "%.0f", v);
 	else
 		snprintf(buf, n, "%.4g", v);
-}
-
-void
-hq_out_cut(const char *s, char *buf, size_t n, size_t width)
-{
-	size_t k = 0, w = 0;
-
-	for (; *s && k + 4 < n; s++) {
-		if (((unsigned char)*s & 0xC0) != 0x80 && ++w > width) {
-			memcpy(buf + k, "\xe2\x80\xa6", 3);   /* … */
-			k += 3;
-			break;
-		}
-		buf[k++] = *s;
-	}
-	buf[k] = '\0';
 }

@@ -444,6 +444,25 @@ static const char *const migrations[] = {
 	"  w.start AS start_utc, w.end AS end_utc"
 	"  FROM workout w JOIN catalog c ON c.identifier = w.activity_type"
 	"  JOIN source src ON src.id = w.source_id;",
+	/* 6: the time zones the data records (HKTimeZone metadata of samples
+	 * and workouts), kept up to date by every import: with no zone given,
+	 * local days are those of the most recent one (zone.h). first and
+	 * last are the starts of the earliest and latest sample or workout
+	 * that names it; n how many do. */
+	"CREATE TABLE IF NOT EXISTS time_zone ("
+	"  zone TEXT PRIMARY KEY,"
+	"  first INTEGER NOT NULL,"
+	"  last INTEGER NOT NULL,"
+	"  n INTEGER NOT NULL"
+	");"
+	"INSERT OR IGNORE INTO time_zone(zone, first, last, n)"
+	"  SELECT value, min(start), max(start), count(*) FROM ("
+	"    SELECT m.value, s.start FROM sample_meta m"
+	"      JOIN sample s ON s.id = m.sample_id WHERE m.key = 'HKTimeZone'"
+	"    UNION ALL"
+	"    SELECT m.value, w.start FROM workout_meta m"
+	"      JOIN workout w ON w.id = m.workout_id WHERE m.key = 'HKTimeZone')"
+	"  WHERE length(value) BETWEEN 1 AND 64 GROUP BY value;",
 };
 
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))

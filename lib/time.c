@@ -70,6 +70,12 @@ hq_time_zone(void)
 	return zone_name;
 }
 
+int
+hq_time_zone_known(const char *name)
+{
+	return name && *name && zone_exists(name);
+}
+
 int64_t
 hq_time_days_from_civil(int y, int m, int d)
 {
@@ -477,6 +483,27 @@ hq_time_format_date(int64_t utc, char *buf, size_t n)
 
 	hq_time_to_local(utc, &l);
 	snprintf(buf, n, "%04d-%02d-%02d", l.year, l.month, l.day);
+}
+
+void
+hq_time_range_text(int64_t from, int64_t to, char *buf, size_t n)
+{
+	char a[16], b[16];
+
+	if (from != INT64_MIN)
+		hq_time_format_date(from, a, sizeof a);
+	if (to != INT64_MAX)
+		hq_time_format_date(to - 1, b, sizeof b);
+	if (from != INT64_MIN && to != INT64_MAX && strcmp(a, b) == 0)
+		snprintf(buf, n, " on %s", a);
+	else if (from != INT64_MIN && to != INT64_MAX)
+		snprintf(buf, n, " from %s to %s", a, b);
+	else if (from != INT64_MIN)
+		snprintf(buf, n, " since %s", a);
+	else if (to != INT64_MAX)
+		snprintf(buf, n, " until %s", b);
+	else
+		snprintf(buf, n, "%s", "");
 }
 
 void

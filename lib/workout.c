@@ -1,4 +1,5 @@
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -409,10 +410,75 @@ complete_workout(struct workout *w, const struct stats *st,
 	return 0;
 }
 
+/* How a workout's distance reads: pace for what is done on foot, pace
+ * per 100 m in the water, speed for everything else. */
+enum pace_kind { PACE_KM, PACE_100M, SPEED };
+
+static enum pace_kind
+pace_kind(const char *identifier)
+{
+	static const char *const foot[] = {
+		W("Running"), W("Walking"), W("Hiking"), W("WheelchairWalkPace"),
+		W("WheelchairRunPace"), W("TrackAndField"),
+	};
+
+	for (size_t i = 0; i < sizeof foot / sizeof foot[0]; i++)
+		if (strcmp(identifier, foot[i]) == 0)
+			return PACE_KM;
+	return strcmp(identifier, W("Swimming")) == 0 ? PACE_100M : SPEED;
+}
+
+/* Minutes per kilometre and km/h, NaN without a distance or duration. */
+static void
+pace_speed(const struct workout *w, double *pace, double *speed)
+{
+	*pace = *speed = NAN;
+	if (isnan(w->distance_m) || w->distance_m <= 0 || !(w->duration_s > 0))
+		return;
+	*pace = w->duration_s / 60 / (w->distance_m / 1000);
+	*speed = (w->distance_m / 1000) / (w->duration_s / 3600);
+}
+
+/* "46:47", "1:05:20" */
+static void
+clock_text(double seconds, char *buf, size_t n)
+{
+	long s = lround(seconds);
+
+	if (s >= 3600)
+		snprintf(buf, n, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
+	else
+		snprintf(buf, n, "%ld:%02ld", s / 60, s % 60);
+}
+
+/* The pace or speed as a person reads it for w's type: "5:16/km",
+ * "1:52/100m", "23.3 km/h"; "" without a distance. */
+static void
+pace_text(const struct workout *w, char *buf, size_t n)
+{
+	double pace, speed;
+	char clock[32];
+
+	pace_speed(w, &pace, &speed);
+	if (isnan(pace)) {
+		snprintf(buf, n, "%s", "");
+	} else if (pace_kind(w->type) == PACE_KM) {
+		clock_text(pace * 60, clock, sizeof clock);
+		snprintf(buf, n, "%s/km", clock);
+	} else if (pace_kind(w->type) == PACE_100M) {
+		clock_text(pace * 6, clock, sizeof clock);
+		snprintf(buf, n, "%s/100m", clock);
+	} else {
+		snprintf(buf, n, "%.1f km/h", speed);
+	}
+}
+
+/* The list's row as scripts read it: every field, full numbers. */
 static void
 out_workout(struct hq_out *out, const struct workout *w)
 {
 	char name[128], t[40];
+	double pace, speed;
 
 	hq_out_int(out, "id", w->id);
 	hq_workout_type_name(w->type, name, sizeof name);
@@ -430,6 +496,57 @@ out_workout(struct hq_out *out, const struct workout *w)
 	hq_out_num(out, "max_hr", round_to(w->max_hr, 1));
 	hq_out_str(out, "source", w->source);
 	hq_out_bool(out, "has_route", w->has_route);
+	pace_speed(w, &pace, &speed);
+	hq_out_num(out, "pace_min_per_km", round_to(pace, 3));
+	hq_out_num(out, "speed_kmh", round_to(speed, 2));
+}
+
+/* The list's row as people read it, in 80 columns: the start as date and
+ * time, the duration as a clock, pace or speed by type, whole calories and
+ * beats. Columns give way in the order fit_workout_table() says. */
+static void
+out_workout_table(struct hq_out *out, const struct workout *w)
+{
+	char name[128], t[40];
+	struct hq_local l;
+
+	hq_out_int(out, "id", w->id);
+	hq_time_format_date(w->start, t, sizeof t);
+	hq_out_str(out, "date", t);
+	hq_time_to_local(w->start, &l);
+	snprintf(t, sizeof t, "%02d:%02d", l.hour, l.min);
+	hq_out_str(out, "start", t);
+	hq_workout_type_name(w->type, name, sizeof name);
+	hq_out_str(out, "type", name);
+	clock_text(w->duration_s, t, sizeof t);
+	hq_out_str(out, "duration", t);
+	if (isnan(w->distance_m))
+		hq_out_null(out, "km");
+	else {
+		snprintf(t, sizeof t, "%.2f", w->distance_m / 1000);
+		hq_out_str(out, "km", t);
+	}
+	pace_text(w, t, sizeof t);
+	hq_out_str(out, "pace/speed", t[0] ? t : NULL);
+	hq_out_num(out, "kcal", round_to(w->energy_kcal, 0));
+	hq_out_num(out, "hr", round_to(w->avg_hr, 0));
+	hq_out_num(out, "max", round_to(w->max_hr, 0));
+	hq_out_str(out, "route", w->has_route ? "yes" : NULL);
+	hq_out_str(out, "source", w->source);
+}
+
+static void
+fit_workout_table(struct hq_out *out)
+{
+	hq_out_fit(out, "source", (struct hq_out_fit){ .drop = 1, .min_width = 10 });
+	hq_out_fit(out, "start", (struct hq_out_fit){ .drop = 2 });
+	hq_out_fit(out, "max", (struct hq_out_fit){ .drop = 3 });
+	hq_out_fit(out, "kcal", (struct hq_out_fit){ .drop = 4 });
+	hq_out_fit(out, "route", (struct hq_out_fit){ .drop = 5 });
+	hq_out_fit(out, "km", (struct hq_out_fit){ .right = 1 });
+	hq_out_fit(out, "type", (struct hq_out_fit){ .min_width = 8 });
+	hq_out_fit(out, "duration", (struct hq_out_fit){ .right = 1 });
+	hq_out_fit(out, "pace/speed", (struct hq_out_fit){ .right = 1 });
 }
 
 /* Statements the list and the detail share. */
@@ -480,7 +597,7 @@ hq_workout_list(struct hq_store *s, const struct hq_workout_filter *f,
 	const char *type = NULL;
 	char suggest[64];
 	long rows = 0;
-	int rc;
+	int rc, table = hq_out_format(out) == HQ_FMT_TABLE;
 
 	if (!f)
 		f = &none;
@@ -504,7 +621,7 @@ hq_workout_list(struct hq_store *s, const struct hq_workout_filter *f,
 	    " WHERE (?1 IS NULL OR w.activity_type = ?1)"
 	    " AND w.start >= ?2 AND (?3 = 0 OR w.start < ?3)"
 	    " AND coalesce(w.duration, w.end - w.start) >= ?4"
-	    " ORDER BY w.start, w.id LIMIT ?5 OFFSET ?6", &q, e) != 0) {
+	    " ORDER BY w.start DESC, w.id DESC LIMIT ?5 OFFSET ?6", &q, e) != 0) {
 		queries_free(&qs);
 		return -1;
 	}
@@ -515,6 +632,8 @@ hq_workout_list(struct hq_store *s, const struct hq_workout_filter *f,
 	sqlite3_bind_double(q, 4, f->min_duration * 60);
 	sqlite3_bind_int64(q, 5, f->limit > 0 ? f->limit : -1);
 	sqlite3_bind_int64(q, 6, f->offset > 0 ? f->offset : 0);
+	if (table)
+		fit_workout_table(out);
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		read_workout(q, &w);
 		if (stats_load(qs.stats, w.id, &st, e) != 0 ||
@@ -523,7 +642,10 @@ hq_workout_list(struct hq_store *s, const struct hq_workout_filter *f,
 			break;
 		}
 		hq_out_begin(out);
-		out_workout(out, &w);
+		if (table)
+			out_workout_table(out, &w);
+		else
+			out_workout(out, &w);
 		hq_out_end(out);
 		rows++;
 	}
@@ -857,4 +979,128 @@ done:
 	queries_free(&qs);
 	stats_free(&st);
 	return status;
+}
+
+/* ---- naming a workout ------------------------------------------------- */
+
+int
+hq_workout_find(struct hq_store *s, const char *ref, struct hq_workout_ref *w,
+    struct hq_err *e)
+{
+	const char *type = NULL;
+	char suggest[64];
+	sqlite3_stmt *q;
+	long long id = 0;
+	int rc;
+
+	memset(w, 0, sizeof *w);
+	if (strcmp(ref, "last") == 0) {
+		id = -1;
+	} else if (strncmp(ref, "last:", 5) == 0) {
+		id = -1;
+		type = hq_workout_type_identifier(ref + 5, suggest, sizeof suggest);
+		if (!type) {
+			hq_err_set(e, "unknown workout type '%s'%s%s%s", ref + 5,
+			    suggest[0] ? " (did you mean last:" : "", suggest,
+			    suggest[0] ? "?)" : "");
+			return -1;
+		}
+	} else {
+		char *end;
+		errno = 0;
+		id = strtoll(ref, &end, 10);
+		if (!isdigit((unsigned char)ref[0]) || *end || errno || id <= 0) {
+			hq_err_set(e, "'%s' is not a workout: give its ID (hq-query "
+			    "workouts lists them), last, or last:TYPE (last:cycling)", ref);
+			return -1;
+		}
+	}
+	if (hq_store_prepare(s, id > 0
+	    ? "SELECT id, activity_type, start, end FROM workout WHERE id = ?1"
+	    : "SELECT id, activity_type, start, end FROM workout"
+	      " WHERE ?2 IS NULL OR activity_type = ?2"
+	      " ORDER BY start DESC, id DESC LIMIT 1", &q, e) != 0)
+		return -1;
+	sqlite3_bind_int64(q, 1, id);
+	if (type)
+		sqlite3_bind_text(q, 2, type, -1, SQLITE_STATIC);
+	rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		w->id = sqlite3_column_int64(q, 0);
+		hq_workout_type_name(col_text(q, 1), w->type, sizeof w->type);
+		w->start = sqlite3_column_int64(q, 2);
+		w->end = sqlite3_column_int64(q, 3);
+	}
+	sqlite3_finalize(q);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		hq_err_set(e, "reading workouts: %s", sqlite3_errmsg(hq_store_db(s)));
+		return -1;
+	}
+	return rc == SQLITE_ROW;
+}
+
+int
+hq_workout_count(struct hq_store *s, const char *type, int64_t from,
+    int64_t to, struct hq_workout_count *c, struct hq_err *e)
+{
+	const char *id = NULL;
+	sqlite3_stmt *q;
+	int rc;
+
+	memset(c, 0, sizeof *c);
+	if (type && !(id = hq_workout_type_identifier(type, NULL, 0)))
+		return 0;
+	if (hq_store_prepare(s, "SELECT count(*), min(start), max(start),"
+	    " sum(start >= ?2 AND (?3 = 0 OR start < ?3)) FROM workout"
+	    " WHERE ?1 IS NULL OR activity_type = ?1", &q, e) != 0)
+		return -1;
+	if (id)
+		sqlite3_bind_text(q, 1, id, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(q, 2, from ? from : INT64_MIN);
+	sqlite3_bind_int64(q, 3, to);
+	rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		c->n = sqlite3_column_int64(q, 0);
+		c->first = sqlite3_column_int64(q, 1);
+		c->last = sqlite3_column_int64(q, 2);
+		c->n_range = sqlite3_column_int64(q, 3);
+	}
+	sqlite3_finalize(q);
+	if (rc != SQLITE_ROW) {
+		hq_err_set(e, "reading workouts: %s", sqlite3_errmsg(hq_store_db(s)));
+		return -1;
+	}
+	return 0;
+}
+
+int
+hq_workout_explain_none(struct hq_store *s, const struct hq_workout_filter *f,
+    char *buf, size_t n, struct hq_err *e)
+{
+	struct hq_workout_count all, typed;
+	char range[80], first[16], last[16], what[160], type[128] = "";
+	const char *id = f->type ? hq_workout_type_identifier(f->type, NULL, 0) : NULL;
+
+	if (hq_workout_count(s, f->type, f->from, f->to, &typed, e) ||
+	    hq_workout_count(s, NULL, 0, 0, &all, e))
+		return -1;
+	hq_time_range_text(f->from ? f->from : INT64_MIN, f->to ? f->to : INT64_MAX,
+	    range, sizeof range);
+	if (id)
+		hq_workout_type_name(id, type, sizeof type);
+	snprintf(what, sizeof what, "%s%sworkouts", type, type[0] ? " " : "");
+	hq_time_format_date(typed.first, first, sizeof first);
+	hq_time_format_date(typed.last, last, sizeof last);
+	if (all.n == 0)
+		snprintf(buf, n, "no workouts in the store");
+	else if (typed.n == 0)
+		snprintf(buf, n, "no %s in the store, %lld of other types (see "
+		    "hq-query --list)", what, (long long)all.n);
+	else if (typed.n_range == 0)
+		snprintf(buf, n, "no %s%s\n%lld %s from %s to %s", what, range,
+		    (long long)typed.n, what, first, last);
+	else
+		snprintf(buf, n, "%lld %s%s, but none passes --min-duration or "
+		    "--offset", (long long)typed.n_range, what, range);
+	return 0;
 }

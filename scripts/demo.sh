@@ -83,7 +83,9 @@ step "Glucose: daily average and peak, last week" \
 	hq-query glucose --by day --agg avg,max --from 7d --format table
 step "Does sleep shorten after high-glucose days? The nights after days above 140 against the rest" \
 	hq-correlate glucose sleep --when 'glucose.max>140' --night --format text
-step "Workouts this month" hq-query workouts --from 30d --format table
+step "Workouts this month, newest first" hq-query workouts --from 30d --format table
+step "The last ride: its heart rate, averaged over it" \
+	hq-query workout last:cycling heart_rate --agg avg,max --format table
 step "Steps this week against last week: total and average per day" \
 	hq-query steps --by week --agg sum,avg --from last-week --format table
 step "The average night of each of the last four weeks: asleep, deep, REM (hours)" \
@@ -112,6 +114,13 @@ if have hq-query; then
 	printf '\n== Daily steps as a chart\n$ hq-query steps --by day --from 30d --format svg > %s/steps.svg\n' "$DIR"
 	hq-query steps --by day --from 30d --format svg >"$DIR/steps.svg" &&
 		printf '   open %s/steps.svg in a browser\n' "$DIR"
+	printf '\n== The last ride: its heart rate as a chart, its route for a map\n'
+	printf '$ hq-query workout last:cycling --format svg > %s/ride-hr.svg\n' "$DIR"
+	hq-query workout last:cycling --format svg >"$DIR/ride-hr.svg"
+	printf '$ hq-query workout last:cycling --format gpx > %s/ride.gpx\n' "$DIR"
+	hq-query workout last:cycling --format gpx >"$DIR/ride.gpx" &&
+		printf '   %s track points, for GPXSee, OsmAnd or Strava\n' \
+		    "$(grep -c '<trkpt' "$DIR/ride.gpx")"
 fi
 
 # ---- CGM (issue 9) ----
@@ -140,5 +149,11 @@ if have hq-correlate; then
 		printf '   open %s/sleep-after-glucose.svg in a browser\n' "$DIR"
 fi
 
+# The hints name the zone the demo ran in: on a machine whose zone is UTC
+# (or any other) they print what the demo printed above.
 printf '\nThe demo store is %s. Try, for example:\n' "$HQ_DB"
-printf '   HQ_DB=%s %s/bin/hq-query steps --by week\n' "$HQ_DB" "$HQ_BUILD"
+printf '   HQ_DB=%s HQ_TZ=%s %s/bin/hq-query steps --by week --agg sum,avg --from last-week\n' \
+	"$HQ_DB" "$HQ_TZ" "$HQ_BUILD"
+printf '   HQ_DB=%s %s/bin/hq-query workouts --type running --limit 3\n' "$HQ_DB" "$HQ_BUILD"
+printf 'Without HQ_TZ (or --tz, $TZ, tz in ~/.config/hq/config), hq-query uses the\n'
+printf 'zone the export records, %s, and says so on a terminal.\n' "$HQ_TZ"

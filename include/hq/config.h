@@ -6,8 +6,16 @@
  *     model = claude-sonnet-4-5
  *     [query]
  *     source_priority = Apple Watch, iPhone
+ *     tz = Europe/Paris
  *
  * '#' and ';' start comments. A missing file is an empty configuration.
+ * Keys before the first section are in section "" (top level).
+ *
+ * The keys hq reads are listed once, in config.c (known[]): a key or a
+ * section not listed there is kept but warned about (a misspelt key does
+ * nothing, so it must not do nothing silently). A command that reads a new
+ * key adds it to that list.
+ *
  * Strings returned are owned by the config and live until hq_config_free().
  */
 #ifndef HQ_CONFIG_H
@@ -24,6 +32,13 @@ int hq_config_path(char *buf, size_t n);
 struct hq_config *hq_config_load(const char *path, struct hq_err *e);
 const char *hq_config_get(const struct hq_config *c, const char *section,
     const char *key);
+/* Where a key was set, "FILE:LINE", into buf; 0, or -1 when it was not. */
+int hq_config_where(const struct hq_config *c, const char *section,
+    const char *key, char *buf, size_t n);
+/* The i-th warning about the file ("FILE:LINE: unknown key 'modle' under
+ * [llm] (did you mean model?)"), NULL past the last: for the command to
+ * print. */
+const char *hq_config_warning(const struct hq_config *c, size_t i);
 void hq_config_free(struct hq_config *c);
 
 #endif

@@ -30,11 +30,34 @@ void hq_out_bool(struct hq_out *o, const char *key, int v);
 void hq_out_null(struct hq_out *o, const char *key);
 /* A value that is already JSON text (an object or array), copied as is. */
 void hq_out_raw(struct hq_out *o, const char *key, const char *json);
+/* An array of n strings: a JSON array in jsonl and json, the strings
+ * joined by ", " in csv and tables. */
+void hq_out_strv(struct hq_out *o, const char *key, const char *const *v,
+    size_t n);
 void hq_out_end(struct hq_out *o);
 /* A table that holds exactly one row (a detail record) is written as two
  * columns, field and value, a line per field, instead of one wide line.
  * Other formats, and tables of several rows, are unchanged. */
 void hq_out_keyvalue(struct hq_out *o);
+
+/*
+ * Tables fit a width (hq_out_width): a column may give way when the rows
+ * are wider. hq_out_fit() says how, for a key. Columns with drop > 0 give
+ * way in that order, lowest first, until the rest fits: one that has a
+ * min_width is first cut towards it (a cut cell ends in "…"), and left out
+ * only when that is not enough. Then columns with drop 0 and a min_width
+ * are cut, the widest first. Numbers are never cut. right aligns a column
+ * of text to the right, as numbers are ("1:05:20"). Other formats ignore
+ * all of it: scripts see every field.
+ */
+struct hq_out_fit {
+	int drop, min_width, right;
+};
+void hq_out_fit(struct hq_out *o, const char *key, struct hq_out_fit f);
+/* The width a table is fitted to: the terminal's when the stream is one,
+ * else $COLUMNS, else 80 (hq_term_width). hq_out_set_width() overrides it. */
+int hq_out_width(const struct hq_out *o);
+void hq_out_set_width(struct hq_out *o, int width);
 /* Rows written so far. */
 long hq_out_rows(const struct hq_out *o);
 /* Write what is held, free everything; 0, or -1 on a write error. */
@@ -46,8 +69,5 @@ void hq_format_number(double v, char *buf, size_t n);
 /* A number as a person reads it in a table: up to four significant
  * digits, whole numbers from 1000 on, "-" for NaN. */
 void hq_format_short(double v, char *buf, size_t n);
-/* Free text cut to width characters (UTF-8) with an ellipsis, so that a
- * table of names from files fits 80 columns. */
-void hq_out_cut(const char *s, char *buf, size_t n, size_t width);
 
 #endif

@@ -36,7 +36,6 @@
 #include "hq/catalog.h"
 #include "hq/err.h"
 #include "hq/merge.h"
-#include "hq/output.h"
 #include "hq/stats.h"
 #include "hq/store.h"
 #include "hq/time.h"
@@ -116,10 +115,6 @@ int hq_query_run(struct hq_store *s, const struct hq_query *q,
     struct hq_series *out, struct hq_err *e);
 void hq_series_free(struct hq_series *out);
 
-/* One row per metric in the store: name, identifier, kind, unit, count,
- * first, last, sources; after sleep_analysis, a row for the nights it
- * makes (metric sleep, count = nights). Returns the number of rows, or -1. */
-long hq_query_list(struct hq_store *s, struct hq_out *out, struct hq_err *e);
 /* Names of the metrics in the store, one per line (shell completion). */
 int hq_query_metric_names(struct hq_store *s, void (*fn)(const char *, void *),
     void *ctx, struct hq_err *e);

@@ -21,6 +21,8 @@ enum hq_period { HQ_PERIOD_NONE, HQ_HOUR, HQ_DAY, HQ_WEEK, HQ_MONTH, HQ_YEAR };
 int hq_time_set_zone(const char *zone, struct hq_err *e);
 /* The zone in use ("America/Los_Angeles", or "system"). */
 const char *hq_time_zone(void);
+/* Whether name is a zone this machine knows (tzdata, or UTC): 1 or 0. */
+int hq_time_zone_known(const char *name);
 
 /* Apple's "yyyy-MM-dd HH:mm:ss ±HHMM". Returns 0 or -1. offset_min may be
  * NULL; it is the offset the file wrote, which is not the local zone. */
@@ -75,6 +77,10 @@ void hq_time_format_utc(int64_t utc, char *buf, size_t n);
 void hq_time_format_local(int64_t utc, char *buf, size_t n);
 /* "2024-12-01", the local date */
 void hq_time_format_date(int64_t utc, char *buf, size_t n);
+/* A range [from, to) in words, local dates, for messages: " from
+ * 2024-12-01 to 2024-12-31", " on 2024-12-01" (one day), " since ...",
+ * " until ..." (INT64_MIN and INT64_MAX are open ends), "" for all time. */
+void hq_time_range_text(int64_t from, int64_t to, char *buf, size_t n);
 /* "2024-12-01", the date of a day number */
 void hq_time_format_day(int64_t day, char *buf, size_t n);
 

@@ -24,11 +24,16 @@ struct hq_workout_filter {
 	long limit, offset;     /* limit 0 = no limit */
 };
 
-/* One row per workout, oldest first: id, type, start, end (local ISO
- * times), date, duration_min, distance_km, energy_kcal, avg_hr, max_hr,
- * source, has_route. Totals come from the Workout's own attributes, else
- * its statistics; heart rate from its statistic, else from the heart-rate
+/* One row per workout, newest first (so limit 3 is the last three): id,
+ * type, start, end (local ISO times), date, duration_min, distance_km,
+ * energy_kcal, avg_hr, max_hr, source, has_route, pace_min_per_km,
+ * speed_kmh. Totals come from the Workout's own attributes, else its
+ * statistics; heart rate from its statistic, else from the heart-rate
  * samples between its start and end. Absent values are null, never 0.
+ * Into a table (hq_out_format), the row is the one people read in 80
+ * columns instead: id, date, start (HH:MM), type, duration (h:mm:ss),
+ * km, pace/speed (pace for running, walking and hiking, "min:ss/100m"
+ * for swimming, km/h for the rest), kcal, hr, max, route, source.
  * An unknown f->type is an error whose message suggests the closest type.
  * Returns the number of rows, or -1 with e set. */
 long hq_workout_list(struct hq_store *s, const struct hq_workout_filter *f,
@@ -54,6 +59,32 @@ long hq_workout_list(struct hq_store *s, const struct hq_workout_filter *f,
  * Returns 1, 0 when there is no such workout, -1 on error. */
 int hq_workout_detail(struct hq_store *s, int64_t id, struct hq_out *out,
     struct hq_err *e);
+
+/* A workout as a command line names it: its ID ("17"), "last" (the
+ * newest) or "last:TYPE" (the newest of a type, as --type takes it:
+ * last:cycling, last:ride). 1 with *w filled, 0 when the store has no such
+ * workout, -1 with e set (not one of those forms; an unknown type). */
+struct hq_workout_ref {
+	int64_t id, start, end;
+	char type[128];          /* "running" */
+};
+int hq_workout_find(struct hq_store *s, const char *ref,
+    struct hq_workout_ref *w, struct hq_err *e);
+
+/* How many workouts of type (NULL: any; a type unknown: none) the store
+ * holds, the first and last start, and how many start in [from, to)
+ * (from 0, to 0: unbounded), to say what there is when a list is empty. */
+struct hq_workout_count {
+	int64_t n, first, last, n_range;
+};
+int hq_workout_count(struct hq_store *s, const char *type, int64_t from,
+    int64_t to, struct hq_workout_count *c, struct hq_err *e);
+
+/* An empty list of f, for a person: what there is of that type, or at
+ * all, in a line or two ("no cycling workouts since 2026-11-20\n4 cycling
+ * workouts from 2026-10-17 to 2026-11-17"). 0, or -1 with e set. */
+int hq_workout_explain_none(struct hq_store *s,
+    const struct hq_workout_filter *f, char *buf, size_t n, struct hq_err *e);
 
 /* "running" → "HKWorkoutActivityTypeRunning", by catalog of known types,
  * case-insensitive, accepting the raw name; short aliases (run, walk,

@@ -116,7 +116,7 @@ hq-query workouts >"$T/w"
 is "$(python3 - "$T/truth" "$T/w" <<'PY'
 import json, sys
 want = [json.loads(l) for l in open(sys.argv[1]) if '"workout"' in l]
-got = [json.loads(l) for l in open(sys.argv[2])]
+got = [json.loads(l) for l in open(sys.argv[2])][::-1]   # listed newest first
 bad = 0 if len(want) == len(got) else 1000
 for w, g in zip(want, got):
     for a, b, tol in (("duration_min", "duration_min", 0.01), ("distance_km", "distance_km", 0.001), ("energy_kcal", "energy_kcal", 0.1)):

@@ -87,7 +87,7 @@ is "$(printf '%s' "$out" | python3 -c 'import json,sys; print(len(json.load(sys.
 # --- the data summary and completion -----------------------------------------------------
 run hq-query --list
 is "$rc" 0 "--list exits 0"
-like "$out" '"metric":"step_count","identifier":"HKQuantityTypeIdentifierStepCount","kind":"cumulative","unit":"count","count":3,"first":"2024-12-02T09:00:00-08:00","last":"2024-12-03T00:10:00-08:00","sources":"Sam.s Apple Watch, Sam.s iPhone"' "--list: unit, count, first, last, sources"
+like "$out" '"metric":"step_count","identifier":"HKQuantityTypeIdentifierStepCount","kind":"cumulative","unit":"count","count":3,"first":"2024-12-02T09:00:00-08:00","last":"2024-12-03T00:10:00-08:00","sources":\["Sam.s Apple Watch","Sam.s iPhone"\],"type":null\}' "--list: unit, count, first, last, sources (an array)"
 like "$out" '"metric":"sleep","identifier":"HKCategoryTypeIdentifierSleepAnalysis","kind":"sleep","unit":"h","count":1,' "--list: the nights sleep analysis makes"
 run hq-query --complete-metrics
 like "$out" "^heart_rate$" "--complete-metrics names the metrics in the store"

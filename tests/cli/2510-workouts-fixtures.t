@@ -31,8 +31,9 @@ ok $? "both exports ingest"
 run workout-probe
 is "$rc" 0 "the list exits 0"
 is "$(printf '%s\n' "$out" | wc -l)" 2 "two workouts"
-old=$(printf '%s\n' "$out" | sed -n 1p)
-new=$(printf '%s\n' "$out" | sed -n 2p)
+# newest first: the 2020 walk, then the 2016 run
+new=$(printf '%s\n' "$out" | sed -n 1p)
+old=$(printf '%s\n' "$out" | sed -n 2p)
 
 # --- the old format -------------------------------------------------------------
 is "$(field "$old" type)" running "old: HKWorkoutActivityTypeRunning → running"
@@ -145,7 +146,7 @@ is "$(printf '%s\n' "$out" | wc -l)" \
 	"one line per JSON field, and the header"
 is "$(printf '%s\n' "$json" | wc -l)" 1 "jsonl: still one row"
 is "$(hq-query workout 2 --format csv | wc -l)" 2 "csv: still a header and one row"
-like "$(hq-query workouts --format table | sed -n 1p)" '^id +type +start +end ' \
-	"the list of workouts stays a wide table"
+like "$(hq-query workouts --format table | sed -n 1p)" '^id +date +start +type +duration +km +pace/speed ' \
+	"the list of workouts stays a table, one row a workout"
 
 done_testing

@@ -34,7 +34,7 @@ done
 python3 - "$T/want.jsonl" "$T/got.jsonl" >"$T/results" <<'PY'
 import json, sys
 want = [json.loads(l) for l in open(sys.argv[1])]
-got = [json.loads(l) for l in open(sys.argv[2])]
+got = [json.loads(l) for l in open(sys.argv[2])][::-1]   # listed newest first
 want.sort(key=lambda w: w["start"])
 checks = [
     ("type", "type", None), ("date", "date", None),

@@ -70,11 +70,12 @@ HQ_DB=$T/two.db run hq-report latest labs
 is "$(rows "' '.join(x['test'] for x in r)")" "hdl" "a vital sign is no lab result, whatever Apple's type says"
 
 # A store from before lab results (schema version 3): the migrations from
-# the reports one (4) on undone, the clinical record table as it was
-# (UNIQUE(type, identifier)).
+# the reports one (4) on undone (5, the views; 6, the time zones), the
+# clinical record table as it was (UNIQUE(type, identifier)).
 HQ_DB=$T/old.db run hq-ingest "$T/two/export.zip"
 sqlite3 "$T/old.db" "
 DROP VIEW samples; DROP VIEW daily; DROP VIEW workouts; DROP TABLE catalog;
+DROP TABLE time_zone;
 DROP TABLE dexa_value; DROP TABLE lab_result; DROP TABLE report;
 CREATE TABLE cr_old (id INTEGER PRIMARY KEY, type TEXT NOT NULL,
   identifier TEXT NOT NULL, source_id INTEGER REFERENCES source(id),

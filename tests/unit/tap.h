@@ -3,12 +3,14 @@
  *
  *   plan_no_plan(); ok(cond, "name"); is_int(got, want, "name");
  *   is_str(got, want, "name"); is_dbl(got, want, eps, "name");
+ *   like(text, "extended regex", "name"); unlike(...);
  *   return done_testing();
  */
 #ifndef HQ_TAP_H
 #define HQ_TAP_H
 
 #include <math.h>
+#include <regex.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -48,6 +50,32 @@ ok(int cond, const char *fmt, ...)
 	double g_ = (got), w_ = (want); \
 	if (!ok(fabs(g_ - w_) <= (eps), __VA_ARGS__)) \
 		printf("#   got: %.10g\n#   expected: %.10g\n", g_, w_); \
+} while (0)
+
+/* Whether text matches the POSIX extended regex re (1), or not (0). */
+static int __attribute__((unused))
+tap_match(const char *text, const char *re)
+{
+	regex_t rx;
+	int m;
+
+	if (regcomp(&rx, re, REG_EXTENDED | REG_NOSUB) != 0)
+		return -1;
+	m = text && regexec(&rx, text, 0, NULL, 0) == 0;
+	regfree(&rx);
+	return m;
+}
+
+#define like(text, re, ...) do { \
+	const char *t_ = (text); \
+	if (!ok(tap_match(t_, (re)) == 1, __VA_ARGS__)) \
+		printf("#   %s\n#   does not match: %s\n", t_ ? t_ : "(null)", (re)); \
+} while (0)
+
+#define unlike(text, re, ...) do { \
+	const char *t_ = (text); \
+	if (!ok(tap_match(t_, (re)) == 0, __VA_ARGS__)) \
+		printf("#   %s\n#   matches: %s\n", t_ ? t_ : "(null)", (re)); \
 } while (0)
 
 static int __attribute__((unused))

@@ -225,7 +225,8 @@ test_list(void)
 	is_int(n, 4, "four workouts");
 	is_int(cJSON_GetArraySize(j), 4, "four rows");
 
-	r = cJSON_GetArrayItem(j, 0);
+	/* Newest first: 4, 3, 2, 1. */
+	r = cJSON_GetArrayItem(j, 3);
 	is_str(str(r, "type"), "running", "old format: type");
 	is_str(str(r, "date"), "2024-03-09", "date is the local date (23:00 PST), not UTC's");
 	is_str(str(r, "start"), "2024-03-09T23:00:00-08:00", "start in local time");
@@ -237,7 +238,11 @@ test_list(void)
 	ok(cJSON_IsTrue(cJSON_GetObjectItem(r, "has_route")), "has a route");
 	is_str(str(r, "source"), "Apple Watch", "source");
 
-	r = cJSON_GetArrayItem(j, 1);
+	/* 5 km in 30 min: 6 min/km, 10 km/h. */
+	is_dbl(num(r, "pace_min_per_km"), 6, 1e-9, "pace in minutes per km");
+	is_dbl(num(r, "speed_kmh"), 10, 1e-9, "and speed in km/h");
+
+	r = cJSON_GetArrayItem(j, 2);
 	is_str(str(r, "type"), "walking", "new format: type");
 	is_dbl(num(r, "distance_km"), 2.5, 1e-9, "workout-level distance; activity rows neither added (4.95) nor preferred (2.45)");
 	is_dbl(num(r, "energy_kcal"), 200, 1e-9, "workout-level active energy (not 400, not +basal)");
@@ -246,18 +251,94 @@ test_list(void)
 	is_dbl(num(r, "duration_min"), 50, 1e-9, "duration");
 	ok(cJSON_IsFalse(cJSON_GetObjectItem(r, "has_route")), "no route");
 
-	r = cJSON_GetArrayItem(j, 2);
+	r = cJSON_GetArrayItem(j, 1);
 	is_dbl(num(r, "distance_km"), 25, 1e-9, "activity-only distance: summed across activities");
 	is_dbl(num(r, "energy_kcal"), 500, 1e-9, "activity-only energy: summed");
 	is_dbl(num(r, "avg_hr"), 138, 1e-9, "activity-only HR: duration-weighted (120×20 + 150×30)/50");
 	is_dbl(num(r, "max_hr"), 180, 1e-9, "activity-only HR max: the larger");
 	is_str(str(r, "source"), "iPhone", "source of workout 3");
 
-	r = cJSON_GetArrayItem(j, 3);
+	/* 25 km in 50 min: 30 km/h. */
+	is_dbl(num(r, "speed_kmh"), 30, 1e-9, "speed of the ride");
+
+	r = cJSON_GetArrayItem(j, 0);
 	is_dbl(num(r, "distance_km"), 1.5, 1e-9, "swimming distance from metres");
 	is_dbl(num(r, "duration_min"), 20, 1e-9, "no duration column: end - start");
 	ok(is_null(r, "energy_kcal") && is_null(r, "avg_hr"), "absent values are null, not 0");
 	cJSON_Delete(j);
+
+	char got[64];
+	ids(&(struct hq_workout_filter){ .limit = 3 }, got, sizeof got, &n);
+	is_str(got, "4,3,2", "newest first: limit 3 gives the last three");
+}
+
+/* The list as a table reads as people read it: pace for a run, speed for
+ * a ride, pace per 100 m for a swim, the duration as a clock. */
+static void
+test_list_table(void)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&text, &len);
+	struct hq_out *o = hq_out_new(fp, HQ_FMT_TABLE);
+	long n;
+
+	hq_out_set_width(o, 200);
+	n = hq_workout_list(s, NULL, o, &e);
+	hq_out_free(o);
+	fclose(fp);
+	is_int(n, 4, "table: four rows");
+	like(text, "\n 1  2024-03-09  23:00  running +30:00 +5\\.00 +6:00/km +350 +150 +160 +yes +Apple Watch\n",
+	    "table: the run: local date and time, 30:00, 6:00/km, whole kcal and beats");
+	like(text, "\n 3  2024-03-12  00:00  cycling +50:00 +25\\.00 +30\\.0 km/h +500 +138 +180 +- +iPhone\n",
+	    "table: the ride: km/h");
+	like(text, "\n 4  2024-03-13  00:00  swimming +20:00 +1\\.50 +1:20/100m +- +- +- +- +Apple Watch\n",
+	    "table: the swim: pace per 100 m");
+	like(text, "^id  date        start  type +duration +km  pace/speed  kcal   hr  max  route  source\n",
+	    "table: the header");
+	free(text);
+
+	text = NULL;
+	fp = open_memstream(&text, &len);
+	o = hq_out_new(fp, HQ_FMT_TABLE);
+	hq_out_set_width(o, 60);
+	hq_workout_list(s, NULL, o, &e);
+	hq_out_free(o);
+	fclose(fp);
+	like(text, "^id  date        type +duration +km  pace/speed   hr\n",
+	    "table in 60 columns: source, start, max, kcal and route give way");
+	unlike(text, "\n[^\n]{61}", "and no line is wider than 60");
+	free(text);
+}
+
+/* "17", "last", "last:TYPE" */
+static void
+test_find(void)
+{
+	struct hq_workout_ref w;
+	struct hq_workout_count c;
+
+	ok(hq_workout_find(s, "last", &w, &e) == 1 && w.id == 4, "last: the newest");
+	is_str(w.type, "swimming", "with its type");
+	ok(hq_workout_find(s, "last:run", &w, &e) == 1 && w.id == 1, "last:run");
+	ok(hq_workout_find(s, "last:cycling", &w, &e) == 1 && w.id == 3 &&
+	    w.start == 1710226800 && w.end == 1710229800, "last:cycling, with its start and end");
+	ok(hq_workout_find(s, "2", &w, &e) == 1 && w.id == 2, "an ID");
+	ok(hq_workout_find(s, "99", &w, &e) == 0, "an ID the store lacks: 0");
+	ok(hq_workout_find(s, "last:yoga", &w, &e) == 0, "a type with no workouts: 0");
+	ok(hq_workout_find(s, "last:runing", &w, &e) == -1 &&
+	    strstr(e.msg, "did you mean last:running?") != NULL, "a misspelt type: %s", e.msg);
+	ok(hq_workout_find(s, "first", &w, &e) == -1 && strstr(e.msg, "last:TYPE") != NULL,
+	    "not a workout: says the forms");
+	ok(hq_workout_find(s, "0", &w, &e) == -1, "0 is no ID");
+	ok(hq_workout_find(s, "-1", &w, &e) == -1, "-1 is no ID");
+	ok(hq_workout_find(s, "99999999999999999999", &w, &e) == -1, "an ID past int64: refused");
+
+	ok(hq_workout_count(s, "run", 0, 0, &c, &e) == 0 && c.n == 1 && c.n_range == 1,
+	    "count of runs");
+	ok(hq_workout_count(s, NULL, 1710140400, 1710313200, &c, &e) == 0 && c.n == 4 &&
+	    c.n_range == 2 && c.first == 1710054000 && c.last == 1710313200,
+	    "count in a range, and the extent of all");
 }
 
 static void
@@ -287,21 +368,21 @@ test_filters(void)
 	f.type = NULL;
 	f.min_duration = 40;
 	ids(&f, got, sizeof got, &n);
-	is_str(got, "2,3", "--min-duration 40 keeps the 50-minute workouts");
+	is_str(got, "3,2", "--min-duration 40 keeps the 50-minute workouts");
 	f.min_duration = 30;
 	ids(&f, got, sizeof got, &n);
-	is_str(got, "1,2,3", "--min-duration is inclusive");
+	is_str(got, "3,2,1", "--min-duration is inclusive");
 	f.min_duration = 0;
 
 	f.from = 1710140400;
 	f.to = 1710313200;
 	ids(&f, got, sizeof got, &n);
-	is_str(got, "2,3", "[from, to) on the start time");
+	is_str(got, "3,2", "[from, to) on the start time");
 	f.from = f.to = 0;
 	f.limit = 2;
 	f.offset = 1;
 	ids(&f, got, sizeof got, &n);
-	is_str(got, "2,3", "limit and offset");
+	is_str(got, "3,2", "limit and offset, newest first");
 }
 
 static void
@@ -376,6 +457,8 @@ main(void)
 	fill();
 	test_types();
 	test_list();
+	test_list_table();
+	test_find();
 	test_filters();
 	test_detail();
 	hq_store_close(s);
