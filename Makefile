@@ -27,6 +27,13 @@ OPT      := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
             -fno-sanitize-recover=undefined
 LDSAN    := -fsanitize=address,undefined
 endif
+ifeq ($(FUZZER),1)
+OPT      := -O1 -g -fno-omit-frame-pointer \
+            -fsanitize=fuzzer-no-link,address,undefined \
+            -fno-sanitize-recover=undefined -DFUZZING_ENGINE
+LDSAN    := -fsanitize=address,undefined
+LDFUZZ   := -fsanitize=fuzzer
+endif
 CFLAGS_ALL  = -std=c17 -D_GNU_SOURCE -DHQ_VERSION='"$(VERSION)"' \
               -Iinclude $(PKG_CFLAGS) $(WARN) $(OPT) $(CFLAGS)
 LDFLAGS_ALL = $(LDSAN) $(LDFLAGS)
@@ -40,7 +47,10 @@ endif
 
 LIB_SRC  := $(sort $(wildcard lib/*.c))
 CMD_SRC  := $(sort $(wildcard cmd/*.c))
-TOOL_SRC := $(sort $(wildcard scripts/*.c bench/*.c tests/fuzz/*.c))
+# tests/fuzz: a target each (fuzz_*.c), linked with the engine mutate.c
+# (fuzz.h); FUZZER=1 CC=clang links them with libFuzzer instead.
+FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+TOOL_SRC := $(sort $(wildcard scripts/*.c bench/*.c)) $(FUZZ_SRC)
 UNIT_SRC := $(sort $(wildcard tests/unit/*.c))
 
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
@@ -64,7 +74,7 @@ $(BUILD)/obj/%.o: %.c
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CFLAGS_ALL) -MMD -MP -c -o $@ $<
 
--include $(patsubst %.c,$(BUILD)/obj/%.d,$(LIB_SRC) $(CMD_SRC) $(TOOL_SRC) $(UNIT_SRC))
+-include $(patsubst %.c,$(BUILD)/obj/%.d,$(LIB_SRC) $(CMD_SRC) $(TOOL_SRC) $(UNIT_SRC) tests/fuzz/mutate.c)
 
 $(LIBHQ): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
@@ -80,7 +90,13 @@ $(BUILD)/tools/$(basename $(notdir $(1))): $(BUILD)/obj/$(basename $(1)).o $(LIB
 	@mkdir -p $$(dir $$@)
 	$$(Q)$$(CC) $$(LDFLAGS_ALL) -o $$@ $$< $$(LIBHQ) $$(LIBS_ALL)
 endef
-$(foreach s,$(TOOL_SRC),$(eval $(call tool_rule,$(s))))
+$(foreach s,$(filter-out $(FUZZ_SRC),$(TOOL_SRC)),$(eval $(call tool_rule,$(s))))
+
+$(BUILD)/tools/fuzz_%: $(BUILD)/obj/tests/fuzz/fuzz_%.o \
+    $(BUILD)/obj/tests/fuzz/mutate.o $(LIBHQ)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(LDFLAGS_ALL) $(LDFUZZ) -o $@ $(filter %.o,$^) $(LIBHQ) $(LIBS_ALL)
 
 $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(LIBHQ)
 	@mkdir -p $(dir $@)

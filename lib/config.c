@@ -69,7 +69,31 @@ trim(char *s)
 	return s;
 }
 
-static void
+/* The next line of fp into buf (HQ_CONFIG_MAX_LINE + 1 bytes), without
+ * its newline: 1, 0 at the end, -1 when it is too long or holds a NUL. */
+static int
+next_line(FILE *fp, char *buf, const char **why)
+{
+	size_t n = 0;
+	int ch;
+
+	while ((ch = getc(fp)) != EOF && ch != '\n') {
+		if (ch == '\0') {
+			*why = "a NUL byte";
+			return -1;
+		}
+		if (n == HQ_CONFIG_MAX_LINE) {
+			*why = "a line longer than " HQ_CONFIG_MAX_LINE_S " bytes";
+			return -1;
+		}
+		buf[n++] = (char)ch;
+	}
+	buf[n] = '\0';
+	return ch == EOF && n == 0 ? 0 : 1;
+}
+
+/* 0, or -1 when the file already has HQ_CONFIG_MAX_KEYS keys. */
+static int
 add(struct hq_config *c, const char *section, const char *key, const char *value,
     long line)
 {
@@ -80,8 +104,10 @@ add(struct hq_config *c, const char *section, const char *key, const char *value
 			free(c->e[i].value);
 			c->e[i].value = hq_xstrdup(value);
 			c->e[i].line = line;
-			return;
+			return 0;
 		}
+	if (c->n == HQ_CONFIG_MAX_KEYS)
+		return -1;
 	if (c->n == c->cap) {
 		c->cap = c->cap ? c->cap * 2 : 16;
 		c->e = hq_xrealloc(c->e, c->cap * sizeof *c->e);
@@ -91,6 +117,7 @@ add(struct hq_config *c, const char *section, const char *key, const char *value
 	c->e[c->n].value = hq_xstrdup(value);
 	c->e[c->n].line = line;
 	c->n++;
+	return 0;
 }
 
 static void warn(struct hq_config *c, const char *fmt, ...)
@@ -175,9 +202,10 @@ struct hq_config *
 hq_config_load(const char *path, struct hq_err *e)
 {
 	struct hq_config *c = hq_xcalloc(1, sizeof *c);
-	char defpath[4096], section[128] = "", *line = NULL;
-	size_t cap = 0;
+	char defpath[4096], section[128] = "", *line;
+	const char *why;
 	long lineno = 0;
+	int rc;
 	FILE *fp;
 
 	if (!path) {
@@ -194,9 +222,15 @@ hq_config_load(const char *path, struct hq_err *e)
 		hq_config_free(c);
 		return NULL;
 	}
-	while (getline(&line, &cap, fp) > 0) {
-		char *s = trim(line), *eq;
+	line = hq_xmalloc(HQ_CONFIG_MAX_LINE + 1);
+	while ((rc = next_line(fp, line, &why)) != 0) {
+		char *s, *eq;
 		lineno++;
+		if (rc < 0) {
+			hq_err_set(e, "%s:%ld: %s", path, lineno, why);
+			goto fail;
+		}
+		s = trim(line);
 		if (!*s || *s == '#' || *s == ';')
 			continue;
 		if (*s == '[') {
@@ -229,7 +263,15 @@ hq_config_load(const char *path, struct hq_err *e)
 			goto fail;
 		}
 		check_key(c, section, key, lineno);
-		add(c, section, key, value, lineno);
+		if (add(c, section, key, value, lineno)) {
+			hq_err_set(e, "%s:%ld: more than " HQ_CONFIG_MAX_KEYS_S
+			    " keys", path, lineno);
+			goto fail;
+		}
+	}
+	if (ferror(fp)) {
+		hq_err_set(e, "%s: %s", path, strerror(errno));
+		goto fail;
 	}
 	free(line);
 	fclose(fp);

@@ -511,6 +511,76 @@ hq_llm_parse_stream(const char *provider, const char *data, size_t len,
 	return rc;
 }
 
+/* A whole 2xx body (len bytes) into s: 0, or -1 with s failed; from
+ * names the server for messages. */
+static int
+body_parse(const struct hq_llm_provider *p, struct hq_llm_stream *s,
+    const char *body, size_t len, const char *from)
+{
+	cJSON *j = body ? cJSON_ParseWithLength(body, len) : NULL;
+
+	if (!j)
+		hq_llm_stream_fail(s, 0, "the response from %s is not JSON", from);
+	else if (p->parse(s, j) && !s->failed)
+		hq_llm_stream_fail(s, 0, "cannot read the response from %s", from);
+	cJSON_Delete(j);
+	return s->failed ? -1 : 0;
+}
+
+int
+hq_llm_parse_body(const char *provider, const char *data, size_t len,
+    struct hq_llm_reply *reply, struct hq_err *e)
+{
+	const struct hq_llm_provider *p = find_provider(provider);
+	struct hq_llm_stream s = {0};
+	int rc = -1;
+
+	memset(reply, 0, sizeof *reply);
+	if (!p) {
+		hq_err_set(e, "unknown provider '%s'", provider ? provider : "");
+		return -1;
+	}
+	if (body_parse(p, &s, data, len, "the body"))
+		hq_err_set(e, "%s", s.error);
+	else {
+		stream_finish(&s, reply);
+		rc = 0;
+	}
+	stream_free(&s);
+	return rc;
+}
+
+/* An error body's message into buf (empty when it has none it knows)
+ * and the retry delay it asks for, or -1. */
+static double
+error_body(const struct hq_llm_provider *p, const char *body, size_t len,
+    char *buf, size_t n)
+{
+	cJSON *j = cJSON_ParseWithLength(body, len);
+	double delay = -1;
+
+	buf[0] = '\0';
+	if (j)
+		p->error_message(j, buf, n);
+	if (j && p->retry_delay)
+		delay = p->retry_delay(j);
+	cJSON_Delete(j);
+	return delay;
+}
+
+double
+hq_llm_error_body(const char *provider, const char *data, size_t len,
+    char *buf, size_t n)
+{
+	const struct hq_llm_provider *p = find_provider(provider);
+
+	if (!p) {
+		buf[0] = '\0';
+		return -1;
+	}
+	return error_body(p, data, len, buf, n);
+}
+
 /* the error's message; also a retry delay the body asks for, when the
  * headers gave none (Gemini's RetryInfo) */
 static void
@@ -519,12 +589,9 @@ error_text(const struct hq_llm_provider *p, struct hq_http_response *hr,
 {
 	buf[0] = '\0';
 	if (hr->body) {
-		cJSON *j = cJSON_Parse(hr->body);
-		if (j)
-			p->error_message(j, buf, n);
-		if (j && p->retry_delay && hr->retry_after < 0)
-			hr->retry_after = p->retry_delay(j);
-		cJSON_Delete(j);
+		double delay = error_body(p, hr->body, strlen(hr->body), buf, n);
+		if (hr->retry_after < 0)
+			hr->retry_after = delay;
 		if (!buf[0])
 			snprintf(buf, n, "%.200s", hr->body);
 	}
@@ -672,16 +739,9 @@ hq_llm_complete(const struct hq_llm_options *opt, const struct hq_llm_conv *conv
 					hq_err_set(e, "the stream from %s ended early (connection dropped)", url);
 					s.failed = s.retryable = 1;
 				}
-			} else {
-				cJSON *j = hr.body ? cJSON_Parse(hr.body) : NULL;
-				if (!j)
-					hq_llm_stream_fail(&s, 0, "the response from %s is not JSON", url);
-				else if (p->parse(&s, j) && !s.failed)
-					hq_llm_stream_fail(&s, 0, "cannot read the response from %s", url);
-				cJSON_Delete(j);
-				if (s.failed)
-					hq_err_set(e, "%s", s.error);
-			}
+			} else if (body_parse(p, &s, hr.body,
+			    hr.body ? strlen(hr.body) : 0, url))
+				hq_err_set(e, "%s", s.error);
 			if (!s.failed)
 				ok = 1;
 			else if (s.retryable)
@@ -727,7 +787,9 @@ hq_llm_complete(const struct hq_llm_options *opt, const struct hq_llm_conv *conv
 static void
 calls_free_tail(struct hq_llm_call *calls, size_t n)
 {
-	for (struct hq_llm_call *c = calls; c < calls + n; c++) {
+	/* By index: calls is NULL when n is 0, and NULL + 0 is undefined. */
+	for (size_t i = 0; i < n; i++) {
+		struct hq_llm_call *c = &calls[i];
 		free(c->id);
 		free(c->name);
 		free(c->args);

@@ -9,6 +9,8 @@
  *     tz = Europe/Paris
  *
  * '#' and ';' start comments. A missing file is an empty configuration.
+ * A line holds at most HQ_CONFIG_MAX_LINE bytes (no NUL) and a file at most
+ * HQ_CONFIG_MAX_KEYS keys: past either, an error naming file:line.
  * Keys before the first section are in section "" (top level).
  *
  * The keys hq reads are listed once, in config.c (known[]): a key or a
@@ -24,6 +26,11 @@
 #include <stddef.h>
 
 #include "hq/err.h"
+
+#define HQ_CONFIG_MAX_LINE 4096
+#define HQ_CONFIG_MAX_LINE_S "4096"
+#define HQ_CONFIG_MAX_KEYS 1000
+#define HQ_CONFIG_MAX_KEYS_S "1000"
 
 struct hq_config;
 

@@ -121,6 +121,15 @@ size_t hq_llm_reply_keep_calls(struct hq_llm_reply *reply, size_t max);
  * stream that ends before its end marker). */
 int hq_llm_parse_stream(const char *provider, const char *data, size_t len,
     struct hq_llm_reply *reply, struct hq_err *e);
+/* Reads a whole non-streamed response body (2xx) into reply, as
+ * hq_llm_complete does without opt->stream. For tests and recorded bodies.
+ * Returns 0, or -1 with e set (not JSON, not a reply this provider sends). */
+int hq_llm_parse_body(const char *provider, const char *data, size_t len,
+    struct hq_llm_reply *reply, struct hq_err *e);
+/* The message an error body carries (as an HTTP error reports it) into buf,
+ * and a retry delay it asks for in seconds, or -1. */
+double hq_llm_error_body(const char *provider, const char *data, size_t len,
+    char *buf, size_t n);
 
 void hq_llm_conv_init(struct hq_llm_conv *conv);
 void hq_llm_conv_free(struct hq_llm_conv *conv);

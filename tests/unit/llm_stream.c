@@ -257,8 +257,27 @@ static void bounds(void)
 	hq_buf_free(&d);
 }
 
+/* Found by fuzz_llm under libFuzzer (clang's UBSan): freeing a reply
+ * without calls computed NULL + 0. GCC's UBSan does not see it; clang's
+ * (make CC=clang SANITIZE=1) fails here before the fix. */
+static void
+empty(void)
+{
+	struct hq_llm_reply r;
+	struct hq_err e;
+
+	is_int(hq_llm_parse_stream("openai", "", 0, &r, &e), -1, "an empty stream: an error");
+	is_str(e.msg, "the stream ended early", "empty: says so");
+	is_int(hq_llm_parse_body("anthropic", "", 0, &r, &e), -1, "an empty body: an error");
+	ok(strstr(e.msg, "not JSON") != NULL, "empty body: not JSON (%s)", e.msg);
+	memset(&r, 0, sizeof r);
+	hq_llm_reply_free(&r);
+	ok(r.calls == NULL && r.ncalls == 0, "a reply without calls freed");
+}
+
 int main(void)
 {
+	empty();
 	fixtures();
 	quirks();
 	text_mode();

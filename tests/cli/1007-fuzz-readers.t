@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Every parser of outside input is fuzzed on every CI run (under ASan+UBSan
+# with leak checks in the sanitizer pass): each reader of hq-ingest through
+# hq_input_open/hq_input_import (fuzz_input, the format sniffed from each
+# seed), the --where/--when expressions (fuzz_expr), the config file
+# (fuzz_config) and model replies, streamed or whole (fuzz_llm). The seed
+# changes with the day and is printed; HQ_FUZZ_SEED=N replays a day,
+# HQ_FUZZ_SCALE=K runs K times the iterations. Apple exports: 1005.
+. "$(dirname "$0")/lib.sh"
+command -v fuzz_input >/dev/null || skip_all "fuzz targets not built"
+F=$HQ_FIXTURES
+[ -d "$F/cgm" ] && [ -d "$F/llm" ] || skip_all "no fixtures at $F"
+D=$HQ_ROOT/tests/data
+
+seed=${HQ_FUZZ_SEED:-$(date +%j)}
+k=${HQ_FUZZ_SCALE:-1}
+gen-export --days 1 --labs "$T/labs.csv" --dexa "$T/dexa.json" \
+    -o "$T/gen.xml" >/dev/null 2>&1
+
+# fuzz TARGET ITERATIONS NFILES FILE...
+fuzz() {
+	t=$1 n=$(($2 * k)) nf=$3
+	shift 3
+	run "$t" -n "$n" -s "$seed" -o "$T/last" "$@"
+	is "$rc" 0 "$t: $n mutated inputs, seed $seed, no crash (HQ_FUZZ_SEED=$seed to replay)"
+	like "$out" "^$t: $n iterations over $nf files" "$t: every iteration ran"
+	is "$err" "" "$t: no sanitizer or leak report"
+	if [ "$rc" -ne 0 ]; then
+		cp "$T/last" "${TMPDIR:-/tmp}/hq-$t.crash"
+		echo "# the input that failed: ${TMPDIR:-/tmp}/hq-$t.crash"
+	fi
+}
+
+set -- "$F"/cgm/*.csv "$D"/cgm/*.csv "$F"/labs/*/*.json "$F"/dexa/*.json \
+    "$F"/dexa/*.csv "$T/labs.csv" "$T/dexa.json" "$D"/fuzz/labs.csv \
+    "$D"/fuzz/labs.jsonl "$D"/fuzz/samples.jsonl
+fuzz fuzz_input 2500 $# "$@"
+fuzz fuzz_expr 8000 1 "$D/fuzz/expr.txt"
+fuzz fuzz_config 8000 1 "$D/fuzz/config.ini"
+set -- "$F"/llm/* "$D"/fuzz/*.sse "$D"/fuzz/*.ndjson "$D"/fuzz/*-body.json \
+    "$D"/fuzz/*-error.json "$D"/fuzz/session-msg.json
+fuzz fuzz_llm 5000 $# "$@"
+done_testing

@@ -1,0 +1,124 @@
+/*
+ * fuzz_input — mangled files of every format hq-ingest reads, through the
+ * path it reads them by: hq_input_open() (sniffing, or the format a
+ * --format word chooses), hq_ingest_start(), hq_input_import(); each
+ * import is rolled back, so the store (a temporary file) stays small.
+ *
+ * The format: -f WORD (a --format word: apple, dexcom, libre, fhir, dexa,
+ * labs, jsonl) for every input; else, in the deterministic engine, the
+ * format hq-ingest would sniff from the unmutated seed file, so that a
+ * mangled copy still reaches its reader when the mangling broke what
+ * sniffing looks at; under libFuzzer, sniffing itself. Every input is also
+ * sniffed by the whole format table.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "fuzz.h"
+#include "hq/ingest.h"
+#include "hq/input.h"
+#include "hq/store.h"
+
+/* XML, zip, CSV, JSON and the numbers and dates in them. */
+const char fuzz_hot[] = "<>/\"'=&;![]?- \n\r\t\v\x01PK\x03\x04,;{}:.\\";
+const char *const fuzz_words[] = {
+	"\"", "\"\"", ",", ";", "\t", "\r\n", "\n", "{", "}", "[", "]", "null",
+	"true", "-1", "0", "1e308", "-1e309", "NaN", "nan", "inf",
+	"99999999999999999999", "2024-02-30", "2024-07-01T25:61:61Z",
+	"12/31/2024 23:59", "31.12.2024 23:59", "+14:00", "\xEF\xBB\xBF",
+	"\xC3\x28", "\xF0\x9F\x98", "\\u0000", "\\ud800", "&#0;", "&amp;",
+	"<![CDATA[", "]]>", "<!ENTITY x \"", "<Record ", "/>", "\"resourceType\"",
+	"\"valueQuantity\"", "\"entry\"", "\"value\"", "mg/dL", "mmol/L",
+	"Low", "High", "EGV", "Timestamp", "Glucose Value", NULL
+};
+
+static struct hq_store *store;
+static char store_path[64];
+
+static void
+cleanup(void)
+{
+	char p[80];
+
+	hq_store_close(store);
+	store = NULL;
+	unlink(store_path);
+	snprintf(p, sizeof p, "%s-wal", store_path);
+	unlink(p);
+	snprintf(p, sizeof p, "%s-shm", store_path);
+	unlink(p);
+}
+
+static int
+setup(void)
+{
+	struct hq_err e;
+	int fd;
+
+	if (store)
+		return 0;
+	snprintf(store_path, sizeof store_path, "/tmp/hq-fuzz.XXXXXX");
+	if ((fd = mkstemp(store_path)) < 0)
+		return -1;
+	close(fd);
+	unlink(store_path);
+	store = hq_store_open(store_path, HQ_STORE_CREATE, &e);
+	if (!store) {
+		fprintf(stderr, "fuzz_input: %s\n", e.msg);
+		return -1;
+	}
+	atexit(cleanup);
+	return 0;
+}
+
+static void
+quiet(void *arg, const char *msg)
+{
+	(void)arg;
+	(void)msg;
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct hq_input in;
+	struct hq_ingest *ig;
+	struct hq_err e;
+	const char *family = fuzz_word();
+	char path[64];
+	int fd;
+
+	if (setup())
+		abort();
+	hq_input_sniff(data, size < 65536 ? size : 65536);
+	if (!family && fuzz_seed) {
+		const struct hq_input_format *f = hq_input_sniff(fuzz_seed,
+		    fuzz_seed_len < 65536 ? fuzz_seed_len : 65536);
+		family = f ? f->family : NULL;
+	}
+	/* A file, as hq-ingest opens it: seekable, with a size. */
+	if ((fd = memfd_create("fuzz", 0)) < 0)
+		abort();
+	for (size_t off = 0; off < size;) {
+		ssize_t n = write(fd, data + off, size - off);
+		if (n <= 0)
+			abort();
+		off += (size_t)n;
+	}
+	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+	if (hq_input_open(&in, path, family, &e) == 0) {
+		ig = hq_ingest_start(store, path, in.format->name,
+		    in.size ? (int64_t)in.size : -1, &e);
+		if (!ig)
+			abort();
+		hq_ingest_set_warn(ig, quiet, NULL);
+		hq_input_import(&in, ig, &e);
+		hq_ingest_abort(ig);
+		hq_input_close(&in);
+	}
+	close(fd);
+	return 0;
+}
