@@ -525,6 +525,12 @@ hq_agent_status_name(enum hq_agent_status st)
 	return names[st];
 }
 
+double
+hq_agent_micro(double seconds)
+{
+	return (double)(long long)(seconds * 1e6 + 0.5) / 1e6;
+}
+
 void
 hq_agent_outcome_free(struct hq_agent_outcome *out)
 {

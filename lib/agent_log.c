@@ -24,32 +24,29 @@ step_done(sqlite3_stmt *st, struct hq_store *s, struct hq_err *e)
 	return finish(st, sqlite3_step(st), s, e);
 }
 
-static void
-bind_text(sqlite3_stmt *st, int i, const char *v)
+/* sql, one row written with the values v: 0, or -1 */
+static int
+write_row(struct hq_store *s, const char *sql, const struct hq_bind *v, struct hq_err *e)
 {
-	if (v)
-		sqlite3_bind_text(st, i, v, -1, SQLITE_TRANSIENT);
-	else
-		sqlite3_bind_null(st, i);
+	sqlite3_stmt *st;
+
+	if (hq_store_prepare(s, sql, &st, e))
+		return -1;
+	hq_store_bind(st, v);
+	return step_done(st, s, e);
 }
 
 int64_t
 hq_agent_log_start(struct hq_store *s, const struct hq_agent_log_run *run,
     struct hq_err *e)
 {
-	sqlite3_stmt *st;
-	if (hq_store_prepare(s,
+	if (write_row(s,
 	    "INSERT INTO agent_run (started, session, question, provider, model, base_url,"
-	    " tool_mode) VALUES (?, ?, ?, ?, ?, ?, ?)", &st, e))
-		return -1;
-	sqlite3_bind_int64(st, 1, (sqlite3_int64)time(NULL));
-	bind_text(st, 2, run->session);
-	bind_text(st, 3, run->question);
-	bind_text(st, 4, run->provider);
-	bind_text(st, 5, run->model);
-	bind_text(st, 6, run->base_url);
-	bind_text(st, 7, run->tool_mode);
-	if (step_done(st, s, e))
+	    " tool_mode) VALUES (?, ?, ?, ?, ?, ?, ?)", (struct hq_bind[]){
+		HQ_INT((int64_t)time(NULL)), HQ_OPT_TEXT(run->session),
+		HQ_OPT_TEXT(run->question), HQ_OPT_TEXT(run->provider),
+		HQ_OPT_TEXT(run->model), HQ_OPT_TEXT(run->base_url),
+		HQ_OPT_TEXT(run->tool_mode), HQ_END }, e))
 		return -1;
 	return sqlite3_last_insert_rowid(hq_store_db(s));
 }
@@ -58,54 +55,41 @@ int
 hq_agent_log_request(struct hq_store *s, int64_t run, int step,
     const struct hq_llm_reply *r, double seconds, struct hq_err *e)
 {
-	sqlite3_stmt *st;
-	if (hq_store_prepare(s,
+	return write_row(s,
 	    "INSERT OR REPLACE INTO agent_request (run_id, step, seconds, input_tokens,"
 	    " output_tokens, tool_calls, cut_calls, retries, stop_reason, text_bytes)"
-	    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", &st, e))
-		return -1;
-	sqlite3_bind_int64(st, 1, run);
-	sqlite3_bind_int(st, 2, step);
-	sqlite3_bind_double(st, 3, seconds);
-	sqlite3_bind_int64(st, 4, r->input_tokens);
-	sqlite3_bind_int64(st, 5, r->output_tokens);
-	sqlite3_bind_int64(st, 6, (sqlite3_int64)r->ncalls);
-	sqlite3_bind_int64(st, 7, (sqlite3_int64)r->ncut);
-	sqlite3_bind_int(st, 8, r->retries);
-	bind_text(st, 9, r->stop_reason);
-	sqlite3_bind_int64(st, 10, r->text ? (sqlite3_int64)strlen(r->text) : 0);
-	return step_done(st, s, e);
+	    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", (struct hq_bind[]){
+		HQ_INT(run), HQ_INT(step), HQ_REAL(seconds), HQ_INT(r->input_tokens),
+		HQ_INT(r->output_tokens), HQ_INT((int64_t)r->ncalls), HQ_INT((int64_t)r->ncut),
+		HQ_INT(r->retries), HQ_OPT_TEXT(r->stop_reason),
+		HQ_INT(r->text ? (int64_t)strlen(r->text) : 0), HQ_END }, e);
+}
+
+/* v, or SQL NULL when the tool did not run */
+static struct hq_bind
+if_ran(int ran, struct hq_bind v)
+{
+	return ran ? v : (struct hq_bind)HQ_OPT_TEXT(NULL);
 }
 
 int
 hq_agent_log_tool(struct hq_store *s, int64_t run, int step, const struct hq_llm_call *c,
     const struct hq_agent_result *res, struct hq_err *e)
 {
-	sqlite3_stmt *st;
-	if (hq_store_prepare(s,
+	int ran = res->exit_status >= 0 || res->timed_out;
+
+	return write_row(s,
 	    "INSERT INTO agent_tool_call (run_id, step, call_id, tool, arguments, exit_status,"
 	    " is_error, seconds, rows, rows_cut, output_bytes, result_bytes)"
-	    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", &st, e))
-		return -1;
-	int ran = res->exit_status >= 0 || res->timed_out;
-	sqlite3_bind_int64(st, 1, run);
-	sqlite3_bind_int(st, 2, step);
-	bind_text(st, 3, c->id);
-	bind_text(st, 4, c->name);
-	bind_text(st, 5, c->args);
-	if (res->exit_status >= 0)
-		sqlite3_bind_int(st, 6, res->exit_status);
-	else
-		sqlite3_bind_null(st, 6);
-	sqlite3_bind_int(st, 7, res->is_error);
-	if (ran) {
-		sqlite3_bind_double(st, 8, res->seconds);
-		sqlite3_bind_int64(st, 9, (sqlite3_int64)res->rows);
-		sqlite3_bind_int64(st, 10, (sqlite3_int64)res->rows_cut);
-		sqlite3_bind_int64(st, 11, (sqlite3_int64)res->bytes);
-	}
-	sqlite3_bind_int64(st, 12, (sqlite3_int64)strlen(res->text));
-	return step_done(st, s, e);
+	    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", (struct hq_bind[]){
+		HQ_INT(run), HQ_INT(step), HQ_OPT_TEXT(c->id), HQ_OPT_TEXT(c->name),
+		HQ_OPT_TEXT(c->args),
+		if_ran(res->exit_status >= 0, (struct hq_bind)HQ_INT(res->exit_status)),
+		HQ_INT(res->is_error), if_ran(ran, (struct hq_bind)HQ_REAL(res->seconds)),
+		if_ran(ran, (struct hq_bind)HQ_INT((int64_t)res->rows)),
+		if_ran(ran, (struct hq_bind)HQ_INT((int64_t)res->rows_cut)),
+		if_ran(ran, (struct hq_bind)HQ_INT((int64_t)res->bytes)),
+		HQ_INT((int64_t)strlen(res->text)), HQ_END }, e);
 }
 
 int
@@ -114,41 +98,30 @@ hq_agent_log_finish(struct hq_store *s, int64_t run, const struct hq_agent_outco
 {
 	if (hq_store_begin(s, e))
 		return -1;
-	sqlite3_stmt *st;
-	if (hq_store_prepare(s,
+	if (write_row(s,
 	    "UPDATE agent_run SET steps = ?, outcome = ?, error = ?, answer = ?,"
 	    " input_tokens = ?, output_tokens = ?, seconds = ?, tool_seconds = ? WHERE id = ?",
-	    &st, e))
-		goto fail;
-	sqlite3_bind_int(st, 1, o->steps);
-	bind_text(st, 2, hq_agent_status_name(o->status));
-	bind_text(st, 3, o->status == HQ_AGENT_ANSWERED ? NULL : o->error.msg);
-	bind_text(st, 4, o->answer);
-	sqlite3_bind_int64(st, 5, o->input_tokens);
-	sqlite3_bind_int64(st, 6, o->output_tokens);
-	sqlite3_bind_double(st, 7, o->seconds);
-	sqlite3_bind_double(st, 8, o->tool_seconds);
-	sqlite3_bind_int64(st, 9, run);
-	if (step_done(st, s, e))
+	    (struct hq_bind[]){
+		HQ_INT(o->steps), HQ_OPT_TEXT(hq_agent_status_name(o->status)),
+		HQ_OPT_TEXT(o->status == HQ_AGENT_ANSWERED ? NULL : o->error.msg),
+		HQ_OPT_TEXT(o->answer), HQ_INT(o->input_tokens), HQ_INT(o->output_tokens),
+		HQ_REAL(o->seconds), HQ_REAL(o->tool_seconds), HQ_INT(run), HQ_END }, e))
 		goto fail;
 	for (size_t i = from; i < conv->n; i++) {
 		cJSON *j = hq_llm_msg_to_json(&conv->msgs[i]);
 		char *txt = j ? cJSON_PrintUnformatted(j) : NULL;
+		int bad;
+
 		cJSON_Delete(j);
 		if (!txt) {
 			hq_err_set(e, "out of memory");
 			goto fail;
 		}
-		if (hq_store_prepare(s, "INSERT INTO agent_message (run_id, seq, message)"
-		    " VALUES (?, ?, ?)", &st, e)) {
-			cJSON_free(txt);
-			goto fail;
-		}
-		sqlite3_bind_int64(st, 1, run);
-		sqlite3_bind_int64(st, 2, (sqlite3_int64)(i - from));
-		sqlite3_bind_text(st, 3, txt, -1, SQLITE_TRANSIENT);
+		bad = write_row(s, "INSERT INTO agent_message (run_id, seq, message)"
+		    " VALUES (?, ?, ?)", (struct hq_bind[]){ HQ_INT(run),
+			HQ_INT((int64_t)(i - from)), HQ_TEXT(txt), HQ_END }, e);
 		cJSON_free(txt);
-		if (step_done(st, s, e))
+		if (bad)
 			goto fail;
 	}
 	return hq_store_commit(s, e);
@@ -231,48 +204,6 @@ hq_agent_log_runs(struct hq_store *s, int64_t id, int limit, hq_agent_log_fn fn,
 			break;
 	}
 	return finish(st, rc == SQLITE_ROW ? SQLITE_DONE : rc, s, e) ? -1 : n;
-}
-
-static int
-print_json(void *ctx, const struct hq_agent_log_entry *r)
-{
-	FILE *fp = ctx;
-	cJSON *o = cJSON_CreateObject();
-	char when[32];
-	time_t t = (time_t)r->started;
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
-	cJSON_AddNumberToObject(o, "id", (double)r->id);
-	cJSON_AddStringToObject(o, "started", when);
-	if (r->session)
-		cJSON_AddStringToObject(o, "session", r->session);
-	cJSON_AddStringToObject(o, "question", r->question);
-	cJSON_AddStringToObject(o, "provider", r->provider);
-	cJSON_AddStringToObject(o, "model", r->model);
-	cJSON_AddNumberToObject(o, "steps", r->steps);
-	cJSON_AddNumberToObject(o, "tool_calls", r->tool_calls);
-	cJSON_AddStringToObject(o, "outcome", r->outcome);
-	cJSON_AddNumberToObject(o, "input_tokens", (double)r->input_tokens);
-	cJSON_AddNumberToObject(o, "output_tokens", (double)r->output_tokens);
-	cJSON_AddNumberToObject(o, "seconds", r->seconds);
-	if (r->answer)
-		cJSON_AddStringToObject(o, "answer", r->answer);
-	if (r->error)
-		cJSON_AddStringToObject(o, "error", r->error);
-	char *txt = cJSON_PrintUnformatted(o);
-	cJSON_Delete(o);
-	if (txt)
-		fprintf(fp, "%s\n", txt);
-	cJSON_free(txt);
-	return 0;
-}
-
-int
-hq_agent_log_list(struct hq_store *s, int limit, FILE *fp, struct hq_err *e)
-{
-	return hq_agent_log_runs(s, 0, limit, print_json, fp, e);
 }
 
 int

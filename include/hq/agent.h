@@ -127,5 +127,8 @@ int hq_agent_run(const struct hq_agent_config *cfg, const struct hq_agent_tools 
     struct hq_agent_outcome *out);
 void hq_agent_outcome_free(struct hq_agent_outcome *out);
 const char *hq_agent_status_name(enum hq_agent_status s);
+/* A duration as the agent writes it in JSON: to the microsecond (more
+ * digits are noise). */
+double hq_agent_micro(double seconds);
 
 #endif

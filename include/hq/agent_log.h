@@ -2,8 +2,8 @@
  * agent_log — hq-agent's record in the store: every run (question,
  * provider, model, outcome, tokens, durations), each request to the model,
  * each tool call (arguments, exit status, sizes) and the conversation, so
- * that --session can continue it and --log can list and show runs. API keys are
- * never passed in, so they can never be written.
+ * that --session can continue it and --log (agent_view) can list and show
+ * runs. API keys are never passed in, so they can never be written.
  *
  * Memory: the store is borrowed. Messages loaded by
  * hq_agent_log_load_session are pushed into the caller's conversation.
@@ -12,7 +12,6 @@
 #define HQ_AGENT_LOG_H
 
 #include <stdint.h>
-#include <stdio.h>
 
 #include "hq/agent.h"
 #include "hq/err.h"
@@ -38,8 +37,6 @@ int hq_agent_log_finish(struct hq_store *s, int64_t run, const struct hq_agent_o
 /* Appends the stored messages of every earlier run of the session. */
 int hq_agent_log_load_session(struct hq_store *s, const char *session,
     struct hq_llm_conv *conv, struct hq_err *e);
-/* Lists the last `limit` runs, one JSON object per line. */
-int hq_agent_log_list(struct hq_store *s, int limit, FILE *fp, struct hq_err *e);
 
 /* A run as the log has it; strings borrowed for the callback's time. */
 struct hq_agent_log_entry {
