@@ -403,32 +403,15 @@ open_store(struct run *rn)
 static int
 choose_zone(struct run *rn)
 {
-	struct hq_zone_choice z;
 	struct hq_config *cfg;
 	struct hq_err e;
-	const char *w;
-	char note[1024];
-	int rc = 0;
+	int rc;
 
 	if (!(cfg = hq_config_load(NULL, &e))) {
 		hq_warn("%s", e.msg);
 		return 2;
 	}
-	for (size_t i = 0; (w = hq_config_warning(cfg, i)); i++)
-		hq_warn("%s", w);
-	if (hq_zone_choose(rn->c.tz, cfg, rn->cs.s, &z, &e)) {
-		hq_warn("%s", e.msg);
-		rc = 2;
-	} else if (isatty(STDERR_FILENO)) {
-		hq_zone_note(&z, note, sizeof note);
-		for (char *line = note, *nl; *line; line = nl) {
-			if ((nl = strchr(line, '\n')))
-				*nl++ = '\0';
-			else
-				nl = line + strlen(line);
-			hq_warn("%s", line);
-		}
-	}
+	rc = hq_zone_setup(rn->c.tz, cfg, rn->cs.s) ? 2 : 0;
 	hq_config_free(cfg);
 	return rc;
 }

@@ -154,16 +154,6 @@ struct cli {
 
 /* ---- rows ------------------------------------------------------------------- */
 
-/* A message of several lines, a line at a time. */
-static void
-warn_lines(char *text)
-{
-	for (char *line = text, *nl; line && *line; line = nl) {
-		if ((nl = strchr(line, '\n')))
-			*nl++ = '\0';
-		hq_warn("%s", line);
-	}
-}
 
 /* The options that drop rows, as typed: "--when 'x', --where 'y'". */
 static void
@@ -207,7 +197,7 @@ run_rows(struct hq_store *s, const struct cli *c, const struct hq_select *sel,
 		if (hq_rows_explain_none(rows, s, sel, filters, text, sizeof text, &e))
 			hq_warn("%s", e.msg);
 		else
-			warn_lines(text);
+			hq_warn_lines(text);
 	}
 	hq_rows_free(rows);
 	return status;
@@ -313,7 +303,7 @@ run_workouts(struct hq_store *s, const struct cli *c, int argc,
 		if (hq_workout_explain_none(s, &f, text, sizeof text, &e))
 			hq_warn("%s", e.msg);
 		else
-			warn_lines(text);
+			hq_warn_lines(text);
 	}
 	return got ? 0 : 1;
 }
@@ -428,25 +418,13 @@ parse_range(const struct cli *c, int64_t *from, int64_t *to)
 static int
 configure(const struct cli *c, struct hq_store *s, struct hq_config **cfg)
 {
-	struct hq_zone_choice z;
 	struct hq_err e;
-	const char *w;
-	char note[1024];
 
 	if (!(*cfg = hq_config_load(NULL, &e))) {
 		hq_warn("%s", e.msg);
 		return 2;
 	}
-	for (size_t i = 0; (w = hq_config_warning(*cfg, i)); i++)
-		hq_warn("%s", w);
-	if (hq_zone_choose(c->tz, *cfg, s, &z, &e)) {
-		hq_warn("%s", e.msg);
-		return 2;
-	}
-	hq_zone_note(&z, note, sizeof note);
-	if (isatty(2))
-		warn_lines(note);
-	return 0;
+	return hq_zone_setup(c->tz, *cfg, s) ? 2 : 0;
 }
 
 /* The options as a selection: 0, or 2 after a message. */

@@ -724,32 +724,15 @@ parse_cli(int argc, char **argv, struct cli *c, int *status)
 static int
 choose_zone(const struct cli *c)
 {
-	struct hq_zone_choice z;
 	struct hq_config *cfg;
 	struct hq_err e;
-	const char *w;
-	char note[1024];
-	int rc = 0;
+	int rc;
 
 	if (!(cfg = hq_config_load(NULL, &e))) {
 		hq_warn("%s", e.msg);
 		return -1;
 	}
-	for (size_t i = 0; (w = hq_config_warning(cfg, i)); i++)
-		hq_warn("%s", w);
-	if (hq_zone_choose(c->tz, cfg, c->store, &z, &e)) {
-		hq_warn("%s", e.msg);
-		rc = -1;
-	} else if (isatty(STDERR_FILENO)) {
-		hq_zone_note(&z, note, sizeof note);
-		for (char *line = note, *nl; *line; line = nl) {
-			if ((nl = strchr(line, '\n')))
-				*nl++ = '\0';
-			else
-				nl = line + strlen(line);
-			hq_warn("%s", line);
-		}
-	}
+	rc = hq_zone_setup(c->tz, cfg, c->store);
 	hq_config_free(cfg);
 	return rc;
 }

@@ -108,3 +108,13 @@ hq_finish(int status)
 	}
 	return status;
 }
+
+void
+hq_warn_lines(char *text)
+{
+	for (char *line = text, *nl; line && *line; line = nl) {
+		if ((nl = strchr(line, '\n')))
+			*nl++ = '\0';
+		hq_warn("%s", line);
+	}
+}

@@ -1,7 +1,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "hq/config.h"
+#include "hq/err.h"
 #include "hq/time.h"
 #include "hq/zone.h"
 
@@ -100,4 +103,26 @@ hq_zone_note(const struct hq_zone_choice *z, char *buf, size_t n)
 	}
 	snprintf(buf, n, "days are in %s, the zone your data records\n"
 	    "(to choose one: --tz ZONE, or tz = ZONE in %s)", z->name, path);
+}
+
+int
+hq_zone_setup(const char *option, const struct hq_config *cfg,
+    struct hq_store *s)
+{
+	struct hq_zone_choice z;
+	struct hq_err e;
+	const char *w;
+	char note[1024];
+
+	for (size_t i = 0; cfg && (w = hq_config_warning(cfg, i)); i++)
+		hq_warn("%s", w);
+	if (hq_zone_choose(option, cfg, s, &z, &e)) {
+		hq_warn("%s", e.msg);
+		return -1;
+	}
+	if (isatty(STDERR_FILENO)) {
+		hq_zone_note(&z, note, sizeof note);
+		hq_warn_lines(note);
+	}
+	return 0;
 }

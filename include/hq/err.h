@@ -28,6 +28,9 @@ void hq_err_prefix(struct hq_err *e, const char *fmt, ...)
 void hq_err_init(const char *argv0);
 const char *hq_progname(void);
 void hq_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* text of several lines ('\n' between), each a hq_warn(); text is cut
+ * in place. */
+void hq_warn_lines(char *text);
 _Noreturn void hq_die(int status, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Flush and close stdout; on failure print why and return 2, else status. */
