@@ -689,9 +689,14 @@ open_probe(struct hq_store *s, const char *name, int flags)
 {
 	int rc = sqlite3_open_v2(name, &s->db, flags, NULL);
 
-	if (rc == SQLITE_OK)
+	/* The probe waits as every statement does: another process opening
+	 * the store at the same moment (hq-query | hq-correlate -) may hold
+	 * its -shm while it recovers the WAL index. */
+	if (rc == SQLITE_OK) {
+		sqlite3_busy_timeout(s->db, 10000);
 		rc = sqlite3_exec(s->db, "SELECT count(*) FROM sqlite_master", NULL,
 		    NULL, NULL);
+	}
 	return rc;
 }
 
