@@ -176,4 +176,5 @@ is "$(q "select value from me where key='HKCharacteristicTypeIdentifierBiologica
    HKBiologicalSexFemale "Me is stored"
 run hq-ingest "$T/cr/cr.zip"
 is "$(q 'select count(*) from clinical_record')" 2 "clinical records are not added twice"
+is "$(sqlite3 "$HQ_DB" 'PRAGMA foreign_key_check')" "" "every reference resolves (hq-ingest writes without the foreign keys' look-ups)"
 done_testing

@@ -89,4 +89,5 @@ P
 done
 like "$(tr '\r' '\n' <"$T/tty.term" | grep 'records/s' | head -1)" "%.*MB.*records/s" \
 	"a wide terminal shows the percentage, megabytes and rate"
+is "$(sqlite3 "$HQ_DB" 'PRAGMA foreign_key_check')$(sqlite3 "$T/fresh.db" 'PRAGMA foreign_key_check')" "" "every reference resolves (hq-ingest writes without the foreign keys' look-ups)"
 done_testing
