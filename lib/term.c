@@ -1,5 +1,6 @@
 /* term — text for a terminal: escaped, measured, cut (term.h). */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -34,12 +35,39 @@ char_len(const unsigned char *s, size_t n)
 	return k ? k : 1;
 }
 
+/* The character at p (n bytes left): its length in *k, and, when it is
+ * not shown as it is, its escape in out (NUL-terminated) and the escape's
+ * length; 0 when the k bytes are shown as they are. */
+static size_t
+escape_one(const unsigned char *p, size_t n, int flags, char out[12],
+    size_t *k)
+{
+	uint32_t c;
+	size_t len = hq_utf8_decode(p, n, &c);
+
+	*k = len ? len : 1;
+	if (len > 1)
+		return hidden(c) ? (size_t)snprintf(out, 12,
+		    c > 0xffff ? "\\U%08x" : "\\u%04x", (unsigned)c) : 0;
+	if (*p == '\\')
+		return flags & HQ_TERM_BACKSLASH ?
+		    (size_t)snprintf(out, 12, "\\\\") : 0;
+	if (*p >= 0x20 && *p < 0x7f)
+		return 0;
+	if ((*p == '\n' || *p == '\t') && (flags & HQ_TERM_LINES))
+		return 0;
+	if (*p == '\n' || *p == '\r' || *p == '\t')
+		return (size_t)snprintf(out, 12, "%s",
+		    *p == '\n' ? "\\n" : *p == '\r' ? "\\r" : "\\t");
+	return (size_t)snprintf(out, 12, "\\x%02x", *p);
+}
+
 void
 hq_term_escape(struct hq_buf *b, const char *s, size_t n, int flags)
 {
 	const unsigned char *p = (const unsigned char *)s, *end = p + n;
-	uint32_t c;
-	size_t k, run;
+	char esc[12];
+	size_t k, m, run;
 
 	while (p < end) {
 		/* plain printable ASCII in one go */
@@ -51,44 +79,33 @@ hq_term_escape(struct hq_buf *b, const char *s, size_t n, int flags)
 			p += run;
 			continue;
 		}
-		k = hq_utf8_decode(p, (size_t)(end - p), &c);
-		if (k > 1 && !hidden(c))
-			hq_buf_append(b, p, k);
-		else if (k > 1)
-			hq_buf_printf(b, c > 0xffff ? "\\U%08x" : "\\u%04x", (unsigned)c);
-		else if (*p == '\\')
-			hq_buf_puts(b, "\\\\");
-		else if ((*p == '\n' || *p == '\t') && (flags & HQ_TERM_LINES))
-			hq_buf_putc(b, (char)*p);
-		else if (*p == '\n' || *p == '\r' || *p == '\t')
-			hq_buf_puts(b, *p == '\n' ? "\\n" : *p == '\r' ? "\\r" : "\\t");
+		m = escape_one(p, (size_t)(end - p), flags, esc, &k);
+		if (m)
+			hq_buf_append(b, esc, m);
 		else
-			hq_buf_printf(b, "\\x%02x", *p);
-		p += k ? k : 1;
+			hq_buf_append(b, p, k);
+		p += k;
 	}
 }
 
 void
 hq_term_escape_to(char *buf, size_t n, const char *s)
 {
-	struct hq_buf one = {0};
 	const unsigned char *p = (const unsigned char *)s;
 	size_t len = strlen(s), o = 0;
+	char esc[12];
 
 	if (n == 0)
 		return;
-	for (size_t i = 0; i < len;) {
-		size_t k = char_len(p + i, len - i);
-		hq_buf_reset(&one);
-		hq_term_escape(&one, s + i, k, 0);
-		if (o + one.len >= n)
+	for (size_t i = 0, k; i < len; i += k) {
+		size_t m = escape_one(p + i, len - i, 0, esc, &k);
+		size_t take = m ? m : k;
+		if (o + take >= n)
 			break;
-		memcpy(buf + o, one.data, one.len);
-		o += one.len;
-		i += k;
+		memcpy(buf + o, m ? esc : s + i, take);
+		o += take;
 	}
 	buf[o] = '\0';
-	hq_buf_free(&one);
 }
 
 const char *
