@@ -27,6 +27,10 @@ OPT      := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
             -fno-sanitize-recover=undefined
 LDSAN    := -fsanitize=address,undefined
 endif
+ifeq ($(SANITIZE),thread)
+OPT      := -O1 -g -fno-omit-frame-pointer -fsanitize=thread
+LDSAN    := -fsanitize=thread
+endif
 ifeq ($(FUZZER),1)
 OPT      := -O1 -g -fno-omit-frame-pointer \
             -fsanitize=fuzzer-no-link,address,undefined \

@@ -17,6 +17,7 @@
 #include "hq/applehealth.h"
 #include "hq/buf.h"
 #include "hq/catalog.h"
+#include "hq/elemq.h"
 #include "hq/time.h"
 #include "hq/utf8.h"
 /* Filter states. */
@@ -283,7 +284,7 @@ hq_applehealth_sniff_xml(const unsigned char *p, size_t n)
 #define RAW_SIZE (256 * 1024)
 #define OUT_SIZE (64 * 1024)
 #define MAX_DEPTH 16
-#define MAX_ATTRS 48
+#define MAX_ATTRS HQ_ELEMQ_MAX_ATTRS
 #define MAX_ROUTES_PER_FILE 16
 #define MAX_SIDE_FILE (16 << 20)
 
@@ -300,12 +301,25 @@ struct reader {
 	struct hq_xml_filter filt;
 };
 
-/* The attributes of the current element, copied. */
+/* The attributes of the current element (in its copy, elemq.h). */
 struct attrs {
 	int n;
-	size_t name_off[MAX_ATTRS], val_off[MAX_ATTRS];
-	const char *name[MAX_ATTRS], *val[MAX_ATTRS];
-	struct hq_buf arena;
+	const char *const *nv;       /* nv[2i] a name, nv[2i + 1] its value */
+};
+
+/* A parse: what libxml2 reads and what it reported. During an export's
+ * parse this is the parsing thread's alone (elemq.h); the writer's state
+ * is the rest of struct ah. */
+struct xparse {
+	struct reader rd;
+	xmlParserCtxtPtr ctxt;
+	struct hq_elemq *q;
+	struct hq_input *src;        /* for progress: the file read */
+	struct archive *ar;          /* and the zip it is, or NULL */
+	int depth;                   /* of the next element to start */
+	char err[768];               /* libxml2's first error */
+	int errline;
+	int lastline;                /* where the parse ended */
 };
 
 enum ctx_kind { C_NONE, C_RECORD, C_CORRELATION, C_WORKOUT, C_ACTIVITY,
@@ -317,14 +331,13 @@ struct ah {
 	struct archive *ar;          /* the file as a zip */
 	struct hq_input entry;       /* the zip entry being read */
 	const char *name;            /* for messages */
-	struct reader rd;
-	xmlParserCtxtPtr ctxt;
+	struct xparse px;
 	struct hq_err *e;            /* the error of a failed callback */
-	int depth;                   /* of the next element to start */
+	int line;                    /* of the element being read */
 	int skip_depth;              /* children of this depth skipped; -1 */
 	int failed;
-	const xmlChar **sattrs;      /* SAX2 attributes of the element */
-	int nsattrs;
+	const struct hq_elem *el;    /* the element being read */
+	struct hq_input prog;        /* the file, as progress shows it */
 	/* GPX */
 	const int64_t *route_ids;
 	int nroutes, have_point, point_no;
@@ -333,8 +346,6 @@ struct ah {
 	int field;
 	char text[128];
 	size_t textlen;
-	char err[768];
-	int errline;
 	struct attrs at;
 	/* the element open at each depth, and what it made */
 	enum ctx_kind kind[MAX_DEPTH];
@@ -417,25 +428,24 @@ xml_close(void *arg)
 	return 0;
 }
 
+/* libxml2's first error, kept for the message. */
 static void
-sax_error(void *arg, xmlErrorPtr err)
+keep_error(struct xparse *px, xmlErrorPtr err)
 {
-	struct ah *a = arg;
-
-	if (a->err[0] || !err || err->level < XML_ERR_ERROR)
+	if (px->err[0] || !err || err->level < XML_ERR_ERROR)
 		return;
-	a->errline = err->line;
-	snprintf(a->err, sizeof a->err, "%s", err->message ? err->message :
+	px->errline = err->line;
+	snprintf(px->err, sizeof px->err, "%s", err->message ? err->message :
 	    "XML error");
-	size_t n = strlen(a->err);
-	while (n && (a->err[n - 1] == '\n' || a->err[n - 1] == ' '))
-		a->err[--n] = '\0';
+	size_t n = strlen(px->err);
+	while (n && (px->err[n - 1] == '\n' || px->err[n - 1] == ' '))
+		px->err[--n] = '\0';
 }
 
 static int
 line_no(struct ah *a)
 {
-	return a->ctxt ? xmlSAX2GetLineNumber(a->ctxt) : 0;
+	return a->line;
 }
 
 /* e = "name:line: what": -1. */
@@ -481,45 +491,26 @@ where(void *arg, char *buf, size_t n)
 	snprintf(buf, n, "%s:%d", a->name, line_no(a));
 }
 
-/* Copy the element's attributes (SAX2 gives value..end, unterminated). */
+/* The element's attributes, for attr() and the rest. */
 static void
 read_attrs(struct ah *a)
 {
-	struct attrs *t = &a->at;
-
-	t->n = 0;
-	hq_buf_reset(&t->arena);
-	for (int i = 0; i < a->nsattrs && t->n < MAX_ATTRS; i++) {
-		const char *name = (const char *)a->sattrs[5 * i];
-		const char *val = (const char *)a->sattrs[5 * i + 3];
-		const char *end = (const char *)a->sattrs[5 * i + 4];
-		size_t vlen = val && end >= val ? (size_t)(end - val) : 0;
-		t->name_off[t->n] = t->arena.len;
-		hq_buf_append(&t->arena, name ? name : "", name ? strlen(name) + 1 : 1);
-		t->val_off[t->n] = t->arena.len;
-		hq_buf_append(&t->arena, vlen ? val : "", vlen);
-		hq_buf_putc(&t->arena, '\0');
-		t->n++;
-	}
-	for (int i = 0; i < t->n; i++) {
-		t->name[i] = t->arena.data + t->name_off[i];
-		t->val[i] = t->arena.data + t->val_off[i];
-	}
+	a->at.n = a->el->nattrs;
+	a->at.nv = a->el->attr;
 }
 
 static const char *
 attr(const struct ah *a, const char *name)
 {
 	for (int i = 0; i < a->at.n; i++)
-		if (strcmp(a->at.name[i], name) == 0)
-			return a->at.val[i];
+		if (strcmp(a->at.nv[2 * i], name) == 0)
+			return a->at.nv[2 * i + 1];
 	return NULL;
 }
 
 static double
-attr_num(const struct ah *a, const char *name)
+num(const char *s)
 {
-	const char *s = attr(a, name);
 	char *end;
 	double v;
 
@@ -532,6 +523,32 @@ attr_num(const struct ah *a, const char *name)
 	if (*end || errno || !isfinite(v))
 		return NAN;
 	return v;
+}
+
+static double
+attr_num(const struct ah *a, const char *name)
+{
+	return num(attr(a, name));
+}
+
+/* A number attribute of a SAX2 element (GPX, read on its own). */
+static double
+sax_num(const xmlChar **attrs, int nattrs, const char *name)
+{
+	char v[64];
+
+	for (int i = 0; i < nattrs; i++) {
+		const char *val = (const char *)attrs[5 * i + 3];
+		const char *end = (const char *)attrs[5 * i + 4];
+		if (strcmp((const char *)attrs[5 * i], name) != 0)
+			continue;
+		if (!val || end < val || (size_t)(end - val) >= sizeof v)
+			return NAN;
+		memcpy(v, val, (size_t)(end - val));
+		v[end - val] = '\0';
+		return num(v);
+	}
+	return NAN;
 }
 
 /* An Apple date attribute: 0, or -1 when missing or malformed. */
@@ -858,7 +875,7 @@ static int
 on_me(struct ah *a, struct hq_err *e)
 {
 	for (int i = 0; i < a->at.n; i++)
-		if (hq_ingest_me(a->ig, a->at.name[i], a->at.val[i], e))
+		if (hq_ingest_me(a->ig, a->at.nv[2 * i], a->at.nv[2 * i + 1], e))
 			return failed_here(a, e);
 	return 0;
 }
@@ -977,116 +994,169 @@ on_element(struct ah *a, const char *name, int depth, struct hq_err *e)
 	}
 }
 
+/* The parsing side of an export (its own thread, elemq.h): each element,
+ * copied, to export_elem() on the writer's. */
 static void
-start_export(void *arg, const xmlChar *localname, const xmlChar *prefix,
+px_start(void *arg, const xmlChar *localname, const xmlChar *prefix,
     const xmlChar *uri, int nns, const xmlChar **ns, int nattrs, int ndefaulted,
     const xmlChar **attrs)
 {
-	struct ah *a = arg;
-	int depth = a->depth++, rc;
+	struct xparse *px = arg;
+	uint64_t bytes = px->ar ? (uint64_t)archive_filter_bytes(px->ar, -1) :
+	    px->src->bytes;
 
 	(void)prefix, (void)uri, (void)nns, (void)ns, (void)ndefaulted;
-	if (a->failed || (a->skip_depth >= 0 && depth > a->skip_depth))
-		return;
-	a->sattrs = attrs;
-	a->nsattrs = nattrs;
-	rc = on_element(a, (const char *)localname, depth, a->e);
-	if (rc < 0) {
-		a->failed = 1;
-		xmlStopParser(a->ctxt);
-	} else if (rc == 1)
-		a->skip_depth = depth;
-	if ((++a->ticks & 63) == 0) {
-		if (a->ar)
-			a->src->bytes = (uint64_t)archive_filter_bytes(a->ar, -1);
-		hq_ingest_tick(a->ig, a->src);
-	}
+	if (hq_elemq_put(px->q, (const char *)localname, px->depth++,
+	    xmlSAX2GetLineNumber(px->ctxt), nattrs, attrs, bytes))
+		xmlStopParser(px->ctxt);
 }
 
 static void
-end_element(void *arg, const xmlChar *localname, const xmlChar *prefix,
+px_end(void *arg, const xmlChar *localname, const xmlChar *prefix,
     const xmlChar *uri)
 {
-	struct ah *a = arg;
+	struct xparse *px = arg;
 
 	(void)localname, (void)prefix, (void)uri;
-	a->depth--;
-	if (a->skip_depth == a->depth)
-		a->skip_depth = -1;
+	px->depth--;
 }
 
-/* Run a SAX2 parser with sax's callbacks over a->rd. 0, or -1 with e set
- * (by a callback, or here from the parser's first error). */
+static void
+px_error(void *arg, xmlErrorPtr err)
+{
+	keep_error(arg, err);
+}
+
+/* Run a SAX2 parser with sax's callbacks (user data: user) over px->rd.
+ * What xmlParseDocument() said, -1 if the document is not well-formed,
+ * -2 if the parser could not start; parse_status() tells which. */
 static int
-run_parser(struct ah *a, xmlSAXHandler *sax, struct hq_err *e)
+run_parser(struct xparse *px, xmlSAXHandler *sax, void *user)
 {
 	int rc;
 
 	sax->initialized = XML_SAX2_MAGIC;
-	sax->serror = sax_error;
-	a->e = e;
-	a->depth = 0;
-	a->skip_depth = -1;
-	a->failed = 0;
-	a->err[0] = '\0';
-	a->errline = 0;
-	a->ctxt = xmlCreateIOParserCtxt(sax, a, xml_read, xml_close, &a->rd,
+	px->depth = 0;
+	px->err[0] = '\0';
+	px->errline = px->lastline = 0;
+	px->ctxt = xmlCreateIOParserCtxt(sax, user, xml_read, xml_close, &px->rd,
 	    XML_CHAR_ENCODING_NONE);
-	if (!a->ctxt) {
+	if (!px->ctxt)
+		return -2;
+	/* Without XML_PARSE_HUGE: libxml2's own limits (10 MB a text node,
+	 * depth 256) stand behind the filter's bounds on tags. */
+	xmlCtxtUseOptions(px->ctxt, XML_PARSE_NONET | XML_PARSE_NOBLANKS);
+	rc = xmlParseDocument(px->ctxt);
+	if (rc == 0 && !px->ctxt->wellFormed)
+		rc = -1;
+	px->lastline = xmlSAX2GetLineNumber(px->ctxt);
+	xmlFreeParserCtxt(px->ctxt);
+	px->ctxt = NULL;
+	return rc;
+}
+
+static int
+parse_thread(void *arg, struct hq_elemq *q)
+{
+	struct xparse *px = arg;
+	xmlSAXHandler sax;
+
+	memset(&sax, 0, sizeof sax);
+	sax.startElementNs = px_start;
+	sax.endElementNs = px_end;
+	sax.serror = px_error;
+	px->q = q;
+	return run_parser(px, &sax, px);
+}
+
+/* After a parse: 0, or -1 with e saying why it failed (a bound of the
+ * filter, a read error, libxml2's first error) and where. */
+static int
+parse_status(struct ah *a, int rc, struct hq_err *e)
+{
+	struct xparse *px = &a->px;
+
+	hq_ingest_dropped_chars(a->ig, px->rd.filt.dropped_ctrl);
+	if (rc == -2) {
 		hq_err_set(e, "%s: cannot start the XML parser", a->name);
 		return -1;
 	}
-	/* Without XML_PARSE_HUGE: libxml2's own limits (10 MB a text node,
-	 * depth 256) stand behind the filter's bounds on tags. */
-	xmlCtxtUseOptions(a->ctxt, XML_PARSE_NONET | XML_PARSE_NOBLANKS);
-	rc = xmlParseDocument(a->ctxt);
-	if (a->failed)
-		rc = -1;
-	else if (a->rd.filt.over) {
-		if (a->rd.filt.over == 1)
+	if (px->rd.filt.over) {
+		if (px->rd.filt.over == 1)
 			hq_err_set(e, "%s:%ld: a tag longer than %ld MiB (its name "
 			    "and attributes; see LIMITS in hq-ingest(1))", a->name,
-			    a->rd.filt.over_line, HQ_XML_MAX_TAG >> 20);
+			    px->rd.filt.over_line, HQ_XML_MAX_TAG >> 20);
 		else
 			hq_err_set(e, "%s:%ld: a tag with more than %d attributes "
 			    "(see LIMITS in hq-ingest(1))", a->name,
-			    a->rd.filt.over_line, HQ_XML_MAX_ATTRS);
-		rc = -1;
-	} else if (rc != 0 || !a->ctxt->wellFormed || a->rd.ioerr) {
-		int line = a->errline ? a->errline : line_no(a);
-		if (a->rd.ioerr)
+			    px->rd.filt.over_line, HQ_XML_MAX_ATTRS);
+		return -1;
+	}
+	if (rc != 0 || px->rd.ioerr) {
+		int line = px->errline ? px->errline : px->lastline;
+		if (px->rd.ioerr)
 			hq_err_set(e, "%s:%d: read error: %s", a->name, line,
-			    a->rd.ioerrmsg);
+			    px->rd.ioerrmsg);
 		else
 			hq_err_set(e, "%s:%d: %s", a->name, line,
-			    a->err[0] ? a->err : "malformed XML");
-		rc = -1;
+			    px->err[0] ? px->err : "malformed XML");
+		return -1;
 	}
-	hq_ingest_dropped_chars(a->ig, a->rd.filt.dropped_ctrl);
-	xmlFreeParserCtxt(a->ctxt);
-	a->ctxt = NULL;
-	return rc;
+	return 0;
+}
+
+/* The writer's side: one element of the export, in document order. */
+static int
+export_elem(void *arg, const struct hq_elem *el)
+{
+	struct ah *a = arg;
+	int rc;
+
+	a->line = el->line;
+	if (a->skip_depth >= 0) {
+		if (el->depth > a->skip_depth)
+			return 0;
+		a->skip_depth = -1;
+	}
+	a->el = el;
+	rc = on_element(a, el->name, el->depth, a->e);
+	if (rc < 0)
+		return -1;
+	if (rc == 1)
+		a->skip_depth = el->depth;
+	if ((++a->ticks & 63) == 0) {
+		a->prog.bytes = el->bytes;
+		hq_ingest_tick(a->ig, &a->prog);
+	}
+	return 0;
 }
 
 static int
 parse_export(struct ah *a, struct hq_err *e)
 {
-	xmlSAXHandler sax;
-	int rc;
+	int rc, prc;
 
-	memset(&sax, 0, sizeof sax);
-	sax.startElementNs = start_export;
-	sax.endElementNs = end_element;
+	a->e = e;
+	a->skip_depth = -1;
 	a->seen_root = 0;
 	memset(a->kind, 0, sizeof a->kind);
-	rc = run_parser(a, &sax, e);
+	a->px.src = a->src;
+	a->px.ar = a->ar;
+	a->prog = *a->src;
+	rc = hq_elemq_run(parse_thread, &a->px, export_elem, a,
+	    hq_elemq_threaded(), &prc);
+	a->el = NULL;
+	if (rc == 0)
+		rc = parse_status(a, prc, e);
+	else
+		hq_ingest_dropped_chars(a->ig, a->px.rd.filt.dropped_ctrl);
 	if (rc == 0 && !a->seen_root) {
 		hq_err_set(e, "%s: not an Apple Health export (no <HealthData> "
 		    "element)", a->name);
 		rc = -1;
 	}
-	if (a->rd.filt.version[0])
-		hq_ingest_set_export_info(a->ig, 0, a->rd.filt.version, NULL);
+	if (a->px.rd.filt.version[0])
+		hq_ingest_set_export_info(a->ig, 0, a->px.rd.filt.version, NULL);
 	return rc;
 }
 
@@ -1117,10 +1187,18 @@ gpx_flush(struct ah *a)
 }
 
 static void
+gpx_error(void *arg, xmlErrorPtr err)
+{
+	struct ah *a = arg;
+
+	keep_error(&a->px, err);
+}
+
+static void
 gpx_fail(struct ah *a)
 {
 	a->failed = 1;
-	xmlStopParser(a->ctxt);
+	xmlStopParser(a->px.ctxt);
 }
 
 static void
@@ -1132,7 +1210,7 @@ start_gpx(void *arg, const xmlChar *localname, const xmlChar *prefix,
 	const char *name = (const char *)localname;
 
 	(void)prefix, (void)uri, (void)nns, (void)ns, (void)ndefaulted;
-	a->depth++;
+	a->line = xmlSAX2GetLineNumber(a->px.ctxt);
 	a->field = G_NONE;
 	a->textlen = 0;
 	if (a->failed)
@@ -1142,11 +1220,9 @@ start_gpx(void *arg, const xmlChar *localname, const xmlChar *prefix,
 			gpx_fail(a);
 			return;
 		}
-		a->sattrs = attrs;
-		a->nsattrs = nattrs;
-		read_attrs(a);
-		a->pt = (struct hq_route_point){ .lat = attr_num(a, "lat"),
-		    .lon = attr_num(a, "lon"), .ele = NAN, .h_acc = NAN,
+		a->pt = (struct hq_route_point){
+		    .lat = sax_num(attrs, nattrs, "lat"),
+		    .lon = sax_num(attrs, nattrs, "lon"), .ele = NAN, .h_acc = NAN,
 		    .v_acc = NAN, .course = NAN, .speed = NAN };
 		a->have_point = !isnan(a->pt.lat) && !isnan(a->pt.lon);
 	} else if (strcmp(name, "ele") == 0)
@@ -1186,7 +1262,7 @@ end_gpx(void *arg, const xmlChar *localname, const xmlChar *prefix,
 	double v;
 
 	(void)prefix, (void)uri;
-	a->depth--;
+	a->line = xmlSAX2GetLineNumber(a->px.ctxt);
 	if (a->failed)
 		return;
 	if (a->field != G_NONE && a->have_point) {
@@ -1231,7 +1307,11 @@ parse_gpx(struct ah *a, const int64_t *ids, int nids, struct hq_err *e)
 	a->first_time = a->last_time = 0;
 	a->field = G_NONE;
 	a->textlen = 0;
-	rc = run_parser(a, &sax, e);
+	a->e = e;
+	a->failed = 0;
+	sax.serror = gpx_error;
+	rc = run_parser(&a->px, &sax, a);
+	rc = a->failed ? -1 : parse_status(a, rc, e);
 	for (int i = 0; rc == 0 && i < nids; i++)
 		if (hq_ingest_route_span(a->ig, ids[i], a->first_time,
 		    a->last_time, e))
@@ -1244,18 +1324,18 @@ static int
 read_entry(struct ah *a, struct hq_buf *b, struct hq_err *e)
 {
 	for (;;) {
-		if (a->rd.rpos < a->rd.rlen) {
-			hq_buf_append(b, a->rd.raw + a->rd.rpos, a->rd.rlen - a->rd.rpos);
-			a->rd.rpos = a->rd.rlen;
+		if (a->px.rd.rpos < a->px.rd.rlen) {
+			hq_buf_append(b, a->px.rd.raw + a->px.rd.rpos, a->px.rd.rlen - a->px.rd.rpos);
+			a->px.rd.rpos = a->px.rd.rlen;
 		}
 		if (b->len > MAX_SIDE_FILE) {
 			hq_err_set(e, "%s: larger than %d MB", a->name,
 			    MAX_SIDE_FILE >> 20);
 			return -1;
 		}
-		int k = reader_fill(&a->rd);
+		int k = reader_fill(&a->px.rd);
 		if (k < 0) {
-			hq_err_set(e, "%s: %s", a->name, a->rd.ioerrmsg);
+			hq_err_set(e, "%s: %s", a->name, a->px.rd.ioerrmsg);
 			return -1;
 		}
 		if (k == 0)
@@ -1333,11 +1413,11 @@ is_junk_entry(const char *name)
 }
 
 /* Does an entry start like Apple's main XML? Looks at its first bytes,
- * which stay in a->rd for the parser. */
+ * which stay in a->px.rd for the parser. */
 static int
 looks_like_export(struct ah *a)
 {
-	return names_health_data(a->rd.raw, a->rd.rlen < 4096 ? a->rd.rlen : 4096);
+	return names_health_data(a->px.rd.raw, a->px.rd.rlen < 4096 ? a->px.rd.rlen : 4096);
 }
 
 static ssize_t
@@ -1407,7 +1487,7 @@ zip_pass(struct ah *a, const char *zipname, int *main_index, int *early,
 		snprintf(name, sizeof name, "%s:%s", zipname, path);
 		a->name = name;
 		hq_input_entry(&a->entry, a->ar, name);
-		reader_start(&a->rd, &a->entry);
+		reader_start(&a->px.rd, &a->entry);
 		const char *r = side_ref(path, ref, sizeof ref, &kind);
 		if (r) {
 			nside++;
@@ -1418,8 +1498,8 @@ zip_pass(struct ah *a, const char *zipname, int *main_index, int *early,
 		}
 		if (pass2)
 			continue;
-		if (reader_fill(&a->rd) < 0) {
-			hq_err_set(e, "%s: %s", name, a->rd.ioerrmsg);
+		if (reader_fill(&a->px.rd) < 0) {
+			hq_err_set(e, "%s: %s", name, a->px.rd.ioerrmsg);
 			return -1;
 		}
 		if (!looks_like_export(a))
@@ -1495,11 +1575,10 @@ import(struct hq_ingest *ig, struct hq_input *in, int zip, struct hq_err *e)
 	if (zip)
 		rc = import_zip(a, e);
 	else {
-		reader_start(&a->rd, in);
+		reader_start(&a->px.rd, in);
 		rc = parse_export(a, e);
 	}
 	hq_ingest_set_where(ig, NULL, NULL);
-	hq_buf_free(&a->at.arena);
 	free(a);
 	return rc;
 }
