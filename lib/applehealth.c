@@ -1056,7 +1056,7 @@ run_parser(struct xparse *px, xmlSAXHandler *sax, void *user)
 }
 
 static int
-parse_thread(void *arg, struct hq_elemq *q)
+export_parse(void *arg, struct hq_elemq *q)
 {
 	struct xparse *px = arg;
 	xmlSAXHandler sax;
@@ -1143,7 +1143,7 @@ parse_export(struct ah *a, struct hq_err *e)
 	a->px.src = a->src;
 	a->px.ar = a->ar;
 	a->prog = *a->src;
-	rc = hq_elemq_run(parse_thread, &a->px, export_elem, a,
+	rc = hq_elemq_run(export_parse, &a->px, export_elem, a,
 	    hq_elemq_threaded(), &prc);
 	a->el = NULL;
 	if (rc == 0)
