@@ -164,8 +164,8 @@ struct hq_corr_groups {
 	size_t undefined;      /* A's days paired but the condition had no value */
 	/* Over the split days in day order: the lag-1 autocorrelations of the
 	 * condition (1 held, 0 not) and of B's values, and the independent
-	 * days they leave (hq_stats_n_eff, as for pairs: Welch's t on two
-	 * groups is a regression of B on the condition). Days a condition
+	 * days they leave (hq_stats_n_eff, as for pairs: comparing two
+	 * groups' means is, in effect, regressing B on the condition). Days a condition
 	 * holds tend to come in runs, and so do B's values; the t-test
 	 * assumes neither. */
 	double acf_cond, acf_b, n_eff;
