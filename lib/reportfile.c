@@ -12,10 +12,15 @@
 #include "hq/labs.h"
 #include "hq/reportfile.h"
 
-/* The largest JSON document read whole: a FHIR Bundle of decades of
- * results is a few megabytes (20,000 Observations: 7.4 MB, read in 74 MB
- * of memory); DEXA scans are kilobytes. */
+/* The largest JSON document read whole: DEXA scans are kilobytes. A FHIR
+ * Bundle's entries are read one at a time (a Bundle of decades of results
+ * is a few megabytes, 20,000 Observations 7.4 MB, but nothing bounds their
+ * number), each at most MAX_FHIR_ENTRY; what else a FHIR file holds is
+ * read whole, at most MAX_FHIR per top-level value (16 MiB: some 80 MB of
+ * memory as cJSON's tree). An entry is one resource, an Observation a few
+ * KB; a DiagnosticReport with its Observations contained tens of KB. */
 #define MAX_FHIR (16u << 20)
+#define MAX_FHIR_ENTRY (4u << 20)
 #define MAX_DEXA_JSON (16u << 20)
 
 /* ---- sniffing ------------------------------------------------------------ */
@@ -263,18 +268,30 @@ read_json(struct hq_input *in, size_t max, hq_jsonin_fn *fn, void *arg,
 	return rc;
 }
 
-static int
-fhir_doc(void *arg, const cJSON *v, long line, struct hq_err *e)
-{
-	return hq_fhir_read(arg, v, line, e);
-}
-
 int
 hq_reportfile_read_fhir(struct hq_ingest *ig, struct hq_input *in,
     struct hq_err *e)
 {
 	struct hq_lab_sink sink = { .file = in->name, .emit = add_lab, .arg = ig };
-	int rc = read_json(in, MAX_FHIR, fhir_doc, &sink, e);
+	struct hq_jsonin_stream *s = hq_fhir_stream(&sink, MAX_FHIR_ENTRY,
+	    MAX_FHIR);
+	struct hq_err je;
+	char chunk[65536];
+	ssize_t n;
+	int rc = 0;
+
+	while (rc == 0 && (n = hq_input_read(in, chunk, sizeof chunk)) > 0) {
+		if (hq_jsonin_stream_feed(s, chunk, (size_t)n, &je) < 0)
+			rc = rejected(&je, e);
+		hq_ingest_tick(ig, in);
+	}
+	if (rc == 0 && n < 0) {
+		hq_err_set(e, "%s: %s", in->name, hq_input_strerror(in));
+		rc = -1;
+	}
+	if (rc == 0 && hq_jsonin_stream_end(s, &je) < 0)
+		rc = rejected(&je, e);
+	hq_jsonin_stream_free(s);
 
 	/* What a FHIR file holds that is no lab result (vital signs, gram
 	 * stains without a value) is said once, not per resource. */
