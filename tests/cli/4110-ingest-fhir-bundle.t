@@ -61,8 +61,19 @@ like "$out" '"format":"fhir","records":20000,"inserted":500,"duplicates":19500' 
 is "$(q 'select count(*) from lab_result')" 500 "500 stored"
 is "$(q "select count(*) from lab_result where test = 'glucose' and value = 6.3")" 500 \
 	"each as f001 says: glucose 6.3"
-ok "$([ "$rss" -lt 65536 ]; echo $?)" "peak RSS ${rss} KB < 64 MB"
-ok "$([ "$rss" -lt $((rss4 + 4096)) ]; echo $?)" \
+# (An ASan build keeps freed memory in quarantine: the bounds are the
+# plain build's to check, as in 1008.)
+asan=
+ldd "$(command -v hq-ingest)" 2>/dev/null | grep -q libasan && asan=1
+memory() {   # memory COND NAME
+	if [ -n "$asan" ]; then
+		ok 0 "# skip $2 (ASan build)"
+	else
+		ok "$1" "$2"
+	fi
+}
+memory "$([ "$rss" -lt 65536 ]; echo $?)" "peak RSS ${rss} KB < 64 MB"
+memory "$([ "$rss" -lt $((rss4 + 4096)) ]; echo $?)" \
 	"within 4 MB of the 4 MB Bundle's (${rss4} KB): memory does not grow with the file"
 
 rm -f "$HQ_DB" "$HQ_DB"-wal "$HQ_DB"-shm
@@ -70,7 +81,7 @@ rm -f "$HQ_DB" "$HQ_DB"-wal "$HQ_DB"-shm
 is "$?" 0 "the 40 MB Bundle through a pipe"
 like "$(cat "$T/out")" '"records":20000' "all of it"
 rss=$(tail -n 1 "$T/rss")
-ok "$([ "$rss" -lt $((rss4 + 4096)) ]; echo $?)" "in the same memory (${rss} KB)"
+memory "$([ "$rss" -lt $((rss4 + 4096)) ]; echo $?)" "in the same memory (${rss} KB)"
 
 bundle 40 "$T/pretty.json" indent
 rss "$T/pretty.json"
