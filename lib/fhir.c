@@ -422,8 +422,7 @@ static const struct hq_jsonin_stream_cb stream_cb = {
 };
 
 struct hq_jsonin_stream *
-hq_fhir_stream(struct hq_lab_sink *sink, size_t max_entry, size_t max_doc)
+hq_fhir_stream(struct hq_lab_sink *sink, const struct hq_jsonin_limits *lim)
 {
-	return hq_jsonin_stream_new(sink->file, max_entry, max_doc, 0,
-	    &stream_cb, sink);
+	return hq_jsonin_stream_new(sink->file, lim, &stream_cb, sink);
 }

@@ -38,7 +38,10 @@ hq_jsonin_scan(struct hq_jsonin_scan *s, const char *p, size_t n)
 			}
 		} else if (c == '"') {
 			s->in_str = 1;
+		} else if (c == ',') {
+			s->values++;
 		} else if (c == '[' || c == '{') {
+			s->values++;
 			if (++s->depth > s->max) {
 				s->deep = 1;
 				return i + 1;
@@ -147,7 +150,7 @@ enum what { W_TOP, W_KEY, W_MEMBER, W_ELEMENT };
 
 struct hq_jsonin_stream {
 	const char *name;
-	size_t max_element, max_value;
+	struct hq_jsonin_limits lim;
 	int max_depth;
 	const struct hq_jsonin_stream_cb *cb;
 	void *arg;
@@ -162,6 +165,7 @@ struct hq_jsonin_stream {
 	cJSON *obj;              /* the top-level object being read */
 	long obj_line;
 	size_t held;             /* its text so far, split elements aside */
+	long held_values;        /* and its values */
 	char *key;               /* the member being read */
 
 	enum what what;          /* what is captured */
@@ -172,15 +176,14 @@ struct hq_jsonin_stream {
 };
 
 struct hq_jsonin_stream *
-hq_jsonin_stream_new(const char *name, size_t max_element, size_t max_value,
-    int max_depth, const struct hq_jsonin_stream_cb *cb, void *arg)
+hq_jsonin_stream_new(const char *name, const struct hq_jsonin_limits *lim,
+    const struct hq_jsonin_stream_cb *cb, void *arg)
 {
 	struct hq_jsonin_stream *s = hq_xcalloc(1, sizeof *s);
 
 	s->name = name;
-	s->max_element = max_element;
-	s->max_value = max_value;
-	s->max_depth = max_depth > 0 ? max_depth : HQ_JSONIN_MAX_DEPTH;
+	s->lim = *lim;
+	s->max_depth = lim->depth > 0 ? lim->depth : HQ_JSONIN_MAX_DEPTH;
 	s->cb = cb;
 	s->arg = arg;
 	s->line = 1;
@@ -315,6 +318,7 @@ captured(struct hq_jsonin_stream *s, struct hq_err *e)
 		break;
 	case W_MEMBER:
 		s->held += s->cap.len;
+		s->held_values += 1 + s->scan.values;
 		return add_member(s, v, e);
 	case W_ELEMENT:
 		rc = s->cb->element(s->arg, v, s->cap_line, e);
@@ -334,7 +338,9 @@ capture_bytes(struct hq_jsonin_stream *s, const char *p, size_t n,
     struct hq_err *e)
 {
 	size_t k = 0, max;
+	long maxv;
 	char why[96], size[32];
+	const char *what;
 	int done;
 
 	if (s->scalar) {
@@ -353,18 +359,29 @@ capture_bytes(struct hq_jsonin_stream *s, const char *p, size_t n,
 		}
 		done = s->scan.done;
 	}
-	max = s->what == W_ELEMENT ? s->max_element :
-	    s->what == W_TOP ? s->max_value :
-	    s->held >= s->max_value ? 0 : s->max_value - s->held;
+	if (s->what == W_ELEMENT) {
+		max = s->lim.element_bytes;
+		maxv = s->lim.element_values;
+	} else if (s->what == W_TOP) {
+		max = s->lim.value_bytes;
+		maxv = s->lim.value_values;
+	} else {
+		max = s->held >= s->lim.value_bytes ? 0 :
+		    s->lim.value_bytes - s->held;
+		maxv = s->lim.value_values - s->held_values;
+	}
+	what = s->what != W_ELEMENT ? "JSON value" : s->cb->element_what ?
+	    s->cb->element_what : "an array element";
 	if (s->cap.len + k > max) {
 		size_words(size, sizeof size, s->what == W_ELEMENT ?
-		    s->max_element : s->max_value);
-		if (s->what == W_ELEMENT)
-			snprintf(why, sizeof why, "%s larger than %s",
-			    s->cb->element_what ? s->cb->element_what :
-			    "an array element", size);
-		else
-			snprintf(why, sizeof why, "JSON value larger than %s", size);
+		    s->lim.element_bytes : s->lim.value_bytes);
+		snprintf(why, sizeof why, "%s larger than %s", what, size);
+		return fail(s, s->cap_line, why, e);
+	}
+	if (1 + s->scan.values > maxv) {
+		snprintf(why, sizeof why, "%s of more than %ld values", what,
+		    s->what == W_ELEMENT ? s->lim.element_values :
+		    s->lim.value_values);
 		return fail(s, s->cap_line, why, e);
 	}
 	hq_buf_append(&s->cap, p, k);
@@ -421,6 +438,7 @@ hq_jsonin_stream_feed(struct hq_jsonin_stream *s, const char *p, size_t n,
 					return fail(s, s->line, "out of memory", e);
 				s->obj_line = s->line;
 				s->held = 1;
+				s->held_values = 1;
 				s->st = KEY_FIRST;
 				break;
 			}

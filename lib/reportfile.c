@@ -12,16 +12,21 @@
 #include "hq/labs.h"
 #include "hq/reportfile.h"
 
-/* The largest JSON document read whole: DEXA scans are kilobytes. A FHIR
- * Bundle's entries are read one at a time (a Bundle of decades of results
- * is a few megabytes, 20,000 Observations 7.4 MB, but nothing bounds their
- * number), each at most MAX_FHIR_ENTRY; what else a FHIR file holds is
- * read whole, at most MAX_FHIR per top-level value (16 MiB: some 80 MB of
- * memory as cJSON's tree). An entry is one resource, an Observation a few
- * KB; a DiagnosticReport with its Observations contained tens of KB. */
-#define MAX_FHIR (16u << 20)
-#define MAX_FHIR_ENTRY (4u << 20)
+/* The largest JSON document read whole: DEXA scans are kilobytes. */
 #define MAX_DEXA_JSON (16u << 20)
+
+/* A FHIR Bundle's entries are read one at a time (a Bundle of decades of
+ * results is a few megabytes, 20,000 Observations 7.4 MB, but nothing
+ * bounds their number). An entry is one resource: an Observation a few KB
+ * and some 60 values, a DiagnosticReport with its Observations contained
+ * tens of KB; at most 4 MiB and 128 Ki values (cJSON: some 30 MB at
+ * worst). What else a FHIR file holds is read whole, as before: at most
+ * 16 MiB per top-level value, and 512 Ki values (a 16 MB Bundle whose
+ * resourceType follows its entries has some 450 Ki). */
+static const struct hq_jsonin_limits fhir_limits = {
+	.element_bytes = 4u << 20, .element_values = 128L << 10,
+	.value_bytes = 16u << 20, .value_values = 512L << 10,
+};
 
 /* ---- sniffing ------------------------------------------------------------ */
 
@@ -273,8 +278,7 @@ hq_reportfile_read_fhir(struct hq_ingest *ig, struct hq_input *in,
     struct hq_err *e)
 {
 	struct hq_lab_sink sink = { .file = in->name, .emit = add_lab, .arg = ig };
-	struct hq_jsonin_stream *s = hq_fhir_stream(&sink, MAX_FHIR_ENTRY,
-	    MAX_FHIR);
+	struct hq_jsonin_stream *s = hq_fhir_stream(&sink, &fhir_limits);
 	struct hq_err je;
 	char chunk[65536];
 	ssize_t n;

@@ -41,12 +41,13 @@ int hq_fhir_read(struct hq_lab_sink *sink, const cJSON *doc, long line,
     struct hq_err *e);
 
 /* A stream (hq_jsonin_stream_feed/_end/_free) of a FHIR file to sink:
- * the entries of a top-level Bundle are read one at a time, each at most
- * max_entry bytes of JSON; the rest of each top-level value (a resource
- * that is no Bundle; a Bundle's other members, and its entries when its
- * resourceType comes after them) is held whole, at most max_doc bytes.
- * A Bundle entry's errors name the line it starts on. sink is borrowed. */
+ * the entries of a top-level Bundle are read one at a time, each within
+ * lim's element bounds; the rest of each top-level value (a resource that
+ * is no Bundle; a Bundle's other members, and its entries when its
+ * resourceType comes after them) is held whole, within its value bounds.
+ * A Bundle entry's errors name the line it starts on. sink and lim are
+ * borrowed. */
 struct hq_jsonin_stream *hq_fhir_stream(struct hq_lab_sink *sink,
-    size_t max_entry, size_t max_doc);
+    const struct hq_jsonin_limits *lim);
 
 #endif

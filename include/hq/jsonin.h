@@ -52,6 +52,7 @@ struct hq_jsonin_scan {
 	int deep;                 /* set: a bracket opened past max */
 	int done;                 /* set: back at depth stop */
 	long lines;               /* newlines seen */
+	long values;              /* commas and opening brackets seen */
 };
 
 /* Scan up to n bytes of p: the number scanned, fewer when the scan is
@@ -76,13 +77,22 @@ struct hq_jsonin_stream_cb {
 
 struct hq_jsonin_stream;
 
-/* A stream of the file name (for messages) to cb: an element split off
- * is at most max_element bytes, and all the rest of a top-level value
- * (what is held at once) max_value bytes, both as JSON text; nesting is
- * at most max_depth (0: HQ_JSONIN_MAX_DEPTH) throughout. name and cb are
+/* What a stream holds at once: an element split off, and all the rest of
+ * a top-level value, each as bytes of JSON text and as values (counted
+ * as the commas and opening brackets in them, and the value itself).
+ * cJSON's tree costs some 100 bytes a value, whatever the text: the
+ * count bounds memory where bytes cannot (4 MiB of "0," are 2 Mi values,
+ * 200 MB of tree). depth: nesting throughout (0: HQ_JSONIN_MAX_DEPTH). */
+struct hq_jsonin_limits {
+	size_t element_bytes, value_bytes;
+	long element_values, value_values;
+	int depth;
+};
+
+/* A stream of the file name (for messages) to cb. name, lim and cb are
  * borrowed. */
 struct hq_jsonin_stream *hq_jsonin_stream_new(const char *name,
-    size_t max_element, size_t max_value, int max_depth,
+    const struct hq_jsonin_limits *lim,
     const struct hq_jsonin_stream_cb *cb, void *arg);
 
 /* The next n bytes of the file: 0, or -1 with e set ("name:line: why";

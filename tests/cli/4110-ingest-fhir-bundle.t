@@ -131,6 +131,15 @@ print(t[:t.rindex("\n{", 0, i)].count("\n") + 2, file=open(sys.argv[2] + ".line"
 PY
 bad "$T/huge.json" "huge\.json:$(cat "$T/huge.json.line"): a Bundle entry larger than 4 MiB" \
 	"an entry of 5 MiB: past the bound of one entry, named at its first line"
+python3 - "$T/p2.json" "$T/many.json" <<'PY'
+import sys
+t = open(sys.argv[1]).read()
+i = t.index('"id": "g7"')
+open(sys.argv[2], "w").write(t[:i] + '"note": [' + ",".join(["0"] * 140000) + '], ' + t[i:])
+print(t[:t.rindex("\n{", 0, i)].count("\n") + 2, file=open(sys.argv[2] + ".line", "w"))
+PY
+bad "$T/many.json" "many\.json:$(cat "$T/many.json.line"): a Bundle entry of more than 131072 values" \
+	"an entry of 140,000 numbers in 280 KB: past the bound on values (cJSON's tree: ~100 bytes each)"
 sed '0,/"id": "g5"/s//"id": "g\\q5"/' "$T/p2.json" >"$T/esc.json"
 bad "$T/esc.json" "esc\.json:[0-9]+: not valid JSON" "a string with a bad escape"
 python3 -c 'import sys; sys.stdout.write("{\"resourceType\":\"Observation\",\"note\":\"" + "x" * (17 << 20) + "\"}")' >"$T/obs.json"

@@ -108,7 +108,10 @@ fhir_agrees(const uint8_t *data, size_t size)
 	long nw = 0, ns = 0;
 	struct hq_lab_sink w = { .file = "f", .emit = count, .arg = &nw };
 	struct hq_lab_sink s = { .file = "f", .emit = count, .arg = &ns };
-	struct hq_jsonin_stream *st = hq_fhir_stream(&s, 16 << 20, 16 << 20);
+	struct hq_jsonin_limits lim = { .element_bytes = 16 << 20,
+	    .value_bytes = 16 << 20, .element_values = 1L << 30,
+	    .value_values = 1L << 30 };
+	struct hq_jsonin_stream *st = hq_fhir_stream(&s, &lim);
 	struct hq_err e;
 	size_t chunk = size ? 1 + data[size / 2] % 61 : 1;
 	int okw, oks = 1;

@@ -228,7 +228,9 @@ stream_text(const char *name, const char *text, size_t len, size_t chunk,
 
 	ngot = 0;
 	sink = (struct hq_lab_sink){ .file = name, .emit = keep };
-	s = hq_fhir_stream(&sink, 4 << 20, 16 << 20);
+	s = hq_fhir_stream(&sink, &(struct hq_jsonin_limits){ .element_bytes =
+	    4 << 20, .element_values = 1 << 17, .value_bytes = 16 << 20,
+	    .value_values = 1 << 19 });
 	for (size_t off = 0; off < len && n == 0; off += chunk)
 		n = hq_jsonin_stream_feed(s, text + off,
 		    len - off < chunk ? len - off : chunk, e);

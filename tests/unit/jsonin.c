@@ -62,7 +62,10 @@ static const struct hq_jsonin_stream_cb cb = {
 	.element_what = "an entry",
 };
 
-static size_t max_element = 1 << 20, max_value = 1 << 20;
+static struct hq_jsonin_limits lim = {
+	.element_bytes = 1 << 20, .value_bytes = 1 << 20,
+	.element_values = 1 << 20, .value_values = 1 << 20,
+};
 static struct hq_buf out;
 
 /* What the stream made of text fed chunk bytes at a time (0: whole): the
@@ -70,8 +73,8 @@ static struct hq_buf out;
 static const char *
 run(const char *text, size_t len, size_t chunk)
 {
-	struct hq_jsonin_stream *s = hq_jsonin_stream_new("t.json",
-	    max_element, max_value, 0, &cb, NULL);
+	struct hq_jsonin_stream *s = hq_jsonin_stream_new("t.json", &lim, &cb,
+	    NULL);
 	struct hq_err e = { { 0 } };
 	size_t off = 0;
 	long n = 0;
@@ -282,8 +285,8 @@ malformed(void)
 	    "and in a top-level array");
 	free(deep);
 
-	max_element = 64;
-	max_value = 128;
+	lim.element_bytes = 64;
+	lim.value_bytes = 128;
 	hq_buf_puts(&b, "{\"resourceType\":\"Bundle\",\"entry\":[\n1,\n{\"a\":\"");
 	for (int i = 0; i < 100; i++)
 		hq_buf_putc(&b, 'x');
@@ -306,7 +309,23 @@ malformed(void)
 	reads(big, "ERR t.json:4: JSON value larger than 128 bytes",
 	    "the members that are no entry, past their bound together");
 	free(big);
-	max_element = max_value = 1 << 20;
+	lim.element_bytes = lim.value_bytes = 1 << 20;
+
+	/* Values counted: what cJSON's tree costs, whatever the bytes. */
+	lim.element_values = 4;
+	lim.value_values = 6;
+	reads("{\"resourceType\":\"Bundle\",\"entry\":[\n[1,2,3],\n[1,2,3,4]]}",
+	    "E2:[1,2,3]\nERR t.json:3: an entry of more than 4 values",
+	    "an entry of more values than its bound (4: [1,2,3] is 4)");
+	reads("{\"resourceType\":\"Bundle\",\"entry\":[\n[[[]]],\n{\"a\":{}}]}",
+	    "E2:[[[]]]\nE3:{\"a\":{}}\nV1:{\"resourceType\":\"Bundle\",\"entry\":[]}\n",
+	    "brackets count as values");
+	reads("{\"resourceType\":\"Bundle\",\"a\":[1,2],\n\"b\":[3],\"entry\":[]}",
+	    "ERR t.json:2: JSON value of more than 6 values",
+	    "the rest of a value past its count: the object, its members, their values");
+	reads("[1,2,3,4,5]", "V1:[1,2,3,4,5]\n", "a top-level array of 6 values");
+	reads("\n[1,2,3,4,5,6]", "ERR t.json:2: JSON value of more than 6 values", "and of 7");
+	lim.element_values = lim.value_values = 1 << 20;
 	hq_buf_free(&b);
 }
 
