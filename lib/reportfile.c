@@ -273,11 +273,28 @@ read_json(struct hq_input *in, size_t max, hq_jsonin_fn *fn, void *arg,
 	return rc;
 }
 
+/* A FHIR result, and the progress line redrawn as results go in. */
+struct fhir_file {
+	struct hq_ingest *ig;
+	struct hq_input *in;
+};
+
+static int
+add_fhir_lab(void *arg, const struct hq_lab_result *r, struct hq_err *e)
+{
+	struct fhir_file *f = arg;
+
+	hq_ingest_tick(f->ig, f->in);
+	return add_lab(f->ig, r, e);
+}
+
 int
 hq_reportfile_read_fhir(struct hq_ingest *ig, struct hq_input *in,
     struct hq_err *e)
 {
-	struct hq_lab_sink sink = { .file = in->name, .emit = add_lab, .arg = ig };
+	struct fhir_file f = { ig, in };
+	struct hq_lab_sink sink = { .file = in->name, .emit = add_fhir_lab,
+	    .arg = &f };
 	struct hq_jsonin_stream *s = hq_fhir_stream(&sink, &fhir_limits);
 	struct hq_err je;
 	char chunk[65536];
@@ -287,7 +304,6 @@ hq_reportfile_read_fhir(struct hq_ingest *ig, struct hq_input *in,
 	while (rc == 0 && (n = hq_input_read(in, chunk, sizeof chunk)) > 0) {
 		if (hq_jsonin_stream_feed(s, chunk, (size_t)n, &je) < 0)
 			rc = rejected(&je, e);
-		hq_ingest_tick(ig, in);
 	}
 	if (rc == 0 && n < 0) {
 		hq_err_set(e, "%s: %s", in->name, hq_input_strerror(in));
