@@ -197,7 +197,7 @@ run_when(struct run *rn)
 	else {
 		if (rn->sentences) {
 			hq_corr_sentence_groups(&b, &rn->b, rn->condition.data, lag,
-			    rn->c.night, &w);
+			    rn->c.night, &g, &w);
 			say(&b);
 		} else
 			hq_corr_row_groups(rn->out, &rn->a, &rn->b, rn->condition.data, lag, &w);

@@ -308,7 +308,7 @@ main(int argc, char **argv)
 		hq_warn("%s", e.msg);
 		goto done;
 	}
-	for (size_t i = 0; (w = hq_config_warning(cfg, i)); i++)
+	for (size_t i = 0; !quiet && (w = hq_config_warning(cfg, i)); i++)
 		hq_warn("%s", w);
 	hq_cgmfile_set_date_order(date_order);
 	show_progress = !quiet && isatty(2);

@@ -549,6 +549,33 @@ hq_corr_serial(const struct hq_corr_result *r)
 
 /* ---- two groups ------------------------------------------------------------- */
 
+/* The groups merged back into one series in day order (each is in day
+ * order): the condition as 1/0 and B, for their autocorrelations. */
+static void
+groups_acf(struct hq_corr_groups *g)
+{
+	size_t n = g->with.n + g->without.n, i = 0, j = 0, k = 0;
+	int64_t *day = hq_xcalloc(n + 1, sizeof *day);
+	double *cond = hq_xcalloc(n + 1, sizeof *cond);
+	double *b = hq_xcalloc(n + 1, sizeof *b);
+
+	while (i < g->with.n || j < g->without.n) {
+		int take_with = j == g->without.n || (i < g->with.n &&
+		    g->with.days[i] < g->without.days[j]);
+		const struct hq_corr_pairs *from = take_with ? &g->with : &g->without;
+		size_t at = take_with ? i++ : j++;
+		day[k] = from->days[at];
+		cond[k] = take_with;
+		b[k++] = from->b[at];
+	}
+	g->acf_cond = hq_stats_acf1(day, cond, n);
+	g->acf_b = hq_stats_acf1(day, b, n);
+	g->n_eff = hq_stats_n_eff(n, g->acf_cond, g->acf_b);
+	free(day);
+	free(cond);
+	free(b);
+}
+
 void
 hq_corr_split(const struct hq_corr_pairs *p, const struct hq_select_days *cond,
     struct hq_corr_groups *g)
@@ -565,6 +592,16 @@ hq_corr_split(const struct hq_corr_pairs *p, const struct hq_select_days *cond,
 		else
 			push_pair(&g->without, &co, p->days[i], p->a[i], p->b[i]);
 	}
+	groups_acf(g);
+}
+
+int
+hq_corr_groups_serial(const struct hq_corr_groups *g)
+{
+	size_t n = g->with.n + g->without.n;
+
+	return n > 0 && g->n_eff < HQ_CORR_SERIAL_RATIO * (double)n &&
+	    g->acf_cond > HQ_CORR_SERIAL_ACF && g->acf_b > HQ_CORR_SERIAL_ACF;
 }
 
 void
@@ -1191,9 +1228,11 @@ hq_corr_sentence_pair(struct hq_buf *b, const struct hq_corr_series *a,
 
 void
 hq_corr_sentence_groups(struct hq_buf *b, const struct hq_corr_series *bs,
-    const char *condition, int lag, int night, const struct hq_stats_welch *w)
+    const char *condition, int lag, int night, const struct hq_corr_groups *gr,
+    const struct hq_stats_welch *w)
 {
 	char lb[160], d[32], mw[32], mo[32], dw[32], dwo[32], p[32], g[32], u[40];
+	char ne[32];
 
 	hq_corr_label(bs, lb, sizeof lb);
 	if (night)
@@ -1220,9 +1259,17 @@ hq_corr_sentence_groups(struct hq_buf *b, const struct hq_corr_series *bs,
 	else
 		hq_buf_printf(b, "%s%s %s %s", d, u, w->diff < 0 ? "less" : "more", lb);
 	hq_buf_printf(b, " (%s vs %s%s on average; medians %s vs %s), p %s, "
-	    "Hedges' g = %s, n = %zu vs %zu days.%s", mw, mo, u, dw, dwo, p, g,
-	    w->n_x, w->n_y, w->p >= 0.05 ? ""
-	    : " An association, not proof of a cause.");
+	    "Hedges' g = %s, n = %zu vs %zu days.", mw, mo, u, dw, dwo, p, g,
+	    w->n_x, w->n_y);
+	if (gr && hq_corr_groups_serial(gr)) {
+		fmt_about(gr->n_eff, ne, sizeof ne);
+		hq_buf_printf(b, " The days are not independent (the condition's "
+		    "days and %s come in runs), so p is smaller than it should be: "
+		    "the %zu days are worth about %s independent ones.", lb,
+		    w->n_x + w->n_y, ne);
+	}
+	if (w->p < 0.05)
+		hq_buf_printf(b, " An association, not proof of a cause.");
 }
 
 int

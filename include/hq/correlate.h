@@ -162,11 +162,21 @@ int hq_corr_serial(const struct hq_corr_result *r);
 struct hq_corr_groups {
 	struct hq_corr_pairs with, without;   /* pairs by whether it held */
 	size_t undefined;      /* A's days paired but the condition had no value */
+	/* Over the split days in day order: the lag-1 autocorrelations of the
+	 * condition (1 held, 0 not) and of B's values, and the independent
+	 * days they leave (hq_stats_n_eff, as for pairs: comparing two
+	 * groups' means is, in effect, regressing B on the condition). Days a condition
+	 * holds tend to come in runs, and so do B's values; the t-test
+	 * assumes neither. */
+	double acf_cond, acf_b, n_eff;
 };
 /* Split the pairs of A and B by the conditions on A's day. */
 void hq_corr_split(const struct hq_corr_pairs *p,
     const struct hq_select_days *cond, struct hq_corr_groups *g);
 void hq_corr_groups_free(struct hq_corr_groups *g);
+/* Whether a --when sentence warns that its days are not independent: as
+ * hq_corr_serial() for pairs. */
+int hq_corr_groups_serial(const struct hq_corr_groups *g);
 
 /* A day source for conditions: a condition naming a file's metric (by
  * its rows' name or any alias of it) reads that file's fields; any other
@@ -256,10 +266,11 @@ void hq_corr_sentence_pair(struct hq_buf *b, const struct hq_corr_series *a,
     const struct hq_corr_series *bs, int lag, int night,
     const struct hq_corr_result *r, int pearson);
 /* The same for two groups: the difference in B's unit, means and
- * medians, p, g, n of each. */
+ * medians, p, g, n of each; for serially correlated days
+ * (hq_corr_groups_serial), the same warning as for pairs. */
 void hq_corr_sentence_groups(struct hq_buf *b, const struct hq_corr_series *bs,
     const char *condition, int lag, int night,
-    const struct hq_stats_welch *w);
+    const struct hq_corr_groups *g, const struct hq_stats_welch *w);
 /* One of --against's rows, ranked: "2. resting heart rate the same day:
  * lower with more sleep, 0.8 count/min per 1 h (rho = -0.35, p = ...,
  * adjusted ..., n = 290 days)." The caller says once that these are

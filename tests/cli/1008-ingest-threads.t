@@ -66,7 +66,13 @@ o.write(b"</HealthData>\n")' >"$T/wide.xml"
 HQ_DB="$T/wide.db" /usr/bin/time -f %M -o "$T/rss" hq-ingest -q "$T/wide.xml" >/dev/null
 is "$?" 0 "150 elements of 300 kB each import"
 rss=$(tail -n 1 "$T/rss")
-ok "$([ "$rss" -lt 65536 ]; echo $?)" "in bounded memory (peak ${rss} KB < 64 MB)"
+# (An ASan build keeps freed memory in quarantine, so the bound is the
+# plain build's to check.)
+if ldd "$(command -v hq-ingest)" 2>/dev/null | grep -q libasan; then
+	ok 0 "# skip peak RSS under ASan (${rss} KB)"
+else
+	ok "$([ "$rss" -lt 65536 ]; echo $?)" "in bounded memory (peak ${rss} KB < 64 MB)"
+fi
 
 # The writer stops the parse (not an export): the error, nothing stored.
 { echo '<Other>'; for i in $(seq 1 50000); do echo "<Record type=\"x\" value=\"$i\"/>"; done; echo '</Other>'; } >"$T/other.xml"

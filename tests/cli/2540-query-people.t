@@ -101,6 +101,11 @@ run hq-agent -m x --base-url http://127.0.0.1:9 --timeout 1 "hi"
 like "$err" "config:2: unknown key 'modle' under \[llm\] \(did you mean model\?\)" "hq-agent says so too"
 run hq-report list
 like "$err" "config:2: unknown key 'modle' under \[llm\] \(did you mean model\?\)" "and hq-report"
+printf '{"metric":"steps","start":"2024-10-20T10:00:00Z","end":"2024-10-20T10:05:00Z","value":5}\n' >"$T/one.jsonl"
+run hq-ingest "$T/one.jsonl"
+like "$err" "config:2: unknown key 'modle' under \[llm\]" "and hq-ingest"
+run hq-ingest -q "$T/one.jsonl"
+is "$err" "" "but not hq-ingest -q (no warnings: cron mails only errors)"
 rm "$T/config/hq/config"
 
 # --- tables that fit; scripts see every field ------------------------------------------

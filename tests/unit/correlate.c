@@ -208,6 +208,79 @@ test_groups(void)
 	hq_corr_series_free(&b);
 }
 
+/* The serial correlation behind --when, against R (the days and values
+ * and R's commands are in tests/data/stats/groups-serial.R): days 0..39
+ * but 10, 11 and 25; the condition holds in runs of five days; B follows
+ * it and a slow wave. */
+static void
+groups_serial(int alternate)
+{
+	int d[40];
+	double va[40], vb[40];
+	size_t n = 0;
+	struct hq_corr_series a, b, *files[1];
+	struct hq_corr_pairs p;
+	struct hq_corr_groups g;
+	struct hq_corr_span all = { INT64_MIN, INT64_MAX };
+	struct hq_select settings, range;
+	struct hq_corr_store cs = { NULL, &settings };
+	struct hq_select_daysrc src;
+	struct hq_select_days *days;
+	struct hq_expr *x;
+	struct hq_err e;
+	struct hq_buf buf = { 0 };
+	struct hq_stats_welch w;
+
+	for (int day = 0; day < 40; day++) {
+		if (day == 10 || day == 11 || day == 25)
+			continue;
+		d[n] = day;
+		va[n] = alternate ? day % 2 == 1 : (day / 5) % 2 == 1;
+		vb[n] = 10 + 3 * va[n] + round(200 * sin(day / 3.0)) / 100;
+		n++;
+	}
+	series(&a, "lab", d, va, n);
+	series(&b, "b", d, vb, n);
+	a.path = "lab.jsonl";
+	files[0] = &a;
+	hq_select_init(&settings);
+	hq_select_init(&range);
+	hq_corr_daysrc(&src, files, 1, &cs, &range);
+	x = hq_expr_parse("lab.value > 0.5", &e);
+	days = hq_select_days_new(&x, 1, &src, &e);
+	hq_corr_pair(&b, &b, 0, all, &p);
+	if (days && alternate) {
+		hq_corr_split(&p, days, &g);
+		ok(g.acf_cond < 0 && !hq_corr_groups_serial(&g),
+		    "a condition on every other day: no runs, no warning");
+		hq_corr_groups_free(&g);
+	} else if (days) {
+		hq_corr_split(&p, days, &g);
+		is_int(g.with.n + g.without.n, 37, "37 days split");
+		is_dbl(g.acf_cond, 0.685380116959064, 1e-12, "the condition's lag-1 autocorrelation (R)");
+		is_dbl(g.acf_b, 0.782457185482595, 1e-12, "B's lag-1 autocorrelation (R)");
+		is_dbl(g.n_eff, 11.1682839254633, 1e-9, "worth about 11 independent days (R)");
+		ok(hq_corr_groups_serial(&g), "which the sentence says");
+		if (hq_stats_welch(g.with.b, g.with.n, g.without.b, g.without.n, &w) ==
+		    HQ_STATS_OK) {
+			hq_corr_sentence_groups(&buf, &b, "lab.value>0.5", 0, 0, &g, &w);
+			like(buf.data, "n = 19 vs 18 days\\. The days are not independent "
+			    "\\(the condition's days and b \\(\\) come in runs\\), so p is smaller "
+			    "than it should be: the 37 days are worth about 11 independent "
+			    "ones\\. An association, not proof of a cause\\.$",
+			    "the --when sentence warns");
+		}
+		hq_corr_groups_free(&g);
+	}
+	hq_select_days_free(days);
+	hq_expr_free(x);
+	hq_buf_free(&buf);
+	hq_corr_pairs_free(&p);
+	hq_corr_daysrc_free(&src);
+	hq_corr_series_free(&a);
+	hq_corr_series_free(&b);
+}
+
 static void
 test_rank(void)
 {
@@ -295,7 +368,7 @@ test_words(void)
 	    "\u03c1 = -0.41 (p = 0.3,", strlen("No clear link between blood glucose (max) and "
 	    "sleep the same day: \u03c1 = -0.41 (p = 0.3,")) == 0, "p >= 0.05: no clear link");
 	hq_buf_reset(&buf);
-	hq_corr_sentence_groups(&buf, &b, "glucose.max>140", 1, 1, &w);
+	hq_corr_sentence_groups(&buf, &b, "glucose.max>140", 1, 1, NULL, &w);
 	is_str(buf.data, "Nights after days with glucose.max>140: 0.67 h less sleep (6.4 vs "
 	    "7.1 h on average; medians 6.5 vs 7.1), p = 0.0031, Hedges' g = -0.93, n = 12 vs "
 	    "41 days. An association, not proof of a cause.", "SPEC's sentence for --when");
@@ -377,6 +450,8 @@ main(void)
 	test_files();
 	test_pairs();
 	test_groups();
+	groups_serial(0);
+	groups_serial(1);
 	test_rank();
 	test_serial();
 	test_words();
