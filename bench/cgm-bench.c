@@ -6,7 +6,8 @@
  *                                America/Los_Angeles; with COPY, the same
  *                                readings again 15 s later from a second
  *                                source (the Dexcom app's copy in Apple
- *                                Health)
+ *                                Health); the rollups brought up
+ *                                to date, as hq-ingest does
  *   cgm-bench compare DB WHAT    times hq_cgm_report_run() for WHAT
  *                                (metrics: hq-report cgm, agp: --agp, day:
  *                                --by day) and the plain SQL over the raw
@@ -25,6 +26,7 @@
 #include "hq/catalog.h"
 #include "hq/cgm_report.h"
 #include "hq/err.h"
+#include "hq/rollup.h"
 #include "hq/store.h"
 #include "hq/time.h"
 
@@ -74,7 +76,9 @@ make(const char *path, int copy)
 			n++;
 		}
 	}
-	if (hq_store_commit(s, &e))
+	/* The rollups, as every import brings them up to date (hq-report cgm
+	 * ranks the sources from them). */
+	if (hq_rollup_refresh(s, 1, &e) || hq_store_commit(s, &e))
 		goto fail;
 	printf("samples %ld\n", n);
 	hq_store_close(s);

@@ -5,8 +5,8 @@
 # SD and the in-range count), both in one process (cgm-bench compare),
 # alternately, best of 5 each, measured in the same run: goal <= 1x. Then the hq-report command
 # end to end (it adds starting a process and printing), and the same year
-# delivered twice (the Dexcom app's copy in Apple Health), which the
-# double-source rule reads twice: once to rank the sources, once to count.
+# delivered twice (the Dexcom app's copy in Apple Health), ranked from the
+# rollups and read once through the double-source rule.
 set -eu
 DIR=$(mktemp -d "${TMPDIR:-/tmp}/hq-bench-cgm.XXXXXX")
 trap 'rm -rf "$DIR"' EXIT

@@ -7,6 +7,7 @@
 #include "hq/cgm_report.h"
 #include "hq/cgm_svg.h"
 #include "hq/output.h"
+#include "hq/rollup.h"
 
 /* Every glucose reading in [from, to), in time order. The natural-key
  * index (metric_id, start, source_id, end, value, text) answers it alone;
@@ -193,10 +194,11 @@ count(void *arg, int64_t t, int source, double v)
 /* Pass one: every reading, counted per source; while the range has shown
  * one source only, its readings go straight into the rows (they all
  * count), so the common case needs no second pass. 1 when that held to the
- * end, 0 when a second source turned up, -1 on error. */
+ * end, 0 when a second source turned up (with stop, right there: ss then
+ * counts only the readings before), -1 on error. */
 static int
 first_pass(struct hq_store *s, int64_t metric, struct run *x,
-    struct sources *ss, struct hq_err *e)
+    struct sources *ss, int stop, struct hq_err *e)
 {
 	sqlite3_stmt *st;
 	int rc, single = 1;
@@ -210,9 +212,15 @@ first_pass(struct hq_store *s, int64_t metric, struct run *x,
 		if (single && ss->n > 1) {
 			single = 0;
 			run_reset(x);
+			if (stop)
+				break;
 		}
 		if (single)
 			count(x, t, 0, sqlite3_column_double(st, 2));
+	}
+	if (!single && stop) {
+		sqlite3_finalize(st);
+		return 0;
 	}
 	if (step_done(s, st, rc, e))
 		return -1;
@@ -242,6 +250,146 @@ second_pass(struct hq_store *s, int64_t metric, struct run *x,
 	return step_done(s, st, rc, e);
 }
 
+/* ---- one pass, when the rollups tell the ranks ---- */
+
+/* The readings per source in [from, to) as the rollups count them: whole
+ * 15-minute slots from table rollup, the slots the range cuts from the
+ * readings. Into g, most first (none of 0): 1; 0 when the range lies
+ * within one slot; -1 on error. The caller checks the rollups are
+ * current. The rollups leave out samples
+ * with a text, so this is a guess that one_pass() checks. */
+static int
+rollup_counts(struct hq_store *s, int64_t metric, int64_t from, int64_t to,
+    struct sources *g, struct hq_err *e)
+{
+	int64_t lo = from, hi = to, edge[2][2];
+	sqlite3_stmt *st;
+	size_t k = 0;
+	int rc;
+
+	if (from != INT64_MIN && (lo = hq_rollup_slot(from)) < from)
+		lo += HQ_ROLLUP_SLOT;
+	if (to != INT64_MAX)
+		hi = hq_rollup_slot(to);
+	if (lo >= hi)
+		return 0;
+	if (hq_store_prepare(s, "SELECT source_id, n FROM rollup WHERE "
+	    "metric_id = ?1 AND slot >= ?2 AND slot < ?3", &st, e))
+		return -1;
+	sqlite3_bind_int64(st, 1, metric);
+	sqlite3_bind_int64(st, 2, lo);
+	sqlite3_bind_int64(st, 3, hi);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		source_of(g, sqlite3_column_int64(st, 0))->n +=
+		    sqlite3_column_int64(st, 1);
+	if (step_done(s, st, rc, e))
+		return -1;
+	/* The cut slots: [from, lo) and [hi, to). */
+	edge[0][0] = from, edge[0][1] = lo;
+	edge[1][0] = hi, edge[1][1] = to;
+	for (int i = 0; i < 2; i++) {
+		if (edge[i][0] == edge[i][1])
+			continue;
+		if (open_readings(s, metric, edge[i][0], edge[i][1], &st, e))
+			return -1;
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+			source_of(g, sqlite3_column_int64(st, 1))->n++;
+		if (step_done(s, st, rc, e))
+			return -1;
+	}
+	for (size_t i = 0; i < g->n; i++)
+		if (g->v[i].n > 0)
+			g->v[k++] = g->v[i];
+	g->n = k;
+	qsort(g->v, g->n, sizeof *g->v, by_count);
+	return 1;
+}
+
+/* The top source's spacings the interval is guessed from, and the readings
+ * held meanwhile (at most). */
+#define GUESS_GAPS 1024
+#define GUESS_HELD 8192
+
+struct held {
+	int64_t t;
+	int rank;
+	double v;
+};
+
+/* A reading of the one pass: counted in ss (a source not in the guess is
+ * ranked after all that are, in order of appearance); its rank. */
+static int
+seen(struct sources *ss, int64_t id, int64_t t)
+{
+	size_t n = ss->n;
+	struct source *src = source_of(ss, id);
+
+	if (ss->n != n)
+		src->rank = (int)n;
+	source_seen(src, t);
+	return src->rank;
+}
+
+/* Pass one and only: every reading through the double-source rule with
+ * the sources ranked as g guesses (g sorted, more than one), at the
+ * interval of the top source's first GUESS_GAPS spacings, while ss counts
+ * every source as first_pass() does. 1 when the whole range ranks the
+ * sources the same and gives the same interval, so the rows are what two
+ * passes make; 0 when not (ss holds the counts, the rows are to be
+ * redone); -1 on error. */
+static int
+one_pass(struct hq_store *s, int64_t metric, struct run *x,
+    struct sources *ss, const struct sources *g, struct hq_err *e)
+{
+	struct held *held;
+	struct hq_cgm_dedup *d;
+	sqlite3_stmt *st;
+	size_t nheld = 0, k = 0;
+	int rc = SQLITE_ROW, interval;
+
+	for (size_t i = 0; i < g->n; i++)
+		source_of(ss, g->v[i].id)->rank = (int)i;
+	if (open_readings(s, metric, x->o->from, x->o->to, &st, e))
+		return -1;
+	held = hq_xmalloc(GUESS_HELD * sizeof *held);
+	while (nheld < GUESS_HELD && ss->v[0].iv.n < GUESS_GAPS &&
+	    (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t t = sqlite3_column_int64(st, 0);
+		held[nheld].t = t;
+		held[nheld].rank = seen(ss, sqlite3_column_int64(st, 1), t);
+		held[nheld++].v = sqlite3_column_double(st, 2);
+	}
+	interval = hq_cgm_interval_minutes(&ss->v[0].iv);
+	d = hq_cgm_dedup_new(interval, count, x);
+	for (size_t i = 0; i < nheld; i++)
+		hq_cgm_dedup_push(d, held[i].t, held[i].rank, 0, held[i].v);
+	free(held);
+	if (rc == SQLITE_ROW)
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+			int64_t t = sqlite3_column_int64(st, 0);
+			int rank = seen(ss, sqlite3_column_int64(st, 1), t);
+			hq_cgm_dedup_push(d, t, rank, 0,
+			    sqlite3_column_double(st, 2));
+		}
+	hq_cgm_dedup_finish(d);
+	hq_cgm_dedup_free(d);
+	if (step_done(s, st, rc, e))
+		return -1;
+	/* The guess held when every source read has the rank it was given
+	 * (one guessed but absent counts as wrong) and the interval is the
+	 * top source's over the whole range. */
+	for (size_t i = 0; i < ss->n; i++)
+		if (ss->v[i].n)
+			ss->v[k++] = ss->v[i];
+	ss->n = k;
+	ss->hit = 0;
+	qsort(ss->v, ss->n, sizeof *ss->v, by_count);
+	for (size_t i = 0; i < ss->n; i++)
+		if (ss->v[i].rank != (int)i)
+			return 0;
+	return ss->n < 2 || hq_cgm_interval_minutes(&ss->v[0].iv) == interval;
+}
+
 /* A row's metrics over its span: the range's first to last reading, cut
  * to the bucket (whose end is exclusive, hence the interval off it). */
 static void
@@ -259,10 +407,10 @@ int
 hq_cgm_report_run(struct hq_store *s, const struct hq_cgm_report_opts *o,
     struct hq_cgm_report *r, struct hq_err *e)
 {
-	struct sources ss = { 0 };
+	struct sources ss = { 0 }, g = { 0 };
 	struct run x = { .o = o, .r = r, .e = e, .blk = 1, .blk_end = 0 };
 	int64_t metric;
-	int rc = -1, single;
+	int rc = -1, done, guess, current;
 
 	memset(r, 0, sizeof *r);
 	hq_cgm_acc_init(&x.total);
@@ -272,8 +420,28 @@ hq_cgm_report_run(struct hq_store *s, const struct hq_cgm_report_opts *o,
 		return 0;
 	if (o->agp)
 		x.agp = hq_cgm_agp_new();
-	if ((single = first_pass(s, metric, &x, &ss, e)) < 0)
+	/* One source: one pass. More than one: when the rollups are current,
+	 * their counts rank the sources ahead of one pass through the
+	 * double-source rule (checked after it); else count, then count
+	 * again. */
+	current = hq_rollup_current(s);
+	if ((done = first_pass(s, metric, &x, &ss, current, e)) < 0)
 		goto out;
+	if (!done && current) {
+		ss.n = ss.hit = 0;
+		x.failed = 0;
+		if ((guess = rollup_counts(s, metric, o->from, o->to, &g, e)) < 0)
+			goto out;
+		if (guess && g.n > 1) {
+			if ((done = one_pass(s, metric, &x, &ss, &g, e)) < 0)
+				goto out;
+			if (!done) {
+				run_reset(&x);
+				x.failed = 0;
+			}
+		} else if ((done = first_pass(s, metric, &x, &ss, 0, e)) < 0)
+			goto out;
+	}
 	if (ss.n == 0) {
 		rc = 0;
 		goto out;
@@ -286,7 +454,7 @@ hq_cgm_report_run(struct hq_store *s, const struct hq_cgm_report_opts *o,
 	ss.hit = 0;
 	r->nsources = (int)ss.n;
 	r->interval_min = hq_cgm_interval_minutes(&ss.v[0].iv);
-	if (!single && second_pass(s, metric, &x, &ss, r->interval_min, e))
+	if (!done && second_pass(s, metric, &x, &ss, r->interval_min, e))
 		goto out;
 	if (x.failed)
 		goto out;
@@ -313,6 +481,7 @@ out:
 		hq_cgm_report_free(r);
 	free(x.acc);
 	free(ss.v);
+	free(g.v);
 	hq_cgm_agp_free(x.agp);
 	return rc;
 }

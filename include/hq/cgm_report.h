@@ -6,9 +6,13 @@
  * list cgm` shows.
  *
  * Memory does not grow with the number of readings: the readings stream
- * out of SQLite in time order (one pass when the range holds one source,
- * two when the sources must be ranked first), rows keep running sums, and
- * the AGP keeps distinct values (cgm.h). A report holds one row per bucket;
+ * out of SQLite in time order, once: with more than one source, the
+ * rollups' counts rank them and the top source's first 1024 spacings give
+ * the interval ahead of the pass (8192 readings held at most meanwhile),
+ * and both are checked against the whole range after it; when either
+ * differs, or the rollups are stale, the readings are read again through
+ * the double-source rule. Rows keep running sums, and the AGP keeps
+ * distinct values (cgm.h). A report holds one row per bucket;
  * hq_cgm_report_free() releases it.
  *
  * Coverage per row: the readings expected at the sensor's interval over
