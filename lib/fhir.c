@@ -378,3 +378,51 @@ hq_fhir_read(struct hq_lab_sink *sink, const cJSON *doc, long line,
 	}
 	return 0;
 }
+
+/* ---- streams ------------------------------------------------------------ */
+
+/* The first "entry" of a Bundle's top-level object (the one cJSON would
+ * find), when its resourceType came before it; otherwise the array stays
+ * in the object and is read with it. */
+static int
+split_entries(void *arg, const cJSON *obj, const char *key)
+{
+	const char *type = hq_json_str(obj, "resourceType");
+
+	(void)arg;
+	return strcmp(key, "entry") == 0 && !item(obj, "entry") && type &&
+	    strcmp(type, "Bundle") == 0;
+}
+
+/* One element of a Bundle's entry, as each_resource() reads it. */
+static int
+stream_entry(void *arg, const cJSON *entry, long line, struct hq_err *e)
+{
+	struct hq_lab_sink *sink = arg;
+	const cJSON *res = item(entry, "resource");
+
+	if (res && resource(sink, res, NULL, e) < 0) {
+		hq_err_prefix(e, "%s:%ld", sink->file, line);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+stream_doc(void *arg, const cJSON *doc, long line, struct hq_err *e)
+{
+	return hq_fhir_read(arg, doc, line, e);
+}
+
+static const struct hq_jsonin_stream_cb stream_cb = {
+	.split = split_entries,
+	.element = stream_entry,
+	.value = stream_doc,
+	.element_what = "a Bundle entry",
+};
+
+struct hq_jsonin_stream *
+hq_fhir_stream(struct hq_lab_sink *sink, const struct hq_jsonin_limits *lim)
+{
+	return hq_jsonin_stream_new(sink->file, lim, &stream_cb, sink);
+}

@@ -12,11 +12,21 @@
 #include "hq/labs.h"
 #include "hq/reportfile.h"
 
-/* The largest JSON document read whole: a FHIR Bundle of decades of
- * results is a few megabytes (20,000 Observations: 7.4 MB, read in 74 MB
- * of memory); DEXA scans are kilobytes. */
-#define MAX_FHIR (16u << 20)
+/* The largest JSON document read whole: DEXA scans are kilobytes. */
 #define MAX_DEXA_JSON (16u << 20)
+
+/* A FHIR Bundle's entries are read one at a time (a Bundle of decades of
+ * results is a few megabytes, 20,000 Observations 7.4 MB, but nothing
+ * bounds their number). An entry is one resource: an Observation a few KB
+ * and some 60 values, a DiagnosticReport with its Observations contained
+ * tens of KB; at most 4 MiB and 128 Ki values (cJSON: some 30 MB at
+ * worst). What else a FHIR file holds is read whole, as before: at most
+ * 16 MiB per top-level value, and 512 Ki values (a 16 MB Bundle whose
+ * resourceType follows its entries has some 450 Ki). */
+static const struct hq_jsonin_limits fhir_limits = {
+	.element_bytes = 4u << 20, .element_values = 128L << 10,
+	.value_bytes = 16u << 20, .value_values = 512L << 10,
+};
 
 /* ---- sniffing ------------------------------------------------------------ */
 
@@ -263,18 +273,45 @@ read_json(struct hq_input *in, size_t max, hq_jsonin_fn *fn, void *arg,
 	return rc;
 }
 
+/* A FHIR result, and the progress line redrawn as results go in. */
+struct fhir_file {
+	struct hq_ingest *ig;
+	struct hq_input *in;
+};
+
 static int
-fhir_doc(void *arg, const cJSON *v, long line, struct hq_err *e)
+add_fhir_lab(void *arg, const struct hq_lab_result *r, struct hq_err *e)
 {
-	return hq_fhir_read(arg, v, line, e);
+	struct fhir_file *f = arg;
+
+	hq_ingest_tick(f->ig, f->in);
+	return add_lab(f->ig, r, e);
 }
 
 int
 hq_reportfile_read_fhir(struct hq_ingest *ig, struct hq_input *in,
     struct hq_err *e)
 {
-	struct hq_lab_sink sink = { .file = in->name, .emit = add_lab, .arg = ig };
-	int rc = read_json(in, MAX_FHIR, fhir_doc, &sink, e);
+	struct fhir_file f = { ig, in };
+	struct hq_lab_sink sink = { .file = in->name, .emit = add_fhir_lab,
+	    .arg = &f };
+	struct hq_jsonin_stream *s = hq_fhir_stream(&sink, &fhir_limits);
+	struct hq_err je;
+	char chunk[65536];
+	ssize_t n;
+	int rc = 0;
+
+	while (rc == 0 && (n = hq_input_read(in, chunk, sizeof chunk)) > 0) {
+		if (hq_jsonin_stream_feed(s, chunk, (size_t)n, &je) < 0)
+			rc = rejected(&je, e);
+	}
+	if (rc == 0 && n < 0) {
+		hq_err_set(e, "%s: %s", in->name, hq_input_strerror(in));
+		rc = -1;
+	}
+	if (rc == 0 && hq_jsonin_stream_end(s, &je) < 0)
+		rc = rejected(&je, e);
+	hq_jsonin_stream_free(s);
 
 	/* What a FHIR file holds that is no lab result (vital signs, gram
 	 * stains without a value) is said once, not per resource. */

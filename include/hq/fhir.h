@@ -16,6 +16,11 @@
  * entered in error is skipped too and, when it has an id, handed on with
  * status "entered-in-error", id and source only, so that the store takes
  * back what that id stood for. The document is borrowed.
+ *
+ * A file too large to parse whole goes through hq_fhir_stream(): a
+ * Bundle's entries are then parsed one at a time (jsonin.h), so memory
+ * stays that of the largest entry whatever the number of entries; the
+ * results are those of hq_fhir_read() on the whole file.
  */
 #ifndef HQ_FHIR_H
 #define HQ_FHIR_H
@@ -23,6 +28,7 @@
 #include <cjson/cJSON.h>
 
 #include "hq/err.h"
+#include "hq/jsonin.h"
 #include "hq/labs.h"
 
 /* Whether a JSON value is a FHIR resource this module reads. */
@@ -33,5 +39,15 @@ int hq_fhir_sniff(const cJSON *doc);
  * whose unit, code or date cannot be used, naming the resource). */
 int hq_fhir_read(struct hq_lab_sink *sink, const cJSON *doc, long line,
     struct hq_err *e);
+
+/* A stream (hq_jsonin_stream_feed/_end/_free) of a FHIR file to sink:
+ * the entries of a top-level Bundle are read one at a time, each within
+ * lim's element bounds; the rest of each top-level value (a resource that
+ * is no Bundle; a Bundle's other members, and its entries when its
+ * resourceType comes after them) is held whole, within its value bounds.
+ * A Bundle entry's errors name the line it starts on. sink and lim are
+ * borrowed. */
+struct hq_jsonin_stream *hq_fhir_stream(struct hq_lab_sink *sink,
+    const struct hq_jsonin_limits *lim);
 
 #endif

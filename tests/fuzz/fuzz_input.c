@@ -10,6 +10,11 @@
  * mangled copy still reaches its reader when the mangling broke what
  * sniffing looks at; under libFuzzer, sniffing itself. Every input is also
  * sniffed by the whole format table.
+ *
+ * A file read as FHIR is also read twice more, outside the store: whole
+ * (hq_jsonin_each, as before Bundles were streamed) and streamed in small
+ * pieces whose size the input chooses; the two must agree on whether it
+ * reads and on what it gives, or the target aborts.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +23,7 @@
 #include <unistd.h>
 
 #include "fuzz.h"
+#include "hq/fhir.h"
 #include "hq/ingest.h"
 #include "hq/input.h"
 #include "hq/store.h"
@@ -81,6 +87,52 @@ quiet(void *arg, const char *msg)
 	(void)msg;
 }
 
+static int
+count(void *arg, const struct hq_lab_result *r, struct hq_err *e)
+{
+	(void)r, (void)e;
+	(*(long *)arg)++;
+	return 0;
+}
+
+static int
+whole_doc(void *arg, const cJSON *v, long line, struct hq_err *e)
+{
+	return hq_fhir_read(arg, v, line, e);
+}
+
+/* Whole and streamed, the same results (or both an error). */
+static void
+fhir_agrees(const uint8_t *data, size_t size)
+{
+	long nw = 0, ns = 0;
+	struct hq_lab_sink w = { .file = "f", .emit = count, .arg = &nw };
+	struct hq_lab_sink s = { .file = "f", .emit = count, .arg = &ns };
+	struct hq_jsonin_limits lim = { .element_bytes = 16 << 20,
+	    .value_bytes = 16 << 20, .element_values = 1L << 30,
+	    .value_values = 1L << 30 };
+	struct hq_jsonin_stream *st = hq_fhir_stream(&s, &lim);
+	struct hq_err e;
+	size_t chunk = size ? 1 + data[size / 2] % 61 : 1;
+	int okw, oks = 1;
+
+	okw = hq_jsonin_each((const char *)data, size, "f", 0, whole_doc, &w,
+	    &e) >= 0;
+	for (size_t off = 0; oks && off < size; off += chunk)
+		oks = hq_jsonin_stream_feed(st, (const char *)data + off,
+		    size - off < chunk ? size - off : chunk, &e) == 0;
+	if (oks)
+		oks = hq_jsonin_stream_end(st, &e) >= 0;
+	hq_jsonin_stream_free(st);
+	if (okw != oks || (okw && (nw != ns || w.skipped != s.skipped))) {
+		fprintf(stderr, "fuzz_input: FHIR whole %s (%ld results, %ld "
+		    "skipped), streamed in %zu-byte pieces %s (%ld, %ld)\n",
+		    okw ? "reads" : "fails", nw, w.skipped, chunk,
+		    oks ? "reads" : "fails", ns, s.skipped);
+		abort();
+	}
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -115,6 +167,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!ig)
 			abort();
 		hq_ingest_set_warn(ig, quiet, NULL);
+		if (strcmp(in.format->family, "fhir") == 0)
+			fhir_agrees(data, size);
 		hq_input_import(&in, ig, &e);
 		hq_ingest_abort(ig);
 		hq_input_close(&in);

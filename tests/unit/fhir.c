@@ -217,6 +217,115 @@ written(void)
 	is_int(ngot, 0, "gives nothing");
 }
 
+/* The file fed to hq_fhir_stream() chunk bytes at a time: the number of
+ * top-level values, -1 on error. */
+static long
+stream_text(const char *name, const char *text, size_t len, size_t chunk,
+    struct hq_err *e)
+{
+	struct hq_jsonin_stream *s;
+	long n = 0;
+
+	ngot = 0;
+	sink = (struct hq_lab_sink){ .file = name, .emit = keep };
+	s = hq_fhir_stream(&sink, &(struct hq_jsonin_limits){ .element_bytes =
+	    4 << 20, .element_values = 1 << 17, .value_bytes = 16 << 20,
+	    .value_values = 1 << 19 });
+	for (size_t off = 0; off < len && n == 0; off += chunk)
+		n = hq_jsonin_stream_feed(s, text + off,
+		    len - off < chunk ? len - off : chunk, e);
+	if (n == 0)
+		n = hq_jsonin_stream_end(s, e);
+	hq_jsonin_stream_free(s);
+	return n;
+}
+
+static int
+same_dbl(double a, double b)
+{
+	return (isnan(a) && isnan(b)) || a == b;
+}
+
+/* Two results field by field (memcmp would compare padding). */
+static int
+same_result(const struct hq_lab_result *a, const struct hq_lab_result *b)
+{
+	return !strcmp(a->test, b->test) && !strcmp(a->name, b->name) &&
+	    !strcmp(a->loinc, b->loinc) && a->time == b->time &&
+	    a->has_time == b->has_time && !strcmp(a->date, b->date) &&
+	    same_dbl(a->value, b->value) && !strcmp(a->comparator, b->comparator) &&
+	    !strcmp(a->text, b->text) && !strcmp(a->unit, b->unit) &&
+	    same_dbl(a->ref_low, b->ref_low) && same_dbl(a->ref_high, b->ref_high) &&
+	    !strcmp(a->ref_text, b->ref_text) && !strcmp(a->lab_flag, b->lab_flag) &&
+	    !strcmp(a->source, b->source) && !strcmp(a->id, b->id) &&
+	    !strcmp(a->status, b->status);
+}
+
+/* Every file read whole and streamed in pieces of 1, 7 and 4096 bytes
+ * gives the same results, skipped counts and values. */
+static void
+streamed(void)
+{
+	static struct hq_lab_result whole[64];
+	const char *files[] = {
+		"us-core/observation-serum-bun.json",
+		"us-core/observation-serum-glucose.json",
+		"hl7-r4/observation-example-f001-glucose.json",
+		"hl7-r4/observation-example-f005-hemoglobin.json",
+		"hl7-r4/diagnosticreport-example-lri.json",
+		DATA "bundle-dstu2.json", DATA "bundle-notype.json",
+		DATA "report-contained.json",
+	};
+	const size_t chunks[] = { 1, 7, 4096 };
+	struct hq_err e = { { 0 } };
+
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+		const char *path = strncmp(files[i], DATA, strlen(DATA)) == 0 ?
+		    files[i] : fixture_path("labs", files[i]);
+		char *name = strdup(path);
+		size_t len;
+		char *buf = fixture_slurp(name, &len);
+		long n = read_file(name, NULL, &e), skipped = sink.skipped;
+		int nwhole = ngot;
+
+		memcpy(whole, got, sizeof whole);
+		ok(buf && n == 1 && nwhole > 0, "%s: read whole", files[i]);
+		for (size_t c = 0; buf && c < sizeof chunks / sizeof chunks[0]; c++) {
+			int same = stream_text(name, buf, len, chunks[c], &e) == 1 &&
+			    ngot == nwhole && sink.skipped == skipped;
+			for (int k = 0; same && k < ngot; k++)
+				same = same_result(&got[k], &whole[k]);
+			ok(same, "%s in %zu-byte pieces: the same %d results, %ld skipped",
+			    files[i], chunks[c], nwhole, skipped);
+		}
+		free(buf);
+		free(name);
+	}
+
+	const char *bundle = "{\"resourceType\":\"Bundle\",\"entry\":[\n"
+	    "{\"resource\":{\"resourceType\":\"Observation\",\"id\":\"a\",\"code\":{\"text\":\"ldl\"},"
+	    "\"effectiveDateTime\":\"2024-01-01\",\"valueQuantity\":{\"value\":1,\"unit\":\"mg/dL\"}}},\n"
+	    "{\"resource\":{\"resourceType\":\"Observation\",\"id\":\"x\",\"code\":{\"text\":\"ldl\"},"
+	    "\"effectiveDateTime\":\"yesterday\",\"valueQuantity\":{\"value\":1,\"unit\":\"mg/dL\"}}}]}";
+	is_int(stream_text("t.json", bundle, strlen(bundle), 5, &e), -1,
+	    "a Bundle entry that cannot be read fails the stream");
+	is_str(e.msg, "t.json:3: Observation/x: date 'yesterday' is not a FHIR dateTime",
+	    "named by the line the entry starts on");
+	is_int(ngot, 1, "after the entry before it");
+
+	const char *late = "{\"entry\":[{\"resource\":{\"resourceType\":\"Observation\",\"id\":\"a\","
+	    "\"code\":{\"text\":\"ldl\"},\"effectiveDateTime\":\"2024-01-01\",\"valueQuantity\":{\"value\":1}}}],"
+	    "\"resourceType\":\"Bundle\"}";
+	is_int(stream_text("t.json", late, strlen(late), 3, &e), 1,
+	    "a Bundle whose resourceType follows its entries");
+	is_int(ngot, 1, "is read whole: its entry");
+	const char *notbundle = "{\"resourceType\":\"Patient\",\"entry\":[{\"resource\":{\"resourceType\":\"Observation\",\"id\":\"a\","
+	    "\"code\":{\"text\":\"ldl\"},\"effectiveDateTime\":\"2024-01-01\",\"valueQuantity\":{\"value\":1}}}]}";
+	is_int(stream_text("t.json", notbundle, strlen(notbundle), 3, &e), 1,
+	    "a resource that is no Bundle, with an entry member");
+	is_int(ngot, 0, "gives nothing, as read whole");
+}
+
 static void
 sniff(void)
 {
@@ -240,6 +349,7 @@ main(void)
 	us_core();
 	hl7_examples();
 	written();
+	streamed();
 	sniff();
 	return done_testing();
 }
