@@ -44,6 +44,11 @@ const char *fuzz_word(void);
 extern const unsigned char *fuzz_seed;
 extern size_t fuzz_seed_len;
 
+/* The input as a file, opened as a user's file is (seekable, with a
+ * size): a memfd whose path ("/proc/self/fd/N") goes to path. Returns the
+ * descriptor, which the target closes; aborts when it cannot. */
+int fuzz_as_file(const uint8_t *data, size_t size, char *path, size_t n);
+
 /* A few random edits to b; rng is the xorshift state. */
 void fuzz_mutate(struct hq_buf *b, uint64_t *rng);
 

@@ -5,7 +5,6 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "fuzz.h"
@@ -25,15 +24,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char path[64];
 	int fd;
 
-	if ((fd = memfd_create("fuzz", 0)) < 0)
-		abort();
-	for (size_t off = 0; off < size;) {
-		ssize_t n = write(fd, data + off, size - off);
-		if (n <= 0)
-			abort();
-		off += (size_t)n;
-	}
-	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+	fd = fuzz_as_file(data, size, path, sizeof path);
 	if ((c = hq_config_load(path, &e))) {
 		hq_config_get(c, "llm", "provider");
 		hq_config_get(c, "query", "source_priority");

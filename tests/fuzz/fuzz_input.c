@@ -19,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "fuzz.h"
@@ -152,15 +151,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		family = f ? f->family : NULL;
 	}
 	/* A file, as hq-ingest opens it: seekable, with a size. */
-	if ((fd = memfd_create("fuzz", 0)) < 0)
-		abort();
-	for (size_t off = 0; off < size;) {
-		ssize_t n = write(fd, data + off, size - off);
-		if (n <= 0)
-			abort();
-		off += (size_t)n;
-	}
-	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+	fd = fuzz_as_file(data, size, path, sizeof path);
 	if (hq_input_open(&in, path, family, &e) == 0) {
 		ig = hq_ingest_start(store, path, in.format->name,
 		    in.size ? (int64_t)in.size : -1, &e);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -104,6 +105,23 @@ fuzz_mutate(struct hq_buf *b, uint64_t *rng)
 		}
 	}
 	hq_buf_append(b, "", 0);   /* data stays allocated when len is 0 */
+}
+
+int
+fuzz_as_file(const uint8_t *data, size_t size, char *path, size_t n)
+{
+	int fd = memfd_create("fuzz", 0);
+
+	if (fd < 0)
+		abort();
+	for (size_t off = 0; off < size;) {
+		ssize_t k = write(fd, data + off, size - off);
+		if (k <= 0)
+			abort();
+		off += (size_t)k;
+	}
+	snprintf(path, n, "/proc/self/fd/%d", fd);
+	return fd;
 }
 
 #ifndef FUZZING_ENGINE
