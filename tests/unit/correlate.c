@@ -160,50 +160,60 @@ test_pairs(void)
 	hq_corr_series_free(&b);
 }
 
+/* Split B's days by cond on the file series a ("lab.jsonl"), as
+ * hq-correlate --when does without a store: 0, or -1 with e set (a
+ * condition the file cannot answer). */
+static int
+split_by(struct hq_corr_series *a, struct hq_corr_series *b, const char *cond,
+    struct hq_corr_groups *g, struct hq_err *e)
+{
+	struct hq_corr_series *files[1] = { a };
+	struct hq_corr_span all = { INT64_MIN, INT64_MAX };
+	struct hq_select settings, range;
+	struct hq_corr_store cs = { NULL, &settings };
+	struct hq_select_daysrc src;
+	struct hq_select_days *days;
+	struct hq_corr_pairs p;
+	struct hq_expr *x;
+
+	a->path = "lab.jsonl";
+	hq_select_init(&settings);
+	hq_select_init(&range);
+	hq_corr_daysrc(&src, files, 1, &cs, &range);
+	x = hq_expr_parse(cond, e);
+	days = x ? hq_select_days_new(&x, 1, &src, e) : NULL;
+	hq_corr_pair(b, b, 0, all, &p);
+	if (days)
+		hq_corr_split(&p, days, g);
+	hq_select_days_free(days);
+	hq_expr_free(x);
+	hq_corr_pairs_free(&p);
+	hq_corr_daysrc_free(&src);
+	return days ? 0 : -1;
+}
+
 /* Groups by a condition on a file's metric (no store). */
 static void
 test_groups(void)
 {
 	static const int d[] = { 0, 1, 2, 3, 4, 5, 6, 7 };
 	static const double va[] = { 1, 2, 3, 4, 5, 6, 7, 8 }, vb[] = { 5, 6, 5, 6, 9, 8, 9, 8 };
-	struct hq_corr_series a, b, *files[1];
-	struct hq_corr_pairs p;
+	struct hq_corr_series a, b;
 	struct hq_corr_groups g;
-	struct hq_corr_span all = { INT64_MIN, INT64_MAX };
-	struct hq_select settings, range;
-	struct hq_corr_store cs = { NULL, &settings };
-	struct hq_select_daysrc src;
-	struct hq_select_days *days;
-	struct hq_expr *x;
 	struct hq_err e;
 
 	series(&a, "lab", d, va, 7);          /* day 7 has no lab value */
 	series(&b, "b", d, vb, 8);
-	a.path = "lab.jsonl";
-	files[0] = &a;
-	hq_select_init(&settings);
-	hq_select_init(&range);
-	hq_corr_daysrc(&src, files, 1, &cs, &range);
-	x = hq_expr_parse("lab.value > 4", &e);
-	days = hq_select_days_new(&x, 1, &src, &e);
-	ok(days != NULL, "a condition on a file's metric");
-	hq_corr_pair(&b, &b, 0, all, &p);
-	if (days) {
-		hq_corr_split(&p, days, &g);
+	if (ok(split_by(&a, &b, "lab.value > 4", &g, &e) == 0,
+	    "a condition on a file's metric")) {
 		is_int(g.with.n, 3, "lab > 4 on days 4, 5, 6");
 		is_int(g.without.n, 4, "not on days 0-3");
 		is_int(g.undefined, 1, "day 7, without lab, in neither group");
 		ok(g.with.n == 3 && g.with.b[0] == 9 && g.without.b[3] == 6, "B's values by group");
 		hq_corr_groups_free(&g);
-		hq_select_days_free(days);
 	}
-	hq_expr_free(x);
-	x = hq_expr_parse("lab.p90 > 4", &e);
-	ok(hq_select_days_new(&x, 1, &src, &e) == NULL && strstr(e.msg,
+	ok(split_by(&a, &b, "lab.p90 > 4", &g, &e) < 0 && strstr(e.msg,
 	    "lab.jsonl has no daily lab.p90 (its rows have value)"), "a field the file lacks: %s", e.msg);
-	hq_expr_free(x);
-	hq_corr_pairs_free(&p);
-	hq_corr_daysrc_free(&src);
 	hq_corr_series_free(&a);
 	hq_corr_series_free(&b);
 }
@@ -218,15 +228,8 @@ groups_serial(int alternate)
 	int d[40];
 	double va[40], vb[40];
 	size_t n = 0;
-	struct hq_corr_series a, b, *files[1];
-	struct hq_corr_pairs p;
+	struct hq_corr_series a, b;
 	struct hq_corr_groups g;
-	struct hq_corr_span all = { INT64_MIN, INT64_MAX };
-	struct hq_select settings, range;
-	struct hq_corr_store cs = { NULL, &settings };
-	struct hq_select_daysrc src;
-	struct hq_select_days *days;
-	struct hq_expr *x;
 	struct hq_err e;
 	struct hq_buf buf = { 0 };
 	struct hq_stats_welch w;
@@ -241,21 +244,13 @@ groups_serial(int alternate)
 	}
 	series(&a, "lab", d, va, n);
 	series(&b, "b", d, vb, n);
-	a.path = "lab.jsonl";
-	files[0] = &a;
-	hq_select_init(&settings);
-	hq_select_init(&range);
-	hq_corr_daysrc(&src, files, 1, &cs, &range);
-	x = hq_expr_parse("lab.value > 0.5", &e);
-	days = hq_select_days_new(&x, 1, &src, &e);
-	hq_corr_pair(&b, &b, 0, all, &p);
-	if (days && alternate) {
-		hq_corr_split(&p, days, &g);
+	if (split_by(&a, &b, "lab.value > 0.5", &g, &e) != 0)
+		ok(0, "the condition reads the file: %s", e.msg);
+	else if (alternate) {
 		ok(g.acf_cond < 0 && !hq_corr_groups_serial(&g),
 		    "a condition on every other day: no runs, no warning");
 		hq_corr_groups_free(&g);
-	} else if (days) {
-		hq_corr_split(&p, days, &g);
+	} else {
 		is_int(g.with.n + g.without.n, 37, "37 days split");
 		is_dbl(g.acf_cond, 0.685380116959064, 1e-12, "the condition's lag-1 autocorrelation (R)");
 		is_dbl(g.acf_b, 0.782457185482595, 1e-12, "B's lag-1 autocorrelation (R)");
@@ -272,11 +267,7 @@ groups_serial(int alternate)
 		}
 		hq_corr_groups_free(&g);
 	}
-	hq_select_days_free(days);
-	hq_expr_free(x);
 	hq_buf_free(&buf);
-	hq_corr_pairs_free(&p);
-	hq_corr_daysrc_free(&src);
 	hq_corr_series_free(&a);
 	hq_corr_series_free(&b);
 }
