@@ -284,7 +284,6 @@ hq_applehealth_sniff_xml(const unsigned char *p, size_t n)
 #define RAW_SIZE (256 * 1024)
 #define OUT_SIZE (64 * 1024)
 #define MAX_DEPTH 16
-#define MAX_ATTRS HQ_ELEMQ_MAX_ATTRS
 #define MAX_ROUTES_PER_FILE 16
 #define MAX_SIDE_FILE (16 << 20)
 
@@ -299,12 +298,6 @@ struct reader {
 	int eof, ioerr;
 	char ioerrmsg[256];
 	struct hq_xml_filter filt;
-};
-
-/* The attributes of the current element (in its copy, elemq.h). */
-struct attrs {
-	int n;
-	const char *const *nv;       /* nv[2i] a name, nv[2i + 1] its value */
 };
 
 /* A parse: what libxml2 reads and what it reported. During an export's
@@ -336,7 +329,8 @@ struct ah {
 	int line;                    /* of the element being read */
 	int skip_depth;              /* children of this depth skipped; -1 */
 	int failed;
-	const struct hq_elem *el;    /* the element being read */
+	const struct hq_elem *el;    /* the element being read (its copy,
+	                                elemq.h), whose attributes attr() reads */
 	struct hq_input prog;        /* the file, as progress shows it */
 	/* GPX */
 	const int64_t *route_ids;
@@ -346,7 +340,6 @@ struct ah {
 	int field;
 	char text[128];
 	size_t textlen;
-	struct attrs at;
 	/* the element open at each depth, and what it made */
 	enum ctx_kind kind[MAX_DEPTH];
 	int64_t sample_id, corr_id, workout_id, route_id;
@@ -491,20 +484,12 @@ where(void *arg, char *buf, size_t n)
 	snprintf(buf, n, "%s:%d", a->name, line_no(a));
 }
 
-/* The element's attributes, for attr() and the rest. */
-static void
-read_attrs(struct ah *a)
-{
-	a->at.n = a->el->nattrs;
-	a->at.nv = a->el->attr;
-}
-
 static const char *
 attr(const struct ah *a, const char *name)
 {
-	for (int i = 0; i < a->at.n; i++)
-		if (strcmp(a->at.nv[2 * i], name) == 0)
-			return a->at.nv[2 * i + 1];
+	for (int i = 0; i < a->el->nattrs; i++)
+		if (strcmp(a->el->attr[2 * i], name) == 0)
+			return a->el->attr[2 * i + 1];
 	return NULL;
 }
 
@@ -874,8 +859,8 @@ on_clinical(struct ah *a, struct hq_err *e)
 static int
 on_me(struct ah *a, struct hq_err *e)
 {
-	for (int i = 0; i < a->at.n; i++)
-		if (hq_ingest_me(a->ig, a->at.nv[2 * i], a->at.nv[2 * i + 1], e))
+	for (int i = 0; i < a->el->nattrs; i++)
+		if (hq_ingest_me(a->ig, a->el->attr[2 * i], a->el->attr[2 * i + 1], e))
 			return failed_here(a, e);
 	return 0;
 }
@@ -921,13 +906,11 @@ on_element(struct ah *a, const char *name, int depth, struct hq_err *e)
 			return fail_at(a, e, "not an Apple Health export: the root "
 			    "element is not <HealthData>");
 		a->seen_root = 1;
-		read_attrs(a);
 		hq_ingest_set_export_info(a->ig, 0, NULL, attr(a, "locale"));
 		return 0;
 	}
 	if (depth == 1) {
 		int rc = 0;
-		read_attrs(a);
 		if (strcmp(name, "Record") == 0) {
 			a->kind[1] = C_RECORD;
 			rc = on_record(a, e);
@@ -961,7 +944,6 @@ on_element(struct ah *a, const char *name, int depth, struct hq_err *e)
 		if (!a->sample_id)
 			return 1;
 		if (depth == 2 && strcmp(name, "MetadataEntry") == 0) {
-			read_attrs(a);
 			const char *k = attr(a, "key"), *v = attr(a, "value");
 			if (k && hq_ingest_sample_meta(a->ig, a->sample_id, k, v, e))
 				return failed_here(a, e);
@@ -970,7 +952,6 @@ on_element(struct ah *a, const char *name, int depth, struct hq_err *e)
 			a->kind[2] = C_HRV;
 		else if (depth == 3 && a->kind[2] == C_HRV &&
 		    strcmp(name, "InstantaneousBeatsPerMinute") == 0) {
-			read_attrs(a);
 			double bpm = attr_num(a, "bpm");
 			if (!isnan(bpm) && hq_ingest_hrv_beat(a->ig, a->sample_id,
 			    a->beat_seq++, bpm, time_of_day(attr(a, "time")), e))
@@ -979,7 +960,6 @@ on_element(struct ah *a, const char *name, int depth, struct hq_err *e)
 		return 0;
 	case C_CORRELATION:
 		if (depth == 2 && a->corr_new && strcmp(name, "Record") == 0) {
-			read_attrs(a);
 			if (on_member(a, e))
 				return -1;
 		}
@@ -987,7 +967,6 @@ on_element(struct ah *a, const char *name, int depth, struct hq_err *e)
 	case C_WORKOUT:
 		if (!a->workout_id)
 			return 1;
-		read_attrs(a);
 		return on_workout_child(a, name, depth, e);
 	default:
 		return 0;
@@ -1069,14 +1048,17 @@ export_parse(void *arg, struct hq_elemq *q)
 	return run_parser(px, &sax, px);
 }
 
-/* After a parse: 0, or -1 with e saying why it failed (a bound of the
- * filter, a read error, libxml2's first error) and where. */
+/* After a parse (rc: run_parser's): 0, or -1 with e saying why it failed
+ * — a callback did (failed; e is set already), a bound of the filter, a
+ * read error, libxml2's first error — and where. */
 static int
-parse_status(struct ah *a, int rc, struct hq_err *e)
+parse_status(struct ah *a, int failed, int rc, struct hq_err *e)
 {
 	struct xparse *px = &a->px;
 
 	hq_ingest_dropped_chars(a->ig, px->rd.filt.dropped_ctrl);
+	if (failed)
+		return -1;
 	if (rc == -2) {
 		hq_err_set(e, "%s: cannot start the XML parser", a->name);
 		return -1;
@@ -1146,10 +1128,7 @@ parse_export(struct ah *a, struct hq_err *e)
 	rc = hq_elemq_run(export_parse, &a->px, export_elem, a,
 	    hq_elemq_threaded(), &prc);
 	a->el = NULL;
-	if (rc == 0)
-		rc = parse_status(a, prc, e);
-	else
-		hq_ingest_dropped_chars(a->ig, a->px.rd.filt.dropped_ctrl);
+	rc = parse_status(a, rc != 0, prc, e);
 	if (rc == 0 && !a->seen_root) {
 		hq_err_set(e, "%s: not an Apple Health export (no <HealthData> "
 		    "element)", a->name);
@@ -1311,7 +1290,7 @@ parse_gpx(struct ah *a, const int64_t *ids, int nids, struct hq_err *e)
 	a->failed = 0;
 	sax.serror = gpx_error;
 	rc = run_parser(&a->px, &sax, a);
-	rc = a->failed ? -1 : parse_status(a, rc, e);
+	rc = parse_status(a, a->failed, rc, e);
 	for (int i = 0; rc == 0 && i < nids; i++)
 		if (hq_ingest_route_span(a->ig, ids[i], a->first_time,
 		    a->last_time, e))

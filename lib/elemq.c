@@ -111,7 +111,7 @@ hq_elemq_put(struct hq_elemq *q, const char *name, int depth, int line,
     int nattrs, const unsigned char **sax_attrs, uint64_t bytes)
 {
 	static const char pad[8];
-	struct hq_buf *b = &q->block[q->threaded ? q->cur : 0];
+	struct hq_buf *b = &q->block[q->cur];   /* inline: always 0 */
 	size_t start = b->len, lens;
 	uint32_t len[NSTR];
 	struct ev h = { 0 };
