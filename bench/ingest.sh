@@ -139,7 +139,7 @@ awk -v lint="$t_lint" -v first="$t_first" -v one="$t_one" -v clint="$c_lint" -v 
 	r = first / (lint > 0 ? lint : 0.01)
 	printf mark, "hq-ingest / xmllint", sprintf("%.2f", r), "<= 1.5", r <= 1.5 ? "PASS" : "MISS"
 	printf mark, "same, CPU time (user+sys)", sprintf("%.2f", cfirst / (clint > 0 ? clint : 0.01)), "(info)", ""
-	printf mark, "one thread (HQ_THREADS=0) / xmllint", sprintf("%.2f", one / (lint > 0 ? lint : 0.01)), "(info)", ""
+	printf mark, "one thread (HQ_THREADS=0)/xmllint", sprintf("%.2f", one / (lint > 0 ? lint : 0.01)), "(info)", ""
 	printf mark, "records/s", sprintf("%.0f", recs / (first > 0 ? first : 0.01)), "", ""
 	r = again / (first > 0 ? first : 0.01)
 	printf mark, "re-ingest (all duplicates) / first", sprintf("%.2f", r), "<= 1", r <= 1 ? "PASS" : "MISS"
