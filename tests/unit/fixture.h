@@ -1,8 +1,8 @@
 /*
  * fixture.h — what the unit tests of file readers share (header-only):
  * the path of a real file under $HQ_FIXTURES (../shared/fixtures when
- * unset), a whole file read into memory, the zone every test runs in, and
- * a test store's directory removed.
+ * unset), a whole file read into memory, the zone every test runs in, a
+ * test store's directory removed, and SQL a test needs to have run.
  */
 #ifndef HQ_TEST_FIXTURE_H
 #define HQ_TEST_FIXTURE_H
@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "hq/store.h"
 #include "hq/time.h"
 
 __attribute__((unused)) static const char *
@@ -56,6 +57,18 @@ fixture_remove_store(const char *dir)
 		unlink(path);
 	}
 	rmdir(dir);
+}
+
+/* Statements that set a test's store up: a failure ends the test. */
+__attribute__((unused)) static void
+fixture_sql(struct hq_store *s, const char *q)
+{
+	struct hq_err e;
+
+	if (hq_store_exec(s, q, &e) != 0) {
+		printf("# SQL failed: %s\n# %s\n", e.msg, q);
+		exit(1);
+	}
 }
 
 /* Dates in these tests are Los Angeles dates. */

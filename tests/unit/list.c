@@ -12,19 +12,11 @@
 #include "hq/store.h"
 #include "hq/time.h"
 #include "hq/zone.h"
+#include "fixture.h"
 #include "tap.h"
 
 static struct hq_store *s;
 static struct hq_err e;
-
-static void
-sql(const char *q)
-{
-	if (hq_store_exec(s, q, &e) != 0) {
-		printf("# SQL failed: %s\n# %s\n", e.msg, q);
-		exit(1);
-	}
-}
 
 static char *
 list(enum hq_format f, long *n)
@@ -96,7 +88,7 @@ main(void)
 	free(text);
 
 	/* 2024-03-10T07:00:00Z is 23:00 on the 9th in Los Angeles. */
-	sql("INSERT INTO source(id, name) VALUES (1, 'Apple Watch'), (2, 'iPhone'), (3, 'Clinic');"
+	fixture_sql(s, "INSERT INTO source(id, name) VALUES (1, 'Apple Watch'), (2, 'iPhone'), (3, 'Clinic');"
 	    "INSERT INTO metric(id, identifier) VALUES (1, 'HKQuantityTypeIdentifierStepCount'),"
 	    " (2, 'HKQuantityTypeIdentifierHeartRate');"
 	    "INSERT INTO sample(metric_id, source_id, start, end, value) VALUES"
@@ -198,7 +190,7 @@ main(void)
 	/* the zone the data records, most recent first; unknown zones skipped */
 	unsetenv("HQ_TZ");
 	unsetenv("TZ");
-	sql("INSERT INTO time_zone VALUES ('Europe/Paris', 100, 200, 5),"
+	fixture_sql(s, "INSERT INTO time_zone VALUES ('Europe/Paris', 100, 200, 5),"
 	    " ('America/New_York', 100, 300, 1), ('Mars/Olympus', 100, 900, 9);");
 	ok(hq_zone_choose(NULL, NULL, s, &z, &e) == 0 && z.from == HQ_ZONE_DATA &&
 	    strcmp(z.name, "America/New_York") == 0 && z.data_last == 300,
@@ -219,7 +211,7 @@ main(void)
 	hq_zone_note(&z, note, sizeof note);
 	like(note, "^days are in America/New_York, the zone your data records\n\\(to choose one: --tz ZONE, or tz = ZONE in .*config\\)$",
 	    "the note, two lines");
-	sql("DELETE FROM time_zone;");
+	fixture_sql(s, "DELETE FROM time_zone;");
 	unsetenv("TZ");   /* setting a zone sets $TZ (time.c) */
 	ok(hq_zone_choose(NULL, NULL, s, &z, &e) == 0 && z.from == HQ_ZONE_SYSTEM,
 	    "nothing recorded: the system's zone");

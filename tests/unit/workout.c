@@ -19,15 +19,6 @@
 static struct hq_store *s;
 static struct hq_err e;
 
-static void
-sql(const char *q)
-{
-	if (hq_store_exec(s, q, &e) != 0) {
-		printf("# SQL failed: %s\n# %s\n", e.msg, q);
-		exit(1);
-	}
-}
-
 /* Run the list (or, with id > 0, the detail) into a JSON array. */
 static cJSON *
 run(const struct hq_workout_filter *f, int64_t id, long *ret)
@@ -99,7 +90,7 @@ ids(const struct hq_workout_filter *f, char *buf, size_t n, long *ret)
 static void
 fill(void)
 {
-	sql("INSERT INTO source(id, name) VALUES (1, 'Apple Watch'), (2, 'iPhone');"
+	fixture_sql(s, "INSERT INTO source(id, name) VALUES (1, 'Apple Watch'), (2, 'iPhone');"
 	    "INSERT INTO metric(id, identifier) VALUES"
 	    " (1, 'HKQuantityTypeIdentifierHeartRate'),"
 	    " (2, 'HKQuantityTypeIdentifierDistanceWalkingRunning'),"
