@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # An Apple Health export is parsed on one thread and written on another
-# (lib/elemq.c); HQ_THREADS=0 parses and writes on one. Both must make the
-# same store, row for row: the real exports (XML and zip, with routes and
+# (lib/format/elemq.c); HQ_THREADS=0 parses and writes on one. Both must make
+# the same store, row for row: the real exports (XML and zip, with routes and
 # clinical records), a generated one with every kind of element, and the
 # same warnings and errors (which name the same file:line).
 . "$(dirname "$0")/lib.sh"

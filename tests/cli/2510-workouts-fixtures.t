@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Workouts from two real exports, read back through lib/workout.c (by the
+# Workouts from two real exports, read back through lib/query/workout.c (by the
 # workout-probe test helper, which is what hq-query workouts calls), checked
 # against the numbers written in those files:
 #  - dogsheep/export.xml: an old-format Workout (total* attributes in mi and

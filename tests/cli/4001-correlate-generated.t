@@ -5,7 +5,7 @@
 # hq-correlate must find both, with the right sign and size, and nothing
 # between series drawn independently; its pairs must be exactly the ones
 # the truth file and hq-query's rows give (statistics recomputed here in
-# Python; lib/stats.c itself is checked against R in tests/unit).
+# Python; lib/base/stats.c itself is checked against R in tests/unit).
 . "$(dirname "$0")/lib.sh"
 
 command -v gen-export >/dev/null || skip_all "gen-export not built"

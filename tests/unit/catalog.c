@@ -1,4 +1,4 @@
-/* Unit tests for lib/catalog.c: names, aliases, identifiers, suggestions,
+/* Unit tests for lib/base/catalog.c: names, aliases, identifiers, suggestions,
  * category values and units. */
 #include "hq/catalog.h"
 #include "tap.h"

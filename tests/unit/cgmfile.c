@@ -1,4 +1,4 @@
-/* Unit tests for lib/cgmfile.c: Dexcom Clarity and LibreView files, the
+/* Unit tests for lib/read/cgmfile.c: Dexcom Clarity and LibreView files, the
  * real ones in ../shared/fixtures/cgm and one written here for every
  * variant (tests/data/cgm): both Clarity timestamp forms, Low/High,
  * mmol/L, German headers with ';' and decimal commas, LibreView preambles,
