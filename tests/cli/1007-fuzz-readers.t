@@ -9,7 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 command -v fuzz_input >/dev/null || skip_all "fuzz targets not built"
 F=$HQ_FIXTURES
-[ -d "$F/cgm" ] && [ -d "$F/llm" ] || skip_all "no fixtures at $F"
+need_fixtures cgm labs dexa llm
 D=$HQ_ROOT/tests/data
 
 seed=${HQ_FUZZ_SEED:-$(date +%j)}
@@ -38,7 +38,7 @@ set -- "$F"/cgm/*.csv "$D"/cgm/*.csv "$F"/labs/*/*.json "$F"/dexa/*.json \
 fuzz fuzz_input 2500 $# "$@"
 fuzz fuzz_expr 8000 1 "$D/fuzz/expr.txt"
 fuzz fuzz_config 8000 1 "$D/fuzz/config.ini"
-set -- "$F"/llm/* "$D"/fuzz/*.sse "$D"/fuzz/*.ndjson "$D"/fuzz/*-body.json \
+set -- "$F"/llm/*.sse "$F"/llm/*.json "$D"/fuzz/*.sse "$D"/fuzz/*.ndjson "$D"/fuzz/*-body.json \
     "$D"/fuzz/*-error.json "$D"/fuzz/session-msg.json
 fuzz fuzz_llm 5000 $# "$@"
 done_testing

@@ -8,7 +8,8 @@
 command -v gen-export >/dev/null || skip_all "gen-export not built"
 
 fx="$HQ_FIXTURES/apple-health"
-[ -d "$fx" ] || skip_all "no fixtures at $fx"
+need_fixtures apple-health/jshrake/export.zip apple-health/dogsheep/export.xml \
+    apple-health/tdda/export6s3sample.xml apple-health/aleksi/testdata.xml
 
 # Every row of the store but the import's clock times.
 rows_of() {
