@@ -36,7 +36,7 @@ is "$(env -u HQ_FIXTURES bash -c '. "$1"; echo "$HQ_FIXTURES"' \
 	"lib.sh: HQ_FIXTURES defaults to tests/fixtures"
 outside=$(cd "$HQ_ROOT" && grep -rln 'shared/fixtures' \
 	tests/unit tests/cli tests/fake tests/data tests/fuzz .ci bench scripts \
-	Makefile 2>/dev/null | grep -v '^tests/cli/0006-fixtures\.t$' | tr '\n' ' ')
+	Makefile 2>/dev/null | grep -v '^tests/cli/0007-fixtures\.t$' | tr '\n' ' ')
 is "$outside" "" "no test, CI step, benchmark or script reads ../shared/fixtures"
 
 done_testing
