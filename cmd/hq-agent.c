@@ -384,7 +384,7 @@ run_question(const struct cli *c, struct question *q)
 
 /* --log: the last runs, newest first (a table on a terminal, JSON lines
  * otherwise); --log ID: one run's steps and tool calls. 1 when there is
- * nothing to show. */
+ * nothing to show, and stderr says so. */
 static int
 show_log(const struct cli *c)
 {
@@ -412,6 +412,8 @@ show_log(const struct cli *c)
 		hq_warn("%s", e.msg);
 	else if (n == 0 && id)
 		hq_warn("no run %ld in the log (hq-agent --log lists them)", id);
+	else if (n == 0)
+		hq_warn("no runs logged yet: nothing has been asked (hq-agent \"QUESTION\" asks)");
 	hq_store_close(s);
 	return n < 0 ? 2 : n ? 0 : 1;
 }

@@ -10,7 +10,12 @@ import sqlite3, sys
 for r in sqlite3.connect('$HQ_DB').execute(sys.argv[1]): print('|'.join(map(str, r)))" "$1"; }
 
 run hq-agent --log
-is "$rc:$out" "1:" "--log before any run: nothing, exit 1"
+is "$rc:$out" "1:" "--log before any run: nothing on stdout, exit 1"
+is "$err" "hq-agent: no runs logged yet: nothing has been asked (hq-agent \"QUESTION\" asks)" \
+	"--log before any run: stderr says nothing has been asked yet"
+out=$(script -qec "hq-agent --log; echo rc=\$?" /dev/null | tr -d '\r')
+is "$out" "hq-agent: no runs logged yet: nothing has been asked (hq-agent \"QUESTION\" asks)
+rc=1" "--log before any run on a terminal: said, exit 1"
 
 # a run, with a secret key that must not be written anywhere
 start_fake one-call
