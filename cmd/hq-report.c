@@ -65,6 +65,7 @@ field_at(size_t i)
 }
 
 static void complete_operand(const struct hq_complete *c);
+static int complete_offers(const struct hq_complete *c, const struct hq_opt *o);
 
 static const struct hq_cmd_info cmd = {
 	.name = "hq-report",
@@ -113,6 +114,7 @@ static const struct hq_cmd_info cmd = {
 	},
 	.split = "fields",
 	.complete_operand = complete_operand,
+	.complete_offers = complete_offers,
 };
 
 /* What the options asked for, and the run's shared state. */
@@ -605,6 +607,29 @@ complete_operand(const struct hq_complete *c)
 	    (strcmp(verb, "latest") == 0 || (strcmp(verb, "trend") == 0 &&
 	    c->noperands == 2)))
 		hq_complete_lab_tests(c);
+}
+
+static const struct sub *find_sub(int argc, char **argv, int *used);
+
+/* The options a subcommand takes, once it is typed: hq-report cgm --<TAB>
+ * offers cgm's, not labs' --unit nor dexa's --fields. */
+static int
+complete_offers(const struct hq_complete *c, const struct hq_opt *o)
+{
+	static const struct { int id, needs; } only[] = {
+		{ OPT_UNIT, O_UNIT }, { OPT_FIELDS, O_FIELDS }, { OPT_LAST, O_COMPARE },
+		{ OPT_DATES, O_COMPARE }, { OPT_FROM, O_CGM }, { OPT_TO, O_CGM },
+		{ OPT_BY, O_CGM }, { OPT_AGP, O_CGM },
+	};
+	int used = 0;
+	const struct sub *s = c->noperands ? find_sub(c->noperands, c->operands, &used) : NULL;
+
+	if (!s)
+		return 1;
+	for (size_t i = 0; i < sizeof only / sizeof only[0]; i++)
+		if (only[i].id == o->id)
+			return (s->accepts & only[i].needs) != 0;
+	return 1;
 }
 
 static const struct sub *
