@@ -184,6 +184,7 @@ hq_rows_new(struct hq_out *out)
 	if (p->table) {
 		hq_out_fit(out, "end", (struct hq_out_fit){ .drop = 1 });
 		hq_out_fit(out, "source", (struct hq_out_fit){ .min_width = 10 });
+		hq_out_fit(out, "category", (struct hq_out_fit){ .min_width = 10 });
 	}
 	return p;
 }
