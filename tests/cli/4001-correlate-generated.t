@@ -265,6 +265,9 @@ hq-correlate active_energy hrv --lag 1 >"$T/all.json"
 n=$(py 'print(json.load(open(args[0]))["n"])' "$T/all.json")
 is "$(grep -o '<circle' "$T/pair.svg" | wc -l)" "$n" "a dot per paired day ($n)"
 like "$out" 'class="fit"' "and the fitted line"
+is "$(printf 'setns s=http://www.w3.org/2000/svg\ncat //s:text[@class="unit"]/text()\n' |
+	xmllint --shell "$T/pair.svg" 2>/dev/null | grep -v '^ *-------\|^/ >')" "heart rate variability sdnn (ms)" \
+	"the y axis names its metric, as the x axis does, not the unit alone"
 run hq-correlate glucose sleep --when 'glucose.max>140' --night --format svg
 printf '%s\n' "$out" >"$T/when.svg"
 xmllint --noout "$T/when.svg"
