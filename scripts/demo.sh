@@ -162,7 +162,7 @@ fi
 # machine whose zone is UTC the tour then prints what the demo printed).
 # Paths quoted, so that the line pastes whatever they hold.
 q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
-printf '\nThe demo store is %s. To try the tour of README.md in a new shell,\n' "$HQ_DB"
+printf '\nThe demo store is %s.\nTo try the tour of README.md in a new shell, ' "$HQ_DB"
 printf 'paste this line first:\n\n'
 printf '    export PATH=%s:"$PATH" HQ_DB=%s HQ_TZ=%s\n\n' "$(q "$HQ_BUILD/bin")" \
 	"$(q "$HQ_DB")" "$HQ_TZ"
