@@ -312,7 +312,7 @@ hq_term_wrap(FILE *fp, const char *label, size_t indent, size_t hang,
     const char *text, size_t width)
 {
 	char lab[256];
-	size_t cols = hq_term_fit(lab, sizeof lab, label ? label : "", indent ? indent : 0);
+	size_t cols = hq_term_fit(lab, sizeof lab, label ? label : "", indent);
 
 	fprintf(fp, "%s%*s", lab, (int)(indent - cols), "");
 	for (const char *p = text, *nl; ; p = nl + 1) {
