@@ -73,6 +73,26 @@ complete_operand(const struct hq_complete *c)
 		hq_complete_runs(c);
 }
 
+/* --help's end: what hq-agent reads besides its options. */
+static void
+help_settings(FILE *fp)
+{
+	fputs("\nsettings: an option, else the variable, else the config file\n"
+	    "  HQ_LLM_PROVIDER, HQ_LLM_MODEL, HQ_LLM_BASE_URL\n"
+	    "                  provider (default openai), model, base URL\n"
+	    "  OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY\n"
+	    "                  the provider's key (never printed nor logged)\n"
+	    "  ~/.config/hq/config ($XDG_CONFIG_HOME/hq/config), under [llm]:\n"
+	    "                  provider, model, base_url, api_key_env (the key's\n"
+	    "                  variable); tz at the top\n"
+	    "  HQ_DB, HQ_TZ    the store and the time zone\n"
+	    "  HQ_AGENT_TOOL_PATH  directories searched for tools first\n"
+	    "Without a base URL: a provider named with its key set is asked at its\n"
+	    "public API (api.openai.com, api.anthropic.com, Gemini's); openai unnamed\n"
+	    "or without a key, a local server at http://127.0.0.1:11434/v1 (Ollama).\n",
+	    fp);
+}
+
 static const struct hq_cmd_info info = {
 	.name = "hq-agent",
 	.synopsis = "[OPTION]... [QUESTION...]\n"
@@ -90,6 +110,7 @@ static const struct hq_cmd_info info = {
 		{ NULL, NULL },
 	},
 	.complete_operand = complete_operand,
+	.help_more = help_settings,
 };
 
 /* The command line; then what flags, environment and config settle. */
@@ -177,6 +198,7 @@ configure(struct cli *c)
 {
 	struct hq_err e;
 	const char *kenv;
+	int named;
 
 	const char *w;
 
@@ -186,6 +208,9 @@ configure(struct cli *c)
 	}
 	for (size_t i = 0; (w = hq_config_warning(c->cfg, i)); i++)
 		hq_warn("%s", w);
+	/* a provider named and its key set point hq-agent at the provider's
+	 * public API; the default, openai unnamed, stays on this machine */
+	named = pick(c->provider, "HQ_LLM_PROVIDER", c->cfg, "provider", NULL) != NULL;
 	c->provider = pick(c->provider, "HQ_LLM_PROVIDER", c->cfg, "provider", "openai");
 	if (!hq_llm_provider_known(c->provider)) {
 		hq_warn("unknown provider '%s' — use openai, anthropic, gemini or ollama "
@@ -198,13 +223,13 @@ configure(struct cli *c)
 		    "'model = NAME' under [llm] in ~/.config/hq/config (e.g. llama3.1 for Ollama)");
 		return -1;
 	}
-	c->base_url = pick(c->base_url, "HQ_LLM_BASE_URL", c->cfg, "base_url",
-	    hq_llm_default_base_url(c->provider));
 	kenv = hq_config_get(c->cfg, "llm", "api_key_env");
 	if (!kenv || !*kenv)
 		kenv = hq_llm_key_env(c->provider);
-	if (kenv && getenv(kenv))
+	if (kenv && getenv(kenv) && *getenv(kenv))
 		c->api_key = hq_xstrdup(getenv(kenv));
+	c->base_url = pick(c->base_url, "HQ_LLM_BASE_URL", c->cfg, "base_url",
+	    hq_llm_default_base_url(c->provider, named && c->api_key));
 	/* no tool gets a key: not this provider's, nor any other */
 	hq_agent_clear_keys(kenv);
 	if (!c->api_key && hq_llm_needs_key(c->provider)) {
@@ -384,7 +409,7 @@ run_question(const struct cli *c, struct question *q)
 
 /* --log: the last runs, newest first (a table on a terminal, JSON lines
  * otherwise); --log ID: one run's steps and tool calls. 1 when there is
- * nothing to show. */
+ * nothing to show, and stderr says so. */
 static int
 show_log(const struct cli *c)
 {
@@ -412,6 +437,8 @@ show_log(const struct cli *c)
 		hq_warn("%s", e.msg);
 	else if (n == 0 && id)
 		hq_warn("no run %ld in the log (hq-agent --log lists them)", id);
+	else if (n == 0)
+		hq_warn("no runs logged yet: nothing has been asked (hq-agent \"QUESTION\" asks)");
 	hq_store_close(s);
 	return n < 0 ? 2 : n ? 0 : 1;
 }

@@ -56,6 +56,15 @@ static const struct hq_opt options[] = {
 	{ 0, NULL, 0, NULL, NULL, NULL, NULL, 0 },
 };
 
+/* --against: all, or metric names (a list: the last one). */
+static void
+complete_against(const struct hq_complete *c)
+{
+	if (c->head == 0)
+		hq_complete_add(c, "all", "every other metric in the store");
+	hq_complete_metrics(c);
+}
+
 static const struct hq_cmd_info cmd = {
 	.name = "hq-correlate",
 	.synopsis = "A B [--lag N | --night] [--when EXPR] [--from DATE] [OPTION]...\n"
@@ -82,7 +91,7 @@ static const struct hq_cmd_info cmd = {
 	.opts = options,
 	.completers = (const struct hq_opt_completer[]){
 		{ "when", hq_complete_when },
-		{ "against", hq_complete_metrics },
+		{ "against", complete_against },
 		{ NULL, NULL },
 	},
 	.split = "when against",

@@ -95,7 +95,7 @@ progress(void *arg, const struct hq_input *src, const struct hq_ingest_counts *c
 		snprintf(piece[1], sizeof piece[1], " %.1f MB", mb);
 	snprintf(piece[2], sizeof piece[2], " %.0f records/s",
 	    dt > 0 ? (double)c->records / dt : 0);
-	if (src->size && src->bytes && dt > 0.5) {
+	if (src->size && src->bytes && src->bytes < src->size && dt > 0.5) {
 		double left = dt * (double)(src->size - src->bytes) / (double)src->bytes;
 		snprintf(piece[3], sizeof piece[3], " ETA %d:%02d", (int)left / 60,
 		    (int)left % 60);
@@ -229,9 +229,12 @@ ingest_file(struct hq_store *store, const char *path, struct hq_err *e)
 	}
 	rc = hq_input_import(&in, ig, e);
 	/* The whole file once at its final rate, however short the import
-	 * was, before the line is cleared for the summary. */
-	if (show_progress && rc == 0)
+	 * was, before the line is cleared for the summary: 100% (a zip whose
+	 * entries were read again counted its bytes from 0 again). */
+	if (show_progress && rc == 0) {
+		in.bytes = in.size ? in.size : in.bytes;
 		progress(NULL, &in, hq_ingest_counts(ig));
+	}
 	progress_done();
 	c = *hq_ingest_counts(ig);
 	if (rc == 0)

@@ -65,6 +65,7 @@ field_at(size_t i)
 }
 
 static void complete_operand(const struct hq_complete *c);
+static int complete_offers(const struct hq_complete *c, const struct hq_opt *o);
 
 static const struct hq_cmd_info cmd = {
 	.name = "hq-report",
@@ -113,6 +114,7 @@ static const struct hq_cmd_info cmd = {
 	},
 	.split = "fields",
 	.complete_operand = complete_operand,
+	.complete_offers = complete_offers,
 };
 
 /* What the options asked for, and the run's shared state. */
@@ -142,18 +144,12 @@ static int
 list_row(void *arg, const struct hq_report_list_row *r, struct hq_err *e)
 {
 	struct cli *c = arg;
-	char src[64];
 
 	(void)e;
 	hq_out_begin(c->out);
 	hq_out_str(c->out, "kind", r->kind);
 	hq_out_str(c->out, "date", r->date);
-	if (table(c)) {
-		hq_term_fit(src, sizeof src, r->source, 31);
-		hq_out_str(c->out, "source", src);
-	} else {
-		hq_out_str(c->out, "source", r->source);
-	}
+	hq_out_str(c->out, "source", r->source);
 	hq_out_int(c->out, "n", r->n);
 	hq_out_end(c->out);
 	return 0;
@@ -206,7 +202,7 @@ lab_value_unit(const struct hq_lab_row *r, char *buf, size_t n)
 
 	hq_report_lab_text(r, v, sizeof v, NULL, 0);
 	snprintf(both, sizeof both, "%s%s%s", v, *r->unit ? " " : "", r->unit);
-	hq_term_fit(buf, n, both, 13);
+	snprintf(buf, n, "%s", both);
 }
 
 static int
@@ -214,22 +210,20 @@ latest_row(void *arg, const struct hq_lab_row *r, struct hq_err *e)
 {
 	struct cli *c = arg;
 	struct hq_out *o = c->out;
-	char test[96], v[64], range[64], src[64];
+	char v[200], range[64];
 
 	(void)e;
 	hq_out_begin(o);
 	if (table(c)) {
-		/* test, date, value, range, flag, source: 80 columns. */
-		hq_term_fit(test, sizeof test, r->test, 19);
+		/* test, date, value, range, flag, source: cut to fit (main) */
 		lab_value_unit(r, v, sizeof v);
 		hq_report_lab_text(r, NULL, 0, range, sizeof range);
-		hq_term_fit(src, sizeof src, r->source, 17);
-		hq_out_str(o, "test", test);
+		hq_out_str(o, "test", r->test);
 		hq_out_str(o, "date", r->date);
 		hq_out_str(o, "value", v);
 		hq_out_str(o, "range", range);
 		hq_out_str(o, "flag", r->flag);
-		hq_out_str(o, "source", src);
+		hq_out_str(o, "source", r->source);
 	} else {
 		lab_json_head(o, r);
 		hq_out_str(o, "text", *r->text ? r->text : NULL);
@@ -607,6 +601,29 @@ complete_operand(const struct hq_complete *c)
 		hq_complete_lab_tests(c);
 }
 
+static const struct sub *find_sub(int argc, char **argv, int *used);
+
+/* The options a subcommand takes, once it is typed: hq-report cgm --<TAB>
+ * offers cgm's, not labs' --unit nor dexa's --fields. */
+static int
+complete_offers(const struct hq_complete *c, const struct hq_opt *o)
+{
+	static const struct { int id, needs; } only[] = {
+		{ OPT_UNIT, O_UNIT }, { OPT_FIELDS, O_FIELDS }, { OPT_LAST, O_COMPARE },
+		{ OPT_DATES, O_COMPARE }, { OPT_FROM, O_CGM }, { OPT_TO, O_CGM },
+		{ OPT_BY, O_CGM }, { OPT_AGP, O_CGM },
+	};
+	int used = 0;
+	const struct sub *s = c->noperands ? find_sub(c->noperands, c->operands, &used) : NULL;
+
+	if (!s)
+		return 1;
+	for (size_t i = 0; i < sizeof only / sizeof only[0]; i++)
+		if (only[i].id == o->id)
+			return (s->accepts & only[i].needs) != 0;
+	return 1;
+}
+
 static const struct sub *
 find_sub(int argc, char **argv, int *used)
 {
@@ -793,6 +810,15 @@ main(int argc, char **argv)
 		goto out;
 	c.out = hq_out_new(stdout, c.has_format && !c.svg && !c.html ? c.format :
 	    HQ_FMT_AUTO);
+	/* A table fits the terminal: the text columns any table here may have
+	 * are cut, the widest first, towards these widths (the source: a lab's
+	 * or a sensor's name, as long as it came). */
+	hq_out_fit(c.out, "source", (struct hq_out_fit){ .min_width = 10 });
+	hq_out_fit(c.out, "test", (struct hq_out_fit){ .min_width = 12 });
+	hq_out_fit(c.out, "value", (struct hq_out_fit){ .min_width = 10 });
+	hq_out_fit(c.out, "range", (struct hq_out_fit){ .min_width = 8 });
+	hq_out_fit(c.out, "note", (struct hq_out_fit){ .min_width = 10 });
+	hq_out_fit(c.out, "field", (struct hq_out_fit){ .min_width = 12 });
 	rc = sub->run(&c, argc - used, argv + used, &e);
 	if (rc == 2) {
 		status = 2;

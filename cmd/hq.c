@@ -264,12 +264,33 @@ run_command(const char *name, int argc, char **argv)
 	return 2;
 }
 
+/* The page in the checkout hq was built in, when it runs from its build
+ * directory (BUILD/bin/hq beside man/): "/src/hq/build/bin/../../man/hq-query.1";
+ * 0, or -1 when there is none. */
+static int
+checkout_page(const char *page, char *buf, size_t n)
+{
+	char self[PATH_MAX];
+	ssize_t k = readlink("/proc/self/exe", self, sizeof self - 1);
+	struct stat st;
+
+	if (k <= 0)
+		return -1;
+	self[k] = '\0';
+	if (strrchr(self, '/'))
+		*strrchr(self, '/') = '\0';
+	if ((size_t)snprintf(buf, n, "%s/../../man/%s.1", self, page) >= n)
+		return -1;
+	return stat(buf, &st) == 0 && S_ISREG(st.st_mode) ? 0 : -1;
+}
+
 /* hq help NAME: the manual page hq-NAME (hq(1) for "hq"), through man;
- * where man has no such page (a build tree), the command's --help. */
+ * where man has no such page installed, the page in the checkout hq was
+ * built in (man -l); else (no man) the command's --help. */
 static int
 help(const char *name)
 {
-	char page[80], *path = NULL;
+	char page[80], local[PATH_MAX + 32], *path = NULL;
 	char *check[] = { "man", "-w", page, NULL };
 	struct hq_proc man = { .argv = check };
 	char *dirs = search_dirs(), *save = NULL, *manpath = NULL;
@@ -303,6 +324,14 @@ help(const char *name)
 			return 2;
 		}
 		hq_proc_free(&man);
+		if (checkout_page(page, local, sizeof local) == 0) {
+			free(path);
+			fflush(NULL);
+			execv(manpath, (char *[]){ "man", "-l", local, NULL });
+			hq_warn("cannot run %s: %s", manpath, strerror(errno));
+			free(manpath);
+			return 2;
+		}
 		free(manpath);
 	}
 	if (!path) {

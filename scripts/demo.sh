@@ -7,12 +7,18 @@
 #
 # Everything goes to $HQ_DEMO_DIR (default ~/.local/share/hq/demo), never to
 # your own store: the demo sets HQ_DB to a store there and starts it afresh
-# on every run.
+# on every run. The demo's days are fixed (2026-09-24 to 2026-11-22, the
+# export written the morning after), and so are the dates its commands ask
+# for: its output is the same on every run, whatever the day, and the
+# README's tour shows it. At its end it prints the line that sets a new
+# shell up for the tour.
 set -eu
 cd "$(dirname "$0")/.."
 : "${HQ_BUILD:=$(pwd)/build}"
 PATH="$HQ_BUILD/bin:$HQ_BUILD/tools:$PATH"
 DIR=${HQ_DEMO_DIR:-$HOME/.local/share/hq/demo}
+mkdir -p "$DIR"
+DIR=$(cd "$DIR" && pwd)
 HQ_DB="$DIR/hq.db"
 HQ_TZ=America/Los_Angeles
 export PATH HQ_DB HQ_TZ
@@ -50,12 +56,14 @@ mkdir -p "$DIR"
 chmod 700 "$DIR"
 rm -f "$HQ_DB" "$HQ_DB-wal" "$HQ_DB-shm" "$HQ_DB-journal"
 
-start=$(TZ=$HQ_TZ date -d '60 days ago' +%Y-%m-%d)
-now=$(TZ=$HQ_TZ date '+%Y-%m-%d %H:%M:%S')
+# The demo's 60 days: the last week is W47 (Monday 2026-11-16 to Sunday
+# 2026-11-22), the last 30 days start on 2026-10-24.
+start=2026-09-24
+week_from=2026-11-16 week_to=2026-11-22 month_from=2026-10-24
 printf '== A demo export: 60 days of Alex, who wears an Apple Watch and carries an iPhone (%s)\n' "$HQ_TZ"
-printf '$ gen-export --zip --days 60 --start %s --export-date "%s" --clinical --labs %s/labs.csv --dexa %s/dexa.json -o %s/export.zip\n' \
-	"$start" "$now" "$DIR" "$DIR" "$DIR"
-gen-export --zip --days 60 --start "$start" --export-date "$now" --seed 1 \
+printf '$ gen-export --zip --days 60 --start %s --clinical --labs %s/labs.csv --dexa %s/dexa.json -o %s/export.zip\n' \
+	"$start" "$DIR" "$DIR" "$DIR"
+gen-export --zip --days 60 --start "$start" --seed 1 \
 	--truth "$DIR/truth.jsonl" --clinical --labs "$DIR/labs.csv" \
 	--dexa "$DIR/dexa.json" --clarity "$DIR/clarity.csv" -o "$DIR/export.zip"
 ls -l "$DIR/export.zip" | awk '{ printf "   %s bytes, %s\n", $5, $NF }'
@@ -64,7 +72,7 @@ step "Import it" hq-ingest "$DIR/export.zip"
 step "Import it again: nothing is added twice" hq-ingest "$DIR/export.zip"
 step "What is in the store, and how far back it goes" hq-query --list --format table
 step "Daily steps last week, iPhone and Watch merged without double counting" \
-	hq-query steps --by day --from 7d --format table
+	hq-query steps --by day --from $week_from --to $week_to --format table
 if have python3; then
 	printf '   What the generator knows it wrote, and what a naive sum of both devices says:\n'
 	python3 - "$DIR/truth.jsonl" <<'EOF'
@@ -76,22 +84,22 @@ for d in days:
     print("   %-10s %8.0f %12.0f" % (d["date"], d["steps"], d["steps_naive"]))
 EOF
 fi
-step "Sleep per night last week (asleep, not merely in bed)" hq-query sleep --by day --from 7d --format table
+step "Sleep per night last week (asleep, not merely in bed)" hq-query sleep --by day --from $week_from --to $week_to --format table
 step "Heart rate this month, on days with at least 60 exercise minutes" \
-	hq-query heart_rate --by day --agg avg,min,max --when 'exercise_time.sum>=60' --from 30d --format table
+	hq-query heart_rate --by day --agg avg,min,max --when 'exercise_time.sum>=60' --from $month_from --to $week_to --format table
 step "Glucose: daily average and peak, last week" \
-	hq-query glucose --by day --agg avg,max --from 7d --format table
+	hq-query glucose --by day --agg avg,max --from $week_from --to $week_to --format table
 step "Does sleep shorten after high-glucose days? The nights after days above 140 against the rest" \
 	hq-correlate glucose sleep --when 'glucose.max>140' --night --format text
-step "Workouts this month, newest first" hq-query workouts --from 30d --format table
+step "Workouts this month, newest first" hq-query workouts --from $month_from --format table
 step "The last ride: its heart rate, averaged over it" \
 	hq-query workout last:cycling heart_rate --agg avg,max --format table
-step "Steps this week against last week: total and average per day" \
-	hq-query steps --by week --agg sum,avg --from last-week --format table
+step "Steps in the last two weeks against each other: total and average per day" \
+	hq-query steps --by week --agg sum,avg --from 2026-W46 --to 2026-W47 --format table
 step "The average night of each of the last four weeks: asleep, deep, REM (hours)" \
-	hq-query sleep sleep_deep sleep_rem --by week --agg avg --from 4w --format table
+	hq-query sleep sleep_deep sleep_rem --by week --agg avg --from 2026-W44 --to 2026-W47 --format table
 step "Hours last week when heart rate averaged over 100" \
-	hq-query heart_rate --by hour --from 7d --where 'value>100' --format table
+	hq-query heart_rate --by hour --from $week_from --to $week_to --where 'value>100' --format table
 step "Lab work: three years of results as a CSV, three DEXA scans (BodySpec)" \
 	hq-ingest "$DIR/labs.csv" "$DIR/dexa.json"
 step "What reports are in the store" hq-report list --format table
@@ -111,8 +119,8 @@ if have hq-report; then
 		printf '   open %s/ldl.svg and %s/dexa.svg in a browser\n' "$DIR" "$DIR"
 fi
 if have hq-query; then
-	printf '\n== Daily steps as a chart\n$ hq-query steps --by day --from 30d --format svg > %s/steps.svg\n' "$DIR"
-	hq-query steps --by day --from 30d --format svg >"$DIR/steps.svg" &&
+	printf '\n== Daily steps as a chart\n$ hq-query steps --by day --from 2026-10-24 --to 2026-11-22 --format svg > %s/steps.svg\n' "$DIR"
+	hq-query steps --by day --from $month_from --to $week_to --format svg >"$DIR/steps.svg" &&
 		printf '   open %s/steps.svg in a browser\n' "$DIR"
 	printf '\n== The last ride: its heart rate as a chart, its route for a map\n'
 	printf '$ hq-query workout last:cycling --format svg > %s/ride-hr.svg\n' "$DIR"
@@ -125,19 +133,19 @@ fi
 
 # ---- CGM (issue 9) ----
 step "Glucose control over the last month: the consensus metrics" \
-	hq-report cgm --from 30d --format table
+	hq-report cgm --from $month_from --to $week_to --format table
 step "Alex's Dexcom app also wrote those readings to Clarity: import its CSV export" \
 	hq-ingest "$DIR/clarity.csv"
 step "Every reading is now stored twice (two sources); the report counts each once" \
-	hq-report cgm --from 30d --by week --format table
+	hq-report cgm --from $month_from --to $week_to --by week --format table
 step "The sensor sessions" hq-report list cgm --format table
 if have hq-report; then
 	printf '\n== The ambulatory glucose profile of the last month\n'
-	printf '$ hq-report cgm --from 30d --agp --format table | head -5\n'
-	hq-report cgm --from 30d --agp --format table | head -5
-	printf '$ hq-report cgm --from 30d --format svg > %s/agp.svg\n' "$DIR"
-	hq-report cgm --from 30d --format svg >"$DIR/agp.svg" &&
-		hq-report cgm --from 30d --format html >"$DIR/agp.html" &&
+	printf '$ hq-report cgm --from 2026-10-24 --to 2026-11-22 --agp --format table | head -5\n'
+	hq-report cgm --from $month_from --to $week_to --agp --format table | head -5
+	printf '$ hq-report cgm --from 2026-10-24 --to 2026-11-22 --format svg > %s/agp.svg\n' "$DIR"
+	hq-report cgm --from $month_from --to $week_to --format svg >"$DIR/agp.svg" &&
+		hq-report cgm --from $month_from --to $week_to --format html >"$DIR/agp.html" &&
 		printf '   open %s/agp.html (or agp.svg) in a browser\n' "$DIR"
 fi
 # ---- end CGM ----
@@ -149,11 +157,17 @@ if have hq-correlate; then
 		printf '   open %s/sleep-after-glucose.svg in a browser\n' "$DIR"
 fi
 
-# The hints name the zone the demo ran in: on a machine whose zone is UTC
-# (or any other) they print what the demo printed above.
-printf '\nThe demo store is %s. Try, for example:\n' "$HQ_DB"
-printf '   HQ_DB=%s HQ_TZ=%s %s/bin/hq-query steps --by week --agg sum,avg --from last-week\n' \
-	"$HQ_DB" "$HQ_TZ" "$HQ_BUILD"
-printf '   HQ_DB=%s %s/bin/hq-query workouts --type running --limit 3\n' "$HQ_DB" "$HQ_BUILD"
+# The one line that sets a new shell up for the README's tour: the
+# commands on PATH, the demo's store, the zone the demo ran in (on a
+# machine whose zone is UTC the tour then prints what the demo printed).
+# Paths quoted, so that the line pastes whatever they hold.
+q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
+printf '\nThe demo store is %s.\nTo try the tour of README.md in a new shell, ' "$HQ_DB"
+printf 'paste this line first:\n\n'
+printf '    export PATH=%s:"$PATH" HQ_DB=%s HQ_TZ=%s\n\n' "$(q "$HQ_BUILD/bin")" \
+	"$(q "$HQ_DB")" "$HQ_TZ"
+printf 'then, for example: hq-query workouts --type running --limit 3\n'
+printf "'hq help COMMAND' shows a command's manual page (from this checkout until\n"
+printf "'make install' puts the pages where man finds them).\n"
 printf 'Without HQ_TZ (or --tz, $TZ, tz in ~/.config/hq/config), hq-query uses the\n'
 printf 'zone the export records, %s, and says so on a terminal.\n' "$HQ_TZ"

@@ -282,7 +282,8 @@ int hq_corr_sentence_against(struct hq_buf *b, size_t rank,
     int night, const struct hq_corr_result *r, int pearson);
 /* The line after a ranking in which some n is "worth about" fewer days. */
 void hq_corr_serial_note(struct hq_buf *b);
-/* Text wrapped at width columns, written to fp. */
+/* Text wrapped at width columns, written to fp: a line the wrapping
+ * starts is indented two columns; "p = 0.0069" is never broken. */
 void hq_corr_wrap(FILE *fp, const char *text, size_t width);
 
 #endif

@@ -92,10 +92,12 @@ typedef void (*hq_llm_token_fn)(void *ctx, const char *text, size_t len);
 
 /* 1 when the name is a provider this build knows, else 0. */
 int hq_llm_provider_known(const char *name);
-/* The provider's default base URL (openai: a local server on Ollama's
- * port, never api.openai.com), the environment variable its key is read
- * from (NULL: none), and whether it needs one. NULL/0 for unknown names. */
-const char *hq_llm_default_base_url(const char *provider);
+/* The provider's default base URL: with keyed (the user named the
+ * provider and set its key) its public API, as every provider; without,
+ * for openai a local server on Ollama's port, never api.openai.com. Then
+ * the environment variable its key is read from (NULL: none), and whether
+ * it needs one. NULL/0 for unknown names. */
+const char *hq_llm_default_base_url(const char *provider, int keyed);
 const char *hq_llm_key_env(const char *provider);
 int hq_llm_needs_key(const char *provider);
 

@@ -49,6 +49,10 @@ enum hq_llm_framing { HQ_LLM_SSE, HQ_LLM_NDJSON };
 struct hq_llm_provider {
 	const char *name;
 	const char *default_base_url;	/* what the official SDKs use */
+	/* with a key and the provider named, when it differs (openai: its
+	 * public API, where default_base_url is a local server); NULL: the
+	 * default */
+	const char *keyed_base_url;
 	const char *key_env;		/* the variable holding the key, or NULL */
 	int needs_key;
 	enum hq_llm_framing framing;

@@ -155,6 +155,9 @@ struct hq_cmd_info {
 	/* Completes an operand (see struct hq_complete); NULL: files when
 	 * positional is "files", else nothing. */
 	void (*complete_operand)(const struct hq_complete *c);
+	/* Whether the completion offers option o after the operands typed
+	 * so far (c->operands: a subcommand's own options); NULL: all. */
+	int (*complete_offers)(const struct hq_complete *c, const struct hq_opt *o);
 	/* Writes more of --help after the options (subcommands); NULL: none. */
 	void (*help_more)(FILE *fp);
 	/* Options end at the first operand, which with all that follows is

@@ -18,6 +18,7 @@
 #define HQ_TERM_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "hq/buf.h"
 
@@ -54,5 +55,16 @@ size_t hq_term_cols(const char *s);
  * Returns the columns written.
  */
 size_t hq_term_fit(char *dst, size_t n, const char *src, size_t cols);
+
+/*
+ * text to fp wrapped at spaces to width columns: label padded to indent
+ * columns starts it (and each line after a line end of text, as spaces),
+ * a line the wrapping starts is indented hang columns. Characters shown
+ * as by hq_term_fit; a word wider than its line is cut with "…". An
+ * operator standing alone ("=", "<", ">=") keeps the words either side on
+ * its line: "p = 0.0069" and "n = 12" are never broken.
+ */
+void hq_term_wrap(FILE *fp, const char *label, size_t indent, size_t hang,
+    const char *text, size_t width);
 
 #endif

@@ -49,41 +49,7 @@ put_cell(FILE *fp, const char *s, size_t cols, int right)
 static void
 put_text(FILE *fp, const char *label, const char *text, size_t indent, size_t width)
 {
-	size_t col = 0, room = width > indent + 10 ? width - indent : 10;
-	int start = 1, first = 1, at_eol = 0;
-	char piece[1024], word[1024];
-
-	fprintf(fp, "%-*s", (int)indent, label);
-	for (const char *p = text; *p; ) {
-		size_t n = strcspn(p, " \n"), cols;
-
-		if (*p == '\n' || *p == ' ') {
-			if (*p == '\n') {
-				putc('\n', fp);
-				col = 0;
-				start = at_eol = 1;
-				first = 0;
-			}
-			p++;
-			continue;
-		}
-		snprintf(piece, sizeof piece, "%.*s", (int)(n < sizeof piece ? n : sizeof piece - 1), p);
-		cols = hq_term_fit(word, sizeof word, piece, room);
-		if (!start && col + 1 + cols > room) {
-			putc('\n', fp);
-			col = 0;
-			start = 1;
-			first = 0;
-		}
-		if (start && !first)
-			fprintf(fp, "%*s", (int)indent, "");
-		fprintf(fp, "%s%s", start ? "" : " ", word);
-		col += cols + !start;
-		start = at_eol = 0;
-		p += n;
-	}
-	if (!at_eol)
-		putc('\n', fp);
+	hq_term_wrap(fp, label, indent, indent, text, width);
 }
 
 /* One builder of a run's JSON object. The list's line (detail 0) counts

@@ -33,9 +33,12 @@ hq_llm_provider_known(const char *name)
 }
 
 const char *
-hq_llm_default_base_url(const char *provider)
+hq_llm_default_base_url(const char *provider, int keyed)
 {
 	const struct hq_llm_provider *p = find_provider(provider);
+
+	if (p && keyed && p->keyed_base_url)
+		return p->keyed_base_url;
 	return p ? p->default_base_url : NULL;
 }
 

@@ -12,6 +12,7 @@
 #include "hq/output.h"
 #include "hq/query.h"
 #include "hq/svg.h"
+#include "hq/term.h"
 #include "hq/time.h"
 
 /* ---- series and operands -------------------------------------------------- */
@@ -1331,22 +1332,5 @@ hq_corr_serial_note(struct hq_buf *b)
 void
 hq_corr_wrap(FILE *fp, const char *text, size_t width)
 {
-	const char *p = text;
-
-	while (*p) {
-		const char *line = p, *brk = NULL;
-		size_t w = 0;
-		for (; *p && *p != '\n'; p++) {
-			if (*p == ' ')
-				brk = p;
-			if (((unsigned char)*p & 0xC0) != 0x80 && ++w > width && brk)
-				break;
-		}
-		const char *end = *p && *p != '\n' ? brk : p;
-		for (const char *q = line; q < end; q++)
-			/* names come from files: no terminal control codes */
-			fputc((unsigned char)*q < 0x20 || *q == 0x7f ? '?' : *q, fp);
-		fputc('\n', fp);
-		p = *end ? end + 1 : end;
-	}
+	hq_term_wrap(fp, "", 0, 2, text, width);
 }

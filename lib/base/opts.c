@@ -808,7 +808,7 @@ complete_options(struct hq_complete *c)
 	c->typed = "";
 	c->head = 0;
 	for (size_t i = 0; (o = opt_at(c->cmd, i)); i++)
-		if (o->help) {
+		if (o->help && (!c->cmd->complete_offers || c->cmd->complete_offers(c, o))) {
 			char name[128];
 			snprintf(name, sizeof name, "--%s", o->name);
 			hq_complete_add(c, name, o->help);

@@ -6,6 +6,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "hq/buf.h"
 #include "hq/term.h"
 #include "hq/utf8.h"
 
@@ -232,4 +233,94 @@ hq_term_fit(char *dst, size_t n, const char *src, size_t cols)
 	}
 	dst[k] = '\0';
 	return used;
+}
+
+/* a word of only comparison signs: glued to its neighbours */
+static int
+operator(const char *w, size_t n)
+{
+	return n > 0 && n <= 3 && strspn(w, "=<>!~") == n;
+}
+
+struct word {
+	const char *s;
+	size_t n, cols;
+};
+
+/* one word at most room columns, escaped */
+static size_t
+put_word(FILE *fp, const struct word *w, size_t room)
+{
+	char src[1024], dst[1024 + 8];
+	size_t cols;
+
+	snprintf(src, sizeof src, "%.*s", (int)(w->n < sizeof src ? w->n : sizeof src - 1), w->s);
+	cols = hq_term_fit(dst, sizeof dst, src, room);
+	fputs(dst, fp);
+	return cols;
+}
+
+/* one line of text (no line end), its words wrapped */
+static void
+wrap_line(FILE *fp, const char *s, size_t n, size_t first, size_t hang, size_t width)
+{
+	struct word *v = hq_xcalloc(n / 2 + 1, sizeof *v);
+	size_t nw = 0, col = first, margin = first;
+	char buf[1024];
+
+	for (size_t i = 0; i < n; ) {
+		size_t k = 0;
+		while (i < n && s[i] == ' ')
+			i++;
+		while (i + k < n && s[i + k] != ' ')
+			k++;
+		if (k) {
+			snprintf(buf, sizeof buf, "%.*s", (int)(k < sizeof buf ? k : sizeof buf - 1), s + i);
+			v[nw++] = (struct word){ s + i, k, hq_term_cols(buf) };
+		}
+		i += k;
+	}
+	for (size_t i = 0, j; i < nw; i = j + 1) {
+		size_t cols = v[i].cols, room = width > margin + 10 ? width - margin : 10;
+		/* the unit: the word and what operators glue to it */
+		for (j = i; j + 1 < nw && (operator(v[j + 1].s, v[j + 1].n) ||
+		    operator(v[j].s, v[j].n)); j++)
+			cols += 1 + v[j + 1].cols;
+		if (cols > (width > hang + 10 ? width - hang : 10)) {
+			j = i;          /* wider than any line: word by word */
+			cols = v[i].cols;
+		}
+		if (col > margin && col + 1 + cols > width) {
+			fprintf(fp, "\n%*s", (int)hang, "");
+			col = margin = hang;
+			room = width > margin + 10 ? width - margin : 10;
+		}
+		for (size_t k = i; k <= j; k++) {
+			if (col > margin) {
+				putc(' ', fp);
+				col++;
+			}
+			col += put_word(fp, &v[k], col - margin < room ? room - (col - margin) : 1);
+		}
+	}
+	putc('\n', fp);
+	free(v);
+}
+
+void
+hq_term_wrap(FILE *fp, const char *label, size_t indent, size_t hang,
+    const char *text, size_t width)
+{
+	char lab[256];
+	size_t cols = hq_term_fit(lab, sizeof lab, label ? label : "", indent);
+
+	fprintf(fp, "%s%*s", lab, (int)(indent - cols), "");
+	for (const char *p = text, *nl; ; p = nl + 1) {
+		nl = strchr(p, '\n');
+		wrap_line(fp, p, nl ? (size_t)(nl - p) : strlen(p), indent, hang, width);
+		if (!nl || !nl[1])
+			break;
+		if (nl[1 + strspn(nl + 1, " ")] != '\n')
+			fprintf(fp, "%*s", (int)indent, "");
+	}
 }

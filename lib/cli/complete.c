@@ -283,7 +283,10 @@ hq_complete_base_urls(const struct hq_complete *c)
 		size_t n = strcspn(p, "|");
 		const char *url;
 		snprintf(name, sizeof name, "%.*s", (int)n, p);
-		if ((url = hq_llm_default_base_url(name)))
+		if ((url = hq_llm_default_base_url(name, 0)))
+			hq_complete_add(c, url, name);
+		if ((url = hq_llm_default_base_url(name, 1)) &&
+		    strcmp(url, hq_llm_default_base_url(name, 0)) != 0)
 			hq_complete_add(c, url, name);
 		p += n + (p[n] == '|');
 	}

@@ -623,12 +623,17 @@ write_keyvalue(struct hq_out *o)
 	for (size_t i = 0; i < r->n; i++) {
 		const struct cell *c = &r->cells[i];
 		const char *v = c->type == CELL_NULL ? "-" : plain_text(c);
+		size_t room = (size_t)o->width > wk + 12 ? (size_t)o->width - wk - 2 : 10;
 		key_text(&key, c->key);
 		hq_buf_reset(&val);
 		hq_buf_puts(&val, "");
 		hq_term_escape(&val, v, strlen(v), 0);
-		fprintf(o->fp, "%s%*s  %s\n", key.data,
-		    (int)(wk - hq_term_cols(key.data)), "", val.data);
+		/* a long text (a source's name) is cut to the width; a number never */
+		fprintf(o->fp, "%s%*s  ", key.data, (int)(wk - hq_term_cols(key.data)), "");
+		hq_buf_reset(&key);
+		put_cell(&key, val.data, c->type == CELL_NUM ? hq_term_cols(val.data) :
+		    hq_term_cols(val.data) < room ? hq_term_cols(val.data) : room, 0);
+		fprintf(o->fp, "%s\n", key.data);
 	}
 	hq_buf_free(&key);
 	hq_buf_free(&val);

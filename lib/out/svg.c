@@ -77,6 +77,8 @@ nice_step(double range, int target)
 static void
 yscale_fit(struct yscale *y, double min, double max, int bars, int ticks)
 {
+	int nonneg = 0;
+
 	if (isnan(min)) {             /* no values at all */
 		min = 0;
 		max = 1;
@@ -85,10 +87,15 @@ yscale_fit(struct yscale *y, double min, double max, int bars, int ticks)
 		min = min > 0 ? 0 : min;
 		max = max < 0 ? 0 : max;
 	} else if (max > min) {
-		/* Air above and below a line, so it never runs along an edge. */
+		/* Air above and below a line, so it never runs along an edge;
+		 * values that are none of them negative (hours asleep) never
+		 * get an axis below zero. */
 		double pad = (max - min) * 0.04;
+		nonneg = min >= 0;
 		min -= pad;
 		max += pad;
+		if (nonneg && min < 0)
+			min = 0;
 	}
 	if (max - min < 1e-12 * (fabs(max) + 1)) {
 		/* All values equal (for bars: all zero): centre them in a
@@ -103,6 +110,8 @@ yscale_fit(struct yscale *y, double min, double max, int bars, int ticks)
 	}
 	y->step = nice_step(max - min, ticks);
 	y->lo = floor(min / y->step + 1e-9) * y->step;
+	if (nonneg && y->lo < 0)
+		y->lo = 0;
 	y->hi = ceil(max / y->step - 1e-9) * y->step;
 	if (y->hi <= y->lo)
 		y->hi = y->lo + y->step;
@@ -860,7 +869,7 @@ draw_legend(struct hq_buf *b, const struct hq_chart *c, double left,
 			    " stroke=\"%s\" stroke-width=\"2.5\"/><circle cx=\"%.1f\" cy=\"%.1f\""
 			    " r=\"3\" fill=\"%s\"/>\n", x, x + 16, *y - 4, *y - 4, color,
 			    x + 8, *y - 4, color);
-		hq_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" fill=\"#333\">",
+		hq_buf_printf(b, "<text class=\"legend\" x=\"%.1f\" y=\"%.1f\" font-size=\"12\" fill=\"#333\">",
 		    x + 22, *y);
 		put_esc(b, s->name);
 		hq_buf_puts(b, "</text>\n");
@@ -1123,7 +1132,8 @@ hq_svg_scatter(FILE *fp, const struct hq_scatter *s)
 {
 	struct hq_buf b = { 0 };
 	struct yscale xs, ys;
-	struct panel P = { .unit = s->yunit };
+	struct panel P = { 0 };
+	struct hq_buf ylabel = { 0 };
 	struct layout L = { 0 };
 	double xlo = NAN, xhi = NAN, ylo = NAN, yhi = NAN;
 	int width = s->width > 0 ? s->width : VAL_W;
@@ -1146,6 +1156,11 @@ hq_svg_scatter(FILE *fp, const struct hq_scatter *s)
 	xs.top = L.right;
 	yscale_fit(&xs, xlo, xhi, 0, 7);
 	P.y = ys;
+	/* the y axis named as the x axis is: "heart_rate_variability_sdnn (ms)" */
+	hq_buf_puts(&ylabel, s->yname ? s->yname : "");
+	if (s->yunit && *s->yunit)
+		hq_buf_printf(&ylabel, s->yname && *s->yname ? " (%s)" : "%s", s->yunit);
+	P.unit = ylabel.data;
 
 	value_titles(&b, s->title, s->subtitle);
 	draw_yaxis(&b, &L, &P);
@@ -1174,6 +1189,7 @@ hq_svg_scatter(FILE *fp, const struct hq_scatter *s)
 		    " y2=\"%.2f\" stroke=\"%s\" stroke-width=\"2.5\"/>\n", ypx(&xs, xlo),
 		    ypx(&ys, s->intercept + s->slope * xlo), ypx(&xs, xhi),
 		    ypx(&ys, s->intercept + s->slope * xhi), palette[1]);
+	hq_buf_free(&ylabel);
 	return emit(fp, &b, width, height);
 }
 

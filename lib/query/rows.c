@@ -24,6 +24,7 @@ struct hq_rows {
 	struct hq_chart ch;
 	struct hq_chart_series *cs;
 	size_t *cap;
+	size_t first, nagg;         /* the metric's series: one per aggregation */
 	char *title;
 };
 
@@ -184,6 +185,7 @@ hq_rows_new(struct hq_out *out)
 	if (p->table) {
 		hq_out_fit(out, "end", (struct hq_out_fit){ .drop = 1 });
 		hq_out_fit(out, "source", (struct hq_out_fit){ .min_width = 10 });
+		hq_out_fit(out, "category", (struct hq_out_fit){ .min_width = 10 });
 	}
 	return p;
 }
@@ -194,21 +196,30 @@ static int
 chart_series(void *ctx, const struct hq_select_series *sr, struct hq_err *e)
 {
 	struct hq_rows *c = ctx;
-	struct hq_chart_series *s;
+	size_t nk = sr->naggs ? sr->naggs : 1;
 
 	(void)e;
 	remember(c, sr);
-	c->cs = hq_xrealloc(c->cs, (c->ch.nseries + 1) * sizeof *c->cs);
-	c->cap = hq_xrealloc(c->cap, (c->ch.nseries + 1) * sizeof *c->cap);
-	s = &c->cs[c->ch.nseries];
-	memset(s, 0, sizeof *s);
-	s->name = hq_xstrdup(sr->metric->name);
-	s->unit = hq_xstrdup(sr->metric->unit);
-	s->bars = sr->naggs && sr->aggs[0].kind == HQ_AGG_SUM &&
-	    sr->by != HQ_PERIOD_NONE;
-	c->cap[c->ch.nseries] = 0;
-	if (c->ch.nseries++ == 0)
+	c->cs = hq_xrealloc(c->cs, (c->ch.nseries + nk) * sizeof *c->cs);
+	c->cap = hq_xrealloc(c->cap, (c->ch.nseries + nk) * sizeof *c->cap);
+	if (c->ch.nseries == 0)
 		c->ch.by = sr->by;
+	c->first = c->ch.nseries;
+	c->nagg = nk;
+	/* each aggregation its own series: "heart_rate max" beside "... avg" */
+	for (size_t k = 0; k < nk; k++) {
+		struct hq_chart_series *s = &c->cs[c->ch.nseries];
+		struct hq_buf name = {0};
+		memset(s, 0, sizeof *s);
+		hq_buf_puts(&name, sr->metric->name);
+		if (nk > 1)
+			hq_buf_printf(&name, " %s", sr->aggs[k].name);
+		s->name = hq_buf_steal(&name);
+		s->unit = hq_xstrdup(sr->metric->unit);
+		s->bars = sr->naggs && sr->aggs[k].kind == HQ_AGG_SUM &&
+		    sr->by != HQ_PERIOD_NONE;
+		c->cap[c->ch.nseries++] = 0;
+	}
 	c->ch.series = c->cs;
 	return 0;
 }
@@ -218,18 +229,20 @@ chart_point(void *ctx, const struct hq_select_series *sr, const struct hq_row *r
     struct hq_err *e)
 {
 	struct hq_rows *c = ctx;
-	struct hq_chart_series *s = &c->cs[c->ch.nseries - 1];
-	size_t *cap = &c->cap[c->ch.nseries - 1];
-	struct hq_chart_point *pts = (struct hq_chart_point *)s->pts;
 
 	(void)sr;
 	(void)e;
-	if (s->n == *cap) {
-		*cap = *cap ? *cap * 2 : 256;
-		pts = hq_xrealloc(pts, *cap * sizeof *pts);
-		s->pts = pts;
+	for (size_t k = 0; k < c->nagg; k++) {
+		struct hq_chart_series *s = &c->cs[c->first + k];
+		size_t *cap = &c->cap[c->first + k];
+		struct hq_chart_point *pts = (struct hq_chart_point *)s->pts;
+		if (s->n == *cap) {
+			*cap = *cap ? *cap * 2 : 256;
+			pts = hq_xrealloc(pts, *cap * sizeof *pts);
+			s->pts = pts;
+		}
+		pts[s->n++] = (struct hq_chart_point){ r->start, r->end, r->v[k] };
 	}
-	pts[s->n++] = (struct hq_chart_point){ r->start, r->end, r->v[0] };
 	return 0;
 }
 

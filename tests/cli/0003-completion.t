@@ -51,6 +51,17 @@ like "$(ca hq-query --tz Europe/P)" "(^| )Europe/Paris " "--tz: the zones"
 is "$(ca hq-query --db '')" ":files " "--db: a file"
 is "$(ca hq-ingest '')" ":files " "hq-ingest: files"
 like "$(ca hq-query --fo)" "(^| )--format " "options"
+like "$(ca hq-correlate --against '')" "^all .*(^| )steps " "hq-correlate --against: all, then the metrics"
+like "$(hq-correlate --complete-args --against al)" "^all	every other metric" "--against al: all, said what it is"
+unlike "$(ca hq-correlate --against steps,)" "(^| )steps,all " "--against LIST,: metrics only, not all"
+# hq-report: a subcommand's own options once it is typed
+is "$(ca hq-report cgm --)" "--from --to --by --agp --format --tz --db --complete-tests --help --version --tool-schema " \
+	"hq-report cgm --: cgm's options, not labs' --unit nor dexa's --fields"
+is "$(ca hq-report trend labs --)" "--unit --format --tz --db --complete-tests --help --version --tool-schema " \
+	"hq-report trend labs --: --unit, not cgm's nor dexa's"
+like "$(ca hq-report compare dexa --)" "^--fields --last --dates --format " "hq-report compare dexa --: --fields, --last, --dates"
+unlike "$(ca hq-report latest dexa --)" "--last|--unit|--from" "hq-report latest dexa --: not compare's --last"
+like "$(ca hq-report --)" "^--unit --fields --last --dates --from " "hq-report --: before a subcommand, every option"
 
 # hq-agent: sessions, runs, models from its log in the store
 sqlite3 "$HQ_DB" "insert into agent_run(started, session, question, provider, model, base_url, tool_mode)

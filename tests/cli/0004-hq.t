@@ -92,6 +92,19 @@ is "$rc" 3 "no manual page: the command's --help runs (its exit status)"
 like "$err" "no manual page for hq-echo is installed; here is its --help" "no manual page: said"
 like "$out" "hq-echo\\|--help\\|" "no manual page: the command's --help"
 ok "$([ ! -e "$T/man.log" ]; echo $?)" "no manual page: man is not opened"
+# not installed (man -w finds no hq-correlate): the page in the checkout
+# hq was built in, so that 'hq help' works before 'make install'
+rm -f "$T/man.log"
+PATH="$T/man:$PATH" run hq help correlate
+page=$(sed -n 's/^man -l //p' "$T/man.log" 2>/dev/null)
+is "$rc:$(sed 's/ .*//' "$T/man.log" 2>/dev/null)" "0:man" "not installed: man opens the checkout's page"
+like "$page" "/man/hq-correlate\\.1$" "not installed: man -l the checkout's man/hq-correlate.1 ($page)"
+ok "$(cmp -s "$page" "$HQ_ROOT/man/hq-correlate.1"; echo $?)" "not installed: the very page of this checkout"
+if command -v man >/dev/null && [ -d "$HQ_ROOT/man" ]; then
+	MANPATH=/nonexistent MANPAGER=cat MANWIDTH=80 run hq help correlate
+	like "$out" "hq-correlate - " "not installed, with the real man: the page is shown"
+fi
+rm -f "$T/man.log"
 run hq help nosuch
 is "$rc:$(printf '%s\n' "$err" | head -1)" "2:hq: 'nosuch' is not an hq command ('hq' lists them)" \
 	"hq help of no command"

@@ -58,6 +58,8 @@ is "$(sqlite3 "$HQ_DB" 'select metric_id, source_id, start, end, value, text fro
 export HQ_DB="$T/tty.db"
 script -qec "hq-ingest '$T/e.zip' >'$T/tty.out'" /dev/null >"$T/tty.term" 2>&1
 like "$(cat "$T/tty.term")" "records/s" "a terminal gets a progress bar (records/s)"
+last=$(tr '\r' '\n' <"$T/tty.term" | grep -a 'MB' | tail -1)
+like "$last" "\\] 100% ([0-9.]+)/\\1 MB [0-9]+ records/s.\\[K$" "the last frame: 100%, the whole size, no ETA ($last)"
 like "$(head -c 1 "$T/tty.out")" '\{' "stdout still gets only the summary"
 rm -f "$T/tty.db"*
 script -qec "hq-ingest -q '$T/e.zip' >/dev/null" /dev/null >"$T/tty.term" 2>&1

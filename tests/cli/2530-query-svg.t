@@ -47,6 +47,26 @@ is "$(texts "$T/two.svg" "//s:text[@class='unit']" | tr '\n' ' ')" "count count/
 	"one panel per unit"
 like "$(texts "$T/two.svg" "//s:text[@class='xtick']" | head -1)" '^W[0-9]+$' "weeks labelled W<n>"
 
+# several aggregations: each its own line, named in the legend
+hq-query heart_rate --by day --agg avg,min,max --format svg >"$T/hr3.svg"
+is "$(count "$T/hr3.svg" "//s:path[@stroke]")" 3 "--agg avg,min,max: a line each"
+is "$(texts "$T/hr3.svg" "//s:text[@class='legend']" | tr '\n' '|')" "heart_rate avg|heart_rate min|heart_rate max|" \
+	"--agg avg,min,max: each named in the legend"
+hq-query steps --by day --agg sum,avg --format svg >"$T/st2.svg"
+is "$(count "$T/st2.svg" "//s:g[@class='bars']/s:rect"):$(count "$T/st2.svg" "//s:path[@stroke]")" "$rows:1" \
+	"--agg sum,avg: bars for the sums, a line for the averages"
+
+# values none of them below zero get no axis below zero: awake time per
+# night is 0 on some nights (a line's air below it went to -0.05 h)
+hq-query sleep_awake --by day --format svg >"$T/awake.svg"
+is "$(texts "$T/awake.svg" "//s:text[@class='ytick']" | grep -c '^[-−]')" 0 "sleep_awake: no tick below 0"
+is "$(texts "$T/awake.svg" "//s:text[@class='ytick']" | head -1)" 0 "sleep_awake: the axis starts at 0"
+hq-query sleep --by day --format svg >"$T/sleep.svg"
+is "$(texts "$T/sleep.svg" "//s:text[@class='ytick']" | grep -c '^[-−]')" 0 "sleep: no tick below 0"
+hq-query heart_rate --by day --agg min --format svg >"$T/hrmin.svg"
+unlike "$(texts "$T/hrmin.svg" "//s:text[@class='ytick']" | head -1)" "^0$" \
+	"heart rate minima (40s to 50s): the axis still starts near them, not at 0"
+
 run hq-query steps --from 2030-01-01 --to 2030-02-01 --format svg
 is "$rc" 1 "no rows: exit 1"
 is "$out" "" "and no chart"

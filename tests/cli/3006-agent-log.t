@@ -10,7 +10,12 @@ import sqlite3, sys
 for r in sqlite3.connect('$HQ_DB').execute(sys.argv[1]): print('|'.join(map(str, r)))" "$1"; }
 
 run hq-agent --log
-is "$rc:$out" "1:" "--log before any run: nothing, exit 1"
+is "$rc:$out" "1:" "--log before any run: nothing on stdout, exit 1"
+is "$err" "hq-agent: no runs logged yet: nothing has been asked (hq-agent \"QUESTION\" asks)" \
+	"--log before any run: stderr says nothing has been asked yet"
+out=$(script -qec "hq-agent --log; echo rc=\$?" /dev/null | tr -d '\r')
+is "$out" "hq-agent: no runs logged yet: nothing has been asked (hq-agent \"QUESTION\" asks)
+rc=1" "--log before any run on a terminal: said, exit 1"
 
 # a run, with a secret key that must not be written anywhere
 start_fake one-call
@@ -139,6 +144,36 @@ printf '[llm]\nprovider = anthropic\nmodel = m\napi_key_env = MY_CLAUDE_KEY\nbas
 MY_CLAUDE_KEY=other-key run hq-agent "hi" </dev/null
 is "$(req 'print(reqs[-1]["headers"]["x-api-key"])')" "other-key" "config: api_key_env names the key's variable"
 rm "$XDG_CONFIG_HOME/hq/config"
+
+# no base URL: a provider named with its key set is asked at its public
+# API, each alike; openai unnamed, or named without a key, stays local.
+# (A proxy that refuses keeps every request on this machine; -v says
+# where it would have gone.)
+where() { # VAR=VALUE...: the URL -v names, the key not printed
+	env -u no_proxy -u NO_PROXY https_proxy=http://127.0.0.1:9 HTTPS_PROXY=http://127.0.0.1:9 \
+		http_proxy=http://127.0.0.1:9 "$@" hq-agent -v -m x --timeout 2 hi </dev/null >"$T/where" 2>&1
+	sed -n 's/^hq-agent: [a-z]* x at \([^;]*\);.*/\1/p' "$T/where"
+}
+is "$(where HQ_LLM_PROVIDER=openai OPENAI_API_KEY=secret-key)" "https://api.openai.com/v1" \
+	"openai named, a key, no base URL: its public API (as anthropic's)"
+is "$(grep -c secret-key "$T/where")" 0 "-v: the key is not printed"
+is "$(where HQ_LLM_PROVIDER=anthropic ANTHROPIC_API_KEY=secret-key)" "https://api.anthropic.com" \
+	"anthropic named, a key: its public API"
+is "$(where HQ_LLM_PROVIDER=gemini GEMINI_API_KEY=secret-key)" "https://generativelanguage.googleapis.com" \
+	"gemini named, a key: its public API"
+printf '[llm]\nprovider = openai\n' >"$XDG_CONFIG_HOME/hq/config"
+is "$(where OPENAI_API_KEY=secret-key)" "https://api.openai.com/v1" "openai named in the config, a key: its public API"
+rm "$XDG_CONFIG_HOME/hq/config"
+is "$(where OPENAI_API_KEY=secret-key)" "http://127.0.0.1:11434/v1" \
+	"no provider named (openai by default), a key: the local server all the same"
+is "$(where HQ_LLM_PROVIDER=openai)" "http://127.0.0.1:11434/v1" "openai named without a key: the local server"
+is "$(where HQ_LLM_PROVIDER=openai OPENAI_API_KEY=secret-key HQ_LLM_BASE_URL=http://127.0.0.1:9/v1)" \
+	"http://127.0.0.1:9/v1" "a base URL beats the public API"
+run hq-agent --help
+like "$out" "HQ_LLM_PROVIDER, HQ_LLM_MODEL, HQ_LLM_BASE_URL" "--help: the variables it reads"
+like "$out" "OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY" "--help: the keys' variables"
+like "$out" "~/.config/hq/config .*under \\[llm\\]:" "--help: the config file and its section"
+like "$out" "provider, model, base_url, api_key_env" "--help: the config's keys"
 
 # what is missing is named, exit 2
 run hq-agent "hi" </dev/null

@@ -242,17 +242,30 @@ ok "$(echo "$out" | awk 'length > 80 {bad=1} END {exit bad}'; echo $?)" "--again
 
 # On a terminal: sentences, wrapped, saying it is an association.
 script -qec "hq-correlate glucose sleep --when 'glucose.max>140' --night" /dev/null >"$T/tty" 2>&1
-like "$(tr -d '\r' <"$T/tty" | tr '\n' ' ')" "^Nights after days with glucose.max>140: 0\.[0-9]+ h less sleep \(6\.[0-9]+ vs 7\.[0-9]+ h on average; medians .*p = [0-9.e-]+, Hedges' g = -[0-9.]+, n = [0-9]+ vs [0-9]+ days\. An association, not proof of a cause\." \
+like "$(tr -d '\r' <"$T/tty" | tr '\n' ' ' | tr -s ' ')" "^Nights after days with glucose.max>140: 0\.[0-9]+ h less sleep \(6\.[0-9]+ vs 7\.[0-9]+ h on average; medians .*p = [0-9.e-]+, Hedges' g = -[0-9.]+, n = [0-9]+ vs [0-9]+ days\. An association, not proof of a cause\." \
 	"a terminal gets one plain sentence: direction, size in hours, p, n, association"
 ok "$(tr -d '\r' <"$T/tty" | awk 'length > 80 {bad=1} END {exit bad}'; echo $?)" "wrapped at 80 columns"
 script -qec "hq-correlate active_energy hrv --lag 1 --method pearson" /dev/null >"$T/tty" 2>&1
-like "$(tr -d '\r' <"$T/tty" | tr '\n' ' ')" "^Days with more active energy burned went with less heart rate variability sdnn the next day: r = -0\.[0-9]+ .*each [0-9]+ kcal more active energy burned went with [0-9.]+ ms less" \
+like "$(tr -d '\r' <"$T/tty" | tr '\n' ' ' | tr -s ' ')" "^Days with more active energy burned went with less heart rate variability sdnn the next day: r = -0\.[0-9]+ .*each [0-9]+ kcal more active energy burned went with [0-9.]+ ms less" \
 	"--method pearson leads with r; the size is in B's unit per A's"
 script -qec "hq-correlate glucose.max steps" /dev/null >"$T/tty" 2>&1
-like "$(tr -d '\r' <"$T/tty" | tr '\n' ' ')" "^No clear link between blood glucose \(max\) and step count the same day" "no link is said plainly"
+like "$(tr -d '\r' <"$T/tty" | tr '\n' ' ' | tr -s ' ')" "^No clear link between blood glucose \(max\) and step count the same day" "no link is said plainly"
 script -qec "hq-correlate sleep --against all" /dev/null >"$T/tty" 2>&1
-like "$(tr -d '\r' <"$T/tty" | tr '\n' ' ')" "^1\. .* metrics with 10 or more days paired; p adjusted for [0-9]+ tests \(Benjamini-Hochberg\)\. Associations, not proof of causes\." \
+like "$(tr -d '\r' <"$T/tty" | tr '\n' ' ' | tr -s ' ')" "^1\. .* metrics with 10 or more days paired; p adjusted for [0-9]+ tests \(Benjamini-Hochberg\)\. Associations, not proof of causes\." \
 	"--against on a terminal: ranked sentences, then what was tested"
+# wrapped at word boundaries: "p = 0.0069", "n = 12", "g = -1.14" whole,
+# a line the wrapping starts indented two columns
+for q in "glucose sleep --when 'glucose.max>140' --night" "active_energy hrv --lag 1" \
+	"sleep --against all" "steps sleep --night" "glucose.max sleep --night" "hrv sleep"; do
+	script -qec "hq-correlate $q" /dev/null | tr -d '\r'
+done >"$T/tty" 2>&1
+is "$(grep -E '(^| )[a-zA-Z]+$|^ *(=|<|>|<=|>=) ' "$T/tty" | grep -E '(^| )(p|n|g|r|rho|ρ)$|^ *(=|<|>)')" "" \
+	"sentences: no break inside 'p = ...', 'n = ...', 'g = ...'"
+for q in "glucose sleep --when 'glucose.max>140' --night" "active_energy hrv --lag 1"; do
+	script -qec "hq-correlate $q" /dev/null | tr -d '\r' | sed 1d | grep -v '^  [^ ]'
+done >"$T/bad" 2>&1
+is "$(cat "$T/bad")" "" "sentences: each line a wrap starts is indented two columns"
+is "$(awk 'length > 80' "$T/tty")" "" "sentences: 80 columns"
 
 # svg: a scatter in pair mode, two strips with --when
 run hq-correlate active_energy hrv --lag 1 --format svg
@@ -264,6 +277,9 @@ hq-correlate active_energy hrv --lag 1 >"$T/all.json"
 n=$(py 'print(json.load(open(args[0]))["n"])' "$T/all.json")
 is "$(grep -o '<circle' "$T/pair.svg" | wc -l)" "$n" "a dot per paired day ($n)"
 like "$out" 'class="fit"' "and the fitted line"
+is "$(printf 'setns s=http://www.w3.org/2000/svg\ncat //s:text[@class="unit"]/text()\n' |
+	xmllint --shell "$T/pair.svg" 2>/dev/null | grep -v '^ *-------\|^/ >')" "heart rate variability sdnn (ms)" \
+	"the y axis names its metric, as the x axis does, not the unit alone"
 run hq-correlate glucose sleep --when 'glucose.max>140' --night --format svg
 printf '%s\n' "$out" >"$T/when.svg"
 xmllint --noout "$T/when.svg"

@@ -81,16 +81,16 @@ ok "$(awk -v a="$r1" -v b="$r2" 'BEGIN { exit !(a > 0.7 && b > 0.7) }'; echo $?)
 	"both carry over from day to day (lag-1 autocorrelation $r1, $r2)"
 run hq-correlate "$T/ar-x.jsonl" "$T/ar-y.jsonl" --format text
 is "$rc" 0 "hq-correlate X Y --format text"
-text=$(printf '%s\n' "$out" | tr '\n' ' ')
+text=$(printf '%s\n' "$out" | tr '\n' ' ' | tr -s ' ')
 like "$text" "^Days with more resting heart rate went with more respiratory rate the same day: .*\(p = [0-9.e-]+, n = 195 days, 2024-03-01 to 2024-09-16\)\. The days are not independent \(each series carries over from day to day\), so p is smaller than it should be: the 195 days are worth about [0-9]+ independent ones\. An association, not proof of a cause\. $" \
 	"a link between serially correlated series: the days are not independent, p too small, what n is worth"
 said=$(printf '%s' "$text" | sed -n 's/.*worth about \([0-9]*\) independent.*/\1/p')
 num_near "$said" "$ne" 0.5 "about $said independent days: Bretherton's n_eff over the paired days ($ne)"
 ok "$(printf '%s\n' "$out" | awk 'length > 80 {bad=1} END {exit bad}'; echo $?)" "wrapped to fit 80 columns"
 run hq-correlate "$T/ar-x.jsonl" "$T/ar-y.jsonl" --format text --method pearson
-like "$(printf '%s\n' "$out" | tr '\n' ' ')" "r = 0\.[0-9]+ .*the 195 days are worth about $said independent ones" "--method pearson says it too"
+like "$(printf '%s\n' "$out" | tr '\n' ' ' | tr -s ' ')" "r = 0\.[0-9]+ .*the 195 days are worth about $said independent ones" "--method pearson says it too"
 run hq-correlate "$T/ar-x.jsonl" "$T/ar-y.jsonl" --lag 1 --format text
-like "$(printf '%s\n' "$out" | tr '\n' ' ')" "the next day: .*days are worth about [0-9]+ independent ones" "and with --lag 1"
+like "$(printf '%s\n' "$out" | tr '\n' ' ' | tr -s ' ')" "the next day: .*days are worth about [0-9]+ independent ones" "and with --lag 1"
 run hq-correlate "$T/ar-x.jsonl" "$T/ar-y.jsonl"
 unlike "$out" "n_eff|acf|independent" "the row keeps SPEC's fields: no n_eff"
 like "$out" '"rho_p":[^,]+,"slope":[^,]+,"intercept":[^,]+\}$' "and ends where SPEC's row ends"
@@ -100,7 +100,7 @@ read -r n r1 r2 ne <<<"$(neff "$T/iid-x.jsonl" "$T/iid-y.jsonl")"
 ok "$(awk -v a="$r1" -v b="$r2" 'BEGIN { exit !(a < 0.2 && b < 0.2) }'; echo $?)" \
 	"the iid pair does not carry over (lag-1 autocorrelation $r1, $r2)"
 run hq-correlate "$T/iid-x.jsonl" "$T/iid-y.jsonl" --format text
-text=$(printf '%s\n' "$out" | tr '\n' ' ')
+text=$(printf '%s\n' "$out" | tr '\n' ' ' | tr -s ' ')
 like "$text" "^Days with more resting heart rate went with more respiratory rate the same day: .*\(p = [0-9.e-]+, n = 195 days, .*\)\. An association, not proof of a cause\. $" \
 	"independent days with a clear link: the usual sentence"
 unlike "$text" "independent|worth about" "and no warning about serial correlation"
@@ -122,7 +122,7 @@ hq-ingest -q "$T/samples.jsonl" >/dev/null
 ok $? "the four series into a store"
 run hq-correlate resting_heart_rate --against all --format text
 is "$rc" 0 "resting_heart_rate --against all --format text"
-text=$(printf '%s\n' "$out" | tr '\n' ' ')
+text=$(printf '%s\n' "$out" | tr '\n' ' ' | tr -s ' ')
 like "$text" "^1\. respiratory rate the same day: higher with more resting heart rate, .*n = 195 days, worth about [0-9]+ independent\)\." \
 	"the serially correlated partner: n and what it is worth"
 unlike "$text" "(vo2|body).*worth about" "the independent ones: n alone"
@@ -130,6 +130,6 @@ like "$text" "Associations, not proof of causes\. Where n is worth fewer indepen
 	"one footnote after the ranking"
 ok "$(printf '%s\n' "$out" | awk 'length > 80 {bad=1} END {exit bad}'; echo $?)" "fitting 80 columns"
 run hq-correlate vo2_max --against body_mass --format text
-like "$(printf '%s\n' "$out" | tr '\n' ' ')" "^1\. body (mass|weight) the same day: higher with more" "the independent pair ranked: a link"
+like "$(printf '%s\n' "$out" | tr '\n' ' ' | tr -s ' ')" "^1\. body (mass|weight) the same day: higher with more" "the independent pair ranked: a link"
 unlike "$out" "worth|carry over" "but no footnote: its days are independent"
 done_testing

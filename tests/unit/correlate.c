@@ -424,7 +424,7 @@ test_words(void)
 	fp = open_memstream(&text, &len);
 	hq_corr_wrap(fp, "one two three four five six seven eight nine ten \x1b[31mred", 20);
 	fclose(fp);
-	is_str(text, "one two three four\nfive six seven eight\nnine ten ?[31mred\n",
+	is_str(text, "one two three four\n  five six seven\n  eight nine ten\n  ?[31mred\n",
 	    "wrapped at 20 columns; an escape from a file's name is not sent to the terminal");
 	free(text);
 	hq_buf_free(&buf);

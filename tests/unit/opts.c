@@ -310,7 +310,7 @@ library_lists(void)
 	for (const char *p = HQ_LLM_PROVIDERS; *p; p += *p == '|') {
 		size_t len = strcspn(p, "|");
 		snprintf(name, sizeof name, "%.*s", (int)len, p);
-		ok(hq_llm_provider_known(name) && hq_llm_default_base_url(name),
+		ok(hq_llm_provider_known(name) && hq_llm_default_base_url(name, 0),
 		    "provider choice %s is a provider", name);
 		p += len;
 	}

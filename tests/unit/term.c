@@ -16,6 +16,45 @@ esc(struct hq_buf *b, const char *s, size_t n, int flags)
 
 #define ESC(s, flags) esc(&b, s, sizeof s - 1, flags)
 
+/* hq_term_wrap into a string */
+static char *
+wrap(const char *label, size_t indent, size_t hang, const char *text, size_t width)
+{
+	static char *out;
+	size_t len;
+	FILE *fp;
+
+	free(out);
+	fp = open_memstream(&out, &len);
+	hq_term_wrap(fp, label, indent, hang, text, width);
+	fclose(fp);
+	return out;
+}
+
+static void
+test_wrap(void)
+{
+	/* the old wrapper broke "p\n= 0.0069": 16 columns fit "aaaa bbbb cccc p" */
+	is_str(wrap("", 0, 2, "aaaa bbbb cccc p = 0.0069 dddd", 16),
+	    "aaaa bbbb cccc\n  p = 0.0069\n  dddd\n", "wrap: p = 0.0069 kept on one line");
+	is_str(wrap("", 0, 2, "xx (6.5 vs 7.3), n = 83 vs 116, g = -1.14", 20),
+	    "xx (6.5 vs 7.3),\n  n = 83 vs 116,\n  g = -1.14\n",
+	    "wrap: n = 83 and g = -1.14 whole");
+	is_str(wrap("", 0, 2, "xx (6.5 vs 7.3), n = 83 vs 116, g = -1.14 and", 18),
+	    "xx (6.5 vs 7.3),\n  n = 83 vs 116,\n  g = -1.14 and\n", "wrap: g = -1.14 whole when it fits");
+	is_str(wrap("", 0, 2, "a <= 5 b", 6), "a <= 5\n  b\n", "wrap: <= glues too");
+	is_str(wrap("", 0, 2, "one two three four five six seven eight nine ten \x1b[31mred", 20),
+	    "one two three four\n  five six seven\n  eight nine ten\n  ?[31mred\n",
+	    "wrap: continuation indented; an escape from a file's name not sent");
+	is_str(wrap("question", 10, 10, "How many steps did I walk", 24),
+	    "question  How many steps\n          did I walk\n", "wrap: a label, lines under the text");
+	is_str(wrap("", 2, 2, "one\n\ntwo three\n", 12), "  one\n\n  two three\n",
+	    "wrap: line ends kept, a blank line without spaces, no extra line end");
+	is_str(wrap("", 0, 2, "abcdefghijklmnopqrstuvwxyz", 12), "abcdefghijk…\n",
+	    "wrap: a word wider than the line cut with …");
+	is_str(wrap("", 0, 0, "", 20), "\n", "wrap: empty text, one line end");
+}
+
 int
 main(void)
 {
@@ -52,5 +91,6 @@ main(void)
 	is_str(hq_term_text(&b, "abcdefghij\x1bk", 4, 0), "abcd... (12 bytes)", "text: cut, with the length");
 	is_str(hq_term_text(&b, "ab\xc3\xa9\xc3\xa9", 3, 0), "ab... (6 bytes)", "text: cut at a character");
 	hq_buf_free(&b);
+	test_wrap();
 	return done_testing();
 }

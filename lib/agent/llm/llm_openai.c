@@ -112,9 +112,11 @@ parse(struct hq_llm_stream *s, const cJSON *body)
 }
 
 /* Not api.openai.com by default: health data leaves the machine only when
- * the user says so (a local server on Ollama's port). */
+ * the user says so (a local server on Ollama's port), by naming openai
+ * and setting its key as for anthropic and gemini, or by a base URL. */
 const struct hq_llm_provider hq_llm_openai = {
 	.name = "openai", .default_base_url = "http://127.0.0.1:11434/v1",
+	.keyed_base_url = "https://api.openai.com/v1",
 	.key_env = "OPENAI_API_KEY", .framing = HQ_LLM_SSE, .done_marker = "[DONE]",
 	.endpoint = endpoint, .headers = hq_llm_bearer_headers, .request = hq_llm_chat_request,
 	.event = event, .parse = parse, .error_message = hq_llm_error_text,
