@@ -745,13 +745,18 @@ as_int(const struct hq_fit_msg *m, unsigned num)
 	return v >= 0 && v <= INT32_MAX ? (int)v : -1;
 }
 
+/* A latitude (max 90) or longitude (max 180) in degrees, NAN when absent
+ * or out of range. */
 static double
-degrees(const struct hq_fit_msg *m, unsigned num)
+degrees(const struct hq_fit_msg *m, unsigned num, double max)
 {
 	int64_t v;
+	double deg;
 
-	return hq_fit_int(hq_fit_find(m, num), 0, &v) ? hq_fit_degrees(v) :
-	    NAN;
+	if (!hq_fit_int(hq_fit_find(m, num), 0, &v))
+		return NAN;
+	deg = hq_fit_degrees(v);
+	return fabs(deg) <= max ? deg : NAN;
 }
 
 /* The enhanced field when written, else the 16-bit one (both with the
@@ -829,8 +834,8 @@ summary(const struct hq_fit_msg *m, const struct summary_fields *n,
 	s->max_power = hq_fit_num(m, n->max_power, 1, 0);
 	s->total_ascent = hq_fit_num(m, n->ascent, 1, 0);
 	s->total_descent = hq_fit_num(m, n->descent, 1, 0);
-	s->start_lat = degrees(m, 3);
-	s->start_lon = degrees(m, 4);
+	s->start_lat = degrees(m, 3, 90);
+	s->start_lon = degrees(m, 4, 180);
 	s->first_lap_index = s->num_laps = s->lap_trigger = -1;
 	s->end_lat = s->end_lon = NAN;
 }
@@ -853,8 +858,8 @@ hq_fit_lap(const struct hq_fit_msg *m, struct hq_fit_summary *s)
 		return -1;
 	summary(m, &lap_fields, s);
 	s->lap_trigger = as_int(m, 24);
-	s->end_lat = degrees(m, 5);
-	s->end_lon = degrees(m, 6);
+	s->end_lat = degrees(m, 5, 90);
+	s->end_lon = degrees(m, 6, 180);
 	return 0;
 }
 
@@ -867,8 +872,8 @@ hq_fit_record(const struct hq_fit_msg *m, struct hq_fit_record *r)
 	if (m->global != HQ_FIT_RECORD)
 		return -1;
 	r->time = m->time;
-	r->lat = degrees(m, 0);
-	r->lon = degrees(m, 1);
+	r->lat = degrees(m, 0, 90);
+	r->lon = degrees(m, 1, 180);
 	r->altitude = enhanced(m, 78, 2, 5, 500);
 	r->heart_rate = hq_fit_num(m, 3, 1, 0);
 	r->cadence = hq_fit_num(m, 4, 1, 0);

@@ -216,7 +216,8 @@ double hq_fit_degrees(int64_t semicircles);
 /* Each fills its struct from a message of its global number (0, or -1 for
  * another message): numbers with scale and offset applied, NAN when
  * absent or invalid; enums and counts -1 when absent; times Unix seconds
- * or HQ_FIT_NO_TIME. */
+ * or HQ_FIT_NO_TIME; positions in degrees, NAN also when out of range
+ * (a latitude past 90, a longitude past 180). */
 
 struct hq_fit_file_id {
 	int type;              /* file: 4 activity, 2 settings, ... */
