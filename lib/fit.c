@@ -378,6 +378,15 @@ bits(const struct hq_fit_field *f, unsigned i)
 	return v;
 }
 
+/* A single uint32 (date_time, distance): what a time or an accumulator
+ * takes, and nothing else. */
+static int
+is_u32(const struct hq_fit_field *f)
+{
+	return f && f->count == 1 && (f->type == HQ_FIT_UINT32 ||
+	    f->type == HQ_FIT_UINT32Z);
+}
+
 /* The SDK's accumulation: the difference of the low bits added, so a
  * rollover carries. */
 static uint32_t
@@ -432,8 +441,7 @@ data(struct hq_fit *d)
 	m.time = HQ_FIT_NO_TIME;
 	m.acc_distance = -1;
 
-	if ((f = hq_fit_find(&m, 253)) && f->count == 1 &&
-	    types[f->type].size == 4 && hq_fit_int(f, 0, &t)) {
+	if (is_u32(f = hq_fit_find(&m, 253)) && hq_fit_int(f, 0, &t)) {
 		d->last_time = (uint32_t)t;
 		d->have_time = 1;
 		m.time = t + HQ_FIT_EPOCH;
@@ -450,7 +458,7 @@ data(struct hq_fit *d)
 	if (m.global == HQ_FIT_RECORD) {
 		int64_t v;
 
-		if ((f = hq_fit_find(&m, 5)) && hq_fit_int(f, 0, &v)) {
+		if (is_u32(f = hq_fit_find(&m, 5)) && hq_fit_int(f, 0, &v)) {
 			/* a full distance seeds the accumulator, in the
 			 * component's units (1/16 m) */
 			d->have_acc = 1;
@@ -622,7 +630,7 @@ hq_fit_int(const struct hq_fit_field *f, unsigned i, int64_t *v)
 		uint32_t u = (uint32_t)b;
 		float x;
 		memcpy(&x, &u, sizeof x);
-		if (!isfinite(x))
+		if (!isfinite(x) || fabsf(x) >= 9.2e18f)
 			return 0;
 		*v = (int64_t)x;
 		break;
@@ -699,9 +707,9 @@ hq_fit_time(const struct hq_fit_msg *m, unsigned num)
 	const struct hq_fit_field *f = hq_fit_find(m, num);
 	int64_t v;
 
-	if (!f || types[f->type].size != 4 || !hq_fit_int(f, 0, &v))
+	if (!is_u32(f) || !hq_fit_int(f, 0, &v))
 		return HQ_FIT_NO_TIME;
-	return (int64_t)(uint32_t)v + HQ_FIT_EPOCH;
+	return v + HQ_FIT_EPOCH;
 }
 
 size_t

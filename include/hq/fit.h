@@ -127,8 +127,8 @@ struct hq_fit_msg {
 	uint8_t compressed;    /* came with a compressed-timestamp header */
 	int file;              /* which of chained files, from 0 */
 	long long offset;      /* byte of the record header in the input */
-	/* The message's time: field 253 when valid, else the compressed
-	 * header's; Unix seconds, or HQ_FIT_NO_TIME. */
+	/* The message's time: field 253 when a valid uint32, else the
+	 * compressed header's; Unix seconds, or HQ_FIT_NO_TIME. */
 	int64_t time;
 	/* record (20): compressed_speed_distance's distance accumulated as
 	 * the SDK does (1/16 m; seeded by a record's full distance), or -1. */
@@ -198,7 +198,8 @@ double hq_fit_num(const struct hq_fit_msg *m, unsigned num, double scale,
     double offset);
 /* Field num's first value as an integer, or absent. */
 int64_t hq_fit_get(const struct hq_fit_msg *m, unsigned num, int64_t absent);
-/* Field num as a date_time: Unix seconds, or HQ_FIT_NO_TIME. */
+/* Field num as a date_time (a single uint32): Unix seconds, or
+ * HQ_FIT_NO_TIME. */
 int64_t hq_fit_time(const struct hq_fit_msg *m, unsigned num);
 /* A string field (up to its first NUL) into buf, cut to n - 1 bytes and
  * NUL-terminated; its length, 0 when absent. The bytes are the file's:
