@@ -54,7 +54,17 @@
  * fields, fields of a size that is not a multiple of their base type.
  *
  * Ownership: hq_fit_new/hq_fit_free. A message and its fields are borrowed
- * for the callback only.
+ * for the callback only. An importer reads a file so:
+ *
+ *     struct hq_fit *d = hq_fit_new(on_message, ctx);
+ *     while ((n = hq_input_read(in, buf, sizeof buf)) > 0)
+ *             if (hq_fit_feed(d, buf, n, e) != 0)
+ *                     break;            (e says "byte N: why")
+ *     ... n < 0: a read error; else hq_fit_end(d, e) ...
+ *     hq_fit_free(d);
+ *
+ * and on_message switches on m->global, reading what it needs with
+ * hq_fit_file_id(), hq_fit_record() and the others below.
  */
 #ifndef HQ_FIT_H
 #define HQ_FIT_H
@@ -223,8 +233,8 @@ double hq_fit_degrees(int64_t semicircles);
 struct hq_fit_file_id {
 	int type;              /* file: 4 activity, 2 settings, ... */
 	int manufacturer;      /* 1 garmin, 32 wahoo_fitness, 294 coros, ... */
-	int product;           /* garmin_product when the manufacturer is
-	                        * garmin or dynastream */
+	int product;           /* Garmin's product numbers when the
+	                        * manufacturer is 1, 13, 15 or 89 */
 	int64_t serial;        /* uint32z: -1 when 0 (invalid) or absent */
 	int64_t time_created;
 	char product_name[64];
@@ -304,7 +314,8 @@ int hq_fit_device_info(const struct hq_fit_msg *m,
 struct hq_fit_activity {
 	int64_t time;
 	int64_t local_timestamp;   /* wall clock as Unix seconds: minus time
-	                            * is the UTC offset */
+	                            * is the UTC offset (none when relative:
+	                            * Zwift writes 0) */
 	double total_timer_time;
 	int num_sessions, type, event, event_type;
 };
