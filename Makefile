@@ -49,7 +49,10 @@ else
 Q := @
 endif
 
-LIB_SRC  := $(sort $(wildcard lib/*.c))
+# lib/LAYER/x.c and lib/LAYER/SUB/x.c (HACKING.md, Layers); lib/x.c too, so a
+# file added at the top still builds until it is put in its layer (the
+# layering check, scripts/layers.pl, names it).
+LIB_SRC  := $(sort $(wildcard lib/*.c lib/*/*.c lib/*/*/*.c))
 CMD_SRC  := $(sort $(wildcard cmd/*.c))
 # tests/fuzz: a target each (fuzz_*.c), linked with the engine mutate.c
 # (fuzz.h); FUZZER=1 CC=clang links them with libFuzzer instead.
@@ -109,6 +112,7 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(LIBHQ)
 
 # The README's test command. Unit tests first (TAP), then the CLI suite.
 check: all $(UNITS)
+	perl scripts/layers.pl
 	HQ_BUILD=$(abspath $(BUILD)) prove --exec '' $(UNITS)
 	HQ_BUILD=$(abspath $(BUILD)) prove -j2 tests/cli/*.t
 
@@ -149,4 +153,7 @@ uninstall:
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all check units bench demo deps install uninstall clean
+layers:
+	perl scripts/layers.pl
+
+.PHONY: all check layers units bench demo deps install uninstall clean

@@ -3,7 +3,7 @@
 #   - hq-ingest of a large generated export.xml into an empty store, against
 #     `xmllint --stream --noout` parsing the same file (goal: <= 1.5x);
 #   - the same ingest on one thread (HQ_THREADS=0: parse and write in turn,
-#     lib/elemq.c), to show what the second thread is worth;
+#     lib/format/elemq.c), to show what the second thread is worth;
 #   - records per second;
 #   - re-ingest of the same file into the now-full store (goal: <= 1x first);
 #   - the same export as a zip (reported beside the XML);

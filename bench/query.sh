@@ -3,7 +3,7 @@
 # steps from a Watch and an iPhone that overlap, in one store; then
 #   hq-query heart_rate --by day     and   hq-query steps --by week
 # over all of it, a year of day buckets, and heart rate by day on the days
-# with 12000 steps (--when 'steps.sum>=12000', through lib/select.c), each
+# with 12000 steps (--when 'steps.sum>=12000', through lib/query/select.c), each
 # against the plain SQL GROUP BY over the raw sample table (query-bench
 # baseline; for --when, an IN over the days whose stored steps add up to
 # 12000, unmerged, so it keeps more days than hq), measured in the same

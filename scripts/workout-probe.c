@@ -1,6 +1,6 @@
 /*
- * workout-probe — a test helper: lib/workout.c's list and detail on a store,
- * as JSON lines, so CLI tests can check workouts ingested from real
+ * workout-probe — a test helper: lib/query/workout.c's list and detail on a
+ * store as JSON lines, so CLI tests can check workouts ingested from real
  * exports without depending on hq-query. Not installed.
  *
  *     workout-probe [--db PATH] [--type T] [--from DATE] [--to DATE]

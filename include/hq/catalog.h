@@ -77,6 +77,19 @@ const char *hq_catalog_suggest_known(const char *name,
 void hq_catalog_category(const char *type, const char *value, char *name,
     size_t n, int *code);
 
+/* What a category metric's rows measure (SPEC.md: category samples are
+ * counted, not timed, unless the catalog says otherwise). The unit of its
+ * rows: "min" when the catalog times it (mindful minutes; the raw sleep
+ * analysis intervals, whose nights are the sleep metrics) — a sample is its
+ * minutes —, else each sample counts as one, in "h" for stand hours and
+ * "count" for every other category, known or not. */
+const char *hq_catalog_category_unit(const char *metric);
+/* What a category sample of a counted metric adds to its rows: 1, or 0 for
+ * a value that says the thing did not happen — a stand hour's idle,
+ * menstrual flow's none, a symptom's not_present (value is the stored
+ * name, hq_catalog_category()). A timed metric's sample adds its minutes. */
+double hq_catalog_category_count(const char *value);
+
 /* Convert v from unit `from` to unit `to`. 0 on success, -1 when hq does not
  * know how (then *out = v). Equal units always succeed. */
 int hq_unit_convert(double v, const char *from, const char *to, double *out);

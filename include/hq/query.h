@@ -15,8 +15,11 @@
  *              aggregated are the daily totals (avg = average per day,
  *              n = days with data);
  *   sleep      one value per night (sleep.h), in hours; nights aggregate
- *              like daily totals;
- *   category   the duration of each sample in minutes, by start.
+ *              like daily totals; a night still going on (nights_until)
+ *              is left out;
+ *   category   by start, each sample counted (1, or 0 for an idle stand
+ *              hour: hq_catalog_category_count) unless the catalog times
+ *              the metric (unit "min": the sample's minutes).
  * Without a period and without `whole`, a row is one sample (discrete,
  * category), one sample's counted share (cumulative: value is what the
  * merge counts, sample_value what the sample says) or one night (sleep).
@@ -73,6 +76,10 @@ struct hq_query {
 	const char *source;       /* only this source (exact name); NULL: merged */
 	const struct hq_priority *priority;  /* NULL: the default */
 	int sleep_cutoff;         /* hour; 0 is taken as 18 */
+	/* A night counts once its window has closed (the cut-off hour of its
+	 * date) by this instant; later ones are still going on and make no
+	 * row. 0: the newest export date in the store, or now if sooner. */
+	int64_t nights_until;
 	const struct hq_dayset *days;        /* only these local days; NULL: all */
 	int no_rollup;            /* read raw samples even when rollups would do */
 	/* With by HQ_DAY: day D's bucket runs from day_from_hour on D to

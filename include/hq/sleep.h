@@ -43,6 +43,9 @@ struct hq_night {
 int hq_sleep_stage_from_name(const char *name);
 /* The night (local day number) of a sample ending at `end`. */
 int64_t hq_sleep_night_of(int64_t end, int cutoff_hour);
+/* When the window of the night dated day (a local day number) closes: the
+ * cut-off hour of that date, after which no sample can join it. */
+int64_t hq_sleep_night_closes(int64_t day, int cutoff_hour);
 /* Nights, oldest first. */
 void hq_sleep_nights(const struct hq_sleep_sample *in, size_t n,
     int cutoff_hour, struct hq_night **out, size_t *nout);

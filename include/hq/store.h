@@ -84,6 +84,10 @@ int hq_store_run(struct hq_store *s, sqlite3_stmt *st, const struct hq_bind *v,
 int64_t hq_store_query_id(struct hq_store *s, sqlite3_stmt *st,
     const struct hq_bind *v, const char *what, struct hq_err *e);
 
+/* The newest export date (ExportDate) the store's imports record, 0 when
+ * none does (JSON lines, CSV), -1 with e set. */
+int64_t hq_store_newest_export(struct hq_store *s, struct hq_err *e);
+
 /*
  * A module's statements, prepared on first use and kept: a table of the
  * SQL and what it does (for errors), and an array as long for the prepared

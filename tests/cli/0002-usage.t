@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# One option loop (lib/opts.c, hq_opts_parse) for every command: -h, the
+# One option loop (lib/base/opts.c, hq_opts_parse) for every command: -h, the
 # same words for every usage error, the table's checks of choices and
 # ranges, --complete and the bash completion built on it.
 . "$(dirname "$0")/lib.sh"

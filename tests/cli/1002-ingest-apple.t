@@ -4,7 +4,10 @@
 # localised 导出.xml in a zip with the routes before it, idempotency.
 . "$(dirname "$0")/lib.sh"
 A=$HQ_FIXTURES/apple-health
-[ -d "$A" ] || skip_all "no fixtures at $A"
+need_fixtures apple-health/dogsheep/export.xml apple-health/jshrake/export.zip \
+    apple-health/jshrake/apple_health_export/export.xml apple-health/aleksi/testdata.xml \
+    apple-health/tdda/export6s3sample.xml apple-health/tdda/StepCount.csv \
+    apple-health/dogsheep/zip_contents/apple_health_export
 
 q() { sqlite3 "$HQ_DB" "$1"; }
 field() { printf '%s' "$1" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(" ".join(str(d[k]) for k in sys.argv[1:]))' "${@:2}"; }

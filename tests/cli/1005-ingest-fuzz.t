@@ -7,7 +7,8 @@
 . "$(dirname "$0")/lib.sh"
 command -v fuzz_input >/dev/null || skip_all "fuzz_input not built"
 A=$HQ_FIXTURES/apple-health
-[ -d "$A" ] || skip_all "no fixtures at $A"
+need_fixtures apple-health/dogsheep/export.xml apple-health/jshrake/export.zip \
+    apple-health/aleksi/testdata.xml apple-health/tdda/export6s3sample.xml
 
 seed=${HQ_FUZZ_SEED:-$(date +%j)}
 n=${HQ_FUZZ_ITERATIONS:-1500}

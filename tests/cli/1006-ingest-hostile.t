@@ -6,6 +6,8 @@
 # invalid UTF-8, units hq cannot convert, two exports in one zip, a full
 # disk and two crons creating one store.
 . "$(dirname "$0")/lib.sh"
+need_fixtures apple-health/tdda/export6s3sample.xml \
+    apple-health/dogsheep/zip_contents/apple_health_export
 
 q() { sqlite3 "$HQ_DB" "$1"; }
 fresh() { rm -f "$HQ_DB" "$HQ_DB-wal" "$HQ_DB-shm"; }
@@ -228,21 +230,17 @@ is "$(printf '%s' "$err" | grep -o 'nothing from this file was imported' | wc -l
 
 # Two exports in one zip: both are imported (the GPX before them too).
 F=$HQ_FIXTURES/apple-health
-if [ -d "$F" ]; then
-	python3 -c 'import sys, zipfile
+python3 -c 'import sys, zipfile
 F = sys.argv[1]
 with zipfile.ZipFile(sys.argv[2], "w") as z:
     z.write(F + "/dogsheep/zip_contents/apple_health_export/workout-routes/route_2019-06-11_3.00pm.gpx",
             "apple_health_export/workout-routes/route_2019-06-11_3.00pm.gpx")
     z.write(F + "/tdda/export6s3sample.xml", "a/export.xml")
     z.write(F + "/dogsheep/zip_contents/apple_health_export/export.xml", "b/export.xml")' "$F" "$T/two.zip"
-	fresh
-	run hq-ingest "$T/two.zip"
-	is "$rc" 0 "a zip with two export XMLs imports"
-	like "$out" '"records":17,"inserted":17,.*"workouts":2,.*"route_points":3' "both exports, and the GPX of the second"
-else
-	ok 0 "# SKIP no fixtures"; ok 0 "# SKIP no fixtures"
-fi
+fresh
+run hq-ingest "$T/two.zip"
+is "$rc" 0 "a zip with two export XMLs imports"
+like "$out" '"records":17,"inserted":17,.*"workouts":2,.*"route_points":3' "both exports, and the GPX of the second"
 
 # A full disk while the store is created: no store, no half store.
 mkdir "$T/full"

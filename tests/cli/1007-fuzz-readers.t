@@ -11,7 +11,7 @@
 command -v fuzz_input >/dev/null && command -v fuzz_fit >/dev/null ||
     skip_all "fuzz targets not built"
 F=$HQ_FIXTURES
-[ -d "$F/cgm" ] && [ -d "$F/llm" ] || skip_all "no fixtures at $F"
+need_fixtures cgm labs dexa llm workouts
 D=$HQ_ROOT/tests/data
 
 seed=${HQ_FUZZ_SEED:-$(date +%j)}
@@ -40,10 +40,10 @@ set -- "$F"/cgm/*.csv "$D"/cgm/*.csv "$F"/labs/*/*.json "$F"/dexa/*.json \
 fuzz fuzz_input 2500 $# "$@"
 fuzz fuzz_expr 8000 1 "$D/fuzz/expr.txt"
 fuzz fuzz_config 8000 1 "$D/fuzz/config.ini"
-set -- "$F"/llm/* "$D"/fuzz/*.sse "$D"/fuzz/*.ndjson "$D"/fuzz/*-body.json \
+set -- "$F"/llm/*.sse "$F"/llm/*.json "$D"/fuzz/*.sse "$D"/fuzz/*.ndjson "$D"/fuzz/*-body.json \
     "$D"/fuzz/*-error.json "$D"/fuzz/session-msg.json
 fuzz fuzz_llm 5000 $# "$@"
-W=$HQ_ROOT/tests/fixtures/workouts/fitparse
+W=$F/workouts/fitparse
 set -- "$W"/Activity.fit "$W"/DeveloperData.fit \
     "$W"/compressed-speed-distance.fit "$W"/garmin-fenix-5-run.fit \
     "$W"/activity-settings-corruptheader.fit "$W"/activity-unexpected-eof.fit \

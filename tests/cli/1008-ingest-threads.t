@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # An Apple Health export is parsed on one thread and written on another
-# (lib/elemq.c); HQ_THREADS=0 parses and writes on one. Both must make the
-# same store, row for row: the real exports (XML and zip, with routes and
+# (lib/format/elemq.c); HQ_THREADS=0 parses and writes on one. Both must make
+# the same store, row for row: the real exports (XML and zip, with routes and
 # clinical records), a generated one with every kind of element, and the
 # same warnings and errors (which name the same file:line).
 . "$(dirname "$0")/lib.sh"
 command -v gen-export >/dev/null || skip_all "gen-export not built"
 
 fx="$HQ_FIXTURES/apple-health"
-[ -d "$fx" ] || skip_all "no fixtures at $fx"
+need_fixtures apple-health/jshrake/export.zip apple-health/dogsheep/export.xml \
+    apple-health/tdda/export6s3sample.xml apple-health/aleksi/testdata.xml
 
 # Every row of the store but the import's clock times.
 rows_of() {

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# The FIT decoder (lib/fit.c) in constant memory: a 10 MB input (the 1 MB
+# The FIT decoder (lib/read/fit.c) in constant memory: a 10 MB input (the 1 MB
 # multisport file chained ten times, each copy a whole FIT file with its
 # CRC) peaks at the RSS of a 178-byte file, within 1 MiB, where holding the
 # input would add 10 MB. Streamed in 1-byte pieces it reads the same.
 . "$(dirname "$0")/lib.sh"
 command -v fit-probe >/dev/null || skip_all "fit-probe not built"
-W=$HQ_ROOT/tests/fixtures/workouts/fitparse
+need_fixtures workouts/fitparse/activity-large-fenxi2-multisport.fit \
+    workouts/fitparse/DeveloperData.fit workouts/fitparse/nick.fit
+W=$HQ_FIXTURES/workouts/fitparse
 big=$W/activity-large-fenxi2-multisport.fit
-[ -f "$big" ] || skip_all "no FIT fixtures at $W"
 
 for i in 1 2 3 4 5 6 7 8 9 10; do cat "$big"; done >"$T/chained.fit"
 run fit-probe "$T/chained.fit"

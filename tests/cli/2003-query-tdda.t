@@ -14,7 +14,8 @@
 . "$(dirname "$0")/lib.sh"
 
 dir="$HQ_FIXTURES/apple-health/tdda"
-[ -f "$dir/export6s3sample.xml" ] || skip_all "no tdda fixture at $dir"
+need_fixtures apple-health/tdda/export6s3sample.xml apple-health/tdda/StepCount.csv \
+    apple-health/tdda/DistanceWalkingRunning.csv
 command -v hq-ingest >/dev/null || skip_all "hq-ingest not built"
 export HQ_TZ=Europe/London
 

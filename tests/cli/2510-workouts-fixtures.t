@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Workouts from two real exports, read back through lib/workout.c (by the
+# Workouts from two real exports, read back through lib/query/workout.c (by the
 # workout-probe test helper, which is what hq-query workouts calls), checked
 # against the numbers written in those files:
 #  - dogsheep/export.xml: an old-format Workout (total* attributes in mi and
@@ -16,7 +16,8 @@ command -v python3 >/dev/null || skip_all "python3 missing"
 DOG=$HQ_FIXTURES/apple-health/dogsheep/export.xml
 JSH=$HQ_FIXTURES/apple-health/jshrake/export.zip
 GPX=$HQ_FIXTURES/apple-health/jshrake/apple_health_export/workout-routes/route_2020-02-24_10.18am.gpx
-[ -r "$DOG" ] && [ -r "$JSH" ] && [ -r "$GPX" ] || skip_all "fixtures missing"
+need_fixtures apple-health/dogsheep/export.xml apple-health/jshrake/export.zip \
+    apple-health/jshrake/apple_health_export/workout-routes/route_2020-02-24_10.18am.gpx
 
 # field JSON-LINE KEY: one value of a JSON object ("null" for null).
 field() {

@@ -4,7 +4,7 @@
 # whose truth file gen-export writes independently: type, local date,
 # duration (pauses excluded), distance, energy, heart rate (old form: from
 # the heart-rate samples during the workout; new: from its statistic),
-# paused time, route points. Read back by workout-probe (lib/workout.c).
+# paused time, route points. Read back by workout-probe (lib/query/workout.c).
 . "$(dirname "$0")/lib.sh"
 
 command -v gen-export >/dev/null || skip_all "gen-export not built"

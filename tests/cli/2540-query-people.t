@@ -10,6 +10,7 @@ command -v gen-export >/dev/null || skip_all "gen-export not built"
 command -v python3 >/dev/null || skip_all "python3 missing"
 command -v sqlite3 >/dev/null || skip_all "sqlite3 missing"
 command -v script >/dev/null || skip_all "script(1) is needed for a terminal"
+need_fixtures apple-health/jshrake/export.zip
 
 # on a terminal COLS wide: tty COLS CMD; sets $out (stdout and stderr)
 tty() {
@@ -174,20 +175,16 @@ is "$(hq-query steps --by week --agg sum,avg --from 2024-10-21 --to 2024-10-27 |
 
 # --- --list: everything the store holds --------------------------------------------------
 JSH=$HQ_FIXTURES/apple-health/jshrake/export.zip
-if [ -r "$JSH" ]; then
-	HQ_DB="$T/jsh.db" hq-ingest -q "$JSH" >/dev/null
-	l=$(HQ_DB="$T/jsh.db" hq-query --list)
-	like "$l" '^\{"metric":"walking_speed",.*"sources":\["Phone"\],"type":null\}' "jshrake: its one metric, sources an array"
-	like "$l" '\{"metric":"workouts","identifier":"HKWorkoutActivityTypeWalking","kind":"workout","unit":null,"count":1,"first":"2020-02-24T09:44:00-08:00","last":"2020-02-24T10:18:11-08:00","sources":\["Watch"\],"type":"walking"\}' \
-		"its workout, by type"
-	like "$l" '\{"metric":"routes","identifier":"HKWorkoutActivityTypeWalking","kind":"route","unit":"points","count":644,' \
-		"its route with 644 points"
-	like "$l" '"metric":"activity_summaries","identifier":"ActivitySummary","kind":"summary","unit":"days","count":10,' \
-		"its ten activity summaries"
-	tty 80 "HQ_DB=$T/jsh.db hq-query --list"
-	like "$out" "routes \(walking\) +route +points +644 +2020-02-24 +2020-02-24 +Watch" "a table says it in words"
-else
-	ok 0 "# SKIP jshrake fixture missing"
-fi
+HQ_DB="$T/jsh.db" hq-ingest -q "$JSH" >/dev/null
+l=$(HQ_DB="$T/jsh.db" hq-query --list)
+like "$l" '^\{"metric":"walking_speed",.*"sources":\["Phone"\],"type":null\}' "jshrake: its one metric, sources an array"
+like "$l" '\{"metric":"workouts","identifier":"HKWorkoutActivityTypeWalking","kind":"workout","unit":null,"count":1,"first":"2020-02-24T09:44:00-08:00","last":"2020-02-24T10:18:11-08:00","sources":\["Watch"\],"type":"walking"\}' \
+	"its workout, by type"
+like "$l" '\{"metric":"routes","identifier":"HKWorkoutActivityTypeWalking","kind":"route","unit":"points","count":644,' \
+	"its route with 644 points"
+like "$l" '"metric":"activity_summaries","identifier":"ActivitySummary","kind":"summary","unit":"days","count":10,' \
+	"its ten activity summaries"
+tty 80 "HQ_DB=$T/jsh.db hq-query --list"
+like "$out" "routes \(walking\) +route +points +644 +2020-02-24 +2020-02-24 +Watch" "a table says it in words"
 
 done_testing

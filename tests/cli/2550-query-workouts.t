@@ -8,6 +8,8 @@
 command -v gen-export >/dev/null || skip_all "gen-export not built"
 command -v python3 >/dev/null || skip_all "python3 missing"
 command -v sqlite3 >/dev/null || skip_all "sqlite3 missing"
+need_fixtures apple-health/jshrake/export.zip \
+    apple-health/jshrake/apple_health_export/workout-routes/route_2020-02-24_10.18am.gpx
 
 field() { python3 -c 'import json,sys; k=sys.argv[1]; print(" ".join(str(json.loads(l).get(k)) for l in sys.stdin))' "$1"; }
 
@@ -105,12 +107,11 @@ run hq-query steps --format geojson
 is "$rc" 2 "--format geojson of metric rows: a usage error"
 
 JSH=$HQ_FIXTURES/apple-health/jshrake
-if [ -r "$JSH/export.zip" ]; then
-	HQ_DB="$T/jsh.db" hq-ingest -q "$JSH/export.zip" >/dev/null
-	HQ_DB="$T/jsh.db" hq-query workout last --format gpx >"$T/jsh.gpx"
-	HQ_DB="$T/jsh.db" hq-query workout last:walking --format geojson >"$T/jsh.geojson"
-	# The route written back against the GPX file the export holds.
-	is "$(python3 - "$JSH/apple_health_export/workout-routes/route_2020-02-24_10.18am.gpx" "$T/jsh.gpx" "$T/jsh.geojson" <<'PY'
+HQ_DB="$T/jsh.db" hq-ingest -q "$JSH/export.zip" >/dev/null
+HQ_DB="$T/jsh.db" hq-query workout last --format gpx >"$T/jsh.gpx"
+HQ_DB="$T/jsh.db" hq-query workout last:walking --format geojson >"$T/jsh.geojson"
+# The route written back against the GPX file the export holds.
+is "$(python3 - "$JSH/apple_health_export/workout-routes/route_2020-02-24_10.18am.gpx" "$T/jsh.gpx" "$T/jsh.geojson" <<'PY'
 import json, sys, datetime
 import xml.etree.ElementTree as ET
 ns = {"g": "http://www.topografix.com/GPX/1/1"}
@@ -130,8 +131,5 @@ def same(a, b):
 print(len(src), same(src, ours), same(src, geo))
 PY
 )" "644 True True" "jshrake: GPX and GeoJSON give back the export's 644 points, positions, elevations and times"
-else
-	ok 0 "# SKIP jshrake fixture missing"
-fi
 
 done_testing

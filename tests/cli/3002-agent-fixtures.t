@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# The recorded streams in ../shared/fixtures/llm (captured from the live
+# The recorded streams in tests/fixtures/llm (captured from the live
 # OpenAI and Anthropic APIs) are replayed byte for byte by the fake server,
 # and hq-agent assembles the same tool calls the official SDKs do.
 . "$(dirname "$0")/lib.sh"
 . "$HQ_ROOT/tests/fake/lib.sh"
-[ -f "$HQ_FIXTURES/llm/openai_stream_single_tool.sse" ] || skip_all "no fixtures in $HQ_FIXTURES/llm"
+need_fixtures llm/openai_stream_single_tool.sse llm/openai_stream_parallel_tools.sse \
+    llm/anthropic_stream_tool_use.sse llm/anthropic_stream_incomplete_max_tokens.sse
 
 # tools named as in the recordings; each echoes its argv as a row
 tool() {	# tool CMD NAME PROPERTIES

@@ -3,6 +3,7 @@
 # Retry-After; permanent ones are not; budgets end runs with exit 1.
 . "$(dirname "$0")/lib.sh"
 . "$HQ_ROOT/tests/fake/lib.sh"
+need_fixtures llm/anthropic_429.json
 make_tools "$T/tools"
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
 

@@ -5,7 +5,7 @@
 # hq-correlate must find both, with the right sign and size, and nothing
 # between series drawn independently; its pairs must be exactly the ones
 # the truth file and hq-query's rows give (statistics recomputed here in
-# Python; lib/stats.c itself is checked against R in tests/unit).
+# Python; lib/base/stats.c itself is checked against R in tests/unit).
 . "$(dirname "$0")/lib.sh"
 
 command -v gen-export >/dev/null || skip_all "gen-export not built"
@@ -145,6 +145,18 @@ print(bad or "ok")' "$T/against.jsonl")" ok "one row per other metric with 10+ d
 like "$(grep -c . "$T/against.jsonl")" '^1[0-9]$' "every other metric of the persona is tested ($(grep -c . "$T/against.jsonl"))"
 run hq-correlate hrv --against all --lag -1 --to "$last"
 like "$(echo "$out" | head -1)" '"b":"active_energy_burned"' "HRV's strongest partner the day before is active energy, the workouts' trace"
+# What --against all feeds from category metrics: stand hours as the hours
+# stood (gen-export's truth), the nights of sleep analysis, not its raw
+# intervals summed per calendar day.
+run hq-correlate steps --against all
+echo "$out" >"$T/steps-all.jsonl"
+is "$(py '
+rs = {r["b"]: r for r in map(json.loads, open(args[0]))}
+d = days
+want = st.correlation([x["steps"] for x in d], [x["stand_hours"] for x in d])
+s = rs.get("apple_stand_hour", {})
+print("sleep_analysis" in rs, "sleep" in rs, s.get("b_unit"), s.get("n"), near(s.get("r", 0), want, 1e-8) or (s.get("r"), want))' "$T/steps-all.jsonl")" \
+    "False True h 200 True" "steps --against all: stand hours in h, r against the hours stood; sleep, not raw sleep_analysis"
 run hq-correlate heart_rate.max --against heart_rate,steps
 is "$(echo "$out" | grep -c '"b":"heart_rate"')" 0 "--against a list: heart_rate is heart_rate.max's own family, left out"
 like "$out" '"b":"step_count".*"tested":1,' "and the rest is tested"

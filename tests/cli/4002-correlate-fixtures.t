@@ -7,7 +7,8 @@
 . "$(dirname "$0")/lib.sh"
 command -v hq-correlate >/dev/null || skip_all "hq-correlate not built"
 fx="$HQ_FIXTURES/apple-health"
-[ -d "$fx" ] || skip_all "no fixtures at $HQ_FIXTURES"
+need_fixtures apple-health/jshrake/export.zip apple-health/dogsheep/export.xml \
+    apple-health/tdda/export6s3sample.xml apple-health/aleksi/testdata.xml
 
 hq-ingest -q "$fx/jshrake/export.zip" "$fx/dogsheep/export.xml" \
 	"$fx/tdda/export6s3sample.xml" "$fx/aleksi/testdata.xml" >/dev/null

@@ -5,7 +5,7 @@
 # link. On a terminal, the first pair's sentence must say the days are not
 # independent and about how many independent days n is worth (recomputed
 # here in Python as R's acf(na.action = na.pass) and Bretherton's n_eff;
-# lib/stats.c itself is checked against R in tests/unit); the second's must
+# lib/base/stats.c itself is checked against R in tests/unit); the second's must
 # not. The rows keep SPEC's fields. --against gets the same, shortly, and
 # one footnote.
 . "$(dirname "$0")/lib.sh"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Lab results in and out: the real FHIR files of ../shared/fixtures/labs,
+# Lab results in and out: the real FHIR files of tests/fixtures/labs,
 # lab CSV and JSON lines; flags at the limits, units converted per
 # analyte, trends, the same result stored once whatever the file, and bad
 # input (a file rejected whole, naming file:line; unknown tests and units).
@@ -7,7 +7,7 @@
 command -v hq-report >/dev/null || skip_all "hq-report is not built"
 L=$HQ_FIXTURES/labs
 D=$HQ_ROOT/tests/cli/data/labs
-[ -d "$L/us-core" ] || skip_all "no fixtures in $L"
+need_fixtures labs/us-core labs/hl7-r4
 
 q() { sqlite3 "$HQ_DB" "$1"; }
 

@@ -7,7 +7,7 @@
 command -v hq-report >/dev/null || skip_all "hq-report is not built"
 X=$HQ_FIXTURES/dexa
 D=$HQ_ROOT/tests/cli/data/dexa
-[ -f "$X/ge-lunar-idxa-2020-01-22.json" ] || skip_all "no fixtures in $X"
+need_fixtures dexa/ge-lunar-idxa-2020-01-22.json dexa/ge-lunar-idxa-2020-01-22.csv
 
 q() { sqlite3 "$HQ_DB" "$1"; }
 

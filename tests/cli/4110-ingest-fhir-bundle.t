@@ -9,7 +9,7 @@ command -v hq-ingest >/dev/null || skip_all "hq-ingest is not built"
 command -v python3 >/dev/null || skip_all "no python3"
 [ -x /usr/bin/time ] || skip_all "no /usr/bin/time"
 F=$HQ_FIXTURES/labs/hl7-r4/observation-example-f001-glucose.json
-[ -f "$F" ] || skip_all "no fixtures at $HQ_FIXTURES"
+need_fixtures labs/hl7-r4/observation-example-f001-glucose.json
 
 q() { sqlite3 "$HQ_DB" "$1"; }
 

@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 D=$HQ_ROOT/tests/data/cgm
 FX=$HQ_FIXTURES/cgm
-[ -f "$FX/dexcom-clarity-example.csv" ] || skip_all "no fixtures at $HQ_FIXTURES"
+need_fixtures cgm/dexcom-clarity-example.csv cgm/libreview-tiny.csv
 
 q() { sqlite3 "$HQ_DB" "$1"; }
 state() {

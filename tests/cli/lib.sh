@@ -2,7 +2,7 @@
 # scratch directory, the built commands first on PATH, and TAP helpers.
 HQ_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 HQ_BUILD=${HQ_BUILD:-$HQ_ROOT/build}
-HQ_FIXTURES=${HQ_FIXTURES:-$HQ_ROOT/../shared/fixtures}
+HQ_FIXTURES=${HQ_FIXTURES:-$HQ_ROOT/tests/fixtures}
 PATH=$HQ_BUILD/bin:$HQ_BUILD/tools:$PATH
 T=$(mktemp -d "${TMPDIR:-/tmp}/hq-test.XXXXXX")
 trap 'rm -rf "$T"' EXIT
@@ -97,6 +97,18 @@ print($1)"
 skip_all() {
 	echo "1..0 # SKIP $1"
 	exit 0
+}
+
+# need_fixtures PATH...: files or directories under $HQ_FIXTURES that the
+# test reads. They are part of the repository (tests/fixtures), so one
+# that is missing fails the test file instead of skipping it.
+need_fixtures() {
+	for _f in "$@"; do
+		[ -e "$HQ_FIXTURES/$_f" ] && continue
+		ok 1 "fixture $HQ_FIXTURES/$_f is there (see tests/fixtures/README.md)"
+		done_testing
+		exit 1
+	done
 }
 
 done_testing() {

@@ -27,7 +27,8 @@ takes the next turn. A TURN is one of
       "gzip" sends it gzip-encoded (1 GiB of text in 1 MiB pieces is
       about 1 MB on the wire). Sending stops quietly when the client
       hangs up.
-  {"fixture": "NAME.sse"}       bytes of $HQ_FIXTURES/llm/NAME, verbatim
+  {"fixture": "NAME.sse"}       bytes of $HQ_FIXTURES/llm/NAME (tests/fixtures/llm
+                                when unset), verbatim
   {"replay": "NAME.json", "index": N}   a recorded exchange's response
   {"status": 429, "headers": {..}, "body": {..} | "text"}
 In a reply's text, {{name}} is replaced by the field `name` of the first
@@ -57,7 +58,7 @@ LOCK = threading.Lock()
 def fixtures_dir():
     d = os.environ.get("HQ_FIXTURES")
     if not d:
-        d = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "fixtures")
+        d = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures")
     return os.path.join(d, "llm")
 
 

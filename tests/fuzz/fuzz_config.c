@@ -1,5 +1,5 @@
 /*
- * fuzz_config — mangled configuration files (lib/config.c, hq-agent's
+ * fuzz_config — mangled configuration files (lib/base/config.c, hq-agent's
  * ~/.config/hq/config): loaded from a file as hq-agent loads it, a few
  * keys looked up, freed.
  */

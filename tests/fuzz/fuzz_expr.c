@@ -1,5 +1,5 @@
 /*
- * fuzz_expr — mangled --where/--when expressions (lib/expr.c), which a
+ * fuzz_expr — mangled --where/--when expressions (lib/query/expr.c), which a
  * user or a model writes: each line of an input is parsed, its references
  * listed, and evaluated against values that exist for some references and
  * not for others; then freed.

@@ -1,6 +1,6 @@
 /*
  * fuzz_llm — mangled replies from a language model's server, read the
- * way hq-agent reads them (lib/llm*.c, lib/json.c): the input as a
+ * way hq-agent reads them (lib/agent/llm*.c, lib/base/json.c): the input as a
  * stream (SSE, NDJSON for ollama), as a whole non-streamed body, and as an
  * error body, for each provider (-f PROVIDER: that one only). A reply
  * that parses then goes where the agent sends it: text-mode tool calls

@@ -1,4 +1,4 @@
-/* Unit tests for lib/catalog.c: names, aliases, identifiers, suggestions,
+/* Unit tests for lib/base/catalog.c: names, aliases, identifiers, suggestions,
  * category values and units. */
 #include "hq/catalog.h"
 #include "tap.h"
@@ -91,6 +91,36 @@ main(void)
 	is_str(name, "light", "type prefix stripped from an unknown value");
 	hq_catalog_category("HKCategoryTypeIdentifierLowHeartRateEvent", NULL, name, sizeof name, &code);
 	is_str(name, "", "no value attribute");
+
+	/* Category metrics are counted unless the catalog times them
+	 * (SPEC.md); the values that say "did not happen" count 0. */
+	is_str(hq_catalog_category_unit("apple_stand_hour"), "h", "stand hours in h");
+	is_str(hq_catalog_category_unit("mindful_session"), "min", "mindful minutes: timed");
+	is_str(hq_catalog_category_unit("sleep_analysis"), "min", "raw sleep intervals: timed");
+	for (size_t i = 0; i < hq_catalog_count(); i++) {
+		const struct hq_metric_info *c = hq_catalog_at(i);
+		if (c->kind != HQ_KIND_CATEGORY || !strcmp(c->name, "apple_stand_hour") ||
+		    !strcmp(c->name, "mindful_session") || !strcmp(c->name, "sleep_analysis"))
+			continue;
+		is_str(hq_catalog_category_unit(c->name), "count", "%s: counted", c->name);
+	}
+	is_str(hq_catalog_category_unit("headache"), "count", "a category the catalog does not know: counted");
+	const struct { const char *type, *value; double want; } values[] = {
+		{ "HKCategoryTypeIdentifierAppleStandHour", "HKCategoryValueAppleStandHourStood", 1 },
+		{ "HKCategoryTypeIdentifierAppleStandHour", "HKCategoryValueAppleStandHourIdle", 0 },
+		{ "HKCategoryTypeIdentifierMenstrualFlow", "HKCategoryValueMenstrualFlowNone", 0 },
+		{ "HKCategoryTypeIdentifierMenstrualFlow", "HKCategoryValueMenstrualFlowHeavy", 1 },
+		{ "HKCategoryTypeIdentifierHeadache", "HKCategoryValueSeverityNotPresent", 0 },
+		{ "HKCategoryTypeIdentifierHeadache", "HKCategoryValueSeverityMild", 1 },
+		{ "HKCategoryTypeIdentifierAppetiteChanges", "HKCategoryValuePresenceNotPresent", 0 },
+		{ "HKCategoryTypeIdentifierHighHeartRateEvent", NULL, 1 },
+		{ "HKCategoryTypeIdentifierToothbrushingEvent", "HKCategoryValueNotApplicable", 1 },
+	};
+	for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+		hq_catalog_category(values[i].type, values[i].value, name, sizeof name, &code);
+		is_dbl(hq_catalog_category_count(name), values[i].want, 0, "%s counts %g",
+		    values[i].value ? values[i].value : "no value", values[i].want);
+	}
 
 	/* Units. */
 	ok(hq_unit_convert(1, "mi", "km", &v) == 0, "mi → km");

@@ -1,6 +1,6 @@
-/* Unit tests for lib/cgm.c: the consensus metrics against iglu's example
- * data (the reference's §1.6 table at its printed precision, and base R
- * from the formulas at 1e-9: tests/data/cgm/expected.R writes
+/* Unit tests for lib/analyze/cgm.c: the consensus metrics against iglu's
+ * example data (the reference's §1.6 table at its printed precision, and
+ * base R from the formulas at 1e-9: tests/data/cgm/expected.R writes
  * expected.txt), hand-worked series, the AGP's percentiles (R's type 7),
  * the sensor interval, coverage, and the double-source rule. */
 #include <fcntl.h>

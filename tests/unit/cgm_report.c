@@ -1,5 +1,10 @@
-/* Unit tests for lib/cgm_report.c and lib/cgm_svg.c over a store: the
+<<<<<<< HEAD
+/* Unit tests for lib/analyze/cgm_report.c and cgm_svg.c over a store: the
  * real Clarity export's readings (../shared/fixtures/cgm) give R's metrics
+=======
+/* Unit tests for lib/cgm_report.c and lib/cgm_svg.c over a store: the
+ * real Clarity export's readings (tests/fixtures/cgm) give R's metrics
+>>>>>>> fixtures
  * (tests/data/cgm/expected.R), alone and again when a second source holds
  * the same readings seconds apart (the Dexcom app's copy in Apple Health),
  * or fills a hole; buckets; the AGP; sensor sessions; an empty range.
@@ -15,6 +20,7 @@
 #include "hq/cgm_svg.h"
 #include "hq/cgmfile.h"
 #include "hq/catalog.h"
+#include "fixture.h"
 #include "tap.h"
 #include "cgm_expected.h"
 
@@ -49,14 +55,11 @@ store_reading(void *arg, const struct hq_cgm_reading *r, struct hq_err *e)
 static int
 load(const struct load *l)
 {
-	char path[1024];
-	const char *dir = getenv("HQ_FIXTURES");
+	const char *path = fixture_path("cgm", "dexcom-clarity-example.csv");
 	struct hq_cgmfile_stats st;
 	struct hq_err e;
 	int fd, rc;
 
-	snprintf(path, sizeof path, "%s/cgm/dexcom-clarity-example.csv",
-	    dir ? dir : "../shared/fixtures");
 	if ((fd = open(path, O_RDONLY)) < 0)
 		return -1;
 	struct hq_cgmfile_input in = { path, hq_csv_fd_read, &fd, NULL, 0 };

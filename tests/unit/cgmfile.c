@@ -1,5 +1,5 @@
-/* Unit tests for lib/cgmfile.c: Dexcom Clarity and LibreView files, the
- * real ones in ../shared/fixtures/cgm and one written here for every
+/* Unit tests for lib/read/cgmfile.c: Dexcom Clarity and LibreView files, the
+ * real ones in tests/fixtures/cgm and one written here for every
  * variant (tests/data/cgm): both Clarity timestamp forms, Low/High,
  * mmol/L, German headers with ';' and decimal commas, LibreView preambles,
  * record types 0/1/2, day-first, month-first, a leading year, AM/PM, the
@@ -15,6 +15,7 @@
 #include "hq/buf.h"
 #include "hq/cgmfile.h"
 #include "hq/time.h"
+#include "fixture.h"
 #include "tap.h"
 
 #define DATA "tests/data/cgm/"
@@ -82,16 +83,6 @@ static int
 fd_rewind(void *arg)
 {
 	return lseek(*(int *)arg, 0, SEEK_SET) == 0 ? 0 : -1;
-}
-
-static const char *
-fixture(const char *name)
-{
-	static char path[1024];
-	const char *dir = getenv("HQ_FIXTURES");
-
-	snprintf(path, sizeof path, "%s/cgm/%s", dir ? dir : "../shared/fixtures", name);
-	return path;
 }
 
 /* Read a file (sniffed) into res; seekable unless spool is set. */
@@ -163,9 +154,9 @@ sniffing(void)
 
 	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
 		is_int(sniff_file(t[i].file), t[i].f, "sniffed: %s", t[i].file);
-	is_int(sniff_file(fixture("dexcom-clarity-example.csv")), HQ_CGMFILE_DEXCOM,
+	is_int(sniff_file(fixture_path("cgm", "dexcom-clarity-example.csv")), HQ_CGMFILE_DEXCOM,
 	    "sniffed: the real Clarity export");
-	is_int(sniff_file(fixture("libreview-tiny.csv")), HQ_CGMFILE_LIBRE,
+	is_int(sniff_file(fixture_path("cgm", "libreview-tiny.csv")), HQ_CGMFILE_LIBRE,
 	    "sniffed: the real LibreView export");
 	is_int(hq_cgmfile_sniff((const unsigned char *)"PK\3\4\0\0", 6), HQ_CGMFILE_NONE,
 	    "a zip is not CSV");
@@ -218,7 +209,7 @@ dexcom(void)
 	is_dbl(r->r[3].mgdl, 12.25 * 18.016, 1e-9, "German: quoted '12,25'");
 	is_str(r->r[0].source, "Dexcom G6 (SN 8AAAAA)", "German: device from the Gerät row");
 
-	r = readf(fixture("dexcom-clarity-example.csv"), HQ_DATES_AUTO, 0);
+	r = readf(fixture_path("cgm", "dexcom-clarity-example.csv"), HQ_DATES_AUTO, 0);
 	is_int(r->rc, 0, "real Clarity export: read (%s)", r->err);
 	is_int(r->n, 24542, "real Clarity export: 24,542 EGV rows");
 	is_int(r->low, 64, "real Clarity export: 64 Low");
@@ -308,10 +299,10 @@ libre(void)
 	r = readf(DATA "libre-bad-type.csv", HQ_DATES_AUTO, 0);
 	is_str(r->err, "libre-bad-type.csv:3: record type 'x' is not a number", "bad record type");
 
-	r = readf(fixture("libreview-tiny.csv"), HQ_DATES_AUTO, 0);
+	r = readf(fixture_path("cgm", "libreview-tiny.csv"), HQ_DATES_AUTO, 0);
 	ok(r->rc < 0 && strstr(r->err, "could be day-first or month-first"),
 	    "real LibreView file: every date is ambiguous, and it says so");
-	r = readf(fixture("libreview-tiny.csv"), HQ_DATES_DMY, 0);
+	r = readf(fixture_path("cgm", "libreview-tiny.csv"), HQ_DATES_DMY, 0);
 	is_int(r->rc, 0, "real LibreView file, day-first: read (%s)", r->err);
 	is_int(r->n, 6, "real LibreView file: six historic readings");
 	is_dbl(r->r[0].mgdl, 6.3 * 18.016, 1e-9, "real LibreView file: 6.3 mmol/L");

@@ -1,4 +1,4 @@
-/* lib/config.c on hostile files: a line or a file past its bound is an
+/* lib/base/config.c on hostile files: a line or a file past its bound is an
  * error naming file:line, not unbounded memory (getline) or quadratic
  * time (a linear search per key); found reading it for fuzz_config. */
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* Unit tests for lib/correlate.c: operands, files of hq-query day rows
+/* Unit tests for lib/analyze/correlate.c: operands, files of hq-query day rows
  * (out of order, nulls, fields, errors with file:line), pairing by day with
  * a shift and a span, groups by a condition over a file's fields, the
  * --against ranking with Benjamini-Hochberg, and the sentences a terminal

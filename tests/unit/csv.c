@@ -1,4 +1,4 @@
-/* Unit tests for lib/csv.c: what spreadsheets and portals write (BOM,
+/* Unit tests for lib/format/csv.c: what spreadsheets and portals write (BOM,
  * quotes, line breaks in quotes, CRLF, ';'), and every bound. */
 #include <stdio.h>
 #include <stdlib.h>

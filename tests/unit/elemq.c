@@ -1,4 +1,4 @@
-/* Unit tests for lib/elemq.c: every element arrives once, in order, with
+/* Unit tests for lib/format/elemq.c: every element arrives once, in order, with
  * its attributes intact (none to more than HQ_ELEMQ_MAX_ATTRS, values
  * empty to larger than a block), on a thread and without; a taker that
  * says stop stops the parse within the queue's size; the parse's result

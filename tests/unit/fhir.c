@@ -1,4 +1,4 @@
-/* FHIR lab results: the real files in ../shared/fixtures/labs (US Core
+/* FHIR lab results: the real files in tests/fixtures/labs (US Core
  * R4 Observations, the FHIR specification's own examples, an LRI Bundle)
  * and files written for what those lack (DSTU2, a DiagnosticReport with
  * contained Observations, a Bundle without a type). */

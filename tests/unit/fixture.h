@@ -1,9 +1,9 @@
 /*
  * fixture.h — what the unit tests of file readers share (header-only):
- * the path of a real file under $HQ_FIXTURES (when unset: tests/fixtures
- * when the file is there, else ../shared/fixtures), a whole file read into
- * memory, the zone every test runs in, a test store's directory removed,
- * and SQL a test needs to have run.
+ * the path of a real file under $HQ_FIXTURES (tests/fixtures, the
+ * repository's own copies, when unset: the tests run from the repository's
+ * root), a whole file read into memory, the zone every test runs in, a
+ * test store's directory removed, and SQL a test needs to have run.
  */
 #ifndef HQ_TEST_FIXTURE_H
 #define HQ_TEST_FIXTURE_H
@@ -21,14 +21,7 @@ fixture_path(const char *sub, const char *name)
 	static char path[1024];
 	const char *dir = getenv("HQ_FIXTURES");
 
-	if (!dir) {
-		/* the repository's own copy first (tests/fixtures), then
-		 * the shared directory beside the worktree */
-		snprintf(path, sizeof path, "tests/fixtures/%s/%s", sub, name);
-		if (access(path, F_OK) == 0)
-			return path;
-	}
-	snprintf(path, sizeof path, "%s/%s/%s", dir ? dir : "../shared/fixtures",
+	snprintf(path, sizeof path, "%s/%s/%s", dir ? dir : "tests/fixtures",
 	    sub, name);
 	return path;
 }

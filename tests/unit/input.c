@@ -1,4 +1,4 @@
-/* Unit tests for lib/input.c: opening and sniffing a file, --format
+/* Unit tests for lib/read/input.c: opening and sniffing a file, --format
  * families, the errors for files of no known format, rewinding, and
  * bounded lines across reads. */
 #include <stdio.h>

@@ -54,7 +54,7 @@ static const struct { const char *loinc, *test; } reference[] = {
 };
 
 /* Shipped although the reference could not verify them (see the comments
- * in lib/labs.c for where else they were checked). */
+ * in lib/format/labs.c for where else they were checked). */
 static const char *const unverified[] = { "18262-6", "17856-6", "15074-8" };
 
 static void

@@ -1,7 +1,7 @@
-/* Unit tests for lib/list.c: hq-query --list covers every kind of data
+/* Unit tests for lib/query/list.c: hq-query --list covers every kind of data
  * the store holds (metrics, nights, workouts and routes by type, activity
  * summaries, clinical records, Me), with sources as arrays; the extent of
- * one metric; and lib/zone.c's choice of zone from the store. */
+ * one metric; and lib/store/zone.c's choice of zone from the store. */
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>

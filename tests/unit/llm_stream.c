@@ -7,23 +7,8 @@
 
 #include "hq/buf.h"
 #include "hq/llm.h"
+#include "fixture.h"
 #include "tap.h"
-
-static char *slurp(const char *name, size_t *len)
-{
-	const char *dir = getenv("HQ_FIXTURES");
-	char path[1024];
-	snprintf(path, sizeof path, "%s/llm/%s", dir ? dir : "../shared/fixtures", name);
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	char *buf = malloc(1 << 20);
-	*len = buf ? fread(buf, 1, (1 << 20) - 1, f) : 0;
-	fclose(f);
-	if (buf)
-		buf[*len] = '\0';
-	return buf;
-}
 
 static int parse(const char *provider, const char *data, struct hq_llm_reply *r, struct hq_err *e)
 {
@@ -35,8 +20,9 @@ static void fixtures(void)
 	struct hq_llm_reply r;
 	struct hq_err e = {{0}};
 	size_t len;
-	char *d = slurp("openai_stream_single_tool.sse", &len);
-	if (!ok(d != NULL, "fixtures found (HQ_FIXTURES=%s)", getenv("HQ_FIXTURES") ? getenv("HQ_FIXTURES") : "unset"))
+	char *d = fixture_slurp(fixture_path("llm", "openai_stream_single_tool.sse"), &len);
+	if (!ok(d != NULL, "fixture %s found",
+	    fixture_path("llm", "openai_stream_single_tool.sse")))
 		return;
 	is_int(hq_llm_parse_stream("openai", d, len, &r, &e), 0, "openai single: parsed");
 	is_int(r.ncalls, 1, "openai single: one call");
@@ -52,7 +38,7 @@ static void fixtures(void)
 	hq_llm_reply_free(&r);
 	free(d);
 
-	d = slurp("openai_stream_parallel_tools.sse", &len);
+	d = fixture_slurp(fixture_path("llm", "openai_stream_parallel_tools.sse"), &len);
 	is_int(hq_llm_parse_stream("openai", d, len, &r, &e), 0, "openai parallel: parsed");
 	is_int(r.ncalls, 2, "openai parallel: two calls");
 	if (r.ncalls == 2) {
@@ -66,7 +52,7 @@ static void fixtures(void)
 	hq_llm_reply_free(&r);
 	free(d);
 
-	d = slurp("anthropic_stream_tool_use.sse", &len);
+	d = fixture_slurp(fixture_path("llm", "anthropic_stream_tool_use.sse"), &len);
 	is_int(hq_llm_parse_stream("anthropic", d, len, &r, &e), 0, "anthropic tool_use: parsed");
 	is_str(r.text, "I'll check the current weather in Paris for you.", "anthropic tool_use: text deltas");
 	is_int(r.ncalls, 1, "anthropic tool_use: one call");
@@ -79,7 +65,7 @@ static void fixtures(void)
 	hq_llm_reply_free(&r);
 	free(d);
 
-	d = slurp("anthropic_stream_incomplete_max_tokens.sse", &len);
+	d = fixture_slurp(fixture_path("llm", "anthropic_stream_incomplete_max_tokens.sse"), &len);
 	is_int(hq_llm_parse_stream("anthropic", d, len, &r, &e), 0, "anthropic max_tokens: parsed (trailing spaces in data lines)");
 	is_int(r.ncalls, 0, "anthropic max_tokens: the cut call is not a call");
 	is_int(r.ncut, 1, "anthropic max_tokens: it is counted as cut");

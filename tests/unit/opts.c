@@ -1,4 +1,4 @@
-/* Unit tests for hq_opts_parse (lib/opts.c): the one option loop, its
+/* Unit tests for hq_opts_parse (lib/base/opts.c): the one option loop, its
  * built-in options and the wording of every usage error; and the lists
  * the commands give --complete from the library. */
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* Unit tests for lib/expr.c: the --where/--when language. */
+/* Unit tests for lib/query/expr.c: the --where/--when language. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

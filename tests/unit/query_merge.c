@@ -1,5 +1,5 @@
-/* Unit tests for lib/merge.c and lib/sleep.c: source priority, pro-rata
- * merging of overlapping cumulative samples, and nights. */
+/* Unit tests for lib/store/merge.c and lib/query/sleep.c: source priority,
+ * pro-rata merging of overlapping cumulative samples, and nights. */
 #include <stdlib.h>
 
 #include "hq/merge.h"

@@ -1,7 +1,8 @@
-/* Unit tests for medians and percentiles in lib/query.c: from the rollups of
- * values (table rollup_vals, lib/rollup.c) and from raw samples, in bounded
- * memory, against sorting every value (hq_stats_quantile_sorted, checked
- * against R in query_stats.c). More distinct values than a pass holds
+/* Unit tests for medians and percentiles in lib/query/query.c: from the
+ * rollups of values (table rollup_vals, lib/store/rollup.c) and from raw
+ * samples, in bounded memory, against sorting every value
+ * (hq_stats_quantile_sorted, checked against R in query_stats.c). More
+ * distinct values than a pass holds
  * (HQ_QUANT_LIMIT) force the passes that read a bucket again. Also: the
  * blob a slot's values are kept in, merged when a later import adds to a
  * slot, and a store from before rollup_vals (they are not used until an

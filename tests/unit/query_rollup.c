@@ -1,4 +1,4 @@
-/* Unit tests for lib/rollup.c and migration 2: rollups kept by
+/* Unit tests for lib/store/rollup.c and migration 2: rollups kept by
  * hq_rollup_refresh() at import equal those the migration builds from the
  * samples already in a store, refreshes never fold a sample twice, and
  * queries fall back to raw samples while rollups are stale. */

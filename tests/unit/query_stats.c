@@ -1,5 +1,5 @@
-/* Unit tests for lib/stats.c: parsing aggregation lists, and values checked
- * against R (mean, sd, quantile type 7) on small vectors. */
+/* Unit tests for lib/base/stats.c: parsing aggregation lists, and values
+ * checked against R (mean, sd, quantile type 7) on small vectors. */
 #include <math.h>
 #include <stdlib.h>
 

@@ -1,5 +1,5 @@
-/* Unit tests for lib/select.c: a selection run against a small store whose
- * answers are worked out by hand (UTC days 2024-12-01 = D0 ... D4):
+/* Unit tests for lib/query/select.c: a selection run against a small store
+ * whose answers are worked out by hand (UTC days 2024-12-01 = D0 ... D4):
  *
  *   exercise_time (min)  D0 70   D1 20       D2 65       D3 —   D4 90
  *   heart_rate           D0 60,80 D1 100     D2 50,70    D3 90  D4 75

@@ -1,4 +1,4 @@
-/* Unit tests for the inference in lib/stats.c, against values R computed:
+/* Unit tests for the inference in lib/base/stats.c, against values R computed:
  * tests/data/stats/make-expected.R wrote the data sets there and
  * expected.txt (cor.test pearson and spearman with exact = FALSE, lm,
  * t.test with var.equal = FALSE, p.adjust "BH", rank, qnorm, pt, pbeta,

@@ -1,5 +1,5 @@
-/* Unit tests for lib/store.c: creation mode, migrations, interning and the
- * natural key. */
+/* Unit tests for lib/store/store.c: creation mode, migrations, interning and
+ * the natural key. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* Unit tests for lib/time.c: Apple and ISO dates, zones, DST, buckets, the
+/* Unit tests for lib/base/time.c: Apple and ISO dates, zones, DST, buckets, the
  * dates people type. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* Unit tests for lib/utf8.c: well-formed UTF-8 (RFC 3629), and text made
+/* Unit tests for lib/base/utf8.c: well-formed UTF-8 (RFC 3629), and text made
  * safe for a terminal; and JSON strings that are always valid. */
 #include <stdint.h>
 #include <stdlib.h>

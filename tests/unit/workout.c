@@ -1,4 +1,4 @@
-/* Unit tests for lib/workout.c: workouts of both export formats read back
+/* Unit tests for lib/query/workout.c: workouts of both export formats read back
  * in one shape, without double counting activity-level statistics; the
  * filters; events, metadata and the route summary against values worked
  * out by hand. */

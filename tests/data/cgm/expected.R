@@ -51,11 +51,11 @@ s1 <- d[d$id == "Subject 1", ]
 mins <- as.numeric(format(s1$time, "%H")) * 60 + as.numeric(format(s1$time, "%M"))
 show("agp_s1_0000", c(n = sum(mins < 15), q(s1$gl[mins < 15])))
 show("agp_s1_1200", c(n = sum(mins >= 720 & mins < 735), q(s1$gl[mins >= 720 & mins < 735])))
-# The real Clarity export (../shared/fixtures/cgm, see its README): every
-# EGV row, Low as 39 and High as 401 (cgmfile.h), times are local wall
+# The real Clarity export (tests/fixtures/cgm, see tests/fixtures/README.md):
+# every EGV row, Low as 39 and High as 401 (cgmfile.h), times are local wall
 # times (no DST change inside it in America/Los_Angeles, so wall-clock gaps
 # are real ones).
-dx <- read.csv("../shared/fixtures/cgm/dexcom-clarity-example.csv",
+dx <- read.csv("tests/fixtures/cgm/dexcom-clarity-example.csv",
   check.names = FALSE, colClasses = "character")
 dx <- dx[dx[[3]] == "EGV" & dx[[2]] != "", ]
 gl <- ifelse(dx[[8]] == "Low", 39, ifelse(dx[[8]] == "High", 401,

@@ -1,5 +1,5 @@
 # Writes the data sets in this directory and expected.txt, the values
-# tests/unit/stats_inference.c checks lib/stats.c against. Run from this
+# tests/unit/stats_inference.c checks lib/base/stats.c against. Run from this
 # directory with R >= 4 (Debian: r-base-core):
 #
 #     Rscript make-expected.R
@@ -50,7 +50,7 @@ for (f in names(pairs)) {
   put(f, "pearson.r", num(r))
   if (1 - abs(r) <= 8 * .Machine$double.eps) {
     # A straight line: R's p is that of the rounding error in r (t = 2^27
-    # for 1:10); lib/stats.c reports p = 0 and says the line is perfect.
+    # for 1:10); lib/base/stats.c reports p = 0 and says the line is perfect.
     put(f, "pearson.perfect 1")
   } else {
     put(f, "pearson.p", num(ct$p.value))

@@ -825,6 +825,16 @@ add_name(const char *name, void *ctx)
 	rk->names[rk->nnames++] = hq_xstrdup(name);
 }
 
+/* A metric of the store for --against all: not the raw sleep analysis,
+ * whose daily sum of stage and in-bed minutes from every source is no
+ * measure of anything; its nights (sleep and the stages) come after it. */
+static void
+add_stored(const char *name, void *ctx)
+{
+	if (strcmp(name, "sleep_analysis") != 0)
+		add_name(name, ctx);
+}
+
 /* --against's candidates: every metric in the store, or the list. */
 static int
 candidates(const struct hq_corr_store *cs, const char *against,
@@ -833,7 +843,7 @@ candidates(const struct hq_corr_store *cs, const char *against,
 	const char *p = against;
 
 	if (strcmp(p, "all") == 0)
-		return hq_query_metric_names(cs->s, add_name, rk, e);
+		return hq_query_metric_names(cs->s, add_stored, rk, e);
 	while (*p) {
 		size_t len = strcspn(p, ",");
 		char name[160];

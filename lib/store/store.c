@@ -1049,6 +1049,21 @@ hq_store_query_id(struct hq_store *s, sqlite3_stmt *st,
 	return id;
 }
 
+int64_t
+hq_store_newest_export(struct hq_store *s, struct hq_err *e)
+{
+	sqlite3_stmt *st;
+	int64_t t;
+
+	if (hq_store_prepare(s, "SELECT coalesce(max(export_date), 0) FROM import",
+	    &st, e))
+		return -1;
+	t = hq_store_query_id(s, st, (struct hq_bind[]){ HQ_END },
+	    "reading the export date", e);
+	sqlite3_finalize(st);
+	return t;
+}
+
 sqlite3_stmt *
 hq_store_stmt(struct hq_store *s, const struct hq_store_sql *q,
     sqlite3_stmt **st, struct hq_err *e)

@@ -401,6 +401,41 @@ hq_catalog_category(const char *type, const char *value, char *name, size_t n,
 		*code = (int)v;
 }
 
+/* The category metrics whose rows are not a count of samples in "count"
+ * (SPEC.md: counted unless the catalog says otherwise; HACKING.md says
+ * why each is here). "min": timed, a sample is its minutes. */
+static const struct { const char *metric, *unit; } category_units[] = {
+	{ "apple_stand_hour", "h" },      /* hours stood: one an hour */
+	{ "mindful_session", "min" },     /* Apple's own measure: minutes */
+	{ "sleep_analysis", "min" },      /* raw intervals; nights are `sleep` */
+};
+
+const char *
+hq_catalog_category_unit(const char *metric)
+{
+	for (size_t i = 0; i < sizeof category_units / sizeof category_units[0]; i++)
+		if (strcmp(metric, category_units[i].metric) == 0)
+			return category_units[i].unit;
+	return "count";
+}
+
+double
+hq_catalog_category_count(const char *value)
+{
+	static const char *const absent[] = { "idle", "none", "not_present" };
+	size_t len = strlen(value);
+
+	/* not_present ends the names of symptoms' severities and presences
+	 * (severity_not_present, presence_not_present). */
+	for (size_t i = 0; i < sizeof absent / sizeof absent[0]; i++) {
+		size_t al = strlen(absent[i]);
+		if (len >= al && strcmp(value + len - al, absent[i]) == 0 &&
+		    (len == al || value[len - al - 1] == '_'))
+			return 0;
+	}
+	return 1;
+}
+
 struct unit_factor {
 	const char *unit;
 	const char *base;   /* the unit this one converts to */

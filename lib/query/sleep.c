@@ -31,6 +31,15 @@ hq_sleep_night_of(int64_t end, int cutoff_hour)
 	    (l.hour >= cutoff_hour ? 1 : 0);
 }
 
+int64_t
+hq_sleep_night_closes(int64_t day, int cutoff_hour)
+{
+	int y, m, d;
+
+	hq_time_civil_from_days(day, &y, &m, &d);
+	return hq_time_from_local(y, m, d, cutoff_hour, 0, 0);
+}
+
 static int
 is_asleep(int stage)
 {

@@ -204,7 +204,8 @@ list_metrics(struct hq_store *s, struct hq_out *out, struct hq_err *e)
 		}
 		put_row(out, &(struct row){ .metric = snake, .identifier = id,
 		    .kind = hq_catalog_kind_name(kind),
-		    .unit = kind == HQ_KIND_CATEGORY ? NULL : unit,
+		    .unit = kind == HQ_KIND_CATEGORY ?
+		    hq_catalog_category_unit(snake) : unit,
 		    .count = sqlite3_column_int64(st, 1),
 		    .first = sqlite3_column_int64(st, 2),
 		    .last = sqlite3_column_int64(st, 3), .times = 1,

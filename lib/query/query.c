@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "hq/buf.h"
 #include "hq/query.h"
@@ -21,8 +22,9 @@ fill_from_info(struct hq_metric_ref *m, const struct hq_metric_info *info)
 	snprintf(m->name, sizeof m->name, "%s", info->name);
 	snprintf(m->identifier, sizeof m->identifier, "%s", info->identifier);
 	m->kind = info->kind;
-	snprintf(m->unit, sizeof m->unit, "%s",
-	    info->unit ? info->unit : info->kind == HQ_KIND_CATEGORY ? "min" : "");
+	snprintf(m->unit, sizeof m->unit, "%s", info->unit ? info->unit
+	    : info->kind == HQ_KIND_CATEGORY ? hq_catalog_category_unit(info->name)
+	    : "");
 	m->info = info;
 }
 
@@ -56,7 +58,8 @@ hq_query_resolve(struct hq_store *s, const char *name, struct hq_metric_ref *m,
 				snprintf(m->identifier, sizeof m->identifier, "%s", id);
 				m->kind = hq_catalog_guess_kind(id);
 				snprintf(m->unit, sizeof m->unit, "%s",
-				    m->kind == HQ_KIND_CATEGORY ? "min" : unit ? unit : "");
+				    m->kind == HQ_KIND_CATEGORY ?
+				    hq_catalog_category_unit(snake) : unit ? unit : "");
 				found = 1;
 			}
 			cands = hq_xrealloc(cands, (nc + 1) * sizeof *cands);
@@ -192,6 +195,7 @@ struct stream {
 	struct sample next[2];
 	enum hq_kind kind;
 	int devices;         /* the statement reads device_id (not in the index) */
+	int timed;           /* category samples: their minutes, not a count */
 	struct hq_store *s;
 };
 
@@ -204,7 +208,7 @@ step_error(struct hq_store *s, struct hq_err *e)
 }
 
 static void
-decode_sample(sqlite3_stmt *st, enum hq_kind kind, int ranked,
+decode_sample(sqlite3_stmt *st, enum hq_kind kind, int ranked, int timed,
     struct sample *x)
 {
 	int text = ranked ? 5 : 4;   /* sleep and category samples have it */
@@ -221,8 +225,10 @@ decode_sample(sqlite3_stmt *st, enum hq_kind kind, int ranked,
 	x->category[0] = '\0';
 	if (kind == HQ_KIND_CATEGORY) {
 		const char *t = (const char *)sqlite3_column_text(st, text);
-		x->value = (double)(x->end - x->start) / 60;
 		snprintf(x->category, sizeof x->category, "%s", t ? t : "");
+		/* Counted unless the catalog times the metric (SPEC.md). */
+		x->value = timed ? (double)(x->end - x->start) / 60
+		    : hq_catalog_category_count(x->category);
 	}
 }
 
@@ -234,7 +240,8 @@ stream_fill(struct stream *s, int i, struct hq_err *e)
 
 	s->have[i] = rc == SQLITE_ROW;
 	if (rc == SQLITE_ROW)
-		decode_sample(s->st[i], s->kind, s->devices, &s->next[i]);
+		decode_sample(s->st[i], s->kind, s->devices, s->timed,
+		    &s->next[i]);
 	else if (rc != SQLITE_DONE)
 		return step_error(s->s, e);
 	return 0;
@@ -244,11 +251,13 @@ stream_fill(struct stream *s, int i, struct hq_err *e)
  * (INT64_MIN: any), of source_id (0: any), in start order; with their
  * device when devices is set. */
 static int
-stream_open(struct stream *s, struct hq_store *st, enum hq_kind kind,
-    int devices, const int64_t ids[2], int64_t lo, int64_t hi,
-    int64_t end_after, int64_t source_id, struct hq_err *e)
+stream_open(struct stream *s, struct hq_store *st,
+    const struct hq_metric_ref *m, int devices, const int64_t ids[2],
+    int64_t lo, int64_t hi, int64_t end_after, int64_t source_id,
+    struct hq_err *e)
 {
 	char sql[320];
+	enum hq_kind kind = m->kind;
 	int text = kind == HQ_KIND_SLEEP || kind == HQ_KIND_CATEGORY;
 
 	/* Only the columns and conditions this read needs: SQLite does every
@@ -261,6 +270,8 @@ stream_open(struct stream *s, struct hq_store *st, enum hq_kind kind,
 	memset(s, 0, sizeof *s);
 	s->kind = kind;
 	s->devices = devices;
+	/* A category the catalog times has rows in minutes. */
+	s->timed = kind == HQ_KIND_CATEGORY && strcmp(m->unit, "min") == 0;
 	s->s = st;
 	for (int k = 0; k < 2; k++) {
 		if (!ids[k])
@@ -960,7 +971,7 @@ run_cumulative_raw(struct hq_store *s, const struct hq_query *q,
 		devices = hq_merge_device_matters(q->priority, names[i]);
 	/* Samples that start up to MAX_SPAN before the range can reach into
 	 * it. */
-	if (stream_open(&in, s, q->metric.kind, devices, ids, q->from == INT64_MIN
+	if (stream_open(&in, s, &q->metric, devices, ids, q->from == INT64_MIN
 	    ? INT64_MIN : q->from - MAX_SPAN, q->to, q->from, source_id, e)) {
 		stream_close(&in);
 		return -1;
@@ -999,7 +1010,7 @@ discrete_reread(void *ctx, int64_t lo, int64_t hi, struct hq_stats_acc *acc,
 		lo = rr->q->from;
 	if (hi > rr->q->to)
 		hi = rr->q->to;
-	if (stream_open(&in, rr->s, rr->q->metric.kind, 0, rr->ids, lo, hi,
+	if (stream_open(&in, rr->s, &rr->q->metric, 0, rr->ids, lo, hi,
 	    INT64_MIN, rr->source_id, e)) {
 		stream_close(&in);
 		return -1;
@@ -1028,7 +1039,7 @@ run_discrete_raw(struct hq_store *s, const struct hq_query *q,
 
 	/* Samples stream in time order straight into their buckets or out as
 	 * rows: years of per-minute heart rate never sit in memory. */
-	if (stream_open(&in, s, q->metric.kind, 0, ids, q->from, q->to, INT64_MIN,
+	if (stream_open(&in, s, &q->metric, 0, ids, q->from, q->to, INT64_MIN,
 	    source_id, e)) {
 		stream_close(&in);
 		return -1;
@@ -1077,7 +1088,8 @@ run_discrete_raw(struct hq_store *s, const struct hq_query *q,
  * The completed samples leave the window. 0, 1 to stop, -1. */
 static int
 sleep_nights(const struct hq_query *q, struct window *w, int64_t upto,
-    int cutoff, struct ranks *rk, struct bucketer *b, struct emit *em)
+    int cutoff, int64_t until, struct ranks *rk, struct bucketer *b,
+    struct emit *em)
 {
 	struct hq_sleep_sample *ss = hq_xmalloc((w->n + 1) * sizeof *ss);
 	struct hq_night *nights;
@@ -1086,10 +1098,8 @@ sleep_nights(const struct hq_query *q, struct window *w, int64_t upto,
 
 	for (size_t i = 0; i < w->n; i++) {
 		const struct sample *x = &w->v[i];
-		int64_t night = hq_sleep_night_of(x->end, cutoff);
-		struct hq_local l;
-		hq_time_civil_from_days(night, &l.year, &l.month, &l.day);
-		if (hq_time_from_local(l.year, l.month, l.day, cutoff, 0, 0) > upto) {
+		if (hq_sleep_night_closes(hq_sleep_night_of(x->end, cutoff),
+		    cutoff) > upto) {
 			w->v[k++] = *x;   /* its night may still grow */
 			continue;
 		}
@@ -1102,6 +1112,9 @@ sleep_nights(const struct hq_query *q, struct window *w, int64_t upto,
 		double secs;
 		int64_t ds = hq_time_day_start(nights[i].day);
 		if (ds < q->from || ds >= q->to || !day_ok(q, nights[i].day))
+			continue;
+		/* Still going on at the export (or now): not a short night. */
+		if (hq_sleep_night_closes(nights[i].day, cutoff) > until)
 			continue;
 		if (hq_sleep_metric_seconds(q->metric.name, &nights[i], &secs) ||
 		    nights[i].n == 0)
@@ -1130,6 +1143,20 @@ sleep_nights(const struct hq_query *q, struct window *w, int64_t upto,
 	return rc;
 }
 
+/* The instant by which a night must have closed to count (SPEC.md): the
+ * newest export date in the store, or now if sooner or if none is
+ * recorded. -1 with e set. */
+static int64_t
+nights_until(struct hq_store *s, struct hq_err *e)
+{
+	int64_t now = (int64_t)time(NULL);
+	int64_t exported = hq_store_newest_export(s, e);
+
+	if (exported < 0)
+		return -1;
+	return exported && exported < now ? exported : now;
+}
+
 static int
 run_sleep(struct hq_store *s, const struct hq_query *q, const int64_t ids[2],
     int64_t source_id, struct emit *em, struct hq_err *e)
@@ -1140,10 +1167,12 @@ run_sleep(struct hq_store *s, const struct hq_query *q, const int64_t ids[2],
 	struct bucketer b;
 	int cutoff = q->sleep_cutoff > 0 ? q->sleep_cutoff : 18, rc = 0;
 	struct sample x;
-	int64_t next_day = INT64_MIN;
+	int64_t next_day = INT64_MIN, until = q->nights_until;
 
+	if (!until && (until = nights_until(s, e)) < 0)
+		return -1;
 	/* Nights reach back over the evening before their date. */
-	if (stream_open(&in, s, q->metric.kind, 1, ids, q->from == INT64_MIN
+	if (stream_open(&in, s, &q->metric, 1, ids, q->from == INT64_MIN
 	    ? INT64_MIN : q->from - 2 * 86400, q->to == INT64_MAX ? INT64_MAX
 	    : q->to + 86400, INT64_MIN, source_id, e)) {
 		stream_close(&in);
@@ -1153,15 +1182,15 @@ run_sleep(struct hq_store *s, const struct hq_query *q, const int64_t ids[2],
 	/* A day at a time, the nights that can no longer grow. */
 	while (!em->stop && (rc = stream_next(&in, &x, e)) > 0) {
 		if (x.start >= next_day) {
-			if (w.n && (rc = sleep_nights(q, &w, x.start, cutoff, &rk, &b,
-			    em)) != 0)
+			if (w.n && (rc = sleep_nights(q, &w, x.start, cutoff, until,
+			    &rk, &b, em)) != 0)
 				break;
 			next_day = hq_time_day_start(hq_time_local_day(x.start) + 1);
 		}
 		window_push(&w, &x);
 	}
 	if (rc >= 0 && !em->stop)
-		rc = sleep_nights(q, &w, INT64_MAX, cutoff, &rk, &b, em);
+		rc = sleep_nights(q, &w, INT64_MAX, cutoff, until, &rk, &b, em);
 	if (rc >= 0 && !em->stop && bucketer_close(&b) < 0)
 		rc = -1;
 	hq_stats_acc_free(&b.acc);
