@@ -1,10 +1,5 @@
-<<<<<<< HEAD
 /* Unit tests for lib/analyze/cgm_report.c and cgm_svg.c over a store: the
- * real Clarity export's readings (../shared/fixtures/cgm) give R's metrics
-=======
-/* Unit tests for lib/cgm_report.c and lib/cgm_svg.c over a store: the
  * real Clarity export's readings (tests/fixtures/cgm) give R's metrics
->>>>>>> fixtures
  * (tests/data/cgm/expected.R), alone and again when a second source holds
  * the same readings seconds apart (the Dexcom app's copy in Apple Health),
  * or fills a hole; buckets; the AGP; sensor sessions; an empty range.
