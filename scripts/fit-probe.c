@@ -1,5 +1,5 @@
 /*
- * fit-probe — a test helper: a FIT file streamed through lib/read/fit.c in
+ * fit-probe — a test helper: a FIT file streamed through lib/format/fit.c in
  * pieces of 64 KiB (or -p BYTES), as an importer reads it, and a summary
  * on one line: messages, records, chained files, the error with its byte,
  * and the process's peak RSS in KiB (to show that memory does not grow

@@ -1,6 +1,7 @@
 /*
- * fit — Garmin's FIT files decoded as a stream (a reader's layer: the
- * importer maps what comes out to workouts and samples).
+ * fit — Garmin's FIT files decoded as a stream (lib/format: it knows
+ * nothing of the store; the importer in lib/read maps what comes out to
+ * workouts and samples).
  *
  * Bytes go in as pieces of any size (hq_fit_feed, then hq_fit_end) and each
  * data message comes out to a callback as soon as its last byte is in: its

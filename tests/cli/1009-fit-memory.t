@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The FIT decoder (lib/read/fit.c) in constant memory: a 10 MB input (the 1 MB
+# The FIT decoder (lib/format/fit.c) in constant memory: a 10 MB input (the 1 MB
 # multisport file chained ten times, each copy a whole FIT file with its
 # CRC) peaks at the RSS of a 178-byte file, within 1 MiB, where holding the
 # input would add 10 MB. Streamed in 1-byte pieces it reads the same.

@@ -1,5 +1,5 @@
 /*
- * fuzz_fit — mangled FIT files (lib/read/fit.c): each input is decoded whole,
+ * fuzz_fit — mangled FIT files (lib/format/fit.c): each input is decoded whole,
  * every field of every message read through the getters and the message
  * decoders; then fed again in pieces (sizes taken from the input), which
  * must give the same messages and the same outcome; then, when it starts

@@ -1,4 +1,4 @@
-/* Unit tests for lib/read/fit.c, the FIT decoder: every FIT file of
+/* Unit tests for lib/format/fit.c, the FIT decoder: every FIT file of
  * tests/fixtures/workouts against the facts that decoders independent of
  * hq measured (tests/fixtures/workouts/README.md: Garmin's SDK, fitdecode,
  * fit-file-parser, GPSBabel), record by record against python-fitparse's
