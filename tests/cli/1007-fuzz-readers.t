@@ -3,13 +3,15 @@
 # with leak checks in the sanitizer pass): each reader of hq-ingest through
 # hq_input_open/hq_input_import (fuzz_input, the format sniffed from each
 # seed), the --where/--when expressions (fuzz_expr), the config file
-# (fuzz_config) and model replies, streamed or whole (fuzz_llm). The seed
+# (fuzz_config), model replies, streamed or whole (fuzz_llm), and FIT
+# files (fuzz_fit, seeded with small real ones). The seed
 # changes with the day and is printed; HQ_FUZZ_SEED=N replays a day,
 # HQ_FUZZ_SCALE=K runs K times the iterations. Apple exports: 1005.
 . "$(dirname "$0")/lib.sh"
-command -v fuzz_input >/dev/null || skip_all "fuzz targets not built"
+command -v fuzz_input >/dev/null && command -v fuzz_fit >/dev/null ||
+    skip_all "fuzz targets not built"
 F=$HQ_FIXTURES
-need_fixtures cgm labs dexa llm
+need_fixtures cgm labs dexa llm workouts
 D=$HQ_ROOT/tests/data
 
 seed=${HQ_FUZZ_SEED:-$(date +%j)}
@@ -41,4 +43,10 @@ fuzz fuzz_config 8000 1 "$D/fuzz/config.ini"
 set -- "$F"/llm/*.sse "$F"/llm/*.json "$D"/fuzz/*.sse "$D"/fuzz/*.ndjson "$D"/fuzz/*-body.json \
     "$D"/fuzz/*-error.json "$D"/fuzz/session-msg.json
 fuzz fuzz_llm 5000 $# "$@"
+W=$F/workouts/fitparse
+set -- "$W"/Activity.fit "$W"/DeveloperData.fit \
+    "$W"/compressed-speed-distance.fit "$W"/garmin-fenix-5-run.fit \
+    "$W"/activity-settings-corruptheader.fit "$W"/activity-unexpected-eof.fit \
+    "$W"/sample_mulitple_header.fit
+fuzz fuzz_fit 3000 $# "$@"
 done_testing
