@@ -12,6 +12,13 @@
 
 #include <stddef.h>
 
+/* The longest span of a cumulative sample (steps, energy, distance): the
+ * writer refuses a longer one (ingest.h), its amount is spread over every
+ * 15-minute slot it covers (rollup.h), and a series and the merged rollups
+ * look this far back for samples reaching into their range (query.c,
+ * rollup.c). Daily totals are the longest any app writes. */
+#define HQ_CUMULATIVE_MAX_SPAN (7 * 86400)
+
 enum hq_kind {
 	HQ_KIND_CUMULATIVE, /* counts and amounts over an interval: summed */
 	HQ_KIND_DISCRETE,   /* a measurement at an instant: averaged */

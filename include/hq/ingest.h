@@ -24,9 +24,9 @@
  * most HQ_INGEST_MAX_VALUE in size, amounts (cumulative samples, a
  * workout's duration, distance and energy, a day's activity) not negative,
  * an end never before its start, a span at most HQ_INGEST_MAX_SPAN
- * (HQ_INGEST_MAX_CUMULATIVE_SPAN for a cumulative sample). What fails them
- * is skipped (the add function returns 2, e says why) and the reader warns
- * with file:line; hq-ingest(1) lists the bounds under LIMITS.
+ * (HQ_CUMULATIVE_MAX_SPAN of catalog.h for a cumulative sample). What
+ * fails them is skipped (the add function returns 2, e says why) and the
+ * reader warns with file:line; hq-ingest(1) lists the bounds under LIMITS.
  */
 #ifndef HQ_INGEST_H
 #define HQ_INGEST_H
@@ -34,6 +34,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hq/catalog.h"
 #include "hq/err.h"
 #include "hq/store.h"
 
@@ -45,11 +46,6 @@ struct hq_input;
  * quantity comes near (the largest are steps or metres, under 1e7 a
  * sample), and sums of values this size stay finite. */
 #define HQ_INGEST_MAX_VALUE 1e12
-/* The longest span of a cumulative sample (steps, energy, distance): its
- * amount is spread over every 15-minute slot it covers (rollup.h), and
- * queries look this far back for samples reaching into a range (query.c's
- * MAX_SPAN). Daily totals are the longest any app writes. */
-#define HQ_INGEST_MAX_CUMULATIVE_SPAN (7 * 86400)
 /* The longest span of any other sample, workout or correlation: states
  * such as a pregnancy or a contraceptive last months or years; nothing a
  * person records lasts ten. Their cost does not grow with the span. */

@@ -7,12 +7,9 @@
 
 #include "hq/buf.h"
 #include "hq/query.h"
+#include "hq/query_int.h"
 #include "hq/rollup.h"
 #include "hq/sleep.h"
-
-/* Cumulative samples can start before the range and reach into it; how far
- * back to look for them. */
-#define MAX_SPAN (7 * 86400)
 
 /* ---- metric names ------------------------------------------------------ */
 
@@ -83,27 +80,6 @@ hq_query_resolve(struct hq_store *s, const char *name, struct hq_metric_ref *m,
 	return found ? 0 : -1;
 }
 
-long
-hq_dayset_find(const struct hq_dayset *d, int64_t day)
-{
-	size_t lo = 0, hi = d->n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (d->days[mid] < day)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < d->n && d->days[lo] == day ? (long)lo : -1;
-}
-
-int
-hq_dayset_has(const struct hq_dayset *d, int64_t day)
-{
-	return hq_dayset_find(d, day) >= 0;
-}
-
 void
 hq_query_default_agg(enum hq_kind k, struct hq_agg *a)
 {
@@ -128,45 +104,6 @@ metric_ids(struct hq_store *s, const struct hq_metric_ref *m, int64_t ids[2],
 			return -1;
 	}
 	return 0;
-}
-
-/* ---- rows out ------------------------------------------------------------ */
-
-/* Where rows go: the caller's function, one row at a time. stop is set
- * when it said stop (rc 0) or failed (rc -1, e set); readers then stop
- * reading and return rc. */
-struct emit {
-	hq_query_row_fn *fn;
-	void *ctx;
-	struct hq_series *sr;
-	struct hq_err *e;
-	int stop, rc;
-};
-
-static void
-row_init(struct hq_row *r)
-{
-	memset(r, 0, sizeof *r);
-	r->source = -1;
-	r->sample_value = NAN;
-	for (size_t i = 0; i < HQ_MAX_AGGS; i++)
-		r->v[i] = NAN;
-}
-
-/* Hand r on: 0, or 1 when the reader must stop (em->rc says why). */
-static int
-emit(struct emit *em, const struct hq_row *r)
-{
-	int rc;
-
-	if (em->stop)
-		return 1;
-	rc = em->fn(em->ctx, em->sr, r, em->e);
-	if (rc) {
-		em->stop = 1;
-		em->rc = rc < 0 ? -1 : 0;
-	}
-	return em->stop;
 }
 
 /* ---- raw samples ----------------------------------------------------- */
@@ -321,290 +258,6 @@ stream_close(struct stream *s)
 	memset(s, 0, sizeof *s);
 }
 
-/* ---- points and buckets ----------------------------------------------- */
-
-/* A value at an instant, on its way into a bucket. */
-struct point {
-	int64_t t, end;
-	double v;
-	int counts;        /* adds to the row's n */
-	int64_t day;       /* local day (the night, for sleep) */
-	size_t seq;        /* sort_points(): the order they came in */
-};
-
-struct points {
-	struct point *v;
-	size_t n, cap;
-};
-
-static void
-push_point(struct points *p, struct point pt)
-{
-	if (p->n == p->cap) {
-		p->cap = p->cap ? p->cap * 2 : 256;
-		p->v = hq_xrealloc(p->v, p->cap * sizeof *p->v);
-	}
-	p->v[p->n++] = pt;
-}
-
-static int
-cmp_point(const void *a, const void *b)
-{
-	const struct point *x = a, *y = b;
-
-	if (x->t != y->t)
-		return (x->t > y->t) - (x->t < y->t);
-	return (x->seq > y->seq) - (x->seq < y->seq);
-}
-
-/* Points in time order, equal times in the order they came (as a stable
- * sort of every point of a query would leave them). */
-static void
-sort_points(struct points *p)
-{
-	size_t i = 1;
-
-	while (i < p->n && p->v[i - 1].t <= p->v[i].t)
-		i++;
-	if (i >= p->n)
-		return;
-	for (i = 0; i < p->n; i++)
-		p->v[i].seq = i;
-	qsort(p->v, p->n, sizeof *p->v, cmp_point);
-}
-
-/* Whether the row's n is the number of values (daily totals, samples) or
- * counted separately (cumulative hour/day buckets: samples starting). */
-static void
-finish_row(struct hq_row *r, struct hq_stats_acc *acc, const struct hq_query *q,
-    long counted, int separate_n)
-{
-	r->n = separate_n ? counted : acc->n;
-	for (size_t i = 0; i < q->naggs; i++) {
-		const struct hq_agg *g = &q->aggs[i];
-		if (separate_n && g->kind == HQ_AGG_COUNT)
-			r->v[i] = (double)counted;
-		else if (separate_n && g->kind == HQ_AGG_AVG)
-			r->v[i] = counted ? acc->sum / (double)counted : NAN;
-		else
-			r->v[i] = hq_stats_acc_value(acc, g);
-	}
-}
-
-/* ---- day windows (by day, from an evening to the next noon) ------------ */
-
-static int
-windowed(const struct hq_query *q)
-{
-	return q->by == HQ_DAY && (q->day_from_hour || q->day_to_hour);
-}
-
-/* The window holding t: 1, with [*lo, *hi) the window and *day its day;
- * or 0 when t falls between two windows, with [*lo, *hi) that gap. */
-static int
-window_of(const struct hq_query *q, int64_t t, int64_t *lo, int64_t *hi,
-    int64_t *day)
-{
-	int64_t d = hq_time_local_day(t), next = hq_time_day_at(d, q->day_from_hour);
-	int64_t s = next, e;
-
-	if (t < s)              /* before today's opens: yesterday's, if still open */
-		s = hq_time_day_at(--d, q->day_from_hour);
-	e = hq_time_day_at(d + 1, q->day_to_hour);
-	if (t >= e) {
-		*lo = e;
-		*hi = next;
-		return 0;
-	}
-	*lo = s;
-	*hi = e;
-	*day = d;
-	return 1;
-}
-
-/* The day an instant counts for (its calendar day, or its window's), kept
- * while instants in time order stay inside the same day or gap. */
-struct day_cache {
-	int64_t lo, hi, day;
-	int in;
-};
-
-/* 1 with *day, or 0 when t counts for no day (between windows). */
-static int
-day_of(const struct hq_query *q, struct day_cache *c, int64_t t, int64_t *day)
-{
-	if (t < c->lo || t >= c->hi) {
-		if (windowed(q)) {
-			c->in = window_of(q, t, &c->lo, &c->hi, &c->day);
-		} else {
-			c->day = hq_time_local_day(t);
-			c->lo = hq_time_day_start(c->day);
-			c->hi = hq_time_day_start(c->day + 1);
-			c->in = 1;
-		}
-	}
-	*day = c->day;
-	return c->in;
-}
-
-/* Gives the values of [lo, hi) again to acc (hq_stats_acc_add_values), in
- * any order, for another pass of exact quantiles. 0 or -1. */
-typedef int reread_fn(void *ctx, int64_t lo, int64_t hi,
-    struct hq_stats_acc *acc, struct hq_err *e);
-
-/* Rows out of values that arrive in time order, one bucket at a time: one
- * row is open, and medians and percentiles hold the bucket's distinct
- * values, at most HQ_QUANT_LIMIT of them when the values can be read again
- * (reread), else all of them. */
-struct bucketer {
-	const struct hq_query *q;
-	enum hq_period by;
-	int whole, separate_n;
-	struct emit *em;
-	struct hq_stats_acc acc;
-	struct hq_row row;
-	int open;
-	int64_t bs, be, last_t;
-	long counted;
-	reread_fn *reread;
-	void *reread_ctx;
-};
-
-static void
-bucketer_init(struct bucketer *b, const struct hq_query *q, enum hq_period by,
-    int whole, int separate_n, struct emit *em, reread_fn *reread,
-    void *reread_ctx)
-{
-	memset(b, 0, sizeof *b);
-	b->q = q;
-	b->by = by;
-	b->whole = whole;
-	b->separate_n = separate_n;
-	b->em = em;
-	b->reread = reread;
-	b->reread_ctx = reread_ctx;
-	hq_stats_acc_init_aggs(&b->acc, q->aggs, q->naggs, reread != NULL);
-}
-
-/* Close the open row and hand it on: 0, 1 to stop, -1. */
-static int
-bucketer_close(struct bucketer *b)
-{
-	struct hq_row *r = &b->row;
-
-	if (!b->open)
-		return 0;
-	b->open = 0;
-	/* An open range ends with the day of the last value. */
-	if (b->whole && b->q->to == INT64_MAX)
-		r->end = hq_time_day_start(hq_time_local_day(b->last_t) + 1);
-	while (!hq_stats_acc_pass_done(&b->acc))
-		if (b->reread(b->reread_ctx, b->bs, b->be, &b->acc, b->em->e)) {
-			b->em->stop = 1;
-			b->em->rc = -1;
-			return -1;
-		}
-	finish_row(r, &b->acc, b->q, b->counted, b->separate_n);
-	return emit(b->em, r);
-}
-
-/* Open the bucket holding t (or the whole range). */
-static int
-bucketer_open(struct bucketer *b, int64_t t)
-{
-	int rc = bucketer_close(b);
-
-	if (rc)
-		return rc;
-	hq_stats_acc_reset(&b->acc);
-	b->counted = 0;
-	row_init(&b->row);
-	if (b->whole) {
-		b->bs = b->q->from != INT64_MIN ? b->q->from
-		    : hq_time_day_start(hq_time_local_day(t));
-		b->be = b->q->to;
-		b->row.day = hq_time_local_day(b->bs);
-	} else if (windowed(b->q)) {
-		window_of(b->q, t, &b->bs, &b->be, &b->row.day);
-	} else {
-		b->bs = hq_time_bucket_start(t, b->by);
-		b->be = hq_time_bucket_next(b->bs, b->by);
-		b->row.day = hq_time_local_day(b->bs);
-	}
-	b->row.start = b->bs;
-	b->row.end = b->be;
-	b->open = 1;
-	return 0;
-}
-
-/* A value at t: 0, 1 to stop (the sink said so), -1. */
-static int
-bucketer_add(struct bucketer *b, int64_t t, double v, int counts)
-{
-	if (!b->open || (!b->whole && (t >= b->be || t < b->bs))) {
-		int rc;
-		/* With day windows, callers pass values inside a window
-		 * only; any other is dropped. */
-		if (windowed(b->q) && !b->whole) {
-			int64_t lo, hi, day;
-			if (!window_of(b->q, t, &lo, &hi, &day))
-				return 0;
-		}
-		if ((rc = bucketer_open(b, t)))
-			return rc;
-	}
-	hq_stats_acc_add(&b->acc, v);
-	b->counted += counts;
-	b->last_t = t;
-	return 0;
-}
-
-static int
-bucketer_finish(struct bucketer *b)
-{
-	int rc = bucketer_close(b);
-
-	hq_stats_acc_free(&b->acc);
-	return rc;
-}
-
-/* Sorted points into the bucketer: 0, 1 to stop, -1. */
-static int
-bucket_points(struct bucketer *b, const struct points *p)
-{
-	for (size_t i = 0; i < p->n; i++) {
-		int rc = bucketer_add(b, p->v[i].t, p->v[i].v, p->v[i].counts);
-		if (rc)
-			return rc;
-	}
-	return 0;
-}
-
-/* --when: q->days are the days lib/select.c found the conditions true on
- * (hq_select_days_set()). Every reader below asks before a value counts:
- * raw samples as they stream from their SELECT, cumulative pieces after
- * the merge, nights, and rollup slots. */
-static int
-day_ok(const struct hq_query *q, int64_t day)
-{
-	return !q->days || hq_dayset_has(q->days, day);
-}
-
-/* Daily totals from points already split at day boundaries: one point per
- * day, at the day's start. */
-static void
-daily_totals(const struct points *in, struct points *out)
-{
-	for (size_t i = 0; i < in->n;) {
-		int64_t day = in->v[i].day;
-		struct point pt = { .day = day, .counts = 1, .t = hq_time_day_start(day) };
-		pt.end = hq_time_day_start(day + 1);
-		for (; i < in->n && in->v[i].day == day; i++)
-			pt.v += in->v[i].v;
-		push_point(out, pt);
-	}
-}
-
 /* ---- sources: ranks and row indexes ------------------------------------ */
 
 /* A sample's rank in the merge (merge.h), remembered per source and device:
@@ -664,18 +317,18 @@ split_piece(const struct hq_query *q, int64_t lo, int64_t hi, enum hq_period by,
 	int64_t from = lo > a ? lo : a, to = hi < b ? hi : b, day;
 
 	if (b <= a) {
-		if (a >= lo && a < hi && day_of(q, &dc, a, &day)) {
+		if (a >= lo && a < hi && hq_query_day_of(q, &dc, a, &day)) {
 			struct point pt = { a, a, v, first, day, 0 };
-			push_point(out, pt);
+			hq_query_push_point(out, pt);
 		}
 		return;
 	}
 	for (int64_t t = from; t < to;) {
 		int64_t next, z;
 		int in = 1;
-		if (windowed(q)) {
+		if (hq_query_windowed(q)) {
 			/* to the end of the window or of the gap */
-			in = day_of(q, &dc, t, &day);
+			in = hq_query_day_of(q, &dc, t, &day);
 			next = dc.hi;
 		} else {
 			next = hq_time_bucket_next(hq_time_bucket_start(t, by), by);
@@ -685,7 +338,7 @@ split_piece(const struct hq_query *q, int64_t lo, int64_t hi, enum hq_period by,
 		if (in) {
 			struct point pt = { t, z, v * (double)(z - t) / (double)(b - a),
 			    first && t == a, day, 0 };
-			push_point(out, pt);
+			hq_query_push_point(out, pt);
 		}
 		t = z;
 	}
@@ -702,14 +355,14 @@ day_piece(int64_t lo, int64_t hi, int64_t day, int64_t a, int64_t b, double v,
 	if (b <= a) {
 		if (a >= lo && a < hi) {
 			struct point pt = { a, a, v, first, day, 0 };
-			push_point(out, pt);
+			hq_query_push_point(out, pt);
 		}
 		return;
 	}
 	if (from < to) {
 		struct point pt = { from, to, v * (double)(to - from) / (double)(b - a),
 		    first && from == a, day, 0 };
-		push_point(out, pt);
+		hq_query_push_point(out, pt);
 	}
 }
 
@@ -834,9 +487,9 @@ cumulative_rows(struct hq_store *s, const struct hq_query *q,
 		for (size_t i = a; i < own && !em->stop; i++) {
 			const struct sample *x = &w.v[i];
 			struct hq_row r;
-			if (!any[i] || !day_ok(q, hq_time_local_day(x->start)))
+			if (!any[i] || !hq_query_day_ok(q, hq_time_local_day(x->start)))
 				continue;
-			row_init(&r);
+			hq_query_row_init(&r);
 			r.start = x->start;
 			r.end = x->end;
 			r.n = 1;
@@ -845,7 +498,7 @@ cumulative_rows(struct hq_store *s, const struct hq_query *q,
 			for (size_t k = 0; k < q->naggs; k++)
 				r.v[k] = q->aggs[k].kind == HQ_AGG_COUNT ? 1 : share[i];
 			row_source(s, &r, x->source_id);
-			emit(em, &r);
+			hq_query_emit(em, &r);
 		}
 		free(share);
 		free(any);
@@ -873,7 +526,7 @@ cumulative_buckets(const struct hq_query *q, struct stream *in,
 	int coarse = q->whole || q->by >= HQ_WEEK, rc = 0;
 	int64_t lo = q->from, day_end = INT64_MIN;
 
-	bucketer_init(&b, q, q->by, q->whole, !coarse, em, NULL, NULL);
+	hq_query_bucketer_init(&b, q, q->by, q->whole, !coarse, em, NULL, NULL);
 	while (!em->stop) {
 		struct hq_piece *pc;
 		size_t npc;
@@ -903,7 +556,7 @@ cumulative_buckets(const struct hq_query *q, struct stream *in,
 		for (size_t i = 0; i < npc; i++) {
 			int first = !seen[pc[i].sample];
 			seen[pc[i].sample] = 1;
-			if (fine == HQ_DAY && !windowed(q))
+			if (fine == HQ_DAY && !hq_query_windowed(q))
 				day_piece(lo, day_end, day, pc[i].start, pc[i].end,
 				    pc[i].value, first, &pts);
 			else
@@ -912,19 +565,19 @@ cumulative_buckets(const struct hq_query *q, struct stream *in,
 		}
 		free(seen);
 		free(pc);
-		sort_points(&pts);
+		hq_query_sort_points(&pts);
 		/* --when: only the chosen days count. */
 		size_t k = 0;
 		for (size_t i = 0; i < pts.n; i++)
-			if (day_ok(q, pts.v[i].day))
+			if (hq_query_day_ok(q, pts.v[i].day))
 				pts.v[k++] = pts.v[i];
 		pts.n = k;
 		if (coarse) {
 			days.n = 0;
-			daily_totals(&pts, &days);
-			rc = bucket_points(&b, &days);
+			hq_query_daily_totals(&pts, &days);
+			rc = hq_query_bucket_points(&b, &days);
 		} else
-			rc = bucket_points(&b, &pts);
+			rc = hq_query_bucket_points(&b, &pts);
 		if (rc)
 			break;
 		window_drop(&w, day_end - 2 * w.longest);
@@ -941,7 +594,7 @@ cumulative_buckets(const struct hq_query *q, struct stream *in,
 		lo = day_end;
 	}
 	if (rc >= 0) {
-		int frc = bucketer_finish(&b);
+		int frc = hq_query_bucketer_finish(&b);
 		if (frc < 0)
 			rc = -1;
 	} else
@@ -969,10 +622,11 @@ run_cumulative_raw(struct hq_store *s, const struct hq_query *q,
 	names = source_id ? NULL : hq_store_source_names(s, &nnames);
 	for (size_t i = 0; names && i < nnames && !devices; i++)
 		devices = hq_merge_device_matters(q->priority, names[i]);
-	/* Samples that start up to MAX_SPAN before the range can reach into
-	 * it. */
+	/* Samples that start up to HQ_CUMULATIVE_MAX_SPAN before the range
+	 * can reach into it. */
 	if (stream_open(&in, s, &q->metric, devices, ids, q->from == INT64_MIN
-	    ? INT64_MIN : q->from - MAX_SPAN, q->to, q->from, source_id, e)) {
+	    ? INT64_MIN : q->from - HQ_CUMULATIVE_MAX_SPAN, q->to, q->from,
+	    source_id, e)) {
 		stream_close(&in);
 		return -1;
 	}
@@ -1016,8 +670,8 @@ discrete_reread(void *ctx, int64_t lo, int64_t hi, struct hq_stats_acc *acc,
 		return -1;
 	}
 	while ((rc = stream_next(&in, &x, e)) > 0)
-		if ((!rr->q->days && !windowed(rr->q)) ||
-		    (day_of(rr->q, &dc, x.start, &day) && day_ok(rr->q, day)))
+		if ((!rr->q->days && !hq_query_windowed(rr->q)) ||
+		    (hq_query_day_of(rr->q, &dc, x.start, &day) && hq_query_day_ok(rr->q, day)))
 			hq_stats_acc_add_values(acc, x.value, 1);
 	stream_close(&in);
 	return rc;
@@ -1044,19 +698,19 @@ run_discrete_raw(struct hq_store *s, const struct hq_query *q,
 		stream_close(&in);
 		return -1;
 	}
-	bucketer_init(&b, q, q->by, q->whole, 0, em, discrete_reread, &rr);
+	hq_query_bucketer_init(&b, q, q->by, q->whole, 0, em, discrete_reread, &rr);
 	while (!em->stop && (rc = stream_next(&in, &x, e)) > 0) {
 		int64_t day = 0;
 		struct hq_row r;
-		if ((q->days || per_sample || windowed(q)) &&
-		    (!day_of(q, &dc, x.start, &day) || !day_ok(q, day)))
+		if ((q->days || per_sample || hq_query_windowed(q)) &&
+		    (!hq_query_day_of(q, &dc, x.start, &day) || !hq_query_day_ok(q, day)))
 			continue;
 		if (!per_sample) {
-			if (bucketer_add(&b, x.start, x.value, 1) < 0)
+			if (hq_query_bucketer_add(&b, x.start, x.value, 1) < 0)
 				rc = -1;
 			continue;
 		}
-		row_init(&r);
+		hq_query_row_init(&r);
 		r.start = x.start;
 		r.end = x.end;
 		r.n = 1;
@@ -1071,9 +725,9 @@ run_discrete_raw(struct hq_store *s, const struct hq_query *q,
 			last_source = x.source_id;
 		}
 		r.source = source_index;
-		emit(em, &r);
+		hq_query_emit(em, &r);
 	}
-	if (rc >= 0 && !em->stop && bucketer_close(&b) < 0)
+	if (rc >= 0 && !em->stop && hq_query_bucketer_close(&b) < 0)
 		rc = -1;
 	hq_stats_acc_free(&b.acc);
 	stream_close(&in);
@@ -1111,7 +765,7 @@ sleep_nights(const struct hq_query *q, struct window *w, int64_t upto,
 	for (size_t i = 0; i < nn && !rc; i++) {
 		double secs;
 		int64_t ds = hq_time_day_start(nights[i].day);
-		if (ds < q->from || ds >= q->to || !day_ok(q, nights[i].day))
+		if (ds < q->from || ds >= q->to || !hq_query_day_ok(q, nights[i].day))
 			continue;
 		/* Still going on at the export (or now): not a short night. */
 		if (hq_sleep_night_closes(nights[i].day, cutoff) > until)
@@ -1123,7 +777,7 @@ sleep_nights(const struct hq_query *q, struct window *w, int64_t upto,
 			continue;
 		if (q->by == HQ_PERIOD_NONE && !q->whole) {
 			struct hq_row r;
-			row_init(&r);
+			hq_query_row_init(&r);
 			r.start = nights[i].start;
 			r.end = nights[i].end;
 			r.n = 1;
@@ -1131,12 +785,12 @@ sleep_nights(const struct hq_query *q, struct window *w, int64_t upto,
 			for (size_t j = 0; j < q->naggs; j++)
 				r.v[j] = q->aggs[j].kind == HQ_AGG_COUNT ? 1
 				    : q->aggs[j].kind == HQ_AGG_STDDEV ? NAN : secs / 3600;
-			rc = emit(em, &r);
+			rc = hq_query_emit(em, &r);
 			continue;
 		}
 		/* A night sits at the start of its date, so day buckets and
 		 * --when match it by date. */
-		rc = bucketer_add(b, ds, secs / 3600, 1);
+		rc = hq_query_bucketer_add(b, ds, secs / 3600, 1);
 	}
 	free(nights);
 	free(ss);
@@ -1178,7 +832,7 @@ run_sleep(struct hq_store *s, const struct hq_query *q, const int64_t ids[2],
 		stream_close(&in);
 		return -1;
 	}
-	bucketer_init(&b, q, q->by, q->whole, 0, em, NULL, NULL);
+	hq_query_bucketer_init(&b, q, q->by, q->whole, 0, em, NULL, NULL);
 	/* A day at a time, the nights that can no longer grow. */
 	while (!em->stop && (rc = stream_next(&in, &x, e)) > 0) {
 		if (x.start >= next_day) {
@@ -1191,352 +845,13 @@ run_sleep(struct hq_store *s, const struct hq_query *q, const int64_t ids[2],
 	}
 	if (rc >= 0 && !em->stop)
 		rc = sleep_nights(q, &w, INT64_MAX, cutoff, until, &rk, &b, em);
-	if (rc >= 0 && !em->stop && bucketer_close(&b) < 0)
+	if (rc >= 0 && !em->stop && hq_query_bucketer_close(&b) < 0)
 		rc = -1;
 	hq_stats_acc_free(&b.acc);
 	stream_close(&in);
 	free(w.v);
 	free(rk.m);
 	return rc < 0 ? -1 : em->rc;
-}
-
-/* ---- rollups ----------------------------------------------------------- */
-
-static int
-aggs_from_moments(const struct hq_query *q)
-{
-	for (size_t i = 0; i < q->naggs; i++)
-		if (hq_stats_needs_values(&q->aggs[i]))
-			return 0;
-	return 1;
-}
-
-/* Medians and percentiles, which the rollups of values answer (first and
- * last need the samples' order). */
-static int
-aggs_quantiles(const struct hq_query *q)
-{
-	int any = 0;
-
-	for (size_t i = 0; i < q->naggs; i++) {
-		if (q->aggs[i].kind == HQ_AGG_FIRST || q->aggs[i].kind == HQ_AGG_LAST)
-			return 0;
-		any |= q->aggs[i].kind == HQ_AGG_MEDIAN || q->aggs[i].kind == HQ_AGG_PCT;
-	}
-	return any;
-}
-
-/* Whether the rollups can answer q (those of values too: vals); see
- * query.h. */
-static int
-rollup_eligible(const struct hq_query *q, int *vals)
-{
-	*vals = 0;
-	if (q->no_rollup || (q->by == HQ_PERIOD_NONE && !q->whole))
-		return 0;
-	if ((q->from != INT64_MIN && q->from % HQ_ROLLUP_SLOT) ||
-	    (q->to != INT64_MAX && q->to % HQ_ROLLUP_SLOT))
-		return 0;
-	if (q->metric.kind == HQ_KIND_DISCRETE) {
-		if (aggs_from_moments(q))
-			return 1;
-		*vals = aggs_quantiles(q);
-		return *vals;
-	}
-	if (q->metric.kind == HQ_KIND_CUMULATIVE) {
-		if (q->by == HQ_HOUR || q->by == HQ_DAY) {
-			for (size_t i = 0; i < q->naggs; i++)
-				if (q->aggs[i].kind != HQ_AGG_SUM &&
-				    q->aggs[i].kind != HQ_AGG_COUNT &&
-				    q->aggs[i].kind != HQ_AGG_AVG)
-					return 0;
-		}
-		return 1;
-	}
-	return 0;
-}
-
-/* The values of a metric's slots, from rollup_vals. */
-struct vals_reread {
-	struct hq_store *s;
-	const struct hq_query *q;
-	int64_t id, source_id;
-};
-
-/* The statement that reads rollup_vals of a metric in [?2, ?3), of source
- * ?4 (0: all), in slot and source order. */
-static int
-prepare_vals(struct hq_store *s, int64_t id, int64_t lo, int64_t hi,
-    int64_t source_id, sqlite3_stmt **st, struct hq_err *e)
-{
-	if (hq_store_prepare(s, "SELECT slot, source_id, vals FROM rollup_vals "
-	    "WHERE metric_id = ?1 AND slot >= ?2 AND slot < ?3 AND "
-	    "(?4 = 0 OR source_id = ?4) ORDER BY slot, source_id", st, e))
-		return -1;
-	sqlite3_bind_int64(*st, 1, id);
-	sqlite3_bind_int64(*st, 2, lo);
-	sqlite3_bind_int64(*st, 3, hi);
-	sqlite3_bind_int64(*st, 4, source_id);
-	return 0;
-}
-
-static void
-add_blob(struct hq_stats_acc *acc, sqlite3_stmt *st, int col)
-{
-	struct hq_rollup_vals rv;
-	double v;
-	long c;
-
-	hq_rollup_vals_start(&rv, sqlite3_column_blob(st, col),
-	    (size_t)sqlite3_column_bytes(st, col));
-	while (hq_rollup_vals_next(&rv, &v, &c))
-		hq_stats_acc_add_values(acc, v, c);
-}
-
-/* Another pass over the slots of [lo, hi) for exact quantiles. */
-static int
-vals_reread(void *ctx, int64_t lo, int64_t hi, struct hq_stats_acc *acc,
-    struct hq_err *e)
-{
-	struct vals_reread *vr = ctx;
-	struct day_cache dc = { 0, 0, 0, 0 };
-	sqlite3_stmt *st;
-	int64_t day;
-	int rc;
-
-	if (lo < vr->q->from)
-		lo = vr->q->from;
-	if (hi > vr->q->to)
-		hi = vr->q->to;
-	if (prepare_vals(vr->s, vr->id, lo, hi, vr->source_id, &st, e))
-		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		if ((!vr->q->days && !windowed(vr->q)) ||
-		    (day_of(vr->q, &dc, sqlite3_column_int64(st, 0), &day) &&
-		    day_ok(vr->q, day)))
-			add_blob(acc, st, 2);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		hq_err_set(e, "%s: reading rollups: %s", hq_store_filename(vr->s),
-		    sqlite3_errmsg(hq_store_db(vr->s)));
-		return -1;
-	}
-	return 0;
-}
-
-/* The passes exact quantiles still need over the bucket [bs, be): 0, or
- * -1 (em stops). */
-static int
-finish_vals(struct hq_stats_acc *acc, struct vals_reread *vr, int64_t bs,
-    int64_t be, struct emit *em)
-{
-	while (!hq_stats_acc_pass_done(acc))
-		if (vals_reread(vr, bs, be, acc, em->e)) {
-			em->stop = 1;
-			em->rc = -1;
-			return -1;
-		}
-	return 0;
-}
-
-/*
- * Slots of a metric from the rollups, in time order. For a cumulative
- * metric the slots must have one source each (or --source picked one):
- * where two sources overlap only the raw samples can say which counts, so
- * the answer is 0 ("cannot") and the caller reads raw samples. Cumulative
- * rows are handed on only once every slot has been read (a conflict may
- * come last); they are a point per hour or day, not per sample.
- */
-static int
-run_rollup(struct hq_store *s, const struct hq_query *q, const int64_t ids[2],
-    int64_t source_id, int vals, int quarters, struct emit *em,
-    struct hq_err *e)
-{
-	sqlite3_stmt *st, *sv = NULL;
-	struct points pts = {0};
-	int cum = q->metric.kind == HQ_KIND_CUMULATIVE, rc = SQLITE_DONE;
-	struct hq_stats_acc acc;
-	struct hq_row r;
-	int open = 0;
-	int64_t bs = 0, be = 0, prev_slot = INT64_MIN;
-	int conflict = 0, merged = 0;
-	int64_t id = ids[0] ? ids[0] : ids[1];
-	const char *sql;
-
-	/* A metric stored under two names would need two merged ranges. */
-	if (ids[0] && ids[1])
-		return 0;
-	if (cum && !source_id && !q->priority) {
-		/* The default priority's merge, kept at ingest. */
-		if (hq_store_prepare(s, quarters ? "SELECT 1 FROM "
-		    "rollup_merged_q_metric WHERE metric_id = ?" : "SELECT 1 FROM "
-		    "rollup_merged_metric WHERE metric_id = ?", &st, e))
-			return -1;
-		sqlite3_bind_int64(st, 1, id);
-		merged = sqlite3_step(st) == SQLITE_ROW;
-		sqlite3_finalize(st);
-	}
-	/* Merged rollups by the hour need every bucket to start on an hour;
-	 * else (2) those by 15 minutes answer. */
-	int64_t grain = quarters ? HQ_ROLLUP_SLOT : HQ_ROLLUP_HOUR;
-	if (merged && !quarters && ((q->from != INT64_MIN && q->from % HQ_ROLLUP_HOUR) ||
-	    (q->to != INT64_MAX && q->to % HQ_ROLLUP_HOUR)))
-		return 2;
-	if (merged)
-		sql = quarters ? "SELECT slot, n, sum FROM rollup_merged_q WHERE "
-		    "metric_id = ?1 AND slot >= ?3 AND slot < ?4 AND ?5 = 0 ORDER BY slot"
-		    : "SELECT slot, n, sum FROM rollup_merged WHERE metric_id = ?1 "
-		    "AND slot >= ?3 AND slot < ?4 AND ?5 = 0 ORDER BY slot";
-	else if (cum)
-		sql = "SELECT slot, n, psum, source_id FROM rollup WHERE metric_id = ?1 "
-		    "AND slot >= ?3 AND slot < ?4 AND (?5 = 0 OR source_id = ?5) "
-		    "ORDER BY slot";
-	else
-		/* One row per source and slot, in slot order (the primary key);
-		 * each adds its moments to the bucket, so no GROUP BY (which
-		 * costs SQLite more than the whole rest of the query). */
-		sql = "SELECT slot, n, sum, sumsq, min, max, source_id FROM rollup "
-		    "WHERE metric_id = ?1 AND slot >= ?3 AND slot < ?4 AND "
-		    "(?5 = 0 OR source_id = ?5) AND n > 0 ORDER BY slot, source_id";
-	if (hq_store_prepare(s, sql, &st, e))
-		return -1;
-	sqlite3_bind_int64(st, 1, id);
-	sqlite3_bind_int64(st, 3, q->from);
-	sqlite3_bind_int64(st, 4, q->to);
-	sqlite3_bind_int64(st, 5, source_id);
-	/* Medians and percentiles: the values of the same slots, read beside
-	 * the moments in step (both in slot and source order). */
-	struct vals_reread vr = { s, q, id, source_id };
-	int have_v = 0, emitted = 0;
-	if (vals) {
-		if (prepare_vals(s, id, q->from, q->to, source_id, &sv, e)) {
-			sqlite3_finalize(st);
-			return -1;
-		}
-		have_v = sqlite3_step(sv) == SQLITE_ROW;
-	}
-	hq_stats_acc_init_aggs(&acc, q->aggs, q->naggs, 1);
-	em->sr->from_rollup = 1;
-	struct day_cache dc = { 0, 0, 0, 0 };
-	int64_t day = 0, day_end, day_start;
-	while (!em->stop && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t slot = sqlite3_column_int64(st, 0);
-		if (!day_of(q, &dc, slot, &day))
-			continue;         /* between two windows */
-		day_start = dc.lo;
-		day_end = dc.hi;
-		/* A window whose ends are not on slot boundaries cuts slots:
-		 * only raw samples can say. Whole local hours fall on them in
-		 * every zone offset of the last fifty years (multiples of 15
-		 * minutes); rows already handed on cannot be taken back. */
-		if (windowed(q) && (day_start % HQ_ROLLUP_SLOT || day_end % HQ_ROLLUP_SLOT)) {
-			if (emitted) {
-				hq_err_set(e, "%s: a day window at an offset off "
-				    "15 minutes; use --no-rollup", q->metric.name);
-				em->stop = 1;
-				em->rc = -1;
-				break;
-			}
-			conflict = 1;
-			break;
-		}
-		/* Merged rollups by the hour (or quarter) need every bucket
-		 * to start and end on one. */
-		if (merged && (day_start % grain || day_end % grain ||
-		    (q->by == HQ_HOUR && hq_time_bucket_start(slot, HQ_HOUR) % grain))) {
-			conflict = quarters ? 1 : 2;
-			break;
-		}
-		if (!day_ok(q, day))
-			continue;
-		if (cum) {
-			if (slot == prev_slot && !source_id && !merged) {
-				conflict = 1;
-				break;
-			}
-			prev_slot = slot;
-			/* Slots add up into one point per hour (by hour) or per
-			 * day (everything else): the daily totals that coarse
-			 * buckets aggregate. */
-			int64_t key = q->by == HQ_HOUR ? hq_time_bucket_start(slot, HQ_HOUR) : day_start;
-			if (!pts.n || pts.v[pts.n - 1].t != key) {
-				struct point pt = { key, q->by == HQ_HOUR
-				    ? hq_time_bucket_next(key, HQ_HOUR) : day_end, 0, 0, day, 0 };
-				push_point(&pts, pt);
-			}
-			pts.v[pts.n - 1].v += sqlite3_column_double(st, 2);
-			pts.v[pts.n - 1].counts += sqlite3_column_int(st, 1);
-			continue;
-		}
-		if (!open || slot >= be) {
-			if (open && (finish_vals(&acc, &vr, bs, be, em) ||
-			    (finish_row(&r, &acc, q, 0, 0), emitted = 1, emit(em, &r))))
-				break;
-			hq_stats_acc_reset(&acc);
-			row_init(&r);
-			open = 1;
-			if (q->whole) {
-				bs = q->from != INT64_MIN ? q->from
-				    : hq_time_day_start(hq_time_local_day(slot));
-				be = q->to;
-			} else if (windowed(q)) {
-				bs = day_start;
-				be = day_end;
-			} else {
-				bs = hq_time_bucket_start(slot, q->by);
-				be = hq_time_bucket_next(bs, q->by);
-			}
-			r.start = bs;
-			r.end = be;
-			r.day = windowed(q) ? day : hq_time_local_day(bs);
-		}
-		hq_stats_acc_add_moments(&acc, sqlite3_column_int(st, 1),
-		    sqlite3_column_double(st, 2), sqlite3_column_double(st, 3),
-		    sqlite3_column_double(st, 4), sqlite3_column_double(st, 5));
-		if (vals) {
-			int64_t src = sqlite3_column_int64(st, 6);
-			while (have_v && (sqlite3_column_int64(sv, 0) < slot ||
-			    (sqlite3_column_int64(sv, 0) == slot &&
-			    sqlite3_column_int64(sv, 1) < src)))
-				have_v = sqlite3_step(sv) == SQLITE_ROW;
-			if (have_v && sqlite3_column_int64(sv, 0) == slot &&
-			    sqlite3_column_int64(sv, 1) == src)
-				add_blob(&acc, sv, 2);
-		}
-		if (q->whole && q->to == INT64_MAX)
-			r.end = hq_time_day_start(hq_time_local_day(slot) + 1);
-	}
-	sqlite3_finalize(st);
-	sqlite3_finalize(sv);
-	if (open && !em->stop && !finish_vals(&acc, &vr, bs, be, em)) {
-		finish_row(&r, &acc, q, 0, 0);
-		emit(em, &r);
-	}
-	hq_stats_acc_free(&acc);
-	if (rc != SQLITE_DONE && rc != SQLITE_ROW && !em->stop) {
-		hq_err_set(e, "%s: reading rollups: %s", hq_store_filename(s),
-		    sqlite3_errmsg(hq_store_db(s)));
-		free(pts.v);
-		return -1;
-	}
-	if (cum && !conflict && !em->stop) {
-		struct bucketer b;
-		/* A day counts once, however many slots made it. */
-		int coarse = q->whole || q->by >= HQ_WEEK;
-		if (coarse)
-			for (size_t i = 0; i < pts.n; i++)
-				pts.v[i].counts = 1;
-		bucketer_init(&b, q, q->by, q->whole, !coarse, em, NULL, NULL);
-		if (bucket_points(&b, &pts) >= 0)
-			bucketer_close(&b);
-		hq_stats_acc_free(&b.acc);
-	}
-	free(pts.v);
-	if (conflict) {
-		em->sr->from_rollup = 0;
-		return conflict == 2 ? 2 : 0;
-	}
-	return em->rc < 0 ? -1 : 1;
 }
 
 /* ---- run ------------------------------------------------------------------ */
@@ -1598,11 +913,11 @@ hq_query_each(struct hq_store *s, const struct hq_query *qin,
 		}
 	}
 	int vals;
-	if (rollup_eligible(&q, &vals) && hq_rollup_current(s) &&
+	if (hq_query_rollup_eligible(&q, &vals) && hq_rollup_current(s) &&
 	    (!vals || hq_rollup_vals_current(s))) {
-		int got = run_rollup(s, &q, ids, source_id, vals, 0, &em, e);
+		int got = hq_query_run_rollup(s, &q, ids, source_id, vals, 0, &em, e);
 		if (got == 2)
-			got = run_rollup(s, &q, ids, source_id, vals, 1, &em, e);
+			got = hq_query_run_rollup(s, &q, ids, source_id, vals, 1, &em, e);
 		if (got < 0)
 			goto out;
 		if (got > 0) {

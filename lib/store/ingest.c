@@ -775,7 +775,7 @@ make_sample(struct hq_ingest *ig, const struct hq_ingest_record *r, int top,
 		return rc;
 	memset(smp, 0, sizeof *smp);
 	if (check_span(r->start, r->end, tc->kind == HQ_KIND_CUMULATIVE ?
-	    HQ_INGEST_MAX_CUMULATIVE_SPAN : HQ_INGEST_MAX_SPAN, e))
+	    HQ_CUMULATIVE_MAX_SPAN : HQ_INGEST_MAX_SPAN, e))
 		return 2;
 	if (r->has_value && !isfinite(r->value_num)) {
 		hq_err_set(e, "value is not a finite number");

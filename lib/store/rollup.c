@@ -341,10 +341,6 @@ add_sample(struct table *t, int64_t m, int64_t src, int64_t start,
 
 /* ---- merged cumulative series, default priority ------------------------ */
 
-/* Samples reaching further back than this into a window are not seen (the
- * same horizon as query.c's raw path). */
-#define MAX_SPAN (7 * 86400)
-
 struct window {
 	int64_t metric, lo, hi;   /* hours [lo, hi); INT64_MIN/MAX: all */
 	int cumulative;           /* 0: a metric that is not merged */
@@ -446,7 +442,8 @@ merge_window(struct hq_store *s, const struct window *w, struct hq_err *e)
 	    "AND start >= ?2 AND start < ?3 AND (end > ?4 OR start >= ?4)", &st, e))
 		goto out;
 	sqlite3_bind_int64(st, 1, w->metric);
-	sqlite3_bind_int64(st, 2, w->lo == INT64_MIN ? INT64_MIN : w->lo - MAX_SPAN);
+	sqlite3_bind_int64(st, 2, w->lo == INT64_MIN ? INT64_MIN
+	    : w->lo - HQ_CUMULATIVE_MAX_SPAN);
 	sqlite3_bind_int64(st, 3, w->hi);
 	sqlite3_bind_int64(st, 4, w->lo);
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
@@ -510,9 +507,10 @@ out:
 
 /* A window is merged four weeks at a time: the samples of one metric over
  * a whole export would otherwise sit in memory at once. The parts are
- * hour-aligned and each sees MAX_SPAN before it, like any window, so they
- * give the rows one merge of the whole window gives (for samples no longer
- * than MAX_SPAN, the horizon queries use too). */
+ * hour-aligned and each sees HQ_CUMULATIVE_MAX_SPAN before it, like any
+ * window, so they give the rows one merge of the whole window gives (for
+ * samples no longer than HQ_CUMULATIVE_MAX_SPAN, the horizon queries use
+ * too). */
 #define MERGE_PART (28 * 86400)
 
 static int
@@ -565,7 +563,7 @@ merge_window_parts(struct hq_store *s, const struct window *w,
 		return -1;
 	for (int64_t x = lo; x < hi;) {
 		sqlite3_bind_int64(next, 1, w->metric);
-		sqlite3_bind_int64(next, 2, x - MAX_SPAN);
+		sqlite3_bind_int64(next, 2, x - HQ_CUMULATIVE_MAX_SPAN);
 		int step = sqlite3_step(next);
 		int none = step == SQLITE_ROW &&
 		    sqlite3_column_type(next, 0) == SQLITE_NULL;

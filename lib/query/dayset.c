@@ -1,0 +1,27 @@
+/*
+ * dayset — the local days --when keeps (struct hq_dayset in query.h; the
+ * selection makes them, hq_select_days_set()), asked of every sample,
+ * piece, night and rollup slot a series reads.
+ */
+#include "hq/query.h"
+
+long
+hq_dayset_find(const struct hq_dayset *d, int64_t day)
+{
+	size_t lo = 0, hi = d->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (d->days[mid] < day)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < d->n && d->days[lo] == day ? (long)lo : -1;
+}
+
+int
+hq_dayset_has(const struct hq_dayset *d, int64_t day)
+{
+	return hq_dayset_find(d, day) >= 0;
+}
