@@ -32,8 +32,11 @@ void hq_store_close(struct hq_store *s);
 sqlite3 *hq_store_db(struct hq_store *s);
 const char *hq_store_filename(const struct hq_store *s);
 int hq_store_schema_version(struct hq_store *s);
-/* The newest schema version this build knows. */
+/* The newest schema version this build knows (schema.c). */
 int hq_store_latest_version(void);
+/* The SQL that brings a store from schema version to version + 1 (0: an
+ * empty file), or NULL past the latest. */
+const char *hq_store_migration(int version);
 
 void hq_store_set_busy_timeout(struct hq_store *s, int ms);
 /* BEGIN IMMEDIATE: the write lock is taken now, so two writers queue up

@@ -1,0 +1,511 @@
+/*
+ * schema — the store's schema as its list of migrations (store.h): entry
+ * i brings a store from version i to i + 1 (PRAGMA user_version);
+ * hq_store_open() runs those a store lacks.
+ */
+#include <stddef.h>
+
+#include "hq/store.h"
+
+/* SQL: the local ISO 8601 time of UTC seconds t, with its offset
+ * ("2024-12-01T08:00:00-08:00"), in the zone of the program reading the
+ * store (SQLite's 'localtime': $TZ, else the system's). */
+#define LOCAL_ISO(t) \
+	"strftime('%Y-%m-%dT%H:%M:%S', " t ", 'unixepoch', 'localtime') ||" \
+	" printf('%+03d:%02d', (CAST(strftime('%s', " t ", 'unixepoch', 'localtime')" \
+	" AS INTEGER) - " t ") / 3600, abs(CAST(strftime('%s', " t ", 'unixepoch'," \
+	" 'localtime') AS INTEGER) - " t ") / 60 % 60)"
+
+/*
+ * The schema, one migration per entry; entry i brings the store to version
+ * i + 1. Append only: a landed migration is never edited.
+ */
+static const char *const migrations[] = {
+	/* 1: samples and everything an Apple Health export holds */
+	"CREATE TABLE metric ("
+	"  id INTEGER PRIMARY KEY,"
+	"  identifier TEXT NOT NULL UNIQUE"
+	");"
+	"CREATE TABLE source ("
+	"  id INTEGER PRIMARY KEY,"
+	"  name TEXT NOT NULL UNIQUE"
+	");"
+	"CREATE TABLE device ("
+	"  id INTEGER PRIMARY KEY,"
+	"  descr TEXT NOT NULL UNIQUE"
+	");"
+	"CREATE TABLE import ("
+	"  id INTEGER PRIMARY KEY,"
+	"  path TEXT NOT NULL,"
+	"  format TEXT NOT NULL,"
+	"  size INTEGER,"
+	"  export_date INTEGER,"
+	"  export_version TEXT,"
+	"  locale TEXT,"
+	"  started INTEGER NOT NULL,"
+	"  finished INTEGER,"
+	"  records INTEGER NOT NULL DEFAULT 0,"
+	"  inserted INTEGER NOT NULL DEFAULT 0,"
+	"  duplicates INTEGER NOT NULL DEFAULT 0,"
+	"  skipped INTEGER NOT NULL DEFAULT 0"
+	");"
+	"CREATE TABLE sample ("
+	"  id INTEGER PRIMARY KEY,"
+	"  metric_id INTEGER NOT NULL REFERENCES metric(id),"
+	"  source_id INTEGER NOT NULL REFERENCES source(id),"
+	"  start INTEGER NOT NULL,"
+	"  end INTEGER NOT NULL,"
+	"  value REAL NOT NULL,"
+	"  text TEXT NOT NULL DEFAULT '',"
+	"  unit TEXT,"
+	"  device_id INTEGER REFERENCES device(id),"
+	"  source_version TEXT,"
+	"  created INTEGER,"
+	"  offset_min INTEGER,"
+	"  import_id INTEGER REFERENCES import(id)"
+	");"
+	/* The natural key, and the index queries by metric and time use. */
+	"CREATE UNIQUE INDEX sample_key"
+	"  ON sample(metric_id, start, source_id, end, value, text);"
+	"CREATE TABLE sample_meta ("
+	"  sample_id INTEGER NOT NULL REFERENCES sample(id),"
+	"  key TEXT NOT NULL,"
+	"  value TEXT NOT NULL"
+	");"
+	"CREATE INDEX sample_meta_sample ON sample_meta(sample_id);"
+	/* HRV beat lists: beat time is the local time of day written by the
+	 * phone, in seconds since local midnight. */
+	"CREATE TABLE hrv_beat ("
+	"  sample_id INTEGER NOT NULL REFERENCES sample(id),"
+	"  seq INTEGER NOT NULL,"
+	"  bpm REAL NOT NULL,"
+	"  time_of_day REAL,"
+	"  PRIMARY KEY (sample_id, seq)"
+	") WITHOUT ROWID;"
+	"CREATE TABLE correlation ("
+	"  id INTEGER PRIMARY KEY,"
+	"  metric_id INTEGER NOT NULL REFERENCES metric(id),"
+	"  source_id INTEGER NOT NULL REFERENCES source(id),"
+	"  start INTEGER NOT NULL,"
+	"  end INTEGER NOT NULL,"
+	"  created INTEGER,"
+	"  import_id INTEGER REFERENCES import(id),"
+	"  UNIQUE (metric_id, source_id, start, end)"
+	");"
+	"CREATE TABLE correlation_member ("
+	"  correlation_id INTEGER NOT NULL REFERENCES correlation(id),"
+	"  sample_id INTEGER NOT NULL REFERENCES sample(id),"
+	"  PRIMARY KEY (correlation_id, sample_id)"
+	") WITHOUT ROWID;"
+	"CREATE TABLE workout ("
+	"  id INTEGER PRIMARY KEY,"
+	"  activity_type TEXT NOT NULL,"
+	"  source_id INTEGER NOT NULL REFERENCES source(id),"
+	"  start INTEGER NOT NULL,"
+	"  end INTEGER NOT NULL,"
+	"  duration REAL,"        /* seconds, pauses excluded */
+	"  distance REAL,"        /* metres */
+	"  energy REAL,"          /* kcal */
+	"  device_id INTEGER REFERENCES device(id),"
+	"  source_version TEXT,"
+	"  created INTEGER,"
+	"  offset_min INTEGER,"
+	"  import_id INTEGER REFERENCES import(id),"
+	"  UNIQUE (activity_type, source_id, start, end)"
+	");"
+	"CREATE INDEX workout_start ON workout(start);"
+	"CREATE TABLE workout_meta ("
+	"  workout_id INTEGER NOT NULL REFERENCES workout(id),"
+	"  activity_uuid TEXT,"
+	"  key TEXT NOT NULL,"
+	"  value TEXT NOT NULL"
+	");"
+	"CREATE INDEX workout_meta_workout ON workout_meta(workout_id);"
+	"CREATE TABLE workout_activity ("
+	"  workout_id INTEGER NOT NULL REFERENCES workout(id),"
+	"  uuid TEXT NOT NULL,"
+	"  activity_type TEXT,"
+	"  start INTEGER NOT NULL,"
+	"  end INTEGER,"
+	"  duration REAL,"
+	"  PRIMARY KEY (workout_id, uuid)"
+	") WITHOUT ROWID;"
+	/* activity_uuid NULL: the workout's own statistics; otherwise those
+	 * of one WorkoutActivity (never add the two levels). Values are in
+	 * the canonical unit of metric_id. */
+	"CREATE TABLE workout_stat ("
+	"  workout_id INTEGER NOT NULL REFERENCES workout(id),"
+	"  activity_uuid TEXT,"
+	"  metric_id INTEGER NOT NULL REFERENCES metric(id),"
+	"  start INTEGER,"
+	"  end INTEGER,"
+	"  sum REAL, average REAL, minimum REAL, maximum REAL,"
+	"  unit TEXT"
+	");"
+	"CREATE INDEX workout_stat_workout ON workout_stat(workout_id);"
+	"CREATE TABLE workout_event ("
+	"  workout_id INTEGER NOT NULL REFERENCES workout(id),"
+	"  activity_uuid TEXT,"
+	"  type TEXT NOT NULL,"
+	"  date INTEGER NOT NULL,"
+	"  duration REAL"
+	");"
+	"CREATE INDEX workout_event_workout ON workout_event(workout_id);"
+	"CREATE TABLE route ("
+	"  id INTEGER PRIMARY KEY,"
+	"  workout_id INTEGER NOT NULL REFERENCES workout(id),"
+	"  source_id INTEGER REFERENCES source(id),"
+	"  start INTEGER,"
+	"  end INTEGER,"
+	"  file TEXT"
+	");"
+	"CREATE INDEX route_workout ON route(workout_id);"
+	"CREATE TABLE route_point ("
+	"  route_id INTEGER NOT NULL REFERENCES route(id),"
+	"  seq INTEGER NOT NULL,"
+	"  time INTEGER,"
+	"  lat REAL NOT NULL, lon REAL NOT NULL, ele REAL,"
+	"  h_acc REAL, v_acc REAL, course REAL, speed REAL,"
+	"  PRIMARY KEY (route_id, seq)"
+	") WITHOUT ROWID;"
+	"CREATE TABLE activity_summary ("
+	"  date TEXT PRIMARY KEY,"
+	"  active_energy REAL, active_energy_goal REAL, active_energy_unit TEXT,"
+	"  move_time REAL, move_time_goal REAL,"
+	"  exercise_time REAL, exercise_time_goal REAL,"
+	"  stand_hours REAL, stand_hours_goal REAL,"
+	"  import_id INTEGER REFERENCES import(id)"
+	");"
+	"CREATE TABLE clinical_record ("
+	"  id INTEGER PRIMARY KEY,"
+	"  type TEXT NOT NULL,"
+	"  identifier TEXT NOT NULL,"
+	"  source_id INTEGER REFERENCES source(id),"
+	"  source_url TEXT,"
+	"  fhir_version TEXT,"
+	"  received INTEGER,"
+	"  resource_path TEXT,"
+	"  resource TEXT,"          /* the FHIR JSON, when the zip had it */
+	"  import_id INTEGER REFERENCES import(id),"
+	"  UNIQUE (type, identifier)"
+	");"
+	"CREATE TABLE me ("
+	"  key TEXT PRIMARY KEY,"
+	"  value TEXT NOT NULL"
+	");",
+	/* 2: rollups of quantity samples per 15-minute UTC slot (rollup.h),
+	 * built here from the samples already stored; hq_rollup_refresh()
+	 * keeps them up to date at every import. */
+	"CREATE TABLE rollup ("
+	"  metric_id INTEGER NOT NULL,"
+	"  slot INTEGER NOT NULL,"
+	"  source_id INTEGER NOT NULL,"
+	"  n INTEGER NOT NULL DEFAULT 0,"
+	"  sum REAL NOT NULL DEFAULT 0,"
+	"  sumsq REAL NOT NULL DEFAULT 0,"
+	"  min REAL, max REAL,"
+	"  psum REAL NOT NULL DEFAULT 0,"
+	"  pn INTEGER NOT NULL DEFAULT 0,"
+	"  PRIMARY KEY (metric_id, slot, source_id)"
+	") WITHOUT ROWID;"
+	"INSERT INTO rollup(metric_id, slot, source_id, n, sum, sumsq, min, max)"
+	"  SELECT metric_id, start - ((start % 900) + 900) % 900, source_id,"
+	"    count(*), sum(value), sum(value * value), min(value), max(value)"
+	"  FROM sample WHERE text = '' GROUP BY 1, 2, 3;"
+	"WITH RECURSIVE part(metric_id, source_id, start, end, value, slot) AS ("
+	"  SELECT metric_id, source_id, start, max(end, start), value,"
+	"    start - ((start % 900) + 900) % 900 FROM sample WHERE text = ''"
+	"  UNION ALL"
+	"  SELECT metric_id, source_id, start, end, value, slot + 900 FROM part"
+	"  WHERE slot + 900 < end)"
+	"INSERT INTO rollup(metric_id, slot, source_id, psum, pn)"
+	"  SELECT metric_id, slot, source_id,"
+	"    sum(CASE WHEN end > start THEN value * (min(end, slot + 900) -"
+	"      max(start, slot)) / (end - start) ELSE value END), count(*)"
+	"  FROM part WHERE true GROUP BY 1, 2, 3"
+	"  ON CONFLICT(metric_id, slot, source_id) DO UPDATE SET"
+	"    psum = psum + excluded.psum, pn = pn + excluded.pn;"
+	/* Cumulative metrics merged across sources by the default priority
+	 * (merge.h), per slot; rollup_merged_metric lists the metrics whose
+	 * merged rollups are complete (hq_rollup_refresh builds the rest). */
+	"CREATE TABLE rollup_merged ("
+	"  metric_id INTEGER NOT NULL,"
+	"  slot INTEGER NOT NULL,"
+	"  sum REAL NOT NULL,"
+	"  n INTEGER NOT NULL,"
+	"  PRIMARY KEY (metric_id, slot)"
+	") WITHOUT ROWID;"
+	"CREATE TABLE rollup_merged_metric ("
+	"  metric_id INTEGER PRIMARY KEY"
+	");"
+	/* The samples the rollups cover: every id up to last_sample_id.
+	 * Queries use the rollups only when that is every sample. */
+	"CREATE TABLE rollup_state ("
+	"  id INTEGER PRIMARY KEY CHECK (id = 1),"
+	"  last_sample_id INTEGER NOT NULL"
+	");"
+	"INSERT INTO rollup_state VALUES (1, (SELECT coalesce(max(id), 0) FROM sample));",
+	/* 3: hq-agent's log of runs, and conversations for --session.
+	 * Never API keys (hq-agent(1), tests/cli/3006-agent-log.t). */
+	"CREATE TABLE agent_run ("
+	"  id INTEGER PRIMARY KEY,"
+	"  started INTEGER NOT NULL,"      /* UTC seconds */
+	"  session TEXT,"
+	"  question TEXT NOT NULL,"
+	"  provider TEXT NOT NULL,"
+	"  model TEXT NOT NULL,"
+	"  base_url TEXT NOT NULL,"
+	"  tool_mode TEXT NOT NULL,"
+	"  steps INTEGER NOT NULL DEFAULT 0,"
+	"  outcome TEXT,"                  /* answered step_limit timeout failed */
+	"  error TEXT,"
+	"  answer TEXT,"
+	"  input_tokens INTEGER NOT NULL DEFAULT 0,"
+	"  output_tokens INTEGER NOT NULL DEFAULT 0,"
+	"  seconds REAL,"
+	"  tool_seconds REAL"
+	");"
+	"CREATE INDEX agent_run_session ON agent_run(session, id);"
+	"CREATE TABLE agent_request ("     /* one round trip to the model */
+	"  run_id INTEGER NOT NULL REFERENCES agent_run(id),"
+	"  step INTEGER NOT NULL,"
+	"  seconds REAL NOT NULL,"
+	"  input_tokens INTEGER NOT NULL,"
+	"  output_tokens INTEGER NOT NULL,"
+	"  tool_calls INTEGER NOT NULL,"
+	"  cut_calls INTEGER NOT NULL,"
+	"  retries INTEGER NOT NULL,"
+	"  stop_reason TEXT,"
+	"  text_bytes INTEGER NOT NULL,"
+	"  PRIMARY KEY (run_id, step)"
+	");"
+	"CREATE TABLE agent_tool_call ("
+	"  run_id INTEGER NOT NULL REFERENCES agent_run(id),"
+	"  step INTEGER NOT NULL,"
+	"  call_id TEXT NOT NULL,"
+	"  tool TEXT NOT NULL,"
+	"  arguments TEXT NOT NULL,"
+	"  exit_status INTEGER,"           /* NULL: not run */
+	"  is_error INTEGER NOT NULL,"
+	"  seconds REAL,"
+	"  rows INTEGER,"
+	"  rows_cut INTEGER,"
+	"  output_bytes INTEGER,"
+	"  result_bytes INTEGER NOT NULL"  /* what the model was given */
+	");"
+	"CREATE INDEX agent_tool_call_run ON agent_tool_call(run_id);"
+	"CREATE TABLE agent_message ("     /* the conversation, neutral JSON */
+	"  run_id INTEGER NOT NULL REFERENCES agent_run(id),"
+	"  seq INTEGER NOT NULL,"
+	"  message TEXT NOT NULL,"
+	"  PRIMARY KEY (run_id, seq)"
+	");",
+	/* 4 (labs and DEXA): clinical records keyed by where they came from
+	 * (UNIQUE(type, identifier) kept one of two records with the same
+	 * resource id from two health systems), reports_done marking those
+	 * whose FHIR resource has been read into lab rows (report.h: the next
+	 * import reads the rest); reports, one row per (report, test or
+	 * field). Times UTC seconds; dates local. */
+	"CREATE TABLE clinical_record_v2 ("
+	"  id INTEGER PRIMARY KEY,"
+	"  type TEXT NOT NULL,"
+	"  identifier TEXT NOT NULL,"
+	"  source_id INTEGER REFERENCES source(id),"
+	"  source_url TEXT,"
+	"  fhir_version TEXT,"
+	"  received INTEGER,"
+	"  resource_path TEXT,"
+	"  resource TEXT,"
+	"  import_id INTEGER REFERENCES import(id),"
+	"  reports_done INTEGER NOT NULL DEFAULT 0"
+	");"
+	"INSERT INTO clinical_record_v2(id, type, identifier, source_id,"
+	"  source_url, fhir_version, received, resource_path, resource, import_id)"
+	"  SELECT id, type, identifier, source_id, source_url, fhir_version,"
+	"  received, resource_path, resource, import_id FROM clinical_record;"
+	"DROP TABLE clinical_record;"
+	"ALTER TABLE clinical_record_v2 RENAME TO clinical_record;"
+	"CREATE UNIQUE INDEX clinical_record_key ON clinical_record(type,"
+	"  identifier, coalesce(source_id, 0), coalesce(source_url, ''));"
+	"CREATE INDEX clinical_record_path ON clinical_record(resource_path);"
+	"CREATE TABLE report ("
+	"  id INTEGER PRIMARY KEY,"
+	"  kind TEXT NOT NULL,"              /* labs, dexa */
+	"  date TEXT NOT NULL,"              /* local date: collection, scan */
+	"  source TEXT NOT NULL,"            /* the lab, the scanner; may be '' */
+	"  time INTEGER,"                    /* dexa: the scan's instant */
+	"  import_id INTEGER REFERENCES import(id),"
+	"  UNIQUE (kind, date, source)"
+	");"
+	"CREATE TABLE lab_result ("
+	"  id INTEGER PRIMARY KEY,"
+	"  report_id INTEGER NOT NULL REFERENCES report(id),"
+	"  test TEXT NOT NULL,"              /* catalog name or snake_case name */
+	"  name TEXT NOT NULL,"              /* as the file wrote it */
+	"  loinc TEXT NOT NULL DEFAULT '',"
+	"  time INTEGER NOT NULL,"           /* collection instant */
+	"  has_time INTEGER NOT NULL,"       /* 0: a date only (local midnight) */
+	"  date TEXT NOT NULL,"
+	"  value REAL,"                      /* NULL: text only */
+	"  comparator TEXT NOT NULL DEFAULT '',"
+	"  text TEXT NOT NULL DEFAULT '',"
+	"  unit TEXT NOT NULL DEFAULT '',"   /* normalised, as written */
+	"  ref_low REAL, ref_high REAL,"
+	"  ref_text TEXT NOT NULL DEFAULT '',"
+	"  lab_flag TEXT NOT NULL DEFAULT '',"
+	"  resource_id TEXT NOT NULL DEFAULT '',"
+	"  status TEXT NOT NULL DEFAULT '',"
+	"  superseded_by INTEGER,"           /* a newer result; -1 taken back */
+	"  clinical_record_id INTEGER REFERENCES clinical_record(id),"
+	"  import_id INTEGER REFERENCES import(id)"
+	");"
+	"CREATE INDEX lab_result_test ON lab_result(test, date);"
+	"CREATE INDEX lab_result_time ON lab_result(test, time);"
+	"CREATE INDEX lab_result_report ON lab_result(report_id);"
+	"CREATE TABLE dexa_value ("
+	"  report_id INTEGER NOT NULL REFERENCES report(id),"
+	"  field TEXT NOT NULL,"             /* canonical: trunk_fat_mass */
+	"  value REAL NOT NULL,"             /* in unit, the field's canonical */
+	"  unit TEXT NOT NULL,"
+	"  import_id INTEGER REFERENCES import(id),"
+	"  PRIMARY KEY (report_id, field)"
+	") WITHOUT ROWID;",
+	/* 5: read-only views for people who open the store in sqlite3 or
+	 * Datasette (hq(7), VIEWS): names for ids, local ISO times, values
+	 * with the unit they are stored in (sample.unit is the file's). Each
+	 * import describes every metric and workout type in table catalog
+	 * from hq's own catalog (lib/ingest.c); until the next import the
+	 * rows made here name them by their identifiers. */
+	"CREATE TABLE catalog ("
+	"  identifier TEXT PRIMARY KEY,"   /* metric.identifier or workout.activity_type */
+	"  name TEXT NOT NULL,"            /* hq's name: step_count, running */
+	"  kind TEXT NOT NULL,"            /* cumulative discrete category workout */
+	"  unit TEXT"                      /* sample values are in it; NULL: as in the file */
+	");"
+	"INSERT INTO catalog SELECT identifier, identifier, 'unknown', NULL FROM metric;"
+	"INSERT OR IGNORE INTO catalog SELECT DISTINCT activity_type, activity_type,"
+	"  'workout', NULL FROM workout;"
+	"CREATE VIEW samples AS SELECT s.id AS id, c.name AS metric,"
+	"  " LOCAL_ISO("s.start") " AS start, " LOCAL_ISO("s.end") " AS end,"
+	"  CASE WHEN s.text = '' THEN s.value END AS value,"
+	"  CASE WHEN s.text = '' THEN coalesce(c.unit, s.unit) END AS unit,"
+	"  nullif(s.text, '') AS category,"
+	"  src.name AS source, d.descr AS device, s.unit AS file_unit,"
+	"  s.start AS start_utc, s.end AS end_utc"
+	"  FROM sample s JOIN metric m ON m.id = s.metric_id"
+	"  JOIN catalog c ON c.identifier = m.identifier"
+	"  JOIN source src ON src.id = s.source_id"
+	"  LEFT JOIN device d ON d.id = s.device_id;"
+	/* Days from the rollups: cumulative metrics merged across devices
+	 * (value: the day's total), the others over every source (value:
+	 * the day's average). A WHERE on metric reaches the rollups' key. */
+	"CREATE VIEW daily AS"
+	"  SELECT c.name AS metric, date(r.slot, 'unixepoch', 'localtime') AS day,"
+	"    sum(r.sum) AS value, sum(r.sum) AS sum, NULL AS avg, NULL AS min, NULL AS max,"
+	"    sum(r.n) AS n, c.unit AS unit"
+	"  FROM rollup_merged r JOIN metric m ON m.id = r.metric_id"
+	"  JOIN catalog c ON c.identifier = m.identifier"
+	"  WHERE r.metric_id IN (SELECT metric_id FROM rollup_merged_metric)"
+	"  GROUP BY 1, 2"
+	"  UNION ALL"
+	"  SELECT c.name AS metric, date(r.slot, 'unixepoch', 'localtime') AS day,"
+	"    sum(r.sum) / sum(r.n) AS value, sum(r.sum) AS sum, sum(r.sum) / sum(r.n) AS avg,"
+	"    min(r.min) AS min, max(r.max) AS max, sum(r.n) AS n, c.unit AS unit"
+	"  FROM rollup r JOIN metric m ON m.id = r.metric_id"
+	"  JOIN catalog c ON c.identifier = m.identifier"
+	"  WHERE r.metric_id NOT IN (SELECT metric_id FROM rollup_merged_metric)"
+	"  GROUP BY 1, 2 HAVING sum(r.n) > 0;"
+	/* Heart rate as hq-query workouts has it: the workout's statistic,
+	 * else the heart-rate samples during it. */
+	"CREATE VIEW workouts AS SELECT w.id AS id, c.name AS type,"
+	"  " LOCAL_ISO("w.start") " AS start, " LOCAL_ISO("w.end") " AS end,"
+	"  date(w.start, 'unixepoch', 'localtime') AS date,"
+	"  w.duration / 60.0 AS duration_min, w.distance / 1000.0 AS distance_km,"
+	"  w.energy AS energy_kcal,"
+	"  coalesce((SELECT ws.average FROM workout_stat ws JOIN metric hm ON hm.id = ws.metric_id"
+	"    WHERE ws.workout_id = w.id AND ws.activity_uuid IS NULL"
+	"    AND hm.identifier = 'HKQuantityTypeIdentifierHeartRate'),"
+	"    (SELECT avg(hs.value) FROM sample hs WHERE hs.metric_id = (SELECT id FROM metric"
+	"    WHERE identifier = 'HKQuantityTypeIdentifierHeartRate')"
+	"    AND hs.start >= w.start AND hs.start <= w.end)) AS avg_hr,"
+	"  coalesce((SELECT ws.maximum FROM workout_stat ws JOIN metric hm ON hm.id = ws.metric_id"
+	"    WHERE ws.workout_id = w.id AND ws.activity_uuid IS NULL"
+	"    AND hm.identifier = 'HKQuantityTypeIdentifierHeartRate'),"
+	"    (SELECT max(hs.value) FROM sample hs WHERE hs.metric_id = (SELECT id FROM metric"
+	"    WHERE identifier = 'HKQuantityTypeIdentifierHeartRate')"
+	"    AND hs.start >= w.start AND hs.start <= w.end)) AS max_hr,"
+	"  src.name AS source,"
+	"  EXISTS (SELECT 1 FROM route r WHERE r.workout_id = w.id) AS has_route,"
+	"  w.start AS start_utc, w.end AS end_utc"
+	"  FROM workout w JOIN catalog c ON c.identifier = w.activity_type"
+	"  JOIN source src ON src.id = w.source_id;",
+	/* 6: the time zones the data records (HKTimeZone metadata of samples
+	 * and workouts), kept up to date by every import: with no zone given,
+	 * local days are those of the most recent one (zone.h). first and
+	 * last are the starts of the earliest and latest sample or workout
+	 * that names it; n how many do. */
+	"CREATE TABLE IF NOT EXISTS time_zone ("
+	"  zone TEXT PRIMARY KEY,"
+	"  first INTEGER NOT NULL,"
+	"  last INTEGER NOT NULL,"
+	"  n INTEGER NOT NULL"
+	");"
+	"INSERT OR IGNORE INTO time_zone(zone, first, last, n)"
+	"  SELECT value, min(start), max(start), count(*) FROM ("
+	"    SELECT m.value, s.start FROM sample_meta m"
+	"      JOIN sample s ON s.id = m.sample_id WHERE m.key = 'HKTimeZone'"
+	"    UNION ALL"
+	"    SELECT m.value, w.start FROM workout_meta m"
+	"      JOIN workout w ON w.id = m.workout_id WHERE m.key = 'HKTimeZone')"
+	"  WHERE length(value) BETWEEN 1 AND 64 GROUP BY value;",
+	/* 7 (issue 13), appended after main's 6; the lead renumbers at
+	 * merge if another lands first.
+	 * Safe to run again over its own tables (IF NOT EXISTS).
+	 * The values of discrete metrics per 15-minute slot and source
+	 * (rollup.h), for exact medians and percentiles without reading every
+	 * sample. Empty here: rollup_vals_state says they cover no sample
+	 * yet, queries read raw samples until the next import's refresh
+	 * folds every stored sample in... */
+	"CREATE TABLE IF NOT EXISTS rollup_vals ("
+	"  metric_id INTEGER NOT NULL,"
+	"  slot INTEGER NOT NULL,"
+	"  source_id INTEGER NOT NULL,"
+	"  vals BLOB NOT NULL,"
+	"  PRIMARY KEY (metric_id, slot, source_id)"
+	") WITHOUT ROWID;"
+	"CREATE TABLE IF NOT EXISTS rollup_vals_state ("
+	"  id INTEGER PRIMARY KEY CHECK (id = 1),"
+	"  last_sample_id INTEGER NOT NULL"
+	");"
+	"INSERT OR IGNORE INTO rollup_vals_state VALUES (1, 0);"
+	/* ...and cumulative metrics merged by the default priority per
+	 * 15-minute slot, beside rollup_merged's hours, for zones whose days
+	 * start on the half or quarter hour. rollup_merged_q_metric lists
+	 * the metrics merged into it: none yet, so until the next import's
+	 * refresh merges each again (into both), quarter-hour zones read raw
+	 * samples, while rollup_merged's hours stay as they were. */
+	"CREATE TABLE IF NOT EXISTS rollup_merged_q ("
+	"  metric_id INTEGER NOT NULL,"
+	"  slot INTEGER NOT NULL,"
+	"  sum REAL NOT NULL,"
+	"  n INTEGER NOT NULL,"
+	"  PRIMARY KEY (metric_id, slot)"
+	") WITHOUT ROWID;"
+	"CREATE TABLE IF NOT EXISTS rollup_merged_q_metric ("
+	"  metric_id INTEGER PRIMARY KEY"
+	");",
+};
+
+#define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
+
+int
+hq_store_latest_version(void)
+{
+	return NMIGRATIONS;
+}
+
+const char *
+hq_store_migration(int version)
+{
+	return version >= 0 && version < NMIGRATIONS ? migrations[version] : NULL;
+}
