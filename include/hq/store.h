@@ -3,7 +3,7 @@
  *
  * hq_store_open() finds the file (--db, $HQ_DB, $XDG_DATA_HOME/hq/hq.db),
  * creates it 0600 in a 0700 directory, turns on WAL and a busy timeout, and
- * brings the schema up to date (migrations in store.c, PRAGMA user_version).
+ * brings the schema up to date (migrations in schema.c, PRAGMA user_version).
  * The store owns its sqlite3 handle, its cached statements and the one
  * cache of interned names (metric, source and device ids, both ways);
  * hq_store_close() frees them. Times are UTC seconds (HACKING.md).
