@@ -1,4 +1,5 @@
-/* llm — the provider-neutral half: conversation, retries, streams. */
+/* llm — the provider-neutral half: requests, retries, streams (the
+ * conversation they carry: llm_conv.c). */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -657,44 +658,117 @@ shown_token(void *ctx, const char *t, size_t n)
 	shown_pass(sh, t, n);
 }
 
+/* One request, ready to post as often as it takes. */
+struct request {
+	const struct hq_llm_provider *p;
+	char url[2048];
+	char hdr[6][1024];
+	const char *hv[8];       /* the headers, NULL-terminated */
+	char *body;
+};
+
+/* The request for conv: 0, or -1 with e set. */
+static int
+request_build(struct request *rq, const struct hq_llm_options *opt,
+    const struct hq_llm_conv *conv, const struct hq_llm_tool *tools,
+    size_t ntools, struct hq_err *e)
+{
+	const struct hq_llm_provider *p = find_provider(opt->provider);
+	if (!p) {
+		hq_err_set(e, "unknown provider '%s'", opt->provider ? opt->provider : "");
+		return -1;
+	}
+	rq->p = p;
+	if (p->endpoint(opt, opt->stream, rq->url, sizeof rq->url)) {
+		hq_err_set(e, "base URL too long");
+		return -1;
+	}
+	int nh = p->headers(opt, rq->hdr, 4);
+	if (nh < 0) {
+		hq_err_set(e, "API key too long");
+		return -1;
+	}
+	int k = 0;
+	rq->hv[k++] = "Content-Type: application/json";
+	for (int i = 0; i < nh; i++)
+		rq->hv[k++] = rq->hdr[i];
+	rq->hv[k] = NULL;
+
+	cJSON *req = p->request(opt, conv, tools, ntools, opt->stream);
+	rq->body = req ? cJSON_PrintUnformatted(req) : NULL;
+	cJSON_Delete(req);
+	if (!rq->body) {
+		hq_err_set(e, "out of memory building the request");
+		return -1;
+	}
+	return 0;
+}
+
+/* What the answer hr to one attempt says: 1 the reply is in s; 0 it is
+ * not (e says why; *delay the wait before trying again, -1 not again);
+ * -2 the deadline passed (*timed_out set). */
+static int
+answer(const struct request *rq, const struct hq_llm_options *opt,
+    struct hq_llm_stream *s, struct hq_http_response *hr, int attempt,
+    double *delay, int *timed_out, struct hq_err *e)
+{
+	const char *url = rq->url;
+
+	*delay = -1;
+	if (hr->too_big && hr->status >= 200 && hr->status < 300) {
+		/* the same request would get the same again */
+		hq_err_set(e, "the reply from %s is larger than %zu MiB (counted "
+		    "decompressed, a stream with its framing); stopped reading it",
+		    url, HQ_HTTP_MAX_BODY >> 20);
+	} else if (hr->transport_error) {
+		if (hr->timed_out && opt->deadline > 0 && hq_time_monotonic() >= opt->deadline - 0.01) {
+			*timed_out = 1;
+			hq_err_set(e, "timed out waiting for the model");
+			return -2;
+		}
+		hq_err_set(e, "cannot reach %s: %s", url, hr->error);
+		*delay = hq_http_retry_delay(hr, attempt);
+	} else if (hr->status >= 200 && hr->status < 300) {
+		if (opt->stream) {
+			sse_dispatch(rq->p, s);
+			if (s->failed)
+				hq_err_set(e, "%s", s->error);
+			else if (!s->finished) {
+				hq_err_set(e, "the stream from %s ended early (connection dropped)", url);
+				s->failed = s->retryable = 1;
+			}
+		} else if (body_parse(rq->p, s, hr->body,
+		    hr->body ? strlen(hr->body) : 0, url))
+			hq_err_set(e, "%s", s->error);
+		if (!s->failed)
+			return 1;
+		if (s->retryable)
+			*delay = hq_http_backoff(attempt);
+	} else {
+		char msg[400];
+		error_text(rq->p, hr, msg, sizeof msg);
+		hq_err_set(e, "%s: HTTP %ld: %s", url, hr->status, msg);
+		*delay = hq_http_retry_delay(hr, attempt);
+		/* an exhausted quota or spend cap waits for the user, not for time */
+		if (hr->body && (strstr(hr->body, "insufficient_quota") ||
+		    strstr(hr->body, "PerDay")))
+			*delay = -1;
+	}
+	return 0;
+}
+
 int
 hq_llm_complete(const struct hq_llm_options *opt, const struct hq_llm_conv *conv,
     const struct hq_llm_tool *tools, size_t ntools,
     hq_llm_token_fn on_token, void *ctx,
     struct hq_llm_reply *reply, int *timed_out, struct hq_err *e)
 {
+	struct request rq;
+
 	memset(reply, 0, sizeof *reply);
 	*timed_out = 0;
-	const struct hq_llm_provider *p = find_provider(opt->provider);
-	if (!p) {
-		hq_err_set(e, "unknown provider '%s'", opt->provider ? opt->provider : "");
+	if (request_build(&rq, opt, conv, tools, ntools, e))
 		return -1;
-	}
-	char url[2048];
-	if (p->endpoint(opt, opt->stream, url, sizeof url)) {
-		hq_err_set(e, "base URL too long");
-		return -1;
-	}
-	char hdr[6][1024];
-	int nh = p->headers(opt, hdr, 4);
-	if (nh < 0) {
-		hq_err_set(e, "API key too long");
-		return -1;
-	}
-	const char *hv[8];
-	int k = 0;
-	hv[k++] = "Content-Type: application/json";
-	for (int i = 0; i < nh; i++)
-		hv[k++] = hdr[i];
-	hv[k] = NULL;
-
-	cJSON *req = p->request(opt, conv, tools, ntools, opt->stream);
-	char *body = req ? cJSON_PrintUnformatted(req) : NULL;
-	cJSON_Delete(req);
-	if (!body) {
-		hq_err_set(e, "out of memory building the request");
-		return -1;
-	}
 
 	int rc = -1;
 	struct shown sh = { .on_token = on_token, .ctx = ctx };
@@ -708,65 +782,24 @@ hq_llm_complete(const struct hq_llm_options *opt, const struct hq_llm_conv *conv
 		}
 		struct hq_llm_stream s = { .on_token = opt->stream && on_token ? shown_token : NULL,
 					   .ctx = &sh };
-		struct line_ctx lc = { p, &s };
+		struct line_ctx lc = { rq.p, &s };
 		struct hq_http_request hreq = {
-			.url = url, .headers = hv, .body = body,
+			.url = rq.url, .headers = rq.hv, .body = rq.body,
 			.timeout_ms = opt->deadline > 0 ? (long)(left * 1000) + 1 : 0,
 			.on_line = opt->stream ? on_line : NULL, .ctx = &lc,
 		};
 		struct hq_http_response hr;
 		hq_http_post(&hreq, &hr);
-		double delay = -1;
-		int ok = 0;
-		if (hr.too_big && hr.status >= 200 && hr.status < 300) {
-			/* the same request would get the same again */
-			hq_err_set(e, "the reply from %s is larger than %zu MiB (counted "
-			    "decompressed, a stream with its framing); stopped reading it",
-			    url, HQ_HTTP_MAX_BODY >> 20);
-		} else if (hr.transport_error) {
-			if (hr.timed_out && opt->deadline > 0 && hq_time_monotonic() >= opt->deadline - 0.01) {
-				*timed_out = 1;
-				hq_err_set(e, "timed out waiting for the model");
-				hq_http_response_free(&hr);
-				stream_free(&s);
-				break;
-			}
-			hq_err_set(e, "cannot reach %s: %s", url, hr.error);
-			delay = hq_http_retry_delay(&hr, attempt);
-		} else if (hr.status >= 200 && hr.status < 300) {
-			if (opt->stream) {
-				sse_dispatch(p, &s);
-				if (s.failed)
-					hq_err_set(e, "%s", s.error);
-				else if (!s.finished) {
-					hq_err_set(e, "the stream from %s ended early (connection dropped)", url);
-					s.failed = s.retryable = 1;
-				}
-			} else if (body_parse(p, &s, hr.body,
-			    hr.body ? strlen(hr.body) : 0, url))
-				hq_err_set(e, "%s", s.error);
-			if (!s.failed)
-				ok = 1;
-			else if (s.retryable)
-				delay = hq_http_backoff(attempt);
-		} else {
-			char msg[400];
-			error_text(p, &hr, msg, sizeof msg);
-			hq_err_set(e, "%s: HTTP %ld: %s", url, hr.status, msg);
-			delay = hq_http_retry_delay(&hr, attempt);
-			/* an exhausted quota or spend cap waits for the user, not for time */
-			if (hr.body && (strstr(hr.body, "insufficient_quota") ||
-			    strstr(hr.body, "PerDay")))
-				delay = -1;
-		}
+		double delay;
+		int got = answer(&rq, opt, &s, &hr, attempt, &delay, timed_out, e);
 		hq_http_response_free(&hr);
-		if (ok) {
+		if (got == 1) {
 			stream_finish(&s, reply);
 			rc = 0;
-			stream_free(&s);
-			break;
 		}
 		stream_free(&s);
+		if (got)
+			break;
 		if (delay < 0 || attempt >= opt->max_retries)
 			break;
 		if (opt->deadline > 0 && hq_time_monotonic() + delay >= opt->deadline) {
@@ -776,7 +809,7 @@ hq_llm_complete(const struct hq_llm_options *opt, const struct hq_llm_conv *conv
 		sleep_seconds(delay);
 		reply->retries++;
 	}
-	free(body);
+	free(rq.body);
 	hq_buf_free(&sh.text);
 	if (rc) {
 		int retries = reply->retries;
@@ -784,215 +817,6 @@ hq_llm_complete(const struct hq_llm_options *opt, const struct hq_llm_conv *conv
 		reply->retries = retries;
 	}
 	return rc;
-}
-
-/* the strings of n calls, not the array */
-static void
-calls_free_tail(struct hq_llm_call *calls, size_t n)
-{
-	/* By index: calls is NULL when n is 0, and NULL + 0 is undefined. */
-	for (size_t i = 0; i < n; i++) {
-		struct hq_llm_call *c = &calls[i];
-		free(c->id);
-		free(c->name);
-		free(c->args);
-		free(c->signature);
-		memset(c, 0, sizeof *c);
-	}
-}
-
-static void
-calls_free(struct hq_llm_call *calls, size_t n)
-{
-	calls_free_tail(calls, n);
-	free(calls);
-}
-
-size_t
-hq_llm_reply_keep_calls(struct hq_llm_reply *r, size_t max)
-{
-	if (r->ncalls <= max)
-		return 0;
-	r->nskipped = r->ncalls - max;
-	calls_free_tail(r->calls + max, r->nskipped);
-	r->ncalls = max;
-	return r->nskipped;
-}
-
-void
-hq_llm_reply_free(struct hq_llm_reply *r)
-{
-	if (!r)
-		return;
-	free(r->text);
-	calls_free(r->calls, r->ncalls);
-	free(r->signature);
-	free(r->stop_reason);
-	memset(r, 0, sizeof *r);
-}
-
-/* ---- conversation ---- */
-
-void
-hq_llm_conv_init(struct hq_llm_conv *conv)
-{
-	memset(conv, 0, sizeof *conv);
-}
-
-void
-hq_llm_msg_free(struct hq_llm_msg *m)
-{
-	free(m->text);
-	calls_free(m->calls, m->ncalls);
-	free(m->signature);
-	free(m->call_id);
-	free(m->tool_name);
-	memset(m, 0, sizeof *m);
-}
-
-void
-hq_llm_conv_free(struct hq_llm_conv *conv)
-{
-	while (conv->n)
-		hq_llm_msg_free(&conv->msgs[--conv->n]);
-	free(conv->msgs);
-	free(conv->system);
-	memset(conv, 0, sizeof *conv);
-}
-
-void
-hq_llm_conv_set_system(struct hq_llm_conv *conv, const char *text)
-{
-	hq_llm_set(&conv->system, text);
-}
-
-void
-hq_llm_conv_push(struct hq_llm_conv *conv, struct hq_llm_msg *msg)
-{
-	if (conv->n == conv->cap) {
-		conv->cap = conv->cap ? conv->cap * 2 : 8;
-		conv->msgs = hq_xrealloc(conv->msgs, conv->cap * sizeof *conv->msgs);
-	}
-	conv->msgs[conv->n++] = *msg;
-	memset(msg, 0, sizeof *msg);
-}
-
-void
-hq_llm_conv_add_user(struct hq_llm_conv *conv, const char *text)
-{
-	struct hq_llm_msg m = { .role = HQ_LLM_USER };
-	hq_llm_set(&m.text, text);
-	hq_llm_conv_push(conv, &m);
-}
-
-static void
-call_copy(struct hq_llm_call *dst, const struct hq_llm_call *src)
-{
-	memset(dst, 0, sizeof *dst);
-	hq_llm_set(&dst->id, src->id);
-	hq_llm_set(&dst->name, src->name);
-	hq_llm_set(&dst->args, src->args);
-	hq_llm_set(&dst->signature, src->signature);
-}
-
-void
-hq_llm_conv_add_reply(struct hq_llm_conv *conv, const struct hq_llm_reply *r)
-{
-	struct hq_llm_msg m = { .role = HQ_LLM_ASSISTANT };
-	hq_llm_set(&m.text, r->text ? r->text : "");
-	hq_llm_set(&m.signature, r->signature);
-	if (r->ncalls) {
-		m.calls = hq_xcalloc(r->ncalls, sizeof *m.calls);
-		for (; m.ncalls < r->ncalls; m.ncalls++)
-			call_copy(&m.calls[m.ncalls], &r->calls[m.ncalls]);
-	}
-	hq_llm_conv_push(conv, &m);
-}
-
-void
-hq_llm_conv_add_result(struct hq_llm_conv *conv, const char *call_id,
-    const char *tool_name, const char *text, int is_error)
-{
-	struct hq_llm_msg m = { .role = HQ_LLM_TOOL, .is_error = is_error };
-	hq_llm_set(&m.text, text);
-	hq_llm_set(&m.call_id, call_id);
-	hq_llm_set(&m.tool_name, tool_name);
-	hq_llm_conv_push(conv, &m);
-}
-
-static const char *const role_names[] = { "user", "assistant", "tool" };
-
-cJSON *
-hq_llm_msg_to_json(const struct hq_llm_msg *m)
-{
-	cJSON *j = cJSON_CreateObject();
-	if (!j)
-		return NULL;
-	cJSON_AddStringToObject(j, "role", role_names[m->role]);
-	cJSON_AddStringToObject(j, "text", m->text ? m->text : "");
-	if (m->signature)
-		cJSON_AddStringToObject(j, "signature", m->signature);
-	if (m->role == HQ_LLM_TOOL) {
-		cJSON_AddStringToObject(j, "call_id", m->call_id ? m->call_id : "");
-		cJSON_AddStringToObject(j, "tool", m->tool_name ? m->tool_name : "");
-		cJSON_AddBoolToObject(j, "is_error", m->is_error);
-	}
-	if (m->ncalls) {
-		cJSON *a = cJSON_AddArrayToObject(j, "calls");
-		for (size_t i = 0; a && i < m->ncalls; i++) {
-			cJSON *c = cJSON_CreateObject();
-			if (!c)
-				break;
-			cJSON_AddStringToObject(c, "id", m->calls[i].id);
-			cJSON_AddStringToObject(c, "name", m->calls[i].name);
-			cJSON_AddStringToObject(c, "args", m->calls[i].args);
-			if (m->calls[i].signature)
-				cJSON_AddStringToObject(c, "signature", m->calls[i].signature);
-			cJSON_AddItemToArray(a, c);
-		}
-	}
-	return j;
-}
-
-int
-hq_llm_msg_from_json(const cJSON *j, struct hq_llm_msg *m)
-{
-	memset(m, 0, sizeof *m);
-	const char *role = hq_json_str(j, "role");
-	if (!role)
-		return -1;
-	if (!strcmp(role, "user"))
-		m->role = HQ_LLM_USER;
-	else if (!strcmp(role, "assistant"))
-		m->role = HQ_LLM_ASSISTANT;
-	else if (!strcmp(role, "tool"))
-		m->role = HQ_LLM_TOOL;
-	else
-		return -1;
-	hq_llm_set(&m->text, hq_json_str(j, "text") ? hq_json_str(j, "text") : "");
-	hq_llm_set(&m->signature, hq_json_str(j, "signature"));
-	hq_llm_set(&m->call_id, hq_json_str(j, "call_id"));
-	hq_llm_set(&m->tool_name, hq_json_str(j, "tool"));
-	m->is_error = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "is_error"));
-	const cJSON *calls = cJSON_GetObjectItemCaseSensitive(j, "calls");
-	int n = cJSON_GetArraySize(calls);
-	if (n > 0) {
-		m->calls = hq_xcalloc((size_t)n, sizeof *m->calls);
-		const cJSON *c;
-		cJSON_ArrayForEach(c, calls) {
-			struct hq_llm_call *dc = &m->calls[m->ncalls++];
-			hq_llm_set(&dc->id, hq_json_str(c, "id"));
-			hq_llm_set(&dc->name, hq_json_str(c, "name"));
-			hq_llm_set(&dc->args, hq_json_str(c, "args"));
-			hq_llm_set(&dc->signature, hq_json_str(c, "signature"));
-			if (!dc->id || !dc->name || !dc->args)
-				goto fail;
-		}
-	}
-	return 0;
-fail:
-	hq_llm_msg_free(m);
-	return -1;
 }
 
 /* ---- text tool mode ---- */
