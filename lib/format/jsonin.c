@@ -390,6 +390,94 @@ capture_bytes(struct hq_jsonin_stream *s, const char *p, size_t n,
 	return (long)k;
 }
 
+/* A structural byte c (not space, not inside a capture) in state s->st:
+ * 1 when c is used, 0 when it is to be read again (a capture it opens, or
+ * the state it led to), -1 with e set. */
+static int
+structural(struct hq_jsonin_stream *s, char c, struct hq_err *e)
+{
+	switch (s->st) {
+	case TOP:
+		s->odd_space = 0;
+		if (c == '{') {
+			if (!(s->obj = cJSON_CreateObject()))
+				return fail(s, s->line, "out of memory", e);
+			s->obj_line = s->line;
+			s->held = 1;
+			s->held_values = 1;
+			s->st = KEY_FIRST;
+			break;
+		}
+		if (is_stray(c))
+			return fail(s, s->line, "not valid JSON", e);
+		capture(s, W_TOP, 0, c);
+		return 0;   /* c is the capture's first byte */
+	case KEY_FIRST:
+	case KEY:
+		if (c == '}' && s->st == KEY_FIRST) {
+			if (end_object(s, e) < 0)
+				return -1;
+			break;
+		}
+		if (c != '"')
+			return fail(s, s->line, "not valid JSON", e);
+		capture(s, W_KEY, 1, c);
+		return 0;
+	case COLON:
+		if (c != ':')
+			return fail(s, s->line, "not valid JSON", e);
+		s->st = VALUE;
+		break;
+	case VALUE:
+		if (is_stray(c))
+			return fail(s, s->line, "not valid JSON", e);
+		if (c == '[' && s->cb->split &&
+		    s->cb->split(s->arg, s->obj, s->key)) {
+			s->st = ELEM_FIRST;
+			break;
+		}
+		capture(s, W_MEMBER, 1, c);
+		return 0;
+	case NEXT:
+		if (c == ',')
+			s->st = KEY;
+		else if (c == '}') {
+			if (end_object(s, e) < 0)
+				return -1;
+		} else
+			return fail(s, s->line, "not valid JSON", e);
+		break;
+	case ELEM_FIRST:
+	case ELEM:
+		if (c == ']' && s->st == ELEM_FIRST) {
+			cJSON *empty = cJSON_CreateArray();
+			if (!empty)
+				return fail(s, s->line, "out of memory", e);
+			if (add_member(s, empty, e) < 0)
+				return -1;
+			break;
+		}
+		if (is_stray(c))
+			return fail(s, s->line, "not valid JSON", e);
+		capture(s, W_ELEMENT, 2, c);
+		return 0;
+	case ELEM_NEXT:
+		if (c == ',')
+			s->st = ELEM;
+		else if (c == ']')
+			s->st = ELEM_FIRST;   /* closes it as an empty one */
+		else
+			return fail(s, s->line, "not valid JSON", e);
+		if (c == ']')
+			return 0;
+		break;
+	case CAPTURE:
+	case FAILED:
+		break;
+	}
+	return 1;
+}
+
 int
 hq_jsonin_stream_feed(struct hq_jsonin_stream *s, const char *p, size_t n,
     struct hq_err *e)
@@ -430,85 +518,10 @@ hq_jsonin_stream_feed(struct hq_jsonin_stream *s, const char *p, size_t n,
 			i++;
 			continue;
 		}
-		switch (s->st) {
-		case TOP:
-			s->odd_space = 0;
-			if (c == '{') {
-				if (!(s->obj = cJSON_CreateObject()))
-					return fail(s, s->line, "out of memory", e);
-				s->obj_line = s->line;
-				s->held = 1;
-				s->held_values = 1;
-				s->st = KEY_FIRST;
-				break;
-			}
-			if (is_stray(c))
-				return fail(s, s->line, "not valid JSON", e);
-			capture(s, W_TOP, 0, c);
-			continue;   /* c is the capture's first byte */
-		case KEY_FIRST:
-		case KEY:
-			if (c == '}' && s->st == KEY_FIRST) {
-				if (end_object(s, e) < 0)
-					return -1;
-				break;
-			}
-			if (c != '"')
-				return fail(s, s->line, "not valid JSON", e);
-			capture(s, W_KEY, 1, c);
+		if ((k = structural(s, c, e)) < 0)
+			return -1;
+		if (k == 0)
 			continue;
-		case COLON:
-			if (c != ':')
-				return fail(s, s->line, "not valid JSON", e);
-			s->st = VALUE;
-			break;
-		case VALUE:
-			if (is_stray(c))
-				return fail(s, s->line, "not valid JSON", e);
-			if (c == '[' && s->cb->split &&
-			    s->cb->split(s->arg, s->obj, s->key)) {
-				s->st = ELEM_FIRST;
-				break;
-			}
-			capture(s, W_MEMBER, 1, c);
-			continue;
-		case NEXT:
-			if (c == ',')
-				s->st = KEY;
-			else if (c == '}') {
-				if (end_object(s, e) < 0)
-					return -1;
-			} else
-				return fail(s, s->line, "not valid JSON", e);
-			break;
-		case ELEM_FIRST:
-		case ELEM:
-			if (c == ']' && s->st == ELEM_FIRST) {
-				cJSON *empty = cJSON_CreateArray();
-				if (!empty)
-					return fail(s, s->line, "out of memory", e);
-				if (add_member(s, empty, e) < 0)
-					return -1;
-				break;
-			}
-			if (is_stray(c))
-				return fail(s, s->line, "not valid JSON", e);
-			capture(s, W_ELEMENT, 2, c);
-			continue;
-		case ELEM_NEXT:
-			if (c == ',')
-				s->st = ELEM;
-			else if (c == ']')
-				s->st = ELEM_FIRST;   /* closes it as an empty one */
-			else
-				return fail(s, s->line, "not valid JSON", e);
-			if (c == ']')
-				continue;
-			break;
-		case CAPTURE:
-		case FAILED:
-			break;
-		}
 		s->offset++;
 		i++;
 	}
