@@ -753,6 +753,55 @@ covered_upto(struct hq_store *s, const char *table, struct hq_err *e)
 	return id;
 }
 
+/* The statements that add cells to rollup and rollup_vals (merging the
+ * values of a cell with hq_rollup_vals_merge()): 0, or -1 with e set. */
+static int
+prepare_upserts(struct hq_store *s, sqlite3_stmt **up, sqlite3_stmt **upv,
+    struct hq_err *e)
+{
+	if (sqlite3_create_function_v2(hq_store_db(s), "hq_rollup_vals_merge", 2,
+	    SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, sql_vals_merge, NULL, NULL,
+	    NULL) != SQLITE_OK) {
+		hq_err_set(e, "%s: %s", hq_store_filename(s),
+		    sqlite3_errmsg(hq_store_db(s)));
+		return -1;
+	}
+	if (hq_store_prepare(s, "INSERT INTO rollup(metric_id, slot, source_id, "
+	    "n, sum, sumsq, min, max, psum, pn) VALUES (?,?,?,?,?,?,?,?,?,?) "
+	    "ON CONFLICT(metric_id, slot, source_id) DO UPDATE SET "
+	    "n = n + excluded.n, sum = sum + excluded.sum, "
+	    "sumsq = sumsq + excluded.sumsq, "
+	    "min = CASE WHEN min IS NULL OR excluded.min < min THEN excluded.min ELSE min END, "
+	    "max = CASE WHEN max IS NULL OR excluded.max > max THEN excluded.max ELSE max END, "
+	    "psum = psum + excluded.psum, pn = pn + excluded.pn", up, e) ||
+	    hq_store_prepare(s, "INSERT INTO rollup_vals(metric_id, slot, "
+	    "source_id, vals) VALUES (?,?,?,?) ON CONFLICT(metric_id, slot, "
+	    "source_id) DO UPDATE SET vals = hq_rollup_vals_merge(vals, "
+	    "excluded.vals)", upv, e))
+		return -1;
+	return 0;
+}
+
+/* The index of metric's window in *win (last: the one before, tried
+ * first), added when new: each metric's kind is decided once, not per
+ * sample. */
+static size_t
+window_for(struct hq_store *s, struct window **win, size_t *nwin, size_t last,
+    int64_t metric)
+{
+	size_t k = last < *nwin && (*win)[last].metric == metric ? last : 0;
+
+	if (k >= *nwin || (*win)[k].metric != metric)
+		for (k = 0; k < *nwin && (*win)[k].metric != metric; k++)
+			;
+	if (k == *nwin) {
+		*win = hq_xrealloc(*win, (*nwin + 1) * sizeof **win);
+		(*win)[(*nwin)++] = (struct window){ metric, INT64_MAX, INT64_MIN,
+		    is_cumulative(s, metric) };
+	}
+	return k;
+}
+
 int
 hq_rollup_refresh(struct hq_store *s, int64_t first_sample_id, struct hq_err *e)
 {
@@ -773,25 +822,7 @@ hq_rollup_refresh(struct hq_store *s, int64_t first_sample_id, struct hq_err *e)
 	if ((done_r = covered_upto(s, "rollup_state", e)) < 0 ||
 	    (done_v = covered_upto(s, "rollup_vals_state", e)) < 0)
 		goto out;
-	if (sqlite3_create_function_v2(hq_store_db(s), "hq_rollup_vals_merge", 2,
-	    SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, sql_vals_merge, NULL, NULL,
-	    NULL) != SQLITE_OK) {
-		hq_err_set(e, "%s: %s", hq_store_filename(s),
-		    sqlite3_errmsg(hq_store_db(s)));
-		goto out;
-	}
-	if (hq_store_prepare(s, "INSERT INTO rollup(metric_id, slot, source_id, "
-	    "n, sum, sumsq, min, max, psum, pn) VALUES (?,?,?,?,?,?,?,?,?,?) "
-	    "ON CONFLICT(metric_id, slot, source_id) DO UPDATE SET "
-	    "n = n + excluded.n, sum = sum + excluded.sum, "
-	    "sumsq = sumsq + excluded.sumsq, "
-	    "min = CASE WHEN min IS NULL OR excluded.min < min THEN excluded.min ELSE min END, "
-	    "max = CASE WHEN max IS NULL OR excluded.max > max THEN excluded.max ELSE max END, "
-	    "psum = psum + excluded.psum, pn = pn + excluded.pn", &up, e) ||
-	    hq_store_prepare(s, "INSERT INTO rollup_vals(metric_id, slot, "
-	    "source_id, vals) VALUES (?,?,?,?) ON CONFLICT(metric_id, slot, "
-	    "source_id) DO UPDATE SET vals = hq_rollup_vals_merge(vals, "
-	    "excluded.vals)", &upv, e))
+	if (prepare_upserts(s, &up, &upv, e))
 		goto out;
 	if (hq_store_prepare(s, "SELECT metric_id, source_id, start, end, value, "
 	    "id FROM sample WHERE id > ? AND text = ''", &sel, e))
@@ -806,17 +837,7 @@ hq_rollup_refresh(struct hq_store *s, int64_t first_sample_id, struct hq_err *e)
 		int64_t source = sqlite3_column_int64(sel, 1);
 		int64_t id = sqlite3_column_int64(sel, 5);
 		double value = sqlite3_column_double(sel, 4);
-		/* Each metric's kind is decided once, not per sample. */
-		size_t k = last < nwin && win[last].metric == metric ? last : 0;
-		if (k >= nwin || win[k].metric != metric)
-			for (k = 0; k < nwin && win[k].metric != metric; k++)
-				;
-		last = k;
-		if (k == nwin) {
-			win = hq_xrealloc(win, (nwin + 1) * sizeof *win);
-			win[nwin++] = (struct window){ metric, INT64_MAX, INT64_MIN,
-			    is_cumulative(s, metric) };
-		}
+		size_t k = last = window_for(s, &win, &nwin, last, metric);
 		if (id > done_v && !win[k].cumulative)
 			add_value(&t, metric, source, start, value);
 		if (id > done_r)
