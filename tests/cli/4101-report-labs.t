@@ -125,6 +125,36 @@ is "$rc" 2 "a CSV line over 64 KiB: exit 2"
 like "$err" "long\.csv:2: line longer than 65536 bytes" "named by file:line"
 is "$(q 'select count(*) from lab_result')" "$n" "the store is as it was after both"
 
+# A line with fewer fields than the header, and a number without a unit
+# (issue 18): the whole file fails with file:line, the store untouched.
+dump() { sqlite3 "$HQ_DB" .dump | md5sum; }
+before=$(dump)
+printf 'date,test,value,unit,ref_low,ref_high,loinc\n2025-06-01,LDL,100,mg/dL,,,\n2025-06-02,Glucose,90\n' >"$T/short.csv"
+run hq-ingest "$T/short.csv"
+is "$rc" 2 "a line with fewer fields than the header: exit 2"
+like "$err" "short\.csv:3: 3 fields, the header has 7" "named by file:line"
+printf 'date,test,value,unit,ref_low,ref_high,loinc\n2025-06-01,LDL,100,mg/dL,,,\n2025-06-02,Glucose,90,mg/dL,,,,x\n' >"$T/wide.csv"
+run hq-ingest "$T/wide.csv"
+is "$rc" 2 "a line with more fields than the header: exit 2"
+like "$err" "wide\.csv:3: 8 fields, the header has 7" "named by file:line"
+printf 'date,test,value,unit,ref_low,ref_high,loinc\n2025-06-01,LDL,100,mg/dL,,,\n2025-06-02,Glucose,90,,,,\n' >"$T/nounit.csv"
+run hq-ingest "$T/nounit.csv"
+is "$rc" 2 "a number without a unit: exit 2"
+like "$err" "nounit\.csv:3: Glucose 90 has no unit" "named by file:line"
+printf 'date,test,value,unit,ref_low,ref_high,loinc\n2025-06-02,Glucose,<5,,,,\n' >"$T/nounit2.csv"
+run hq-ingest "$T/nounit2.csv"
+is "$rc" 2 "a number with a comparator and no unit: exit 2"
+printf '{"date":"2025-06-01","test":"LDL","value":100,"unit":"mg/dL"}\n{"date":"2025-06-02","test":"Glucose","value":90}\n' >"$T/nounit.jsonl"
+run hq-ingest "$T/nounit.jsonl"
+is "$rc" 2 "JSON lines: a number without a unit, exit 2"
+like "$err" "nounit\.jsonl:2: Glucose 90 has no unit" "named by file:line"
+is "$(dump)" "$before" "the store is as it was after all of them"
+printf 'date,test,value,unit,ref_low,ref_high,loinc\n2025-06-02,Urine pH,6.5,1,,,\n2025-06-02,Urine nitrite,NEGATIVE,,,,\n' >"$T/unitless.csv"
+run hq-ingest "$T/unitless.csv"
+is "$rc" 0 "a unitless test written with unit 1, and a text result without a unit, import"
+is "$(q "select test||':'||coalesce(value,text)||':'||unit from lab_result where date='2025-06-02' order by test")" \
+   "$(printf 'urine_nitrite:NEGATIVE:\nurine_ph:6.5:1')" "as written"
+
 run hq-report latest labs ldk
 is "$rc" 2 "an unknown test: exit 2"
 is "$err" "hq-report: unknown test 'ldk' (did you mean ldl?)" "with a suggestion"
