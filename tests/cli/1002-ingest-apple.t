@@ -210,6 +210,10 @@ is "$(field "$out" clinical_records lab_results)" "2 2" "clinical-records/*.json
 is "$(q "select identifier, json_extract(resource, '$.code.text') from clinical_record order by identifier")" \
    "$(printf 'a1|LDL\nb2|HbA1c')" "each record gets its FHIR JSON"
 
+run hq-ingest "$T/cru/export.xml"
+is "$(field "$out" records inserted duplicates lab_results)" "2 0 2 2" \
+   "the unzipped export again: its two lab results counted again, as duplicates"
+
 # Bounds: a path in the XML is compared with the files found under
 # workout-routes/, never opened; a link out of the directory is not read.
 mkdir -p "$T/bd/exp/workout-routes"
