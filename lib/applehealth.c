@@ -1498,7 +1498,8 @@ import_beside(struct ah *a, const char *xml, struct hq_err *e)
 		beside_walk(b, "/workout-routes", 1);
 		beside_walk(b, "/clinical-records", 1);
 	}
-	qsort(b->ref, b->n, sizeof *b->ref, cmp_str);
+	if (b->n)
+		qsort(b->ref, b->n, sizeof *b->ref, cmp_str);
 	for (size_t i = 0; i < b->n; i++) {
 		if (rc == 0)
 			rc = beside_file(a, b, b->ref[i], e);
