@@ -1391,9 +1391,10 @@ side_file(struct ah *a, const char *ref, int kind, struct hq_err *e)
  * named by its path there ("/workout-routes/x.gpx", the form of the XML's
  * FileReference and resourceFilePath) and read for the routes and records
  * that name it. A path in the XML is only ever compared with those names,
- * never opened: one that is absolute, holds "..", or names a file elsewhere
+ * never opened: one that holds "..", or names a file elsewhere on the disk,
  * matches nothing, as in a zip. Symbolic links are followed only to files
- * inside the directory; linked directories are not entered.
+ * inside the directory (the resolved path is checked); linked directories
+ * are not entered.
  */
 #define BESIDE_DEPTH 8
 
