@@ -7,6 +7,8 @@
  *     [query]
  *     source_priority = Apple Watch, iPhone
  *     tz = Europe/Paris
+ *     [athlete]
+ *     max_hr = 188
  *
  * '#' and ';' start comments. A missing file is an empty configuration.
  * A line holds at most HQ_CONFIG_MAX_LINE bytes (no NUL) and a file at most

@@ -18,6 +18,8 @@ static const struct {
 	{ "llm", "api_key_env" },
 	{ "query", "source_priority" }, { "query", "sleep_cutoff" },
 	{ "query", "tz" },
+	{ "athlete", "sex" }, { "athlete", "max_hr" }, { "athlete", "rest_hr" },
+	{ "athlete", "lthr" }, { "athlete", "ftp" }, { "athlete", "zones" },
 };
 
 #define NKNOWN (sizeof known / sizeof known[0])
