@@ -206,14 +206,17 @@ def haversine(p, q):
 def best_distance(points, start, end, pauses, target):
     """points: (t, lat, lon, route). Brute force over every start point."""
     kept = [p for p in points if start <= p[0] < end and not in_pause(p[0], pauses)]
+    # step j: from kept[j - 1] to kept[j], None where the chain breaks
+    step = [None] + [None if a[3] != b[3] or any(a[0] < pa < b[0] for pa, _ in pauses)
+                     else haversine(a[1:3], b[1:3]) for a, b in zip(kept, kept[1:])]
     best = None
     for i in range(len(kept)):
         d = 0.0
         for j in range(i + 1, len(kept)):
-            a, b = kept[j - 1], kept[j]
-            if a[3] != b[3] or any(a[0] < pa < b[0] for pa, _ in pauses):
+            b = kept[j]
+            if step[j] is None:
                 break
-            d += haversine(a[1:3], b[1:3])
+            d += step[j]
             if d >= target:
                 s = b[0] - kept[i][0]
                 if best is None or s < best[0]:
