@@ -179,12 +179,15 @@ void hq_athlete_pmc(struct hq_athlete_day *d, size_t n);
 /* Workouts of types[0..ntypes) (HealthKit identifiers; ntypes 0: all)
  * starting in [from, to) (0, 0: all), oldest first (start, then id), each
  * read and figured for a: fn returns 0 to go on, else stops the walk
- * with that value. Returns the number walked, or -1 with e set. */
+ * with that value. flags HQ_ATHLETE_LOAD_ONLY reads no route nor metadata
+ * (elevation_gain_m is then NAN): what the daily series needs. Returns the
+ * number walked, or -1 with e set. */
+#define HQ_ATHLETE_LOAD_ONLY 1u
 typedef int hq_athlete_fn(void *arg, const struct hq_athlete_workout *w,
     const struct hq_athlete_figures *f);
 long hq_athlete_each(struct hq_store *s, const struct hq_athlete *a,
     const char *const *types, size_t ntypes, int64_t from, int64_t to,
-    hq_athlete_fn *fn, void *arg, struct hq_err *e);
+    unsigned flags, hq_athlete_fn *fn, void *arg, struct hq_err *e);
 
 /* The daily series for workouts of types (as above): d[0] is the local day
  * of the first such workout in the store (ctl and atl are 0 on the day

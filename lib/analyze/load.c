@@ -74,7 +74,8 @@ static const struct hq_store_sql sqls[Q_N] = {
 	    " ORDER BY date, rowid", "reading a workout's events" },
 	[Q_SAMPLES] = { "SELECT start, value, source_id FROM sample"
 	    " WHERE metric_id = ?1 AND start >= ?2 AND start < ?3 AND text = ''"
-	    " ORDER BY start, id", "reading a workout's samples" },
+	    " ORDER BY start, source_id, end, value, text",   /* sample_key's order */
+	    "reading a workout's samples" },
 	[Q_META] = { "SELECT value FROM workout_meta WHERE workout_id = ?1"
 	    " AND activity_uuid IS NULL AND key = 'HKElevationAscended'"
 	    " ORDER BY rowid LIMIT 1", "reading a workout's metadata" },
@@ -322,8 +323,8 @@ read_elevation(struct reader *r, struct hq_athlete_workout *w,
 }
 
 static int
-reader_read(struct reader *r, int64_t id, struct hq_athlete_workout *w,
-    struct hq_err *e)
+reader_read(struct reader *r, int64_t id, unsigned flags,
+    struct hq_athlete_workout *w, struct hq_err *e)
 {
 	sqlite3_stmt *q = stmt(r, Q_WORKOUT, (struct hq_bind[]){ HQ_INT(id),
 	    HQ_END }, e);
@@ -347,12 +348,13 @@ reader_read(struct reader *r, int64_t id, struct hq_athlete_workout *w,
 	w->end = sqlite3_column_int64(q, 3);
 	w->distance_m = sqlite3_column_type(q, 4) == SQLITE_NULL ? NAN :
 	    sqlite3_column_double(q, 4);
+	w->ascended_m = w->route_gain_m = NAN;
 	sqlite3_reset(q);
 	if (read_pauses(r, w, e) ||
 	    read_series(r, w, r->hr_id, &w->hr, &w->nhr, &w->hr_source, e) ||
 	    read_series(r, w, r->power_id, &w->power, &w->npower,
 	    &w->power_source, e) ||
-	    read_elevation(r, w, e)) {
+	    (!(flags & HQ_ATHLETE_LOAD_ONLY) && read_elevation(r, w, e))) {
 		hq_athlete_workout_free(w);
 		return -1;
 	}
@@ -380,7 +382,7 @@ hq_athlete_read(struct hq_store *s, int64_t id, struct hq_athlete_workout *w,
 	memset(w, 0, sizeof *w);
 	if (reader_start(&r, s, e))
 		return -1;
-	rc = reader_read(&r, id, w, e);
+	rc = reader_read(&r, id, 0, w, e);
 	reader_done(&r);
 	return rc;
 }
@@ -548,7 +550,7 @@ prepare_walk(struct hq_store *s, size_t ntypes, const char *const *types,
 long
 hq_athlete_each(struct hq_store *s, const struct hq_athlete *a,
     const char *const *types, size_t ntypes, int64_t from, int64_t to,
-    hq_athlete_fn *fn, void *arg, struct hq_err *e)
+    unsigned flags, hq_athlete_fn *fn, void *arg, struct hq_err *e)
 {
 	struct reader r;
 	sqlite3_stmt *q;
@@ -564,7 +566,8 @@ hq_athlete_each(struct hq_store *s, const struct hq_athlete *a,
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		struct hq_athlete_workout w;
 		struct hq_athlete_figures f;
-		int got = reader_read(&r, sqlite3_column_int64(q, 0), &w, e), stop;
+		int got = reader_read(&r, sqlite3_column_int64(q, 0), flags, &w, e);
+		int stop;
 
 		if (got < 0) {
 			n = -1;
@@ -634,7 +637,8 @@ hq_athlete_days(struct hq_store *s, const struct hq_athlete *a,
 
 	*days = NULL;
 	*n = 0;
-	if (hq_athlete_each(s, a, types, ntypes, 0, 0, add_day, &ds, e) < 0) {
+	if (hq_athlete_each(s, a, types, ntypes, 0, 0, HQ_ATHLETE_LOAD_ONLY,
+	    add_day, &ds, e) < 0) {
 		free(ds.d);
 		return -1;
 	}

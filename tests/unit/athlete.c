@@ -374,7 +374,7 @@ scenario(struct run *r, char *args)
 	free(r->days);
 	r->days = NULL;
 	r->days_types[0] = '\0';
-	if (hq_athlete_each(r->s, &r->a, NULL, 0, 0, 0, keep_fig, r, &e) < 0) {
+	if (hq_athlete_each(r->s, &r->a, NULL, 0, 0, 0, 0, keep_fig, r, &e) < 0) {
 		printf("# %s\n", e.msg);
 		return -1;
 	}

@@ -86,7 +86,8 @@ def held(db, metric, wid, wsrc, start, end, pauses):
     """[(t, value, seconds held)] from one source, and that source."""
     rows = db.execute("SELECT s.start, s.value, s.source_id FROM sample s"
                       " JOIN metric m ON m.id = s.metric_id WHERE m.identifier = ?"
-                      " AND s.text = '' ORDER BY s.start, s.id", (metric,)).fetchall()
+                      " AND s.text = '' ORDER BY s.start, s.source_id, s.end, s.value, s.text",
+                      (metric,)).fetchall()
     inside = [r for r in rows if start <= r[0] < end and not in_pause(r[0], pauses)]
     if not inside:
         return [], None
