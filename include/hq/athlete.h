@@ -118,6 +118,9 @@ struct hq_athlete_workout {
 	struct hq_piece *hr, *power;    /* held pieces, one source each */
 	size_t nhr, npower;
 	int64_t hr_source, power_source;   /* 0: none */
+	double hr_sample_max;           /* the highest heart-rate sample in
+	                                   [start, end), any source, pauses
+	                                   included (max_hr's default); NAN */
 	double distance_m;              /* the workout's own; NAN */
 	double ascended_m;              /* HKElevationAscended; NAN */
 	double route_gain_m;            /* 3 m hysteresis; NAN without altitudes */
@@ -150,6 +153,37 @@ struct hq_athlete_figures {
 /* Every figure of w for athlete a (pure: w's arrays only). */
 void hq_athlete_figures(const struct hq_athlete *a,
     const struct hq_athlete_workout *w, struct hq_athlete_figures *f);
+
+/* What of a workout the figures need, whatever the settings: every heart
+ * rate figure is a sum of seconds x f(hr), so the seconds held at each
+ * heart rate (bins, by rising hr) are enough; NP and the 1 s series'
+ * length; the gains. A few hundred bytes a workout: what a cache of
+ * per-workout figures keeps, so that a second run reads no samples
+ * (hq_athlete_figures = hq_athlete_summarize + hq_athlete_figures_of). */
+struct hq_athlete_bin {
+	double hr;
+	int64_t secs;
+};
+struct hq_athlete_summary {
+	int64_t id, start, end, paused_s;
+	int64_t hr_source, power_source;
+	size_t nhr;                     /* held pieces: 0 = no heart rate */
+	double hr_max;                  /* the highest held value */
+	double hr_sample_max;           /* as in hq_athlete_workout */
+	struct hq_athlete_bin *bins;    /* malloc'd */
+	size_t nbins;
+	double np, power_s;
+	double route_gain_m, ascended_m;
+};
+void hq_athlete_summarize(const struct hq_athlete_workout *w,
+    struct hq_athlete_summary *s);
+void hq_athlete_summary_free(struct hq_athlete_summary *s);
+void hq_athlete_figures_of(const struct hq_athlete *a,
+    const struct hq_athlete_summary *s, struct hq_athlete_figures *f);
+
+/* The heart rate in force at t (the held piece covering it), NAN when
+ * none does: GPX's gpxtpx:hr for a route point. */
+double hq_athlete_value_at(const struct hq_piece *p, size_t n, int64_t t);
 
 /* Normalized power of held power pieces: the 1 s series (each piece's
  * value for each of its dt seconds, the pieces one after another) through

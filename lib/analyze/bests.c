@@ -141,6 +141,22 @@ hq_athlete_best_power(const struct hq_piece *p, size_t n, int64_t window_s,
 	return found;
 }
 
+double
+hq_athlete_value_at(const struct hq_piece *p, size_t n, int64_t t)
+{
+	size_t lo = 0, hi = n;
+
+	/* The last piece starting at or before t. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (p[mid].t <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > 0 && t < p[lo - 1].t + p[lo - 1].dt ? p[lo - 1].v : NAN;
+}
+
 /* Seconds of [a, b) outside the pauses. */
 static double
 moving(const struct hq_span *p, size_t np, int64_t a, int64_t b)

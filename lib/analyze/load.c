@@ -185,7 +185,8 @@ read_pauses(struct reader *r, struct hq_athlete_workout *w, struct hq_err *e)
 /* The held pieces of metric's samples inside w from one source. */
 static int
 read_series(struct reader *r, struct hq_athlete_workout *w, int64_t metric,
-    struct hq_piece **out, size_t *nout, int64_t *source, struct hq_err *e)
+    struct hq_piece **out, size_t *nout, int64_t *source, double *sample_max,
+    struct hq_err *e)
 {
 	sqlite3_stmt *q;
 	size_t n = 0, kept = 0, ip = 0, best_n = 0, k;
@@ -195,6 +196,7 @@ read_series(struct reader *r, struct hq_athlete_workout *w, int64_t metric,
 	*out = NULL;
 	*nout = 0;
 	*source = 0;
+	*sample_max = NAN;
 	if (metric <= 0)
 		return 0;
 	q = stmt(r, Q_SAMPLES, (struct hq_bind[]){ HQ_INT(metric),
@@ -203,6 +205,10 @@ read_series(struct reader *r, struct hq_athlete_workout *w, int64_t metric,
 		return -1;
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		int64_t t = sqlite3_column_int64(q, 0);
+		double v = sqlite3_column_double(q, 1);
+		/* The highest of any source, pauses included: max_hr's default. */
+		if (isnan(*sample_max) || v > *sample_max)
+			*sample_max = v;
 		/* Only samples outside the pauses count towards a source. */
 		while (ip < w->npauses && w->pauses[ip].to <= t)
 			ip++;
@@ -214,7 +220,7 @@ read_series(struct reader *r, struct hq_athlete_workout *w, int64_t metric,
 			r->src = hq_xrealloc(r->src, r->cap * sizeof *r->src);
 		}
 		r->tv[n].t = t;
-		r->tv[n].v = sqlite3_column_double(q, 1);
+		r->tv[n].v = v;
 		r->src[n] = sqlite3_column_int64(q, 2);
 		n++;
 	}
@@ -328,6 +334,7 @@ reader_read(struct reader *r, int64_t id, unsigned flags,
 {
 	sqlite3_stmt *q = stmt(r, Q_WORKOUT, (struct hq_bind[]){ HQ_INT(id),
 	    HQ_END }, e);
+	double pmax;
 	int rc;
 
 	memset(w, 0, sizeof *w);
@@ -351,9 +358,10 @@ reader_read(struct reader *r, int64_t id, unsigned flags,
 	w->ascended_m = w->route_gain_m = NAN;
 	sqlite3_reset(q);
 	if (read_pauses(r, w, e) ||
-	    read_series(r, w, r->hr_id, &w->hr, &w->nhr, &w->hr_source, e) ||
+	    read_series(r, w, r->hr_id, &w->hr, &w->nhr, &w->hr_source,
+	    &w->hr_sample_max, e) ||
 	    read_series(r, w, r->power_id, &w->power, &w->npower,
-	    &w->power_source, e) ||
+	    &w->power_source, &pmax, e) ||
 	    (!(flags & HQ_ATHLETE_LOAD_ONLY) && read_elevation(r, w, e))) {
 		hq_athlete_workout_free(w);
 		return -1;
@@ -437,35 +445,88 @@ hq_athlete_np(const struct hq_piece *p, size_t n, double *seconds)
 	return pow(sum4 / (double)(len - 29), 0.25);
 }
 
+static int
+by_hr(const void *x, const void *y)
+{
+	double a = ((const struct hq_athlete_bin *)x)->hr;
+	double b = ((const struct hq_athlete_bin *)y)->hr;
+
+	return (a > b) - (a < b);
+}
+
 void
-hq_athlete_figures(const struct hq_athlete *a,
-    const struct hq_athlete_workout *w, struct hq_athlete_figures *f)
+hq_athlete_summarize(const struct hq_athlete_workout *w,
+    struct hq_athlete_summary *s)
+{
+	size_t n = 0;
+
+	memset(s, 0, sizeof *s);
+	s->id = w->id;
+	s->start = w->start;
+	s->end = w->end;
+	s->paused_s = w->paused_s;
+	s->hr_source = w->hr_source;
+	s->power_source = w->power_source;
+	s->nhr = w->nhr;
+	s->hr_max = NAN;
+	s->hr_sample_max = w->hr_sample_max;
+	s->bins = hq_xmalloc((w->nhr ? w->nhr : 1) * sizeof *s->bins);
+	for (size_t i = 0; i < w->nhr; i++) {
+		if (isnan(s->hr_max) || w->hr[i].v > s->hr_max)
+			s->hr_max = w->hr[i].v;
+		s->bins[i].hr = w->hr[i].v;
+		s->bins[i].secs = w->hr[i].dt;
+	}
+	qsort(s->bins, w->nhr, sizeof *s->bins, by_hr);
+	for (size_t i = 0; i < w->nhr; i++) {
+		if (n && s->bins[n - 1].hr == s->bins[i].hr)
+			s->bins[n - 1].secs += s->bins[i].secs;
+		else
+			s->bins[n++] = s->bins[i];
+	}
+	s->nbins = n;
+	s->np = NAN;
+	if (w->npower)
+		s->np = hq_athlete_np(w->power, w->npower, &s->power_s);
+	s->route_gain_m = w->route_gain_m;
+	s->ascended_m = w->ascended_m;
+}
+
+void
+hq_athlete_summary_free(struct hq_athlete_summary *s)
+{
+	free(s->bins);
+	memset(s, 0, sizeof *s);
+}
+
+void
+hq_athlete_figures_of(const struct hq_athlete *a,
+    const struct hq_athlete_summary *s, struct hq_athlete_figures *f)
 {
 	double lo[6], ca, cb, range = a->max_hr - a->rest_hr, secs = 0, vsum = 0;
 
-	f->moving_min = (double)(w->end - w->start - w->paused_s) / 60;
-	f->trimp = f->hrss = f->edwards = f->avg_hr = f->max_hr = NAN;
+	f->moving_min = (double)(s->end - s->start - s->paused_s) / 60;
+	f->trimp = f->hrss = f->edwards = f->avg_hr = NAN;
+	f->max_hr = s->nhr ? s->hr_max : NAN;
 	for (int z = 0; z < 6; z++)
 		f->z_min[z] = NAN;
 	hq_athlete_zone_edges(a, lo);
 	hq_athlete_banister(a->sex, &ca, &cb);
-	for (size_t i = 0; i < w->nhr; i++) {
-		secs += (double)w->hr[i].dt;
-		vsum += w->hr[i].v * (double)w->hr[i].dt;
-		if (isnan(f->max_hr) || w->hr[i].v > f->max_hr)
-			f->max_hr = w->hr[i].v;
+	for (size_t i = 0; i < s->nbins; i++) {
+		secs += (double)s->bins[i].secs;
+		vsum += s->bins[i].hr * (double)s->bins[i].secs;
 	}
 	f->hr_minutes = secs / 60;
 	f->hr_coverage_pct = f->moving_min > 0 ? 100 * f->hr_minutes /
 	    f->moving_min : NAN;
-	if (w->nhr && secs > 0)
+	if (s->nhr && secs > 0)
 		f->avg_hr = vsum / secs;
-	if (w->nhr && !isnan(a->max_hr) && range > 0) {
+	if (s->nhr && !isnan(a->max_hr) && range > 0) {
 		double trimp = 0, edw = 0, xlt;
 		for (int z = 0; z < 6; z++)
 			f->z_min[z] = 0;
-		for (size_t i = 0; i < w->nhr; i++) {
-			double hr = w->hr[i].v, dt = (double)w->hr[i].dt / 60;
+		for (size_t i = 0; i < s->nbins; i++) {
+			double hr = s->bins[i].hr, dt = (double)s->bins[i].secs / 60;
 			double x = (hr - a->rest_hr) / range, q = hr / a->max_hr;
 			int z = 0;
 			if (x < 0)
@@ -486,18 +547,27 @@ hq_athlete_figures(const struct hq_athlete *a,
 		if (!isnan(xlt) && xlt > 0)
 			f->hrss = 100 * trimp / (60 * xlt * ca * exp(cb * xlt));
 	}
-	f->np = f->if_ = f->tss = NAN;
-	f->power_s = 0;
-	if (w->npower) {
-		f->np = hq_athlete_np(w->power, w->npower, &f->power_s);
-		if (!isnan(f->np) && a->ftp > 0) {
-			f->if_ = f->np / a->ftp;
-			f->tss = f->power_s * f->np * f->if_ / (a->ftp * 3600) * 100;
-		}
+	f->np = s->np;
+	f->power_s = s->power_s;
+	f->if_ = f->tss = NAN;
+	if (!isnan(f->np) && a->ftp > 0) {
+		f->if_ = f->np / a->ftp;
+		f->tss = f->power_s * f->np * f->if_ / (a->ftp * 3600) * 100;
 	}
 	f->load = !isnan(f->tss) ? f->tss : f->hrss;
-	f->elevation_gain_m = !isnan(w->route_gain_m) ? w->route_gain_m :
-	    w->ascended_m;
+	f->elevation_gain_m = !isnan(s->route_gain_m) ? s->route_gain_m :
+	    s->ascended_m;
+}
+
+void
+hq_athlete_figures(const struct hq_athlete *a,
+    const struct hq_athlete_workout *w, struct hq_athlete_figures *f)
+{
+	struct hq_athlete_summary s;
+
+	hq_athlete_summarize(w, &s);
+	hq_athlete_figures_of(a, &s, f);
+	hq_athlete_summary_free(&s);
 }
 
 void

@@ -88,6 +88,34 @@ test_closed_forms(void)
 		is_dbl(f.hr_coverage_pct, 100, 1e-9, "samples every 5 s cover it");
 		hq_athlete_workout_free(&w);
 	}
+	/* The same figures from the bins a cache would keep. */
+	{
+		struct hq_tv tv[5] = { { 0, 150 }, { 30, 160 }, { 60, 150 },
+		    { 90, 175 }, { 200, 150 } };
+		struct hq_athlete_summary sum;
+		struct hq_athlete_figures g;
+		memset(&w, 0, sizeof w);
+		w.end = 400;
+		w.hr = calloc(5, sizeof *w.hr);
+		w.nhr = hq_athlete_hold(tv, 5, 0, 400, NULL, 0, w.hr);
+		w.route_gain_m = w.ascended_m = NAN;
+		hq_athlete_summarize(&w, &sum);
+		ok(sum.nbins == 3 && sum.bins[0].hr == 150 &&
+		    sum.bins[0].secs == 30 + 30 + 120 && sum.bins[2].hr == 175 &&
+		    sum.bins[2].secs == 110, "summary: seconds held per heart rate");
+		hq_athlete_figures(&a, &w, &f);
+		hq_athlete_figures_of(&a, &sum, &g);
+		double x1 = (150.0 - 50) / 140, x2 = (160.0 - 50) / 140,
+		    x3 = (175.0 - 50) / 140;
+		double want = (180 * x1 * 0.64 * exp(1.92 * x1) + 30 * x2 * 0.64 *
+		    exp(1.92 * x2) + 110 * x3 * 0.64 * exp(1.92 * x3)) / 60;
+		ok(close_to(f.trimp, want) && close_to(g.trimp, want) &&
+		    g.max_hr == 175 && close_to(g.avg_hr, (150.0 * 180 + 160 * 30 +
+		    175 * 110) / 320), "figures from the summary: trimp by hand "
+		    "%.10g", want);
+		hq_athlete_summary_free(&sum);
+		hq_athlete_workout_free(&w);
+	}
 	/* Below rest x is floored at 0. */
 	constant_hr(40, 10, &w);
 	hq_athlete_figures(&a, &w, &f);
@@ -172,6 +200,15 @@ test_hold(void)
 	for (size_t i = 0; i < n; i++)
 		printf("# %lld %lld %g\n", (long long)out[i].t, (long long)out[i].dt,
 		    out[i].v);
+
+	ok(out[2].v == 120 && hq_athlete_value_at(out, n, 200) == 120 &&
+	    hq_athlete_value_at(out, n, 289) == 120 &&
+	    isnan(hq_athlete_value_at(out, n, 130)) &&
+	    isnan(hq_athlete_value_at(out, n, 350)) &&
+	    hq_athlete_value_at(out, n, 599) == 150 &&
+	    isnan(hq_athlete_value_at(out, n, 600)) &&
+	    isnan(hq_athlete_value_at(out, n, -1)),
+	    "the value in force: held, not in a gap past 120 s, a pause, the end");
 
 	const double ele[] = { 100, 102, 102.9, 104, 101, 100.9, 104, NAN, 106.9 };
 	/* ref 100; 102, 102.9 < +3; 104 +4 (ref 104); 101 -3 -> ref 101;
@@ -293,6 +330,7 @@ struct fig {
 	int64_t id;
 	struct hq_athlete_figures f;
 	int64_t hr_source, power_source, paused_s;
+	double hr_sample_max;
 };
 
 struct run {
@@ -318,6 +356,7 @@ keep_fig(void *arg, const struct hq_athlete_workout *w,
 	r->figs[r->nfigs].hr_source = w->hr_source;
 	r->figs[r->nfigs].power_source = w->power_source;
 	r->figs[r->nfigs].paused_s = w->paused_s;
+	r->figs[r->nfigs].hr_sample_max = w->hr_sample_max;
 	r->nfigs++;
 	return 0;
 }
@@ -378,6 +417,14 @@ scenario(struct run *r, char *args)
 		printf("# %s\n", e.msg);
 		return -1;
 	}
+	/* The store's max_hr is the highest of the workouts' own maxima
+	 * (what kept summaries give without reading samples). */
+	double mx = NAN;
+	for (size_t i = 0; i < r->nfigs; i++)
+		if (isnan(mx) || r->figs[i].hr_sample_max > mx)
+			mx = r->figs[i].hr_sample_max;
+	if (r->a.basis[HQ_ATH_MAX_HR] == HQ_BASIS_STORE)
+		check(r, "max_hr from the workouts' maxima", mx, r->a.max_hr);
 	return 0;
 }
 
