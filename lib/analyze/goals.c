@@ -209,21 +209,6 @@ hq_goal_period_of(enum hq_period p, int64_t d, int64_t *first, int64_t *last,
 	}
 }
 
-static size_t
-lower_bound(const int64_t *day, size_t n, int64_t d)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (day[mid] < d)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /* Periods evaluated before from at most: 200 years of days. */
 #define MAX_SPAN 73050
 
@@ -234,13 +219,12 @@ hq_goal_eval(const struct hq_goal *g, const int64_t *day, const double *v,
 {
 	int64_t start = n > 0 && day[0] < from ? day[0] : from, d;
 	long streak = 0;
-	size_t i;
+	size_t i = 0;
 
 	if (start > to)
 		return 0;
-	if (to - start > MAX_SPAN)
+	if (start < to - MAX_SPAN)
 		start = to - MAX_SPAN;
-	i = lower_bound(day, n, start);
 	for (d = start; d <= to;) {
 		struct hq_goal_row r;
 		double sum = 0, last = NAN;
