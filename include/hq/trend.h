@@ -19,6 +19,15 @@
  *                tau-b, z = S / sqrt(Var(S)) without continuity correction
  *                (R's default, continuity = FALSE), p = 2 P(Z > |z|)
  *
+ *   acf1, n_eff  for the caution hq-correlate also gives: the lag-1
+ *                autocorrelation of the detrended values v - slope_day t
+ *                (hq_stats_acf1: consecutive days only, as R's acf with
+ *                na.pass), and the independent days they are worth,
+ *                n (1 - r) / (1 + r) clamped to [2, n] when r > 0 (the
+ *                variance of an AR(1) series' mean; n otherwise); serial
+ *                when r > HQ_CORR_SERIAL_ACF and n_eff < HQ_CORR_SERIAL_RATIO
+ *                n: then p is smaller than it should be
+ *
  * Kendall's S is counted in O(n log n) (Knight 1966: a merge sort counts
  * the discordant pairs). The order statistics of the slopes are selected
  * without holding them: each pass recomputes every slope (in the same
@@ -59,6 +68,8 @@ struct hq_trend {
 	double m1, m2;             /* the positions M1 and M2 (1-based) */
 	int64_t s;                 /* Kendall's S: concordant - discordant */
 	double tau, z, p;
+	double acf1, n_eff;        /* NaN, n: no consecutive days or constant */
+	int serial;
 };
 
 /* The trend of v over days t. 0 (tr->status says whether there are

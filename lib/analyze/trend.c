@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "hq/buf.h"
+#include "hq/correlate.h"
 #include "hq/stats.h"
 #include "hq/trend.h"
 
@@ -302,6 +303,8 @@ hq_trend(const int64_t *t, const double *v, size_t n, struct hq_trend *tr,
 	tr->n = n;
 	tr->slope_day = tr->slope_week = tr->ci_low = tr->ci_high = NAN;
 	tr->var_s = tr->c = tr->m1 = tr->m2 = tr->tau = tr->z = tr->p = NAN;
+	tr->acf1 = NAN;
+	tr->n_eff = (double)n;
 	if (n > HQ_TREND_MAX_N) {
 		hq_err_set(e, "%zu days are more than a trend takes (%d)", n,
 		    HQ_TREND_MAX_N);
@@ -378,5 +381,19 @@ hq_trend(const int64_t *t, const double *v, size_t n, struct hq_trend *tr,
 	ci[1] = has_high ? got[mci + has_low] : NAN;
 	tr->ci_low = 7 * ci[0];
 	tr->ci_high = 7 * ci[1];
+
+	/* The detrended values' serial correlation. */
+	a = hq_xmalloc(n * sizeof *a);
+	for (size_t i = 0; i < n; i++)
+		a[i] = v[i] - tr->slope_day * (double)t[i];
+	tr->acf1 = hq_stats_acf1(t, a, n);
+	free(a);
+	tr->n_eff = dn;
+	if (tr->acf1 > 0) {
+		tr->n_eff = dn * (1 - tr->acf1) / (1 + tr->acf1);
+		tr->n_eff = tr->n_eff < 2 ? 2 : tr->n_eff > dn ? dn : tr->n_eff;
+	}
+	tr->serial = tr->acf1 > HQ_CORR_SERIAL_ACF &&
+	    tr->n_eff < HQ_CORR_SERIAL_RATIO * dn;
 	return 0;
 }

@@ -2,7 +2,8 @@
  * tests/data/trend/trend.R wrote the daily series there and expected.txt
  * (the Theil-Sen slope and Gilbert's interval by SPEC.md's formula over
  * R's sorted slopes, tau, z and p by cor.test(method = "kendall", exact =
- * FALSE)); this test reads them and needs no R. Every value must agree to
+ * FALSE), the detrended values' lag-1 autocorrelation with acf and the
+ * days it leaves); this test reads them and needs no R. Every value must agree to
  * 1e-9 relative. Then the selection of order statistics against a full
  * sort, on series made here (ties, equal slopes, past HQ_TREND_KEEP). */
 #include <math.h>
@@ -63,6 +64,10 @@ field(const struct hq_trend *tr, const char *what, int *found)
 		return tr->z;
 	if (strcmp(what, "p") == 0)
 		return tr->p;
+	if (strcmp(what, "acf1") == 0)
+		return tr->acf1;
+	if (strcmp(what, "n_eff") == 0)
+		return tr->n_eff;
 	*found = 0;
 	return NAN;
 }
@@ -204,6 +209,22 @@ errors(void)
 	    "no values: too few");
 }
 
+/* The caution: long3650's detrended days carry over (acf 0.316 > 0.2,
+ * worth 1897 < 0.7 x 3650 days), noisy400's do not (acf -0.055). */
+static void
+serial(const char *dir)
+{
+	struct hq_trend tr;
+	struct hq_err e;
+	size_t n = load(dir, "long3650.tsv");
+
+	ok(n == 3650 && hq_trend(day, val, n, &tr, &e) == 0 && tr.serial,
+	    "3650 days with a seasonal swing: serially correlated");
+	n = load(dir, "noisy400.tsv");
+	ok(n == 400 && hq_trend(day, val, n, &tr, &e) == 0 && !tr.serial,
+	    "400 noisy days: not");
+}
+
 int
 main(void)
 {
@@ -211,6 +232,7 @@ main(void)
 	    "tests/data/trend";
 
 	against_r(dir);
+	serial(dir);
 	selection();
 	errors();
 	return done_testing();

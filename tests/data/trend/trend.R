@@ -7,7 +7,8 @@
 # The data files (DAY VALUE, one a line, days ascending) are written once
 # and kept; the test itself needs no R. The Theil-Sen slope and Gilbert's
 # interval are SPEC.md's formula ("Every day": hq-report trend) written out
-# here; tau, z and p are R's cor.test(method = "kendall", exact = FALSE).
+# here; tau, z and p are R's cor.test(method = "kendall", exact = FALSE);
+# acf1 and n_eff as lib/analyze/trend.c's header says (acf with na.pass).
 # expected.txt lines: FILE STATISTIC VALUE (17 significant digits, NA for
 # none).
 
@@ -69,5 +70,12 @@ for (f in names(series)) {
   put(f, "tau", unname(ct$estimate))
   put(f, "z", unname(ct$statistic))
   put(f, "p", ct$p.value)
+  # The detrended values' lag-1 autocorrelation, the missing days NA, and
+  # the independent days it leaves: n (1 - r) / (1 + r) in [2, n], r > 0.
+  x <- rep(NA_real_, max(t) - min(t) + 1)
+  x[t - min(t) + 1] <- v - median(s) * t
+  r1 <- acf(x, na.action = na.pass, plot = FALSE)$acf[2]
+  put(f, "acf1", r1)
+  put(f, "n_eff", if (is.na(r1) || r1 <= 0) n else min(n, max(2, n * (1 - r1) / (1 + r1))))
 }
 close(out)
