@@ -175,6 +175,18 @@ selection(void)
 		ok(bad == 0, "%zu days, %d levels: the 1st, last, middle and a "
 		    "third slope as a full sort has them", n, cases[c].levels);
 	}
+	/* A straight line: every slope 0.1 up to a few ulps, past
+	 * HQ_TREND_KEEP of them (the windows narrow to ulps). */
+	for (size_t i = 0; i < 700; i++) {
+		day[i] = (int64_t)(3 * i);
+		val[i] = 62 + 0.1 * (double)(3 * i);
+	}
+	int64_t kl[4] = { 1, 244650, 122325, 100000 };
+	double gl[4], wl[4];
+	hq_trend_slopes_kth(day, val, 700, kl, 4, gl);
+	brute(700, kl, 4, wl);
+	ok(gl[0] == wl[0] && gl[1] == wl[1] && gl[2] == wl[2] && gl[3] == wl[3],
+	    "a straight line of 700 days: the same order statistics (%.17g)", gl[2]);
 	/* One slope far out (the first pass's bins mostly empty). */
 	for (size_t i = 0; i < 600; i++) {
 		day[i] = (int64_t)i;
