@@ -157,6 +157,53 @@ scan(void)
 	ok(k == 1, "over every night: still the one (D-35 had no baseline)");
 }
 
+/* Generated: 200 days of a resting heart rate with a weekly rhythm, 60 +
+ * 1.5 sin(2 pi d / 7) (over 28 days: mean 60, sd 1.5 sqrt(14/27) = 1.08,
+ * so |z| <= 1.39: a quiet stretch), 8 bpm added on four planted days, a
+ * missing week, and every HRV day 10 ms below on the same days. The
+ * reference is the plan: the planted days alert and nothing else does
+ * (after a planted day its baselines hold it, which raises their mean a
+ * little and their sd more: the rhythm's z stays further under 2). */
+static void
+planted(void)
+{
+	static int64_t pday[200];
+	static double rhr[200], hrv[200];
+	static const int plant[] = { 45, 90, 91, 150 };
+	struct seen s = {0};
+	size_t m = 0;
+	long k;
+
+	for (int d = 0; d < 200; d++) {
+		int planted = 0;
+		if (d >= 120 && d < 127)
+			continue;              /* a week without data */
+		for (size_t i = 0; i < sizeof plant / sizeof plant[0]; i++)
+			planted |= d == plant[i];
+		pday[m] = D + d;
+		rhr[m] = 60 + 1.5 * sin(2 * M_PI * d / 7) + (planted ? 8 : 0);
+		hrv[m++] = 45 + 3 * sin(2 * M_PI * d / 7) - (planted ? 10 : 0);
+	}
+	k = hq_alert_scan(hq_alert_rule_for("resting_heart_rate"), "count/min",
+	    pday, rhr, m, D, D + 199, collect, &s);
+	ok(k == 4 && s.days[0] == D + 45 && s.days[1] == D + 90 &&
+	    s.days[2] == D + 91 && s.days[3] == D + 150,
+	    "resting HR: the four planted days, no other (%ld)", k);
+	memset(&s, 0, sizeof s);
+	k = hq_alert_scan(hq_alert_rule_for("heart_rate_variability_sdnn"), "ms",
+	    pday, hrv, m, D, D + 199, collect, &s);
+	ok(k == 4 && s.days[0] == D + 45 && s.days[3] == D + 150,
+	    "HRV: the same four (%ld)", k);
+	memset(&s, 0, sizeof s);
+	k = hq_alert_scan(hq_alert_rule_for("resting_heart_rate"), "count/min",
+	    pday, rhr, m, D + 100, D + 149, collect, &s);
+	ok(k == 0, "days 100 to 149 (a week missing in their baselines): quiet");
+	memset(&s, 0, sizeof s);
+	k = hq_alert_scan(hq_alert_rule_for("resting_heart_rate"), "count/min",
+	    pday, rhr, m, D, D + 27, collect, &s);
+	ok(k == 0, "the first 14 days have no baseline, the next are quiet");
+}
+
 static void
 cgm(void)
 {
@@ -225,6 +272,7 @@ main(void)
 	baselines();
 	edges();
 	scan();
+	planted();
 	cgm();
 	lab_flags();
 	return done_testing();
