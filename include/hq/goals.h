@@ -73,6 +73,12 @@ int hq_goals_from_config(const struct hq_config *c, struct hq_goal **goals,
 
 /* The figure of a metric (the rule above). */
 enum hq_goal_figure hq_goal_figure_of(const struct hq_metric_info *m);
+/* A figure over days first..last (inclusive) of day[] (ascending, each
+ * once) with values v[]; *days: how many hold a value. NaN when none. The
+ * same as a goal's period, for other periods (hq-report week's value and
+ * previous week: avg/day, avg/night, total, last value). */
+double hq_goal_figure_over(enum hq_goal_figure f, const int64_t *day,
+    const double *v, size_t n, int64_t first, int64_t last, int *days);
 
 struct hq_goal_row {
 	const struct hq_goal *goal;

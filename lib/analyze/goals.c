@@ -212,6 +212,38 @@ hq_goal_period_of(enum hq_period p, int64_t d, int64_t *first, int64_t *last,
 /* Periods evaluated before from at most: 200 years of days. */
 #define MAX_SPAN 73050
 
+/* A figure from a period's sum, last value and days. */
+static double
+figure(enum hq_goal_figure f, double sum, double last, int days)
+{
+	if (days == 0)
+		return NAN;
+	return f == HQ_GOAL_TOTAL ? sum : f == HQ_GOAL_LAST ? last : sum / days;
+}
+
+double
+hq_goal_figure_over(enum hq_goal_figure f, const int64_t *day, const double *v,
+    size_t n, int64_t first, int64_t last, int *days)
+{
+	double sum = 0, lastv = NAN;
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {                  /* the first day >= first */
+		size_t mid = lo + (hi - lo) / 2;
+		if (day[mid] < first)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*days = 0;
+	for (size_t i = lo; i < n && day[i] <= last; i++) {
+		sum += v[i];
+		lastv = v[i];
+		(*days)++;
+	}
+	return figure(f, sum, lastv, *days);
+}
+
 int
 hq_goal_eval(const struct hq_goal *g, const int64_t *day, const double *v,
     const double *targets, size_t n, int64_t from, int64_t to, int64_t newest,
@@ -242,14 +274,7 @@ hq_goal_eval(const struct hq_goal *g, const int64_t *day, const double *v,
 			if (targets)
 				r.target = targets[i];
 		}
-		if (r.days == 0)
-			r.actual = NAN;
-		else if (g->figure == HQ_GOAL_TOTAL)
-			r.actual = sum;
-		else if (g->figure == HQ_GOAL_LAST)
-			r.actual = last;
-		else
-			r.actual = sum / r.days;
+		r.actual = figure(g->figure, sum, last, r.days);
 		r.pct = r.target != 0 ? 100 * r.actual / r.target : NAN;
 		if (r.last_day >= newest) {
 			r.met = -1;               /* still going on */

@@ -370,6 +370,28 @@ nights_and_rings(void)
 	    rs.r[3].pct == 100, "targets 500 and 600; pct 80 and 100");
 }
 
+/* A figure over any days: the week's value and the week before's. */
+static void
+figures(void)
+{
+	int64_t day[] = { 10, 11, 13, 17, 18, 20 };
+	double v[] = { 8000, 12000, 7000, 9000, 11000, 1000 };
+	int days;
+
+	/* days 14..20: 9000 + 11000 + 1000 = 21000 over 3 days */
+	is_dbl(hq_goal_figure_over(HQ_GOAL_TOTAL, day, v, 6, 14, 20, &days),
+	    21000, 0, "total of days 14..20: 21000");
+	is_int(days, 3, "3 days with values");
+	is_dbl(hq_goal_figure_over(HQ_GOAL_AVERAGE, day, v, 6, 14, 20, &days),
+	    7000, 0, "average: 21000 / 3 = 7000");
+	is_dbl(hq_goal_figure_over(HQ_GOAL_LAST, day, v, 6, 7, 13, &days),
+	    7000, 0, "last of days 7..13: day 13's 7000");
+	is_dbl(hq_goal_figure_over(HQ_GOAL_AVERAGE, day, v, 6, 7, 13, &days),
+	    9000, 0, "average of 7..13: (8000 + 12000 + 7000) / 3 = 9000");
+	ok(isnan(hq_goal_figure_over(HQ_GOAL_TOTAL, day, v, 6, 21, 27, &days)) &&
+	    days == 0, "no day with a value: NaN, 0 days");
+}
+
 int
 main(void)
 {
@@ -380,5 +402,6 @@ main(void)
 	weekly_exercise();
 	monthly();
 	nights_and_rings();
+	figures();
 	return done_testing();
 }
