@@ -26,6 +26,10 @@ struct cJSON;
  * is told. */
 #define HQ_AGENT_MAX_CALLS 16
 #define HQ_AGENT_MAX_RUNNING 4
+/* One parameter's value: the whole arguments' bound, so that any value a
+ * call may carry goes to the tool whole; a longer one (a caller that
+ * skipped the arguments' bound) is a tool error, never a cut value */
+#define HQ_AGENT_MAX_VALUE HQ_LLM_MAX_ARGS
 
 struct hq_agent_tool {
 	char *name;		/* hq_query */
