@@ -96,6 +96,11 @@ struct hq_opt {
  * value; the values printed start with the head, what is kept of the word
  * ("avg," in --agg avg,m; "--by=" in --by=w).
  */
+/* The word completed is at most HQ_COMPLETE_MAX_WORD bytes: a longer one
+ * gets no candidates (each candidate repeats the word's head, so a 50,000
+ * byte --when on a store of 1,000 metrics would answer 50 MB). */
+#define HQ_COMPLETE_MAX_WORD 1024
+
 struct hq_complete {
 	const struct hq_cmd_info *cmd;
 	FILE *out;

@@ -863,6 +863,11 @@ hq_opts_complete(const struct hq_cmd_info *cmd, int argc, char **argv,
 	const struct hq_opt *o, *value_of = NULL;
 	int rest = 0;   /* operands only from here on */
 
+	/* every candidate echoes the word's head (a list, an expression):
+	 * a word too long gets none, so the answer stays a few hundred KB
+	 * however long the word and however many names (issue 23) */
+	if (strlen(typed) > HQ_COMPLETE_MAX_WORD)
+		return;
 	c.operands = hq_xcalloc((size_t)c.nargs + 1, sizeof *c.operands);
 	for (int i = 0; i < c.nargs && !value_of; i++) {
 		char *w = argv[i];
