@@ -694,8 +694,12 @@ run_calls(const struct hq_agent_config *cfg, const struct hq_agent_tools *tools,
 		}
 	}
 	t0 = hq_time_monotonic();
+	/* the arguments are a model's: a tool limits what they may reach
+	 * (hq-correlate takes no file operands from a model, issue 23) */
+	setenv(HQ_AGENT_FROM_MODEL, "1", 1);
 	if (nrun)
 		hq_proc_run_all(procs, nrun, &lim);
+	unsetenv(HQ_AGENT_FROM_MODEL);
 	out->tool_seconds += hq_time_monotonic() - t0;
 	for (size_t i = 0; i < n; i++) {
 		const struct hq_llm_call *c = &r->calls[i];
