@@ -12,6 +12,7 @@
 #include "hq/ingest.h"
 #include "hq/report.h"
 #include "hq/rollup.h"
+#include "hq/term.h"
 #include "hq/time.h"
 #include "hq/workout.h"
 #include "hq/utf8.h"
@@ -89,8 +90,11 @@ static const struct hq_store_sql stmts[NSTMT] = {
 	    "identifier, source_id, source_url, fhir_version, received, "
 	    "resource_path, import_id) VALUES (?,?,?,?,?,?,?,?)",
 	    "adding a clinical record" },
-	[ST_CLINICAL_RESOURCE] = { "UPDATE clinical_record SET resource = ? "
-	    "WHERE resource_path = ? AND resource IS NULL",
+	/* The records already holding a resource keep it, and are read
+	 * again into lab results (as duplicates) like the new: an import
+	 * counts the results its file holds, the first time or the tenth. */
+	[ST_CLINICAL_RESOURCE] = { "UPDATE clinical_record SET resource = "
+	    "coalesce(resource, ?1), reports_done = 0 WHERE resource_path = ?2",
 	    "attaching a clinical resource" },
 	[ST_ME] = { "INSERT INTO me(key, value) VALUES (?1, ?2) "
 	    "ON CONFLICT(key) DO UPDATE SET value = ?2 WHERE value IS NOT ?2",
@@ -635,7 +639,9 @@ resolve_type(struct hq_ingest *ig, const char *type, int by_name,
 		struct hq_catalog_suggestion known;
 		const char *sug = hq_catalog_suggest_known(type, &known);
 		if (sug) {
-			hq_err_set(e, "unknown metric '%s' (did you mean %s?)", type, sug);
+			char x[HQ_TERM_EXCERPT_SIZE];
+			hq_err_set(e, "unknown metric '%s' (did you mean %s?)",
+			    hq_term_excerpt(x, sizeof x, type), sug);
 			return 2;
 		}
 	}
@@ -816,7 +822,9 @@ make_sample(struct hq_ingest *ig, const struct hq_ingest_record *r, int top,
 		double v;
 		if (r->value_str) {
 			if (parse_number(r->value_str, &v)) {
-				hq_err_set(e, "value '%.40s' is not a number", r->value_str);
+				char x[HQ_TERM_EXCERPT_SIZE];
+				hq_err_set(e, "value '%s' is not a number",
+				    hq_term_excerpt(x, sizeof x, r->value_str));
 				return 2;
 			}
 		} else if (r->has_value)
