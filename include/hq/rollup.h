@@ -3,7 +3,7 @@
  * that day buckets over years of per-minute data cost a few thousand rows
  * instead of millions.
  *
- * Table rollup (schema in store.c), one row per (metric, UTC 15-minute
+ * Table rollup (schema in schema.c), one row per (metric, UTC 15-minute
  * slot, source):
  *   n, sum, sumsq, min, max   of the samples that start in the slot
  *                             (how discrete metrics bucket);

@@ -19,8 +19,8 @@
  * hq_select_days_new(), which reads the daily values each metric.field[lag]
  * names from a day source (for the store: hq_query_run() by day) and keeps
  * the days on which every condition holds; those days go to hq_query_run()
- * as q.days, and lib/query.c drops every other day where it reads samples,
- * nights or rollups (day_ok()).
+ * as q.days, and lib/query/ drops every other day where it reads samples,
+ * nights or rollups (hq_query_day_ok()).
  *
  * The day set stands on its own for commands that pair days: a day source
  * (struct hq_select_daysrc) is a small interface, so conditions can read

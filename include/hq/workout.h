@@ -4,7 +4,7 @@
  *
  * Old exports carry totals as Workout attributes; iOS 16+ exports carry them
  * as WorkoutStatistics (workout level; activity-level rows repeat them and
- * are never added on top). Both are stored by hq-ingest (schema in store.c);
+ * are never added on top). Both are stored by hq-ingest (schema in schema.c);
  * this module reads them back. Rows go to a caller-owned struct hq_out.
  */
 #ifndef HQ_WORKOUT_H

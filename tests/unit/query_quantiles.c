@@ -1,5 +1,6 @@
-/* Unit tests for medians and percentiles in lib/query/query.c: from the
- * rollups of values (table rollup_vals, lib/store/rollup.c) and from raw
+/* Unit tests for medians and percentiles of lib/query's series: from the
+ * rollups of values (table rollup_vals, lib/store/rollup.c; read by
+ * lib/query/rollup_read.c) and from raw
  * samples, in bounded memory, against sorting every value
  * (hq_stats_quantile_sorted, checked against R in query_stats.c). More
  * distinct values than a pass holds

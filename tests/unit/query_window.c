@@ -1,4 +1,4 @@
-/* Unit tests for day windows in lib/query/query.c (hq-correlate --night): with
+/* Unit tests for day windows in lib/query/bucket.c (hq-correlate --night): with
  * day_from_hour 18 and day_to_hour 12, day D's bucket is the evening of D
  * and the night after, 18:00 on D to 12:00 on D + 1 local time; samples
  * from noon to 18:00 count for no day. Worked out by hand in

@@ -1,4 +1,4 @@
-/* Unit tests for the exact bounded quantiles of lib/base/stats.c (struct
+/* Unit tests for the exact bounded quantiles of lib/base/quant.c (struct
  * hq_quant): the answers checked against R on small vectors, then against
  * the straightforward method (sort every value, hq_stats_quantile_sorted)
  * on awkward data, with limits small enough to force every narrowing path:
