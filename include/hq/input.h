@@ -108,12 +108,6 @@ void hq_input_lines_start(struct hq_input_lines *l, struct hq_input *in,
 int hq_input_lines_next(struct hq_input_lines *l, struct hq_err *e);
 void hq_input_lines_end(struct hq_input_lines *l);
 
-/* The whole input into b (NUL-terminated), for a format that must see all
- * of it (a JSON document): 0, or -1 with e set ("name: larger than N MB",
- * a read error). */
-int hq_input_slurp(struct hq_input *in, size_t max, struct hq_buf *b,
-    struct hq_err *e);
-
 /* --- the format table --------------------------------------------- */
 
 /* 1 when the first n bytes of a file are this format's (n may be short

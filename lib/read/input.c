@@ -313,25 +313,3 @@ hq_input_lines_end(struct hq_input_lines *l)
 {
 	hq_buf_free(&l->line);
 }
-
-int
-hq_input_slurp(struct hq_input *in, size_t max, struct hq_buf *b,
-    struct hq_err *e)
-{
-	char chunk[65536];
-	ssize_t n;
-
-	hq_buf_append(b, "", 0);   /* a string even when empty */
-	while ((n = hq_input_read(in, chunk, sizeof chunk)) > 0) {
-		if (b->len + (size_t)n > max) {
-			hq_err_set(e, "%s: larger than %zu MB", in->name, max >> 20);
-			return -1;
-		}
-		hq_buf_append(b, chunk, (size_t)n);
-	}
-	if (n < 0) {
-		hq_err_set(e, "%s: %s", in->name, hq_input_strerror(in));
-		return -1;
-	}
-	return 0;
-}
