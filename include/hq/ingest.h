@@ -233,7 +233,9 @@ int hq_ingest_me(struct hq_ingest *ig, const char *key, const char *value,
  * was read from, 0 none) or a DEXA scan, kept the way report.h says
  * (stored once whatever the file; amendments, retractions). Counted in
  * records, inserted and duplicates, and in lab_results or dexa_fields.
- * 0 or 1, or -1 on a store error. */
+ * 0 or 1, 2 refused (report.h's checks: a value past its bound, a date in
+ * the future; e says why, the reader fails the file naming file:line), or
+ * -1 on a store error. */
 struct hq_lab_result;
 struct hq_dexa_scan;
 int hq_ingest_lab_result(struct hq_ingest *ig, const struct hq_lab_result *r,

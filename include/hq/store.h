@@ -130,6 +130,12 @@ int64_t hq_store_device_id(struct hq_store *s, const char *descr,
  */
 int hq_store_load_names(struct hq_store *s, struct hq_err *e);
 const char *hq_store_metric_name(struct hq_store *s, int64_t id);
+/* The id of the metric spelt name: its identifier or the identifier's
+ * snake-case name (hq_catalog_snake), in any case; the lowest id when
+ * several are spelt so. 0 when none, -1 with e set when the names cannot
+ * be read. From the same cache, indexed once: a look-up costs log(n). */
+int64_t hq_store_metric_find(struct hq_store *s, const char *name,
+    struct hq_err *e);
 const char *hq_store_source_name(struct hq_store *s, int64_t id);
 const char *hq_store_device_name(struct hq_store *s, int64_t id);
 /* Every source name in name order (*n of them), and the place of a source

@@ -34,49 +34,65 @@ hq_query_resolve(struct hq_store *s, const char *name, struct hq_metric_ref *m,
 	char **cands = NULL;
 	size_t nc = 0;
 	const char *sugg;
-	int found = 0;
+	int64_t id = 0;
 
 	memset(m, 0, sizeof *m);
 	if (info) {
 		fill_from_info(m, info);
 		return 0;
 	}
-	/* Not in the catalog: perhaps a type the store holds. */
-	if (s && hq_store_prepare(s, "SELECT m.identifier, (SELECT unit FROM sample "
-	    "WHERE metric_id = m.id LIMIT 1) FROM metric m", &st, e) == 0) {
+	/* Not in the catalog: perhaps a type the store holds, found through
+	 * the store's index of spellings (a scan of every metric per name
+	 * made hq-correlate --against all quadratic in their number). */
+	if (s && (id = hq_store_metric_find(s, name, e)) < 0)
+		return -1;
+	if (id > 0) {
+		const char *ident = hq_store_metric_name(s, id);
+		char snake[128];
+		if (!ident)
+			ident = name;
+		hq_catalog_snake(ident, snake, sizeof snake);
+		snprintf(m->name, sizeof m->name, "%s", snake);
+		snprintf(m->identifier, sizeof m->identifier, "%s", ident);
+		m->kind = hq_catalog_guess_kind(ident);
+		if (m->kind == HQ_KIND_CATEGORY)
+			snprintf(m->unit, sizeof m->unit, "%s",
+			    hq_catalog_category_unit(snake));
+		else if (hq_store_prepare(s, "SELECT unit FROM sample WHERE "
+		    "metric_id = ?1 LIMIT 1", &st, e) == 0) {
+			const char *unit;
+			sqlite3_bind_int64(st, 1, id);
+			unit = sqlite3_step(st) == SQLITE_ROW ?
+			    (const char *)sqlite3_column_text(st, 0) : NULL;
+			snprintf(m->unit, sizeof m->unit, "%s", unit ? unit : "");
+			sqlite3_finalize(st);
+		} else
+			return -1;
+		return 0;
+	}
+	/* Unknown: the names the store holds, for a suggestion. */
+	if (s && hq_store_prepare(s, "SELECT identifier FROM metric", &st, e) == 0) {
 		while (sqlite3_step(st) == SQLITE_ROW) {
-			const char *id = (const char *)sqlite3_column_text(st, 0);
-			const char *unit = (const char *)sqlite3_column_text(st, 1);
 			char snake[128];
-			hq_catalog_snake(id, snake, sizeof snake);
-			if (!found && (strcasecmp(id, name) == 0 || strcasecmp(snake, name) == 0)) {
-				snprintf(m->name, sizeof m->name, "%s", snake);
-				snprintf(m->identifier, sizeof m->identifier, "%s", id);
-				m->kind = hq_catalog_guess_kind(id);
-				snprintf(m->unit, sizeof m->unit, "%s",
-				    m->kind == HQ_KIND_CATEGORY ?
-				    hq_catalog_category_unit(snake) : unit ? unit : "");
-				found = 1;
-			}
+			hq_catalog_snake((const char *)sqlite3_column_text(st, 0),
+			    snake, sizeof snake);
 			cands = hq_xrealloc(cands, (nc + 1) * sizeof *cands);
 			cands[nc++] = hq_xstrdup(snake);
 		}
 		sqlite3_finalize(st);
 	}
-	if (!found) {
-		sugg = hq_catalog_suggest(name, (const char *const *)cands, nc);
-		if (!sugg)
-			sugg = hq_catalog_suggest_known(name, &known);
-		if (sugg)
-			hq_err_set(e, "unknown metric '%s' (did you mean %s?)", name, sugg);
-		else
-			hq_err_set(e, "unknown metric '%s'; hq-query --list shows the "
-			    "metrics in the store", name);
-	}
+	sugg = hq_catalog_suggest(name, (const char *const *)cands, nc);
+	if (!sugg)
+		sugg = hq_catalog_suggest_known(name, &known);
+	if (sugg)
+		hq_err_set(e, "unknown metric '%s' (did you mean %s?)", name, sugg);
+	else
+		hq_err_set(e, "unknown metric '%s'; hq-query --list shows the "
+		    "metrics in the store", name);
 	for (size_t i = 0; i < nc; i++)
 		free(cands[i]);
 	free(cands);
-	return found ? 0 : -1;
+	return -1;
 }
 
 /* ---- names for completion ------------------------------------------- */

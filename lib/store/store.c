@@ -4,11 +4,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "hq/buf.h"
+#include "hq/catalog.h"
 #include "hq/store.h"
 #include "hq/utf8.h"
 
@@ -27,6 +29,10 @@ struct names {
 	size_t n, cap, last;
 	int whole;
 	size_t *by_id;            /* whole: indexes of name[] in id order */
+	/* Metrics: every identifier and its snake-case name, in strcasecmp
+	 * order then id (hq_store_metric_find); built from a whole table. */
+	struct spelling { char *key; int64_t id; } *spell;
+	size_t nspell;
 };
 
 struct hq_store {
@@ -411,8 +417,19 @@ fail:
 
 /* Empty the list (it keeps its table). */
 static void
+spell_free(struct names *c)
+{
+	for (size_t i = 0; i < c->nspell; i++)
+		free(c->spell[i].key);
+	free(c->spell);
+	c->spell = NULL;
+	c->nspell = 0;
+}
+
+static void
 names_free(struct names *c)
 {
+	spell_free(c);
 	for (size_t i = 0; i < c->n; i++)
 		free(c->name[i]);
 	free(c->name);
@@ -606,6 +623,23 @@ names_find(struct names *c, const char *name)
 {
 	if (c->n && strcmp(c->name[c->last], name) == 0)
 		return c->id[c->last];
+	if (c->whole) {
+		/* A whole table is in name order (names_load). */
+		size_t lo = 0, hi = c->n;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			int d = strcmp(c->name[mid], name);
+			if (d == 0) {
+				c->last = mid;
+				return c->id[mid];
+			}
+			if (d < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		return 0;
+	}
 	for (size_t i = 0; i < c->n; i++)
 		if (strcmp(c->name[i], name) == 0) {
 			c->last = i;
@@ -626,6 +660,7 @@ names_add(struct names *c, const char *name, int64_t id)
 	c->id[c->n] = id;
 	c->last = c->n++;
 	c->whole = 0;
+	spell_free(c);
 }
 
 /* Look a name up in c's table, inserting it when create is set. */
@@ -781,6 +816,48 @@ const char *
 hq_store_metric_name(struct hq_store *s, int64_t id)
 {
 	return name_of(s, &s->metrics, id);
+}
+
+static int
+cmp_spelling(const void *a, const void *b)
+{
+	const struct spelling *x = a, *y = b;
+	int d = strcasecmp(x->key, y->key);
+
+	return d ? d : (x->id > y->id) - (x->id < y->id);
+}
+
+int64_t
+hq_store_metric_find(struct hq_store *s, const char *name, struct hq_err *e)
+{
+	struct names *c = &s->metrics;
+	size_t lo = 0, hi;
+
+	if (names_load(s, c, e))
+		return -1;
+	if (!c->spell && c->n) {
+		char snake[256];
+		c->spell = hq_xmalloc(2 * c->n * sizeof *c->spell);
+		for (size_t i = 0; i < c->n; i++) {
+			hq_catalog_snake(c->name[i], snake, sizeof snake);
+			c->spell[c->nspell++] = (struct spelling){
+			    hq_xstrdup(c->name[i]), c->id[i] };
+			c->spell[c->nspell++] = (struct spelling){
+			    hq_xstrdup(snake), c->id[i] };
+		}
+		qsort(c->spell, c->nspell, sizeof *c->spell, cmp_spelling);
+	}
+	/* The first of the run of equal keys: the lowest id. */
+	for (hi = c->nspell; lo < hi;) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcasecmp(c->spell[mid].key, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < c->nspell && strcasecmp(c->spell[lo].key, name) == 0)
+		return c->spell[lo].id;
+	return 0;
 }
 
 const char *
