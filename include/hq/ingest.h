@@ -108,6 +108,10 @@ void hq_ingest_skip(struct hq_ingest *ig, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void hq_ingest_warn(struct hq_ingest *ig, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* n values of one kind read and skipped at once, with one warning (a
+ * device file's invalid heart rates). */
+void hq_ingest_skip_n(struct hq_ingest *ig, long n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /* Characters dropped because the format forbids them (XML controls). */
 void hq_ingest_dropped_chars(struct hq_ingest *ig, long n);
 

@@ -53,6 +53,10 @@ long hq_workout_list(struct hq_store *s, const struct hq_workout_filter *f,
  *   time_zone, indoor, elevation_ascended_m, temperature_c, humidity_pct
  *                  (a humidity written ×100, "5700 %", is read as 57),
  *                  average_mets                     from the metadata
+ *   sub_sport      a device file's sub-sport ("trail", "treadmill",
+ *                  "virtual_activity") or null
+ *   virtual_route  true when the route is a game's map (Zwift), not
+ *                  places visited
  *   route_points, route_distance_km (haversine sum), route_elevation_gain_m
  *                  (sum of the rises), route_duration_min,
  *                  route_min_lat/_min_lon/_max_lat/_max_lon   when it has a route.

@@ -780,10 +780,12 @@ static int
 out_metadata(struct hq_store *s, const struct workout *w, struct hq_out *out,
     struct hq_err *e)
 {
-	enum { TZ, INDOOR, ELEVATION, TEMP, HUMIDITY, METS, NKEYS };
+	enum { TZ, INDOOR, ELEVATION, TEMP, HUMIDITY, METS, SUB, VIRTUAL,
+	    NKEYS };
 	static const char *const keys[NKEYS] = {
 		"HKTimeZone", "HKIndoorWorkout", "HKElevationAscended",
 		"HKWeatherTemperature", "HKWeatherHumidity", "HKAverageMETs",
+		"HQSubSport", "HQVirtualRoute",
 	};
 	char *val[NKEYS] = { 0 };
 	sqlite3_stmt *q;
@@ -819,6 +821,10 @@ out_metadata(struct hq_store *s, const struct workout *w, struct hq_out *out,
 		hq_out_num(out, "humidity_pct", round_to(v > 100 ? v / 100 : v, 1));
 	if (val[METS] && parse_quantity(val[METS], &v, unit, sizeof unit) == 0)
 		hq_out_num(out, "average_mets", round_to(v, 2));
+	/* Device files (activity.h): the sub-sport, a game's map. */
+	hq_out_str(out, "sub_sport", val[SUB]);
+	hq_out_bool(out, "virtual_route", val[VIRTUAL] &&
+	    strcmp(val[VIRTUAL], "1") == 0);
 done:
 	for (int k = 0; k < NKEYS; k++)
 		free(val[k]);

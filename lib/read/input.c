@@ -10,6 +10,7 @@
 
 #include "hq/applehealth.h"
 #include "hq/cgmfile.h"
+#include "hq/fitfile.h"
 #include "hq/ingest.h"
 #include "hq/input.h"
 #include "hq/jsonl.h"
@@ -21,6 +22,8 @@ static const struct hq_input_format formats[] = {
 	  hq_applehealth_sniff_zip, hq_applehealth_read_zip },
 	{ "apple-xml", "apple", "an Apple Health export (zip or XML)",
 	  hq_applehealth_sniff_xml, hq_applehealth_read_xml },
+	{ "fit", "fit", "a FIT activity file", hq_fitfile_sniff,
+	  hq_fitfile_read },
 	{ "dexcom-clarity", "dexcom", "a Dexcom Clarity CSV",
 	  hq_cgmfile_sniff_dexcom, hq_cgmfile_read_dexcom },
 	{ "libreview", "libre", "a LibreView CSV",

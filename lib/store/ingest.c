@@ -338,6 +338,18 @@ hq_ingest_skip(struct hq_ingest *ig, const char *fmt, ...)
 }
 
 void
+hq_ingest_skip_n(struct hq_ingest *ig, long n, const char *fmt, ...)
+{
+	va_list ap;
+
+	ig->c.records += n;
+	ig->c.skipped += n;
+	va_start(ap, fmt);
+	vwarn(ig, fmt, ap);
+	va_end(ap);
+}
+
+void
 hq_ingest_dropped_chars(struct hq_ingest *ig, long n)
 {
 	ig->c.control_chars += n;
