@@ -15,15 +15,21 @@
 #include "hq/input.h"
 #include "hq/jsonl.h"
 #include "hq/reportfile.h"
+#include "hq/trackfile.h"
 
 /* The formats hq-ingest reads, most specific first (input.h). */
 static const struct hq_input_format formats[] = {
 	{ "apple-zip", "apple", "an Apple Health export (zip or XML)",
 	  hq_applehealth_sniff_zip, hq_applehealth_read_zip },
-	{ "apple-xml", "apple", "an Apple Health export (zip or XML)",
-	  hq_applehealth_sniff_xml, hq_applehealth_read_xml },
+	/* Above Apple's XML, which claims any XML. */
 	{ "fit", "fit", "a FIT activity file", hq_fitfile_sniff,
 	  hq_fitfile_read },
+	{ "tcx", "tcx", "a TCX activity file", hq_trackfile_sniff_tcx,
+	  hq_trackfile_read_tcx },
+	{ "gpx", "gpx", "a GPX track", hq_trackfile_sniff_gpx,
+	  hq_trackfile_read_gpx },
+	{ "apple-xml", "apple", "an Apple Health export (zip or XML)",
+	  hq_applehealth_sniff_xml, hq_applehealth_read_xml },
 	{ "dexcom-clarity", "dexcom", "a Dexcom Clarity CSV",
 	  hq_cgmfile_sniff_dexcom, hq_cgmfile_read_dexcom },
 	{ "libreview", "libre", "a LibreView CSV",

@@ -69,7 +69,9 @@ main(void)
 	is_str(opened(text, "jsonl", buf, sizeof buf), "jsonl",
 	    "--format jsonl forces JSON lines");
 	ok(strstr(opened(text, NULL, buf, sizeof buf), "a.txt: not an Apple Health "
-	    "export (zip or XML) nor a FIT activity file nor a Dexcom Clarity CSV nor a LibreView CSV nor "
+	    "export (zip or XML) nor a FIT activity file nor a TCX activity "
+	    "file nor a GPX track nor "
+	    "a Dexcom Clarity CSV nor a LibreView CSV nor "
 	    "FHIR lab results nor DEXA scans (JSON or CSV) nor lab results (CSV or "
 	    "JSON lines) nor JSON lines; use --format") != NULL,
 	    "no known format: the formats of the table are named (%s)", buf);
