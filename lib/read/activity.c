@@ -147,7 +147,7 @@ hq_act_session(struct hq_act *a, const struct hq_act_session *s,
 		a->ses = hq_xrealloc(a->ses, a->capses * sizeof *a->ses);
 	}
 	x = &a->ses[a->nses++];
-	x->s = *s;
+	*x = (struct session){ .s = *s };
 	snprintf(x->type, sizeof x->type, "%s", s->type ? s->type
 	    : hq_act_sport_type(s->sport));
 	snprintf(x->sub, sizeof x->sub, "%s", s->sub_sport ? s->sub_sport : "");

@@ -155,6 +155,7 @@ struct hq_ingest {
 	/* The last sample and workout inserted: their metadata follows them. */
 	int64_t new_sample_id, new_sample_start, new_workout_id, new_workout_start;
 	struct hq_report_writer *reports;   /* made on first use */
+	struct hq_ingest_counts part;       /* the counts when a part began */
 };
 
 static int
@@ -576,6 +577,31 @@ hq_ingest_commit(struct hq_ingest *ig, struct hq_err *e)
 fail:
 	hq_ingest_abort(ig);
 	return -1;
+}
+
+int
+hq_ingest_part_begin(struct hq_ingest *ig, struct hq_err *e)
+{
+	ig->part = ig->c;
+	return hq_store_savepoint(ig->s, e);
+}
+
+int
+hq_ingest_part_keep(struct hq_ingest *ig, struct hq_err *e)
+{
+	return hq_store_savepoint_keep(ig->s, e);
+}
+
+void
+hq_ingest_part_undo(struct hq_ingest *ig)
+{
+	hq_store_savepoint_undo(ig->s);
+	ig->c = ig->part;
+	/* Ids cached here may be gone with the part. */
+	ig->tc.metric_id = 0;
+	ig->last_source[0] = ig->last_device[0] = '\0';
+	ig->last_source_id = ig->last_device_id = 0;
+	ig->new_sample_id = ig->new_workout_id = 0;
 }
 
 void

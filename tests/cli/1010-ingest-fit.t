@@ -33,7 +33,11 @@ workouts() {
 events() {
 	q "SELECT count(*) FROM workout_event WHERE type = 'HKWorkoutEventType$1'"
 }
-points() { q "SELECT count(*) FROM route_point"; }
+# route points of a route of a workout (none astray)
+points() {
+	q "SELECT count(*) FROM route_point p JOIN route r ON r.id = p.route_id
+	   JOIN workout w ON w.id = r.workout_id"
+}
 
 imp "$W/garmin-fenix-5-run.fit"
 is "$rc" 0 "fenix 5 run imports"
@@ -133,6 +137,7 @@ Running|2018-05-27T09:23:41Z|2851|2850.694" \
     "chained multisport file: 5 workouts, transitions of their own type"
 is "$(metric HeartRate | cut -d' ' -f1,2)" "1430 173.19" "multisport: HR 1430 mean 173.19"
 is "$(points)" 1462 "multisport: 1462 points"
+is "$(q 'SELECT count(*) FROM route')" 5 "multisport: a route for each of the 5 legs"
 
 imp "$W/activity-large-fenxi2-multisport.fit"
 is "$(q 'SELECT count(*), min(start) - 1440835201 FROM workout')" "7 0" \

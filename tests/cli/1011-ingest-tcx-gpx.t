@@ -30,7 +30,11 @@ workouts() {
 	   ON s.id = w.source_id ORDER BY start"
 }
 laps() { q "SELECT count(*) FROM workout_event WHERE type = 'HKWorkoutEventTypeLap'"; }
-points() { q "SELECT count(*) FROM route_point"; }
+# route points of a route of a workout (none astray)
+points() {
+	q "SELECT count(*) FROM route_point p JOIN route r ON r.id = p.route_id
+	   JOIN workout w ON w.id = r.workout_id"
+}
 
 imp "$W/tcxparser/test.tcx"
 is "$rc" 0 "Forerunner 410 TCX imports"
