@@ -22,6 +22,10 @@ struct hq_workout_filter {
 	int64_t from, to;       /* [from, to) on the start time; to = 0: no bound */
 	double min_duration;    /* minutes; 0 = no bound */
 	long limit, offset;     /* limit 0 = no limit */
+	/* 0: an activity recorded twice (workout_same, store.c) once, its
+	 * kept recording; 1: every recording, each row with same_as (the
+	 * kept one's id, or null). */
+	int all_sources;
 };
 
 /* One row per workout, newest first (so limit 3 is the last three): id,
@@ -38,6 +42,12 @@ struct hq_workout_filter {
  * Returns the number of rows, or -1 with e set. */
 long hq_workout_list(struct hq_store *s, const struct hq_workout_filter *f,
     struct hq_out *out, struct hq_err *e);
+
+/* Whether the store has workout_same, the recordings of an activity
+ * recorded twice that yield to another (store.c; a store from before it,
+ * opened read-only, has not): whoever counts workouts leaves those out
+ * with "AND id NOT IN (SELECT workout_id FROM workout_same)". */
+int hq_workout_has_same(struct hq_store *s);
 
 /* One row of detail for workout id: the list fields plus
  *   hr_source      "statistics" (its HeartRate statistic), "samples" (the
