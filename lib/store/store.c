@@ -501,6 +501,15 @@ static const char *const migrations[] = {
 	"CREATE TABLE IF NOT EXISTS rollup_merged_q_metric ("
 	"  metric_id INTEGER PRIMARY KEY"
 	");",
+	/* 8 (issue 22), appended; the lead renumbers at merge if another
+	 * lands first. The same activity recorded twice (an Apple workout
+	 * and its device file): workout_id is the recording that yields to
+	 * same_as (hq_ingest_same_refresh(), kept by every import; empty
+	 * here until the next one). */
+	"CREATE TABLE IF NOT EXISTS workout_same ("
+	"  workout_id INTEGER PRIMARY KEY,"
+	"  same_as INTEGER NOT NULL"
+	");",
 };
 
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
@@ -999,6 +1008,35 @@ hq_store_rollback(struct hq_store *s)
 	if (!sqlite3_get_autocommit(s->db))
 		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 	/* Interned ids created inside the transaction are gone too. */
+	names_free(&s->metrics);
+	names_free(&s->sources);
+	names_free(&s->devices);
+}
+
+int
+hq_store_savepoint(struct hq_store *s, struct hq_err *e)
+{
+	if (sqlite3_exec(s->db, "SAVEPOINT hq_part", NULL, NULL, NULL) !=
+	    SQLITE_OK)
+		return sql_err(s, e, "starting a savepoint");
+	return 0;
+}
+
+int
+hq_store_savepoint_keep(struct hq_store *s, struct hq_err *e)
+{
+	if (sqlite3_exec(s->db, "RELEASE hq_part", NULL, NULL, NULL) !=
+	    SQLITE_OK)
+		return sql_err(s, e, "releasing a savepoint");
+	return 0;
+}
+
+void
+hq_store_savepoint_undo(struct hq_store *s)
+{
+	sqlite3_exec(s->db, "ROLLBACK TO hq_part; RELEASE hq_part", NULL, NULL,
+	    NULL);
+	/* Interned ids created since are gone too. */
 	names_free(&s->metrics);
 	names_free(&s->sources);
 	names_free(&s->devices);
