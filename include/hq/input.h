@@ -51,6 +51,7 @@ struct hq_input {
 	uint64_t bytes;              /* consumed so far (for progress) */
 	uint64_t size;               /* total when known, else 0 */
 	const struct hq_input_format *format;   /* what hq_input_open found */
+	const char *family;          /* the --format word forced, or NULL */
 	int err;                     /* errno of the last failed read */
 	int close_fd;                /* hq_input_close() closes fd */
 	unsigned char *prebuf;       /* the first bytes, when open read them */

@@ -44,6 +44,11 @@ void hq_store_set_busy_timeout(struct hq_store *s, int ms);
 int hq_store_begin(struct hq_store *s, struct hq_err *e);
 int hq_store_commit(struct hq_store *s, struct hq_err *e);
 void hq_store_rollback(struct hq_store *s);
+/* A savepoint inside the transaction (one file of a zip): undo rolls back
+ * to it and forgets interned ids made since, keep releases it. */
+int hq_store_savepoint(struct hq_store *s, struct hq_err *e);
+int hq_store_savepoint_keep(struct hq_store *s, struct hq_err *e);
+void hq_store_savepoint_undo(struct hq_store *s);
 int hq_store_exec(struct hq_store *s, const char *sql, struct hq_err *e);
 /* Prepare a statement that the caller finalizes. */
 int hq_store_prepare(struct hq_store *s, const char *sql, sqlite3_stmt **st,

@@ -115,6 +115,44 @@ stream_fill(struct stream *s, int i, struct hq_err *e)
 	return 0;
 }
 
+/*
+ * The same activity recorded twice (workout_same, kept by hq-ingest): a
+ * discrete metric's samples of the recording that yields, inside its
+ * time, are left out where the kept recording's source has samples of the
+ * metric inside its own, so that a day's heart rate averages over one
+ * recording, not both (SPEC: hq-ingest). --source still shows them.
+ */
+#define SAME_EXCLUDED \
+	" AND NOT EXISTS (SELECT 1 FROM workout_same ws" \
+	" JOIN workout w ON w.id = ws.workout_id" \
+	" JOIN workout k ON k.id = ws.same_as" \
+	" WHERE w.source_id = o.source_id" \
+	" AND o.start >= w.start AND o.start <= w.end" \
+	" AND EXISTS (SELECT 1 FROM sample t WHERE t.metric_id = o.metric_id" \
+	" AND t.source_id = k.source_id" \
+	" AND t.start >= k.start AND t.start <= k.end))"
+
+/* Whether a read of m's samples in [lo, hi) must leave some out (above):
+ * m is discrete and a recording that yields overlaps the range. */
+static int
+same_excludes(struct hq_store *st, const struct hq_metric_ref *m, int64_t lo,
+    int64_t hi)
+{
+	sqlite3_stmt *q;
+	struct hq_err e;
+	int yes;
+
+	if (m->kind != HQ_KIND_DISCRETE || hq_store_prepare(st,
+	    "SELECT 1 FROM workout_same ws JOIN workout w ON w.id ="
+	    " ws.workout_id WHERE w.start < ?2 AND w.end >= ?1 LIMIT 1", &q, &e))
+		return 0;   /* a store from before workout_same: none */
+	sqlite3_bind_int64(q, 1, lo);
+	sqlite3_bind_int64(q, 2, hi);
+	yes = sqlite3_step(q) == SQLITE_ROW;
+	sqlite3_finalize(q);
+	return yes;
+}
+
 /* The samples of metric ids with start in [lo, hi), and end > end_after
  * (INT64_MIN: any), of source_id (0: any), in start order; with their
  * device when devices is set. */
@@ -124,17 +162,18 @@ stream_open(struct stream *s, struct hq_store *st,
     int64_t lo, int64_t hi, int64_t end_after, int64_t source_id,
     struct hq_err *e)
 {
-	char sql[320];
+	char sql[1024];
 	enum hq_kind kind = m->kind;
 	int text = kind == HQ_KIND_SLEEP || kind == HQ_KIND_CATEGORY;
 
 	/* Only the columns and conditions this read needs: SQLite does every
 	 * one for every sample. */
 	snprintf(sql, sizeof sql, "SELECT start, end, value, source_id%s%s FROM "
-	    "sample WHERE metric_id = ?1 AND start >= ?2 AND start < ?3%s%s "
+	    "sample o WHERE metric_id = ?1 AND start >= ?2 AND start < ?3%s%s%s "
 	    "ORDER BY start", devices ? ", coalesce(device_id, 0)" : "",
 	    text ? ", text" : "", end_after != INT64_MIN ? " AND end > ?4" : "",
-	    source_id ? " AND source_id = ?5" : "");
+	    source_id ? " AND source_id = ?5" : "",
+	    !source_id && same_excludes(st, m, lo, hi) ? SAME_EXCLUDED : "");
 	memset(s, 0, sizeof *s);
 	s->kind = kind;
 	s->devices = devices;
@@ -844,6 +883,9 @@ hq_query_each(struct hq_store *s, const struct hq_query *qin,
 		}
 	}
 	int vals;
+	/* Rollups hold both recordings of an activity recorded twice. */
+	if (!source_id && same_excludes(s, &q.metric, q.from, q.to))
+		q.no_rollup = 1;
 	if (hq_query_rollup_eligible(&q, &vals) && hq_rollup_current(s) &&
 	    (!vals || hq_rollup_vals_current(s))) {
 		int got = hq_query_run_rollup(s, &q, ids, source_id, vals, 0, &em, e);

@@ -494,6 +494,15 @@ static const char *const migrations[] = {
 	"CREATE TABLE IF NOT EXISTS rollup_merged_q_metric ("
 	"  metric_id INTEGER PRIMARY KEY"
 	");",
+	/* 8 (issue 22), appended; the lead renumbers at merge if another
+	 * lands first. The same activity recorded twice (an Apple workout
+	 * and its device file): workout_id is the recording that yields to
+	 * same_as (hq_ingest_same_refresh(), kept by every import; empty
+	 * here until the next one). */
+	"CREATE TABLE IF NOT EXISTS workout_same ("
+	"  workout_id INTEGER PRIMARY KEY,"
+	"  same_as INTEGER NOT NULL"
+	");",
 };
 
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))

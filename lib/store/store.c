@@ -508,6 +508,35 @@ hq_store_rollback(struct hq_store *s)
 	names_free(&s->devices);
 }
 
+int
+hq_store_savepoint(struct hq_store *s, struct hq_err *e)
+{
+	if (sqlite3_exec(s->db, "SAVEPOINT hq_part", NULL, NULL, NULL) !=
+	    SQLITE_OK)
+		return sql_err(s, e, "starting a savepoint");
+	return 0;
+}
+
+int
+hq_store_savepoint_keep(struct hq_store *s, struct hq_err *e)
+{
+	if (sqlite3_exec(s->db, "RELEASE hq_part", NULL, NULL, NULL) !=
+	    SQLITE_OK)
+		return sql_err(s, e, "releasing a savepoint");
+	return 0;
+}
+
+void
+hq_store_savepoint_undo(struct hq_store *s)
+{
+	sqlite3_exec(s->db, "ROLLBACK TO hq_part; RELEASE hq_part", NULL, NULL,
+	    NULL);
+	/* Interned ids created since are gone too. */
+	names_free(&s->metrics);
+	names_free(&s->sources);
+	names_free(&s->devices);
+}
+
 void
 hq_store_bind(sqlite3_stmt *st, const struct hq_bind *v)
 {

@@ -69,8 +69,11 @@ main(void)
 	    "--format apple: the zip reader for a zip");
 	is_str(opened(text, "jsonl", buf, sizeof buf), "jsonl",
 	    "--format jsonl forces JSON lines");
-	ok(strstr(opened(text, NULL, buf, sizeof buf), "a.txt: not an Apple Health "
-	    "export (zip or XML) nor a Dexcom Clarity CSV nor a LibreView CSV nor "
+	ok(strstr(opened(text, NULL, buf, sizeof buf), "a.txt: not a zip of "
+	    "FIT, TCX or GPX files nor an Apple Health "
+	    "export (zip or XML) nor a FIT activity file nor a TCX activity "
+	    "file nor a GPX track nor a gzip of a FIT, TCX or GPX file nor "
+	    "a Dexcom Clarity CSV nor a LibreView CSV nor "
 	    "FHIR lab results nor DEXA scans (JSON or CSV) nor lab results (CSV or "
 	    "JSON lines) nor JSON lines; use --format") != NULL,
 	    "no known format: the formats of the table are named (%s)", buf);
