@@ -40,27 +40,21 @@ static const struct hq_opt options[] = {
 	  "2..1000", "compare dexa: compare the oldest of the last N scans with the newest; 2 (the default) is the last two scans.", 1 },
 	{ OPT_DATES, "dates", HQ_OPT_STRING, "D1,D2", "compare dexa: the scans of two dates (2024-01-10,2024-07-12)",
 	  NULL, "compare dexa: the scans of two dates, \"D1,D2\" (2024-01-10,2024-07-12; a month such as 2024-01 takes the newest scan in it). Use hq-report list dexa to see the dates.", 1 },
-	{ OPT_FROM, "from", HQ_OPT_STRING, "DATE", "cgm: start at DATE (2024-12-01, 2024-12, 2024-W49, today, 30d, last-month...)",
-	  NULL, "cgm only: start of the range, a local date: 2024-12-01, 2024-12 (a month), 2024-W49, today, yesterday, 7d/4w/3m/1y (ago), this-week, last-month... Without from and to, every reading in the store.", 1 },
-	{ OPT_TO, "to", HQ_OPT_STRING, "DATE", "cgm: end with DATE, inclusive (same forms as --from)",
-	  NULL, "cgm only: end of the range, inclusive of the whole day/week/month it names: from \"2024-12\" to \"2024-12\" is all of December.", 1 },
+	HQ_OPT_FROM(OPT_FROM, "cgm: start at DATE (2024-12-01, 2024-12, 2024-W49, today, 30d, last-month...)",
+	  "cgm only: start of the range, a local date: 2024-12-01, 2024-12 (a month), 2024-W49, today, yesterday, 7d/4w/3m/1y (ago), this-week, last-month... Without from and to, every reading in the store."),
+	HQ_OPT_TO(OPT_TO, "cgm: end with DATE, inclusive (same forms as --from)",
+	  "cgm only: end of the range, inclusive of the whole day/week/month it names: from \"2024-12\" to \"2024-12\" is all of December."),
 	{ OPT_BY, "by", HQ_OPT_ENUM, "PERIOD", "cgm: a row per local day, week or month instead of one for the range",
 	  "day|week|month", "cgm only: one row per local day, ISO week or month instead of one for the whole range (to compare weeks, or see a trend).", 1 },
 	{ OPT_AGP, "agp", HQ_OPT_FLAG, NULL, "cgm: the daily profile, 96 rows: percentiles per 15 minutes",
 	  NULL, "cgm only: the ambulatory glucose profile instead of the metrics: 96 rows (time 00:00, 00:15, ...) with p5, p25, p50, p75, p95 and n, over all days of the range. Use it for 'when in the day is my glucose high?'.", 1 },
-	{ OPT_FORMAT, "format", HQ_OPT_ENUM, "FMT", "jsonl, json, csv, table, svg (trend, compare, cgm's AGP) or html (cgm's AGP); default: table on a terminal, else jsonl",
-	  "jsonl|json|csv|table|svg|html", NULL, 0 },
-	{ OPT_TZ, "tz", HQ_OPT_STRING, "ZONE", "local dates in IANA zone ZONE (default $HQ_TZ, $TZ, tz in the config, the zone the data records, system)", NULL, NULL, 0 },
-	{ OPT_DB, "db", HQ_OPT_STRING, "PATH", "the store (default $HQ_DB, ~/.local/share/hq/hq.db)", NULL, NULL, 0 },
+	HQ_OPT_FORMAT(OPT_FORMAT, "jsonl, json, csv, table, svg (trend, compare, cgm's AGP) or html (cgm's AGP); default: table on a terminal, else jsonl",
+	  "jsonl|json|csv|table|svg|html"),
+	HQ_OPT_TZ(OPT_TZ, 0),
+	HQ_OPT_DB(OPT_DB),
 	{ OPT_COMPLETE_TESTS, "complete-tests", HQ_OPT_FLAG, NULL, "print the lab tests in the store, one per line (for shell completion)", NULL, NULL, 0 },
 	{ 0, NULL, 0, NULL, NULL, NULL, NULL, 0 },
 };
-
-static const char *
-field_at(size_t i)
-{
-	return hq_dexa_name_at(i);
-}
 
 static void complete_operand(const struct hq_complete *c);
 static int complete_offers(const struct hq_complete *c, const struct hq_opt *o);
@@ -107,7 +101,7 @@ static const struct hq_cmd_info cmd = {
 	.opts = options,
 	.values = (const struct hq_opt_values[]){
 		{ "unit", hq_labs_unit_at },
-		{ "fields", field_at },
+		{ "fields", hq_dexa_name_at },
 		{ NULL, NULL },
 	},
 	.split = "fields",
