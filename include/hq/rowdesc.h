@@ -40,13 +40,17 @@ enum hq_col_type {
 	HQ_COL_DAY,      /* int64_t, a local day's start, as YYYY-MM-DD */
 	HQ_COL_CONST,    /* the string .konst, whatever the struct */
 	HQ_COL_TEXT,     /* a string .text makes of the struct */
+	HQ_COL_PUT,      /* .put writes the cell itself (an array: hq_out_strv) */
 };
 
 /* Where a column shows. 0 is both. */
 enum { HQ_COL_TABLE = 1, HQ_COL_DATA = 2 };
 
-/* Text for a cell, made of the whole struct, into buf. */
-typedef void hq_col_text_fn(const void *row, char *buf, size_t n);
+/* Text for a cell, made of the whole struct, into buf: 0, or -1 for a
+ * null (JSON null, an empty cell). */
+typedef int hq_col_text_fn(const void *row, char *buf, size_t n);
+/* A cell hq_out_str and its kin cannot say in one value. */
+typedef void hq_col_put_fn(struct hq_out *o, const char *key, const void *row);
 
 struct hq_col {
 	const char *key;            /* NULL ends a description */
@@ -56,13 +60,15 @@ struct hq_col {
 	struct hq_out_fit fit;      /* in a table */
 	hq_col_text_fn *text;       /* HQ_COL_TEXT */
 	const char *konst;          /* HQ_COL_CONST */
+	hq_col_put_fn *put;         /* HQ_COL_PUT */
 };
 
 /* Shorthands for a column's first members: a field of struct s, text
- * made by fn, a constant string. The rest (.in, .fit) follow by name. */
+ * made by fn, a constant string, a cell fn writes. The rest (.in, .fit) follow by name. */
 #define HQ_COL_AT(k, t, s, f) .key = (k), .type = (t), .off = offsetof(s, f)
 #define HQ_COL_FN(k, fn) .key = (k), .type = HQ_COL_TEXT, .text = (fn)
 #define HQ_COL_K(k, s) .key = (k), .type = HQ_COL_CONST, .konst = (s)
+#define HQ_COL_P(k, fn) .key = (k), .type = HQ_COL_PUT, .put = (fn)
 
 /* One row of the struct at row: the columns that show in o's format, in
  * the description's order. */

@@ -89,7 +89,7 @@ hq_report_list_out(struct hq_store *s, const char *kind, struct hq_out *o,
 /* ---- labs ----------------------------------------------------------------- */
 
 /* A lab value with its unit: "131 mg/dL", "<5 %". */
-static void
+static int
 lab_value_unit(const void *row, char *buf, size_t n)
 {
 	const struct hq_lab_row *r = row;
@@ -98,22 +98,25 @@ lab_value_unit(const void *row, char *buf, size_t n)
 	hq_report_lab_text(r, v, sizeof v, NULL, 0);
 	snprintf(buf, n < 200 ? n : 200, "%s%s%s", v, *r->unit ? " " : "",
 	    r->unit);
+	return 0;
 }
 
-static void
+static int
 lab_value(const void *row, char *buf, size_t n)
 {
 	hq_report_lab_text(row, buf, n < 160 ? n : 160, NULL, 0);
+	return 0;
 }
 
-static void
+static int
 lab_range(const void *row, char *buf, size_t n)
 {
 	hq_report_lab_text(row, NULL, 0, buf, n < 64 ? n : 64);
+	return 0;
 }
 
 /* The change from the previous result, signed: "+3", "-0.2", "-". */
-static void
+static int
 lab_change(const void *row, char *buf, size_t n)
 {
 	const struct hq_lab_row *r = row;
@@ -122,9 +125,10 @@ lab_change(const void *row, char *buf, size_t n)
 	hq_format_short(r->change, buf, n);
 	if (!isnan(r->change) && r->change > 0)
 		snprintf(buf, n, "+%.4g", r->change);
+	return 0;
 }
 
-static void
+static int
 lab_note(const void *row, char *buf, size_t n)
 {
 	const struct hq_lab_row *r = row;
@@ -136,6 +140,7 @@ lab_note(const void *row, char *buf, size_t n)
 		snprintf(buf, n, "no unit given");
 	else if (r->unconverted)
 		snprintf(buf, n, "in %s (no conversion)", r->unit);
+	return 0;
 }
 
 #define LAB(k, t, f) HQ_COL_AT(k, t, struct hq_lab_row, f)
@@ -305,14 +310,15 @@ static const struct hq_col dexa_cols[] = {
 	{ .key = NULL },
 };
 
-static void
+static int
 dexa_change(const void *row, char *buf, size_t n)
 {
 	snprintf(buf, n < 32 ? n : 32, "%+.4g", ((const struct hq_dexa_row *)row)->change);
+	return 0;
 }
 
 /* "+2.5%", with " ~" when within the scanner's precision; "-" none. */
-static void
+static int
 dexa_pct(const void *row, char *buf, size_t n)
 {
 	const struct hq_dexa_row *r = row;
@@ -323,6 +329,7 @@ dexa_pct(const void *row, char *buf, size_t n)
 	else
 		snprintf(buf, n, "%+.1f%%%s", r->pct_change,
 		    r->within_precision ? " ~" : "");
+	return 0;
 }
 
 static const struct hq_col compare_cols[] = {
@@ -487,12 +494,13 @@ static const struct hq_col cgm_narrow_cols[] = {
 	{ .key = NULL },
 };
 
-static void
+static int
 agp_time(const void *row, char *buf, size_t n)
 {
 	int slot = ((const struct hq_cgm_agp_row *)row)->slot;
 
 	snprintf(buf, n, "%02d:%02d", slot / 4, slot % 4 * 15);
+	return 0;
 }
 
 #define AGP(k, t, f) HQ_COL_AT(k, t, struct hq_cgm_agp_row, f)

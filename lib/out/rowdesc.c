@@ -53,8 +53,10 @@ cell(struct hq_out *o, const struct hq_col *c, const void *row)
 		break;
 	case HQ_COL_TEXT:
 		buf[0] = '\0';
-		c->text(row, buf, sizeof buf);
-		hq_out_str(o, c->key, buf);
+		hq_out_str(o, c->key, c->text(row, buf, sizeof buf) ? NULL : buf);
+		break;
+	case HQ_COL_PUT:
+		c->put(o, c->key, row);
 		break;
 	}
 }
