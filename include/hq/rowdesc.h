@@ -32,6 +32,7 @@
 enum hq_col_type {
 	HQ_COL_STR,      /* const char *; NULL → null */
 	HQ_COL_STR0,     /* const char *; NULL or "" → null */
+	HQ_COL_CHARS,    /* a char array in the struct */
 	HQ_COL_NUM,      /* double; NaN → null */
 	HQ_COL_SHORT,    /* double as a person reads it (hq_format_short) */
 	HQ_COL_INT64,    /* int64_t */
@@ -40,6 +41,7 @@ enum hq_col_type {
 	HQ_COL_DAY,      /* int64_t, a local day's start, as YYYY-MM-DD */
 	HQ_COL_CONST,    /* the string .konst, whatever the struct */
 	HQ_COL_TEXT,     /* a string .text makes of the struct */
+	HQ_COL_CALC,     /* a number .num makes of the struct; NaN → null */
 	HQ_COL_PUT,      /* .put writes the cell itself (an array: hq_out_strv) */
 };
 
@@ -49,6 +51,8 @@ enum { HQ_COL_TABLE = 1, HQ_COL_DATA = 2 };
 /* Text for a cell, made of the whole struct, into buf: 0, or -1 for a
  * null (JSON null, an empty cell). */
 typedef int hq_col_text_fn(const void *row, char *buf, size_t n);
+/* A number made of the whole struct (rounded, converted...). */
+typedef double hq_col_num_fn(const void *row);
 /* A cell hq_out_str and its kin cannot say in one value. */
 typedef void hq_col_put_fn(struct hq_out *o, const char *key, const void *row);
 
@@ -59,20 +63,26 @@ struct hq_col {
 	int in;                     /* HQ_COL_TABLE, HQ_COL_DATA, 0 both */
 	struct hq_out_fit fit;      /* in a table */
 	hq_col_text_fn *text;       /* HQ_COL_TEXT */
+	hq_col_num_fn *num;         /* HQ_COL_CALC */
 	const char *konst;          /* HQ_COL_CONST */
 	hq_col_put_fn *put;         /* HQ_COL_PUT */
 };
 
 /* Shorthands for a column's first members: a field of struct s, text
- * made by fn, a constant string, a cell fn writes. The rest (.in, .fit) follow by name. */
+ * made by fn, a number made by fn, a constant string, a cell fn writes. The rest (.in, .fit) follow by name. */
 #define HQ_COL_AT(k, t, s, f) .key = (k), .type = (t), .off = offsetof(s, f)
 #define HQ_COL_FN(k, fn) .key = (k), .type = HQ_COL_TEXT, .text = (fn)
 #define HQ_COL_K(k, s) .key = (k), .type = HQ_COL_CONST, .konst = (s)
+#define HQ_COL_N(k, fn) .key = (k), .type = HQ_COL_CALC, .num = (fn)
 #define HQ_COL_P(k, fn) .key = (k), .type = HQ_COL_PUT, .put = (fn)
 
 /* One row of the struct at row: the columns that show in o's format, in
  * the description's order. */
 void hq_out_row(struct hq_out *o, const struct hq_col *cols, const void *row);
+/* The same cells inside a row the caller began (hq_out_begin) and will end
+ * after fields of its own. */
+void hq_out_cells(struct hq_out *o, const struct hq_col *cols,
+    const void *row);
 /* The columns' fits (hq_out_fit) for those that show in a table. */
 void hq_out_fit_cols(struct hq_out *o, const struct hq_col *cols);
 

@@ -28,6 +28,9 @@ cell(struct hq_out *o, const struct hq_col *c, const void *row)
 		hq_out_str(o, c->key, s && *s ? s : NULL);
 		break;
 	}
+	case HQ_COL_CHARS:
+		hq_out_str(o, c->key, p);
+		break;
 	case HQ_COL_NUM:
 		hq_out_num(o, c->key, *(const double *)(const void *)p);
 		break;
@@ -55,6 +58,9 @@ cell(struct hq_out *o, const struct hq_col *c, const void *row)
 		buf[0] = '\0';
 		hq_out_str(o, c->key, c->text(row, buf, sizeof buf) ? NULL : buf);
 		break;
+	case HQ_COL_CALC:
+		hq_out_num(o, c->key, c->num(row));
+		break;
 	case HQ_COL_PUT:
 		c->put(o, c->key, row);
 		break;
@@ -62,12 +68,18 @@ cell(struct hq_out *o, const struct hq_col *c, const void *row)
 }
 
 void
-hq_out_row(struct hq_out *o, const struct hq_col *cols, const void *row)
+hq_out_cells(struct hq_out *o, const struct hq_col *cols, const void *row)
 {
-	hq_out_begin(o);
 	for (const struct hq_col *c = cols; c->key; c++)
 		if (shows(o, c))
 			cell(o, c, row);
+}
+
+void
+hq_out_row(struct hq_out *o, const struct hq_col *cols, const void *row)
+{
+	hq_out_begin(o);
+	hq_out_cells(o, cols, row);
 	hq_out_end(o);
 }
 
