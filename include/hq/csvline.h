@@ -46,12 +46,13 @@ struct hq_csvline_table {
 /* One line (len bytes and a NUL): 1 a row in t->f, 0 nothing to do (the
  * header, a blank line), -1 with e set: a line over HQ_CSVLINE_MAX_LINE, a
  * quote, a header without a required column ("the header needs the
- * columns a, b (missing: b)"), a column named twice, more fields than the header. The
- * first line loses a UTF-8 byte-order mark. */
+ * columns a, b (missing: b)"), a column named twice, a row with more or
+ * fewer fields than the header. The first line loses a UTF-8 byte-order
+ * mark. */
 int hq_csvline_table_line(struct hq_csvline_table *t, char *line, size_t len,
     struct hq_err *e);
-/* The current row's field of column names[which], or NULL (no such column,
- * or a short row). */
+/* The current row's field of column names[which], or NULL (no such
+ * column). */
 const char *hq_csvline_table_get(const struct hq_csvline_table *t, int which);
 
 /* Whether a first line (a byte-order mark allowed) is a header that names

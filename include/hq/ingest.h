@@ -224,8 +224,10 @@ struct hq_ingest_clinical {
 };
 int hq_ingest_clinical_record(struct hq_ingest *ig,
     const struct hq_ingest_clinical *c, struct hq_err *e);
-/* Attach a FHIR resource to the records that name path and lack one:
- * the number attached, -1 on error. */
+/* Attach a FHIR resource to the records that name path and lack one, and
+ * have every record that names it read into lab results again at the end
+ * of the import (hq_ingest_clinical_reports): the number of records that
+ * name path, -1 on error. */
 int hq_ingest_clinical_resource(struct hq_ingest *ig, const char *path,
     const char *json, struct hq_err *e);
 int hq_ingest_me(struct hq_ingest *ig, const char *key, const char *value,

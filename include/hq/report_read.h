@@ -65,9 +65,9 @@ int hq_report_labs_latest(struct hq_store *s, const char *const *tests,
     size_t n, const char *unit, hq_lab_row_fn *fn, void *arg,
     struct hq_err *e);
 /* Every result of a test, oldest first, in unit (NULL: the newest
- * result's unit), with the change from the previous one; a change of
- * method (LDL calculated vs direct, CRP vs hs-CRP) is marked and has no
- * change. */
+ * result's unit), with the change from the previous one (NaN on the
+ * first, or across units that do not convert); a change of method (LDL
+ * calculated vs direct, CRP vs hs-CRP) is marked and keeps its change. */
 int hq_report_labs_trend(struct hq_store *s, const char *test,
     const char *unit, hq_lab_row_fn *fn, void *arg, struct hq_err *e);
 /* The unit a trend is shown in without --unit: the newest result's that

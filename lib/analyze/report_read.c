@@ -376,7 +376,11 @@ hq_report_labs_trend(struct hq_store *s, const char *test, const char *unit,
 		lab_row(st, unit, &r, ubuf, sizeof ubuf);
 		r.method_changed = rows && *prev_method && *r.method &&
 		    strcmp(prev_method, r.method) != 0;
-		if (!r.method_changed && !isnan(prev) && !isnan(r.value) &&
+		/* From the previous result whatever its method (SPEC: the
+		 * change is from the previous result; method_change says the
+		 * two are not the same measurement), so changes sum to the
+		 * last value less the first. */
+		if (!isnan(prev) && !isnan(r.value) &&
 		    strcmp(prev_unit, r.unit) == 0)
 			r.change = r.value - prev;
 		if (!isnan(r.value)) {

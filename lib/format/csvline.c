@@ -184,7 +184,7 @@ hq_csvline_table_line(struct hq_csvline_table *t, char *line, size_t len,
 		return table_header(t, e) ? -1 : 0;
 	if (t->n == 1 && !t->f[0][0])
 		return 0;   /* a blank line */
-	if (t->n > t->ncols) {
+	if (t->n != t->ncols) {
 		hq_err_set(e, "%d fields, the header has %d", t->n, t->ncols);
 		return -1;
 	}

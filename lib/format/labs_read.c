@@ -36,6 +36,29 @@ struct raw_result {
 	const char *comparator;
 };
 
+/*
+ * A number needs its unit: 90 mg/dL and 90 mmol/L of glucose differ
+ * 18-fold, and a result stored without one could never be converted or
+ * compared. Only a test whose catalog unit is empty may go without; a
+ * unitless result of a test hq does not know (pH, INR, a ratio) is
+ * written with the unit 1. A value that is text ("NEGATIVE") has none.
+ */
+static int
+unit_needed(const struct hq_lab_result *r, struct hq_err *e)
+{
+	const struct hq_lab_test *t;
+
+	if (r->unit[0] || isnan(r->value))
+		return 0;
+	t = hq_labs_lookup(r->test);
+	if (t && !t->unit[0])
+		return 0;
+	hq_err_set(e, "%s %g has no unit (a number needs one: %s; 1 for a "
+	    "unitless test such as pH or INR)", r->name, r->value,
+	    t ? t->unit : "the lab's");
+	return -1;
+}
+
 static int
 fill_result(struct hq_lab_sink *sink, const struct raw_result *in,
     struct hq_lab_result *r, struct hq_err *e)
@@ -91,7 +114,7 @@ fill_result(struct hq_lab_sink *sink, const struct raw_result *in,
 		snprintf(r->lab_flag, sizeof r->lab_flag, "%s",
 		    hq_labs_lab_flag(in->flag));
 	hq_labs_resolve(r);
-	return 0;
+	return unit_needed(r, e);
 }
 
 static int

@@ -1,5 +1,8 @@
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1380,6 +1383,136 @@ side_file(struct ah *a, const char *ref, int kind, struct hq_err *e)
 }
 
 /* ------------------------------------------------------------------ */
+/* Side files beside an export.xml (an unzipped export)                 */
+
+/*
+ * What the zip reader does with its entries, done with the files under
+ * workout-routes/ and clinical-records/ in the XML's directory: each is
+ * named by its path there ("/workout-routes/x.gpx", the form of the XML's
+ * FileReference and resourceFilePath) and read for the routes and records
+ * that name it. A path in the XML is only ever compared with those names,
+ * never opened: one that holds "..", or names a file elsewhere on the disk,
+ * matches nothing, as in a zip. Symbolic links are followed only to files
+ * inside the directory (the resolved path is checked); linked directories
+ * are not entered.
+ */
+#define BESIDE_DEPTH 8
+
+struct beside {
+	char root[PATH_MAX];         /* the XML's directory, resolved ("" for /) */
+	char **ref;                  /* "/workout-routes/x.gpx", ... */
+	size_t n, cap;
+};
+
+static void
+beside_walk(struct beside *b, const char *rel, int depth)
+{
+	char dir[PATH_MAX], path[PATH_MAX], ref[PATH_MAX];
+	struct dirent *d;
+	struct stat st;
+	DIR *dp;
+	int kind;
+
+	if ((size_t)snprintf(dir, sizeof dir, "%s%s", b->root, rel) >= sizeof dir
+	    || !(dp = opendir(dir)))
+		return;
+	while ((d = readdir(dp))) {
+		if (strcmp(d->d_name, ".") == 0 || strcmp(d->d_name, "..") == 0 ||
+		    (size_t)snprintf(path, sizeof path, "%s/%s", rel, d->d_name) >=
+		    sizeof path)
+			continue;
+		if ((size_t)snprintf(dir, sizeof dir, "%s%s", b->root, path) >=
+		    sizeof dir || lstat(dir, &st))
+			continue;
+		if (S_ISDIR(st.st_mode)) {
+			if (depth < BESIDE_DEPTH)
+				beside_walk(b, path, depth + 1);
+		} else if ((S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)) &&
+		    side_ref(path + 1, ref, sizeof ref, &kind) &&
+		    strcmp(ref, path) == 0) {
+			if (b->n == b->cap) {
+				b->cap = b->cap ? 2 * b->cap : 64;
+				b->ref = hq_xrealloc(b->ref, b->cap * sizeof *b->ref);
+			}
+			b->ref[b->n++] = hq_xstrdup(path);
+		}
+	}
+	closedir(dp);
+}
+
+static int
+cmp_str(const void *x, const void *y)
+{
+	return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+/* One side file: 0 (read, or not a file inside the directory), -1. */
+static int
+beside_file(struct ah *a, const struct beside *b, const char *ref,
+    struct hq_err *e)
+{
+	char path[PATH_MAX], real[PATH_MAX], canon[PATH_MAX];
+	size_t rootlen = strlen(b->root);
+	struct hq_input in;
+	struct stat st;
+	int kind, fd, rc;
+
+	snprintf(path, sizeof path, "%s%s", b->root, ref);
+	if (!realpath(path, real) || strncmp(real, b->root, rootlen) != 0 ||
+	    real[rootlen] != '/')
+		return 0;
+	fd = open(real, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	if (fd < 0)
+		return 0;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return 0;
+	}
+	in = (struct hq_input){ .fd = fd, .name = path, .close_fd = 1,
+	    .size = (uint64_t)st.st_size };
+	a->name = path;
+	reader_start(&a->px.rd, &in);
+	side_ref(ref + 1, canon, sizeof canon, &kind);
+	rc = side_file(a, ref, kind, e);
+	hq_input_close(&in);
+	return rc;
+}
+
+/* The side files beside the XML at xml (not stdin: it has no directory). */
+static int
+import_beside(struct ah *a, const char *xml, struct hq_err *e)
+{
+	struct beside *b = hq_xcalloc(1, sizeof *b);
+	const char *slash = strrchr(xml, '/');
+	char dir[PATH_MAX];
+	int rc = 0;
+
+	if (slash == xml)
+		snprintf(dir, sizeof dir, "/");
+	else if (slash)
+		snprintf(dir, sizeof dir, "%.*s", (int)(slash - xml), xml);
+	else
+		snprintf(dir, sizeof dir, ".");
+	if (realpath(dir, b->root)) {
+		if (strcmp(b->root, "/") == 0)
+			b->root[0] = '\0';   /* paths are root + "/x" */
+		beside_walk(b, "/workout-routes", 1);
+		beside_walk(b, "/clinical-records", 1);
+	}
+	if (b->n)
+		qsort(b->ref, b->n, sizeof *b->ref, cmp_str);
+	for (size_t i = 0; i < b->n; i++) {
+		if (rc == 0)
+			rc = beside_file(a, b, b->ref[i], e);
+		free(b->ref[i]);
+	}
+	free(b->ref);
+	free(b);
+	a->name = xml;
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
 /* Zip                                                                  */
 
 static int
@@ -1556,6 +1689,8 @@ import(struct hq_ingest *ig, struct hq_input *in, int zip, struct hq_err *e)
 	else {
 		reader_start(&a->px.rd, in);
 		rc = parse_export(a, e);
+		if (rc == 0 && !(in->fd == 0 && strcmp(in->name, "-") == 0))
+			rc = import_beside(a, in->name, e);
 	}
 	hq_ingest_set_where(ig, NULL, NULL);
 	free(a);

@@ -89,8 +89,11 @@ static const struct hq_store_sql stmts[NSTMT] = {
 	    "identifier, source_id, source_url, fhir_version, received, "
 	    "resource_path, import_id) VALUES (?,?,?,?,?,?,?,?)",
 	    "adding a clinical record" },
-	[ST_CLINICAL_RESOURCE] = { "UPDATE clinical_record SET resource = ? "
-	    "WHERE resource_path = ? AND resource IS NULL",
+	/* The records already holding a resource keep it, and are read
+	 * again into lab results (as duplicates) like the new: an import
+	 * counts the results its file holds, the first time or the tenth. */
+	[ST_CLINICAL_RESOURCE] = { "UPDATE clinical_record SET resource = "
+	    "coalesce(resource, ?1), reports_done = 0 WHERE resource_path = ?2",
 	    "attaching a clinical resource" },
 	[ST_ME] = { "INSERT INTO me(key, value) VALUES (?1, ?2) "
 	    "ON CONFLICT(key) DO UPDATE SET value = ?2 WHERE value IS NOT ?2",

@@ -180,4 +180,68 @@ is "$(q "select value from me where key='HKCharacteristicTypeIdentifierBiologica
 run hq-ingest "$T/cr/cr.zip"
 is "$(q 'select count(*) from clinical_record')" 2 "clinical records are not added twice"
 is "$(sqlite3 "$HQ_DB" 'PRAGMA foreign_key_check')" "" "every reference resolves (hq-ingest writes without the foreign keys' look-ups)"
+# An unzipped export (issue 18): export.xml with workout-routes/ and
+# clinical-records/ beside it reads them as the zip does.
+rm -f "$HQ_DB"
+run hq-ingest "$A/jshrake/export.zip"
+zip_points=$(field "$out" route_points)
+HQ_DB=$T/zip.db hq-ingest -q "$A/jshrake/export.zip" >/dev/null
+HQ_DB=$T/zip.db hq-query workout last --format gpx >"$T/zip.gpx"
+rm -f "$HQ_DB"
+run hq-ingest "$A/jshrake/apple_health_export/export.xml"
+is "$rc" 0 "the unzipped jshrake export.xml imports"
+is "$(field "$out" format routes route_points)" "apple-xml 1 $zip_points" \
+   "its route has the points of workout-routes/*.gpx beside it, as the zip's ($zip_points)"
+run hq-query workout last --format gpx
+is "$(printf '%s\n' "$out" | grep -c '<trkpt')" "$zip_points" "hq-query workout --format gpx has them"
+is "$(printf '%s\n' "$out" | cmp - "$T/zip.gpx" >/dev/null && echo same)" same \
+   "the same GPX as from the zip"
+rm -f "$HQ_DB"
+run hq-ingest "$A/dogsheep/zip_contents/apple_health_export/export.xml"
+is "$(field "$out" routes route_points)" "1 3" "dogsheep's unzipped export: the GPX's 3 points, as its zip (above)"
+run sh -c "hq-ingest - <'$A/jshrake/apple_health_export/export.xml'"
+is "$(field "$out" route_points)" 0 "an export.xml on stdin has no directory: no side files are read"
+rm -f "$HQ_DB"
+mkdir -p "$T/cru/clinical-records"
+cp "$T/cr/export.xml" "$T/cru/export.xml"
+printf '{"resourceType":"Observation","id":"A1","status":"final","code":{"text":"LDL"},"effectiveDateTime":"2023-11-30T08:00:00Z","valueQuantity":{"value":96,"unit":"mg/dL"}}' \
+    >"$T/cru/clinical-records/Observation-A1.json"
+printf '{"resourceType":"Observation","id":"B2","status":"final","code":{"text":"HbA1c"},"effectiveDateTime":"2023-11-30T08:00:00Z","valueQuantity":{"value":5.4,"unit":"%%"}}' \
+    >"$T/cru/clinical-records/Observation-B2.json"
+run hq-ingest "$T/cru/export.xml"
+is "$(field "$out" clinical_records lab_results)" "2 2" "clinical-records/*.json beside export.xml: two records, their two lab results"
+is "$(q "select identifier, json_extract(resource, '$.code.text') from clinical_record order by identifier")" \
+   "$(printf 'a1|LDL\nb2|HbA1c')" "each record gets its FHIR JSON"
+
+run hq-ingest "$T/cru/export.xml"
+is "$(field "$out" records inserted duplicates lab_results)" "2 0 2 2" \
+   "the unzipped export again: its two lab results counted again, as duplicates"
+
+# Bounds: a path in the XML is compared with the files found under
+# workout-routes/, never opened; a link out of the directory is not read.
+mkdir -p "$T/bd/exp/workout-routes"
+gpx() { printf '<?xml version="1.0"?>\n<gpx version="1.1"><trk><trkseg>%s</trkseg></trk></gpx>\n' "$1"; }
+pt='<trkpt lat="37.1" lon="-122.1"><time>2023-01-01T08:00:00Z</time></trkpt>'
+gpx "$pt" >"$T/bd/exp/workout-routes/good.gpx"
+gpx "$pt$pt$pt$pt$pt" >"$T/bd/outside.gpx"
+ln -s ../../outside.gpx "$T/bd/exp/workout-routes/link.gpx"
+{
+	printf '<?xml version="1.0"?>\n<HealthData locale="en_US">\n'
+	i=0
+	for ref in /workout-routes/good.gpx /../outside.gpx \
+	    /workout-routes/../../outside.gpx "$T/bd/outside.gpx" \
+	    /workout-routes/link.gpx; do
+		i=$((i + 1))
+		printf ' <Workout workoutActivityType="HKWorkoutActivityTypeRunning" sourceName="W" duration="10" durationUnit="min" startDate="2023-01-0%d 08:00:00 +0000" endDate="2023-01-0%d 08:10:00 +0000">\n' $i $i
+		printf '  <WorkoutRoute sourceName="W" startDate="2023-01-0%d 08:00:00 +0000" endDate="2023-01-0%d 08:10:00 +0000"><FileReference path="%s"/></WorkoutRoute>\n </Workout>\n' $i $i "$ref"
+	done
+	printf '</HealthData>\n'
+} >"$T/bd/exp/export.xml"
+rm -f "$HQ_DB"
+run hq-ingest "$T/bd/exp/export.xml"
+is "$rc" 0 "an export whose FileReferences leave its directory imports"
+is "$(field "$out" routes route_points)" "5 1" \
+   "only the route inside workout-routes/ is read ('..', an absolute path, a link out: not)"
+is "$(q "select r.file from route r join route_point p on p.route_id = r.id")" \
+   /workout-routes/good.gpx "the one read is good.gpx"
 done_testing

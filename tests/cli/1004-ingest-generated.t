@@ -36,6 +36,18 @@ run hq-ingest "$T/e.zip"
 is "$(json "$out" inserted duplicates workouts_inserted route_points)" "0 $(json "$truth" records) 0 0" \
    "the same export again adds nothing"
 
+# The same export with clinical records twice (issue 18): the summary
+# counts what the file holds every time, its lab results included; only
+# inserted and duplicates say what was new.
+gen-export --days 3 --zip --clinical -o "$T/c.zip" >/dev/null 2>&1
+HQ_DB=$T/c.db hq-ingest "$T/c.zip" >"$T/c1.out"
+HQ_DB=$T/c.db hq-ingest "$T/c.zip" >"$T/c2.out"
+c1=$(cat "$T/c1.out") c2=$(cat "$T/c2.out")
+is "$(json "$c2" records clinical_records lab_results)" "$(json "$c1" records clinical_records lab_results)" \
+   "records, clinical records and lab results: the same on the second run ($(json "$c1" records lab_results))"
+is "$(json "$c2" inserted duplicates)" "0 $(json "$c1" records)" "the second run: nothing new, every record a duplicate"
+like "$(json "$c1" lab_results)" '^[1-9]' "(the export holds lab results)"
+
 # A later export: more days, written in winter time (-0800) where the first
 # was in summer time (-0700). The shared samples are the same instants.
 export HQ_DB="$T/cumul.db"

@@ -76,8 +76,9 @@ is "$(rows "'%s %.4f %.4f %s' % (r[0]['comparator'], r[0]['value'], r[0]['ref_hi
 	"< $want mmol/mol" "HbA1c <5 % in mmol/mol: 10.93 × % − 23.5, comparator kept"
 run hq-report trend labs ldl
 is "$(rows "' '.join(x['date'] for x in r)")" "2022-11-02 2023-02-14 2024-03-01 2024-09-10" "LDL trend, oldest first"
-is "$(rows "r[1]['method_change'], r[1]['change'], r[1]['method']")" "True None calculated" \
-	"direct then calculated: the method change is marked, with no change"
+want=$(awk 'BEGIN { printf "%.4f", 138 - 3.4 * 38.67 }')
+is "$(rows "r[1]['method_change'], '%.4f' % r[1]['change'], r[1]['method']")" "True $want calculated" \
+	"direct 3.4 mmol/L then calculated 138 mg/dL: the method change is marked, the change kept (138 - 3.4 x 38.67)"
 want=$(awk 'BEGIN { printf "%.4f", 131 - 2.6 * 38.67 }')
 is "$(rows "'%.4f' % r[3]['change']")" "$want" "a change across mmol/L and mg/dL, converted with cholesterol's 38.67"
 run hq-report latest labs hepatitis_b_surface_antigen
@@ -91,7 +92,7 @@ is "$(printf '%s\n' "$out" | python3 -c 'import sys; print(max(len(l.rstrip("\n"
 like "$out" "ldl +2024-09-10 +131 mg/dL +<=99 +H +Quest" "a row reads test, date, value, range, flag, source"
 run hq-report trend labs ldl --format table
 like "$out" "^ldl: LDL cholesterol, mg/dL" "a trend on a terminal: a heading"
-like "$out" "2023-02-14 +138 +H +- +method now calculated" "and dates, values, flags, the method change"
+like "$out" "2023-02-14 +138 +H +\\+6\\.522 +method now calculated" "and dates, values, flags, the change, the method change"
 run hq-report trend labs ldl --format svg
 is "$rc" 0 "a trend as svg"
 printf '%s' "$out" >"$T/ldl.svg"
@@ -101,6 +102,19 @@ like "$out" 'class="band"' "with the reference band"
 like "$out" 'method: calculated' "and the method change marked"
 run hq-report latest labs ldl --format csv
 like "$(printf '%s\n' "$out" | head -1)" "^test,loinc,date,value" "csv has a header"
+
+# The issue's example (issue 18): calculated LDL 119.9, direct 118,
+# calculated 121. Each change is from the previous result, method or not,
+# so the changes sum to the last value less the first.
+printf 'date,test,value,unit,ref_low,ref_high,loinc\n2024-01-10,LDL,119.9,mg/dL,,,13457-7\n2024-07-10,LDL,118,mg/dL,,,18262-6\n2025-01-10,LDL,121,mg/dL,,,13457-7\n' >"$T/method.csv"
+HQ_DB=$T/method.db hq-ingest -q "$T/method.csv" >/dev/null
+run env HQ_DB="$T/method.db" hq-report trend labs ldl
+is "$(rows "' '.join('%s:%.4f' % (x['method_change'], x['change']) for x in r[1:])")" \
+   "True:-1.9000 True:3.0000" "calculated 119.9 then direct 118: change -1.9 with method_change; then +3"
+is "$(rows "'%.6f' % sum(x['change'] for x in r[1:])")" "$(awk 'BEGIN { printf "%.6f", 121 - 119.9 }')" \
+   "the changes sum to last - first (no null in the middle)"
+run env HQ_DB="$T/method.db" hq-report trend labs ldl --format table
+like "$out" "2024-07-10 +118 +-1\\.9 +method now direct" "the table: the change and the note 'method now direct'"
 
 # --- bad input -----------------------------------------------------------------
 n=$(q 'select count(*) from lab_result')
@@ -124,6 +138,36 @@ run hq-ingest "$T/long.csv"
 is "$rc" 2 "a CSV line over 64 KiB: exit 2"
 like "$err" "long\.csv:2: line longer than 65536 bytes" "named by file:line"
 is "$(q 'select count(*) from lab_result')" "$n" "the store is as it was after both"
+
+# A line with fewer fields than the header, and a number without a unit
+# (issue 18): the whole file fails with file:line, the store untouched.
+dump() { sqlite3 "$HQ_DB" .dump | md5sum; }
+before=$(dump)
+printf 'date,test,value,unit,ref_low,ref_high,loinc\n2025-06-01,LDL,100,mg/dL,,,\n2025-06-02,Glucose,90\n' >"$T/short.csv"
+run hq-ingest "$T/short.csv"
+is "$rc" 2 "a line with fewer fields than the header: exit 2"
+like "$err" "short\.csv:3: 3 fields, the header has 7" "named by file:line"
+printf 'date,test,value,unit,ref_low,ref_high,loinc\n2025-06-01,LDL,100,mg/dL,,,\n2025-06-02,Glucose,90,mg/dL,,,,x\n' >"$T/wide.csv"
+run hq-ingest "$T/wide.csv"
+is "$rc" 2 "a line with more fields than the header: exit 2"
+like "$err" "wide\.csv:3: 8 fields, the header has 7" "named by file:line"
+printf 'date,test,value,unit,ref_low,ref_high,loinc\n2025-06-01,LDL,100,mg/dL,,,\n2025-06-02,Glucose,90,,,,\n' >"$T/nounit.csv"
+run hq-ingest "$T/nounit.csv"
+is "$rc" 2 "a number without a unit: exit 2"
+like "$err" "nounit\.csv:3: Glucose 90 has no unit" "named by file:line"
+printf 'date,test,value,unit,ref_low,ref_high,loinc\n2025-06-02,Glucose,<5,,,,\n' >"$T/nounit2.csv"
+run hq-ingest "$T/nounit2.csv"
+is "$rc" 2 "a number with a comparator and no unit: exit 2"
+printf '{"date":"2025-06-01","test":"LDL","value":100,"unit":"mg/dL"}\n{"date":"2025-06-02","test":"Glucose","value":90}\n' >"$T/nounit.jsonl"
+run hq-ingest "$T/nounit.jsonl"
+is "$rc" 2 "JSON lines: a number without a unit, exit 2"
+like "$err" "nounit\.jsonl:2: Glucose 90 has no unit" "named by file:line"
+is "$(dump)" "$before" "the store is as it was after all of them"
+printf 'date,test,value,unit,ref_low,ref_high,loinc\n2025-06-02,Urine pH,6.5,1,,,\n2025-06-02,Urine nitrite,NEGATIVE,,,,\n' >"$T/unitless.csv"
+run hq-ingest "$T/unitless.csv"
+is "$rc" 0 "a unitless test written with unit 1, and a text result without a unit, import"
+is "$(q "select test||':'||coalesce(value,text)||':'||unit from lab_result where date='2025-06-02' order by test")" \
+   "$(printf 'urine_nitrite:NEGATIVE:\nurine_ph:6.5:1')" "as written"
 
 run hq-report latest labs ldk
 is "$rc" 2 "an unknown test: exit 2"

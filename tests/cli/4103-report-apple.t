@@ -22,8 +22,11 @@ run hq-report latest labs ldl glucose
 is "$(rows "' '.join('%s:%s:%s:%s' % (x['test'], x['value'], x['flag'], x['source']) for x in r)")" \
 	"ldl:94:N:Stanford Health Care glucose:97:N:Stanford Health Care" \
 	"an R4 and a DSTU2 record, the health system as their source"
+n=$(q 'select count(*) from lab_result')
 run hq-ingest "$T/export.zip"
-like "$out" '"inserted":0,.*"lab_results":0,' "the same export again: nothing read twice"
+like "$out" '"inserted":0,.*"lab_results":3,' \
+	"the same export again: nothing new, its three lab results counted again (issue 18)"
+is "$(q 'select count(*) from lab_result')" "$n" "and none stored twice"
 
 run hq-ingest "$T/labs.csv" "$T/dexa.json"
 is "$rc" 0 "the lab history and the scans"
@@ -98,7 +101,8 @@ like "$out" '"lab_results":2,' "and reads the clinical records already there (no
 HQ_DB=$T/old.db run hq-report trend labs hdl
 is "$(rows "len(r)")" 2 "their lab results are there"
 HQ_DB=$T/old.db run hq-ingest "$T/two/export.zip"
-like "$out" '"lab_results":1,' "the export again brings the record the old key had lost"
+like "$out" '"records":3,"inserted":1,"duplicates":2,.*"lab_results":3,' \
+	"the export again brings the record the old key had lost (and counts all three it holds)"
 HQ_DB=$T/old.db run hq-report trend labs hdl
 is "$(rows "len(r)")" 3 "and its result"
 done_testing

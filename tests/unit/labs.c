@@ -458,7 +458,17 @@ csv(void)
 	    "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");
 	is_int(csv_text(buf, &e), -1, "a unit longer than 31 bytes");
 	snprintf(buf, sizeof buf, "%s2024-01-01,ldl,1,mg/dL\n", H);
-	is_int(csv_text(buf, &e), 0, "trailing empty columns may be left out");
+	is_int(csv_text(buf, &e), -1, "trailing empty columns left out: fewer "
+	    "fields than the header (issue 18)");
+	is_str(e.msg, "t.csv:2: 4 fields, the header has 7", "file:line, counts");
+	snprintf(buf, sizeof buf, "%s2024-01-01,ldl,1,,,,\n", H);
+	is_int(csv_text(buf, &e), -1, "a number without a unit");
+	is_str(e.msg, "t.csv:2: ldl 1 has no unit (a number needs one: mg/dL; "
+	    "1 for a unitless test such as pH or INR)", "file:line, the test's unit");
+	snprintf(buf, sizeof buf, "%s2024-01-01,urine_ph,6.5,1,,,\n"
+	    "2024-01-01,hbsag,NEGATIVE,,,,\n", H);
+	is_int(csv_text(buf, &e), 0, "unit 1 for a unitless test; text without a unit");
+	is_int(ngot, 2, "both read");
 
 	char *big = malloc(70000);
 	memset(big, 'a', 69999);
@@ -512,13 +522,16 @@ jsonl(void)
 	is_str(got[2].lab_flag, "N", "flag");
 	is_str(got[2].date, "2024-09-10", "00:30 PDT on the 10th");
 
-	is_int(json_text("{\"date\":\"2024-01-01\",\"test\":\"ldl\",\"value\":100}\n"
+	is_int(json_text("{\"date\":\"2024-01-01\",\"test\":\"ldl\",\"value\":100,\"unit\":\"mg/dL\"}\n"
 	    "{\"date\":\"2024-01-01\",\"test\":\"ldl\",\"value\":[1]}\n", &e), -1,
 	    "a value that is an array");
 	is_str(e.msg, "r.jsonl:2: \"value\" is neither a string nor a number", "file:line");
 	is_int(json_text("{\"date\":\"2024-01-01\",\"test\":\"ldl\"}", &e), -1, "no value");
 	is_int(json_text("{\"date\":\"2024-01-01\",\"test\":\"ldl\",\"value\":1,\"ref_high\":\"x\"}", &e), -1, "a limit that is not a number");
-	is_int(json_text("{\"date\":\"2024-01-01\",\"test\":\"ldl\",\"value\":1,\"comparator\":\"<\"}", &e), 1, "a comparator beside a number");
+	is_int(json_text("{\"date\":\"2024-01-01\",\"test\":\"ldl\",\"value\":1,\"unit\":\"mg/dL\",\"comparator\":\"<\"}", &e), 1, "a comparator beside a number");
+	is_int(json_text("{\"date\":\"2024-01-01\",\"test\":\"ldl\",\"value\":1}", &e), -1, "a number without a unit");
+	is_str(e.msg, "r.jsonl:1: ldl 1 has no unit (a number needs one: mg/dL; "
+	    "1 for a unitless test such as pH or INR)", "file:line");
 	is_str(got[0].comparator, "<", "kept");
 	is_int(json_text("{\"date\":\"2024-01-01\",\"test\":\"ldl\",\"value\":1,\"comparator\":\"~\"}", &e), -1, "a comparator that is none");
 	is_int(json_text("\n\n{\"date\":\"2024-01-01\",\"test\":\"ldl\",\"value\":1,}", &e), -1, "broken JSON");

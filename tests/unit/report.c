@@ -279,7 +279,8 @@ methods(void)
 	hq_report_labs_trend(store, "crp", NULL, keep_lab, NULL, &e);
 	is_int(nrows, 3, "three CRP results");
 	is_str(rows[1], "crp 2022-01-01 3 mg/L [nan,nan]  ch=-1", "standard → standard: a change");
-	is_str(rows[2], "crp 2023-01-01 0.8 mg/L [nan,nan]  ch=nan METHOD", "standard → hs: marked, no change");
+	is_str(rows[2], "crp 2023-01-01 0.8 mg/L [nan,nan]  ch=-2.2 METHOD",
+	    "standard → hs: marked, and the change from the previous result (0.8 - 3)");
 }
 
 static void
