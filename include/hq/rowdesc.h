@@ -39,6 +39,8 @@ enum hq_col_type {
 	HQ_COL_LONG,     /* long */
 	HQ_COL_BOOL,     /* int, true or false */
 	HQ_COL_DAY,      /* int64_t, a local day's start, as YYYY-MM-DD */
+	HQ_COL_DATE,     /* int64_t UTC seconds, as the local date */
+	HQ_COL_TIME,     /* int64_t UTC seconds, as local ISO 8601 time */
 	HQ_COL_CONST,    /* the string .konst, whatever the struct */
 	HQ_COL_TEXT,     /* a string .text makes of the struct */
 	HQ_COL_CALC,     /* a number .num makes of the struct; NaN → null */

@@ -51,6 +51,14 @@ cell(struct hq_out *o, const struct hq_col *c, const void *row)
 		hq_time_format_day(*(const int64_t *)(const void *)p, buf, 16);
 		hq_out_str(o, c->key, buf);
 		break;
+	case HQ_COL_DATE:
+		hq_time_format_date(*(const int64_t *)(const void *)p, buf, 40);
+		hq_out_str(o, c->key, buf);
+		break;
+	case HQ_COL_TIME:
+		hq_time_format_local(*(const int64_t *)(const void *)p, buf, 40);
+		hq_out_str(o, c->key, buf);
+		break;
 	case HQ_COL_CONST:
 		hq_out_str(o, c->key, c->konst);
 		break;

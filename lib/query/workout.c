@@ -485,27 +485,6 @@ type_text(const void *r, char *buf, size_t n)
 	return 0;
 }
 
-static int
-start_local(const void *r, char *buf, size_t n)
-{
-	hq_time_format_local(W_(r)->start, buf, n < 40 ? n : 40);
-	return 0;
-}
-
-static int
-end_local(const void *r, char *buf, size_t n)
-{
-	hq_time_format_local(W_(r)->end, buf, n < 40 ? n : 40);
-	return 0;
-}
-
-static int
-start_date(const void *r, char *buf, size_t n)
-{
-	hq_time_format_date(W_(r)->start, buf, n < 40 ? n : 40);
-	return 0;
-}
-
 /* "07:05", the local time the workout started */
 static int
 start_clock(const void *r, char *buf, size_t n)
@@ -580,9 +559,9 @@ speed_kmh(const void *r)
 static const struct hq_col workout_cols[] = {
 	{ WK("id", HQ_COL_INT64, id) },
 	{ HQ_COL_FN("type", type_text) },
-	{ HQ_COL_FN("start", start_local) },
-	{ HQ_COL_FN("end", end_local) },
-	{ HQ_COL_FN("date", start_date) },
+	{ WK("start", HQ_COL_TIME, start) },
+	{ WK("end", HQ_COL_TIME, end) },
+	{ WK("date", HQ_COL_DATE, start) },
 	{ HQ_COL_N("duration_min", duration_min) },
 	{ HQ_COL_N("distance_km", distance_km) },
 	{ HQ_COL_N("energy_kcal", energy_kcal) },
@@ -601,7 +580,7 @@ static const struct hq_col workout_cols[] = {
  * give way. */
 static const struct hq_col workout_table_cols[] = {
 	{ WK("id", HQ_COL_INT64, id) },
-	{ HQ_COL_FN("date", start_date) },
+	{ WK("date", HQ_COL_DATE, start) },
 	{ HQ_COL_FN("start", start_clock), .fit = { .drop = 2 } },
 	{ HQ_COL_FN("type", type_text), .fit = { .min_width = 8 } },
 	{ HQ_COL_FN("duration", duration_text), .fit = { .right = 1 } },
