@@ -17,7 +17,7 @@ static void
 cell(struct hq_out *o, const struct hq_col *c, const void *row)
 {
 	const char *p = (const char *)row + c->off;
-	char buf[256];
+	char buf[2048];       /* a name may be 1024 bytes (HQ_INGEST_MAX_NAME) */
 
 	switch (c->type) {
 	case HQ_COL_STR:

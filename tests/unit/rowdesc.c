@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "hq/output.h"
 #include "hq/rowdesc.h"
@@ -106,5 +107,22 @@ main(void)
 	s = render(HQ_FMT_TABLE, 0);
 	like(s, "^name ", "table without notes starts with the header");
 	free(s);
+	{
+		/* a name may be 1024 bytes (HQ_INGEST_MAX_NAME): a text cell
+		 * holds it whole */
+		static char name[1025], want[1100];
+		struct thing t = { name, "", 1, 0, 0, 0 };
+		char *text = NULL;
+		size_t len = 0;
+		FILE *fp = open_memstream(&text, &len);
+		struct hq_out *o = hq_out_new(fp, HQ_FMT_CSV);
+		memset(name, 'n', 1024);
+		hq_out_row(o, cols, &t);
+		hq_out_free(o);
+		fclose(fp);
+		snprintf(want, sizeof want, ",%s=1,", name);
+		ok(strstr(text, want) != NULL, "a 1024-byte name whole in a text cell");
+		free(text);
+	}
 	return done_testing();
 }
