@@ -6,6 +6,7 @@
 
 #include "hq/buf.h"
 #include "hq/csv.h"
+#include "hq/utf8.h"
 
 #define IBUF 65536
 
@@ -133,6 +134,15 @@ fail(struct hq_csv *c, struct hq_err *e, long line, const char *what)
 	return -1;
 }
 
+/* A NUL byte where a field is read: the rule of every text reader. */
+static int
+nul_byte(struct hq_csv *c, struct hq_err *e)
+{
+	long line = c->line;
+
+	return hq_text_check("", 1, c->name, &line, e);
+}
+
 /* Append a byte to the current field. */
 static int
 put(struct hq_csv *c, struct hq_err *e, int ch)
@@ -220,7 +230,7 @@ hq_csv_next(struct hq_csv *c, struct hq_err *e)
 						break;
 					c->ipos++;
 				} else if (ch == '\0') {
-					return fail(c, e, c->line, "NUL byte: not a text file");
+					return nul_byte(c, e);
 				} else if (ch == '\n' || (ch == '\r' &&
 				    (peekc(c, e) != '\n'))) {
 					c->line++;
@@ -235,8 +245,7 @@ hq_csv_next(struct hq_csv *c, struct hq_err *e)
 		} else {
 			while (ch != END && ch != c->sep && ch != '\n' && ch != '\r') {
 				if (ch == '\0')
-					return fail(c, e, c->line,
-					    "NUL byte: not a text file");
+					return nul_byte(c, e);
 				c->ipos++;
 				if (put(c, e, ch))
 					return -1;

@@ -10,15 +10,32 @@
 
 #include "hq/applehealth.h"
 #include "hq/cgmfile.h"
+#include "hq/devicezip.h"
+#include "hq/fitfile.h"
 #include "hq/ingest.h"
 #include "hq/input.h"
 #include "hq/jsonl.h"
 #include "hq/reportfile.h"
+#include "hq/trackfile.h"
+#include "hq/utf8.h"
 
 /* The formats hq-ingest reads, most specific first (input.h). */
 static const struct hq_input_format formats[] = {
+	/* Above Apple's zip, which claims any zip: only a zip that shows
+	 * device files and nothing of Apple's (devicezip.h). */
+	{ "device-zip", "device", "a zip of FIT, TCX or GPX files",
+	  hq_devicezip_sniff_zip, hq_devicezip_read_zip },
 	{ "apple-zip", "apple", "an Apple Health export (zip or XML)",
 	  hq_applehealth_sniff_zip, hq_applehealth_read_zip },
+	/* Above Apple's XML, which claims any XML. */
+	{ "fit", "fit", "a FIT activity file", hq_fitfile_sniff,
+	  hq_fitfile_read },
+	{ "tcx", "tcx", "a TCX activity file", hq_trackfile_sniff_tcx,
+	  hq_trackfile_read_tcx },
+	{ "gpx", "gpx", "a GPX track", hq_trackfile_sniff_gpx,
+	  hq_trackfile_read_gpx },
+	{ "gzip", "device", "a gzip of a FIT, TCX or GPX file",
+	  hq_devicezip_sniff_gz, hq_devicezip_read_gz },
 	{ "apple-xml", "apple", "an Apple Health export (zip or XML)",
 	  hq_applehealth_sniff_xml, hq_applehealth_read_xml },
 	{ "dexcom-clarity", "dexcom", "a Dexcom Clarity CSV",
@@ -80,6 +97,26 @@ family_format(const char *family, const unsigned char *p, size_t n)
 		last = &formats[i];
 	}
 	return last;
+}
+
+/* --format fit, tcx or gpx on a zip or a gzip: the device files' reader
+ * of it, which reads the files inside as that format; else NULL. */
+static const struct hq_input_format *
+device_archive(const char *family, const unsigned char *p, size_t n)
+{
+	const char *name = NULL;
+
+	if (strcmp(family, "fit") != 0 && strcmp(family, "tcx") != 0 &&
+	    strcmp(family, "gpx") != 0)
+		return NULL;
+	if (hq_devicezip_sniff_gz(p, n))
+		name = "gzip";
+	else if (n >= 4 && memcmp(p, "PK\3\4", 4) == 0)
+		name = "device-zip";
+	for (size_t i = 0; name && i < NFORMATS; i++)
+		if (strcmp(formats[i].name, name) == 0)
+			return &formats[i];
+	return NULL;
 }
 
 /* "path: not an Apple Health export (zip or XML) nor JSON lines; ..." */
@@ -148,7 +185,10 @@ hq_input_open(struct hq_input *in, const char *path, const char *family,
 	if (read_prefix(in, e))
 		goto fail;
 	if (family && strcmp(family, "auto") != 0) {
-		in->format = family_format(family, in->pre, in->prelen);
+		in->family = family;
+		in->format = device_archive(family, in->pre, in->prelen);
+		if (!in->format)
+			in->format = family_format(family, in->pre, in->prelen);
 		if (!in->format) {
 			hq_err_set(e, "unknown format '%s'", family);
 			goto fail;
@@ -251,7 +291,7 @@ hq_input_lines_start(struct hq_input_lines *l, struct hq_input *in,
 	l->max = max;
 	l->lineno = 0;
 	l->line = (struct hq_buf){ 0 };
-	l->too_long = l->eof = 0;
+	l->too_long = l->eof = l->stopped = 0;
 	l->pos = l->len = 0;
 }
 
@@ -261,11 +301,13 @@ hq_input_lines_next(struct hq_input_lines *l, struct hq_err *e)
 	hq_buf_reset(&l->line);
 	hq_buf_append(&l->line, "", 0);   /* data is a string even when empty */
 	l->too_long = 0;
+	if (l->stopped)
+		return 0;
 	for (;;) {
 		if (l->pos == l->len) {
 			if (l->eof) {
 				/* A last line without its newline. */
-				if (!l->line.len && !l->too_long)
+				if (!l->line.len)
 					return 0;
 				l->lineno++;
 				return 1;
@@ -283,13 +325,20 @@ hq_input_lines_next(struct hq_input_lines *l, struct hq_err *e)
 		}
 		char *nl = memchr(l->buf + l->pos, '\n', l->len - l->pos);
 		size_t k = nl ? (size_t)(nl - (l->buf + l->pos)) : l->len - l->pos;
-		if (!l->too_long) {
-			if (l->line.len + k > l->max) {
-				l->too_long = 1;
-				hq_buf_reset(&l->line);
-			} else
-				hq_buf_append(&l->line, l->buf + l->pos, k);
+		long at = l->lineno + 1;
+		if (l->line.len + k > l->max) {
+			/* Past the bound: said now, not at a newline that may
+			 * never come (/dev/zero); the lines end here. */
+			l->too_long = 1;
+			l->stopped = 1;
+			hq_buf_reset(&l->line);
+			hq_buf_append(&l->line, "", 0);
+			l->lineno++;
+			return 1;
 		}
+		if (hq_text_check(l->buf + l->pos, k, l->in->name, &at, e))
+			return -1;
+		hq_buf_append(&l->line, l->buf + l->pos, k);
 		l->pos += k + (nl ? 1 : 0);
 		if (nl) {
 			l->lineno++;
@@ -302,26 +351,4 @@ void
 hq_input_lines_end(struct hq_input_lines *l)
 {
 	hq_buf_free(&l->line);
-}
-
-int
-hq_input_slurp(struct hq_input *in, size_t max, struct hq_buf *b,
-    struct hq_err *e)
-{
-	char chunk[65536];
-	ssize_t n;
-
-	hq_buf_append(b, "", 0);   /* a string even when empty */
-	while ((n = hq_input_read(in, chunk, sizeof chunk)) > 0) {
-		if (b->len + (size_t)n > max) {
-			hq_err_set(e, "%s: larger than %zu MB", in->name, max >> 20);
-			return -1;
-		}
-		hq_buf_append(b, chunk, (size_t)n);
-	}
-	if (n < 0) {
-		hq_err_set(e, "%s: %s", in->name, hq_input_strerror(in));
-		return -1;
-	}
-	return 0;
 }
