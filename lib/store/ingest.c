@@ -13,7 +13,6 @@
 #include "hq/report.h"
 #include "hq/rollup.h"
 #include "hq/time.h"
-#include "hq/workout.h"
 #include "hq/utf8.h"
 
 /* Prepared statements, one per kind of row, with what they do (for
