@@ -15,8 +15,8 @@
 #include "hq/err.h"
 #include "hq/cgmfile.h"
 #include "hq/ingest.h"
-#include "hq/input.h"
 #include "hq/opts.h"
+#include "hq/reader.h"
 #include "hq/store.h"
 #include "hq/term.h"
 #include "hq/time.h"
@@ -62,7 +62,7 @@ static const struct hq_cmd_info cmd = {
 static int quiet;
 static long wait_seconds = 600;
 /* In the order of --format's choices. */
-static const char *opt_format = "auto";	/* a family of hq_input_open() */
+static const char *opt_format = "auto";	/* a family of hq_reader_open() */
 
 /* Progress and waiting messages go to a terminal only. */
 static int show_progress;
@@ -204,8 +204,10 @@ summary(const char *name, const char *format, const struct hq_ingest_counts *c,
 
 /* Import one file in one transaction. 0, or -1 with e set. */
 static int
-ingest_file(struct hq_store *store, const char *path, struct hq_err *e)
+ingest_file(struct hq_store *store, const char *path,
+    const struct hq_read_opts *ro, struct hq_err *e)
 {
+	const struct hq_reader *rd;
 	struct hq_input in;
 	struct hq_ingest *ig;
 	struct hq_ingest_counts c;
@@ -213,9 +215,9 @@ ingest_file(struct hq_store *store, const char *path, struct hq_err *e)
 	long warnings = 0;
 	int rc;
 
-	if (hq_input_open(&in, path, opt_format, e))
+	if (!(rd = hq_reader_open(&in, path, opt_format, e)))
 		return -1;
-	ig = hq_ingest_start(store, path, in.format->name,
+	ig = hq_ingest_start(store, path, rd->name,
 	    in.size ? (int64_t)in.size : -1, e);
 	if (!ig) {
 		hq_input_close(&in);
@@ -227,7 +229,11 @@ ingest_file(struct hq_store *store, const char *path, struct hq_err *e)
 		progress_t0 = t0;
 		hq_ingest_set_progress(ig, progress, NULL);
 	}
-	rc = hq_input_import(&in, ig, e);
+	rc = rd->read(&in, ro, ig, e);
+	/* Whatever the file, clinical records not read yet become lab
+	 * results now (an export's own, or an older store's). */
+	if (rc == 0)
+		rc = hq_ingest_clinical_reports(ig, e);
 	/* The whole file once at its final rate, however short the import
 	 * was, before the line is cleared for the summary: 100% (a zip whose
 	 * entries were read again counted its bytes from 0 again). */
@@ -242,7 +248,7 @@ ingest_file(struct hq_store *store, const char *path, struct hq_err *e)
 	else
 		hq_ingest_abort(ig);
 	if (rc == 0)
-		summary(path, in.format->name, &c, hq_time_monotonic() - t0);
+		summary(path, rd->name, &c, hq_time_monotonic() - t0);
 	hq_input_close(&in);
 	return rc;
 }
@@ -276,7 +282,7 @@ main(int argc, char **argv)
 	struct hq_opts p;
 	struct hq_err e;
 	int id, status = 2, ok = 0, failed = 0;
-	enum hq_date_order date_order = HQ_DATES_AUTO;
+	struct hq_read_opts ro = { .date_order = HQ_DATES_AUTO };
 
 	hq_err_init(argv[0]);
 	/* Zip entry names are UTF-8 (导出.xml); libarchive converts them to
@@ -292,7 +298,7 @@ main(int argc, char **argv)
 		case OPT_TZ: tz = p.arg; break;
 		case OPT_WAIT: wait_seconds = p.num; break;
 		case OPT_DATE_ORDER:
-			hq_cgmfile_parse_date_order(p.arg, &date_order);
+			hq_cgmfile_parse_date_order(p.arg, &ro.date_order);
 			break;
 		}
 	if (id < 0) {
@@ -313,7 +319,6 @@ main(int argc, char **argv)
 	}
 	for (size_t i = 0; !quiet && (w = hq_config_warning(cfg, i)); i++)
 		hq_warn("%s", w);
-	hq_cgmfile_set_date_order(date_order);
 	show_progress = !quiet && isatty(2);
 	if (!(store = hq_store_open(dbpath, HQ_STORE_CREATE, &e)) ||
 	    (zone.from == HQ_ZONE_SYSTEM &&
@@ -332,7 +337,7 @@ main(int argc, char **argv)
 		goto done;
 	}
 	for (int i = 0; i < argc; i++) {
-		if (ingest_file(store, argv[i], &e) == 0) {
+		if (ingest_file(store, argv[i], &ro, &e) == 0) {
 			ok++;
 			continue;
 		}

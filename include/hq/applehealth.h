@@ -1,6 +1,6 @@
 /*
  * applehealth — the Apple Health reader: an export (export.zip or
- * export.xml) into an import (ingest.h), two lines of input.c's table.
+ * export.xml) into an import (ingest.h), two rows of reader.c's table.
  *
  * The XML is streamed through libxml2's reader behind a filter that drops
  * the internal DTD (iOS 16 wrote a malformed one) and the control
@@ -19,7 +19,7 @@
 
 #include "hq/err.h"
 #include "hq/ingest.h"
-#include "hq/input.h"
+#include "hq/reader.h"
 
 /* Whether a file's first bytes are a zip, or Apple's XML (its root or
  * DOCTYPE within them, or XML longer than 4 KB before it). */
@@ -27,10 +27,10 @@ int hq_applehealth_sniff_zip(const unsigned char *p, size_t n);
 int hq_applehealth_sniff_xml(const unsigned char *p, size_t n);
 /* Import in, a zip archive or the XML: 0, or -1 with e naming the file
  * (and zip entry) and line. */
-int hq_applehealth_read_zip(struct hq_ingest *ig, struct hq_input *in,
-    struct hq_err *e);
-int hq_applehealth_read_xml(struct hq_ingest *ig, struct hq_input *in,
-    struct hq_err *e);
+int hq_applehealth_read_zip(struct hq_input *in,
+    const struct hq_read_opts *o, struct hq_ingest *ig, struct hq_err *e);
+int hq_applehealth_read_xml(struct hq_input *in,
+    const struct hq_read_opts *o, struct hq_ingest *ig, struct hq_err *e);
 
 /*
  * The byte filter in front of libxml2, exposed for tests: feed it raw

@@ -297,7 +297,7 @@ hq_corr_read_file(const char *path, struct hq_corr_series *s, struct hq_err *e)
 
 	memset(s, 0, sizeof *s);
 	s->path = path;
-	if (hq_input_open(&in, path, "jsonl", e))
+	if (hq_input_open(&in, path, e))
 		return -1;
 	hq_input_lines_start(&ln, &in, HQ_CORR_MAX_LINE);
 	while ((rc = hq_input_lines_next(&ln, e)) > 0) {

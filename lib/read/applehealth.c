@@ -1698,15 +1698,17 @@ import(struct hq_ingest *ig, struct hq_input *in, int zip, struct hq_err *e)
 }
 
 int
-hq_applehealth_read_zip(struct hq_ingest *ig, struct hq_input *in,
-    struct hq_err *e)
+hq_applehealth_read_zip(struct hq_input *in,
+    const struct hq_read_opts *o, struct hq_ingest *ig, struct hq_err *e)
 {
+	(void)o;
 	return import(ig, in, 1, e);
 }
 
 int
-hq_applehealth_read_xml(struct hq_ingest *ig, struct hq_input *in,
-    struct hq_err *e)
+hq_applehealth_read_xml(struct hq_input *in,
+    const struct hq_read_opts *o, struct hq_ingest *ig, struct hq_err *e)
 {
+	(void)o;
 	return import(ig, in, 0, e);
 }

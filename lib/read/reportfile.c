@@ -192,9 +192,10 @@ labs_csv_line(void *arg, char *line, size_t len, long lineno, struct hq_err *e)
 }
 
 int
-hq_reportfile_read_labs_csv(struct hq_ingest *ig, struct hq_input *in,
-    struct hq_err *e)
+hq_reportfile_read_labs_csv(struct hq_input *in,
+    const struct hq_read_opts *o, struct hq_ingest *ig, struct hq_err *e)
 {
+	(void)o;
 	struct hq_lab_sink sink = { .file = in->name, .emit = add_lab, .arg = ig };
 	struct hq_labs_csv *c = hq_labs_csv_new(&sink);
 	int rc = each_line(ig, in, labs_csv_line, c, e);
@@ -226,9 +227,10 @@ labs_json_line(void *arg, char *line, size_t len, long lineno,
 }
 
 int
-hq_reportfile_read_labs_jsonl(struct hq_ingest *ig, struct hq_input *in,
-    struct hq_err *e)
+hq_reportfile_read_labs_jsonl(struct hq_input *in,
+    const struct hq_read_opts *o, struct hq_ingest *ig, struct hq_err *e)
 {
+	(void)o;
 	struct hq_lab_sink sink = { .file = in->name, .emit = add_lab, .arg = ig };
 
 	return each_line(ig, in, labs_json_line, &sink, e);
@@ -241,9 +243,10 @@ dexa_csv_line(void *arg, char *line, size_t len, long lineno, struct hq_err *e)
 }
 
 int
-hq_reportfile_read_dexa_csv(struct hq_ingest *ig, struct hq_input *in,
-    struct hq_err *e)
+hq_reportfile_read_dexa_csv(struct hq_input *in,
+    const struct hq_read_opts *o, struct hq_ingest *ig, struct hq_err *e)
 {
+	(void)o;
 	struct hq_dexa_sink sink = { .file = in->name, .emit = add_scan, .arg = ig };
 	struct hq_dexa_csv *c = hq_dexa_csv_new(&sink);
 	struct hq_err fe;
@@ -289,9 +292,10 @@ add_fhir_lab(void *arg, const struct hq_lab_result *r, struct hq_err *e)
 }
 
 int
-hq_reportfile_read_fhir(struct hq_ingest *ig, struct hq_input *in,
-    struct hq_err *e)
+hq_reportfile_read_fhir(struct hq_input *in,
+    const struct hq_read_opts *o, struct hq_ingest *ig, struct hq_err *e)
 {
+	(void)o;
 	struct fhir_file f = { ig, in };
 	struct hq_lab_sink sink = { .file = in->name, .emit = add_fhir_lab,
 	    .arg = &f };
@@ -328,9 +332,10 @@ dexa_doc(void *arg, const cJSON *v, long line, struct hq_err *e)
 }
 
 int
-hq_reportfile_read_dexa_json(struct hq_ingest *ig, struct hq_input *in,
-    struct hq_err *e)
+hq_reportfile_read_dexa_json(struct hq_input *in,
+    const struct hq_read_opts *o, struct hq_ingest *ig, struct hq_err *e)
 {
+	(void)o;
 	struct hq_dexa_sink sink = { .file = in->name, .emit = add_scan, .arg = ig };
 
 	return read_json(in, MAX_DEXA_JSON, dexa_doc, &sink, e);

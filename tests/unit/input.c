@@ -1,5 +1,5 @@
-/* Unit tests for lib/read/input.c: opening and sniffing a file, --format
- * families, the errors for files of no known format, rewinding, and
+/* Unit tests for lib/read/input.c and reader.c: opening and sniffing a
+ * file, --format families, the errors for files of no known format, rewinding, and
  * bounded lines across reads. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "hq/input.h"
+#include "hq/reader.h"
 #include "tap.h"
 
 static char dir[] = "/tmp/hq-unit-input.XXXXXX";
@@ -28,18 +29,19 @@ file_of(const char *name, const char *s, size_t n)
 	return p;
 }
 
-/* The format hq_input_open gives path under family, or its error. */
+/* The format hq_reader_open gives path under family, or its error. */
 static const char *
 opened(const char *path, const char *family, char *buf, size_t n)
 {
+	const struct hq_reader *r;
 	struct hq_input in;
 	struct hq_err e;
 
-	if (hq_input_open(&in, path, family, &e)) {
+	if (!(r = hq_reader_open(&in, path, family, &e))) {
 		snprintf(buf, n, "error: %s", e.msg);
 		return buf;
 	}
-	snprintf(buf, n, "%s", in.format->name);
+	snprintf(buf, n, "%s", r->name);
 	hq_input_close(&in);
 	return buf;
 }
@@ -84,7 +86,7 @@ main(void)
 
 	/* Every byte comes through read, the sniffed ones first; a file
 	 * can start again. */
-	if (hq_input_open(&in, xml, NULL, &e) == 0) {
+	if (hq_input_open(&in, xml, &e) == 0) {
 		char got[64];
 		ssize_t n = hq_input_read(&in, got, 10);
 		is_int(n, 10, "the first bytes again");
@@ -117,7 +119,7 @@ main(void)
 	o += (size_t)snprintf(s + o, 64, "last");
 	const char *lines = file_of("lines", s, o);
 	free(s);
-	if (hq_input_open(&in, lines, "jsonl", &e) == 0) {
+	if (hq_input_open(&in, lines, &e) == 0) {
 		struct hq_input_lines *l = malloc(sizeof *l);
 		hq_input_lines_start(l, &in, 80000);
 		is_int(hq_input_lines_next(l, &e), 1, "line 1");
