@@ -25,9 +25,11 @@ my %rank;
 for my $i (0 .. $#order) { $rank{$_} = $i for @{$order[$i]} }
 
 # Headers with no lib/.../x.c of the same name.
-my %header = (llm_provider => 'agent', ingest_int => 'store');
+my %header = (llm_provider => 'agent', ingest_int => 'store',
+	applehealth_int => 'read');
 # Headers only their own layer includes.
-my %internal = (llm_provider => 'agent', ingest_int => 'store');
+my %internal = (llm_provider => 'agent', ingest_int => 'store',
+	applehealth_int => 'read');
 
 my $root = shift // do { my $d = $0; $d =~ s{/?[^/]*$}{}; ($d eq '' ? '.' : $d) . '/..' };
 chdir $root or die "layers: $root: $!\n";
