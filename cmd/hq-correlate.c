@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "hq/agent.h"
 #include "hq/buf.h"
 #include "hq/complete.h"
 #include "hq/config.h"
@@ -23,6 +24,7 @@
 #include "hq/output.h"
 #include "hq/select.h"
 #include "hq/store.h"
+#include "hq/term.h"
 #include "hq/time.h"
 #include "hq/zone.h"
 
@@ -45,7 +47,7 @@ static const struct hq_opt options[] = {
 	{ OPT_MIN_N, "min-n", HQ_OPT_INT, "N", "refuse below N paired days (default 10)",
 	  "3..100000", "The fewest paired days to report anything (default 10). Lower it only when the user accepts a weak answer.", 1 },
 	{ OPT_WHEN, "when", HQ_OPT_LIST, "EXPR", "compare B on A's days where EXPR holds against the others: 'glucose.max>140' (repeat to AND)",
-	  NULL, "Split A's days by a condition on that day, written as in hq-query (metric.agg, day offsets as glucose.max[-1]), and compare B between days with and without it: means, medians, difference, Welch's t, p and Hedges' g. For 'when X goes above/below a threshold, what happens to Y'. A condition may name a file operand's metric. Several are ANDed.", 1 },
+	  NULL, "Split A's days by a condition on that day, written as in hq-query (metric.agg, day offsets as glucose.max[-1]), and compare B between days with and without it: means, medians, difference, Welch's t, p and Hedges' g. For 'when X goes above/below a threshold, what happens to Y'. Several are ANDed.", 1 },
 	{ OPT_AGAINST, "against", HQ_OPT_STRING, "LIST", "rank every other metric against A: all, or a comma-separated list",
 	  NULL, "Instead of B: 'all' pairs A with every other metric in the store (or a comma-separated list of metrics) and ranks them by |rho|, with p adjusted for the number tested (Benjamini-Hochberg). For 'which of my metrics move with my sleep?'. Metrics of A's own family (sleep stages against sleep) are left out.", 1 },
 	{ OPT_FORMAT, "format", HQ_OPT_ENUM, "FMT", "jsonl, json, csv, table, text (sentences) or svg (a chart); default: text on a terminal, else jsonl",
@@ -425,6 +427,30 @@ choose_zone(struct run *rn)
 	return rc;
 }
 
+/* A model (hq-agent) names metrics of the store, never a file (issue 23):
+ * a file operand would let it, and a remote provider behind it, read any
+ * file the user can, field by field through the rows or the messages. A
+ * person who wants a file's rows correlated runs hq-correlate, or imports
+ * the file with hq-ingest (which asks before it writes). 0, or 2 after a
+ * message. */
+static int
+model_files(char **ops, int nops)
+{
+	const char *from = getenv(HQ_AGENT_FROM_MODEL);
+	char x[HQ_TERM_EXCERPT_SIZE];
+
+	if (!from || !*from)
+		return 0;
+	for (int i = 0; i < nops; i++)
+		if (hq_corr_is_file(ops[i])) {
+			hq_warn("'%s' is a file: from a model (hq-agent) hq-correlate reads "
+			    "metrics of the store only, such as steps or glucose.max",
+			    hq_term_excerpt(x, sizeof x, ops[i]));
+			return 2;
+		}
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -438,7 +464,7 @@ main(int argc, char **argv)
 	status = 2;
 	nops = argc - first;
 	argv += first;
-	if (check_cli(&rn.c, nops))
+	if (check_cli(&rn.c, nops) || model_files(argv, nops))
 		goto out;
 	if (parse_conditions(&rn))
 		goto out;

@@ -57,8 +57,9 @@ _hq_complete() {
 	done
 	cur=${words[${#words[@]}-1]}
 	reply=$("$cmd" --complete-args "${words[@]}" 2>/dev/null) || return 0
-	# bash replaces only what follows the last '=' or ':' of the word
+	# bash replaces only what follows the last '=' or ':' of a bare word
 	keep=${_hq_cur%"${_hq_cur##*[=:]}"}
+	[[ ${_hq_cur:0:1} == [\'\"] ]] && keep=
 	if [[ $reply == :files ]]; then
 		local IFS=$'\n'
 		COMPREPLY=($(compgen -f -- "${cur#"$keep"}"))
@@ -88,13 +89,49 @@ _hq_complete() {
 			vals[i]=$entry
 		done
 	fi
-	for ((i = 0; i < ${#vals[@]}; i++)); do
-		# words with blanks or quotes are quoted, unless a quote is open
-		if [[ ${vals[i]} == *[[:space:]\'\"\\\$\`\;\&\|\(\)\<\>]* && ${_hq_cur:0:1} != [\'\"] && ${COMP_TYPE:-9} != 63 ]]; then
-			vals[i]=$(printf '%q' "${vals[i]}")
-		fi
-	done
+	# each value quoted for where it goes (listing, the second tab, only
+	# shows them): a value is text from the store, and any file imported
+	# names sources (issue 23)
+	if [[ ${COMP_TYPE:-9} != 63 ]]; then
+		local open=
+		[[ ${_hq_cur:0:1} == [\'\"] ]] && open=${_hq_cur:0:1}
+		for ((i = 0; i < ${#vals[@]}; i++)); do
+			_hq_quote "$open" "${vals[i]}"
+			vals[i]=$_hq_q
+		done
+	fi
 	COMPREPLY=("${vals[@]}")
+}
+
+# _hq_quote OPEN VALUE: VALUE as it must be typed after the word's opening
+# quote OPEN (' or ", else none) for the shell to read it back as it is,
+# into _hq_q (no subshell per value).
+# Inside "...": \ before $ ` \ " (which still act there), and a ! (history
+# expansion, which a \ does not stop there) as "'!'", closing the quote and
+# opening it again. Inside '...': a ' as '\''. Bare: printf %q when any
+# character is not a letter, a digit or one of _ . / , : = @ % + - (so
+# blanks, * ? [ ~ # ! and the rest are quoted; a list as avg,min is not).
+_hq_quote() {
+	local v=$2 bs='\' sq="'" dq='"'
+	case $1 in
+	\")
+		v=${v//"$bs"/"$bs$bs"}
+		v=${v//"\$"/"$bs\$"}
+		v=${v//"\`"/"$bs\`"}
+		v=${v//"$dq"/"$bs$dq"}
+		v=${v//"!"/"$dq$sq!$sq$dq"}
+		;;
+	\')
+		v=${v//"$sq"/"$sq$bs$sq$sq"}
+		;;
+	*)
+		[[ $v == *[^[:alnum:]_./,:=@%+-]* ]] && printf -v v '%q' "$v"
+		;;
+	esac
+	# readline closes the quote after a single match unless the match ends
+	# with the quote character (as \" or '\'' or "'!'" do): close it here
+	[[ -n $1 && $v == *"$1" ]] && v+=$1
+	_hq_q=$v
 }
 
 # hq, the commands built with it, and any other hq-* on PATH: a new

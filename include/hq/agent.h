@@ -26,6 +26,14 @@ struct cJSON;
  * is told. */
 #define HQ_AGENT_MAX_CALLS 16
 #define HQ_AGENT_MAX_RUNNING 4
+/* One parameter's value: the whole arguments' bound, so that any value a
+ * call may carry goes to the tool whole; a longer one (a caller that
+ * skipped the arguments' bound) is a tool error, never a cut value */
+#define HQ_AGENT_MAX_VALUE HQ_LLM_MAX_ARGS
+/* Set to 1 in the environment of a tool run for a model's call: the
+ * arguments are a model's, not a person's, and a tool may refuse what a
+ * model must not reach (hq-correlate's file operands). */
+#define HQ_AGENT_FROM_MODEL "HQ_FROM_MODEL"
 
 struct hq_agent_tool {
 	char *name;		/* hq_query */

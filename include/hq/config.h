@@ -7,6 +7,8 @@
  *     [query]
  *     source_priority = Apple Watch, iPhone
  *     tz = Europe/Paris
+ *     [athlete]
+ *     max_hr = 188
  *
  * '#' and ';' start comments. A missing file is an empty configuration.
  * A line holds at most HQ_CONFIG_MAX_LINE bytes (no NUL) and a file at most
@@ -16,7 +18,8 @@
  * The keys hq reads are listed once, in config.c (known[]): a key or a
  * section not listed there is kept but warned about (a misspelt key does
  * nothing, so it must not do nothing silently). A command that reads a new
- * key adds it to that list.
+ * key adds it to that list. [goals] holds keys of the user's choosing
+ * (metric names: steps = 10000/day), which lib/analyze/goals.c checks.
  *
  * Strings returned are owned by the config and live until hq_config_free().
  */
@@ -42,6 +45,10 @@ const char *hq_config_get(const struct hq_config *c, const char *section,
 /* Where a key was set, "FILE:LINE", into buf; 0, or -1 when it was not. */
 int hq_config_where(const struct hq_config *c, const char *section,
     const char *key, char *buf, size_t n);
+/* The i-th key of a section, in the order of the file (a key set twice
+ * where it was first set; its value the later one), NULL past the last. */
+const char *hq_config_key_at(const struct hq_config *c, const char *section,
+    size_t i);
 /* The i-th warning about the file ("FILE:LINE: unknown key 'modle' under
  * [llm] (did you mean model?)"), NULL past the last: for the command to
  * print. */

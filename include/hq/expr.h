@@ -13,9 +13,13 @@
  * value (a day without that metric) is false.
  *
  * An expression nests at most HQ_EXPR_MAX_DEPTH levels (parentheses, not,
- * and each and/or joining a comparison): past it hq_expr_parse() fails,
+ * and an and/or whose side is a group): past it hq_expr_parse() fails,
  * so neither parsing nor evaluation can exhaust the stack, whatever a
- * user or a model writes.
+ * user or a model writes. A flat chain (a and b and c ...) is one level
+ * however long; its length is a separate bound, HQ_EXPR_MAX_TERMS
+ * comparisons in the whole expression (a command line holds about 16,000
+ * short ones; the model's 32 KiB arguments about 4,000), past which
+ * hq_expr_parse() fails too. Numbers are decimal (hq_opts_scan_number()).
  *
  * hq_expr_parse() returns an expression the caller frees with
  * hq_expr_free(); the references it lists are owned by it.
@@ -29,6 +33,8 @@
 
 #define HQ_EXPR_MAX_DEPTH 100
 #define HQ_EXPR_MAX_DEPTH_S "100"
+#define HQ_EXPR_MAX_TERMS 10000
+#define HQ_EXPR_MAX_TERMS_S "10000"
 
 struct hq_expr;
 

@@ -96,6 +96,11 @@ struct hq_opt {
  * value; the values printed start with the head, what is kept of the word
  * ("avg," in --agg avg,m; "--by=" in --by=w).
  */
+/* The word completed is at most HQ_COMPLETE_MAX_WORD bytes: a longer one
+ * gets no candidates (each candidate repeats the word's head, so a 50,000
+ * byte --when on a store of 1,000 metrics would answer 50 MB). */
+#define HQ_COMPLETE_MAX_WORD 1024
+
 struct hq_complete {
 	const struct hq_cmd_info *cmd;
 	FILE *out;
@@ -224,5 +229,18 @@ void hq_opts_complete(const struct hq_cmd_info *c, int argc, char **argv,
  * number within [min, max]. */
 int hq_opts_parse_long(const char *s, long min, long max, long *out);
 int hq_opts_parse_double(const char *s, double *out);
+
+/* hq's one number syntax, wherever a number is typed (options, --when and
+ * --where, a model's tool arguments): decimal only, [+-]digits[.digits]
+ * or [+-].digits, with an optional exponent e[+-]digits; never hex
+ * (0x10), inf, infinity or nan, which strtod() takes. The number must be
+ * finite and representable: 1e400 (and 1e-400, which underflows) are out
+ * of range. hq_opts_scan_number() reads the number at the start of s and
+ * sets *end past it: 0; HQ_NUM_SYNTAX when s does not start with a
+ * decimal number or one runs on into letters (0x10, 1e, 5abc);
+ * HQ_NUM_RANGE when it is out of range. */
+#define HQ_NUM_SYNTAX (-1)
+#define HQ_NUM_RANGE (-2)
+int hq_opts_scan_number(const char *s, const char **end, double *out);
 
 #endif

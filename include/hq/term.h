@@ -39,6 +39,15 @@ void hq_term_escape_to(char *buf, size_t n, const char *s);
  * with "... (N bytes)" when longer; b->data ("" for NULL s). */
 const char *hq_term_text(struct hq_buf *b, const char *s, size_t max, int flags);
 
+/* A field's content quoted in a message (issue 23): at most
+ * HQ_TERM_EXCERPT characters of s, escaped (HQ_TERM_BACKSLASH), then
+ * "..." when s goes on; into buf of n bytes (HQ_TERM_EXCERPT_SIZE holds
+ * any), returned. An error about a file's content quotes no more of it:
+ * a file named by a model must not come back to the model, or to a remote
+ * provider, through the messages. */
+#define HQ_TERM_EXCERPT 40
+#define HQ_TERM_EXCERPT_SIZE (HQ_TERM_EXCERPT * 11 + 4)
+const char *hq_term_excerpt(char *buf, size_t n, const char *s);
 /* The columns of the terminal on fd; $COLUMNS when that cannot be asked;
  * else 80. Never less than 20. */
 int hq_term_width(int fd);

@@ -17,12 +17,23 @@
 enum hq_period { HQ_PERIOD_NONE, HQ_HOUR, HQ_DAY, HQ_WEEK, HQ_MONTH, HQ_YEAR };
 
 /* Choose the local zone: zone if not NULL, else $HQ_TZ, else $TZ, else the
- * system zone. An unknown zone name is an error (no silent UTC). */
+ * system zone. An unknown zone name is an error (no silent UTC). A zone is
+ * an IANA name (Europe/Paris, UTC, Etc/GMT+5: letters, digits, _ - + and
+ * '/' between components, at most HQ_TIME_ZONE_MAX bytes) naming a TZif
+ * file under $TZDIR or /usr/share/zoneinfo, outside its right/ and posix/
+ * trees; never a path (/etc/passwd), a POSIX rule or another file there,
+ * all of which the C library would read as UTC without a word. The one
+ * path taken is the system's own, /etc/localtime (or :/etc/localtime, as
+ * $TZ is often set): it is the system zone. */
+#define HQ_TIME_ZONE_MAX 128
 int hq_time_set_zone(const char *zone, struct hq_err *e);
 /* The zone in use ("America/Los_Angeles", or "system"). */
 const char *hq_time_zone(void);
-/* Whether name is a zone this machine knows (tzdata, or UTC): 1 or 0. */
+/* Whether name is a zone this machine knows (the rule above): 1 or 0. */
 int hq_time_zone_known(const char *name);
+/* A zone name as typed, for a message: at most 40 bytes (then "..."), any
+ * byte a zone cannot hold as '?'; into buf (n bytes), returned. */
+const char *hq_time_zone_shown(char *buf, size_t n, const char *name);
 
 /* Apple's "yyyy-MM-dd HH:mm:ss ±HHMM". Returns 0 or -1. offset_min may be
  * NULL; it is the offset the file wrote, which is not the local zone. */

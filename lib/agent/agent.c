@@ -14,6 +14,7 @@
 #include "hq/agent.h"
 #include "hq/buf.h"
 #include "hq/json.h"
+#include "hq/opts.h"
 #include "hq/proc.h"
 #include "hq/time.h"
 
@@ -290,24 +291,35 @@ has_type(const cJSON *prop, const char *type)
 	return 0;
 }
 
-/* the text of a scalar as an option value, checked against the schema */
+/* the text of a scalar as an option value, checked against the schema,
+ * into *out (malloc'd). A value is never cut: one longer than
+ * HQ_AGENT_MAX_VALUE is an error the model sees (issue 23) */
 static int
 scalar_text(const cJSON *prop, const char *key, const cJSON *v,
-    char *buf, size_t n, struct hq_err *e)
+    char **out, struct hq_err *e)
 {
 	int want_int = has_type(prop, "integer"), want_num = has_type(prop, "number");
+	char num[64];
+	const char *text;
+
+	*out = NULL;
 	if (cJSON_IsString(v)) {
+		size_t len = strlen(v->valuestring);
+		if (len > HQ_AGENT_MAX_VALUE) {
+			hq_err_set(e, "parameter '%s' is %zu bytes long; a value may be at most %d "
+			    "bytes (nothing was run: split the question or name fewer items)",
+			    key, len, HQ_AGENT_MAX_VALUE);
+			return -1;
+		}
 		if (want_int || want_num) {
-			char *end;
-			errno = 0;
-			double d = strtod(v->valuestring, &end);
-			if (errno || end == v->valuestring || *end || (want_int && d != floor(d))) {
+			double d;
+			if (hq_opts_parse_double(v->valuestring, &d) || (want_int && d != floor(d))) {
 				hq_err_set(e, "parameter '%s' must be %s, not \"%.60s\"", key,
 				    want_int ? "an integer" : "a number", v->valuestring);
 				return -1;
 			}
 		}
-		snprintf(buf, n, "%s", v->valuestring);
+		text = v->valuestring;
 	} else if (cJSON_IsNumber(v)) {
 		double d = v->valuedouble;
 		if (want_int && d != floor(d)) {
@@ -315,11 +327,12 @@ scalar_text(const cJSON *prop, const char *key, const cJSON *v,
 			return -1;
 		}
 		if (d == floor(d) && fabs(d) < 1e15)
-			snprintf(buf, n, "%.0f", d);
+			snprintf(num, sizeof num, "%.0f", d);
 		else
-			snprintf(buf, n, "%.17g", d);
+			snprintf(num, sizeof num, "%.17g", d);
+		text = num;
 	} else if (cJSON_IsBool(v)) {
-		snprintf(buf, n, "%s", cJSON_IsTrue(v) ? "true" : "false");
+		text = cJSON_IsTrue(v) ? "true" : "false";
 	} else {
 		hq_err_set(e, "parameter '%s' must be a %s value", key,
 		    want_int ? "integer" : want_num ? "number" : "string");
@@ -329,14 +342,17 @@ scalar_text(const cJSON *prop, const char *key, const cJSON *v,
 	if (cJSON_IsArray(en)) {
 		const cJSON *it;
 		cJSON_ArrayForEach(it, en)
-			if (cJSON_IsString(it) && !strcmp(it->valuestring, buf))
+			if (cJSON_IsString(it) && !strcmp(it->valuestring, text)) {
+				*out = hq_xstrdup(text);
 				return 0;
+			}
 		char *allowed = cJSON_PrintUnformatted(en);
 		hq_err_set(e, "parameter '%s' must be one of %s, not \"%.60s\"", key,
-		    allowed ? allowed : "its enum", buf);
+		    allowed ? allowed : "its enum", text);
 		cJSON_free(allowed);
 		return -1;
 	}
+	*out = hq_xstrdup(text);
 	return 0;
 }
 
@@ -393,7 +409,7 @@ add_param(struct argv_b *b, struct argv_b *pos, const char *positional,
 	const char *key = prop->string;
 	const cJSON *items = cJSON_GetObjectItemCaseSensitive(prop, "items"), *it;
 	int is_pos = positional && !strcmp(positional, key), many = cJSON_IsArray(v);
-	char opt[256], val[4096];
+	char opt[256], *val;
 
 	option_name(key, opt, sizeof opt);
 	if (has_type(prop, "boolean") && !has_type(prop, "string")) {
@@ -415,11 +431,12 @@ add_param(struct argv_b *b, struct argv_b *pos, const char *positional,
 		items = NULL;
 	/* a lone value where a list is expected is a list of one */
 	for (it = many ? v->child : v; it; it = many ? it->next : NULL) {
-		if (scalar_text(items ? items : prop, key, it, val, sizeof val, e))
+		if (scalar_text(items ? items : prop, key, it, &val, e))
 			return -1;
 		if (!is_pos)
 			argv_add(b, opt);
 		argv_add(is_pos ? pos : b, val);
+		free(val);
 	}
 	return 0;
 }
@@ -677,8 +694,12 @@ run_calls(const struct hq_agent_config *cfg, const struct hq_agent_tools *tools,
 		}
 	}
 	t0 = hq_time_monotonic();
+	/* the arguments are a model's: a tool limits what they may reach
+	 * (hq-correlate takes no file operands from a model, issue 23) */
+	setenv(HQ_AGENT_FROM_MODEL, "1", 1);
 	if (nrun)
 		hq_proc_run_all(procs, nrun, &lim);
+	unsetenv(HQ_AGENT_FROM_MODEL);
 	out->tool_seconds += hq_time_monotonic() - t0;
 	for (size_t i = 0; i < n; i++) {
 		const struct hq_llm_call *c = &r->calls[i];

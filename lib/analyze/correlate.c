@@ -463,8 +463,9 @@ corr_check(void *ctx, const char *metric, const char *field, struct hq_err *e)
 		hq_buf_puts(&have, "value");
 		for (size_t j = 0; j < f->nfields; j++)
 			hq_buf_printf(&have, ", %s", f->fields[j]);
+		char x[HQ_TERM_EXCERPT_SIZE];
 		hq_err_set(e, "%s has no daily %s.%s (its rows have %s)", f->path,
-		    metric, field, have.data);
+		    metric, field, hq_term_excerpt(x, sizeof x, have.data));
 		hq_buf_free(&have);
 		return -1;
 	}

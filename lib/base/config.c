@@ -9,15 +9,21 @@
 #include "hq/catalog.h"
 #include "hq/config.h"
 
-/* Every key a command reads, by section ("" is the top level). */
+/* Every key a command reads, by section ("" is the top level). A key of
+ * NULL: the section's keys are the user's own (names of metrics in
+ * [goals]), checked by the module that reads them (lib/analyze/goals.c),
+ * which names file:line itself. */
 static const struct {
 	const char *section, *key;
 } known[] = {
 	{ "", "tz" },
+	{ "goals", NULL },
 	{ "llm", "provider" }, { "llm", "model" }, { "llm", "base_url" },
 	{ "llm", "api_key_env" },
 	{ "query", "source_priority" }, { "query", "sleep_cutoff" },
 	{ "query", "tz" },
+	{ "athlete", "sex" }, { "athlete", "max_hr" }, { "athlete", "rest_hr" },
+	{ "athlete", "lthr" }, { "athlete", "ftp" }, { "athlete", "zones" },
 };
 
 #define NKNOWN (sizeof known / sizeof known[0])
@@ -181,11 +187,11 @@ check_key(struct hq_config *c, const char *section, const char *key, long line)
 		return;
 	for (size_t i = 0; i < NKNOWN; i++)
 		if (strcmp(known[i].section, section) == 0 &&
-		    strcmp(known[i].key, key) == 0)
+		    (!known[i].key || strcmp(known[i].key, key) == 0))
 			return;
 	hq_catalog_suggest_start(&sug, key);
 	for (size_t i = 0; i < NKNOWN; i++)
-		if (strcmp(known[i].section, section) == 0)
+		if (strcmp(known[i].section, section) == 0 && known[i].key)
 			hq_catalog_suggest_word(&sug, known[i].key, strlen(known[i].key));
 	pick = hq_catalog_suggest_pick(&sug);
 	if (*section)
@@ -316,6 +322,17 @@ hq_config_where(const struct hq_config *c, const char *section,
 			return 0;
 		}
 	return -1;
+}
+
+const char *
+hq_config_key_at(const struct hq_config *c, const char *section, size_t i)
+{
+	if (!c)
+		return NULL;
+	for (size_t k = 0; k < c->n; k++)
+		if (strcmp(c->e[k].section, section) == 0 && i-- == 0)
+			return c->e[k].key;
+	return NULL;
 }
 
 const char *

@@ -293,16 +293,54 @@ hq_opts_parse_long(const char *s, long min, long max, long *out)
 }
 
 int
+hq_opts_scan_number(const char *s, const char **end, double *out)
+{
+	const char *p = s;
+	size_t digits = 0;
+	char *e;
+
+	*end = s;
+	if (*p == '+' || *p == '-')
+		p++;
+	for (; isdigit((unsigned char)*p); p++)
+		digits++;
+	if (*p == '.')
+		for (p++; isdigit((unsigned char)*p); p++)
+			digits++;
+	if (!digits)
+		return HQ_NUM_SYNTAX;
+	if (*p == 'e' || *p == 'E') {
+		p++;
+		if (*p == '+' || *p == '-')
+			p++;
+		if (!isdigit((unsigned char)*p))
+			return HQ_NUM_SYNTAX;
+		while (isdigit((unsigned char)*p))
+			p++;
+	}
+	/* 0x10 or 5abc is not 0 followed by a name */
+	if (isalnum((unsigned char)*p) || *p == '_' || *p == '.')
+		return HQ_NUM_SYNTAX;
+	/* strtod() reads exactly what was scanned: its hex, inf and nan
+	 * forms all start with a letter after the sign or 0 */
+	errno = 0;
+	double v = strtod(s, &e);
+	if (e != p)
+		return HQ_NUM_SYNTAX;
+	if (errno == ERANGE || !isfinite(v))
+		return HQ_NUM_RANGE;
+	*end = p;
+	*out = v;
+	return 0;
+}
+
+int
 hq_opts_parse_double(const char *s, double *out)
 {
-	char *end;
+	const char *end;
 	double v;
 
-	if (!s || !*s || isspace((unsigned char)*s))
-		return -1;
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || *end || !isfinite(v))
+	if (!s || hq_opts_scan_number(s, &end, &v) || *end)
 		return -1;
 	*out = v;
 	return 0;
@@ -825,6 +863,11 @@ hq_opts_complete(const struct hq_cmd_info *cmd, int argc, char **argv,
 	const struct hq_opt *o, *value_of = NULL;
 	int rest = 0;   /* operands only from here on */
 
+	/* every candidate echoes the word's head (a list, an expression):
+	 * a word too long gets none, so the answer stays a few hundred KB
+	 * however long the word and however many names (issue 23) */
+	if (strlen(typed) > HQ_COMPLETE_MAX_WORD)
+		return;
 	c.operands = hq_xcalloc((size_t)c.nargs + 1, sizeof *c.operands);
 	for (int i = 0; i < c.nargs && !value_of; i++) {
 		char *w = argv[i];

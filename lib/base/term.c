@@ -110,6 +110,31 @@ hq_term_escape_to(char *buf, size_t n, const char *s)
 }
 
 const char *
+hq_term_excerpt(char *buf, size_t n, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	size_t len = strlen((const char *)p), o = 0, i = 0, k;
+	char esc[12];
+
+	if (n == 0)
+		return buf;
+	for (int chars = 0; i < len && chars < HQ_TERM_EXCERPT; chars++, i += k) {
+		size_t m = escape_one(p + i, len - i, HQ_TERM_BACKSLASH, esc, &k);
+		size_t take = m ? m : k;
+		if (o + take + 4 > n)
+			break;
+		memcpy(buf + o, m ? esc : (const char *)p + i, take);
+		o += take;
+	}
+	if (i < len && o + 4 <= n) {
+		memcpy(buf + o, "...", 3);
+		o += 3;
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+const char *
 hq_term_text(struct hq_buf *b, const char *s, size_t max, int flags)
 {
 	size_t n = s ? strlen(s) : 0, keep = 0;

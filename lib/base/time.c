@@ -42,23 +42,48 @@ forget_zone(void)
 	next_span = 0;
 }
 
+/* The system's zone written as a path, as $TZ often is on a system that
+ * sets it: the zone the system uses, not a file to read. */
+static int
+system_zone_path(const char *z)
+{
+	return strcmp(z, "/etc/localtime") == 0 || strcmp(z, ":/etc/localtime") == 0;
+}
+
+/*
+ * A zone is an IANA name (issue 23): letters, digits, '_', '-', '+' and
+ * '/' between components, at most HQ_TIME_ZONE_MAX bytes, no leading or
+ * trailing '/', no empty component, no '.' (so no ".."), not in the
+ * zoneinfo's right/ (leap seconds: months would start at 23:59:33) or
+ * posix/ trees, naming a TZif file under $TZDIR or /usr/share/zoneinfo.
+ * A path (/etc/passwd), a POSIX rule (EST5) that is no file there, or a
+ * file of the zoneinfo folder that is no zone (leapseconds, zone.tab) is
+ * unknown; glibc would read any of them as UTC without a word.
+ */
 static int
 zone_exists(const char *z)
 {
-	char path[512];
+	char path[512], magic[4];
 	struct stat st;
 	const char *dir = getenv("TZDIR");
+	size_t len = strlen(z);
+	FILE *fp;
+	int ok;
 
-	if (strcmp(z, "UTC") == 0 || strcmp(z, "GMT") == 0)
+	if (strcmp(z, "UTC") == 0 || strcmp(z, "GMT") == 0 || system_zone_path(z))
 		return 1;
-	if (z[0] == ':')
-		z++;
-	if (z[0] == '/')
-		return stat(z, &st) == 0 && S_ISREG(st.st_mode);
-	if (strstr(z, ".."))
+	if (len == 0 || len > HQ_TIME_ZONE_MAX || z[0] == '/' || z[len - 1] == '/' ||
+	    strstr(z, "//") || strncmp(z, "right/", 6) == 0 || strncmp(z, "posix/", 6) == 0)
 		return 0;
-	snprintf(path, sizeof path, "%s/%s", dir ? dir : "/usr/share/zoneinfo", z);
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+	for (const char *p = z; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("_-+/", *p))
+			return 0;
+	snprintf(path, sizeof path, "%s/%s", dir && *dir ? dir : "/usr/share/zoneinfo", z);
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || !(fp = fopen(path, "rb")))
+		return 0;
+	ok = fread(magic, 1, 4, fp) == 4 && memcmp(magic, "TZif", 4) == 0;
+	fclose(fp);
+	return ok;
 }
 
 int
@@ -76,12 +101,18 @@ hq_time_set_zone(const char *zone, struct hq_err *e)
 	}
 	if (zone && *zone) {
 		if (!zone_exists(zone)) {
+			char shown[64];
 			hq_err_set(e, "unknown time zone '%s' (from %s); use an IANA "
-			    "name such as Europe/Paris or America/New_York", zone, src);
+			    "name such as Europe/Paris or America/New_York",
+			    hq_time_zone_shown(shown, sizeof shown, zone), src);
 			return -1;
 		}
+	}
+	if (zone && *zone && system_zone_path(zone))
+		zone = NULL;
+	if (zone && *zone) {
 		setenv("TZ", zone, 1);
-		snprintf(zone_name, sizeof zone_name, "%s", zone[0] == ':' ? zone + 1 : zone);
+		snprintf(zone_name, sizeof zone_name, "%s", zone);
 	} else {
 		unsetenv("TZ");
 		snprintf(zone_name, sizeof zone_name, "system");
@@ -101,6 +132,23 @@ int
 hq_time_zone_known(const char *name)
 {
 	return name && *name && zone_exists(name);
+}
+
+const char *
+hq_time_zone_shown(char *buf, size_t n, const char *name)
+{
+	size_t k = 0;
+	const char *p = name;
+
+	/* at most 40 bytes, each outside the zone's characters as '?' */
+	for (; *p && k + 4 < n && p - name < 40; p++)
+		buf[k++] = isalnum((unsigned char)*p) || strchr("_-+/:.", *p) ? *p : '?';
+	if (*p && k + 4 <= n) {
+		memcpy(buf + k, "...", 3);
+		k += 3;
+	}
+	buf[k] = '\0';
+	return buf;
 }
 
 int64_t
@@ -267,7 +315,18 @@ floor_div(int64_t a, int64_t b)
 	return a >= 0 ? a / b : -((-a + b - 1) / b);
 }
 
-/* local - UTC at t, from the C library. */
+/* local - UTC at t, from the C library, to the nearest whole minute
+ * (issue 23). Offsets hq writes are whole minutes (+HH:MM), and so is every
+ * offset of every zone since 1972; before that the tz database has offsets
+ * with seconds: each zone's local mean time before its first transition
+ * (Los Angeles -07:52:58 until 1883-11-18, New York -04:56:02, Paris
+ * +00:09:21) and a few mean times kept as civil time later (Paris
+ * +00:09:21 until 1911, Amsterdam +00:19:32 until 1937, Monrovia -00:44:30
+ * until 1972). hq rounds those to the minute (-07:53), everywhere:
+ * days start at that local midnight, times are shown and read at that
+ * offset, and a time written with it reads back as the same instant.
+ * Without the rounding a day started 58 seconds after what hq wrote as its
+ * midnight: dates shifted and --by day never reached the next day. */
 static int64_t
 offset_at(int64_t t)
 {
@@ -276,8 +335,9 @@ offset_at(int64_t t)
 
 	if (!localtime_r(&tt, &tm))
 		return 0;
-	return hq_time_days_from_civil(tm.tm_year + 1900, tm.tm_mon + 1,
+	int64_t off = hq_time_days_from_civil(tm.tm_year + 1900, tm.tm_mon + 1,
 	    tm.tm_mday) * 86400 + tm.tm_hour * 3600 + tm.tm_min * 60 + tm.tm_sec - t;
+	return floor_div(off + 30, 60) * 60;
 }
 
 #define SPAN_STEP (6 * 3600)

@@ -7,6 +7,7 @@
 
 #include "hq/buf.h"
 #include "hq/expr.h"
+#include "hq/opts.h"
 
 enum node_type { N_NUM, N_REF, N_CMP, N_AND, N_OR, N_NOT };
 enum cmp_op { OP_LT, OP_LE, OP_GT, OP_GE, OP_EQ, OP_NE };
@@ -34,6 +35,7 @@ struct parser {
 	struct hq_err *e;
 	int failed;
 	int nesting;   /* parentheses and not open around the parser */
+	int terms;     /* comparisons so far */
 };
 
 static void
@@ -58,6 +60,10 @@ add_node(struct parser *ps, struct node nd)
 		int da = x->nodes[nd.a].depth, db = nd.type == N_NOT ? 0
 		    : x->nodes[nd.b].depth;
 		nd.depth = 1 + (da > db ? da : db);
+		/* a chain (a and b and c: and over and on the left) is one
+		 * level, however long: eval() walks it in a loop */
+		if ((nd.type == N_AND || nd.type == N_OR) && x->nodes[nd.a].type == nd.type)
+			nd.depth = da > 1 + db ? da : 1 + db;
 	}
 	if (nd.depth > HQ_EXPR_MAX_DEPTH) {
 		fail(ps, "nested too deep (more than " HQ_EXPR_MAX_DEPTH_S
@@ -124,11 +130,15 @@ parse_operand(struct parser *ps)
 	skip_space(ps);
 	if (isdigit((unsigned char)*ps->p) || *ps->p == '-' || *ps->p == '+' ||
 	    *ps->p == '.') {
-		char *end;
-		errno = 0;
-		nd.num = strtod(ps->p, &end);
-		if (end == ps->p || errno || !isfinite(nd.num)) {
-			fail(ps, "expected a number");
+		const char *end;
+		int rc = hq_opts_scan_number(ps->p, &end, &nd.num);
+		if (rc == HQ_NUM_RANGE) {
+			fail(ps, "number out of range (a double: about 1e-308 to 1e308)");
+			return -1;
+		}
+		if (rc) {
+			fail(ps, "expected a decimal number such as 16, -2.5 or 1e3 "
+			    "(no hex, inf or nan)");
 			return -1;
 		}
 		ps->p = end;
@@ -227,6 +237,11 @@ parse_cmp(struct parser *ps)
 		ps->p++;
 		return a;
 	}
+	if (++ps->terms > HQ_EXPR_MAX_TERMS) {
+		fail(ps, "too many conditions (more than " HQ_EXPR_MAX_TERMS_S
+		    " comparisons)");
+		return -1;
+	}
 	a = parse_operand(ps);
 	if (a < 0)
 		return -1;
@@ -281,7 +296,7 @@ struct hq_expr *
 hq_expr_parse(const char *src, struct hq_err *e)
 {
 	struct hq_expr *x = hq_xcalloc(1, sizeof *x);
-	struct parser ps = { x, src, src, e, 0, 0 };
+	struct parser ps = { x, src, src, e, 0, 0, 0 };
 	int root;
 
 	x->src = hq_xstrdup(src);
@@ -355,9 +370,18 @@ eval(const struct hq_expr *x, int i, hq_expr_lookup lookup, void *ctx)
 
 	switch (nd->type) {
 	case N_AND:
-		return eval(x, nd->a, lookup, ctx) && eval(x, nd->b, lookup, ctx);
 	case N_OR:
-		return eval(x, nd->a, lookup, ctx) || eval(x, nd->b, lookup, ctx);
+		/* down the chain's left side in a loop (its terms right to
+		 * left: they have no side effects), recursing only into the
+		 * right of each, so a flat chain costs one level */
+		for (;;) {
+			int v = eval(x, nd->b, lookup, ctx);
+			if (nd->type == N_AND ? !v : v)
+				return v;
+			if (x->nodes[nd->a].type != nd->type)
+				return eval(x, nd->a, lookup, ctx);
+			nd = &x->nodes[nd->a];
+		}
 	case N_NOT:
 		return !eval(x, nd->a, lookup, ctx);
 	case N_CMP:

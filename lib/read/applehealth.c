@@ -22,6 +22,7 @@
 #include "hq/buf.h"
 #include "hq/catalog.h"
 #include "hq/elemq.h"
+#include "hq/term.h"
 #include "hq/time.h"
 #include "hq/utf8.h"
 /* ------------------------------------------------------------------ */
@@ -334,17 +335,19 @@ on_record(struct ah *a, struct hq_err *e)
 		    a->name, line_no(a));
 		return 0;
 	}
+	char type[HQ_TERM_EXCERPT_SIZE];
 	if (record_times(a, &r)) {
-		hq_ingest_skip(a->ig, "%s:%d: %.200s without a valid "
-		    "startDate/endDate (skipped)", a->name, line_no(a), r.type);
+		hq_ingest_skip(a->ig, "%s:%d: %s without a valid "
+		    "startDate/endDate (skipped)", a->name, line_no(a),
+		    hq_term_excerpt(type, sizeof type, r.type));
 		return 0;
 	}
 	rc = hq_ingest_record(a->ig, &r, NULL, &re);
 	if (rc < 0)
 		return fail_at(a, e, re.msg);
 	if (rc == 2)
-		hq_ingest_warn(a->ig, "%s:%d: %.200s: %s (skipped)", a->name,
-		    line_no(a), r.type, re.msg);
+		hq_ingest_warn(a->ig, "%s:%d: %s: %s (skipped)", a->name,
+		    line_no(a), hq_term_excerpt(type, sizeof type, r.type), re.msg);
 	/* Children (metadata, beats) only for a sample new to the store. */
 	if (rc == 1) {
 		a->sample_id = hq_ingest_new_sample_id(a->ig);

@@ -9,6 +9,7 @@
 #include "hq/dayrows.h"
 #include "hq/input.h"
 #include "hq/stats.h"
+#include "hq/term.h"
 #include "hq/time.h"
 
 void
@@ -133,14 +134,17 @@ file_row(struct hq_dayrows *s, const char *line, size_t *cap,
 	if (!s->metric[0])
 		snprintf(s->metric, sizeof s->metric, "%s", metric);
 	else if (strcmp(s->metric, metric) != 0) {
-		hq_err_set(e, "rows of two metrics (%s, %s); give one metric per "
-		    "file (hq-query %s --by day > %s.jsonl)", s->metric, metric,
-		    metric, metric);
+		char a[HQ_TERM_EXCERPT_SIZE], b[HQ_TERM_EXCERPT_SIZE];
+		hq_term_excerpt(a, sizeof a, s->metric);
+		hq_term_excerpt(b, sizeof b, metric);
+		hq_err_set(e, "rows of two metrics ('%s', '%s'); give one metric per "
+		    "file (hq-query %s --by day > %s.jsonl)", a, b, b, b);
 		goto out;
 	}
 	if (parse_day(period, &day)) {
-		hq_err_set(e, "period '%.40s' is not a day; make the rows with "
-		    "hq-query --by day", has_control(period) ? "?" : period);
+		char p[HQ_TERM_EXCERPT_SIZE];
+		hq_err_set(e, "period '%s' is not a day; make the rows with "
+		    "hq-query --by day", hq_term_excerpt(p, sizeof p, period));
 		goto out;
 	}
 	if (cJSON_IsNull(value)) {

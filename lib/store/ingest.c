@@ -13,6 +13,7 @@
 #include "hq/ingest_int.h"
 #include "hq/report.h"
 #include "hq/rollup.h"
+#include "hq/term.h"
 #include "hq/time.h"
 #include "hq/utf8.h"
 
@@ -582,7 +583,9 @@ resolve_type(struct hq_ingest *ig, const char *type, int by_name,
 		struct hq_catalog_suggestion known;
 		const char *sug = hq_catalog_suggest_known(type, &known);
 		if (sug) {
-			hq_err_set(e, "unknown metric '%s' (did you mean %s?)", type, sug);
+			char x[HQ_TERM_EXCERPT_SIZE];
+			hq_err_set(e, "unknown metric '%s' (did you mean %s?)",
+			    hq_term_excerpt(x, sizeof x, type), sug);
 			return 2;
 		}
 	}
@@ -747,7 +750,9 @@ quantity_value(struct hq_ingest *ig, const struct hq_ingest_record *r,
 
 	if (r->value_str) {
 		if (parse_number(r->value_str, &v)) {
-			hq_err_set(e, "value '%.40s' is not a number", r->value_str);
+			char x[HQ_TERM_EXCERPT_SIZE];
+			hq_err_set(e, "value '%s' is not a number",
+			    hq_term_excerpt(x, sizeof x, r->value_str));
 			return 2;
 		}
 	} else if (r->has_value)

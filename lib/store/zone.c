@@ -70,12 +70,14 @@ hq_zone_choose(const char *option, const struct hq_config *cfg,
 			name = z->name;
 	}
 	if (name && !hq_time_zone_known(name)) {
+		char shown[64];
+		hq_time_zone_shown(shown, sizeof shown, name);
 		if (z->from == HQ_ZONE_CONFIG)
 			hq_err_set(e, "%s: unknown time zone '%s'; use an IANA name "
-			    "such as Europe/Paris or America/New_York", z->where, name);
+			    "such as Europe/Paris or America/New_York", z->where, shown);
 		else
 			hq_err_set(e, "unknown time zone '%s' (from %s); use an IANA "
-			    "name such as Europe/Paris or America/New_York", name,
+			    "name such as Europe/Paris or America/New_York", shown,
 			    what[z->from]);
 		return -1;
 	}

@@ -109,6 +109,61 @@ registered=$(bash -c 'mkdir -p "$2/xbin"; printf "#!/bin/sh\n" >"$2/xbin/hq-newc
 	PATH="$2/xbin:$PATH"; . "$1/completions/hq.bash"; complete -p hq-newcmd' sh "$HQ_ROOT" "$T")
 like "$registered" "_hq_complete hq-newcmd$" "bash: any hq-* on PATH is registered"
 
+# ---- a word too long (issue 23): each candidate repeats the word's head -----
+# 1,000 metrics and a 50,000-byte --when would answer 50 MB; a word over
+# 1 KiB (HQ_COMPLETE_MAX_WORD) gets no candidates.
+python3 -c '
+for i in range(1000):
+    print("{\"metric\":\"m%04d\",\"start\":\"2024-12-01T07:00:00Z\",\"value\":1}" % i)' >"$T/many.jsonl"
+HQ_DB=$T/many.db hq-ingest -q "$T/many.jsonl" >/dev/null
+long=$(python3 -c 'print("m0001.sum>0 and " * 3125, end="")')
+is "${#long}" 50000 "a --when word of 50,000 bytes"
+is "$(HQ_DB=$T/many.db hq-query --complete-args --when "$long" | wc -c | tr -d ' ')" 0 \
+	"completing it writes nothing (it wrote 50 MB)"
+short=${long:0:1008}
+is "${#short}" 1008 "a word of 1008 bytes"
+is "$(HQ_DB=$T/many.db hq-query --complete-args --when "$short" | grep -c "^${short}m0999\\.$")" 1 \
+	"is completed (1 KiB is the bound)"
+is "$(HQ_DB=$T/many.db hq-query --complete-args --when "${long:0:1025}" | wc -c | tr -d ' ')" 0 \
+	"1025 bytes: nothing"
+
+# ---- hostile names (issue 23): every candidate quoted for its context -------
+# Sources come from any file a user imports: names that run a command, break
+# out of a quote or glob, if a completion inserts them as they are.
+H=$T/hostile.db
+python3 - "$T" >"$T/hostile.jsonl" <<'PY'
+import json, sys
+t = sys.argv[1]
+names = ["$(touch %s/pwned1)" % t, "`touch %s/pwned2`" % t,
+         'q";touch %s/pwned3;"' % t, 'b\\";touch %s/pwned4;\\"' % t,
+         "s'$(touch %s/pwned5)'" % t, "x!!y", "star*", "~tilde", "back\\slash end\\"]
+for i, n in enumerate(names):
+    print(json.dumps({"metric": "steps", "start": "2024-12-01T0%d:00:00Z" % i,
+                      "value": i + 1, "source": n}))
+PY
+HQ_DB=$H hq-ingest -q "$T/hostile.jsonl" >/dev/null
+hostile_n=$(HQ_DB=$H hq-query --complete-args --source '' | wc -l | tr -d ' ')
+is "$hostile_n" 9 "hostile names: the store offers all nine sources"
+# bash, by its function: for a bare word and inside an open ' and ", each
+# candidate as bash reads it back (the line run, closing quote added as
+# readline adds it) is the source itself, and nothing ran
+for open in '' "'" '"'; do
+	HQ_DB=$H bash -c '. "$1/completions/hq.bash"; o=$2
+		COMP_WORDS=(hq-query --source "$o"); COMP_CWORD=2
+		COMP_LINE="hq-query --source $o"; COMP_POINT=${#COMP_LINE}
+		_hq_complete
+		for r in "${COMPREPLY[@]}"; do
+			c=$o   # readline closes the quote unless the match ends with it
+			[[ -n $o && $r == *"$o" ]] && c=
+			cd "$3" && bash -c "printf \"%s\\n\" $o$r$c"
+		done' sh "$HQ_ROOT" "$open" "$T" >"$T/got" 2>"$T/err"
+	HQ_DB=$H hq-query --complete-args --source '' >"$T/want"
+	is "$(cat "$T/got")" "$(cat "$T/want")" "bash, quote [$open]: each name read back as it is"
+	is "$(ls "$T" | grep -c pwned)" 0 "bash, quote [$open]: nothing ran"
+	is "$(cat "$T/err")" "" "bash, quote [$open]: no error"
+	rm -f "$T"/pwned*
+done
+
 # ---- interactive shells in tmux (a private server) --------------------------
 env="env -i HOME=$T/home PATH=$PATH HQ_DB=$HQ_DB TERM=xterm LC_ALL=C.UTF-8"
 if command -v tmux >/dev/null; then
@@ -189,5 +244,69 @@ if command -v fish >/dev/null; then
 	like "$(fishc "hq-ingest --db=$T/e.z")" "^--db=$T/e.zip" "fish: --db= completes a file"
 else
 	echo "# fish not installed: its tests skipped"
+fi
+# ---- hostile names at a real prompt: bash, zsh and fish in tmux -------------
+# Each name starts with its own letter: type it bare, after ' and after ",
+# TAB, then put printf before the command and a redirection after it, and
+# run the line. The file must hold each name as it is, and nothing may run.
+if command -v tmux >/dev/null; then
+	python3 - "$T" >"$T/h2.jsonl" <<'PY'
+import json, sys
+t = sys.argv[1]
+names = ["a$(touch %s/pwned1)" % t, "b`touch %s/pwned2`" % t,
+         'c";touch %s/pwned3;"' % t, 'd\\";touch %s/pwned4;\\"' % t,
+         "e'$(touch %s/pwned5)'" % t, "f!!y", "g*", "h\\slash end\\"]
+for i, n in enumerate(names):
+    print(json.dumps({"metric": "steps", "start": "2024-12-01T0%d:00:00Z" % i,
+                      "value": i + 1, "source": n}))
+PY
+	H2=$T/h2.db
+	HQ_DB=$H2 hq-ingest -q "$T/h2.jsonl" >/dev/null
+	mkdir -p "$T/hw" && touch "$T/hw/gx" "$T/hw/b.txt"   # g* would match gx
+	HQ_DB=$H2 hq-query --complete-args --source '' | sed 's/^/hq-query\n--source\n/' >"$T/h.one"
+	cat "$T/h.one" "$T/h.one" "$T/h.one" >"$T/h.want"
+	henv="env -i HOME=$T/home XDG_CONFIG_HOME=$T/home/.config PATH=$PATH HQ_DB=$H2 TERM=xterm LC_ALL=C.UTF-8"
+	printf "PS1='> '\n. %s/completions/hq.bash\ncd %s/hw\n" "$HQ_ROOT" "$T" >"$T/hbashrc"
+	mkdir -p "$T/hz"
+	printf "PS1='> '\nfpath=(%s/completions \$fpath)\nautoload -Uz compinit && compinit -u -d %s/hz/zcompdump\ncd %s/hw\n" \
+		"$HQ_ROOT" "$T" "$T" >"$T/hz/.zshrc"
+	for sh in bash zsh fish; do
+		case $sh in
+		bash) start="$henv bash --noprofile --rcfile $T/hbashrc -i" ;;
+		zsh) command -v zsh >/dev/null || { echo "# zsh not installed"; continue; }
+			start="$henv ZDOTDIR=$T/hz zsh" ;;
+		fish) command -v fish >/dev/null || { echo "# fish not installed"; continue; }
+			start="$henv fish --no-config -C 'function fish_prompt; echo \"> \"; end; for f in $HQ_BUILD/completions/fish/*.fish; source \$f; end; cd $T/hw'" ;;
+		esac
+		rm -f "$T/h.got" "$T"/pwned*
+		TM2="tmux -S $T/tmux-$sh.sock -f /dev/null"
+		$TM2 new-session -d -s h -x 200 -y 50 "$start"
+		i=0
+		while [ $i -lt 100 ] && ! $TM2 capture-pane -p -t h | grep -q '^> '; do
+			sleep 0.1; i=$((i + 1))
+		done
+		# the terminal queues the keys: each line's TAB acts before Enter
+		for open in '' "'" '"'; do
+			for l in a b c d e f g h; do
+				$TM2 send-keys -t h -l "hq-query --source $open$l"
+				$TM2 send-keys -t h Tab C-a
+				$TM2 send-keys -t h -l "printf '%s\\n' "
+				$TM2 send-keys -t h C-e
+				$TM2 send-keys -t h -l " >>$T/h.got"
+				$TM2 send-keys -t h Enter
+			done
+		done
+		i=0
+		while [ $i -lt 300 ] && [ "$(wc -l <"$T/h.got" 2>/dev/null)" != 72 ]; do
+			sleep 0.1; i=$((i + 1))
+		done
+		sleep 0.3
+		is "$(cat "$T/h.got" 2>/dev/null)" "$(cat "$T/h.want")" \
+			"$sh, interactive: 8 hostile sources completed bare, in ' and in \", run as they are"
+		is "$(ls "$T" | grep -c pwned)" 0 "$sh, interactive: no command hidden in a source ran"
+		$TM2 kill-server 2>/dev/null
+	done
+else
+	echo "# tmux not installed: the hostile names' interactive tests skipped"
 fi
 done_testing

@@ -3,8 +3,9 @@
 # with leak checks in the sanitizer pass): each reader of hq-ingest through
 # hq_input_open/hq_input_import (fuzz_input, the format sniffed from each
 # seed), the --where/--when expressions (fuzz_expr), the config file
-# (fuzz_config), model replies, streamed or whole (fuzz_llm), and FIT
-# files (fuzz_fit, seeded with small real ones). The seed
+# (fuzz_config, with its `tz` checked as a zone), model replies, streamed
+# or whole (fuzz_llm), and FIT files (fuzz_fit, seeded with small real
+# ones). The seed
 # changes with the day and is printed; HQ_FUZZ_SEED=N replays a day,
 # HQ_FUZZ_SCALE=K runs K times the iterations. Apple exports: 1005.
 . "$(dirname "$0")/lib.sh"
@@ -39,7 +40,7 @@ set -- "$F"/cgm/*.csv "$D"/cgm/*.csv "$F"/labs/*/*.json "$F"/dexa/*.json \
     "$D"/fuzz/labs.jsonl "$D"/fuzz/samples.jsonl
 fuzz fuzz_input 2500 $# "$@"
 fuzz fuzz_expr 8000 1 "$D/fuzz/expr.txt"
-fuzz fuzz_config 8000 1 "$D/fuzz/config.ini"
+fuzz fuzz_config 8000 2 "$D/fuzz/config.ini" "$D/fuzz/config-tz.ini"
 set -- "$F"/llm/*.sse "$F"/llm/*.json "$D"/fuzz/*.sse "$D"/fuzz/*.ndjson "$D"/fuzz/*-body.json \
     "$D"/fuzz/*-error.json "$D"/fuzz/session-msg.json
 fuzz fuzz_llm 5000 $# "$@"

@@ -54,8 +54,20 @@ is "$rc" 2 "--where 30000 'not': exit 2"
 run hq-query steps --by day --when "$(deep "'('*65000 + 'steps.sum>0' + ')'*65000")"
 is "$rc" 2 "--when 65000 deep: exit 2"
 like "$err" "--when: bad expression .* nested too deep" "and says why"
-run hq-query steps --by day --where "$(deep "' and '.join(['value>0']*10000)")"
-is "$rc" 2 "10000 conditions joined by and: exit 2 (evaluation would recurse as deep)"
+# a flat chain is not deep (issue 23): 10,000 comparisons are fine, more
+# are refused as too many, not as too deep
+run hq-query steps --by day --tz UTC --format csv --where "$(deep "' and '.join(['value>0']*10000)")"
+is "$rc $(printf '%s\n' "$out" | wc -l)" "0 2" "10000 conditions joined by and: a flat chain, taken (and give the row)"
+run hq-query steps --by day --when "$(deep "' or '.join(['steps.sum>0']*150)")"
+is "$rc" 0 "--when: 150 joined by or, taken"
+run hq-query steps --by day --where "$(deep "' and '.join(['value>0']*10001)")"
+like "$rc $err" "^2 .*too many conditions \\(more than 10000 comparisons\\)" "10001: exit 2, too many conditions"
+run hq-query steps --by day --where 'value>0x10'
+like "$rc $err" "^2 .*expected a decimal number" "--where value>0x10: hex refused (it was read as 16)"
+run hq-query steps --by day --when 'steps.sum<1e400'
+like "$rc $err" "^2 .*number out of range" "--when 1e400: out of range"
+run hq-query steps --by day --where 'value>-inf'
+like "$rc $err" "^2 .*expected a decimal number" "--where value>-inf: refused"
 run hq-query steps --by day --tz UTC --format csv \
     --where "$(deep "'('*90 + 'value>0' + ')'*90")" \
     --when "$(deep "' and '.join(['steps.sum>0']*90)")"
@@ -127,4 +139,45 @@ if unshare -rm true 2>/dev/null; then
 else
 	ok 0 "# SKIP no mount namespace here"; ok 0 "# SKIP"
 fi
+# --- issue 23: a zone is an IANA name under the system's zoneinfo -----------
+# glibc reads a file that is no zone (/etc/passwd) as UTC and right/UTC with
+# leap seconds (months starting at 23:59:33): both refused, from every place
+# a zone comes from.
+for z in /etc/passwd :/etc/passwd right/UTC posix/Europe/Paris ../../etc/passwd leapseconds; do
+	run hq-query --list --tz "$z"
+	is "$rc" 2 "--tz $z: exit 2"
+	like "$err" "unknown time zone '[^']*' \\(from --tz\\)" "--tz $z: an unknown zone"
+done
+run env HQ_TZ=/etc/passwd hq-query --list
+like "$rc $err" "^2 .*unknown time zone '/etc/passwd' \\(from \\\$HQ_TZ\\)" "\$HQ_TZ=/etc/passwd: refused"
+mkdir -p "$T/config/hq"
+printf '[query]\ntz = /etc/passwd\n' >"$T/config/hq/config"
+run env -u HQ_TZ -u TZ hq-query --list
+like "$rc $err" "^2 .*config:2: unknown time zone '/etc/passwd'" "tz = /etc/passwd in the config: refused with file:line"
+rm "$T/config/hq/config"
+run hq-agent --tz right/UTC -p ollama -m x --base-url http://127.0.0.1:9/v1 hi
+like "$rc $err" "^2 .*unknown time zone 'right/UTC'" "hq-agent --tz right/UTC: refused"
+run env TZ=:/etc/localtime HQ_TZ= hq-query --list
+is "$rc" 0 "TZ=:/etc/localtime (the system's zone, as a system may set it): taken"
+run hq-query --list --tz "$(printf 'Europe/Paris\033[2J%0200d' 0)"
+like "$rc" 2 "a long zone with an escape: refused"
+unlike "$err" "$ESC|0{60}" "its message shows neither the escape nor the whole name"
+run hq-query --list --tz Etc/GMT+5
+is "$rc" 0 "Etc/GMT+5 is taken"
+# --- issue 23: dates before a zone's first transition -----------------------
+# Los Angeles kept local mean time (-07:52:58) until 1883-11-18; hq rounds it
+# to -07:53 (its offsets are whole minutes), so days start at that midnight
+# and a time typed there reads back as typed. Before, --by day never ended.
+printf '%s\n' '{"metric":"steps","start":"1880-06-01T07:52:59Z","value":7}' \
+    '{"metric":"steps","start":"1880-06-01T07:53:00Z","value":5}' \
+    '{"metric":"steps","start":"1880-06-02T07:00:00","value":9}' >"$T/lmt.jsonl"
+run env HQ_DB="$T/lmt.db" hq-ingest -q "$T/lmt.jsonl"
+is "$rc" 0 "samples of 1880 imported"
+run env HQ_DB="$T/lmt.db" timeout 20 hq-query steps --by day --tz America/Los_Angeles --format csv
+is "$rc" 0 "--by day over 1880 in Los Angeles ends"
+is "$(printf '%s\n' "$out" | cut -d, -f2,3,5 | tr '\n' ' ')" \
+    "period,start,value 1880-05-31,1880-05-31T00:00:00-07:53,7 1880-06-01,1880-06-01T00:00:00-07:53,5 1880-06-02,1880-06-02T00:00:00-07:53,9 " \
+    "each sample on its local day, days from local midnight at -07:53"
+run env HQ_DB="$T/lmt.db" hq-query steps --tz America/Los_Angeles --format csv --from 1880-06-02
+is "$(printf '%s\n' "$out" | sed -n 2p | cut -d, -f3)" "1880-06-02T07:00:00-07:53" "a local time of 1880 reads back as typed"
 done_testing

@@ -46,4 +46,30 @@ req 'import sys
 calls = [m for r in reqs for m in r["body"].get("messages", []) if m.get("role") == "tool"]
 print(calls[-1]["content"][:60] if calls else "none")' >"$T/last"
 like "$(cat "$T/last")" '^\{"a":"blood_glucose","b":"sleep"' "the tool result the model saw is hq-correlate's conditional row"
+# issue 23: from a model, hq-correlate takes no file operand (a path, a
+# relative .jsonl, '-'): the model, and a remote provider behind it, must
+# not read the user's files; the refusal quotes nothing of the file.
+printf '{"metric":"steps","period":"SECRET-TOKEN-0123456789abcdef0123456789abcdef","value":1}\n' >"$T/secret.jsonl"
+cat >"$T/files.json" <<J
+{"turns": [
+  {"reply": {"text": "", "calls": [
+    {"name": "hq_correlate", "args": {"metrics": ["$T/secret.jsonl", "steps"]}},
+    {"name": "hq_correlate", "args": {"metrics": ["steps", "secret.jsonl"]}},
+    {"name": "hq_correlate", "args": {"metrics": ["../secret.jsonl", "steps"]}}]}},
+  {"reply": {"text": "I cannot read files."}}
+]}
+J
+start_fake "$T/files.json"
+cd "$T" && agent openai -v "Correlate my file with steps"
+cd "$OLDPWD"
+is "$rc" 0 "file operands from a model: the run ends"
+req 'import sys
+calls = [m for r in reqs for m in r["body"].get("messages", []) if m.get("role") == "tool"]
+for m in calls[-3:]: print(m["content"].replace("\n", " ")[:300])' >"$T/last"
+is "$(grep -c "is a file: from a model (hq-agent) hq-correlate reads metrics of the store only" "$T/last")" 3 \
+	"each of the three is refused as a file, with what the tool takes instead"
+unlike "$(cat "$T/last")" "SECRET" "and nothing of the file reaches the model"
+run hq-correlate "$T/secret.jsonl" steps
+like "$err" "period 'SECRET-TOKEN-0123456789abcdef0123456789a\\.\\.\\.' is not a day" \
+	"by hand a file is read; a bad field is quoted at most 40 characters, then ..."
 done_testing

@@ -222,7 +222,7 @@ for k in 1 2 3 4 5 6; do
 	errs="$errs|$err"
 done
 like "$errs" "bad1.jsonl:2: not a JSON object" "not JSON: file:line"
-like "$errs" "bad2.jsonl:2: rows of two metrics \(steps, sleep\); give one metric per file" "two metrics: file:line and the fix"
+like "$errs" "bad2.jsonl:2: rows of two metrics \('steps', 'sleep'\); give one metric per file" "two metrics: file:line and the fix"
 like "$errs" "bad3.jsonl:1: period '2024-W14' is not a day; make the rows with hq-query --by day" "a week: file:line and the fix"
 like "$errs" "bad4.jsonl:2: a second row for 2024-04-01 \(line 1 has it\)" "a day twice: both lines"
 like "$errs" "bad5.jsonl:1: a line longer than 65536 bytes" "a line too long: bounded"

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "hq/agent.h"
+#include "hq/buf.h"
 #include "hq/http.h"
 #include "hq/llm.h"
 #include "hq/proc.h"
@@ -96,6 +97,8 @@ static void tool_argv(void)
 		{ "{\"metrics\":[\"s\"],\"by\":\"year\"}", "must be one of [\"day\",\"week\"]" },
 		{ "{\"metrics\":[\"s\"],\"limit\":2.5}", "must be an integer" },
 		{ "{\"metrics\":[\"s\"],\"limit\":\"ten\"}", "must be an integer" },
+		{ "{\"metrics\":[\"s\"],\"limit\":\"0x10\"}", "must be an integer, not \"0x10\"" },
+		{ "{\"metrics\":[\"s\"],\"limit\":\"1e400\"}", "must be an integer" },
 		{ "{\"metrics\":[\"s\"],\"list\":\"maybe\"}", "must be true or false" },
 		{ "{\"metrics\":[\"s\"],\"from\":{\"a\":1}}", "must be a string value" },
 		{ "{\"metrics\":[\"s\"],\"from\":[\"a\",\"b\"]}", "takes one value, not a list" },
@@ -105,6 +108,30 @@ static void tool_argv(void)
 		int rc = hq_agent_argv(&t, bad[i].args, &argv, &e);
 		ok(rc == -1 && argv == NULL && strstr(e.msg, bad[i].want),
 		   "rejected %s: %s", bad[i].args, e.msg);
+	}
+	/* issue 23: a long value goes whole or is refused, never cut */
+	{
+		struct hq_buf big = {0};
+		hq_buf_puts(&big, "{\"metrics\":[\"steps\"],\"from\":\"");
+		for (int i = 0; i < 2000; i++)
+			hq_buf_printf(&big, "%sm%d", i ? "," : "", i);
+		hq_buf_puts(&big, "\"}");
+		is_int(hq_agent_argv(&t, big.data, &argv, &e), 0, "a 9 KB value is taken");
+		ok(argv && argv[1] && argv[2] && strlen(argv[2]) > 8000 &&
+		   !strcmp(strrchr(argv[2], ',') + 1, "m1999"), "a 9 KB value goes whole (%zu bytes)",
+		   argv && argv[2] ? strlen(argv[2]) : 0);
+		hq_agent_argv_free(argv);
+		hq_buf_free(&big);
+		hq_buf_puts(&big, "{\"metrics\":[\"steps\",\"");
+		for (int i = 0; i < HQ_AGENT_MAX_VALUE + 1; i++)
+			hq_buf_puts(&big, "x");
+		hq_buf_puts(&big, "\"]}");
+		e.msg[0] = '\0';
+		int rc = hq_agent_argv(&t, big.data, &argv, &e);
+		ok(rc == -1 && argv == NULL && strstr(e.msg, "parameter 'metrics' is 32769 bytes long") &&
+		   strstr(e.msg, "at most 32768"), "a value over %d bytes is a tool error: %s",
+		   HQ_AGENT_MAX_VALUE, e.msg);
+		hq_buf_free(&big);
 	}
 	struct hq_agent_tools ts = { &t, 1, "" };
 	char *sys = hq_agent_system_prompt(&ts, 1, "2026-11-22", "Europe/Paris");

@@ -189,6 +189,25 @@ usage_errors(void)
 	    "a number at an open end");
 	usage_error("--timeout inf", "option '--timeout' takes a number above 0, not 'inf'",
 	    "an infinite number");
+	/* issue 23: one number syntax, decimal only */
+	usage_error("--timeout 0x10", "option '--timeout' takes a number above 0, not '0x10'",
+	    "a hex number");
+	usage_error("--timeout 1e400", "option '--timeout' takes a number above 0, not '1e400'",
+	    "a number out of range");
+	usage_error("--timeout nan", "option '--timeout' takes a number above 0, not 'nan'",
+	    "nan");
+	{
+		double d = 0;
+		const char *end;
+		ok(hq_opts_parse_double("1.5e3", &d) == 0 && d == 1500, "1.5e3 is a number");
+		ok(hq_opts_parse_double("-.5", &d) == 0 && d == -0.5, "-.5 is a number");
+		ok(hq_opts_parse_double("0x10", &d) == -1, "0x10 is not");
+		ok(hq_opts_parse_double("INF", &d) == -1, "INF is not");
+		ok(hq_opts_scan_number("12>3", &end, &d) == 0 && d == 12 && *end == '>',
+		   "a number scanned up to what follows it");
+		is_int(hq_opts_scan_number("1e400", &end, &d), HQ_NUM_RANGE, "1e400: out of range");
+		is_int(hq_opts_scan_number("0x1p4", &end, &d), HQ_NUM_SYNTAX, "0x1p4: not decimal");
+	}
 	usage_error("--scale 0", "option '--scale' takes a whole number above 0, not '0'",
 	    "a whole number at an open end");
 	usage_error("--tool-timeout 61", "option '--tool-timeout' takes a number, at most 60, "

@@ -112,11 +112,50 @@ main(void)
 	for (int i = 0; i < 20000; i++)
 		hq_buf_puts(&b, i ? " or value>1" : "value>1");
 	ok(hq_expr_parse(b.data, &e) == NULL, "20000 conditions in a chain are refused");
-	ok(strstr(e.msg, "nested too deep") != NULL, "the same message");
+	ok(strstr(e.msg, "too many conditions (more than 10000 comparisons)") != NULL,
+	   "as too many conditions, not as too deep: %s", e.msg);
 	hq_buf_reset(&b);
 	for (int i = 0; i < 90; i++)
 		hq_buf_puts(&b, i ? " and value>1" : "value>1");
 	is_int(eval(b.data, 2, 0), 1, "90 conditions in a chain are fine");
+	/* issue 23: a flat chain is not deep, however long (to its own bound) */
+	for (int n = 150; n <= HQ_EXPR_MAX_TERMS; n = n == 150 ? HQ_EXPR_MAX_TERMS : n + 1) {
+		hq_buf_reset(&b);
+		for (int i = 0; i < n; i++)
+			hq_buf_puts(&b, i ? " and value>1" : "value>1");
+		is_int(eval(b.data, 2, 0), 1, "%d conditions joined by and are fine", n);
+		is_int(eval(b.data, 1, 0), 0, "(and false when one is)");
+		hq_buf_reset(&b);
+		for (int i = 0; i < n; i++)
+			hq_buf_puts(&b, i ? " or value>1" : "value<0");
+		is_int(eval(b.data, 2, 0), 1, "%d joined by or", n);
+		is_int(eval(b.data, 1, 0), 0, "(false when none is)");
+	}
+	hq_buf_reset(&b);
+	for (int i = 0; i < 300; i++)
+		hq_buf_puts(&b, i % 3 == 2 ? " or value>1" : i ? " and value>1" : "value>1");
+	is_int(eval(b.data, 2, 0), 1, "300 conditions mixing and and or are fine");
+	hq_buf_reset(&b);
+	for (int i = 0; i <= HQ_EXPR_MAX_TERMS; i++)
+		hq_buf_puts(&b, i ? " and value>1" : "value>1");
+	ok(hq_expr_parse(b.data, &e) == NULL && strstr(e.msg, "too many conditions"),
+	   "%d conditions are refused: %.60s", HQ_EXPR_MAX_TERMS + 1, e.msg + strlen(e.msg) - 60);
 	hq_buf_free(&b);
+
+	/* issue 23: one number syntax, decimal only */
+	is_int(eval("value>.5", 1, 0), 1, ".5 is a number");
+	is_int(eval("value>16", 17, 0), 1, "16 is a number");
+	static const char *const notnum[] = {
+		"value>0x10", "value>0X1p4", "value>-inf", "value>+nan", "value>1e",
+		"value>5abc", "value>1.5.2", "value>-infinity",
+	};
+	for (size_t i = 0; i < sizeof notnum / sizeof notnum[0]; i++) {
+		ok(hq_expr_parse(notnum[i], &e) == NULL && strstr(e.msg, "expected a decimal number"),
+		   "%s refused: %s", notnum[i], e.msg);
+	}
+	static const char *const range[] = { "value>1e400", "value<-1e400", "value>1e-400" };
+	for (size_t i = 0; i < sizeof range / sizeof range[0]; i++)
+		ok(hq_expr_parse(range[i], &e) == NULL && strstr(e.msg, "number out of range"),
+		   "%s refused: %s", range[i], e.msg);
 	return done_testing();
 }

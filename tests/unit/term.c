@@ -92,5 +92,24 @@ main(void)
 	is_str(hq_term_text(&b, "ab\xc3\xa9\xc3\xa9", 3, 0), "ab... (6 bytes)", "text: cut at a character");
 	hq_buf_free(&b);
 	test_wrap();
+	/* issue 23: a field quoted in a message, 40 characters at most */
+	{
+		char x[HQ_TERM_EXCERPT_SIZE], big[5000];
+		is_str(hq_term_excerpt(x, sizeof x, "2024-W14"), "2024-W14", "a short field as it is");
+		memset(big, 'S', sizeof big - 1);
+		big[sizeof big - 1] = '\0';
+		hq_term_excerpt(x, sizeof x, big);
+		is_int((int)strlen(x), 43, "a long one: 40 characters and ...");
+		ok(strcmp(x + 40, "...") == 0, "ending in ...");
+		is_str(hq_term_excerpt(x, sizeof x, "a\033[2Jb\\c\n"), "a\\x1b[2Jb\\\\c\\n",
+		    "escaped: controls, and a backslash doubled");
+		char u[200] = "";
+		for (int k = 0; k < 50; k++)
+			strcat(u, "\xC3\xA9");
+		hq_term_excerpt(x, sizeof x, u);
+		ok(strlen(x) == 83 && !strcmp(x + 80, "..."), "40 characters, not 40 bytes: no character cut (%zu)", strlen(x));
+		char tiny[8];
+		is_str(hq_term_excerpt(tiny, sizeof tiny, big), "SSSS...", "a small buffer still ends in ...");
+	}
 	return done_testing();
 }

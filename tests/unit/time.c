@@ -77,6 +77,34 @@ main(void)
 	/* Zones. */
 	ok(hq_time_set_zone("Mars/Olympus_Mons", &e) != 0, "unknown zone rejected");
 	ok(strstr(e.msg, "Mars/Olympus_Mons") != NULL, "error names the zone");
+	/* issue 23: IANA names only, never a file the C library reads as UTC */
+	static const char *const notzone[] = {
+		"/etc/passwd", ":/etc/passwd", "/usr/share/zoneinfo/Europe/Paris",
+		"right/UTC", "right/Europe/Paris", "posix/Europe/Paris",
+		"../../../etc/passwd", "Europe/../Europe/Paris", "Europe//Paris",
+		"Europe/", "leapseconds", "zone.tab", "tzdata.zi", "SECURITY",
+		"Europe/Paris ", "Europe/Par*s", "EST5", "Europe",
+	};
+	for (size_t i = 0; i < sizeof notzone / sizeof notzone[0]; i++) {
+		e.msg[0] = '\0';
+		ok(hq_time_set_zone(notzone[i], &e) != 0 && !hq_time_zone_known(notzone[i]) &&
+		   strstr(e.msg, "unknown time zone"), "zone %s refused", notzone[i]);
+	}
+	ok(hq_time_set_zone("Europe/Paris\n\033[2J", &e) != 0 && !strchr(e.msg, 033) && !strchr(e.msg, 012), "a zone with controls is quoted without them");
+	{
+		char longname[300];
+		memset(longname, 'A', sizeof longname - 1);
+		longname[sizeof longname - 1] = '\0';
+		ok(hq_time_set_zone(longname, &e) != 0 && strlen(e.msg) < 160,
+		   "a long name is refused and quoted short: %s", e.msg);
+	}
+	static const char *const zone[] = { "UTC", "Etc/GMT+5", "America/Argentina/Buenos_Aires",
+		"EST5EDT", "Europe/Paris" };
+	for (size_t i = 0; i < sizeof zone / sizeof zone[0]; i++)
+		ok(hq_time_set_zone(zone[i], &e) == 0 && !strcmp(hq_time_zone(), zone[i]),
+		   "zone %s taken", zone[i]);
+	ok(hq_time_set_zone(":/etc/localtime", &e) == 0 && !strcmp(hq_time_zone(), "system"),
+	   ":/etc/localtime is the system zone");
 	ok(hq_time_set_zone("America/Los_Angeles", &e) == 0, "set LA");
 	is_str(hq_time_zone(), "America/Los_Angeles", "zone name kept");
 
@@ -224,6 +252,54 @@ main(void)
 			}
 		is_int(wrong, 0, "%s: local times as localtime_r at %ld instants, 2020-2027",
 		    zones[z], n);
+	}
+
+	/* issue 23: before a zone's first transition (local mean time, Los
+	 * Angeles -07:52:58 until 1883-11-18) and in the early mean times that
+	 * are no whole minute (Paris +00:09:21 until 1911, Amsterdam +00:19:32
+	 * until 1937), offsets are rounded to the minute: every day starts at
+	 * its local midnight, belongs to itself, and the next one follows. */
+	{
+		static const char *const old[] = { "America/Los_Angeles", "Europe/Paris",
+			"Europe/Amsterdam", "Asia/Kolkata", "Africa/Monrovia", "America/New_York" };
+		for (size_t z = 0; z < sizeof old / sizeof old[0]; z++) {
+			long wrong = 0, n = 0;
+			hq_time_set_zone(old[z], &e);
+			for (int64_t d = hq_time_days_from_civil(1800, 1, 1);
+			    d < hq_time_days_from_civil(1975, 1, 1); d += 3, n++) {
+				int64_t s0 = hq_time_day_start(d);
+				struct hq_local l;
+				hq_time_to_local(s0, &l);
+				/* at 00:00, or after a gap that skipped it (Kolkata
+				 * 1942-09-01 begins at 01:00) */
+				wrong += hq_time_local_day(s0) != d || l.sec ||
+				    hq_time_local_day(s0 - 60) != d - 1 ||
+				    ((l.hour || l.min) && hq_time_from_local(l.year, l.month,
+				    l.day, 0, 0, 0) != s0) ||
+				    hq_time_bucket_start(s0, HQ_DAY) != s0 ||
+				    hq_time_bucket_next(s0, HQ_DAY) <= s0 ||
+				    hq_time_local_day(hq_time_bucket_next(s0, HQ_DAY)) != d + 1 ||
+				    (s0 + (int64_t)l.offset_min * 60) % 60 != 0;
+			}
+			is_int(wrong, 0, "%s: %ld days 1800-1974 start at their midnight, each its own",
+			    old[z], n);
+		}
+		hq_time_set_zone("America/Los_Angeles", &e);
+		int64_t u = hq_time_from_local(1880, 6, 2, 7, 0, 0);
+		is_int(u, iso("1880-06-02T14:53:00Z"), "1880-06-02 07:00 in Los Angeles: -07:53, LMT to the minute");
+		char buf[64];
+		hq_time_format_local(u, buf, sizeof buf);
+		is_str(buf, "1880-06-02T07:00:00-07:53", "written back as it was typed, with its offset");
+		hq_time_format_local(iso("1880-06-01T07:00:00Z"), buf, sizeof buf);
+		is_str(buf, "1880-05-31T23:07:00-07:53", "an instant of 1880 shown at -07:53, on its day");
+		is_int(hq_time_local_day(iso("1880-06-01T07:52:59Z")),
+		    hq_time_days_from_civil(1880, 5, 31), "07:52:59Z is still May 31st there");
+		is_int(hq_time_local_day(iso("1880-06-01T07:53:00Z")),
+		    hq_time_days_from_civil(1880, 6, 1), "07:53Z is June 1st");
+		hq_time_format_local(iso("1883-11-18T20:00:00Z"), buf, sizeof buf);
+		is_str(buf, "1883-11-18T12:00:00-08:00", "the first transition, to Pacific time");
+		hq_time_format_local(iso("1883-11-18T19:59:59Z"), buf, sizeof buf);
+		is_str(buf, "1883-11-18T12:06:59-07:53", "a second before it");
 	}
 
 	/* Civil calendar round trips. */

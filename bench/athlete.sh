@@ -1,0 +1,34 @@
+#!/bin/sh
+# Issue 21's engine (lib/analyze/load.c, bests.c) at scale, before the
+# commands are wired: ten years of workouts (2,505, heart rate every 5 s,
+# 1 s power on a ride in four, routes on the last five years' runs and
+# rides; athlete-bench make). The daily load series (the store's defaults,
+# then every workout's heart rate and power read and figured) against one
+# plain SQL pass over the heart-rate samples, best of 3 each in one
+# process: the issue's goal for hq-report load is <= 2x, which needs the
+# per-workout figures kept between runs (not built yet: the ratio says how
+# far reading the samples alone is; the second line computes the same
+# from the per-workout summaries such a cache would keep, held in memory).
+# Then every route's bests and every
+# ride's best powers, one workout at a time: goal < 64 MB peak RSS.
+set -eu
+DIR=$(mktemp -d "${TMPDIR:-/tmp}/hq-bench-athlete.XXXXXX")
+trap 'rm -rf "$DIR"' EXIT
+HQ_TZ=America/Los_Angeles TZ=America/Los_Angeles
+export HQ_TZ TZ
+
+echo "building a store: ten years of workouts with heart rate..."
+athlete-bench make "$DIR/hq.db" >/dev/null
+set -- $(athlete-bench load "$DIR/hq.db")
+awk -v h="$1" -v b="$2" -v c="$3" 'BEGIN {
+	r = h / b
+	printf "load series (engine)  hq %7.4f s  SQL %7.4f s  ratio %5.2f (goal <= 2: %s)\n",
+	    h, b, r, (r <= 2) ? "met" : "MISSED"
+	printf "  from kept summaries hq %7.4f s (ratio %6.4f: figures, days, recurrences)\n",
+	    c, c / b
+}'
+set -- $(athlete-bench bests "$DIR/hq.db")
+awk -v s="$1" -v m="$2" -v n="$3" 'BEGIN {
+	printf "bests, %d workouts     %7.4f s  peak RSS %5.1f MB (goal < 64: %s)\n",
+	    n, s, m, (m < 64) ? "met" : "MISSED"
+}'

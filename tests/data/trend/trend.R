@@ -1,0 +1,81 @@
+# Writes the daily series in this directory and expected.txt, the values
+# tests/unit/trend.c checks lib/analyze/trend.c against. Run from this
+# directory with R >= 4 (Debian: r-base-core):
+#
+#     Rscript trend.R
+#
+# The data files (DAY VALUE, one a line, days ascending) are written once
+# and kept; the test itself needs no R. The Theil-Sen slope and Gilbert's
+# interval are SPEC.md's formula ("Every day": hq-report trend) written out
+# here; tau, z and p are R's cor.test(method = "kendall", exact = FALSE);
+# acf1 and n_eff as lib/analyze/trend.c's header says (acf with na.pass).
+# expected.txt lines: FILE STATISTIC VALUE (17 significant digits, NA for
+# none).
+
+options(digits = 17)
+out <- file("expected.txt", "w")
+put <- function(f, what, v) writeLines(paste(f, what,
+  if (is.na(v)) "NA" else sprintf("%.17g", v)), out)
+
+series <- list()
+series[["ties.tsv"]] <- data.frame(t = 0:11,
+  v = c(60, 61, 61, 59, 62, 62, 62, 60, 63, 61, 64, 63))
+series[["gaps.tsv"]] <- data.frame(t = c(0, 1, 2, 5, 9, 10, 11, 20, 21, 30, 31, 33, 40, 41, 60),
+  v = c(7.2, 6.9, 7.5, 6.1, 7.0, 7.8, 6.4, 7.7, 7.1, 8.0, 6.6, 7.9, 7.4, 8.3, 7.6))
+series[["n2.tsv"]] <- data.frame(t = c(100, 103), v = c(55, 54.5))
+series[["n3.tsv"]] <- data.frame(t = c(19000, 19001, 19003), v = c(55, 54, 57))
+series[["n4.tsv"]] <- data.frame(t = c(19000, 19001, 19002, 19006), v = c(70.1, 70.4, 70.4, 69.8))
+series[["monotone.tsv"]] <- data.frame(t = 0:19, v = 50 + (0:19)^1.5 / 10)
+series[["linear.tsv"]] <- data.frame(t = 0:29, v = 62 + 0.1 * (0:29))
+series[["constant.tsv"]] <- data.frame(t = 0:9, v = rep(58, 10))
+set.seed(20261127)
+t <- sort(sample(0:439, 400))
+series[["noisy400.tsv"]] <- data.frame(t = t + 20000,
+  v = round(55 + 0.004 * t + rnorm(400, sd = 2.5), 1))
+t <- 0:3649
+series[["long3650.tsv"]] <- data.frame(t = t + 16000,
+  v = round(58 + 0.0008 * t + 2 * sin(t / 58) + rnorm(3650, sd = 2), 1))
+t <- sort(sample(0:900, 700))
+series[["flat700.tsv"]] <- data.frame(t = t, v = round(rnorm(700, 48, 9)))
+
+for (f in names(series)) {
+  d <- series[[f]]
+  if (!file.exists(f))
+    write.table(d, f, sep = "\t", row.names = FALSE, col.names = FALSE)
+  d <- read.table(f, col.names = c("t", "v"))
+  t <- d$t; v <- d$v; n <- length(v)
+  if (n < 3) {
+    # cor.test has no z or p below 3 values (its var_S divides by n - 2):
+    # hq makes no trend of them either.
+    writeLines(paste(f, "status too_few"), out)
+    next
+  }
+  dv <- outer(v, v, "-"); dt <- outer(t, t, "-")
+  s <- (dv / dt)[lower.tri(dv)]          # (v[j] - v[i]) / (t[j] - t[i]), i < j
+  N <- length(s)
+  u <- as.numeric(table(v))
+  var_s <- (n * (n - 1) * (2 * n + 5) - sum(u * (u - 1) * (2 * u + 5))) / 18
+  C <- qnorm(0.975) * sqrt(var_s)
+  m1 <- round((N - C) / 2); m2 <- round((N + C) / 2) + 1
+  s <- sort(s)
+  put(f, "n", n)
+  put(f, "n_slopes", N)
+  put(f, "slope_week", 7 * median(s))
+  put(f, "var_s", var_s)
+  put(f, "m1", m1)
+  put(f, "m2", m2)
+  put(f, "ci_low", if (m1 >= 1 && m1 <= N) 7 * s[m1] else NA)
+  put(f, "ci_high", if (m2 >= 1 && m2 <= N) 7 * s[m2] else NA)
+  ct <- suppressWarnings(cor.test(t, v, method = "kendall", exact = FALSE))
+  put(f, "tau", unname(ct$estimate))
+  put(f, "z", unname(ct$statistic))
+  put(f, "p", ct$p.value)
+  # The detrended values' lag-1 autocorrelation, the missing days NA, and
+  # the independent days it leaves: n (1 - r) / (1 + r) in [2, n], r > 0.
+  x <- rep(NA_real_, max(t) - min(t) + 1)
+  x[t - min(t) + 1] <- v - median(s) * t
+  r1 <- acf(x, na.action = na.pass, plot = FALSE)$acf[2]
+  put(f, "acf1", r1)
+  put(f, "n_eff", if (is.na(r1) || r1 <= 0) n else min(n, max(2, n * (1 - r1) / (1 + r1))))
+}
+close(out)
