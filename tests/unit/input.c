@@ -1,5 +1,5 @@
 /* Unit tests for lib/read/input.c and reader.c: opening and sniffing a
- * file, --format families, the errors for files of no known format, rewinding, and
+ * file, --format families, a reader's options (no global), the errors for files of no known format, rewinding, and
  * bounded lines across reads. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,8 +7,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "hq/ingest.h"
 #include "hq/input.h"
 #include "hq/reader.h"
+#include "hq/store.h"
 #include "tap.h"
 
 static char dir[] = "/tmp/hq-unit-input.XXXXXX";
@@ -143,7 +145,40 @@ main(void)
 	} else
 		ok(0, "open: %s", e.msg);
 
-	const char *names[] = { "a.jsonl", "a.zip", "a.xml", "a.txt", "empty", "lines" };
+	/* A reader's options are its own, not a global: one LibreView file
+	 * whose dates settle nothing, read twice in one process, day first
+	 * then month first, gives two readings each on different days. */
+	static const char libre[] = "Device,Serial Number,Device Timestamp,"
+	    "Record Type,Historic Glucose mg/dL,Scan Glucose mg/dL,a,b,c,d,e,f,"
+	    "g,h,i\n"
+	    "FreeStyle LibreLink,x,03-01-2024 10:00,0,100,,,,,,,,,,\n"
+	    "FreeStyle LibreLink,x,04-01-2024 10:15,0,110,,,,,,,,,,\n";
+	const char *amb = file_of("amb.csv", libre, sizeof libre - 1);
+	snprintf(buf, sizeof buf, "%s/t.db", dir);
+	struct hq_store *st = hq_store_open(buf, HQ_STORE_CREATE, &e);
+	const struct hq_read_opts order[2] = { { .date_order = HQ_DATES_DMY },
+	    { .date_order = HQ_DATES_MDY } };
+	long inserted = 0;
+	for (int i = 0; st && i < 2; i++) {
+		const struct hq_reader *r = hq_reader_open(&in, amb, "libre", &e);
+		struct hq_ingest *ig = r ? hq_ingest_start(st, amb, r->name, -1, &e)
+		    : NULL;
+		if (ig && r->read(&in, &order[i], ig, &e) == 0) {
+			inserted += hq_ingest_counts(ig)->inserted;
+			hq_ingest_commit(ig, &e);
+		} else if (ig)
+			hq_ingest_abort(ig);
+		if (r)
+			hq_input_close(&in);
+	}
+	is_int(inserted, 4, "dmy then mdy in one process: four readings, "
+	    "none taken for the other's");
+	if (inserted != 4)
+		printf("# %s\n", e.msg);
+	hq_store_close(st);
+
+	const char *names[] = { "a.jsonl", "a.zip", "a.xml", "a.txt", "empty",
+	    "lines", "amb.csv", "t.db", "t.db-wal", "t.db-shm" };
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
 		snprintf(buf, sizeof buf, "%s/%s", dir, names[i]);
 		unlink(buf);
