@@ -27,7 +27,7 @@ enum { OPT_DB = HQ_OPT_LONG, OPT_FORMAT, OPT_TZ, OPT_WAIT, OPT_DATE_ORDER };
 static const struct hq_opt options[] = {
 	{ 'q', "quiet", HQ_OPT_FLAG, NULL, "print nothing but errors (no progress, no warnings)", NULL, NULL, 1 },
 	{ OPT_DB, "db", HQ_OPT_STRING, "PATH", "the store (default $HQ_DB, ~/.local/share/hq/hq.db)", NULL, NULL, 0 },
-	{ OPT_FORMAT, "format", HQ_OPT_ENUM, "F", "input format: auto|apple|dexcom|libre|jsonl|labs|fhir|dexa (default auto: sniffed from content)", "auto|apple|dexcom|libre|jsonl|labs|fhir|dexa", NULL, 1 },
+	{ OPT_FORMAT, "format", HQ_OPT_ENUM, "F", "input format: auto (the default: sniffed from content), apple, fit, tcx, gpx, dexcom, libre, jsonl, labs, fhir or dexa", "auto|apple|fit|tcx|gpx|dexcom|libre|jsonl|labs|fhir|dexa", NULL, 1 },
 	{ OPT_TZ, "tz", HQ_OPT_STRING, "ZONE", "IANA zone for times without an offset (JSON lines, CGM files) and for lab and scan dates", NULL, NULL, 1 },
 	{ OPT_DATE_ORDER, "date-order", HQ_OPT_ENUM, "ORDER", "LibreView dates no date in the file settles: dmy (day first) or mdy (default auto)", "auto|dmy|mdy",
 	  "How to read a LibreView file's dates when none of them settles it (no day above 12): dmy or mdy. Only after hq-ingest said the dates are ambiguous.", 1 },
@@ -39,13 +39,16 @@ static const struct hq_cmd_info cmd = {
 	.name = "hq-ingest",
 	.synopsis = "[-q] [--db PATH] [--format F] [--tz ZONE] "
 	    "[--date-order auto|dmy|mdy] [--wait SECONDS] FILE...",
-	.summary = "Import Apple Health exports (export.zip, export.xml), CGM "
+	.summary = "Import Apple Health exports (export.zip, export.xml), "
+	    "workout files from devices (FIT, TCX, GPX), CGM "
 	    "files (Dexcom Clarity, LibreView CSV), lab results (CSV, JSON lines, "
 	    "FHIR), DEXA scans (JSON, CSV) and JSON lines into the store; each "
 	    "file whole or not at all, nothing twice.",
 	.tool_description = "Import health data files into the hq store: an Apple "
 	    "Health export.zip or export.xml (with its clinical records' lab "
-	    "results), a Dexcom Clarity or LibreView CSV export of CGM glucose, "
+	    "results), a FIT, TCX or GPX workout file from a device (Garmin, "
+	    "Wahoo, Coros, Zwift...: workouts, heart rate, power, routes), "
+	    "a Dexcom Clarity or LibreView CSV export of CGM glucose, "
 	    "lab results (CSV date,test,value,unit,ref_low,ref_high; JSON lines; "
 	    "FHIR Bundle or Observation), DEXA scans (JSON or CSV "
 	    "date,field,value,unit) or JSON lines "
@@ -309,6 +312,8 @@ main(int argc, char **argv)
 	argv += p.optind;
 	if (check_operands(argc, argv))
 		goto done;
+	/* The --format word given, for readers of archives (devicezip.h). */
+	ro.family = strcmp(opt_format, "auto") != 0 ? opt_format : NULL;
 	/* Times written without a zone (CGM files) are read in the zone of
 	 * --tz, the environment or the config, else of the data already
 	 * stored: a zone named wrong is refused before the store is touched. */

@@ -32,7 +32,7 @@
 enum {
 	OPT_FROM = HQ_OPT_LONG, OPT_TO, OPT_BY, OPT_AGG, OPT_WHERE, OPT_WHEN,
 	OPT_SOURCE, OPT_LIMIT, OPT_OFFSET, OPT_FORMAT, OPT_TZ, OPT_DB, OPT_LIST,
-	OPT_TYPE, OPT_MIN_DURATION, OPT_RAW, OPT_COMPLETE,
+	OPT_TYPE, OPT_MIN_DURATION, OPT_ALL_SOURCES, OPT_RAW, OPT_COMPLETE,
 };
 
 static const struct hq_opt options[] = {
@@ -65,6 +65,8 @@ static const struct hq_opt options[] = {
 	  NULL, "With metrics [\"workouts\"]: only this workout type (running, cycling, walking, swimming, hiit...).", 1 },
 	{ OPT_MIN_DURATION, "min-duration", HQ_OPT_NUMBER, "MIN", "workouts: only those lasting at least MIN minutes",
 	  "0..", "With metrics [\"workouts\"]: only workouts of at least this many minutes.", 1 },
+	{ OPT_ALL_SOURCES, "all-sources", HQ_OPT_FLAG, NULL, "workouts: every recording of an activity recorded twice (an Apple workout and its device file), with same_as",
+	  NULL, "With metrics [\"workouts\"]: list every recording of an activity recorded twice (an Apple Health workout and the same ride's FIT file), not just the one kept; same_as names the kept one.", 1 },
 	{ OPT_RAW, "no-rollup", HQ_OPT_FLAG, NULL, "compute from raw samples even where rollups would answer (for checking)", NULL, NULL, 0 },
 	{ OPT_COMPLETE, "complete-metrics", HQ_OPT_FLAG, NULL, "print the metric names in the store, one per line (for shell completion)", NULL, NULL, 0 },
 	{ 0, NULL, 0, NULL, NULL, NULL, NULL, 0 },
@@ -145,6 +147,7 @@ struct cli {
 	enum hq_period by;
 	long limit, offset;
 	double min_duration;
+	int all_sources;
 	int has_format, list, complete, no_rollup;
 	enum shape shape;
 	enum hq_format format;
@@ -284,7 +287,7 @@ run_workouts(struct hq_store *s, const struct cli *c, int argc,
 		.type = c->type, .from = sel->from == INT64_MIN ? 0 : sel->from,
 		.to = sel->to == INT64_MAX ? 0 : sel->to,
 		.min_duration = c->min_duration, .limit = c->limit,
-		.offset = c->offset,
+		.offset = c->offset, .all_sources = c->all_sources,
 	};
 	struct hq_err e;
 	char text[512];
@@ -364,6 +367,7 @@ parse_cli(int argc, char **argv, struct cli *c, int *status)
 		case OPT_LIST: c->list = 1; break;
 		case OPT_TYPE: c->type = p.arg; break;
 		case OPT_MIN_DURATION: c->min_duration = p.real; break;
+		case OPT_ALL_SOURCES: c->all_sources = 1; break;
 		case OPT_RAW: c->no_rollup = 1; break;
 		case OPT_COMPLETE: c->complete = 1; break;
 		}

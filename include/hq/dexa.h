@@ -5,8 +5,12 @@
  * A field is whole-body (fat_mass, vat_mass, total_body_fat_pct, ...) or
  * regional, `<region>_<field>` (trunk_fat_mass, left_arm_lean_mass). Units
  * written in a file are converted on the way in: pounds and grams to the
- * field's kg or g, in³ to cm³, in² to cm². An unknown field or a unit that
- * does not fit the field is an error naming file:line.
+ * field's kg or g, in³ to cm³, in² to cm². An unknown field, a unit that
+ * does not fit the field, a value below zero in a field that cannot be
+ * (all but t_score and z_score), more than HQ_DEXA_MAX_SCANS scans in a
+ * file, or a scan the sink refuses (the import writer: a value past its
+ * bound after conversion, a date in the future) is an error naming
+ * file:line.
  *
  * A reader hands each scan to a callback as a struct hq_dexa_scan it owns;
  * the callback copies what it keeps. Field names and units in it point to
@@ -51,6 +55,9 @@ int hq_dexa_convert(double v, const char *unit, const char *canon,
     double *out, struct hq_err *e);
 
 #define HQ_DEXA_MAX_FIELDS 128
+/* Scans in one file, JSON or CSV: a person has a few a year; 256 is a
+ * scan a quarter for 64 years. */
+#define HQ_DEXA_MAX_SCANS 256
 
 struct hq_dexa_value {
 	char field[48];
@@ -85,6 +92,13 @@ struct cJSON;
 int hq_dexa_json(struct hq_dexa_sink *sink, const struct cJSON *v, long line,
     struct hq_err *e);
 int hq_dexa_json_sniff(const struct cJSON *v);
+/* The same read from a stream fed the file in pieces (jsonin.h): a
+ * top-level array's scans parsed one at a time, so memory is bounded by
+ * lim, not by the file. sink and lim are borrowed. */
+struct hq_jsonin_stream;
+struct hq_jsonin_limits;
+struct hq_jsonin_stream *hq_dexa_stream(struct hq_dexa_sink *sink,
+    const struct hq_jsonin_limits *lim);
 
 /* CSV: date,field,value,unit[,region][,source]; rows of one date (and
  * source) make a scan, emitted by hq_dexa_csv_finish() in the order their

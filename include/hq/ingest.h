@@ -98,6 +98,12 @@ int64_t hq_ingest_first_sample_id(const struct hq_ingest *ig);
 void hq_ingest_set_export_info(struct hq_ingest *ig, int64_t export_date,
     const char *version, const char *locale);
 int hq_ingest_commit(struct hq_ingest *ig, struct hq_err *e);
+/* One part of the import (a file in a zip of device files) that may fail
+ * alone: begin marks where it starts; undo takes back what it added (its
+ * rows and its counts), keep keeps it. 0, or -1 with e set. */
+int hq_ingest_part_begin(struct hq_ingest *ig, struct hq_err *e);
+int hq_ingest_part_keep(struct hq_ingest *ig, struct hq_err *e);
+void hq_ingest_part_undo(struct hq_ingest *ig);
 void hq_ingest_abort(struct hq_ingest *ig);
 
 /* What a reader reports besides what it adds: a record it read but could
@@ -108,6 +114,10 @@ void hq_ingest_skip(struct hq_ingest *ig, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void hq_ingest_warn(struct hq_ingest *ig, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* n values of one kind read and skipped at once, with one warning (a
+ * device file's invalid heart rates). */
+void hq_ingest_skip_n(struct hq_ingest *ig, long n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /* Characters dropped because the format forbids them (XML controls). */
 void hq_ingest_dropped_chars(struct hq_ingest *ig, long n);
 
@@ -237,7 +247,9 @@ int hq_ingest_me(struct hq_ingest *ig, const char *key, const char *value,
  * was read from, 0 none) or a DEXA scan, kept the way report.h says
  * (stored once whatever the file; amendments, retractions). Counted in
  * records, inserted and duplicates, and in lab_results or dexa_fields.
- * 0 or 1, or -1 on a store error. */
+ * 0 or 1, 2 refused (report.h's checks: a value past its bound, a date in
+ * the future; e says why, the reader fails the file naming file:line), or
+ * -1 on a store error. */
 struct hq_lab_result;
 struct hq_dexa_scan;
 int hq_ingest_lab_result(struct hq_ingest *ig, const struct hq_lab_result *r,

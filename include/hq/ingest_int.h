@@ -71,6 +71,7 @@ struct hq_ingest {
 	/* The last sample and workout inserted: their metadata follows them. */
 	int64_t new_sample_id, new_sample_start, new_workout_id, new_workout_start;
 	struct hq_report_writer *reports;   /* made on first use */
+	struct hq_ingest_counts part;       /* the counts when a part began */
 };
 
 /* ingest.c's helpers, for ingest_other.c. */

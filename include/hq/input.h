@@ -62,9 +62,12 @@ const char *hq_input_strerror(const struct hq_input *in);
 
 /*
  * Lines of an input: start, then next until it returns 0 (the end) or -1
- * (a read error, e set), then end. A line comes without its newline in
- * l->line (NUL-terminated); lineno is its number. A line longer than max
- * comes back empty with too_long set: the reader says what that means.
+ * (a read error, or a NUL byte: hq_text_check's rule; e set), then end. A
+ * line comes without its newline in l->line (NUL-terminated); lineno is
+ * its number. A line longer than max comes back empty with too_long set
+ * as soon as max bytes of it are read, never waiting for a newline that
+ * may not come (/dev/zero), and the lines end there (next returns 0): the
+ * reader says what that means (every reader fails the file).
  */
 struct hq_input_lines {
 	struct hq_input *in;
@@ -72,6 +75,7 @@ struct hq_input_lines {
 	long lineno;
 	struct hq_buf line;
 	int too_long;
+	int stopped;                 /* a line was too long: no more */
 	int eof;
 	size_t pos, len;
 	char buf[65536];
@@ -80,12 +84,6 @@ void hq_input_lines_start(struct hq_input_lines *l, struct hq_input *in,
     size_t max);
 int hq_input_lines_next(struct hq_input_lines *l, struct hq_err *e);
 void hq_input_lines_end(struct hq_input_lines *l);
-
-/* The whole input into b (NUL-terminated), for a format that must see all
- * of it (a JSON document): 0, or -1 with e set ("name: larger than N MB",
- * a read error). */
-int hq_input_slurp(struct hq_input *in, size_t max, struct hq_buf *b,
-    struct hq_err *e);
 
 /* For sniff functions: where the content starts, past a UTF-8 byte order
  * mark and white space. */

@@ -10,9 +10,10 @@
  *
  * A file too large to hold whole is fed to a stream in pieces of any size
  * (hq_jsonin_stream_*): its top-level values are read one at a time, and
- * an array that is a member of a top-level object can be split, each
- * element parsed and handed on alone, so that memory is bounded by the
- * largest element rather than by the file (a FHIR Bundle's entries).
+ * an array that is a member of a top-level object, or a top-level array,
+ * can be split, each element parsed and handed on alone, so that memory
+ * is bounded by the largest element rather than by the file (a FHIR
+ * Bundle's entries, a file of DEXA scans).
  * The stream owns what it parses; callbacks borrow it.
  */
 #ifndef HQ_JSONIN_H
@@ -73,6 +74,9 @@ struct hq_jsonin_stream_cb {
 	hq_jsonin_fn *value;
 	/* What an element is, for messages ("a Bundle entry"). */
 	const char *element_what;
+	/* Set: a top-level array is split too, its elements to element()
+	 * (a file of DEXA scans); value() never sees it. */
+	int split_top;
 };
 
 struct hq_jsonin_stream;
@@ -82,7 +86,8 @@ struct hq_jsonin_stream;
  * as the commas and opening brackets in them, and the value itself).
  * cJSON's tree costs some 100 bytes a value, whatever the text: the
  * count bounds memory where bytes cannot (4 MiB of "0," are 2 Mi values,
- * 200 MB of tree). depth: nesting throughout (0: HQ_JSONIN_MAX_DEPTH). */
+ * 200 MB of tree). depth: nesting throughout (0: HQ_JSONIN_MAX_DEPTH).
+ * A run of white space between values is bounded by value_bytes too. */
 struct hq_jsonin_limits {
 	size_t element_bytes, value_bytes;
 	long element_values, value_values;

@@ -41,6 +41,9 @@ enum hq_date_order { HQ_DATES_AUTO, HQ_DATES_DMY, HQ_DATES_MDY };
 /* How to read the files; { 0 } reads them as hq-ingest does by default. */
 struct hq_read_opts {
 	enum hq_date_order date_order;
+	/* The --format word given (NULL: sniffed): a reader of archives
+	 * (devicezip.h) reads the files inside as that format. */
+	const char *family;
 };
 
 /* 1 when the first n bytes of a file are this format's (n may be short

@@ -53,8 +53,17 @@ void hq_report_writer_free(struct hq_report_writer *w);
 const struct hq_report_counts *hq_report_writer_counts(
     const struct hq_report_writer *w);
 
+/* How far past the start of the import a report's date may be: a day
+ * (a zone ahead of UTC, a clock a little fast). */
+#define HQ_REPORT_MAX_AHEAD 86400
+
 /* clinical_id: the clinical record the result was read from, 0 none.
- * 1 stored, 0 already there (or a retraction), -1 error. */
+ * 1 stored, 0 already there (or a retraction), 2 refused (e says why:
+ * a value, reference limit or DEXA field not finite or past
+ * HQ_INGEST_MAX_VALUE in size after conversion; a date more than
+ * HQ_REPORT_MAX_AHEAD after the import began), -1 error. A scan refused
+ * writes none of its fields. Every reader's results and scans pass here,
+ * the Apple Health export's clinical records too. */
 int hq_report_add_lab(struct hq_report_writer *w, const struct hq_lab_result *r,
     int64_t clinical_id, struct hq_err *e);
 int hq_report_add_dexa(struct hq_report_writer *w,

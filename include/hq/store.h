@@ -41,6 +41,11 @@ void hq_store_set_busy_timeout(struct hq_store *s, int ms);
 int hq_store_begin(struct hq_store *s, struct hq_err *e);
 int hq_store_commit(struct hq_store *s, struct hq_err *e);
 void hq_store_rollback(struct hq_store *s);
+/* A savepoint inside the transaction (one file of a zip): undo rolls back
+ * to it and forgets interned ids made since, keep releases it. */
+int hq_store_savepoint(struct hq_store *s, struct hq_err *e);
+int hq_store_savepoint_keep(struct hq_store *s, struct hq_err *e);
+void hq_store_savepoint_undo(struct hq_store *s);
 int hq_store_exec(struct hq_store *s, const char *sql, struct hq_err *e);
 /* Prepare a statement that the caller finalizes. */
 int hq_store_prepare(struct hq_store *s, const char *sql, sqlite3_stmt **st,
@@ -127,6 +132,12 @@ int64_t hq_store_device_id(struct hq_store *s, const char *descr,
  */
 int hq_store_load_names(struct hq_store *s, struct hq_err *e);
 const char *hq_store_metric_name(struct hq_store *s, int64_t id);
+/* The id of the metric spelt name: its identifier or the identifier's
+ * snake-case name (hq_catalog_snake), in any case; the lowest id when
+ * several are spelt so. 0 when none, -1 with e set when the names cannot
+ * be read. From the same cache, indexed once: a look-up costs log(n). */
+int64_t hq_store_metric_find(struct hq_store *s, const char *name,
+    struct hq_err *e);
 const char *hq_store_source_name(struct hq_store *s, int64_t id);
 const char *hq_store_device_name(struct hq_store *s, int64_t id);
 /* Every source name in name order (*n of them), and the place of a source

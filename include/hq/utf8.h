@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hq/err.h"
+
 /* The length (1 to 4) of the well-formed UTF-8 character at p, within n
  * bytes; 0 when the bytes there are not one (a stray continuation byte,
  * an overlong form, a surrogate, past U+10FFFF, cut short). */
@@ -23,5 +25,14 @@ int hq_utf8_valid(const char *s, size_t n);
 
 /* hq_utf8_char() and the character's code point in *cp. */
 size_t hq_utf8_decode(const unsigned char *p, size_t n, uint32_t *cp);
+
+/* The rule of every reader of text (lines, CSV, JSON: hq-ingest's
+ * formats but Apple's XML, which its filter cleans, and hq-correlate's
+ * files): a NUL byte is refused, never read as the end of a string, which
+ * would drop what follows it without a word. The n bytes at p, the first
+ * of them on line *line of name: 0 with *line moved past their newlines,
+ * or -1 with e "name:L: NUL byte: not a text file" (L the NUL's line). */
+int hq_text_check(const void *p, size_t n, const char *name, long *line,
+    struct hq_err *e);
 
 #endif

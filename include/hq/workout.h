@@ -23,6 +23,10 @@ struct hq_workout_filter {
 	int64_t from, to;       /* [from, to) on the start time; to = 0: no bound */
 	double min_duration;    /* minutes; 0 = no bound */
 	long limit, offset;     /* limit 0 = no limit */
+	/* 0: an activity recorded twice (workout_same, store.c) once, its
+	 * kept recording; 1: every recording, each row with same_as (the
+	 * kept one's id, or null). */
+	int all_sources;
 };
 
 /* One row per workout, newest first (so limit 3 is the last three): id,
@@ -40,6 +44,12 @@ struct hq_workout_filter {
 long hq_workout_list(struct hq_store *s, const struct hq_workout_filter *f,
     struct hq_out *out, struct hq_err *e);
 
+/* Whether the store has workout_same, the recordings of an activity
+ * recorded twice that yield to another (store.c; a store from before it,
+ * opened read-only, has not): whoever counts workouts leaves those out
+ * with "AND id NOT IN (SELECT workout_id FROM workout_same)". */
+int hq_workout_has_same(struct hq_store *s);
+
 /* One row of detail for workout id: the list fields plus
  *   hr_source      "statistics" (its HeartRate statistic), "samples" (the
  *                  heart-rate samples recorded during it: old exports) or null
@@ -54,6 +64,10 @@ long hq_workout_list(struct hq_store *s, const struct hq_workout_filter *f,
  *   time_zone, indoor, elevation_ascended_m, temperature_c, humidity_pct
  *                  (a humidity written ×100, "5700 %", is read as 57),
  *                  average_mets                     from the metadata
+ *   sub_sport      a device file's sub-sport ("trail", "treadmill",
+ *                  "virtual_activity") or null
+ *   virtual_route  true when the route is a game's map (Zwift), not
+ *                  places visited
  *   route_points, route_distance_km (haversine sum), route_elevation_gain_m
  *                  (sum of the rises), route_duration_min,
  *                  route_min_lat/_min_lon/_max_lat/_max_lon   when it has a route.

@@ -9,6 +9,7 @@
 #include "hq/buf.h"
 #include "hq/catalog.h"
 #include "hq/time.h"
+#include "hq/workout.h"
 
 #define HR_ID "HKQuantityTypeIdentifierHeartRate"
 #define POWER_ID "HKQuantityTypeIdentifierCyclingPower"
@@ -595,6 +596,10 @@ prepare_walk(struct hq_store *s, size_t ntypes, const char *const *types,
 	int rc, i = 1;
 
 	hq_buf_puts(&b, "SELECT id FROM workout WHERE 1");
+	/* An activity recorded twice counts once (issue 22, workout.h). */
+	if (hq_workout_has_same(s))
+		hq_buf_puts(&b, " AND id NOT IN (SELECT workout_id FROM"
+		    " workout_same)");
 	if (ntypes) {
 		hq_buf_puts(&b, " AND activity_type IN (");
 		for (size_t k = 0; k < ntypes; k++)

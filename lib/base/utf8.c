@@ -81,3 +81,17 @@ hq_utf8_decode(const unsigned char *p, size_t n, uint32_t *cp)
 	*cp = c;
 	return k;
 }
+
+int
+hq_text_check(const void *p, size_t n, const char *name, long *line,
+    struct hq_err *e)
+{
+	const char *s = p, *nul = memchr(s, '\0', n), *end = nul ? nul : s + n;
+
+	for (const char *q = s; (q = memchr(q, '\n', (size_t)(end - q))); q++)
+		(*line)++;
+	if (!nul)
+		return 0;
+	hq_err_set(e, "%s:%ld: NUL byte: not a text file", name, *line);
+	return -1;
+}

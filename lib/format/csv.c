@@ -6,6 +6,7 @@
 
 #include "hq/buf.h"
 #include "hq/csv.h"
+#include "hq/utf8.h"
 
 #define IBUF 65536
 
@@ -331,14 +332,17 @@ hq_csv_next(struct hq_csv *c, struct hq_err *e)
 			[E_UNCLOSED] = "quoted field not closed",
 			[E_AFTER_QUOTE] = "text after a closing quote (a quote "
 			    "inside a quoted field must be doubled)",
-			[E_NUL] = "NUL byte: not a text file",
 		};
 		if (s->err == E_FIELDS || s->err == E_LONG)
 			hq_err_set(e, "%s:%ld: %s %d %s", c->name, s->err_line,
 			    s->err == E_FIELDS ? "more than" : "line longer than",
 			    s->err == E_FIELDS ? HQ_CSV_MAX_FIELDS : HQ_CSV_MAX_RECORD,
 			    s->err == E_FIELDS ? "fields" : "bytes");
-		else if (s->err != E_NONE)
+		else if (s->err == E_NUL) {
+			/* the rule of every text reader (utf8.h) */
+			long line = s->err_line;
+			hq_text_check("", 1, c->name, &line, e);
+		} else if (s->err != E_NONE)
 			hq_err_set(e, "%s:%ld: %s", c->name, s->err_line,
 			    what[s->err]);
 		return -1;

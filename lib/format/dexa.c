@@ -344,6 +344,34 @@ scan_source(struct hq_dexa_scan *s, const char *src, const struct hq_dexa_sink *
 	snprintf(s->source, sizeof s->source, "%s", src);
 }
 
+/* Whether the canonical field name may be below zero: a T- or Z-score
+ * (standard deviations from a mean), not a mass, percentage, volume,
+ * area, ratio or index. */
+static int
+field_negative(const char *name)
+{
+	return strcmp(name, "t_score") == 0 || strcmp(name, "z_score") == 0;
+}
+
+/* A scan to the sink, counted (at most HQ_DEXA_MAX_SCANS a file); what
+ * the sink refuses (the import writer's checks) named file:line. */
+static int
+emit_scan(struct hq_dexa_sink *sink, const struct hq_dexa_scan *s,
+    struct hq_err *e)
+{
+	if (sink->read == HQ_DEXA_MAX_SCANS) {
+		hq_err_set(e, "%s:%ld: more than %d scans in one file", sink->file,
+		    s->line, HQ_DEXA_MAX_SCANS);
+		return -1;
+	}
+	sink->read++;
+	if (sink->emit(sink->arg, s, e) == 0)
+		return 0;
+	if (strncmp(e->msg, sink->file, strlen(sink->file)) != 0)
+		hq_err_prefix(e, "%s:%ld", sink->file, s->line);
+	return -1;
+}
+
 /* Add a field as written: name, region, value, unit. */
 static int
 scan_add(struct hq_dexa_scan *s, const char *field, const char *region,
@@ -357,6 +385,11 @@ scan_add(struct hq_dexa_scan *s, const char *field, const char *region,
 		return -1;
 	if (hq_dexa_convert(v, unit, canon, &cv, e)) {
 		hq_err_prefix(e, "%s", name);
+		return -1;
+	}
+	if (cv < 0 && !field_negative(name)) {
+		hq_err_set(e, "%s %g is negative (only t_score and z_score can "
+		    "be)", name, v);
 		return -1;
 	}
 	for (size_t i = 0; i < s->n; i++) {
@@ -446,8 +479,7 @@ json_scan(struct hq_dexa_sink *sink, const cJSON *o, long line,
 		hq_err_set(&fe, "a scan of %s without fields", s->date);
 		goto out;
 	}
-	sink->read++;
-	rc = sink->emit(sink->arg, s, e);
+	rc = emit_scan(sink, s, e);
 	free(s);
 	return rc;
 out:
@@ -481,10 +513,29 @@ hq_dexa_json(struct hq_dexa_sink *sink, const cJSON *v, long line,
 	return 0;
 }
 
+/* A file of scans streamed: a top-level array's scans parsed one at a
+ * time, a top-level object (a scan) member by member. */
+static int
+stream_scan(void *arg, const cJSON *v, long line, struct hq_err *e)
+{
+	return json_scan(arg, v, line, e);
+}
+
+static const struct hq_jsonin_stream_cb stream_cb = {
+	.element = stream_scan,
+	.value = stream_scan,
+	.element_what = "a DEXA scan",
+	.split_top = 1,
+};
+
+struct hq_jsonin_stream *
+hq_dexa_stream(struct hq_dexa_sink *sink, const struct hq_jsonin_limits *lim)
+{
+	return hq_jsonin_stream_new(sink->file, lim, &stream_cb, sink);
+}
+
 /* ------------------------------------------------------------------ */
 /* CSV                                                                  */
-
-#define MAX_SCANS 256
 
 enum { D_DATE, D_FIELD, D_VALUE, D_UNIT, D_REGION, D_SOURCE };
 static const char *const col_names[] = { "date", "field", "value", "unit",
@@ -535,8 +586,8 @@ csv_scan(struct hq_dexa_csv *c, const char *date, const char *source,
 		    strcmp(s->source, probe.source) == 0)
 			return s;
 	}
-	if (c->nscans == MAX_SCANS) {
-		hq_err_set(e, "more than %d scans in one file", MAX_SCANS);
+	if (c->nscans == HQ_DEXA_MAX_SCANS) {
+		hq_err_set(e, "more than %d scans in one file", HQ_DEXA_MAX_SCANS);
 		return NULL;
 	}
 	s = hq_xcalloc(1, sizeof *s);
@@ -589,11 +640,9 @@ hq_dexa_csv_finish(struct hq_dexa_csv *c, struct hq_err *e)
 		hq_err_set(e, "%s: empty (no header)", c->sink->file);
 		return -1;
 	}
-	for (size_t i = 0; i < c->nscans; i++) {
-		c->sink->read++;
-		if (c->sink->emit(c->sink->arg, c->scans[i], e))
+	for (size_t i = 0; i < c->nscans; i++)
+		if (emit_scan(c->sink, c->scans[i], e))
 			return -1;
-	}
 	return 0;
 }
 

@@ -160,6 +160,7 @@ struct hq_jsonin_stream {
 	size_t offset;           /* bytes fed (for the byte-order mark) */
 	int bom;                 /* bytes of a byte-order mark seen */
 	int odd_space;           /* top level: white space only cJSON skips */
+	size_t space;            /* white space since the last token */
 	long count;
 
 	cJSON *obj;              /* the top-level object being read */
@@ -167,6 +168,7 @@ struct hq_jsonin_stream {
 	size_t held;             /* its text so far, split elements aside */
 	long held_values;        /* and its values */
 	char *key;               /* the member being read */
+	int top_array;           /* the split array is a top-level one */
 
 	enum what what;          /* what is captured */
 	int scalar;              /* a number or word, else a scan */
@@ -422,6 +424,16 @@ hq_jsonin_stream_feed(struct hq_jsonin_stream *s, const char *p, size_t n,
 		if (s->bom > 0 && s->bom < 3)
 			return fail(s, s->line, "not valid JSON", e);
 		if (is_space(c)) {
+			/* A run of white space is bounded as a value is, so
+			 * that an endless one ends (a file of spaces, a pipe
+			 * from /dev/zero). */
+			if (++s->space > s->lim.value_bytes) {
+				char why[64], size[32];
+				size_words(size, sizeof size, s->lim.value_bytes);
+				snprintf(why, sizeof why, "more than %s of white space",
+				    size);
+				return fail(s, s->line, why, e);
+			}
 			if (c == '\n')
 				s->line++;
 			else if (s->st == TOP && c != ' ' && c != '\t' && c != '\r')
@@ -430,6 +442,7 @@ hq_jsonin_stream_feed(struct hq_jsonin_stream *s, const char *p, size_t n,
 			i++;
 			continue;
 		}
+		s->space = 0;
 		switch (s->st) {
 		case TOP:
 			s->odd_space = 0;
@@ -440,6 +453,11 @@ hq_jsonin_stream_feed(struct hq_jsonin_stream *s, const char *p, size_t n,
 				s->held = 1;
 				s->held_values = 1;
 				s->st = KEY_FIRST;
+				break;
+			}
+			if (c == '[' && s->cb->split_top) {
+				s->top_array = 1;
+				s->st = ELEM_FIRST;
 				break;
 			}
 			if (is_stray(c))
@@ -483,6 +501,12 @@ hq_jsonin_stream_feed(struct hq_jsonin_stream *s, const char *p, size_t n,
 			break;
 		case ELEM_FIRST:
 		case ELEM:
+			if (c == ']' && s->st == ELEM_FIRST && s->top_array) {
+				s->top_array = 0;
+				s->count++;
+				s->st = TOP;
+				break;
+			}
 			if (c == ']' && s->st == ELEM_FIRST) {
 				cJSON *empty = cJSON_CreateArray();
 				if (!empty)
@@ -493,7 +517,7 @@ hq_jsonin_stream_feed(struct hq_jsonin_stream *s, const char *p, size_t n,
 			}
 			if (is_stray(c))
 				return fail(s, s->line, "not valid JSON", e);
-			capture(s, W_ELEMENT, 2, c);
+			capture(s, W_ELEMENT, s->top_array ? 1 : 2, c);
 			continue;
 		case ELEM_NEXT:
 			if (c == ',')

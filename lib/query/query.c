@@ -38,49 +38,65 @@ hq_query_resolve(struct hq_store *s, const char *name, struct hq_metric_ref *m,
 	char **cands = NULL;
 	size_t nc = 0;
 	const char *sugg;
-	int found = 0;
+	int64_t id = 0;
 
 	memset(m, 0, sizeof *m);
 	if (info) {
 		fill_from_info(m, info);
 		return 0;
 	}
-	/* Not in the catalog: perhaps a type the store holds. */
-	if (s && hq_store_prepare(s, "SELECT m.identifier, (SELECT unit FROM sample "
-	    "WHERE metric_id = m.id LIMIT 1) FROM metric m", &st, e) == 0) {
+	/* Not in the catalog: perhaps a type the store holds, found through
+	 * the store's index of spellings (a scan of every metric per name
+	 * made hq-correlate --against all quadratic in their number). */
+	if (s && (id = hq_store_metric_find(s, name, e)) < 0)
+		return -1;
+	if (id > 0) {
+		const char *ident = hq_store_metric_name(s, id);
+		char snake[128];
+		if (!ident)
+			ident = name;
+		hq_catalog_snake(ident, snake, sizeof snake);
+		snprintf(m->name, sizeof m->name, "%s", snake);
+		snprintf(m->identifier, sizeof m->identifier, "%s", ident);
+		m->kind = hq_catalog_guess_kind(ident);
+		if (m->kind == HQ_KIND_CATEGORY)
+			snprintf(m->unit, sizeof m->unit, "%s",
+			    hq_catalog_category_unit(snake));
+		else if (hq_store_prepare(s, "SELECT unit FROM sample WHERE "
+		    "metric_id = ?1 LIMIT 1", &st, e) == 0) {
+			const char *unit;
+			sqlite3_bind_int64(st, 1, id);
+			unit = sqlite3_step(st) == SQLITE_ROW ?
+			    (const char *)sqlite3_column_text(st, 0) : NULL;
+			snprintf(m->unit, sizeof m->unit, "%s", unit ? unit : "");
+			sqlite3_finalize(st);
+		} else
+			return -1;
+		return 0;
+	}
+	/* Unknown: the names the store holds, for a suggestion. */
+	if (s && hq_store_prepare(s, "SELECT identifier FROM metric", &st, e) == 0) {
 		while (sqlite3_step(st) == SQLITE_ROW) {
-			const char *id = (const char *)sqlite3_column_text(st, 0);
-			const char *unit = (const char *)sqlite3_column_text(st, 1);
 			char snake[128];
-			hq_catalog_snake(id, snake, sizeof snake);
-			if (!found && (strcasecmp(id, name) == 0 || strcasecmp(snake, name) == 0)) {
-				snprintf(m->name, sizeof m->name, "%s", snake);
-				snprintf(m->identifier, sizeof m->identifier, "%s", id);
-				m->kind = hq_catalog_guess_kind(id);
-				snprintf(m->unit, sizeof m->unit, "%s",
-				    m->kind == HQ_KIND_CATEGORY ?
-				    hq_catalog_category_unit(snake) : unit ? unit : "");
-				found = 1;
-			}
+			hq_catalog_snake((const char *)sqlite3_column_text(st, 0),
+			    snake, sizeof snake);
 			cands = hq_xrealloc(cands, (nc + 1) * sizeof *cands);
 			cands[nc++] = hq_xstrdup(snake);
 		}
 		sqlite3_finalize(st);
 	}
-	if (!found) {
-		sugg = hq_catalog_suggest(name, (const char *const *)cands, nc);
-		if (!sugg)
-			sugg = hq_catalog_suggest_known(name, &known);
-		if (sugg)
-			hq_err_set(e, "unknown metric '%s' (did you mean %s?)", name, sugg);
-		else
-			hq_err_set(e, "unknown metric '%s'; hq-query --list shows the "
-			    "metrics in the store", name);
-	}
+	sugg = hq_catalog_suggest(name, (const char *const *)cands, nc);
+	if (!sugg)
+		sugg = hq_catalog_suggest_known(name, &known);
+	if (sugg)
+		hq_err_set(e, "unknown metric '%s' (did you mean %s?)", name, sugg);
+	else
+		hq_err_set(e, "unknown metric '%s'; hq-query --list shows the "
+		    "metrics in the store", name);
 	for (size_t i = 0; i < nc; i++)
 		free(cands[i]);
 	free(cands);
-	return found ? 0 : -1;
+	return -1;
 }
 
 long
@@ -247,6 +263,44 @@ stream_fill(struct stream *s, int i, struct hq_err *e)
 	return 0;
 }
 
+/*
+ * The same activity recorded twice (workout_same, kept by hq-ingest): a
+ * discrete metric's samples of the recording that yields, inside its
+ * time, are left out where the kept recording's source has samples of the
+ * metric inside its own, so that a day's heart rate averages over one
+ * recording, not both (SPEC: hq-ingest). --source still shows them.
+ */
+#define SAME_EXCLUDED \
+	" AND NOT EXISTS (SELECT 1 FROM workout_same ws" \
+	" JOIN workout w ON w.id = ws.workout_id" \
+	" JOIN workout k ON k.id = ws.same_as" \
+	" WHERE w.source_id = o.source_id" \
+	" AND o.start >= w.start AND o.start <= w.end" \
+	" AND EXISTS (SELECT 1 FROM sample t WHERE t.metric_id = o.metric_id" \
+	" AND t.source_id = k.source_id" \
+	" AND t.start >= k.start AND t.start <= k.end))"
+
+/* Whether a read of m's samples in [lo, hi) must leave some out (above):
+ * m is discrete and a recording that yields overlaps the range. */
+static int
+same_excludes(struct hq_store *st, const struct hq_metric_ref *m, int64_t lo,
+    int64_t hi)
+{
+	sqlite3_stmt *q;
+	struct hq_err e;
+	int yes;
+
+	if (m->kind != HQ_KIND_DISCRETE || hq_store_prepare(st,
+	    "SELECT 1 FROM workout_same ws JOIN workout w ON w.id ="
+	    " ws.workout_id WHERE w.start < ?2 AND w.end >= ?1 LIMIT 1", &q, &e))
+		return 0;   /* a store from before workout_same: none */
+	sqlite3_bind_int64(q, 1, lo);
+	sqlite3_bind_int64(q, 2, hi);
+	yes = sqlite3_step(q) == SQLITE_ROW;
+	sqlite3_finalize(q);
+	return yes;
+}
+
 /* The samples of metric ids with start in [lo, hi), and end > end_after
  * (INT64_MIN: any), of source_id (0: any), in start order; with their
  * device when devices is set. */
@@ -256,17 +310,18 @@ stream_open(struct stream *s, struct hq_store *st,
     int64_t lo, int64_t hi, int64_t end_after, int64_t source_id,
     struct hq_err *e)
 {
-	char sql[320];
+	char sql[1024];
 	enum hq_kind kind = m->kind;
 	int text = kind == HQ_KIND_SLEEP || kind == HQ_KIND_CATEGORY;
 
 	/* Only the columns and conditions this read needs: SQLite does every
 	 * one for every sample. */
 	snprintf(sql, sizeof sql, "SELECT start, end, value, source_id%s%s FROM "
-	    "sample WHERE metric_id = ?1 AND start >= ?2 AND start < ?3%s%s "
+	    "sample o WHERE metric_id = ?1 AND start >= ?2 AND start < ?3%s%s%s "
 	    "ORDER BY start", devices ? ", coalesce(device_id, 0)" : "",
 	    text ? ", text" : "", end_after != INT64_MIN ? " AND end > ?4" : "",
-	    source_id ? " AND source_id = ?5" : "");
+	    source_id ? " AND source_id = ?5" : "",
+	    !source_id && same_excludes(st, m, lo, hi) ? SAME_EXCLUDED : "");
 	memset(s, 0, sizeof *s);
 	s->kind = kind;
 	s->devices = devices;
@@ -1598,6 +1653,9 @@ hq_query_each(struct hq_store *s, const struct hq_query *qin,
 		}
 	}
 	int vals;
+	/* Rollups hold both recordings of an activity recorded twice. */
+	if (!source_id && same_excludes(s, &q.metric, q.from, q.to))
+		q.no_rollup = 1;
 	if (rollup_eligible(&q, &vals) && hq_rollup_current(s) &&
 	    (!vals || hq_rollup_vals_current(s))) {
 		int got = run_rollup(s, &q, ids, source_id, vals, 0, &em, e);

@@ -194,11 +194,12 @@ static const char *const distance_ids[] = {
 #define ENERGY_ID "HKQuantityTypeIdentifierActiveEnergyBurned"
 
 /* The SELECT list both queries share; the row is read by read_workout. */
-#define WORKOUT_COLS \
+#define WORKOUT_SEL \
 	"w.id, w.activity_type, w.start, w.end, w.duration, w.distance," \
 	" w.energy, s.name," \
-	" EXISTS (SELECT 1 FROM route r WHERE r.workout_id = w.id)" \
-	" FROM workout w JOIN source s ON s.id = w.source_id"
+	" EXISTS (SELECT 1 FROM route r WHERE r.workout_id = w.id)"
+#define WORKOUT_FROM " FROM workout w JOIN source s ON s.id = w.source_id"
+#define WORKOUT_COLS WORKOUT_SEL WORKOUT_FROM
 
 static void
 read_workout(sqlite3_stmt *q, struct workout *w)
@@ -438,6 +439,21 @@ queries_prepare(struct hq_store *s, struct queries *q, struct hq_err *e)
 	return 0;
 }
 
+int
+hq_workout_has_same(struct hq_store *s)
+{
+	sqlite3_stmt *q;
+	int yes = 0;
+	struct hq_err e;
+
+	if (hq_store_prepare(s, "SELECT 1 FROM sqlite_master WHERE type ="
+	    " 'table' AND name = 'workout_same'", &q, &e) != 0)
+		return 0;
+	yes = sqlite3_step(q) == SQLITE_ROW;
+	sqlite3_finalize(q);
+	return yes;
+}
+
 long
 hq_workout_list(struct hq_store *s, const struct hq_workout_filter *f,
     struct hq_out *out, struct hq_err *e)
@@ -448,9 +464,9 @@ hq_workout_list(struct hq_store *s, const struct hq_workout_filter *f,
 	struct workout w;
 	sqlite3_stmt *q = NULL;
 	const char *type = NULL;
-	char suggest[64];
+	char suggest[64], sql[1024];
 	long rows = 0;
-	int rc, table = hq_out_format(out) == HQ_FMT_TABLE;
+	int rc, same, table = hq_out_format(out) == HQ_FMT_TABLE;
 
 	if (!f)
 		f = &none;
@@ -470,11 +486,16 @@ hq_workout_list(struct hq_store *s, const struct hq_workout_filter *f,
 		queries_free(&qs);
 		return -1;
 	}
-	if (hq_store_prepare(s, "SELECT " WORKOUT_COLS
+	same = hq_workout_has_same(s);
+	snprintf(sql, sizeof sql, "SELECT " WORKOUT_SEL ", %s" WORKOUT_FROM
 	    " WHERE (?1 IS NULL OR w.activity_type = ?1)"
 	    " AND w.start >= ?2 AND (?3 = 0 OR w.start < ?3)"
-	    " AND coalesce(w.duration, w.end - w.start) >= ?4"
-	    " ORDER BY w.start DESC, w.id DESC LIMIT ?5 OFFSET ?6", &q, e) != 0) {
+	    " AND coalesce(w.duration, w.end - w.start) >= ?4%s"
+	    " ORDER BY w.start DESC, w.id DESC LIMIT ?5 OFFSET ?6",
+	    same ? "(SELECT same_as FROM workout_same ws WHERE ws.workout_id ="
+	    " w.id)" : "NULL", same && !f->all_sources ? " AND w.id NOT IN"
+	    " (SELECT workout_id FROM workout_same)" : "");
+	if (hq_store_prepare(s, sql, &q, e) != 0) {
 		queries_free(&qs);
 		return -1;
 	}
@@ -499,6 +520,12 @@ hq_workout_list(struct hq_store *s, const struct hq_workout_filter *f,
 			out_workout_table(out, &w);
 		else
 			out_workout(out, &w);
+		if (f->all_sources && !table) {
+			if (sqlite3_column_type(q, 9) == SQLITE_NULL)
+				hq_out_null(out, "same_as");
+			else
+				hq_out_int(out, "same_as", sqlite3_column_int64(q, 9));
+		}
 		hq_out_end(out);
 		rows++;
 	}
@@ -633,10 +660,12 @@ static int
 out_metadata(struct hq_store *s, const struct workout *w, struct hq_out *out,
     struct hq_err *e)
 {
-	enum { TZ, INDOOR, ELEVATION, TEMP, HUMIDITY, METS, NKEYS };
+	enum { TZ, INDOOR, ELEVATION, TEMP, HUMIDITY, METS, SUB, VIRTUAL,
+	    NKEYS };
 	static const char *const keys[NKEYS] = {
 		"HKTimeZone", "HKIndoorWorkout", "HKElevationAscended",
 		"HKWeatherTemperature", "HKWeatherHumidity", "HKAverageMETs",
+		"HQSubSport", "HQVirtualRoute",
 	};
 	char *val[NKEYS] = { 0 };
 	sqlite3_stmt *q;
@@ -672,6 +701,10 @@ out_metadata(struct hq_store *s, const struct workout *w, struct hq_out *out,
 		hq_out_num(out, "humidity_pct", round_to(v > 100 ? v / 100 : v, 1));
 	if (val[METS] && parse_quantity(val[METS], &v, unit, sizeof unit) == 0)
 		hq_out_num(out, "average_mets", round_to(v, 2));
+	/* Device files (activity.h): the sub-sport, a game's map. */
+	hq_out_str(out, "sub_sport", val[SUB]);
+	hq_out_bool(out, "virtual_route", val[VIRTUAL] &&
+	    strcmp(val[VIRTUAL], "1") == 0);
 done:
 	for (int k = 0; k < NKEYS; k++)
 		free(val[k]);

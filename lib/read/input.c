@@ -9,6 +9,7 @@
 #include <archive.h>
 
 #include "hq/input.h"
+#include "hq/utf8.h"
 
 /* How much of a file sniffing sees. */
 #define SNIFF_SIZE 65536
@@ -150,7 +151,7 @@ hq_input_lines_start(struct hq_input_lines *l, struct hq_input *in,
 	l->max = max;
 	l->lineno = 0;
 	l->line = (struct hq_buf){ 0 };
-	l->too_long = l->eof = 0;
+	l->too_long = l->eof = l->stopped = 0;
 	l->pos = l->len = 0;
 }
 
@@ -160,11 +161,13 @@ hq_input_lines_next(struct hq_input_lines *l, struct hq_err *e)
 	hq_buf_reset(&l->line);
 	hq_buf_append(&l->line, "", 0);   /* data is a string even when empty */
 	l->too_long = 0;
+	if (l->stopped)
+		return 0;
 	for (;;) {
 		if (l->pos == l->len) {
 			if (l->eof) {
 				/* A last line without its newline. */
-				if (!l->line.len && !l->too_long)
+				if (!l->line.len)
 					return 0;
 				l->lineno++;
 				return 1;
@@ -182,13 +185,20 @@ hq_input_lines_next(struct hq_input_lines *l, struct hq_err *e)
 		}
 		char *nl = memchr(l->buf + l->pos, '\n', l->len - l->pos);
 		size_t k = nl ? (size_t)(nl - (l->buf + l->pos)) : l->len - l->pos;
-		if (!l->too_long) {
-			if (l->line.len + k > l->max) {
-				l->too_long = 1;
-				hq_buf_reset(&l->line);
-			} else
-				hq_buf_append(&l->line, l->buf + l->pos, k);
+		long at = l->lineno + 1;
+		if (l->line.len + k > l->max) {
+			/* Past the bound: said now, not at a newline that may
+			 * never come (/dev/zero); the lines end here. */
+			l->too_long = 1;
+			l->stopped = 1;
+			hq_buf_reset(&l->line);
+			hq_buf_append(&l->line, "", 0);
+			l->lineno++;
+			return 1;
 		}
+		if (hq_text_check(l->buf + l->pos, k, l->in->name, &at, e))
+			return -1;
+		hq_buf_append(&l->line, l->buf + l->pos, k);
 		l->pos += k + (nl ? 1 : 0);
 		if (nl) {
 			l->lineno++;
@@ -201,26 +211,4 @@ void
 hq_input_lines_end(struct hq_input_lines *l)
 {
 	hq_buf_free(&l->line);
-}
-
-int
-hq_input_slurp(struct hq_input *in, size_t max, struct hq_buf *b,
-    struct hq_err *e)
-{
-	char chunk[65536];
-	ssize_t n;
-
-	hq_buf_append(b, "", 0);   /* a string even when empty */
-	while ((n = hq_input_read(in, chunk, sizeof chunk)) > 0) {
-		if (b->len + (size_t)n > max) {
-			hq_err_set(e, "%s: larger than %zu MB", in->name, max >> 20);
-			return -1;
-		}
-		hq_buf_append(b, chunk, (size_t)n);
-	}
-	if (n < 0) {
-		hq_err_set(e, "%s: %s", in->name, hq_input_strerror(in));
-		return -1;
-	}
-	return 0;
 }

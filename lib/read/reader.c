@@ -3,14 +3,30 @@
 #include "hq/applehealth.h"
 #include "hq/buf.h"
 #include "hq/cgmfile.h"
+#include "hq/devicezip.h"
+#include "hq/fitfile.h"
 #include "hq/jsonl.h"
 #include "hq/reader.h"
 #include "hq/reportfile.h"
+#include "hq/trackfile.h"
 
 /* The formats hq-ingest reads, most specific first (reader.h). */
 static const struct hq_reader readers[] = {
+	/* Above Apple's zip, which claims any zip: only a zip that shows
+	 * device files and nothing of Apple's (devicezip.h). */
+	{ "device-zip", "device", "a zip of FIT, TCX or GPX files",
+	  hq_devicezip_sniff_zip, hq_devicezip_read_zip },
 	{ "apple-zip", "apple", "an Apple Health export (zip or XML)",
 	  hq_applehealth_sniff_zip, hq_applehealth_read_zip },
+	/* Above Apple's XML, which claims any XML. */
+	{ "fit", "fit", "a FIT activity file", hq_fitfile_sniff,
+	  hq_fitfile_read },
+	{ "tcx", "tcx", "a TCX activity file", hq_trackfile_sniff_tcx,
+	  hq_trackfile_read_tcx },
+	{ "gpx", "gpx", "a GPX track", hq_trackfile_sniff_gpx,
+	  hq_trackfile_read_gpx },
+	{ "gzip", "device", "a gzip of a FIT, TCX or GPX file",
+	  hq_devicezip_sniff_gz, hq_devicezip_read_gz },
 	{ "apple-xml", "apple", "an Apple Health export (zip or XML)",
 	  hq_applehealth_sniff_xml, hq_applehealth_read_xml },
 	{ "dexcom-clarity", "dexcom", "a Dexcom Clarity CSV",
@@ -59,6 +75,27 @@ family_reader(const char *family, const unsigned char *p, size_t n)
 	return last;
 }
 
+/* --format fit, tcx or gpx on a zip or a gzip: the device files' reader
+ * of it, which reads the files inside as that format (the options'
+ * family); else NULL. */
+static const struct hq_reader *
+device_archive(const char *family, const unsigned char *p, size_t n)
+{
+	const char *name = NULL;
+
+	if (strcmp(family, "fit") != 0 && strcmp(family, "tcx") != 0 &&
+	    strcmp(family, "gpx") != 0)
+		return NULL;
+	if (hq_devicezip_sniff_gz(p, n))
+		name = "gzip";
+	else if (n >= 4 && memcmp(p, "PK\3\4", 4) == 0)
+		name = "device-zip";
+	for (size_t i = 0; name && i < NREADERS; i++)
+		if (strcmp(readers[i].name, name) == 0)
+			return &readers[i];
+	return NULL;
+}
+
 /* "path: not an Apple Health export (zip or XML) nor JSON lines; ..." */
 static void
 unknown_format(const char *path, struct hq_err *e)
@@ -86,7 +123,9 @@ hq_reader_open(struct hq_input *in, const char *path, const char *family,
 	if (hq_input_open(in, path, e))
 		return NULL;
 	if (family && strcmp(family, "auto") != 0) {
-		r = family_reader(family, in->pre, in->prelen);
+		r = device_archive(family, in->pre, in->prelen);
+		if (!r)
+			r = family_reader(family, in->pre, in->prelen);
 		if (!r) {
 			hq_err_set(e, "unknown format '%s'", family);
 			goto fail;

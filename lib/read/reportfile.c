@@ -11,9 +11,17 @@
 #include "hq/jsonin.h"
 #include "hq/labs.h"
 #include "hq/reportfile.h"
+#include "hq/utf8.h"
 
-/* The largest JSON document read whole: DEXA scans are kilobytes. */
-#define MAX_DEXA_JSON (16u << 20)
+/* DEXA JSON is streamed too (a 16 MB file read whole took 162 MB): a
+ * top-level array's scans one at a time, a scan (an element, or a
+ * top-level object) at most 1 MiB and 64 Ki values; a scan is a few KB,
+ * at most HQ_DEXA_MAX_FIELDS fields, and a file at most HQ_DEXA_MAX_SCANS
+ * scans. */
+static const struct hq_jsonin_limits dexa_limits = {
+	.element_bytes = 1u << 20, .element_values = 64L << 10,
+	.value_bytes = 1u << 20, .value_values = 64L << 10,
+};
 
 /* A FHIR Bundle's entries are read one at a time (a Bundle of decades of
  * results is a few megabytes, 20,000 Observations 7.4 MB, but nothing
@@ -128,16 +136,22 @@ hq_reportfile_sniff_dexa_json(const unsigned char *p, size_t n)
 
 /* ---- reading ------------------------------------------------------------- */
 
+/* A result or scan the writer refuses (2) fails the file, as a store
+ * error does. */
 static int
 add_lab(void *arg, const struct hq_lab_result *r, struct hq_err *e)
 {
-	return hq_ingest_lab_result(arg, r, 0, e) < 0 ? -1 : 0;
+	int rc = hq_ingest_lab_result(arg, r, 0, e);
+
+	return rc < 0 || rc == 2 ? -1 : 0;
 }
 
 static int
 add_scan(void *arg, const struct hq_dexa_scan *s, struct hq_err *e)
 {
-	return hq_ingest_dexa_scan(arg, s, e) < 0 ? -1 : 0;
+	int rc = hq_ingest_dexa_scan(arg, s, e);
+
+	return rc < 0 || rc == 2 ? -1 : 0;
 }
 
 /* A file that failed: its message says where (hq-ingest adds that nothing
@@ -258,22 +272,29 @@ hq_reportfile_read_dexa_csv(struct hq_input *in,
 	return rc;
 }
 
-/* A whole JSON document (or several, one after another) to fn. */
+/* Every byte of in to the stream s, each piece first through the rule of
+ * text readers (no NUL byte): 0, or -1 with e set. */
 static int
-read_json(struct hq_input *in, size_t max, hq_jsonin_fn *fn, void *arg,
-    struct hq_err *e)
+feed_stream(struct hq_input *in, struct hq_jsonin_stream *s, struct hq_err *e)
 {
-	struct hq_buf b = { 0 };
 	struct hq_err je;
-	int rc = hq_input_slurp(in, max, &b, e);
+	char chunk[65536];
+	long line = 1;
+	ssize_t n;
 
-	if (rc == 0 && hq_jsonin_each(b.data, b.len, in->name, 0, fn, arg, &je) < 0) {
-		if (strncmp(je.msg, in->name, strlen(in->name)) != 0)
-			hq_err_prefix(&je, "%s", in->name);
-		rc = rejected(&je, e);
+	while ((n = hq_input_read(in, chunk, sizeof chunk)) > 0) {
+		if (hq_text_check(chunk, (size_t)n, in->name, &line, e))
+			return -1;
+		if (hq_jsonin_stream_feed(s, chunk, (size_t)n, &je) < 0)
+			return rejected(&je, e);
 	}
-	hq_buf_free(&b);
-	return rc;
+	if (n < 0) {
+		hq_err_set(e, "%s: %s", in->name, hq_input_strerror(in));
+		return -1;
+	}
+	if (hq_jsonin_stream_end(s, &je) < 0)
+		return rejected(&je, e);
+	return 0;
 }
 
 /* A FHIR result, and the progress line redrawn as results go in. */
@@ -300,21 +321,8 @@ hq_reportfile_read_fhir(struct hq_input *in,
 	struct hq_lab_sink sink = { .file = in->name, .emit = add_fhir_lab,
 	    .arg = &f };
 	struct hq_jsonin_stream *s = hq_fhir_stream(&sink, &fhir_limits);
-	struct hq_err je;
-	char chunk[65536];
-	ssize_t n;
-	int rc = 0;
+	int rc = feed_stream(in, s, e);
 
-	while (rc == 0 && (n = hq_input_read(in, chunk, sizeof chunk)) > 0) {
-		if (hq_jsonin_stream_feed(s, chunk, (size_t)n, &je) < 0)
-			rc = rejected(&je, e);
-	}
-	if (rc == 0 && n < 0) {
-		hq_err_set(e, "%s: %s", in->name, hq_input_strerror(in));
-		rc = -1;
-	}
-	if (rc == 0 && hq_jsonin_stream_end(s, &je) < 0)
-		rc = rejected(&je, e);
 	hq_jsonin_stream_free(s);
 
 	/* What a FHIR file holds that is no lab result (vital signs, gram
@@ -325,18 +333,15 @@ hq_reportfile_read_fhir(struct hq_input *in,
 	return rc;
 }
 
-static int
-dexa_doc(void *arg, const cJSON *v, long line, struct hq_err *e)
-{
-	return hq_dexa_json(arg, v, line, e);
-}
-
 int
 hq_reportfile_read_dexa_json(struct hq_input *in,
     const struct hq_read_opts *o, struct hq_ingest *ig, struct hq_err *e)
 {
 	(void)o;
 	struct hq_dexa_sink sink = { .file = in->name, .emit = add_scan, .arg = ig };
+	struct hq_jsonin_stream *s = hq_dexa_stream(&sink, &dexa_limits);
+	int rc = feed_stream(in, s, e);
 
-	return read_json(in, MAX_DEXA_JSON, dexa_doc, &sink, e);
+	hq_jsonin_stream_free(s);
+	return rc;
 }

@@ -285,6 +285,18 @@ hq_ingest_skip(struct hq_ingest *ig, const char *fmt, ...)
 }
 
 void
+hq_ingest_skip_n(struct hq_ingest *ig, long n, const char *fmt, ...)
+{
+	va_list ap;
+
+	ig->c.records += n;
+	ig->c.skipped += n;
+	va_start(ap, fmt);
+	vwarn(ig, fmt, ap);
+	va_end(ap);
+}
+
+void
 hq_ingest_dropped_chars(struct hq_ingest *ig, long n)
 {
 	ig->c.control_chars += n;
@@ -479,6 +491,44 @@ done:
 	return rc;
 }
 
+/*
+ * The same activity recorded twice (SPEC: hq-ingest): two workouts of any
+ * sources whose time ranges overlap by more than half of the shorter one
+ * are one activity. Each pair's recording with fewer heart-rate samples
+ * of its own source inside it yields (on a tie, the one not from a device
+ * file; then the newer row); workout_same lists those that yield and to
+ * whom. Rebuilt whole at every import that adds anything: only workouts
+ * that overlap another are scored.
+ */
+static const char same_sql[] =
+	"DELETE FROM workout_same;"
+	"WITH pair(a, b) AS ("
+	"  SELECT x.id, y.id FROM workout x JOIN workout y"
+	"    ON y.id != x.id AND y.start < x.end AND x.start < y.end"
+	"  WHERE 2 * (min(x.end, y.end) - max(x.start, y.start))"
+	"    > min(x.end - x.start, y.end - y.start)),"
+	"score(id, nhr, dev) AS ("
+	"  SELECT w.id, (SELECT count(*) FROM sample s"
+	"    WHERE s.metric_id = (SELECT id FROM metric WHERE identifier ="
+	"      'HKQuantityTypeIdentifierHeartRate')"
+	"    AND s.source_id = w.source_id"
+	"    AND s.start >= w.start AND s.start <= w.end),"
+	"    coalesce((SELECT i.format IN ('fit', 'tcx', 'gpx', 'device-zip',"
+	"      'gzip') FROM import i WHERE i.id = w.import_id), 0)"
+	"  FROM workout w WHERE w.id IN (SELECT a FROM pair))"
+	"INSERT INTO workout_same(workout_id, same_as)"
+	"  SELECT p.a, min(p.b) FROM pair p"
+	"  JOIN score sa ON sa.id = p.a JOIN score sb ON sb.id = p.b"
+	"  WHERE sb.nhr > sa.nhr OR (sb.nhr = sa.nhr AND (sb.dev > sa.dev"
+	"    OR (sb.dev = sa.dev AND p.b < p.a)))"
+	"  GROUP BY p.a;";
+
+static int
+same_refresh(struct hq_ingest *ig, struct hq_err *e)
+{
+	return hq_store_exec(ig->s, same_sql, e);
+}
+
 int
 hq_ingest_commit(struct hq_ingest *ig, struct hq_err *e)
 {
@@ -501,7 +551,9 @@ hq_ingest_commit(struct hq_ingest *ig, struct hq_err *e)
 	 * import's transaction, from the samples with id >=
 	 * ig->first_sample_id: this is the one place for that call.
 	 */
-	if (hq_rollup_refresh(ig->s, ig->first_sample_id, e) || describe(ig->s, e))
+	if (hq_rollup_refresh(ig->s, ig->first_sample_id, e) ||
+	    ((ig->c.inserted || ig->c.workouts_inserted) && same_refresh(ig, e)) ||
+	    describe(ig->s, e))
 		goto fail;
 	hq_store_finalize(ig->st, NSTMT);
 	if (hq_store_commit(ig->s, e))
@@ -511,6 +563,31 @@ hq_ingest_commit(struct hq_ingest *ig, struct hq_err *e)
 fail:
 	hq_ingest_abort(ig);
 	return -1;
+}
+
+int
+hq_ingest_part_begin(struct hq_ingest *ig, struct hq_err *e)
+{
+	ig->part = ig->c;
+	return hq_store_savepoint(ig->s, e);
+}
+
+int
+hq_ingest_part_keep(struct hq_ingest *ig, struct hq_err *e)
+{
+	return hq_store_savepoint_keep(ig->s, e);
+}
+
+void
+hq_ingest_part_undo(struct hq_ingest *ig)
+{
+	hq_store_savepoint_undo(ig->s);
+	ig->c = ig->part;
+	/* Ids cached here may be gone with the part. */
+	ig->tc.metric_id = 0;
+	ig->last_source[0] = ig->last_device[0] = '\0';
+	ig->last_source_id = ig->last_device_id = 0;
+	ig->new_sample_id = ig->new_workout_id = 0;
 }
 
 void

@@ -2,9 +2,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "hq/buf.h"
 #include "hq/fhir.h"
+#include "hq/ingest.h"
 #include "hq/jsonin.h"
 #include "hq/report.h"
 
@@ -75,6 +77,7 @@ static const struct hq_store_sql wsql[NW] = {
 struct hq_report_writer {
 	struct hq_store *store;
 	int64_t import_id;       /* 0: none (tests) */
+	int64_t now;             /* when the import started */
 	sqlite3_stmt *st[NW];
 	struct hq_report_counts c;
 };
@@ -86,6 +89,7 @@ hq_report_writer_new(struct hq_store *s, int64_t import_id)
 
 	w->store = s;
 	w->import_id = import_id;
+	w->now = (int64_t)time(NULL);
 	return w;
 }
 
@@ -150,12 +154,46 @@ report_id(struct hq_report_writer *w, const char *kind, const char *date,
 #define WHEN(r) HQ_TEXT((r)->test), HQ_TEXT((r)->date), HQ_INT((r)->time), \
 	HQ_INT((r)->has_time)
 
+/* ---- the checks every reader's results and scans pass ---------------- */
+
+/* A value as it will be kept, after any conversion (NaN: none): finite
+ * and at most HQ_INGEST_MAX_VALUE in size, as a sample's. */
+static int
+check_value(const char *what, double v, struct hq_err *e)
+{
+	if (isnan(v) || (isfinite(v) && fabs(v) <= HQ_INGEST_MAX_VALUE))
+		return 0;
+	hq_err_set(e, "%s %g is out of range (at most %g in size)", what, v,
+	    HQ_INGEST_MAX_VALUE);
+	return -1;
+}
+
+/* A report's date: no more than HQ_REPORT_MAX_AHEAD after the import
+ * began (a zone ahead of UTC, a scanner's clock a little fast), never a
+ * placeholder such as 9999-12-31 that would stay the latest for ever. */
+static int
+check_date(const struct hq_report_writer *w, const char *date, int64_t t,
+    struct hq_err *e)
+{
+	if (t <= w->now + HQ_REPORT_MAX_AHEAD)
+		return 0;
+	hq_err_set(e, "date %s is in the future (more than a day after this "
+	    "import)", date);
+	return -1;
+}
+
 int
 hq_report_add_lab(struct hq_report_writer *w, const struct hq_lab_result *r,
     int64_t clinical_id, struct hq_err *e)
 {
 	int64_t id, rid, amended = 0;
 	int supersedes = hq_labs_supersedes(r->status);
+
+	if (check_value(r->test, r->value, e) ||
+	    check_value("reference range low", r->ref_low, e) ||
+	    check_value("reference range high", r->ref_high, e) ||
+	    check_date(w, r->date, r->time, e))
+		return 2;
 
 	if (strcmp(r->status, "entered-in-error") == 0) {
 		if (!r->id[0])
@@ -204,9 +242,15 @@ int
 hq_report_add_dexa(struct hq_report_writer *w, const struct hq_dexa_scan *scan,
     struct hq_err *e)
 {
-	int64_t rid = query_id(w, W_DEXA_FIND, (struct hq_bind[]){
-	    HQ_TEXT(scan->date), HQ_TEXT(scan->source), HQ_END }, e);
+	int64_t rid;
 
+	for (size_t i = 0; i < scan->n; i++)
+		if (check_value(scan->v[i].field, scan->v[i].value, e))
+			return 2;
+	if (check_date(w, scan->date, scan->time, e))
+		return 2;
+	rid = query_id(w, W_DEXA_FIND, (struct hq_bind[]){
+	    HQ_TEXT(scan->date), HQ_TEXT(scan->source), HQ_END }, e);
 	if (rid < 0)
 		return -1;
 	if (rid) {
@@ -252,11 +296,11 @@ backfill_emit(void *arg, const struct hq_lab_result *r, struct hq_err *e)
 {
 	struct backfill *b = arg;
 
-	if (hq_report_add_lab(b->w, r, b->clinical_id, e) < 0) {
+	int rc = hq_report_add_lab(b->w, r, b->clinical_id, e);
+
+	if (rc < 0)
 		b->store_failed = 1;
-		return -1;
-	}
-	return 0;
+	return rc < 0 || rc == 2 ? -1 : 0;
 }
 
 static int

@@ -4,11 +4,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "hq/buf.h"
+#include "hq/catalog.h"
 #include "hq/store.h"
 #include "hq/utf8.h"
 
@@ -499,6 +501,15 @@ static const char *const migrations[] = {
 	"CREATE TABLE IF NOT EXISTS rollup_merged_q_metric ("
 	"  metric_id INTEGER PRIMARY KEY"
 	");",
+	/* 8 (issue 22), appended; the lead renumbers at merge if another
+	 * lands first. The same activity recorded twice (an Apple workout
+	 * and its device file): workout_id is the recording that yields to
+	 * same_as (hq_ingest_same_refresh(), kept by every import; empty
+	 * here until the next one). */
+	"CREATE TABLE IF NOT EXISTS workout_same ("
+	"  workout_id INTEGER PRIMARY KEY,"
+	"  same_as INTEGER NOT NULL"
+	");",
 };
 
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
@@ -518,6 +529,10 @@ struct names {
 	size_t n, cap, last;
 	int whole;
 	size_t *by_id;            /* whole: indexes of name[] in id order */
+	/* Metrics: every identifier and its snake-case name, in strcasecmp
+	 * order then id (hq_store_metric_find); built from a whole table. */
+	struct spelling { char *key; int64_t id; } *spell;
+	size_t nspell;
 };
 
 struct hq_store {
@@ -907,8 +922,19 @@ fail:
 
 /* Empty the list (it keeps its table). */
 static void
+spell_free(struct names *c)
+{
+	for (size_t i = 0; i < c->nspell; i++)
+		free(c->spell[i].key);
+	free(c->spell);
+	c->spell = NULL;
+	c->nspell = 0;
+}
+
+static void
 names_free(struct names *c)
 {
+	spell_free(c);
 	for (size_t i = 0; i < c->n; i++)
 		free(c->name[i]);
 	free(c->name);
@@ -982,6 +1008,35 @@ hq_store_rollback(struct hq_store *s)
 	if (!sqlite3_get_autocommit(s->db))
 		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 	/* Interned ids created inside the transaction are gone too. */
+	names_free(&s->metrics);
+	names_free(&s->sources);
+	names_free(&s->devices);
+}
+
+int
+hq_store_savepoint(struct hq_store *s, struct hq_err *e)
+{
+	if (sqlite3_exec(s->db, "SAVEPOINT hq_part", NULL, NULL, NULL) !=
+	    SQLITE_OK)
+		return sql_err(s, e, "starting a savepoint");
+	return 0;
+}
+
+int
+hq_store_savepoint_keep(struct hq_store *s, struct hq_err *e)
+{
+	if (sqlite3_exec(s->db, "RELEASE hq_part", NULL, NULL, NULL) !=
+	    SQLITE_OK)
+		return sql_err(s, e, "releasing a savepoint");
+	return 0;
+}
+
+void
+hq_store_savepoint_undo(struct hq_store *s)
+{
+	sqlite3_exec(s->db, "ROLLBACK TO hq_part; RELEASE hq_part", NULL, NULL,
+	    NULL);
+	/* Interned ids created since are gone too. */
 	names_free(&s->metrics);
 	names_free(&s->sources);
 	names_free(&s->devices);
@@ -1102,6 +1157,23 @@ names_find(struct names *c, const char *name)
 {
 	if (c->n && strcmp(c->name[c->last], name) == 0)
 		return c->id[c->last];
+	if (c->whole) {
+		/* A whole table is in name order (names_load). */
+		size_t lo = 0, hi = c->n;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			int d = strcmp(c->name[mid], name);
+			if (d == 0) {
+				c->last = mid;
+				return c->id[mid];
+			}
+			if (d < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		return 0;
+	}
 	for (size_t i = 0; i < c->n; i++)
 		if (strcmp(c->name[i], name) == 0) {
 			c->last = i;
@@ -1122,6 +1194,7 @@ names_add(struct names *c, const char *name, int64_t id)
 	c->id[c->n] = id;
 	c->last = c->n++;
 	c->whole = 0;
+	spell_free(c);
 }
 
 /* Look a name up in c's table, inserting it when create is set. */
@@ -1277,6 +1350,48 @@ const char *
 hq_store_metric_name(struct hq_store *s, int64_t id)
 {
 	return name_of(s, &s->metrics, id);
+}
+
+static int
+cmp_spelling(const void *a, const void *b)
+{
+	const struct spelling *x = a, *y = b;
+	int d = strcasecmp(x->key, y->key);
+
+	return d ? d : (x->id > y->id) - (x->id < y->id);
+}
+
+int64_t
+hq_store_metric_find(struct hq_store *s, const char *name, struct hq_err *e)
+{
+	struct names *c = &s->metrics;
+	size_t lo = 0, hi;
+
+	if (names_load(s, c, e))
+		return -1;
+	if (!c->spell && c->n) {
+		char snake[256];
+		c->spell = hq_xmalloc(2 * c->n * sizeof *c->spell);
+		for (size_t i = 0; i < c->n; i++) {
+			hq_catalog_snake(c->name[i], snake, sizeof snake);
+			c->spell[c->nspell++] = (struct spelling){
+			    hq_xstrdup(c->name[i]), c->id[i] };
+			c->spell[c->nspell++] = (struct spelling){
+			    hq_xstrdup(snake), c->id[i] };
+		}
+		qsort(c->spell, c->nspell, sizeof *c->spell, cmp_spelling);
+	}
+	/* The first of the run of equal keys: the lowest id. */
+	for (hi = c->nspell; lo < hi;) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcasecmp(c->spell[mid].key, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < c->nspell && strcasecmp(c->spell[lo].key, name) == 0)
+		return c->spell[lo].id;
+	return 0;
 }
 
 const char *

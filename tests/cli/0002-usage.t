@@ -56,7 +56,7 @@ HQ_DB="$T/log.db" run hq-agent --lo
 is "$rc" 1 "hq-agent --lo is --log (nothing logged yet: exit 1)"
 
 # hq-ingest
-usage_error hq-ingest "option '--format' takes auto, apple, dexcom, libre, jsonl, labs, fhir or dexa, not 'xml'" "--format xml" \
+usage_error hq-ingest "option '--format' takes auto, apple, fit, tcx, gpx, dexcom, libre, jsonl, labs, fhir or dexa, not 'xml'" "--format xml" \
 	--format xml x.json
 usage_error hq-ingest "option '--wait' takes a whole number from 0 to 604800, not '-1'" \
 	"--wait -1" --wait -1 x.json
@@ -73,6 +73,9 @@ is "$rc" 0 "hq-ingest: '--' ends the options"
 run hq-ingest --complete format
 is "$rc $out" "0 auto
 apple
+fit
+tcx
+gpx
 dexcom
 libre
 jsonl
@@ -92,7 +95,7 @@ complete_words() { # WORD...: what bash would offer for the last word
 		_hq_complete; printf "%s\n" "${COMPREPLY[@]}"' \
 		sh "$HQ_ROOT" "$@" | sort | tr '\n' ' '
 }
-is "$(complete_words hq-ingest --format '')" "apple auto dexa dexcom fhir jsonl labs libre " \
+is "$(complete_words hq-ingest --format '')" "apple auto dexa dexcom fhir fit gpx jsonl labs libre tcx " \
 	"completion: hq-ingest --format"
 is "$(complete_words hq-report cgm --by '')" "day month week " \
 	"completion: hq-report cgm --by"

@@ -77,7 +77,7 @@ is "$rc" 2 "an unknown --format is a usage error"
 printf 'hello\n' >"$T/plain.txt"
 run hq-ingest "$T/plain.txt"
 is "$rc" 2 "an unrecognised file is refused"
-like "$err" "not an Apple Health export .* nor JSON lines" "and says what was expected"
+like "$err" "not a .*Apple Health export .* nor JSON lines" "and says what was expected"
 run hq-ingest --format jsonl "$T/plain.txt"
 like "$err" "plain.txt:1: not a JSON object" "--format jsonl forces the format"
 

@@ -36,7 +36,7 @@ fuzz() {
 
 set -- "$F"/cgm/*.csv "$D"/cgm/*.csv "$F"/labs/*/*.json "$F"/dexa/*.json \
     "$F"/dexa/*.csv "$T/labs.csv" "$T/dexa.json" "$D"/fuzz/labs.csv \
-    "$HQ_ROOT"/tests/cli/data/labs/*.json \
+    "$HQ_ROOT"/tests/cli/data/labs/*.json "$HQ_ROOT"/tests/cli/data/dexa/* \
     "$D"/fuzz/labs.jsonl "$D"/fuzz/samples.jsonl
 fuzz fuzz_input 2500 $# "$@"
 fuzz fuzz_expr 8000 1 "$D/fuzz/expr.txt"

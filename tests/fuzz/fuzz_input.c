@@ -12,10 +12,12 @@
  * sniffing looks at; under libFuzzer, sniffing itself. Every input is also
  * sniffed by the whole format table.
  *
- * A file read as FHIR is also read twice more, outside the store: whole
- * (hq_jsonin_each, as before Bundles were streamed) and streamed in small
- * pieces whose size the input chooses; the two must agree on whether it
- * reads and on what it gives, or the target aborts.
+ * A file read as FHIR or DEXA JSON is also read twice more, outside the
+ * store: whole (hq_jsonin_each, as before both were streamed) and
+ * streamed in small pieces whose size the input chooses; the two must
+ * agree on whether it reads and on what it gives, or the target aborts.
+ * DEXA's unit conversions, negatives and scan bound run on both paths
+ * (the seeds include files in lb, g, in³ and in², tests/cli/data/dexa).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +25,7 @@
 #include <unistd.h>
 
 #include "fuzz.h"
+#include "hq/dexa.h"
 #include "hq/fhir.h"
 #include "hq/ingest.h"
 #include "hq/reader.h"
@@ -38,7 +41,9 @@ const char *const fuzz_words[] = {
 	"\xC3\x28", "\xF0\x9F\x98", "\\u0000", "\\ud800", "&#0;", "&amp;",
 	"<![CDATA[", "]]>", "<!ENTITY x \"", "<Record ", "/>", "\"resourceType\"",
 	"\"valueQuantity\"", "\"entry\"", "\"value\"", "mg/dL", "mmol/L",
-	"Low", "High", "EGV", "Timestamp", "Glucose Value", NULL
+	"Low", "High", "EGV", "Timestamp", "Glucose Value", "\"kind\":\"dexa\"",
+	"lb", "g", "in3", "in\xc2\xb2", "\"unit\":\"lb\"", "-50", "1.7e308",
+	"t_score", "vat_mass", "9999-12-31", NULL
 };
 
 static struct hq_store *store;
@@ -133,6 +138,52 @@ fhir_agrees(const uint8_t *data, size_t size)
 	}
 }
 
+static int
+count_scan(void *arg, const struct hq_dexa_scan *sc, struct hq_err *e)
+{
+	(void)e;
+	*(long *)arg += (long)sc->n;
+	return 0;
+}
+
+static int
+whole_dexa(void *arg, const cJSON *v, long line, struct hq_err *e)
+{
+	return hq_dexa_json(arg, v, line, e);
+}
+
+/* DEXA JSON whole and streamed: the same fields (or both an error). */
+static void
+dexa_agrees(const uint8_t *data, size_t size)
+{
+	long nw = 0, ns = 0;
+	struct hq_dexa_sink w = { .file = "f", .emit = count_scan, .arg = &nw };
+	struct hq_dexa_sink s = { .file = "f", .emit = count_scan, .arg = &ns };
+	struct hq_jsonin_limits lim = { .element_bytes = 16 << 20,
+	    .value_bytes = 16 << 20, .element_values = 1L << 30,
+	    .value_values = 1L << 30 };
+	struct hq_jsonin_stream *st = hq_dexa_stream(&s, &lim);
+	struct hq_err e;
+	size_t chunk = size ? 1 + data[size / 3] % 61 : 1;
+	int okw, oks = 1;
+
+	okw = hq_jsonin_each((const char *)data, size, "f", 0, whole_dexa, &w,
+	    &e) >= 0;
+	for (size_t off = 0; oks && off < size; off += chunk)
+		oks = hq_jsonin_stream_feed(st, (const char *)data + off,
+		    size - off < chunk ? size - off : chunk, &e) == 0;
+	if (oks)
+		oks = hq_jsonin_stream_end(st, &e) >= 0;
+	hq_jsonin_stream_free(st);
+	if (okw != oks || (okw && (nw != ns || w.read != s.read))) {
+		fprintf(stderr, "fuzz_input: DEXA whole %s (%ld scans, %ld "
+		    "fields), streamed in %zu-byte pieces %s (%ld, %ld)\n",
+		    okw ? "reads" : "fails", w.read, nw, chunk,
+		    oks ? "reads" : "fails", s.read, ns);
+		abort();
+	}
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -162,7 +213,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		hq_ingest_set_warn(ig, quiet, NULL);
 		if (strcmp(r->family, "fhir") == 0)
 			fhir_agrees(data, size);
-		if (r->read(&in, &(struct hq_read_opts){ 0 }, ig, &e) == 0)
+		else if (strcmp(r->name, "dexa-json") == 0)
+			dexa_agrees(data, size);
+		struct hq_read_opts o = { .family = family &&
+		    strcmp(family, "auto") != 0 ? family : NULL };
+		if (r->read(&in, &o, ig, &e) == 0)
 			hq_ingest_clinical_reports(ig, &e);
 		hq_ingest_abort(ig);
 		hq_input_close(&in);

@@ -129,7 +129,10 @@ main(void)
 	is_str(sniffed("PK\3\4rest", 8), "apple-zip", "zip by magic");
 	is_str(sniffed("\xEF\xBB\xBF {\"a\":1}", 11), "jsonl", "JSON after a BOM");
 	is_str(sniffed("<?xml?>\n<HealthData>", 20), "apple-xml", "XML with HealthData");
-	is_str(sniffed("<?xml?>\n<gpx>", 13), "unknown", "other XML is not Apple's");
+	is_str(sniffed("<?xml?>\n<kml>", 13), "unknown", "other XML is not Apple's");
+	is_str(sniffed("<?xml?>\n<gpx>", 13), "gpx", "GPX is a track (trackfile.c)");
+	is_str(sniffed("<TrainingCenterDatabase xmlns=\"x\">", 34), "tcx",
+	    "TCX by its root");
 	is_str(sniffed("hello", 5), "unknown", "text is unknown");
 	is_str(sniffed("", 0), "unknown", "empty is unknown");
 

@@ -1,6 +1,7 @@
 /* Unit tests for lib/read/input.c and reader.c: opening and sniffing a
- * file, --format families, a reader's options (no global), the errors for files of no known format, rewinding, and
- * bounded lines across reads. */
+ * file, --format families, a reader's options (no global), the errors
+ * for files of no known format, rewinding, and bounded lines across
+ * reads. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "hq/input.h"
 #include "hq/reader.h"
 #include "hq/store.h"
+#include "hq/utf8.h"
 #include "tap.h"
 
 static char dir[] = "/tmp/hq-unit-input.XXXXXX";
@@ -72,8 +74,11 @@ main(void)
 	    "--format apple: the zip reader for a zip");
 	is_str(opened(text, "jsonl", buf, sizeof buf), "jsonl",
 	    "--format jsonl forces JSON lines");
-	ok(strstr(opened(text, NULL, buf, sizeof buf), "a.txt: not an Apple Health "
-	    "export (zip or XML) nor a Dexcom Clarity CSV nor a LibreView CSV nor "
+	ok(strstr(opened(text, NULL, buf, sizeof buf), "a.txt: not a zip of "
+	    "FIT, TCX or GPX files nor an Apple Health "
+	    "export (zip or XML) nor a FIT activity file nor a TCX activity "
+	    "file nor a GPX track nor a gzip of a FIT, TCX or GPX file nor "
+	    "a Dexcom Clarity CSV nor a LibreView CSV nor "
 	    "FHIR lab results nor DEXA scans (JSON or CSV) nor lab results (CSV or "
 	    "JSON lines) nor JSON lines; use --format") != NULL,
 	    "no known format: the formats of the table are named (%s)", buf);
@@ -134,11 +139,11 @@ main(void)
 		is_int(hq_input_lines_next(l, &e), 1, "line 4");
 		ok(l->too_long && l->line.len == 0, "past the bound: empty, too_long");
 		is_int(l->lineno, 4, "numbered");
-		is_int(hq_input_lines_next(l, &e), 1, "line 5");
-		is_str(l->line.data, "last", "a last line without a newline");
-		ok(!l->too_long, "the bound is per line");
-		is_int(hq_input_lines_next(l, &e), 0, "then the end");
-		is_int(hq_input_lines_next(l, &e), 0, "which stays the end");
+		ok(in.bytes < 8 + 70001 + 80000 + sizeof l->buf,
+		    "said once the bound is passed, not at the line's end (%llu "
+		    "bytes read)", (unsigned long long)in.bytes);
+		is_int(hq_input_lines_next(l, &e), 0, "then the lines end");
+		is_int(hq_input_lines_next(l, &e), 0, "and stay ended");
 		hq_input_lines_end(l);
 		free(l);
 		hq_input_close(&in);
@@ -177,8 +182,28 @@ main(void)
 		printf("# %s\n", e.msg);
 	hq_store_close(st);
 
+	/* The rule of every text reader: a NUL byte is refused at its line. */
+	const char *nul = file_of("nul", "one\ntwo\nth\0ree\n", 15);
+	if (hq_input_open(&in, nul, &e) == 0) {
+		struct hq_input_lines *l = malloc(sizeof *l);
+		hq_input_lines_start(l, &in, 80000);
+		is_int(hq_input_lines_next(l, &e), 1, "line 1");
+		is_int(hq_input_lines_next(l, &e), 1, "line 2");
+		is_int(hq_input_lines_next(l, &e), -1, "line 3 holds a NUL byte");
+		like(e.msg, "/nul:3: NUL byte: not a text file$", "refused at its line");
+		hq_input_lines_end(l);
+		free(l);
+		hq_input_close(&in);
+	} else
+		ok(0, "open: %s", e.msg);
+	long line = 5;
+	ok(hq_text_check("a\nb\n", 4, "f", &line, &e) == 0 && line == 7,
+	    "text: lines counted past its newlines");
+	ok(hq_text_check("a\nb\0\n", 5, "f", &line, &e) < 0 &&
+	    strcmp(e.msg, "f:8: NUL byte: not a text file") == 0, "a NUL: %s", e.msg);
+
 	const char *names[] = { "a.jsonl", "a.zip", "a.xml", "a.txt", "empty",
-	    "lines", "amb.csv", "t.db", "t.db-wal", "t.db-shm" };
+	    "lines", "amb.csv", "t.db", "t.db-wal", "t.db-shm", "nul" };
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
 		snprintf(buf, sizeof buf, "%s/%s", dir, names[i]);
 		unlink(buf);

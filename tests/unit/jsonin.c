@@ -62,6 +62,12 @@ static const struct hq_jsonin_stream_cb cb = {
 	.element_what = "an entry",
 };
 
+static const struct hq_jsonin_stream_cb top_cb = {
+	.element = element, .value = value, .element_what = "a scan",
+	.split_top = 1,
+};
+static const struct hq_jsonin_stream_cb *cbp = &cb;
+
 static struct hq_jsonin_limits lim = {
 	.element_bytes = 1 << 20, .value_bytes = 1 << 20,
 	.element_values = 1 << 20, .value_values = 1 << 20,
@@ -73,7 +79,7 @@ static struct hq_buf out;
 static const char *
 run(const char *text, size_t len, size_t chunk)
 {
-	struct hq_jsonin_stream *s = hq_jsonin_stream_new("t.json", &lim, &cb,
+	struct hq_jsonin_stream *s = hq_jsonin_stream_new("t.json", &lim, cbp,
 	    NULL);
 	struct hq_err e = { { 0 } };
 	size_t off = 0;
@@ -343,11 +349,58 @@ scan(void)
 	is_int(s.lines, 1, "and counted the newline");
 }
 
+/* A top-level array split (a file of DEXA scans), and runs of white
+ * space bounded as a value is (an endless one ends). */
+static void
+top_splits(void)
+{
+	struct hq_buf b = { 0 };
+	char *deep;
+
+	cbp = &top_cb;
+	reads("[1,\n{\"a\":2},\n[3]]", "E1:1\nE2:{\"a\":2}\nE3:[3]\n",
+	    "a top-level array: each element alone, at its line");
+	reads("[]", "", "an empty one: nothing");
+	reads("[1]\n[2] {\"a\":[1]}", "E1:1\nE2:2\nV2:{\"a\":[1]}\n",
+	    "arrays one after another; an object is a value, its arrays whole");
+	reads("[1,\n2", "E1:1\nERR t.json:2: not valid JSON: the file ends inside it",
+	    "a file that ends inside the array");
+	reads("[1,]", "E1:1\nERR t.json:1: not valid JSON", "a stray comma");
+	for (int i = 0; i < 70; i++)
+		hq_buf_putc(&b, '[');
+	deep = hq_buf_steal(&b);
+	reads(deep, "ERR t.json:1: JSON nested deeper than 64 levels",
+	    "nesting counts the array split");
+	free(deep);
+	lim.element_bytes = 8;
+	reads("[1,\n\"0123456789\"]", "E1:1\nERR t.json:2: a scan larger than 8 bytes",
+	    "an element past its bound: named at its line");
+	lim.element_bytes = 1 << 20;
+	lim.value_bytes = 8;
+	reads("[1,        2]", "E1:1\nE1:2\n", "8 bytes of white space");
+	reads("[1,\n\n\n\n\n\n\n\n\n2]", "E1:1\nERR t.json:9: more than 8 bytes of white space",
+	    "9: past the bound of a value, at the line it is passed on");
+	reads("         ", "ERR t.json:1: more than 8 bytes of white space",
+	    "at the top level too");
+	cbp = &cb;
+	lim.value_bytes = 40;
+	hq_buf_puts(&b, "{\"resourceType\":\"Bundle\",\"entry\":[1,");
+	for (int i = 0; i < 41; i++)
+		hq_buf_putc(&b, ' ');
+	hq_buf_puts(&b, "2]}");
+	deep = hq_buf_steal(&b);
+	reads(deep, "E1:1\nERR t.json:1: more than 40 bytes of white space",
+	    "between a split array's elements");
+	free(deep);
+	lim.value_bytes = 1 << 20;
+}
+
 int
 main(void)
 {
 	scan();
 	splits();
+	top_splits();
 	agrees();
 	malformed();
 	hq_buf_free(&got);

@@ -6,11 +6,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "hq/fhir.h"
 #include "hq/jsonin.h"
 #include "hq/report.h"
+#include "hq/time.h"
 #include "fixture.h"
 #include "tap.h"
 
@@ -425,6 +427,75 @@ clinical(void)
 	is_str(row_of("hdl 2019-04-01"), "hdl 2019-04-01 51 mg/dL [nan,nan]  ch=1", "Kaiser's");
 }
 
+static void
+warned(void *arg, const char *msg)
+{
+	snprintf(arg, 256, "%s", msg);
+}
+
+/* The checks every reader's results and scans pass (issue 23): a value
+ * past 1e12 or not finite after conversion, a date more than a day after
+ * the import: refused (2), nothing written; a clinical record so refused
+ * is skipped with a warning, not a store error. */
+static void
+checks(void)
+{
+	struct hq_lab_result r;
+	struct hq_dexa_scan *scan = calloc(1, sizeof *scan);
+	struct hq_err e;
+	char tomorrow[11], msg[256] = "";
+	long before;
+
+	begin();
+	hq_labs_result_init(&r);
+	snprintf(r.test, sizeof r.test, "ldl");
+	snprintf(r.unit, sizeof r.unit, "mg/dL");
+	hq_labs_parse_date("9999-12-31", &r);
+	r.value = 90;
+	is_int(hq_report_add_lab(writer, &r, 0, &e), 2, "a result dated 9999-12-31: refused");
+	is_str(e.msg, "date 9999-12-31 is in the future (more than a day after this import)",
+	    "saying why");
+	hq_time_format_date((int64_t)time(NULL) + 86400, tomorrow, sizeof tomorrow);
+	hq_labs_parse_date(tomorrow, &r);
+	is_int(hq_report_add_lab(writer, &r, 0, &e), 1, "tomorrow's: stored");
+	hq_labs_parse_date("2020-01-01", &r);
+	r.value = INFINITY;
+	is_int(hq_report_add_lab(writer, &r, 0, &e), 2, "an infinite value: refused");
+	r.value = 90;
+	r.ref_high = 2e12;
+	is_int(hq_report_add_lab(writer, &r, 0, &e), 2, "a reference limit past 1e12: refused");
+	is_str(e.msg, "reference range high 2e+12 is out of range (at most 1e+12 in size)", "%s", e.msg);
+
+	snprintf(scan->date, sizeof scan->date, "2020-02-02");
+	hq_time_parse("2020-02-02", &scan->time);
+	scan->n = 2;
+	snprintf(scan->v[0].field, sizeof scan->v[0].field, "fat_mass");
+	scan->v[0].value = 20;
+	scan->v[0].unit = "kg";
+	snprintf(scan->v[1].field, sizeof scan->v[1].field, "vat_mass");
+	scan->v[1].value = 1e308 * 453.59237;
+	scan->v[1].unit = "g";
+	before = hq_report_writer_counts(writer)->inserted;
+	is_int(hq_report_add_dexa(writer, scan, &e), 2, "a scan with an infinite field: refused");
+	is_str(e.msg, "vat_mass inf is out of range (at most 1e+12 in size)", "%s", e.msg);
+	is_int(hq_report_writer_counts(writer)->inserted - before, 0, "none of its fields written");
+	scan->v[1].value = 1000;
+	snprintf(scan->date, sizeof scan->date, "9999-12-31");
+	hq_time_parse("9999-12-31", &scan->time);
+	is_int(hq_report_add_dexa(writer, scan, &e), 2, "a scan dated 9999-12-31: refused");
+
+	hq_store_exec(store, "INSERT INTO clinical_record(type, identifier, resource) VALUES "
+	    "('HKClinicalTypeIdentifierLabResultRecord', 'future', "
+	    "'{\"resourceType\":\"Observation\",\"code\":{\"text\":\"LDL\"},"
+	    "\"effectiveDateTime\":\"9999-12-31\",\"valueQuantity\":{\"value\":1,\"unit\":\"mg/dL\"}}')", &e);
+	is_int(hq_report_backfill(writer, warned, msg, &e), 0,
+	    "a clinical record dated 9999: the backfill goes on");
+	like(msg, "date 9999-12-31 is in the future", "the record skipped with a warning: %s", msg);
+	commit();
+	is_int(last.skipped, 1, "counted skipped");
+	free(scan);
+}
+
 static int
 count(const char *hay, const char *needle)
 {
@@ -493,6 +564,7 @@ main(void)
 	list();
 	clinical();
 	charts();
+	checks();
 	hq_store_close(store);
 	fixture_remove_store(dir);
 	return done_testing();

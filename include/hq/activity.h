@@ -1,0 +1,102 @@
+/*
+ * activity — what the readers of device files (FIT, TCX, GPX) hand the
+ * import writer, in one model: the activity's sessions, laps, timer
+ * events and points (a time, a position, heart rate, power, cadence,
+ * speed, cumulative distance), and the device that recorded them.
+ *
+ * Points come in as the file gives them and are kept in a temporary table
+ * of the store (inside the import's transaction), so memory stays the same
+ * whatever the file's length; sessions, laps and events are few and kept
+ * in arrays (bounded: HQ_ACT_MAX_MARKS). hq_act_finish() then writes:
+ *
+ * - each session as a workout of the device's source (its HealthKit
+ *   activity type; duration = timer time, pauses excluded; distance;
+ *   energy), with metadata HKIndoorWorkout, HKElevationAscended,
+ *   HQSubSport (the file's sub-sport word), HQVirtualRoute (a virtual
+ *   ride: the positions are a game's map), HQMultisportLeg ("2/5");
+ *   statistics of heart rate and power from the file's summary;
+ * - timer stops and starts inside a session as HKWorkoutEventTypePause and
+ *   HKWorkoutEventTypeResume events (as Apple stores them: the athlete
+ *   code reads one model), laps as HKWorkoutEventTypeLap events with
+ *   their elapsed time as duration;
+ * - the positions inside a session, unless indoor, as its route (with
+ *   altitude and speed);
+ * - every point's values as samples of the device's source, whatever
+ *   session holds it: heart_rate (count/min), cycling_power or
+ *   running_power (W), cycling_cadence (rides only: a run's cadence has no
+ *   HealthKit metric), cycling_speed or running_speed, and distance as
+ *   the steps between points (distance_cycling, distance_walking_running,
+ *   distance_swimming), by the sport of the session the point is in (else
+ *   the nearest session).
+ *
+ * A workout already in the store (the same file imported again) gets no
+ * second set of events, metadata or route; samples are deduplicated by
+ * their natural key. Heart rates of 0 (Zwift writes 0 without a strap)
+ * are no reading: skipped, counted and warned, like the invalid ones a
+ * reader reports with hq_act_invalid_hr().
+ */
+#ifndef HQ_ACTIVITY_H
+#define HQ_ACTIVITY_H
+
+#include <stdint.h>
+
+#include "hq/err.h"
+
+struct hq_ingest;
+struct hq_input;
+
+/* Sessions + laps + events one file may hold. */
+#define HQ_ACT_MAX_MARKS 100000
+
+struct hq_act_point {
+	int64_t time;                       /* Unix seconds */
+	double lat, lon, ele;               /* degrees, m; NaN = absent */
+	double hr, power, cadence, speed;   /* bpm, W, rpm, m/s; NaN */
+	double distance;                    /* m, cumulative; NaN */
+};
+
+enum hq_act_sport {
+	HQ_ACT_OTHER, HQ_ACT_RUNNING, HQ_ACT_CYCLING, HQ_ACT_WALKING,
+	HQ_ACT_HIKING, HQ_ACT_SWIMMING, HQ_ACT_TRANSITION, HQ_ACT_ROWING,
+};
+
+struct hq_act_session {
+	enum hq_act_sport sport;
+	const char *type;          /* HealthKit type; NULL: the sport's */
+	const char *sub_sport;     /* "trail", "treadmill"...; NULL */
+	int indoor;                /* 1 indoor, 0 outdoor, -1 unknown */
+	int virtual_route;         /* positions from a game's map */
+	int64_t start, end;
+	double duration, distance, energy, ascent;        /* s m kcal m */
+	double avg_hr, max_hr, avg_power, max_power;      /* NaN = absent */
+};
+
+struct hq_act;
+
+/* in is the file (its name for warnings, its bytes for progress),
+ * borrowed for the act's life. NULL with e set on a store error. */
+struct hq_act *hq_act_new(struct hq_ingest *ig, const struct hq_input *in,
+    struct hq_err *e);
+void hq_act_free(struct hq_act *a);
+/* The device: source name ("Garmin fenix 5 (SN 3945849289)") and device
+ * description, copied. */
+void hq_act_source(struct hq_act *a, const char *source, const char *device);
+/* 0, or -1 with e set (a store error). */
+int hq_act_point(struct hq_act *a, const struct hq_act_point *p,
+    struct hq_err *e);
+/* 0, or -1 with e set (more than HQ_ACT_MAX_MARKS). Strings copied. */
+int hq_act_session(struct hq_act *a, const struct hq_act_session *s,
+    struct hq_err *e);
+int hq_act_lap(struct hq_act *a, int64_t start, double elapsed,
+    struct hq_err *e);
+/* A timer event: pause 1 (a stop), 0 (a start). */
+int hq_act_timer(struct hq_act *a, int64_t time, int pause, struct hq_err *e);
+/* A heart rate the file marks invalid (counted and warned at the end). */
+void hq_act_invalid_hr(struct hq_act *a);
+/* Write everything (above): 0, or -1 with e set. */
+int hq_act_finish(struct hq_act *a, struct hq_err *e);
+
+/* The HealthKit workout type of a sport. */
+const char *hq_act_sport_type(enum hq_act_sport sport);
+
+#endif

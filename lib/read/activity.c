@@ -1,0 +1,504 @@
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hq/activity.h"
+#include "hq/buf.h"
+#include "hq/ingest.h"
+#include "hq/input.h"
+#include "hq/store.h"
+
+#define HK(x) "HKQuantityTypeIdentifier" x
+
+struct session {
+	struct hq_act_session s;
+	char type[64], sub[64];
+	int64_t workout;          /* new to the store: its id, else 0 */
+	int64_t route;            /* its route once a point is written */
+	int seq;                  /* the route's next point */
+};
+
+struct mark {                 /* a lap or a timer event */
+	int64_t time;
+	double elapsed;           /* laps */
+	int pause;                /* timers: 1 stop, 0 start */
+};
+
+struct hq_act {
+	struct hq_ingest *ig;
+	struct hq_store *st;
+	const struct hq_input *in;
+	const char *name;
+	char source[256], device[512];
+	struct session *ses;
+	size_t nses, capses;
+	struct mark *laps, *timers;
+	size_t nlaps, caplaps, ntimers, captimers;
+	long invalid_hr, zero_hr, points;
+	sqlite3_stmt *ins;
+};
+
+static const char *const sport_types[] = {
+	[HQ_ACT_OTHER] = "HKWorkoutActivityTypeOther",
+	[HQ_ACT_RUNNING] = "HKWorkoutActivityTypeRunning",
+	[HQ_ACT_CYCLING] = "HKWorkoutActivityTypeCycling",
+	[HQ_ACT_WALKING] = "HKWorkoutActivityTypeWalking",
+	[HQ_ACT_HIKING] = "HKWorkoutActivityTypeHiking",
+	[HQ_ACT_SWIMMING] = "HKWorkoutActivityTypeSwimming",
+	[HQ_ACT_TRANSITION] = "HKWorkoutActivityTypeTransition",
+	[HQ_ACT_ROWING] = "HKWorkoutActivityTypeRowing",
+};
+
+const char *
+hq_act_sport_type(enum hq_act_sport sport)
+{
+	if ((unsigned)sport >= sizeof sport_types / sizeof sport_types[0])
+		return sport_types[HQ_ACT_OTHER];
+	return sport_types[sport];
+}
+
+struct hq_act *
+hq_act_new(struct hq_ingest *ig, const struct hq_input *in,
+    struct hq_err *e)
+{
+	struct hq_act *a = hq_xcalloc(1, sizeof *a);
+
+	a->ig = ig;
+	a->st = hq_ingest_store(ig);
+	a->in = in;
+	a->name = in->name;
+	snprintf(a->source, sizeof a->source, "unknown device");
+	/* Inside the import's transaction: rolled back with it. */
+	if (hq_store_exec(a->st,
+	    "CREATE TEMP TABLE IF NOT EXISTS act_point(seq INTEGER PRIMARY KEY,"
+	    " time INTEGER NOT NULL, lat REAL, lon REAL, ele REAL, hr REAL,"
+	    " power REAL, cad REAL, speed REAL, dist REAL);"
+	    "DELETE FROM temp.act_point;", e) ||
+	    hq_store_prepare(a->st, "INSERT INTO temp.act_point(time, lat, lon,"
+	    " ele, hr, power, cad, speed, dist) VALUES (?,?,?,?,?,?,?,?,?)",
+	    &a->ins, e)) {
+		hq_act_free(a);
+		return NULL;
+	}
+	return a;
+}
+
+void
+hq_act_free(struct hq_act *a)
+{
+	if (!a)
+		return;
+	sqlite3_finalize(a->ins);
+	free(a->ses);
+	free(a->laps);
+	free(a->timers);
+	free(a);
+}
+
+void
+hq_act_source(struct hq_act *a, const char *source, const char *device)
+{
+	snprintf(a->source, sizeof a->source, "%s", source);
+	snprintf(a->device, sizeof a->device, "%s", device ? device : "");
+}
+
+void
+hq_act_invalid_hr(struct hq_act *a)
+{
+	a->invalid_hr++;
+}
+
+int
+hq_act_point(struct hq_act *a, const struct hq_act_point *p, struct hq_err *e)
+{
+	double lat = p->lat, lon = p->lon;
+
+	if (isnan(lat) || isnan(lon))
+		lat = lon = NAN;
+	a->points++;
+	return hq_store_run(a->st, a->ins, (struct hq_bind[]){ HQ_INT(p->time),
+	    HQ_OPT_REAL(lat), HQ_OPT_REAL(lon), HQ_OPT_REAL(p->ele),
+	    HQ_OPT_REAL(p->hr), HQ_OPT_REAL(p->power), HQ_OPT_REAL(p->cadence),
+	    HQ_OPT_REAL(p->speed), HQ_OPT_REAL(p->distance), HQ_END },
+	    "keeping a point", e);
+}
+
+static int
+marks_full(const struct hq_act *a, struct hq_err *e)
+{
+	if (a->nses + a->nlaps + a->ntimers < HQ_ACT_MAX_MARKS)
+		return 0;
+	hq_err_set(e, "%s: more than %d sessions, laps and timer events",
+	    a->name, HQ_ACT_MAX_MARKS);
+	return -1;
+}
+
+int
+hq_act_session(struct hq_act *a, const struct hq_act_session *s,
+    struct hq_err *e)
+{
+	struct session *x;
+
+	if (marks_full(a, e))
+		return -1;
+	if (a->nses == a->capses) {
+		a->capses = a->capses ? 2 * a->capses : 8;
+		a->ses = hq_xrealloc(a->ses, a->capses * sizeof *a->ses);
+	}
+	x = &a->ses[a->nses++];
+	*x = (struct session){ .s = *s };
+	snprintf(x->type, sizeof x->type, "%s", s->type ? s->type
+	    : hq_act_sport_type(s->sport));
+	snprintf(x->sub, sizeof x->sub, "%s", s->sub_sport ? s->sub_sport : "");
+	x->s.type = x->type;
+	x->s.sub_sport = *x->sub ? x->sub : NULL;
+	return 0;
+}
+
+static int
+add_mark(struct hq_act *a, struct mark **v, size_t *n, size_t *cap,
+    struct mark m, struct hq_err *e)
+{
+	if (marks_full(a, e))
+		return -1;
+	if (*n == *cap) {
+		*cap = *cap ? 2 * *cap : 16;
+		*v = hq_xrealloc(*v, *cap * sizeof **v);
+	}
+	(*v)[(*n)++] = m;
+	return 0;
+}
+
+int
+hq_act_lap(struct hq_act *a, int64_t start, double elapsed, struct hq_err *e)
+{
+	return add_mark(a, &a->laps, &a->nlaps, &a->caplaps,
+	    (struct mark){ .time = start, .elapsed = elapsed }, e);
+}
+
+int
+hq_act_timer(struct hq_act *a, int64_t time, int pause, struct hq_err *e)
+{
+	return add_mark(a, &a->timers, &a->ntimers, &a->captimers,
+	    (struct mark){ .time = time, .pause = pause }, e);
+}
+
+static int
+by_start(const void *x, const void *y)
+{
+	const struct session *a = x, *b = y;
+
+	return (a->s.start > b->s.start) - (a->s.start < b->s.start);
+}
+
+/* The workout's metadata and statistics from the file's summary. */
+static int
+session_meta(struct hq_act *a, int64_t id, const struct session *x, size_t i,
+    struct hq_err *e)
+{
+	const struct hq_act_session *s = &x->s;
+	char v[64];
+	int rc = 0;
+
+	if (s->indoor >= 0)
+		rc = hq_ingest_workout_meta(a->ig, id, NULL, "HKIndoorWorkout",
+		    s->indoor ? "1" : "0", e);
+	if (!rc && !isnan(s->ascent)) {
+		snprintf(v, sizeof v, "%.17g m", s->ascent);
+		rc = hq_ingest_workout_meta(a->ig, id, NULL, "HKElevationAscended",
+		    v, e);
+	}
+	if (!rc && s->sub_sport)
+		rc = hq_ingest_workout_meta(a->ig, id, NULL, "HQSubSport",
+		    s->sub_sport, e);
+	if (!rc && s->virtual_route)
+		rc = hq_ingest_workout_meta(a->ig, id, NULL, "HQVirtualRoute", "1",
+		    e);
+	if (!rc && a->nses > 1) {
+		snprintf(v, sizeof v, "%zu/%zu", i + 1, a->nses);
+		rc = hq_ingest_workout_meta(a->ig, id, NULL, "HQMultisportLeg", v,
+		    e);
+	}
+	/* Without an average, hq-query averages the samples. */
+	if (!rc && !isnan(s->avg_hr))
+		rc = hq_ingest_workout_stat(a->ig, id, &(struct hq_ingest_stat){
+		    .type = HK("HeartRate"), .unit = "count/min",
+		    .start = s->start, .end = s->end, .sum = NAN,
+		    .average = s->avg_hr, .minimum = NAN, .maximum = s->max_hr }, e);
+	if (!rc && (!isnan(s->avg_power) || !isnan(s->max_power)) &&
+	    (s->sport == HQ_ACT_CYCLING || s->sport == HQ_ACT_RUNNING))
+		rc = hq_ingest_workout_stat(a->ig, id, &(struct hq_ingest_stat){
+		    .type = s->sport == HQ_ACT_CYCLING ? HK("CyclingPower")
+		    : HK("RunningPower"), .unit = "W",
+		    .start = s->start, .end = s->end, .sum = NAN,
+		    .average = s->avg_power, .minimum = NAN,
+		    .maximum = s->max_power }, e);
+	return rc;
+}
+
+/* Pauses and resumes, laps: those inside [start, end). A stop that no
+ * start follows in the session ends it: not a pause. */
+static int
+session_events(struct hq_act *a, int64_t id, const struct hq_act_session *s,
+    struct hq_err *e)
+{
+	int64_t last_start = INT64_MIN;
+	int paused = 0;
+
+	for (size_t i = 0; i < a->ntimers; i++) {
+		const struct mark *m = &a->timers[i];
+		if (!m->pause && m->time >= s->start && m->time < s->end &&
+		    m->time > last_start)
+			last_start = m->time;
+	}
+	for (size_t i = 0; i < a->ntimers; i++) {
+		const struct mark *m = &a->timers[i];
+		if (m->time < s->start || m->time >= s->end ||
+		    m->pause == paused || (m->pause && m->time >= last_start))
+			continue;
+		paused = m->pause;
+		if (hq_ingest_workout_event(a->ig, id, NULL, paused ?
+		    "HKWorkoutEventTypePause" : "HKWorkoutEventTypeResume",
+		    m->time, NAN, e))
+			return -1;
+	}
+	for (size_t i = 0; i < a->nlaps; i++) {
+		const struct mark *m = &a->laps[i];
+		if (m->time < s->start || m->time >= s->end)
+			continue;
+		if (hq_ingest_workout_event(a->ig, id, NULL,
+		    "HKWorkoutEventTypeLap", m->time, m->elapsed, e))
+			return -1;
+	}
+	return 0;
+}
+
+static int
+write_sessions(struct hq_act *a, struct hq_err *e)
+{
+	for (size_t i = 0; i < a->nses; i++) {
+		struct session *x = &a->ses[i];
+		const struct hq_act_session *s = &x->s;
+		struct hq_ingest_group g = {
+			.type = s->type, .source = a->source,
+			.device = *a->device ? a->device : NULL,
+			.start = s->start, .end = s->end,
+			.duration = s->duration, .distance = s->distance,
+			.energy = s->energy,
+		};
+		int64_t id;
+		int rc = hq_ingest_workout(a->ig, &g, &id, e);
+
+		if (rc < 0)
+			return -1;
+		if (rc == 2) {
+			hq_ingest_warn(a->ig, "%s: session %zu: %s (skipped)",
+			    a->name, i + 1, e->msg);
+			continue;
+		}
+		if (rc == 0)      /* imported before: its children too */
+			continue;
+		x->workout = id;
+		if (session_meta(a, id, x, i, e) || session_events(a, id, s, e))
+			return -1;
+	}
+	return 0;
+}
+
+/* How long after its end a point still belongs to a session (devices
+ * write the last record a second after the session's elapsed time). */
+#define TAIL 10
+
+/* The session a point at t belongs to: the one whose [start, end) holds
+ * it, else the last one to start before t if t is at most TAIL seconds
+ * past its end; -1 when none (fenix 2 writes records 45 minutes before its
+ * first session). */
+static long
+session_index(const struct hq_act *a, int64_t t)
+{
+	size_t lo = 0, hi = a->nses;
+
+	while (lo < hi) {        /* the first session starting after t */
+		size_t mid = lo + (hi - lo) / 2;
+		if (a->ses[mid].s.start <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return -1;
+	const struct hq_act_session *s = &a->ses[lo - 1].s;
+	if (t < s->end || (t <= s->end + TAIL &&
+	    (lo == a->nses || t < a->ses[lo].s.start)))
+		return (long)(lo - 1);
+	return -1;
+}
+
+/* The sport a point's values are stored as: its session's, else the
+ * nearest session's. */
+static enum hq_act_sport
+sport_at(const struct hq_act *a, long i, int64_t t)
+{
+	int64_t bestd = INT64_MAX;
+	enum hq_act_sport sp = HQ_ACT_OTHER;
+
+	if (i >= 0)
+		return a->ses[i].s.sport;
+	for (size_t k = 0; k < a->nses; k++) {
+		const struct hq_act_session *s = &a->ses[k].s;
+		int64_t d = t < s->start ? s->start - t : t - s->end;
+		if (d < bestd) {
+			bestd = d;
+			sp = s->sport;
+		}
+	}
+	return sp;
+}
+
+/* A point with a position into its session's route (made on its first
+ * point), unless the session is indoor (a virtual ride keeps its route,
+ * marked virtual) or was in the store before. */
+static int
+route_point(struct hq_act *a, long i, const struct hq_route_point *p,
+    struct hq_err *e)
+{
+	struct session *x;
+
+	if (i < 0 || !(x = &a->ses[i])->workout ||
+	    (x->s.indoor == 1 && !x->s.virtual_route))
+		return 0;
+	if (!x->route && (x->route = hq_ingest_route(a->ig, x->workout,
+	    a->source, x->s.start, x->s.end, NULL, e)) < 0)
+		return -1;
+	return hq_ingest_route_point(a->ig, x->route, x->seq++, p, e);
+}
+
+static int
+add_sample(struct hq_act *a, const char *type, const char *unit, int64_t start,
+    int64_t end, double v, struct hq_err *e)
+{
+	struct hq_ingest_record r = {
+		.type = type, .source = a->source,
+		.device = *a->device ? a->device : NULL, .unit = unit,
+		.value_num = v, .has_value = 1, .start = start, .end = end,
+	};
+	int rc = hq_ingest_record(a->ig, &r, NULL, e);
+
+	if (rc == 2) {
+		hq_ingest_warn(a->ig, "%s: %s at %lld: %s (skipped)", a->name,
+		    type, (long long)start, e->msg);
+		rc = 0;
+	}
+	return rc < 0 ? -1 : 0;
+}
+
+static const char *
+distance_type(enum hq_act_sport sport)
+{
+	switch (sport) {
+	case HQ_ACT_CYCLING: return HK("DistanceCycling");
+	case HQ_ACT_SWIMMING: return HK("DistanceSwimming");
+	case HQ_ACT_RUNNING: case HQ_ACT_WALKING: case HQ_ACT_HIKING:
+		return HK("DistanceWalkingRunning");
+	default: return NULL;
+	}
+}
+
+static double
+col(sqlite3_stmt *q, int i)
+{
+	return sqlite3_column_type(q, i) == SQLITE_NULL ? NAN
+	    : sqlite3_column_double(q, i);
+}
+
+/* Every point's values as samples of the device's source, its position
+ * into its session's route. */
+static int
+write_samples(struct hq_act *a, struct hq_err *e)
+{
+	sqlite3_stmt *q;
+	int64_t prev_t = 0;
+	double prev_d = NAN;
+	int rc, status = 0;
+
+	if (hq_store_prepare(a->st, "SELECT time, hr, power, cad, speed, dist,"
+	    " lat, lon, ele FROM temp.act_point ORDER BY seq", &q, e))
+		return -1;
+	while (!status && (rc = sqlite3_step(q)) == SQLITE_ROW) {
+		int64_t t = sqlite3_column_int64(q, 0);
+		double hr = col(q, 1), power = col(q, 2), cad = col(q, 3),
+		    speed = col(q, 4), dist = col(q, 5);
+		long si = session_index(a, t);
+		enum hq_act_sport sp = sport_at(a, si, t);
+		const char *dtype = distance_type(sp);
+
+		hq_ingest_tick(a->ig, a->in);
+		if (sqlite3_column_type(q, 6) != SQLITE_NULL &&
+		    (status = route_point(a, si, &(struct hq_route_point){
+		    .time = t, .lat = col(q, 6), .lon = col(q, 7),
+		    .ele = col(q, 8), .speed = speed, .h_acc = NAN,
+		    .v_acc = NAN, .course = NAN }, e)) != 0)
+			break;
+		if (hr == 0) {
+			a->zero_hr++;
+			hr = NAN;
+		}
+		if (!isnan(hr))
+			status = add_sample(a, HK("HeartRate"), "count/min", t, t,
+			    hr, e);
+		if (!status && !isnan(power) && (sp == HQ_ACT_CYCLING ||
+		    sp == HQ_ACT_RUNNING))
+			status = add_sample(a, sp == HQ_ACT_CYCLING ?
+			    HK("CyclingPower") : HK("RunningPower"), "W", t, t,
+			    power, e);
+		if (!status && !isnan(cad) && sp == HQ_ACT_CYCLING)
+			status = add_sample(a, HK("CyclingCadence"), "count/min",
+			    t, t, cad, e);
+		if (!status && !isnan(speed) && (sp == HQ_ACT_CYCLING ||
+		    sp == HQ_ACT_RUNNING))
+			status = add_sample(a, sp == HQ_ACT_CYCLING ?
+			    HK("CyclingSpeed") : HK("RunningSpeed"), "m/s", t, t,
+			    speed, e);
+		/* Distance as the steps between points; a repeated time adds
+		 * its step to the next one, a reset (a new leg) starts again. */
+		if (!status && !isnan(dist)) {
+			if (isnan(prev_d) || dist < prev_d) {
+				prev_d = dist;
+				prev_t = t;
+			} else if (t > prev_t) {
+				if (dtype && dist > prev_d)
+					status = add_sample(a, dtype, "m", prev_t, t,
+					    dist - prev_d, e);
+				prev_d = dist;
+				prev_t = t;
+			}
+		}
+	}
+	if (!status && rc != SQLITE_DONE) {
+		hq_err_set(e, "reading points: %s",
+		    sqlite3_errmsg(hq_store_db(a->st)));
+		status = -1;
+	}
+	sqlite3_finalize(q);
+	return status;
+}
+
+int
+hq_act_finish(struct hq_act *a, struct hq_err *e)
+{
+	if (a->nses > 1)
+		qsort(a->ses, a->nses, sizeof *a->ses, by_start);
+	if (write_sessions(a, e) || write_samples(a, e))
+		return -1;
+	if (a->invalid_hr)
+		hq_ingest_skip_n(a->ig, a->invalid_hr, "%s: %ld heart rates marked "
+		    "invalid in the file (skipped)", a->name, a->invalid_hr);
+	if (a->zero_hr)
+		hq_ingest_skip_n(a->ig, a->zero_hr, "%s: %ld heart rates of 0 (no "
+		    "sensor reading: skipped)", a->name, a->zero_hr);
+	if (!a->nses && a->points)
+		hq_ingest_warn(a->ig, "%s: no session in the file: its samples "
+		    "are kept, no workout", a->name);
+	return hq_store_exec(a->st, "DELETE FROM temp.act_point", e);
+}

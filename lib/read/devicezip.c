@@ -1,0 +1,301 @@
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <archive.h>
+#include <archive_entry.h>
+
+#include "hq/buf.h"
+#include "hq/devicezip.h"
+#include "hq/fitfile.h"
+#include "hq/ingest.h"
+#include "hq/input.h"
+#include "hq/trackfile.h"
+
+/* What a file's reader sniffs: its first bytes. */
+#define PREFIX 65536
+
+static int
+ends_with(const char *s, size_t n, const char *suffix)
+{
+	size_t k = strlen(suffix);
+
+	return n >= k && strncasecmp(s + n - k, suffix, k) == 0;
+}
+
+static int
+device_name(const char *s, size_t n)
+{
+	static const char *const ext[] = { ".fit", ".tcx", ".gpx", ".fit.gz",
+	    ".tcx.gz", ".gpx.gz" };
+
+	for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++)
+		if (ends_with(s, n, ext[i]))
+			return 1;
+	return 0;
+}
+
+static int
+apple_name(const char *s, size_t n)
+{
+	static const char *const part[] = { "apple_health_export",
+	    "export.xml", "export_cda.xml", "workout-routes/",
+	    "electrocardiograms/", "clinical-records/" };
+
+	for (size_t i = 0; i < sizeof part / sizeof part[0]; i++) {
+		size_t k = strlen(part[i]);
+		for (size_t j = 0; j + k <= n; j++)
+			if (memcmp(s + j, part[i], k) == 0)
+				return 1;
+	}
+	return 0;
+}
+
+int
+hq_devicezip_sniff_zip(const unsigned char *p, size_t n)
+{
+	int device = 0;
+	size_t i = 0;
+
+	if (n < 30 || memcmp(p, "PK\3\4", 4) != 0)
+		return 0;
+	/* The local file headers in sight: their names. */
+	while (i + 30 <= n) {
+		if (memcmp(p + i, "PK\3\4", 4) != 0) {
+			i++;
+			continue;
+		}
+		size_t len = (size_t)p[i + 26] | (size_t)p[i + 27] << 8;
+		if (i + 30 + len > n)
+			break;
+		const char *name = (const char *)p + i + 30;
+		if (apple_name(name, len))
+			return 0;
+		device |= device_name(name, len);
+		i += 30 + len;
+	}
+	return device;
+}
+
+int
+hq_devicezip_sniff_gz(const unsigned char *p, size_t n)
+{
+	return n >= 3 && p[0] == 0x1F && p[1] == 0x8B && p[2] == 8;
+}
+
+struct dz {
+	struct hq_ingest *ig;
+	const struct hq_read_opts *o;   /* for the files inside */
+	const char *family;        /* forced by --format, or NULL */
+	long read, other;
+};
+
+static hq_reader_read_fn *
+reader_for(const char *family, const unsigned char *p, size_t n)
+{
+	if (family)
+		return strcmp(family, "fit") == 0 ? hq_fitfile_read
+		    : strcmp(family, "tcx") == 0 ? hq_trackfile_read_tcx
+		    : hq_trackfile_read_gpx;
+	if (hq_fitfile_sniff(p, n))
+		return hq_fitfile_read;
+	if (hq_trackfile_sniff_tcx(p, n))
+		return hq_trackfile_read_tcx;
+	if (hq_trackfile_sniff_gpx(p, n))
+		return hq_trackfile_read_gpx;
+	return NULL;
+}
+
+/* The first bytes of in read and served again: 0, or -1 with e set. */
+static int
+prefix(struct hq_input *in, unsigned char *buf, struct hq_err *e)
+{
+	size_t len = 0;
+	ssize_t r = 0;
+
+	while (len < PREFIX && (r = hq_input_read(in, buf + len,
+	    PREFIX - len)) > 0)
+		len += (size_t)r;
+	if (r < 0) {
+		hq_err_set(e, "%s: %s", in->name, hq_input_strerror(in));
+		return -1;
+	}
+	in->pre = buf;
+	in->prelen = len;
+	in->prepos = 0;
+	return 0;
+}
+
+struct gzsrc {
+	struct hq_input *src;
+	unsigned char block[65536];
+};
+
+static ssize_t
+gz_read_cb(struct archive *ar, void *arg, const void **buf)
+{
+	struct gzsrc *g = arg;
+	ssize_t n = hq_input_read(g->src, g->block, sizeof g->block);
+
+	if (n < 0)
+		archive_set_error(ar, g->src->err ? g->src->err : EIO, "%s",
+		    hq_input_strerror(g->src));
+	*buf = g->block;
+	return n;
+}
+
+static int read_file(struct dz *z, struct hq_input *in, int depth,
+    struct hq_err *e);
+
+/* src is gzip: its one member, decompressed as it is read. */
+static int
+read_gunzip(struct dz *z, struct hq_input *src, int depth, struct hq_err *e)
+{
+	struct archive *ar = archive_read_new();
+	struct gzsrc *g = hq_xmalloc(sizeof *g);
+	struct archive_entry *ent;
+	struct hq_input inner;
+	int rc = -1;
+
+	g->src = src;
+	if (!ar) {
+		hq_err_set(e, "out of memory");
+		free(g);
+		return -1;
+	}
+	archive_read_support_filter_gzip(ar);
+	archive_read_support_format_raw(ar);
+	if (archive_read_open(ar, g, NULL, gz_read_cb, NULL) != ARCHIVE_OK ||
+	    archive_read_next_header(ar, &ent) != ARCHIVE_OK) {
+		hq_err_set(e, "%s: not a readable gzip: %s", src->name,
+		    archive_error_string(ar) ? archive_error_string(ar) : "?");
+		goto out;
+	}
+	hq_input_entry(&inner, ar, src->name);
+	rc = read_file(z, &inner, depth + 1, e);
+out:
+	archive_read_free(ar);
+	free(g);
+	return rc;
+}
+
+/* One file: 0 read, 1 no device file (nothing done), -1 (e set). */
+static int
+read_file(struct dz *z, struct hq_input *in, int depth, struct hq_err *e)
+{
+	unsigned char *buf = hq_xmalloc(PREFIX);
+	hq_reader_read_fn *fn;
+	int rc = -1;
+
+	if (prefix(in, buf, e))
+		goto out;
+	if (hq_devicezip_sniff_gz(in->pre, in->prelen)) {
+		if (depth > 0)
+			hq_err_set(e, "%s: a gzip inside a gzip", in->name);
+		else
+			rc = read_gunzip(z, in, depth, e);
+	} else if (!(fn = reader_for(z->family, in->pre, in->prelen)))
+		rc = 1;
+	else if ((rc = fn(in, z->o, z->ig, e)) == 0)
+		z->read++;
+out:
+	free(buf);
+	return rc;
+}
+
+int
+hq_devicezip_read_gz(struct hq_input *in,
+    const struct hq_read_opts *o, struct hq_ingest *ig, struct hq_err *e)
+{
+	struct dz z = { .ig = ig, .o = o, .family = o->family };
+	int rc = read_gunzip(&z, in, 0, e);
+
+	if (rc == 1)
+		hq_err_set(e, "%s: the gzip holds no FIT, TCX or GPX file; use "
+		    "--format to say which it is", in->name);
+	return rc == 0 ? 0 : -1;
+}
+
+static int
+junk(const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	base = base ? base + 1 : path;
+	return strncmp(path, "__MACOSX/", 9) == 0 || strncmp(base, "._", 2) == 0;
+}
+
+int
+hq_devicezip_read_zip(struct hq_input *in,
+    const struct hq_read_opts *o, struct hq_ingest *ig, struct hq_err *e)
+{
+	struct dz z = { .ig = ig, .o = o, .family = o->family };
+	struct archive *ar = archive_read_new();
+	struct gzsrc *g = hq_xmalloc(sizeof *g);
+	struct archive_entry *ent;
+	long failed = 0;
+	int rc, status = -1;
+
+	g->src = in;
+	if (!ar) {
+		hq_err_set(e, "out of memory");
+		free(g);
+		return -1;
+	}
+	archive_read_support_format_zip(ar);
+	if (archive_read_open(ar, g, NULL, gz_read_cb, NULL) != ARCHIVE_OK) {
+		hq_err_set(e, "%s: not a readable zip: %s", in->name,
+		    archive_error_string(ar) ? archive_error_string(ar) : "?");
+		goto out;
+	}
+	while ((rc = archive_read_next_header(ar, &ent)) == ARCHIVE_OK ||
+	    rc == ARCHIVE_WARN) {
+		const char *path = archive_entry_pathname_utf8(ent);
+		struct hq_input entry;
+		struct hq_err fe = { 0 };
+		char name[1024];
+		int r;
+
+		if (!path)
+			path = archive_entry_pathname(ent);
+		if (!path)
+			path = "?";
+		if (archive_entry_filetype(ent) != AE_IFREG || junk(path))
+			continue;
+		snprintf(name, sizeof name, "%s:%s", in->name, path);
+		hq_input_entry(&entry, ar, name);
+		if (hq_ingest_part_begin(ig, e))
+			goto out;
+		r = read_file(&z, &entry, 0, &fe);
+		if (r >= 0) {
+			if (hq_ingest_part_keep(ig, e))
+				goto out;
+			z.other += r;
+			continue;
+		}
+		/* This file alone: taken back, said, the others kept. */
+		hq_ingest_part_undo(ig);
+		failed++;
+		hq_ingest_warn(ig, "%s (skipped: nothing from this file was "
+		    "imported)", fe.msg);
+	}
+	if (rc != ARCHIVE_EOF) {
+		hq_err_set(e, "%s: damaged or truncated zip: %s", in->name,
+		    archive_error_string(ar) ? archive_error_string(ar) : "?");
+		goto out;
+	}
+	if (!z.read && !failed) {
+		hq_err_set(e, "%s: no FIT, TCX or GPX file in this zip", in->name);
+		goto out;
+	}
+	if (z.other)
+		hq_ingest_warn(ig, "%s: %ld files that are no FIT, TCX or GPX file "
+		    "(skipped)", in->name, z.other);
+	status = 0;
+out:
+	archive_read_free(ar);
+	free(g);
+	return status;
+}

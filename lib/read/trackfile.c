@@ -1,0 +1,523 @@
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <libxml/xmlreader.h>
+
+#include "hq/activity.h"
+#include "hq/ingest.h"
+#include "hq/input.h"
+#include "hq/time.h"
+#include "hq/trackfile.h"
+
+/* The root element's local name past a BOM, white space, the XML
+ * declaration, comments and a DOCTYPE; 1 when it is root. */
+static int
+root_is(const unsigned char *p, size_t n, const char *root)
+{
+	size_t i = hq_input_skip_space(p, n), len = strlen(root);
+
+	while (i < n && p[i] == '<') {
+		if (i + 1 < n && (p[i + 1] == '?' || p[i + 1] == '!')) {
+			const unsigned char *gt = memchr(p + i, '>', n - i);
+			if (!gt)
+				return 0;
+			i = (size_t)(gt - p) + 1;
+			while (i < n && isspace(p[i]))
+				i++;
+			continue;
+		}
+		size_t j = ++i;
+		while (j < n && (isalnum(p[j]) || p[j] == '_' || p[j] == '-' ||
+		    p[j] == '.' || p[j] == ':'))
+			j++;
+		const unsigned char *colon = memchr(p + i, ':', j - i);
+		if (colon)
+			i = (size_t)(colon - p) + 1;
+		return j - i == len && memcmp(p + i, root, len) == 0;
+	}
+	return 0;
+}
+
+int
+hq_trackfile_sniff_tcx(const unsigned char *p, size_t n)
+{
+	return root_is(p, n, "TrainingCenterDatabase");
+}
+
+int
+hq_trackfile_sniff_gpx(const unsigned char *p, size_t n)
+{
+	return root_is(p, n, "gpx");
+}
+
+#define DEPTH 64
+
+struct tr {
+	struct hq_ingest *ig;
+	struct hq_input *in;
+	struct hq_act *act;
+	xmlTextReaderPtr r;
+	int tcx;
+	int started;               /* leading white space dropped */
+	char err[512];
+	long err_line;
+	char stack[DEPTH][32];     /* local names of the open elements */
+	int depth;
+	char txt[256];
+	/* the point being read */
+	struct hq_act_point pt;
+	int no_time;
+	long skipped;
+	/* the activity (TCX) or trk (GPX) being read */
+	enum hq_act_sport sport;
+	int64_t start, first, last, lap_start;
+	double timer, distance, energy, max_hr, lap_time;
+	char creator[256], unit_id[64], type[64], name[256];
+	int sessions;
+};
+
+static int
+io_read(void *arg, char *buf, int len)
+{
+	struct tr *t = arg;
+	ssize_t n;
+
+	for (;;) {
+		n = hq_input_read(t->in, buf, (size_t)len);
+		if (n <= 0 || t->started)
+			break;
+		/* Strava writes white space (and a BOM) before <?xml. */
+		size_t k = hq_input_skip_space((const unsigned char *)buf,
+		    (size_t)n);
+		if (k < (size_t)n) {
+			memmove(buf, buf + k, (size_t)n - k);
+			n -= (ssize_t)k;
+			t->started = 1;
+			break;
+		}
+	}
+	hq_ingest_tick(t->ig, t->in);
+	return n < 0 ? -1 : (int)n;
+}
+
+static void
+on_error(void *arg, const char *msg, xmlParserSeverities sev,
+    xmlTextReaderLocatorPtr loc)
+{
+	struct tr *t = arg;
+	size_t len;
+
+	if (t->err[0] || (sev != XML_PARSER_SEVERITY_ERROR &&
+	    sev != XML_PARSER_SEVERITY_VALIDITY_ERROR))
+		return;
+	snprintf(t->err, sizeof t->err, "%s", msg);
+	len = strlen(t->err);
+	while (len && (t->err[len - 1] == '\n' || t->err[len - 1] == ' '))
+		t->err[--len] = '\0';
+	t->err_line = xmlTextReaderLocatorLineNumber(loc);
+}
+
+static double
+num(const char *s)
+{
+	char *end;
+	double v;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	v = strtod(s, &end);
+	while (isspace((unsigned char)*end))
+		end++;
+	return end == s || *end || !isfinite(v) ? NAN : v;
+}
+
+static const char *
+parent(const struct tr *t, int up)
+{
+	return t->depth - 1 - up >= 0 ? t->stack[t->depth - 1 - up] : "";
+}
+
+static int
+is(const char *a, const char *b)
+{
+	return strcmp(a, b) == 0;
+}
+
+static void
+point_reset(struct tr *t)
+{
+	t->pt = (struct hq_act_point){ .time = 0, .lat = NAN, .lon = NAN,
+	    .ele = NAN, .hr = NAN, .power = NAN, .cadence = NAN, .speed = NAN,
+	    .distance = NAN };
+	t->no_time = 1;
+}
+
+static void
+session_reset(struct tr *t)
+{
+	t->sport = HQ_ACT_OTHER;
+	t->start = t->first = t->last = INT64_MIN;
+	t->timer = t->distance = t->energy = t->max_hr = NAN;
+	t->type[0] = t->name[0] = '\0';
+}
+
+static double
+add(double sum, double v)
+{
+	return isnan(v) ? sum : isnan(sum) ? v : sum + v;
+}
+
+static char *
+attr(struct tr *t, const char *name)
+{
+	return (char *)xmlTextReaderGetAttribute(t->r, (const xmlChar *)name);
+}
+
+static int64_t
+attr_time(struct tr *t, const char *name)
+{
+	char *v = attr(t, name);
+	int64_t u;
+
+	if (!v || hq_time_parse(v, &u))
+		u = INT64_MIN;
+	xmlFree(v);
+	return u;
+}
+
+static double
+attr_num(struct tr *t, const char *name)
+{
+	char *v = attr(t, name);
+	double d = v ? num(v) : NAN;
+
+	xmlFree(v);
+	return d;
+}
+
+/* A word of a GPX type or name, or TCX's Sport, as a sport. */
+static enum hq_act_sport
+sport_word(const char *s)
+{
+	static const struct { const char *w; enum hq_act_sport sp; } t[] = {
+		{ "running", HQ_ACT_RUNNING }, { "run", HQ_ACT_RUNNING },
+		{ "cycling", HQ_ACT_CYCLING }, { "biking", HQ_ACT_CYCLING },
+		{ "ride", HQ_ACT_CYCLING }, { "bike", HQ_ACT_CYCLING },
+		{ "walking", HQ_ACT_WALKING }, { "walk", HQ_ACT_WALKING },
+		{ "hiking", HQ_ACT_HIKING }, { "hike", HQ_ACT_HIKING },
+		{ "swimming", HQ_ACT_SWIMMING }, { "swim", HQ_ACT_SWIMMING },
+		{ "rowing", HQ_ACT_ROWING },
+	};
+	char w[32];
+
+	while (*s) {        /* each word of s */
+		size_t k = 0;
+		while (*s && !isalpha((unsigned char)*s))
+			s++;
+		while (isalpha((unsigned char)*s)) {
+			if (k + 1 < sizeof w)
+				w[k++] = (char)tolower((unsigned char)*s);
+			s++;
+		}
+		w[k] = '\0';
+		for (size_t i = 0; k && i < sizeof t / sizeof t[0]; i++)
+			if (is(w, t[i].w))
+				return t[i].sp;
+	}
+	return HQ_ACT_OTHER;
+}
+
+static int
+end_point(struct tr *t, struct hq_err *e)
+{
+	if (t->no_time) {
+		t->skipped++;
+		return 0;
+	}
+	if (t->first == INT64_MIN || t->pt.time < t->first)
+		t->first = t->pt.time;
+	if (t->last == INT64_MIN || t->pt.time > t->last)
+		t->last = t->pt.time;
+	return hq_act_point(t->act, &t->pt, e);
+}
+
+static int
+end_session(struct tr *t, struct hq_err *e)
+{
+	int64_t start = t->start != INT64_MIN ? t->start : t->first;
+	int64_t end = t->last;
+
+	if (start == INT64_MIN) {
+		hq_ingest_warn(t->ig, "%s:%d: %s without a time (skipped)",
+		    t->in->name, xmlTextReaderGetParserLineNumber(t->r),
+		    t->tcx ? "Activity" : "trk");
+		return 0;
+	}
+	if (!t->tcx && t->sport == HQ_ACT_OTHER)
+		t->sport = sport_word(t->type[0] ? t->type : t->name);
+	if (end == INT64_MIN || end < start)
+		end = start;
+	if (!isnan(t->timer) && start + llround(t->timer) > end)
+		end = start + llround(t->timer);
+	t->sessions++;
+	return hq_act_session(t->act, &(struct hq_act_session){
+	    .sport = t->sport, .indoor = -1, .start = start, .end = end,
+	    .duration = !isnan(t->timer) ? t->timer : (double)(end - start),
+	    .distance = t->distance, .energy = t->energy, .ascent = NAN,
+	    .avg_hr = NAN, .max_hr = t->max_hr, .avg_power = NAN,
+	    .max_power = NAN }, e);
+}
+
+static int
+start_element(struct tr *t, const char *name, struct hq_err *e)
+{
+	const char *root = t->tcx ? "TrainingCenterDatabase" : "gpx";
+
+	if (t->depth == 1 && !is(name, root)) {   /* --format said so */
+		hq_err_set(e, "%s:%d: not a %s file: the root element is <%.64s>, "
+		    "not <%s>", t->in->name, xmlTextReaderGetParserLineNumber(t->r),
+		    t->tcx ? "TCX" : "GPX", name, root);
+		return -1;
+	}
+	if (t->tcx) {
+		if (is(name, "Activity")) {
+			char *sp = attr(t, "Sport");
+			session_reset(t);
+			t->sport = sp && is(sp, "Running") ? HQ_ACT_RUNNING
+			    : sp && is(sp, "Biking") ? HQ_ACT_CYCLING
+			    : HQ_ACT_OTHER;
+			xmlFree(sp);
+		} else if (is(name, "Lap")) {
+			t->lap_start = attr_time(t, "StartTime");
+			t->lap_time = NAN;
+		} else if (is(name, "Trackpoint"))
+			point_reset(t);
+	} else {
+		if (is(name, "gpx")) {
+			char *c = attr(t, "creator");
+			snprintf(t->creator, sizeof t->creator, "%s", c ? c : "");
+			xmlFree(c);
+		} else if (is(name, "trk"))
+			session_reset(t);
+		else if (is(name, "trkpt")) {
+			point_reset(t);
+			t->pt.lat = attr_num(t, "lat");
+			t->pt.lon = attr_num(t, "lon");
+			if (fabs(t->pt.lat) > 90 || fabs(t->pt.lon) > 180)
+				t->pt.lat = t->pt.lon = NAN;
+		}
+	}
+	return 0;
+}
+
+/* The element name (its text in t->txt) ends; it is still on the stack. */
+static int
+end_tcx(struct tr *t, const char *name, struct hq_err *e)
+{
+	const char *up = parent(t, 1), *up2 = parent(t, 2);
+	double v = num(t->txt);
+
+	if (is(name, "Trackpoint"))
+		return end_point(t, e);
+	if (is(name, "Lap")) {
+		if (t->lap_start != INT64_MIN)
+			return hq_act_lap(t->act, t->lap_start, t->lap_time, e);
+		return 0;
+	}
+	if (is(name, "Activity"))
+		return end_session(t, e);
+	if (is(up, "Trackpoint")) {
+		if (is(name, "Time"))
+			t->no_time = hq_time_parse(t->txt, &t->pt.time) != 0;
+		else if (is(name, "AltitudeMeters"))
+			t->pt.ele = v;
+		else if (is(name, "DistanceMeters"))
+			t->pt.distance = v;
+		else if (is(name, "Cadence"))
+			t->pt.cadence = v;
+	} else if (is(up, "Position")) {
+		if (is(name, "LatitudeDegrees") && fabs(v) <= 90)
+			t->pt.lat = v;
+		else if (is(name, "LongitudeDegrees") && fabs(v) <= 180)
+			t->pt.lon = v;
+	} else if (is(name, "Value") && is(up, "HeartRateBpm") &&
+	    is(up2, "Trackpoint")) {
+		t->pt.hr = v;
+	} else if (is(up, "TPX")) {
+		if (is(name, "Speed"))
+			t->pt.speed = v;
+		else if (is(name, "Watts"))
+			t->pt.power = v;
+	} else if (is(up, "Lap")) {
+		if (is(name, "TotalTimeSeconds")) {
+			t->lap_time = v;
+			t->timer = add(t->timer, v);
+		} else if (is(name, "DistanceMeters"))
+			t->distance = add(t->distance, v);
+		else if (is(name, "Calories"))
+			t->energy = add(t->energy, v);
+	} else if (is(name, "Value") && is(up, "MaximumHeartRateBpm") &&
+	    is(up2, "Lap")) {
+		if (isnan(t->max_hr) || v > t->max_hr)
+			t->max_hr = v;
+	} else if (is(up, "Activity") && is(name, "Id")) {
+		if (hq_time_parse(t->txt, &t->start))
+			t->start = INT64_MIN;
+	} else if (is(up, "Creator") && is(up2, "Activity")) {
+		if (is(name, "Name"))
+			snprintf(t->creator, sizeof t->creator, "%s", t->txt);
+		else if (is(name, "UnitId"))
+			snprintf(t->unit_id, sizeof t->unit_id, "%.63s", t->txt);
+	}
+	return 0;
+}
+
+static int
+end_gpx(struct tr *t, const char *name, struct hq_err *e)
+{
+	const char *up = parent(t, 1);
+	double v = num(t->txt);
+
+	if (is(name, "trkpt"))
+		return end_point(t, e);
+	if (is(name, "trk"))
+		return end_session(t, e);
+	if (is(up, "trk")) {
+		if (is(name, "type"))
+			snprintf(t->type, sizeof t->type, "%.63s", t->txt);
+		else if (is(name, "name"))
+			snprintf(t->name, sizeof t->name, "%s", t->txt);
+	} else if (is(up, "trkpt")) {
+		if (is(name, "ele"))
+			t->pt.ele = v;
+		else if (is(name, "time"))
+			t->no_time = hq_time_parse(t->txt, &t->pt.time) != 0;
+	} else {
+		/* inside a trkpt's extensions, whatever the prefix */
+		int in_pt = 0;
+		for (int i = 0; i < t->depth && !in_pt; i++)
+			in_pt = is(t->stack[i], "trkpt");
+		if (!in_pt)
+			return 0;
+		if (is(name, "hr"))
+			t->pt.hr = v;
+		else if (is(name, "cad"))
+			t->pt.cadence = v;
+		else if (is(name, "speed"))
+			t->pt.speed = v;
+		else if (is(name, "power") || is(name, "PowerInWatts"))
+			t->pt.power = v;
+	}
+	return 0;
+}
+
+static void
+source_name(struct tr *t, char *buf, size_t n)
+{
+	if (!t->creator[0])
+		snprintf(buf, n, "%s", t->tcx ? "TCX file" : "GPX file");
+	else if (t->unit_id[0] && strcmp(t->unit_id, "0") != 0)
+		snprintf(buf, n, "%s (SN %s)", t->creator, t->unit_id);
+	else
+		snprintf(buf, n, "%s", t->creator);
+}
+
+static int
+read_track(struct hq_ingest *ig, struct hq_input *in, int tcx,
+    struct hq_err *e)
+{
+	struct tr *t = hq_xcalloc(1, sizeof *t);
+	int rc, status = -1;
+	char src[512];
+
+	t->ig = ig;
+	t->in = in;
+	t->tcx = tcx;
+	session_reset(t);
+	point_reset(t);
+	if (!(t->act = hq_act_new(ig, in, e)))
+		goto out;
+	/* Without XML_PARSE_HUGE: libxml2's limits hold (10 MB a text
+	 * node, 256 levels); no network. */
+	t->r = xmlReaderForIO(io_read, NULL, t, NULL, NULL,
+	    XML_PARSE_NONET | XML_PARSE_NOBLANKS);
+	if (!t->r) {
+		hq_err_set(e, "%s: cannot start the XML reader", in->name);
+		goto out;
+	}
+	xmlTextReaderSetErrorHandler(t->r, on_error, t);
+	while ((rc = xmlTextReaderRead(t->r)) == 1) {
+		int type = xmlTextReaderNodeType(t->r);
+		if (type == XML_READER_TYPE_ELEMENT) {
+			const char *name = (const char *)
+			    xmlTextReaderConstLocalName(t->r);
+			int empty = xmlTextReaderIsEmptyElement(t->r);
+			if (t->depth == DEPTH) {
+				hq_err_set(e, "%s:%d: nested deeper than %d elements",
+				    in->name, xmlTextReaderGetParserLineNumber(t->r),
+				    DEPTH);
+				goto out;
+			}
+			snprintf(t->stack[t->depth++], sizeof t->stack[0], "%s",
+			    name ? name : "");
+			t->txt[0] = '\0';
+			if (start_element(t, t->stack[t->depth - 1], e))
+				goto out;
+			if (!empty)
+				continue;
+			type = XML_READER_TYPE_END_ELEMENT;
+		}
+		if (type == XML_READER_TYPE_END_ELEMENT && t->depth > 0) {
+			if ((tcx ? end_tcx : end_gpx)(t, t->stack[t->depth - 1], e))
+				goto out;
+			t->depth--;
+			t->txt[0] = '\0';
+		} else if (type == XML_READER_TYPE_TEXT ||
+		    type == XML_READER_TYPE_CDATA) {
+			const char *v = (const char *)xmlTextReaderConstValue(t->r);
+			snprintf(t->txt, sizeof t->txt, "%s", v ? v : "");
+		}
+	}
+	if (rc < 0 || t->err[0]) {
+		if (in->err || (in->ar && !t->err[0]))
+			hq_err_set(e, "%s: %s", in->name, hq_input_strerror(in));
+		else
+			hq_err_set(e, "%s:%ld: %s", in->name, t->err_line,
+			    t->err[0] ? t->err : "malformed XML");
+		goto out;
+	}
+	source_name(t, src, sizeof src);
+	hq_act_source(t->act, src, NULL);
+	if (hq_act_finish(t->act, e))
+		goto out;
+	if (t->skipped)
+		hq_ingest_skip_n(ig, t->skipped, "%s: %ld track points without a "
+		    "time (skipped)", in->name, t->skipped);
+	status = 0;
+out:
+	if (t->r)
+		xmlFreeTextReader(t->r);
+	hq_act_free(t->act);
+	free(t);
+	return status;
+}
+
+int
+hq_trackfile_read_tcx(struct hq_input *in,
+    const struct hq_read_opts *o, struct hq_ingest *ig, struct hq_err *e)
+{
+	(void)o;
+	return read_track(ig, in, 1, e);
+}
+
+int
+hq_trackfile_read_gpx(struct hq_input *in,
+    const struct hq_read_opts *o, struct hq_ingest *ig, struct hq_err *e)
+{
+	(void)o;
+	return read_track(ig, in, 0, e);
+}
