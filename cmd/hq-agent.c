@@ -59,9 +59,8 @@ static const struct hq_opt options[] = {
 	  "continue (or start) the conversation NAME", NULL, NULL, 0 },
 	{ OPT_LOG, "log", HQ_OPT_FLAG, NULL, "list past runs (or show run ID: --log ID) and exit",
 	  NULL, NULL, 0 },
-	{ OPT_DB, "db", HQ_OPT_STRING, "PATH", "the store (default $HQ_DB)", NULL, NULL, 0 },
-	{ OPT_TZ, "tz", HQ_OPT_STRING, "ZONE", "the user's time zone (default $HQ_TZ, $TZ)",
-	  NULL, NULL, 0 },
+	HQ_OPT_DB(OPT_DB),
+	HQ_OPT_TZ(OPT_TZ, 0),
 	{ 0, NULL, 0, NULL, NULL, NULL, NULL, 0 },
 };
 

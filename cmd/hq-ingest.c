@@ -26,9 +26,9 @@ enum { OPT_DB = HQ_OPT_LONG, OPT_FORMAT, OPT_TZ, OPT_WAIT, OPT_DATE_ORDER };
 
 static const struct hq_opt options[] = {
 	{ 'q', "quiet", HQ_OPT_FLAG, NULL, "print nothing but errors (no progress, no warnings)", NULL, NULL, 1 },
-	{ OPT_DB, "db", HQ_OPT_STRING, "PATH", "the store (default $HQ_DB, ~/.local/share/hq/hq.db)", NULL, NULL, 0 },
+	HQ_OPT_DB(OPT_DB),
 	{ OPT_FORMAT, "format", HQ_OPT_ENUM, "F", "input format: auto (the default: sniffed from content), apple, fit, tcx, gpx, dexcom, libre, jsonl, labs, fhir or dexa", "auto|apple|fit|tcx|gpx|dexcom|libre|jsonl|labs|fhir|dexa", NULL, 1 },
-	{ OPT_TZ, "tz", HQ_OPT_STRING, "ZONE", "IANA zone for times without an offset (JSON lines, CGM files) and for lab and scan dates", NULL, NULL, 1 },
+	HQ_OPT_TZ(OPT_TZ, 1),
 	{ OPT_DATE_ORDER, "date-order", HQ_OPT_ENUM, "ORDER", "LibreView dates no date in the file settles: dmy (day first) or mdy (default auto)", "auto|dmy|mdy",
 	  "How to read a LibreView file's dates when none of them settles it (no day above 12): dmy or mdy. Only after hq-ingest said the dates are ambiguous.", 1 },
 	{ OPT_WAIT, "wait", HQ_OPT_INT, "SECONDS", "how long to wait for another writer to finish (default 600)", "0..604800", NULL, 0 },

@@ -1,20 +1,18 @@
 /*
  * hq-report — the reports kept apart from samples: lab results and DEXA
- * scans (lib/report*.c), glucose control from CGM readings
- * (lib/cgm_report.c). This file is the dispatcher: one option table for
- * the whole command (so one --tool-schema, with the subcommand and its
- * operands as the `args` array), a table of subcommands, and how lab and
- * DEXA rows look on a terminal. Every question is answered by the library.
+ * scans (lib/analyze/report_read.c), glucose control from CGM readings
+ * (lib/analyze/cgm_report.c). This file is the dispatcher: one option
+ * table for the whole command (so one --tool-schema, with the subcommand
+ * and its operands as the `args` array) and a table of subcommands. Every
+ * question is answered, and every row written, by the library
+ * (lib/analyze/report_out.c: a row description per report kind).
  */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "hq/buf.h"
-#include "hq/cgm_report.h"
 #include "hq/complete.h"
 #include "hq/config.h"
 #include "hq/dexa.h"
@@ -22,9 +20,9 @@
 #include "hq/labs.h"
 #include "hq/opts.h"
 #include "hq/output.h"
-#include "hq/report.h"
+#include "hq/report_out.h"
+#include "hq/report_read.h"
 #include "hq/store.h"
-#include "hq/term.h"
 #include "hq/time.h"
 #include "hq/zone.h"
 
@@ -42,27 +40,21 @@ static const struct hq_opt options[] = {
 	  "2..1000", "compare dexa: compare the oldest of the last N scans with the newest; 2 (the default) is the last two scans.", 1 },
 	{ OPT_DATES, "dates", HQ_OPT_STRING, "D1,D2", "compare dexa: the scans of two dates (2024-01-10,2024-07-12)",
 	  NULL, "compare dexa: the scans of two dates, \"D1,D2\" (2024-01-10,2024-07-12; a month such as 2024-01 takes the newest scan in it). Use hq-report list dexa to see the dates.", 1 },
-	{ OPT_FROM, "from", HQ_OPT_STRING, "DATE", "cgm: start at DATE (2024-12-01, 2024-12, 2024-W49, today, 30d, last-month...)",
-	  NULL, "cgm only: start of the range, a local date: 2024-12-01, 2024-12 (a month), 2024-W49, today, yesterday, 7d/4w/3m/1y (ago), this-week, last-month... Without from and to, every reading in the store.", 1 },
-	{ OPT_TO, "to", HQ_OPT_STRING, "DATE", "cgm: end with DATE, inclusive (same forms as --from)",
-	  NULL, "cgm only: end of the range, inclusive of the whole day/week/month it names: from \"2024-12\" to \"2024-12\" is all of December.", 1 },
+	HQ_OPT_FROM(OPT_FROM, "cgm: start at DATE (2024-12-01, 2024-12, 2024-W49, today, 30d, last-month...)",
+	  "cgm only: start of the range, a local date: 2024-12-01, 2024-12 (a month), 2024-W49, today, yesterday, 7d/4w/3m/1y (ago), this-week, last-month... Without from and to, every reading in the store."),
+	HQ_OPT_TO(OPT_TO, "cgm: end with DATE, inclusive (same forms as --from)",
+	  "cgm only: end of the range, inclusive of the whole day/week/month it names: from \"2024-12\" to \"2024-12\" is all of December."),
 	{ OPT_BY, "by", HQ_OPT_ENUM, "PERIOD", "cgm: a row per local day, week or month instead of one for the range",
 	  "day|week|month", "cgm only: one row per local day, ISO week or month instead of one for the whole range (to compare weeks, or see a trend).", 1 },
 	{ OPT_AGP, "agp", HQ_OPT_FLAG, NULL, "cgm: the daily profile, 96 rows: percentiles per 15 minutes",
 	  NULL, "cgm only: the ambulatory glucose profile instead of the metrics: 96 rows (time 00:00, 00:15, ...) with p5, p25, p50, p75, p95 and n, over all days of the range. Use it for 'when in the day is my glucose high?'.", 1 },
-	{ OPT_FORMAT, "format", HQ_OPT_ENUM, "FMT", "jsonl, json, csv, table, svg (trend, compare, cgm's AGP) or html (cgm's AGP); default: table on a terminal, else jsonl",
-	  "jsonl|json|csv|table|svg|html", NULL, 0 },
-	{ OPT_TZ, "tz", HQ_OPT_STRING, "ZONE", "local dates in IANA zone ZONE (default $HQ_TZ, $TZ, tz in the config, the zone the data records, system)", NULL, NULL, 0 },
-	{ OPT_DB, "db", HQ_OPT_STRING, "PATH", "the store (default $HQ_DB, ~/.local/share/hq/hq.db)", NULL, NULL, 0 },
+	HQ_OPT_FORMAT(OPT_FORMAT, "jsonl, json, csv, table, svg (trend, compare, cgm's AGP) or html (cgm's AGP); default: table on a terminal, else jsonl",
+	  "jsonl|json|csv|table|svg|html"),
+	HQ_OPT_TZ(OPT_TZ, 0),
+	HQ_OPT_DB(OPT_DB),
 	{ OPT_COMPLETE_TESTS, "complete-tests", HQ_OPT_FLAG, NULL, "print the lab tests in the store, one per line (for shell completion)", NULL, NULL, 0 },
 	{ 0, NULL, 0, NULL, NULL, NULL, NULL, 0 },
 };
-
-static const char *
-field_at(size_t i)
-{
-	return hq_dexa_name_at(i);
-}
 
 static void complete_operand(const struct hq_complete *c);
 static int complete_offers(const struct hq_complete *c, const struct hq_opt *o);
@@ -110,7 +102,7 @@ static const struct hq_cmd_info cmd = {
 	.opts = options,
 	.values = (const struct hq_opt_values[]){
 		{ "unit", hq_labs_unit_at },
-		{ "fields", field_at },
+		{ "fields", hq_dexa_name_at },
 		{ NULL, NULL },
 	},
 	.split = "fields",
@@ -131,359 +123,48 @@ struct cli {
 	struct hq_out *out;
 };
 
-/* ---- terminal text ------------------------------------------------------ */
+/* ---- the reports: each runs its engine into c->out (report_out.h) ------- */
 
-static int
-table(const struct cli *c)
-{
-	return hq_out_format(c->out) == HQ_FMT_TABLE;
-}
-
-/* ---- list ----------------------------------------------------------------- */
-
-static int
-list_row(void *arg, const struct hq_report_list_row *r, struct hq_err *e)
-{
-	struct cli *c = arg;
-
-	(void)e;
-	hq_out_begin(c->out);
-	hq_out_str(c->out, "kind", r->kind);
-	hq_out_str(c->out, "date", r->date);
-	hq_out_str(c->out, "source", r->source);
-	hq_out_int(c->out, "n", r->n);
-	hq_out_end(c->out);
-	return 0;
-}
-
-/* Lab and DEXA reports, then CGM sensor sessions. */
 static int
 run_list(struct cli *c, int argc, char **argv, struct hq_err *e)
 {
 	const char *kind = argc > 0 ? argv[0] : NULL;
-	int cgm = !kind || strcmp(kind, "cgm") == 0, rc = 1;
-	long sessions = 0;
 
-	if (kind && strcmp(kind, "labs") && strcmp(kind, "dexa") && !cgm) {
+	if (kind && strcmp(kind, "labs") && strcmp(kind, "dexa") &&
+	    strcmp(kind, "cgm")) {
 		hq_opts_usage_error(&cmd, "list what? '%s' (labs, dexa or cgm)", kind);
 		return 2;
 	}
-	if (!kind || !cgm)
-		rc = hq_report_list(c->store, kind, list_row, c, e);
-	if (rc < 0 || !cgm)
-		return rc;
-	if ((sessions = hq_cgm_list(c->store, c->out, e)) < 0)
-		return -1;
-	if (rc == 1 && sessions == 0) {
-		hq_err_set(e, "no %sreports in the store: import some with hq-ingest",
-		    kind ? "CGM " : "");
-		return 1;
-	}
-	return 0;
-}
-
-/* ---- labs ----------------------------------------------------------------- */
-
-/* The fields latest and trend rows share, as JSON. */
-static void
-lab_json_head(struct hq_out *o, const struct hq_lab_row *r)
-{
-	hq_out_str(o, "test", r->test);
-	hq_out_str(o, "loinc", r->loinc);
-	hq_out_str(o, "date", r->date);
-	hq_out_num(o, "value", r->value);
-	hq_out_str(o, "comparator", *r->comparator ? r->comparator : NULL);
-}
-
-/* A lab value with its unit, for a table: "131 mg/dL", "<5 %". */
-static void
-lab_value_unit(const struct hq_lab_row *r, char *buf, size_t n)
-{
-	char v[160], both[200];
-
-	hq_report_lab_text(r, v, sizeof v, NULL, 0);
-	snprintf(both, sizeof both, "%s%s%s", v, *r->unit ? " " : "", r->unit);
-	snprintf(buf, n, "%s", both);
-}
-
-static int
-latest_row(void *arg, const struct hq_lab_row *r, struct hq_err *e)
-{
-	struct cli *c = arg;
-	struct hq_out *o = c->out;
-	char v[200], range[64];
-
-	(void)e;
-	hq_out_begin(o);
-	if (table(c)) {
-		/* test, date, value, range, flag, source: cut to fit (main) */
-		lab_value_unit(r, v, sizeof v);
-		hq_report_lab_text(r, NULL, 0, range, sizeof range);
-		hq_out_str(o, "test", r->test);
-		hq_out_str(o, "date", r->date);
-		hq_out_str(o, "value", v);
-		hq_out_str(o, "range", range);
-		hq_out_str(o, "flag", r->flag);
-		hq_out_str(o, "source", r->source);
-	} else {
-		lab_json_head(o, r);
-		hq_out_str(o, "text", *r->text ? r->text : NULL);
-		hq_out_str(o, "unit", r->unit);
-		hq_out_num(o, "ref_low", r->ref_low);
-		hq_out_num(o, "ref_high", r->ref_high);
-		hq_out_str(o, "flag", r->flag);
-		hq_out_str(o, "source", r->source);
-	}
-	hq_out_end(o);
-	return 0;
-}
-
-/* The TEST operands as the store's names; NULL after a message. */
-static char **
-resolve_tests(struct cli *c, int argc, char **argv, struct hq_err *e)
-{
-	char **tests = hq_xcalloc((size_t)argc + 1, sizeof *tests);
-	char name[64];
-
-	for (int i = 0; i < argc; i++) {
-		if (hq_report_lab_test(c->store, argv[i], name, sizeof name, e)) {
-			for (int k = 0; k < i; k++)
-				free(tests[k]);
-			free(tests);
-			return NULL;
-		}
-		tests[i] = hq_xstrdup(name);
-	}
-	return tests;
-}
-
-static void
-free_tests(char **tests)
-{
-	for (size_t i = 0; tests && tests[i]; i++)
-		free(tests[i]);
-	free(tests);
-}
-
-/* --unit for these tests: normalised into buf, or -1 (e names the
- * units a test has). */
-static int
-check_unit(struct cli *c, char **tests, size_t n, char *buf, size_t bn,
-    struct hq_err *e)
-{
-	if (!c->unit)
-		return 0;
-	hq_labs_unit_normalise(c->unit, buf, bn);
-	if (n == 0)
-		return 0;
-	return hq_report_lab_unit_ok(c->store, (const char *const *)tests, n,
-	    buf, e);
+	return hq_report_list_out(c->store, kind, c->out, e);
 }
 
 static int
 run_latest_labs(struct cli *c, int argc, char **argv, struct hq_err *e)
 {
-	char **tests = resolve_tests(c, argc, argv, e), unit[32];
-	int rc;
-
-	if (!tests)
-		return -1;
-	if (check_unit(c, tests, (size_t)argc, unit, sizeof unit, e))
-		rc = -1;
-	else
-		rc = hq_report_labs_latest(c->store, (const char *const *)tests,
-		    (size_t)argc, c->unit ? unit : NULL, latest_row, c, e);
-	free_tests(tests);
-	return rc;
-}
-
-struct trend {
-	struct cli *c;
-	const char *unit;       /* the trend's */
-	int heading;
-};
-
-static int
-trend_row(void *arg, const struct hq_lab_row *r, struct hq_err *e)
-{
-	struct trend *t = arg;
-	struct hq_out *o = t->c->out;
-	char v[160], change[32], note[64];
-
-	(void)e;
-	hq_out_begin(o);
-	if (table(t->c)) {
-		if (!t->heading) {
-			const struct hq_lab_test *cat = hq_labs_lookup(r->test);
-			printf("%s%s%s%s%s\n", r->test, cat ? ": " : "",
-			    cat ? cat->description : "", *t->unit ? ", " : "",
-			    t->unit);
-			t->heading = 1;
-		}
-		hq_report_lab_text(r, v, sizeof v, NULL, 0);
-		hq_format_short(r->change, change, sizeof change);
-		if (!isnan(r->change) && r->change > 0)
-			snprintf(change, sizeof change, "+%.4g", r->change);
-		note[0] = '\0';
-		if (r->method_changed)
-			snprintf(note, sizeof note, "method now %s", r->method);
-		else if (r->unconverted && !*r->unit)
-			snprintf(note, sizeof note, "no unit given");
-		else if (r->unconverted)
-			snprintf(note, sizeof note, "in %s (no conversion)", r->unit);
-		hq_out_str(o, "date", r->date);
-		hq_out_str(o, "value", v);
-		hq_out_str(o, "flag", r->flag);
-		hq_out_str(o, "change", change);
-		hq_out_str(o, "note", note);
-	} else {
-		lab_json_head(o, r);
-		hq_out_str(o, "unit", r->unit);
-		hq_out_str(o, "flag", r->flag);
-		hq_out_num(o, "change", r->change);
-		hq_out_str(o, "method", r->method);
-		hq_out_bool(o, "method_change", r->method_changed);
-	}
-	hq_out_end(o);
-	return 0;
+	return hq_report_latest_labs_out(c->store, (const char *const *)argv,
+	    (size_t)argc, c->unit, c->out, e);
 }
 
 static int
 run_trend_labs(struct cli *c, int argc, char **argv, struct hq_err *e)
 {
-	char **tests = resolve_tests(c, argc, argv, e), unit[32];
-	struct trend t = { c, unit, 0 };
-	int rc;
-
-	if (!tests)
-		return -1;
-	if (!c->unit)
-		hq_report_lab_trend_unit(c->store, tests[0], unit, sizeof unit);
-	if (check_unit(c, tests, 1, unit, sizeof unit, e))
-		rc = -1;
-	else if (c->svg)
-		rc = hq_report_labs_trend_svg(c->store, tests[0],
-		    c->unit ? unit : NULL, stdout, e);
-	else
-		rc = hq_report_labs_trend(c->store, tests[0],
-		    c->unit ? unit : NULL, trend_row, &t, e);
-	free_tests(tests);
-	return rc;
-}
-
-/* ---- DEXA ----------------------------------------------------------------- */
-
-/* --fields as a list of names (pointing into c->fields). */
-static const char **
-split_fields(struct cli *c, size_t *n)
-{
-	const char **list = NULL;
-	char *save = NULL;
-
-	*n = 0;
-	if (!c->fields)
-		return NULL;
-	for (char *f = strtok_r(c->fields, ",", &save); f;
-	    f = strtok_r(NULL, ",", &save)) {
-		list = hq_xrealloc(list, (*n + 1) * sizeof *list);
-		list[(*n)++] = f;
-	}
-	return list;
-}
-
-static int
-latest_dexa_row(void *arg, const struct hq_dexa_row *r, struct hq_err *e)
-{
-	struct cli *c = arg;
-	char v[32];
-
-	(void)e;
-	hq_out_begin(c->out);
-	hq_out_str(c->out, "field", r->field);
-	hq_out_str(c->out, "date", r->date);
-	if (table(c)) {
-		hq_format_short(r->value, v, sizeof v);
-		hq_out_str(c->out, "value", v);
-	} else {
-		hq_out_num(c->out, "value", r->value);
-	}
-	hq_out_str(c->out, "unit", r->unit);
-	hq_out_end(c->out);
-	return 0;
-}
-
-struct compare {
-	struct cli *c;
-	int heading, noise;
-};
-
-static int
-compare_row(void *arg, const struct hq_dexa_row *r, struct hq_err *e)
-{
-	struct compare *k = arg;
-	struct hq_out *o = k->c->out;
-	char b[32], a[32], ch[32], pct[32];
-
-	(void)e;
-	hq_out_begin(o);
-	if (table(k->c)) {
-		if (!k->heading) {
-			printf("DEXA %s -> %s\n", r->before_date, r->after_date);
-			k->heading = 1;
-		}
-		hq_format_short(r->before, b, sizeof b);
-		hq_format_short(r->after, a, sizeof a);
-		snprintf(ch, sizeof ch, "%+.4g", r->change);
-		if (isnan(r->pct_change))
-			snprintf(pct, sizeof pct, "-");
-		else
-			snprintf(pct, sizeof pct, "%+.1f%%%s", r->pct_change,
-			    r->within_precision ? " ~" : "");
-		k->noise += r->within_precision;
-		hq_out_str(o, "field", r->field);
-		hq_out_str(o, "unit", r->unit);
-		hq_out_str(o, "before", b);
-		hq_out_str(o, "after", a);
-		hq_out_str(o, "change", ch);
-		hq_out_str(o, "pct", pct);
-	} else {
-		hq_out_str(o, "field", r->field);
-		hq_out_str(o, "unit", r->unit);
-		hq_out_str(o, "before_date", r->before_date);
-		hq_out_str(o, "after_date", r->after_date);
-		hq_out_num(o, "before", r->before);
-		hq_out_num(o, "after", r->after);
-		hq_out_num(o, "change", r->change);
-		hq_out_num(o, "pct_change", r->pct_change);
-		hq_out_num(o, "lsc_pct", r->lsc_pct);
-		hq_out_bool(o, "within_precision", r->within_precision);
-	}
-	hq_out_end(o);
-	return 0;
+	(void)argc;
+	return hq_report_trend_labs_out(c->store, argv[0], c->unit,
+	    c->svg ? stdout : NULL, c->out, e);
 }
 
 static int
 run_latest_dexa(struct cli *c, int argc, char **argv, struct hq_err *e)
 {
-	size_t n;
-	const char **fields = split_fields(c, &n);
-	int rc;
-
 	(void)argc, (void)argv;
-	rc = hq_report_dexa_fields_ok(fields, n, e) ? -1 :
-	    hq_report_dexa_latest(c->store, fields, n, latest_dexa_row, c, e);
-	free(fields);
-	return rc;
+	return hq_report_latest_dexa_out(c->store, c->fields, c->out, e);
 }
 
 static int
 run_compare_dexa(struct cli *c, int argc, char **argv, struct hq_err *e)
 {
-	size_t n;
-	const char **fields = split_fields(c, &n);
 	char *d1 = NULL, *d2 = NULL, *copy = NULL;
-	struct compare k = { c, 0, 0 };
-	int rc = -1;
+	int rc;
 
 	(void)argc, (void)argv;
 	if (c->dates) {
@@ -492,33 +173,16 @@ run_compare_dexa(struct cli *c, int argc, char **argv, struct hq_err *e)
 		d2 = strchr(copy, ',');
 		if (!d2 || strchr(d2 + 1, ',') || d2 == d1 || !d2[1]) {
 			hq_opts_usage_error(&cmd, "--dates takes two dates: D1,D2");
-			rc = 2;
-			goto out;
+			free(copy);
+			return 2;
 		}
 		*d2++ = '\0';
 	}
-	if (hq_report_dexa_fields_ok(fields, n, e))
-		goto out;
-	if (c->svg)
-		rc = hq_report_dexa_compare_svg(c->store, d1, d2, (int)c->last,
-		    fields, n, stdout, e);
-	else
-		rc = hq_report_dexa_compare(c->store, d1, d2, (int)c->last, fields,
-		    n, compare_row, &k, e);
-	if (rc == 0 && k.noise) {
-		/* Said after the table, which hq_out writes at the end. */
-		hq_out_free(c->out);
-		c->out = NULL;
-		printf("~ within the scanner's precision: a change under 2.77 x its "
-		    "CV\n  (lean mass CV 0.5%%, VAT 5%%) is noise, not progress\n");
-	}
-out:
+	rc = hq_report_compare_dexa_out(c->store, d1, d2, (int)c->last,
+	    c->fields, c->svg ? stdout : NULL, c->out, e);
 	free(copy);
-	free(fields);
 	return rc;
 }
-
-/* ---- CGM ------------------------------------------------------------------ */
 
 static int
 run_cgm(struct cli *c, int argc, char **argv, struct hq_err *e)
@@ -811,15 +475,6 @@ main(int argc, char **argv)
 		goto out;
 	c.out = hq_out_new(stdout, c.has_format && !c.svg && !c.html ? c.format :
 	    HQ_FMT_AUTO);
-	/* A table fits the terminal: the text columns any table here may have
-	 * are cut, the widest first, towards these widths (the source: a lab's
-	 * or a sensor's name, as long as it came). */
-	hq_out_fit(c.out, "source", (struct hq_out_fit){ .min_width = 10 });
-	hq_out_fit(c.out, "test", (struct hq_out_fit){ .min_width = 12 });
-	hq_out_fit(c.out, "value", (struct hq_out_fit){ .min_width = 10 });
-	hq_out_fit(c.out, "range", (struct hq_out_fit){ .min_width = 8 });
-	hq_out_fit(c.out, "note", (struct hq_out_fit){ .min_width = 10 });
-	hq_out_fit(c.out, "field", (struct hq_out_fit){ .min_width = 12 });
 	rc = sub->run(&c, argc - used, argv + used, &e);
 	if (rc == 2) {
 		status = 2;

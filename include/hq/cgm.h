@@ -123,4 +123,22 @@ void hq_cgm_dedup_push(struct hq_cgm_dedup *d, int64_t t, int rank,
 void hq_cgm_dedup_finish(struct hq_cgm_dedup *d);
 void hq_cgm_dedup_free(struct hq_cgm_dedup *d);
 
+/* A report over a range (cgm_report.h computes it): the metrics per
+ * bucket and over the whole range, and the AGP. */
+struct hq_cgm_row {
+	int64_t start, end;    /* the bucket, [start, end) UTC */
+	struct hq_cgm_metrics m;
+};
+
+struct hq_cgm_report {
+	struct hq_cgm_row *rows;     /* one per bucket holding readings */
+	size_t nrows;
+	struct hq_cgm_row total;     /* the whole range */
+	int interval_min;            /* the counting source's interval */
+	int nsources;                /* sources with readings in the range */
+	long readings_stored;        /* before the double-source rule */
+	int has_agp;
+	struct hq_cgm_agp_row agp[HQ_CGM_AGP_SLOTS];
+};
+
 #endif

@@ -13,7 +13,9 @@
  * differs, or the rollups are stale, the readings are read again through
  * the double-source rule. Rows keep running sums, and the AGP keeps
  * distinct values (cgm.h). A report holds one row per bucket;
- * hq_cgm_report_free() releases it.
+ * hq_cgm_report_free() releases it. The report itself (struct
+ * hq_cgm_report) is cgm.h's, so that its drawing (cgm_svg.h) and its rows
+ * (report_out.h) need not include this header.
  *
  * Coverage per row: the readings expected at the sensor's interval over
  * the row's span, which runs from the first to the last reading of the
@@ -36,22 +38,6 @@ struct hq_cgm_report_opts {
 	int64_t from, to;      /* [from, to) UTC; INT64_MIN / INT64_MAX: open */
 	enum hq_period by;     /* HQ_PERIOD_NONE, HQ_DAY, HQ_WEEK, HQ_MONTH */
 	int agp;               /* compute the AGP too */
-};
-
-struct hq_cgm_row {
-	int64_t start, end;    /* the bucket, [start, end) UTC */
-	struct hq_cgm_metrics m;
-};
-
-struct hq_cgm_report {
-	struct hq_cgm_row *rows;     /* one per bucket holding readings */
-	size_t nrows;
-	struct hq_cgm_row total;     /* the whole range */
-	int interval_min;            /* the counting source's interval */
-	int nsources;                /* sources with readings in the range */
-	long readings_stored;        /* before the double-source rule */
-	int has_agp;
-	struct hq_cgm_agp_row agp[HQ_CGM_AGP_SLOTS];
 };
 
 /* 1 when the range holds readings, 0 when it holds none (r is empty),
@@ -79,25 +65,5 @@ typedef int hq_cgm_session_fn(void *arg, const struct hq_cgm_session *ses,
     struct hq_err *e);
 int hq_cgm_sessions(struct hq_store *s, hq_cgm_session_fn *fn, void *arg,
     struct hq_err *e);
-
-/*
- * What `hq-report cgm` prints, for the command (cmd/hq-report.c): the
- * metric rows (from, to, days, readings, ... gri, unit), the AGP rows
- * (time, p5, p25, p50, p75, p95, n, unit) with o->agp, or the AGP drawn
- * (format "svg" or "html", with or without o->agp). format is a name
- * hq_output_parse_format() takes, "svg", "html", or NULL (a table on a
- * terminal, JSON lines otherwise). On a table, a range's row is a list of
- * field and value; rows per bucket keep the columns a terminal has room
- * for (JSON and CSV have every field). 0; 1 when the range holds no
- * readings (e says so, in words for a person); -1 with e set.
- */
-int hq_cgm_report_print(struct hq_store *s, const struct hq_cgm_report_opts *o,
-    const char *format, FILE *fp, struct hq_err *e);
-
-/* `hq-report list cgm`: a row kind "cgm", date (the session's first local
- * date), source, n (local days with readings) per sensor session, oldest
- * first, into out. The number of rows, or -1 with e set. */
-struct hq_out;
-long hq_cgm_list(struct hq_store *s, struct hq_out *out, struct hq_err *e);
 
 #endif

@@ -5,7 +5,7 @@
  * beside the time in ranges as a stacked bar, the consensus metrics, the
  * date range and the time the CGM was active.
  *
- * The report is borrowed (cgm_report.h, with its AGP); nothing is kept.
+ * The report is borrowed (cgm.h, with its AGP); nothing is kept.
  * hq_cgm_html_write() wraps the same drawing in a page with a table of
  * every metric, for a browser or a printer.
  */
@@ -14,7 +14,7 @@
 
 #include <stdio.h>
 
-#include "hq/cgm_report.h"
+#include "hq/cgm.h"
 
 /* 0, or -1 on a write error. */
 int hq_cgm_svg_write(FILE *fp, const struct hq_cgm_report *r);

@@ -230,6 +230,27 @@ void hq_opts_complete(const struct hq_cmd_info *c, int argc, char **argv,
 int hq_opts_parse_long(const char *s, long min, long max, long *out);
 int hq_opts_parse_double(const char *s, double *out);
 
+/*
+ * The options the commands share, written once: a command's table lists
+ * HQ_OPT_DB(OPT_DB), HQ_OPT_TZ(OPT_TZ, 1)... with its own ids. --db and
+ * --tz read the same in every command (their words are opts.c's: --tz is
+ * the one zone of hq_zone_choose, whatever the command does with it);
+ * --from and --to take a DATE (completed as the date forms) and say in
+ * the command's words what the range is of; --format is the command's
+ * choices of output (hq-ingest's --format, an input format, is its own).
+ */
+extern const char hq_opt_db_help[], hq_opt_tz_help[], hq_opt_tz_tool_help[];
+#define HQ_OPT_DB(id) \
+	{ (id), "db", HQ_OPT_STRING, "PATH", hq_opt_db_help, NULL, NULL, 0 }
+#define HQ_OPT_TZ(id, tool) { (id), "tz", HQ_OPT_STRING, "ZONE", \
+	hq_opt_tz_help, NULL, hq_opt_tz_tool_help, (tool) }
+#define HQ_OPT_FROM(id, help, tool_help) \
+	{ (id), "from", HQ_OPT_STRING, "DATE", (help), NULL, (tool_help), 1 }
+#define HQ_OPT_TO(id, help, tool_help) \
+	{ (id), "to", HQ_OPT_STRING, "DATE", (help), NULL, (tool_help), 1 }
+#define HQ_OPT_FORMAT(id, help, choices) \
+	{ (id), "format", HQ_OPT_ENUM, "FMT", (help), (choices), NULL, 0 }
+
 /* hq's one number syntax, wherever a number is typed (options, --when and
  * --where, a model's tool arguments): decimal only, [+-]digits[.digits]
  * or [+-].digits, with an optional exponent e[+-]digits; never hex

@@ -60,6 +60,11 @@ void hq_out_fit(struct hq_out *o, const char *key, struct hq_out_fit f);
  * else $COLUMNS, else 80 (hq_term_width). hq_out_set_width() overrides it. */
 int hq_out_width(const struct hq_out *o);
 void hq_out_set_width(struct hq_out *o, int width);
+/* Lines written above a table (a heading) and below it (a note on its
+ * marks), as given, each with a newline, when hq_out_free() writes the
+ * table. Other formats leave them out: scripts read fields. */
+void hq_out_heading(struct hq_out *o, const char *line);
+void hq_out_footnote(struct hq_out *o, const char *line);
 /* Rows written so far. */
 long hq_out_rows(const struct hq_out *o);
 /* Write what is held, free everything; 0, or -1 on a write error. */

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "hq/cgm_svg.h"
+#include "hq/time.h"
 
 /* The drawing's geometry: the statistics on the left, the profile on the
  * right. */

@@ -7,10 +7,12 @@
 #include "hq/buf.h"
 #include "hq/catalog.h"
 #include "hq/output.h"
-#include "hq/report.h"
+#include "hq/dexa.h"
+#include "hq/labs.h"
+#include "hq/report_read.h"
 #include "hq/time.h"
 
-/* The reading half of report.h: list, latest and trend labs, latest and
+/* report_read.h: list, latest and trend labs, latest and
  * compare DEXA. */
 
 static int

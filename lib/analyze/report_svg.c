@@ -4,7 +4,9 @@
 #include <string.h>
 
 #include "hq/buf.h"
-#include "hq/report.h"
+#include "hq/dexa.h"
+#include "hq/labs.h"
+#include "hq/report_read.h"
 #include "hq/svg.h"
 
 /* The charts of report.h, built from the rows report_read.c gives. */

@@ -1029,3 +1029,14 @@ hq_opts_parse(struct hq_opts *p)
 	p->opt = hq_opts_find(p->cmd, id);
 	return check_value(p) ? -1 : id;
 }
+
+/* ---- the options the commands share (opts.h) ---- */
+
+const char hq_opt_db_help[] =
+    "the store (default $HQ_DB, ~/.local/share/hq/hq.db)";
+const char hq_opt_tz_help[] =
+    "local days and times in IANA zone ZONE (default $HQ_TZ, $TZ, tz in the "
+    "config, the zone the data records, the system's)";
+const char hq_opt_tz_tool_help[] =
+    "IANA time zone for local days and times (America/New_York). Only when "
+    "the user asks about another zone; the default is the user's.";

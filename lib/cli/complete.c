@@ -7,7 +7,7 @@
 #include "hq/complete.h"
 #include "hq/llm.h"
 #include "hq/query.h"
-#include "hq/report.h"
+#include "hq/report_read.h"
 #include "hq/stats.h"
 #include "hq/store.h"
 #include "hq/time.h"

@@ -44,6 +44,7 @@ struct hq_out {
 	int width;             /* tables fit this many columns */
 	struct fit *fits;
 	size_t nfits;
+	struct hq_buf head, foot; /* table: hq_out_heading, hq_out_footnote */
 };
 
 int
@@ -125,6 +126,20 @@ hq_out_fit(struct hq_out *o, const char *key, struct hq_out_fit fit)
 	f->f.drop = fit.drop > 0 ? fit.drop : 0;
 	f->f.min_width = fit.min_width > 0 ? fit.min_width : 0;
 	f->f.right = fit.right;
+}
+
+void
+hq_out_heading(struct hq_out *o, const char *line)
+{
+	hq_buf_puts(&o->head, line);
+	hq_buf_puts(&o->head, "\n");
+}
+
+void
+hq_out_footnote(struct hq_out *o, const char *line)
+{
+	hq_buf_puts(&o->foot, line);
+	hq_buf_puts(&o->foot, "\n");
 }
 
 enum hq_format
@@ -646,6 +661,8 @@ hq_out_free(struct hq_out *o)
 
 	if (!o)
 		return 0;
+	if (o->fmt == HQ_FMT_TABLE && o->head.len)
+		fwrite(o->head.data, 1, o->head.len, o->fp);
 	if (o->fmt == HQ_FMT_TABLE && o->nheld == 1 && o->keyvalue) {
 		write_keyvalue(o);
 	} else if (o->fmt == HQ_FMT_TABLE && o->nheld) {
@@ -654,6 +671,8 @@ hq_out_free(struct hq_out *o)
 		/* The rows went out as they came: "[\n{...},\n{...}". */
 		fputs(o->rows ? "\n]\n" : "[]\n", o->fp);
 	}
+	if (o->fmt == HQ_FMT_TABLE && o->foot.len)
+		fwrite(o->foot.data, 1, o->foot.len, o->fp);
 	for (size_t r = 0; r < o->nheld; r++)
 		free_row(&o->held[r]);
 	free(o->held);
@@ -665,6 +684,8 @@ hq_out_free(struct hq_out *o)
 		free(o->fits[i].key);
 	free(o->fits);
 	hq_buf_free(&o->line);
+	hq_buf_free(&o->head);
+	hq_buf_free(&o->foot);
 	rc = fflush(o->fp) == 0 && !ferror(o->fp) ? 0 : -1;
 	free(o);
 	return rc;

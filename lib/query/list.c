@@ -5,6 +5,7 @@
 #include "hq/buf.h"
 #include "hq/catalog.h"
 #include "hq/list.h"
+#include "hq/rowdesc.h"
 #include "hq/time.h"
 #include "hq/workout.h"
 
@@ -59,47 +60,77 @@ struct row {
 	const struct names *sources;
 };
 
-static void
-put_time(struct hq_out *out, const char *key, int64_t t, int table)
+/* On a table, a type of workout or route beside its name: "workout
+ * (running)". */
+static int
+metric_text(const void *row, char *buf, size_t n)
 {
-	char buf[40];
+	const struct row *r = row;
 
-	if (table)
-		hq_time_format_date(t, buf, sizeof buf);
+	if (r->type)
+		snprintf(buf, n < 256 ? n : 256, "%s (%s)", r->metric, r->type);
 	else
-		hq_time_format_local(t, buf, sizeof buf);
-	hq_out_str(out, key, buf);
+		snprintf(buf, n, "%s", r->metric);
+	return 0;
 }
+
+/* first and last: local times for scripts, dates on a table; null when
+ * not known. */
+static int
+time_text(int64_t t, int known, int table, char *buf, size_t n)
+{
+	if (!known)
+		return -1;
+	n = n < 40 ? n : 40;
+	if (table)
+		hq_time_format_date(t, buf, n);
+	else
+		hq_time_format_local(t, buf, n);
+	return 0;
+}
+
+#define TIME_TEXT(name, field, table) static int \
+name(const void *row, char *buf, size_t n) \
+{ \
+	const struct row *r = row; \
+	return time_text(r->field, r->times, table, buf, n); \
+}
+TIME_TEXT(first_date, first, 1)
+TIME_TEXT(last_date, last, 1)
+TIME_TEXT(first_time, first, 0)
+TIME_TEXT(last_time, last, 0)
+
+static void
+put_sources(struct hq_out *out, const char *key, const void *row)
+{
+	const struct names *s = ((const struct row *)row)->sources;
+
+	hq_out_strv(out, key, s ? (const char *const *)s->v : NULL, s ? s->n : 0);
+}
+
+/* A row of the list: what a table has room for gives way from the
+ * identifier on. */
+#define ROW(k, t, f) HQ_COL_AT(k, t, struct row, f)
+static const struct hq_col cols[] = {
+	{ HQ_COL_FN("metric", metric_text), .in = HQ_COL_TABLE },
+	{ ROW("metric", HQ_COL_STR, metric), .in = HQ_COL_DATA },
+	{ ROW("identifier", HQ_COL_STR, identifier), .fit = { .drop = 1 } },
+	{ ROW("kind", HQ_COL_STR, kind), .fit = { .drop = 2 } },
+	{ ROW("unit", HQ_COL_STR, unit) },
+	{ ROW("count", HQ_COL_INT64, count) },
+	{ HQ_COL_FN("first", first_date), .in = HQ_COL_TABLE },
+	{ HQ_COL_FN("first", first_time), .in = HQ_COL_DATA },
+	{ HQ_COL_FN("last", last_date), .in = HQ_COL_TABLE },
+	{ HQ_COL_FN("last", last_time), .in = HQ_COL_DATA },
+	{ HQ_COL_P("sources", put_sources), .fit = { .drop = 3, .min_width = 12 } },
+	{ ROW("type", HQ_COL_STR, type), .in = HQ_COL_DATA },
+	{ .key = NULL },
+};
 
 static void
 put_row(struct hq_out *out, const struct row *r)
 {
-	int table = hq_out_format(out) == HQ_FMT_TABLE;
-	char metric[256];
-
-	hq_out_begin(out);
-	if (table && r->type) {
-		snprintf(metric, sizeof metric, "%s (%s)", r->metric, r->type);
-		hq_out_str(out, "metric", metric);
-	} else {
-		hq_out_str(out, "metric", r->metric);
-	}
-	hq_out_str(out, "identifier", r->identifier);
-	hq_out_str(out, "kind", r->kind);
-	hq_out_str(out, "unit", r->unit);
-	hq_out_int(out, "count", r->count);
-	if (r->times) {
-		put_time(out, "first", r->first, table);
-		put_time(out, "last", r->last, table);
-	} else {
-		hq_out_null(out, "first");
-		hq_out_null(out, "last");
-	}
-	hq_out_strv(out, "sources", r->sources ? (const char *const *)r->sources->v
-	    : NULL, r->sources ? r->sources->n : 0);
-	if (!table)
-		hq_out_str(out, "type", r->type);
-	hq_out_end(out);
+	hq_out_row(out, cols, r);
 }
 
 static int
@@ -459,9 +490,7 @@ hq_list_run(struct hq_store *s, struct hq_out *out, struct hq_err *e)
 {
 	long rows = 0;
 
-	hq_out_fit(out, "identifier", (struct hq_out_fit){ .drop = 1 });
-	hq_out_fit(out, "kind", (struct hq_out_fit){ .drop = 2 });
-	hq_out_fit(out, "sources", (struct hq_out_fit){ .drop = 3, .min_width = 12 });
+	hq_out_fit_cols(out, cols);
 	for (size_t i = 0; i < sizeof lister / sizeof lister[0]; i++) {
 		long n = lister[i](s, out, e);
 		if (n < 0)

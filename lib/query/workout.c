@@ -9,6 +9,7 @@
 
 #include "hq/buf.h"
 #include "hq/catalog.h"
+#include "hq/rowdesc.h"
 #include "hq/time.h"
 #include "hq/workout.h"
 
@@ -327,81 +328,125 @@ pace_text(const struct workout *w, char *buf, size_t n)
 	}
 }
 
-/* The list's row as scripts read it: every field, full numbers. */
-static void
-out_workout(struct hq_out *out, const struct workout *w)
+/* ---- the list's rows ---- */
+
+#define W_(r) ((const struct workout *)(r))
+
+static int
+type_text(const void *r, char *buf, size_t n)
 {
-	char name[128], t[40];
+	hq_workout_type_name(W_(r)->type, buf, n < 128 ? n : 128);
+	return 0;
+}
+
+/* "07:05", the local time the workout started */
+static int
+start_clock(const void *r, char *buf, size_t n)
+{
+	struct hq_local l;
+
+	hq_time_to_local(W_(r)->start, &l);
+	snprintf(buf, n < 40 ? n : 40, "%02d:%02d", l.hour, l.min);
+	return 0;
+}
+
+static int
+duration_text(const void *r, char *buf, size_t n)
+{
+	clock_text(W_(r)->duration_s, buf, n < 40 ? n : 40);
+	return 0;
+}
+
+static int
+km_text(const void *r, char *buf, size_t n)
+{
+	if (isnan(W_(r)->distance_m))
+		return -1;
+	snprintf(buf, n < 40 ? n : 40, "%.2f", W_(r)->distance_m / 1000);
+	return 0;
+}
+
+static int
+pace_cell(const void *r, char *buf, size_t n)
+{
+	pace_text(W_(r), buf, n < 40 ? n : 40);
+	return buf[0] ? 0 : -1;
+}
+
+static int
+route_text(const void *r, char *buf, size_t n)
+{
+	snprintf(buf, n, "yes");
+	return W_(r)->has_route ? 0 : -1;
+}
+
+static double duration_min(const void *r) { return round_to(W_(r)->duration_s / 60, 2); }
+static double distance_km(const void *r) { return round_to(W_(r)->distance_m / 1000, 3); }
+static double energy_kcal(const void *r) { return round_to(W_(r)->energy_kcal, 1); }
+static double avg_hr(const void *r) { return round_to(W_(r)->avg_hr, 1); }
+static double max_hr(const void *r) { return round_to(W_(r)->max_hr, 1); }
+static double kcal_whole(const void *r) { return round_to(W_(r)->energy_kcal, 0); }
+static double hr_whole(const void *r) { return round_to(W_(r)->avg_hr, 0); }
+static double max_whole(const void *r) { return round_to(W_(r)->max_hr, 0); }
+
+static double
+pace_min_per_km(const void *r)
+{
 	double pace, speed;
 
-	hq_out_int(out, "id", w->id);
-	hq_workout_type_name(w->type, name, sizeof name);
-	hq_out_str(out, "type", name);
-	hq_time_format_local(w->start, t, sizeof t);
-	hq_out_str(out, "start", t);
-	hq_time_format_local(w->end, t, sizeof t);
-	hq_out_str(out, "end", t);
-	hq_time_format_date(w->start, t, sizeof t);
-	hq_out_str(out, "date", t);
-	hq_out_num(out, "duration_min", round_to(w->duration_s / 60, 2));
-	hq_out_num(out, "distance_km", round_to(w->distance_m / 1000, 3));
-	hq_out_num(out, "energy_kcal", round_to(w->energy_kcal, 1));
-	hq_out_num(out, "avg_hr", round_to(w->avg_hr, 1));
-	hq_out_num(out, "max_hr", round_to(w->max_hr, 1));
-	hq_out_str(out, "source", w->source);
-	hq_out_bool(out, "has_route", w->has_route);
-	pace_speed(w, &pace, &speed);
-	hq_out_num(out, "pace_min_per_km", round_to(pace, 3));
-	hq_out_num(out, "speed_kmh", round_to(speed, 2));
+	pace_speed(W_(r), &pace, &speed);
+	return round_to(pace, 3);
 }
+
+static double
+speed_kmh(const void *r)
+{
+	double pace, speed;
+
+	pace_speed(W_(r), &pace, &speed);
+	return round_to(speed, 2);
+}
+
+#define WK(k, t, f) HQ_COL_AT(k, t, struct workout, f)
+/* The list's row as scripts read it: every field, full numbers (also the
+ * start of the detail's record). */
+static const struct hq_col workout_cols[] = {
+	{ WK("id", HQ_COL_INT64, id) },
+	{ HQ_COL_FN("type", type_text) },
+	{ WK("start", HQ_COL_TIME, start) },
+	{ WK("end", HQ_COL_TIME, end) },
+	{ WK("date", HQ_COL_DATE, start) },
+	{ HQ_COL_N("duration_min", duration_min) },
+	{ HQ_COL_N("distance_km", distance_km) },
+	{ HQ_COL_N("energy_kcal", energy_kcal) },
+	{ HQ_COL_N("avg_hr", avg_hr) },
+	{ HQ_COL_N("max_hr", max_hr) },
+	{ WK("source", HQ_COL_CHARS, source) },
+	{ WK("has_route", HQ_COL_BOOL, has_route) },
+	{ HQ_COL_N("pace_min_per_km", pace_min_per_km) },
+	{ HQ_COL_N("speed_kmh", speed_kmh) },
+	{ .key = NULL },
+};
 
 /* The list's row as people read it, in 80 columns: the start as date and
  * time, the duration as a clock, pace or speed by type, whole calories and
- * beats. Columns give way in the order fit_workout_table() says. */
-static void
-out_workout_table(struct hq_out *out, const struct workout *w)
-{
-	char name[128], t[40];
-	struct hq_local l;
-
-	hq_out_int(out, "id", w->id);
-	hq_time_format_date(w->start, t, sizeof t);
-	hq_out_str(out, "date", t);
-	hq_time_to_local(w->start, &l);
-	snprintf(t, sizeof t, "%02d:%02d", l.hour, l.min);
-	hq_out_str(out, "start", t);
-	hq_workout_type_name(w->type, name, sizeof name);
-	hq_out_str(out, "type", name);
-	clock_text(w->duration_s, t, sizeof t);
-	hq_out_str(out, "duration", t);
-	if (isnan(w->distance_m))
-		hq_out_null(out, "km");
-	else {
-		snprintf(t, sizeof t, "%.2f", w->distance_m / 1000);
-		hq_out_str(out, "km", t);
-	}
-	pace_text(w, t, sizeof t);
-	hq_out_str(out, "pace/speed", t[0] ? t : NULL);
-	hq_out_num(out, "kcal", round_to(w->energy_kcal, 0));
-	hq_out_num(out, "hr", round_to(w->avg_hr, 0));
-	hq_out_num(out, "max", round_to(w->max_hr, 0));
-	hq_out_str(out, "route", w->has_route ? "yes" : NULL);
-	hq_out_str(out, "source", w->source);
-}
-
-static void
-fit_workout_table(struct hq_out *out)
-{
-	hq_out_fit(out, "source", (struct hq_out_fit){ .drop = 1, .min_width = 10 });
-	hq_out_fit(out, "start", (struct hq_out_fit){ .drop = 2 });
-	hq_out_fit(out, "max", (struct hq_out_fit){ .drop = 3 });
-	hq_out_fit(out, "kcal", (struct hq_out_fit){ .drop = 4 });
-	hq_out_fit(out, "route", (struct hq_out_fit){ .drop = 5 });
-	hq_out_fit(out, "km", (struct hq_out_fit){ .right = 1 });
-	hq_out_fit(out, "type", (struct hq_out_fit){ .min_width = 8 });
-	hq_out_fit(out, "duration", (struct hq_out_fit){ .right = 1 });
-	hq_out_fit(out, "pace/speed", (struct hq_out_fit){ .right = 1 });
-}
+ * beats; the source, then the time, the peak, the calories and the route
+ * give way. */
+static const struct hq_col workout_table_cols[] = {
+	{ WK("id", HQ_COL_INT64, id) },
+	{ WK("date", HQ_COL_DATE, start) },
+	{ HQ_COL_FN("start", start_clock), .fit = { .drop = 2 } },
+	{ HQ_COL_FN("type", type_text), .fit = { .min_width = 8 } },
+	{ HQ_COL_FN("duration", duration_text), .fit = { .right = 1 } },
+	{ HQ_COL_FN("km", km_text), .fit = { .right = 1 } },
+	{ HQ_COL_FN("pace/speed", pace_cell), .fit = { .right = 1 } },
+	{ HQ_COL_N("kcal", kcal_whole), .fit = { .drop = 4 } },
+	{ HQ_COL_N("hr", hr_whole) },
+	{ HQ_COL_N("max", max_whole), .fit = { .drop = 3 } },
+	{ HQ_COL_FN("route", route_text), .fit = { .drop = 5 } },
+	{ WK("source", HQ_COL_CHARS, source), .fit = { .drop = 1, .min_width = 10 } },
+	{ .key = NULL },
+};
 
 /* Statements the list and the detail share. */
 struct queries {
@@ -507,7 +552,7 @@ hq_workout_list(struct hq_store *s, const struct hq_workout_filter *f,
 	sqlite3_bind_int64(q, 5, f->limit > 0 ? f->limit : -1);
 	sqlite3_bind_int64(q, 6, f->offset > 0 ? f->offset : 0);
 	if (table)
-		fit_workout_table(out);
+		hq_out_fit_cols(out, workout_table_cols);
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		read_workout(q, &w);
 		if (stats_load(qs.stats, w.id, &st, e) != 0 ||
@@ -516,10 +561,7 @@ hq_workout_list(struct hq_store *s, const struct hq_workout_filter *f,
 			break;
 		}
 		hq_out_begin(out);
-		if (table)
-			out_workout_table(out, &w);
-		else
-			out_workout(out, &w);
+		hq_out_cells(out, table ? workout_table_cols : workout_cols, &w);
 		if (f->all_sources && !table) {
 			if (sqlite3_column_type(q, 9) == SQLITE_NULL)
 				hq_out_null(out, "same_as");
@@ -848,7 +890,7 @@ hq_workout_detail(struct hq_store *s, int64_t id, struct hq_out *out,
 	    count_activities(s, w.id, &nact, e) != 0)
 		goto done;
 	hq_out_begin(out);
-	out_workout(out, &w);
+	hq_out_cells(out, workout_cols, &w);
 	hq_out_str(out, "hr_source", w.hr_from);
 	hq_out_num(out, "elapsed_min", round_to((double)(w.end - w.start) / 60, 2));
 	hq_out_int(out, "activities", nact);

@@ -70,4 +70,37 @@ for k, v in p["properties"].items():
 	done
 	is "$missing_help" "" "$c: every schema parameter is an option in --help"
 done
+
+# The options the commands share (opts.h: HQ_OPT_DB, HQ_OPT_TZ) read the
+# same in every command that has them: --help, --complete-args'
+# descriptions, --tool-schema, and how the man page's paragraph opens.
+for o in db tz; do
+	helps="" descrs="" schemas="" mans=""
+	for c in $cmds; do
+		run "$c" --help
+		h=$(printf '%s\n' "$out" | awk -v o="^ +--$o " '
+			$0 ~ o { p = 1; sub(/^ *--[a-z]+ [A-Z]+ */, ""); printf "%s", $0; next }
+			p && /^  +[^ -]/ { sub(/^ +/, " "); printf "%s", $0; next } { p = 0 }')
+		[ -n "$h" ] || continue
+		helps="$helps$h
+"
+		run "$c" --complete-args --
+		descrs="$descrs$(printf '%s\n' "$out" | grep -- "^--$o	")
+"
+		run "$c" --tool-schema
+		schemas="$schemas$(printf '%s' "$out" | python3 -c '
+import json, sys
+p = json.load(sys.stdin)["parameters"]["properties"]
+print(p[sys.argv[1]]["description"] if sys.argv[1] in p else "")' "$o" | grep .)
+"
+		pat='.BI \-\-'"$o"' "'
+		mans="$mans$(grep -F -A2 -- "$pat" "$HQ_ROOT/man/$c.1" | sed -n 2,3p | tr '\n' ' ')
+"
+	done
+	is "$(printf '%s' "$helps" | sort -u | grep -c .)" 1 "--$o: one wording in every --help"
+	is "$(printf '%s' "$descrs" | sort -u | grep -c .)" 1 "--$o: one description in every completion"
+	ok "$([ "$(printf '%s' "$schemas" | sort -u | grep -c .)" -le 1 ]; echo $?)" \
+		"--$o: one description in every tool schema"
+	is "$(printf '%s' "$mans" | sort -u | grep -c .)" 1 "--$o: one opening in every man page"
+done
 done_testing

@@ -24,6 +24,7 @@
 
 #include "hq/catalog.h"
 #include "hq/cgm_report.h"
+#include "hq/report_out.h"
 #include "hq/rollup.h"
 #include "hq/store.h"
 #include "hq/time.h"

@@ -12,6 +12,7 @@
 #include "hq/fhir.h"
 #include "hq/jsonin.h"
 #include "hq/report.h"
+#include "hq/report_read.h"
 #include "hq/time.h"
 #include "fixture.h"
 #include "tap.h"
