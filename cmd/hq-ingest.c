@@ -15,8 +15,8 @@
 #include "hq/err.h"
 #include "hq/cgmfile.h"
 #include "hq/ingest.h"
-#include "hq/input.h"
 #include "hq/opts.h"
+#include "hq/reader.h"
 #include "hq/store.h"
 #include "hq/term.h"
 #include "hq/time.h"
@@ -65,7 +65,7 @@ static const struct hq_cmd_info cmd = {
 static int quiet;
 static long wait_seconds = 600;
 /* In the order of --format's choices. */
-static const char *opt_format = "auto";	/* a family of hq_input_open() */
+static const char *opt_format = "auto";	/* a family of hq_reader_open() */
 
 /* Progress and waiting messages go to a terminal only. */
 static int show_progress;
@@ -207,8 +207,10 @@ summary(const char *name, const char *format, const struct hq_ingest_counts *c,
 
 /* Import one file in one transaction. 0, or -1 with e set. */
 static int
-ingest_file(struct hq_store *store, const char *path, struct hq_err *e)
+ingest_file(struct hq_store *store, const char *path,
+    const struct hq_read_opts *ro, struct hq_err *e)
 {
+	const struct hq_reader *rd;
 	struct hq_input in;
 	struct hq_ingest *ig;
 	struct hq_ingest_counts c;
@@ -216,9 +218,9 @@ ingest_file(struct hq_store *store, const char *path, struct hq_err *e)
 	long warnings = 0;
 	int rc;
 
-	if (hq_input_open(&in, path, opt_format, e))
+	if (!(rd = hq_reader_open(&in, path, opt_format, e)))
 		return -1;
-	ig = hq_ingest_start(store, path, in.format->name,
+	ig = hq_ingest_start(store, path, rd->name,
 	    in.size ? (int64_t)in.size : -1, e);
 	if (!ig) {
 		hq_input_close(&in);
@@ -230,7 +232,11 @@ ingest_file(struct hq_store *store, const char *path, struct hq_err *e)
 		progress_t0 = t0;
 		hq_ingest_set_progress(ig, progress, NULL);
 	}
-	rc = hq_input_import(&in, ig, e);
+	rc = rd->read(&in, ro, ig, e);
+	/* Whatever the file, clinical records not read yet become lab
+	 * results now (an export's own, or an older store's). */
+	if (rc == 0)
+		rc = hq_ingest_clinical_reports(ig, e);
 	/* The whole file once at its final rate, however short the import
 	 * was, before the line is cleared for the summary: 100% (a zip whose
 	 * entries were read again counted its bytes from 0 again). */
@@ -245,7 +251,7 @@ ingest_file(struct hq_store *store, const char *path, struct hq_err *e)
 	else
 		hq_ingest_abort(ig);
 	if (rc == 0)
-		summary(path, in.format->name, &c, hq_time_monotonic() - t0);
+		summary(path, rd->name, &c, hq_time_monotonic() - t0);
 	hq_input_close(&in);
 	return rc;
 }
@@ -279,7 +285,7 @@ main(int argc, char **argv)
 	struct hq_opts p;
 	struct hq_err e;
 	int id, status = 2, ok = 0, failed = 0;
-	enum hq_date_order date_order = HQ_DATES_AUTO;
+	struct hq_read_opts ro = { .date_order = HQ_DATES_AUTO };
 
 	hq_err_init(argv[0]);
 	/* Zip entry names are UTF-8 (导出.xml); libarchive converts them to
@@ -295,7 +301,7 @@ main(int argc, char **argv)
 		case OPT_TZ: tz = p.arg; break;
 		case OPT_WAIT: wait_seconds = p.num; break;
 		case OPT_DATE_ORDER:
-			hq_cgmfile_parse_date_order(p.arg, &date_order);
+			hq_cgmfile_parse_date_order(p.arg, &ro.date_order);
 			break;
 		}
 	if (id < 0) {
@@ -306,6 +312,8 @@ main(int argc, char **argv)
 	argv += p.optind;
 	if (check_operands(argc, argv))
 		goto done;
+	/* The --format word given, for readers of archives (devicezip.h). */
+	ro.family = strcmp(opt_format, "auto") != 0 ? opt_format : NULL;
 	/* Times written without a zone (CGM files) are read in the zone of
 	 * --tz, the environment or the config, else of the data already
 	 * stored: a zone named wrong is refused before the store is touched. */
@@ -316,7 +324,6 @@ main(int argc, char **argv)
 	}
 	for (size_t i = 0; !quiet && (w = hq_config_warning(cfg, i)); i++)
 		hq_warn("%s", w);
-	hq_cgmfile_set_date_order(date_order);
 	show_progress = !quiet && isatty(2);
 	if (!(store = hq_store_open(dbpath, HQ_STORE_CREATE, &e)) ||
 	    (zone.from == HQ_ZONE_SYSTEM &&
@@ -335,7 +342,7 @@ main(int argc, char **argv)
 		goto done;
 	}
 	for (int i = 0; i < argc; i++) {
-		if (ingest_file(store, argv[i], &e) == 0) {
+		if (ingest_file(store, argv[i], &ro, &e) == 0) {
 			ok++;
 			continue;
 		}

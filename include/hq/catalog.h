@@ -101,4 +101,22 @@ double hq_catalog_category_count(const char *value);
  * know how (then *out = v). Equal units always succeed. */
 int hq_unit_convert(double v, const char *from, const char *to, double *out);
 
+/* The workout types HealthKit defines (HKWorkoutActivityType...), with
+ * their snake_case names and the short names people type: for the writer
+ * (the catalog table), queries and completion. Named hq_workout_type_*
+ * as when they were in lib/query/workout.c. */
+/* "running" → "HKWorkoutActivityTypeRunning", by catalog of known types,
+ * case-insensitive, accepting the raw name; short aliases (run, walk,
+ * ride/bike, swim, hike, strength, hiit). Any "HKWorkoutActivityType..."
+ * name is returned as is (name itself: a type newer than the table). NULL
+ * when unknown; then the caller's suggest[0..n) (may be NULL) gets the
+ * closest known name or alias, "" when none is close. */
+const char *hq_workout_type_identifier(const char *name, char *suggest,
+    size_t n);
+/* The i-th known type's name ("running"), NULL past the end: for
+ * completion and help text. */
+const char *hq_workout_type_at(size_t i);
+/* "HKWorkoutActivityTypeTraditionalStrengthTraining" → "traditional_strength_training" */
+void hq_workout_type_name(const char *identifier, char *buf, size_t n);
+
 #endif

@@ -41,13 +41,13 @@
 
 #include "hq/csv.h"
 #include "hq/err.h"
+#include "hq/reader.h"
 
 #define HQ_CGM_MMOL_FACTOR 18.016
 #define HQ_CGMFILE_MAX_SPOOL (32u << 20)
 
 enum hq_cgm_format { HQ_CGMFILE_NONE, HQ_CGMFILE_DEXCOM, HQ_CGMFILE_LIBRE };
 enum hq_cgm_kind { HQ_CGM_REGULAR, HQ_CGM_SCAN, HQ_CGM_STRIP };
-enum hq_date_order { HQ_DATES_AUTO, HQ_DATES_DMY, HQ_DATES_MDY };
 
 struct hq_cgm_reading {
 	int64_t time;          /* UTC seconds */
@@ -97,22 +97,19 @@ int hq_cgmfile_read(const struct hq_cgmfile_input *in, enum hq_cgm_format f,
 int hq_cgmfile_parse_date_order(const char *s, enum hq_date_order *o);
 
 /*
- * The readers of hq-ingest's format table (input.h): each reading becomes
+ * The readers of hq-ingest's format table (reader.h): each reading becomes
  * a blood_glucose sample in mg/dL (the unit the file wrote kept beside
  * it) whose source is the sensor; a glucose row without a value is
  * skipped with a warning; a malformed line fails the file. A LibreView
  * file is read twice: from the start again when it can seek, else kept
- * in memory (HQ_CGMFILE_MAX_SPOOL). hq_cgmfile_set_date_order() is the
- * LibreView date order for the files after it (hq-ingest --date-order).
+ * in memory (HQ_CGMFILE_MAX_SPOOL). The options' date_order is the
+ * LibreView date order (hq-ingest --date-order).
  */
-struct hq_ingest;
-struct hq_input;
-void hq_cgmfile_set_date_order(enum hq_date_order o);
 int hq_cgmfile_sniff_dexcom(const unsigned char *p, size_t n);
 int hq_cgmfile_sniff_libre(const unsigned char *p, size_t n);
-int hq_cgmfile_read_dexcom(struct hq_ingest *ig, struct hq_input *in,
-    struct hq_err *e);
-int hq_cgmfile_read_libre(struct hq_ingest *ig, struct hq_input *in,
-    struct hq_err *e);
+int hq_cgmfile_read_dexcom(struct hq_input *in,
+    const struct hq_read_opts *o, struct hq_ingest *ig, struct hq_err *e);
+int hq_cgmfile_read_libre(struct hq_input *in,
+    const struct hq_read_opts *o, struct hq_ingest *ig, struct hq_err *e);
 
 #endif

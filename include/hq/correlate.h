@@ -46,11 +46,6 @@
 #define HQ_CORR_NIGHT_FROM 18
 #define HQ_CORR_NIGHT_TO 12
 
-/* Bounds of a file of day rows. */
-#define HQ_CORR_MAX_LINE 65536
-#define HQ_CORR_MAX_DAYS 100000
-#define HQ_CORR_MAX_FIELDS 24
-
 struct hq_corr_series {
 	char metric[128];      /* as the rows name it: "blood_glucose" */
 	char agg[8];           /* the daily aggregate of v: "max" */
@@ -80,9 +75,10 @@ int hq_corr_is_file(const char *operand);
 int hq_corr_parse_operand(const char *operand, char *metric, size_t n,
     struct hq_agg *agg, int *has_agg, struct hq_err *e);
 
-/* Read a file of hq-query day rows: 0, or -1 with e naming file:line
- * (not JSON, two metrics, a period that is not a day, a day twice, a line
- * longer than HQ_CORR_MAX_LINE, more than HQ_CORR_MAX_DAYS rows). */
+/* Read a file of hq-query day rows (dayrows.h, which bounds it) as a
+ * series: 0, or -1 with e naming file:line (not JSON, two metrics, a
+ * period that is not a day, a day twice, a line too long, too many
+ * rows). */
 int hq_corr_read_file(const char *path, struct hq_corr_series *s,
     struct hq_err *e);
 

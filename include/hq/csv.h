@@ -48,6 +48,20 @@ long hq_csv_line(const struct hq_csv *c);
 /* Bytes consumed from the read function so far. */
 uint64_t hq_csv_bytes(const struct hq_csv *c);
 
+/*
+ * One line split in place by the same splitter, in csvline.h's dialect:
+ * the whole of line[0..len) is one record (its CR, LF and NUL bytes are
+ * bytes), spaces and tabs around a field outside its quotes are dropped,
+ * each field NUL-terminated in place (line[len] must be writable). The
+ * number of fields, or -1 with err saying what (the caller words it).
+ */
+struct hq_csv_line_err {
+	enum { HQ_CSV_UNCLOSED, HQ_CSV_AFTER_QUOTE, HQ_CSV_FIELDS } kind;
+	int field;          /* 1-based: the field it happened in */
+};
+int hq_csv_split_line(char *line, size_t len, char sep, char **fields,
+    size_t max, struct hq_csv_line_err *err);
+
 /* read(2) on the descriptor *(int *)arg, retrying EINTR. */
 ssize_t hq_csv_fd_read(void *arg, void *buf, size_t n);
 

@@ -5,7 +5,9 @@
  * RFC 4180 quoting within one line ("a ""b""", c); a quoted field that
  * runs past the end of the line is an error, as is text after a closing
  * quote. The fields point into the caller's line, which is modified
- * (quotes removed); nothing is allocated.
+ * (quotes removed); nothing is allocated. The splitting is csv.c's, the
+ * one CSV splitter (hq_csv_split_line); this file words its errors and
+ * adds the columns by name.
  */
 #ifndef HQ_CSVLINE_H
 #define HQ_CSVLINE_H

@@ -26,15 +26,16 @@
 #include <stddef.h>
 
 #include "hq/err.h"
+#include "hq/reader.h"
 
 struct hq_ingest;
 struct hq_input;
 
 int hq_devicezip_sniff_zip(const unsigned char *p, size_t n);
 int hq_devicezip_sniff_gz(const unsigned char *p, size_t n);
-int hq_devicezip_read_zip(struct hq_ingest *ig, struct hq_input *in,
-    struct hq_err *e);
-int hq_devicezip_read_gz(struct hq_ingest *ig, struct hq_input *in,
-    struct hq_err *e);
+int hq_devicezip_read_zip(struct hq_input *in,
+    const struct hq_read_opts *o, struct hq_ingest *ig, struct hq_err *e);
+int hq_devicezip_read_gz(struct hq_input *in,
+    const struct hq_read_opts *o, struct hq_ingest *ig, struct hq_err *e);
 
 #endif

@@ -24,13 +24,14 @@
 #include <stddef.h>
 
 #include "hq/err.h"
+#include "hq/reader.h"
 
 struct hq_ingest;
 struct hq_input;
 
 int hq_fitfile_sniff(const unsigned char *p, size_t n);
-int hq_fitfile_read(struct hq_ingest *ig, struct hq_input *in,
-    struct hq_err *e);
+int hq_fitfile_read(struct hq_input *in,
+    const struct hq_read_opts *o, struct hq_ingest *ig, struct hq_err *e);
 
 /* "Garmin fenix 5 (SN 3945849289)" into buf from file_id's manufacturer,
  * product (number), product name ("" if none) and serial (-1 if none). */

@@ -3,7 +3,7 @@
  * at all.
  *
  * hq_ingest_start() opens a write transaction (BEGIN IMMEDIATE) and an
- * import row; a reader (the table in input.h: JSON lines in jsonl.h, Apple
+ * import row; a reader (the table in reader.h: JSON lines in jsonl.h, Apple
  * Health in applehealth.h) hands it records, workouts and the rest;
  * hq_ingest_commit() writes the counts, brings the rollups up to date and
  * commits, hq_ingest_abort() rolls everything back. Both free the struct
@@ -254,8 +254,9 @@ int hq_ingest_dexa_scan(struct hq_ingest *ig, const struct hq_dexa_scan *scan,
     struct hq_err *e);
 /* The FHIR resources of clinical records not read yet (this import's, or
  * those of a store from before reports) into lab results; one that cannot
- * be read is skipped with a warning. hq_input_import() calls it once the
- * input is read. 0, or -1 on a store error. */
+ * be read is skipped with a warning. The importer (hq-ingest) calls it
+ * after each file's reader, whatever the format. 0, or -1 on a store
+ * error. */
 int hq_ingest_clinical_reports(struct hq_ingest *ig, struct hq_err *e);
 
 /* "<<HKDevice: 0x1234>, name:Apple Watch, ...>" → "name:Apple Watch, ..."

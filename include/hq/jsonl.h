@@ -16,12 +16,13 @@
 
 #include "hq/err.h"
 #include "hq/ingest.h"
-#include "hq/input.h"
+#include "hq/reader.h"
 
 /* Whether a file's first bytes are JSON lines (an object first). */
 int hq_jsonl_sniff(const unsigned char *p, size_t n);
 /* Import in: 0, or -1 with e set ("file:line: why", or a read or store
  * error); the caller says that nothing from the file was imported. */
-int hq_jsonl_read(struct hq_ingest *ig, struct hq_input *in, struct hq_err *e);
+int hq_jsonl_read(struct hq_input *in,
+    const struct hq_read_opts *o, struct hq_ingest *ig, struct hq_err *e);
 
 #endif

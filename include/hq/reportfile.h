@@ -1,5 +1,5 @@
 /*
- * reportfile — the report formats of hq-ingest's table (input.h): lab
+ * reportfile — the report formats of hq-ingest's table (reader.h): lab
  * results as CSV, JSON lines or FHIR, DEXA scans as JSON or CSV.
  *
  * Each sniffs a file's first bytes (the content, never the name), reads it
@@ -16,28 +16,28 @@
 
 #include "hq/err.h"
 #include "hq/ingest.h"
-#include "hq/input.h"
+#include "hq/reader.h"
 
 /* A header line naming date, test and value (and unit). */
 int hq_reportfile_sniff_labs_csv(const unsigned char *p, size_t n);
-int hq_reportfile_read_labs_csv(struct hq_ingest *ig, struct hq_input *in,
-    struct hq_err *e);
+int hq_reportfile_read_labs_csv(struct hq_input *in,
+    const struct hq_read_opts *o, struct hq_ingest *ig, struct hq_err *e);
 /* A first line that is a JSON object with "date" and "test". */
 int hq_reportfile_sniff_labs_jsonl(const unsigned char *p, size_t n);
-int hq_reportfile_read_labs_jsonl(struct hq_ingest *ig, struct hq_input *in,
-    struct hq_err *e);
+int hq_reportfile_read_labs_jsonl(struct hq_input *in,
+    const struct hq_read_opts *o, struct hq_ingest *ig, struct hq_err *e);
 /* A JSON object whose resourceType is Bundle, Observation or
  * DiagnosticReport. */
 int hq_reportfile_sniff_fhir(const unsigned char *p, size_t n);
-int hq_reportfile_read_fhir(struct hq_ingest *ig, struct hq_input *in,
-    struct hq_err *e);
+int hq_reportfile_read_fhir(struct hq_input *in,
+    const struct hq_read_opts *o, struct hq_ingest *ig, struct hq_err *e);
 /* A JSON object (or an array of them) whose "kind" is "dexa". */
 int hq_reportfile_sniff_dexa_json(const unsigned char *p, size_t n);
-int hq_reportfile_read_dexa_json(struct hq_ingest *ig, struct hq_input *in,
-    struct hq_err *e);
+int hq_reportfile_read_dexa_json(struct hq_input *in,
+    const struct hq_read_opts *o, struct hq_ingest *ig, struct hq_err *e);
 /* A header line naming date, field and value (and unit). */
 int hq_reportfile_sniff_dexa_csv(const unsigned char *p, size_t n);
-int hq_reportfile_read_dexa_csv(struct hq_ingest *ig, struct hq_input *in,
-    struct hq_err *e);
+int hq_reportfile_read_dexa_csv(struct hq_input *in,
+    const struct hq_read_opts *o, struct hq_ingest *ig, struct hq_err *e);
 
 #endif

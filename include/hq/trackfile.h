@@ -32,15 +32,16 @@
 #include <stddef.h>
 
 #include "hq/err.h"
+#include "hq/reader.h"
 
 struct hq_ingest;
 struct hq_input;
 
 int hq_trackfile_sniff_tcx(const unsigned char *p, size_t n);
 int hq_trackfile_sniff_gpx(const unsigned char *p, size_t n);
-int hq_trackfile_read_tcx(struct hq_ingest *ig, struct hq_input *in,
-    struct hq_err *e);
-int hq_trackfile_read_gpx(struct hq_ingest *ig, struct hq_input *in,
-    struct hq_err *e);
+int hq_trackfile_read_tcx(struct hq_input *in,
+    const struct hq_read_opts *o, struct hq_ingest *ig, struct hq_err *e);
+int hq_trackfile_read_gpx(struct hq_input *in,
+    const struct hq_read_opts *o, struct hq_ingest *ig, struct hq_err *e);
 
 #endif

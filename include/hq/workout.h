@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hq/catalog.h"   /* the workout types: hq_workout_type_*() */
 #include "hq/err.h"
 #include "hq/output.h"
 #include "hq/store.h"
@@ -99,20 +100,6 @@ int hq_workout_count(struct hq_store *s, const char *type, int64_t from,
  * workouts from 2026-10-17 to 2026-11-17"). 0, or -1 with e set. */
 int hq_workout_explain_none(struct hq_store *s,
     const struct hq_workout_filter *f, char *buf, size_t n, struct hq_err *e);
-
-/* "running" → "HKWorkoutActivityTypeRunning", by catalog of known types,
- * case-insensitive, accepting the raw name; short aliases (run, walk,
- * ride/bike, swim, hike, strength, hiit). Any "HKWorkoutActivityType..."
- * name is returned as is (name itself: a type newer than the table). NULL
- * when unknown; then the caller's suggest[0..n) (may be NULL) gets the
- * closest known name or alias, "" when none is close. */
-const char *hq_workout_type_identifier(const char *name, char *suggest,
-    size_t n);
-/* The i-th known type's name ("running"), NULL past the end: for
- * completion and help text. */
-const char *hq_workout_type_at(size_t i);
-/* "HKWorkoutActivityTypeTraditionalStrengthTraining" → "traditional_strength_training" */
-void hq_workout_type_name(const char *identifier, char *buf, size_t n);
 
 /* Great-circle distance in metres between two points (degrees), on a
  * sphere of the Earth's mean radius: what route distances are summed from. */

@@ -512,3 +512,154 @@ hq_unit_convert(double v, const char *from, const char *to, double *out)
 	*out = v * f->factor / t->factor;
 	return 0;
 }
+
+/* ---- workout types ---------------------------------------------- */
+
+#define W(x) "HKWorkoutActivityType" x
+
+/*
+ * The activity types HealthKit defines, with the snake_case name
+ * hq_catalog_snake() gives each and the short names people type.
+ */
+static const struct workout_type {
+	const char *identifier, *name, *aliases;
+} types[] = {
+	{ W("Running"), "running", "run jog jogging" },
+	{ W("Walking"), "walking", "walk" },
+	{ W("Cycling"), "cycling", "ride bike biking cycle" },
+	{ W("Swimming"), "swimming", "swim" },
+	{ W("Hiking"), "hiking", "hike" },
+	{ W("Yoga"), "yoga", "" },
+	{ W("TraditionalStrengthTraining"), "traditional_strength_training", "strength weights lifting" },
+	{ W("FunctionalStrengthTraining"), "functional_strength_training", "functional" },
+	{ W("HighIntensityIntervalTraining"), "high_intensity_interval_training", "hiit intervals" },
+	{ W("Rowing"), "rowing", "row" },
+	{ W("Elliptical"), "elliptical", "" },
+	{ W("StairClimbing"), "stair_climbing", "stairmaster" },
+	{ W("Stairs"), "stairs", "" },
+	{ W("CoreTraining"), "core_training", "core" },
+	{ W("Flexibility"), "flexibility", "stretching stretch" },
+	{ W("Pilates"), "pilates", "" },
+	{ W("Dance"), "dance", "" },
+	{ W("CardioDance"), "cardio_dance", "" },
+	{ W("SocialDance"), "social_dance", "" },
+	{ W("Barre"), "barre", "" },
+	{ W("MixedCardio"), "mixed_cardio", "cardio" },
+	{ W("MixedMetabolicCardioTraining"), "mixed_metabolic_cardio_training", "" },
+	{ W("CrossTraining"), "cross_training", "crossfit" },
+	{ W("JumpRope"), "jump_rope", "" },
+	{ W("Kickboxing"), "kickboxing", "" },
+	{ W("Boxing"), "boxing", "" },
+	{ W("MartialArts"), "martial_arts", "" },
+	{ W("TaiChi"), "tai_chi", "" },
+	{ W("MindAndBody"), "mind_and_body", "" },
+	{ W("Cooldown"), "cooldown", "" },
+	{ W("PreparationAndRecovery"), "preparation_and_recovery", "recovery" },
+	{ W("StepTraining"), "step_training", "" },
+	{ W("Climbing"), "climbing", "climb bouldering" },
+	{ W("Tennis"), "tennis", "" },
+	{ W("TableTennis"), "table_tennis", "ping_pong" },
+	{ W("Badminton"), "badminton", "" },
+	{ W("Squash"), "squash", "" },
+	{ W("Racquetball"), "racquetball", "" },
+	{ W("Pickleball"), "pickleball", "" },
+	{ W("Golf"), "golf", "" },
+	{ W("Soccer"), "soccer", "football" },
+	{ W("AmericanFootball"), "american_football", "" },
+	{ W("AustralianFootball"), "australian_football", "" },
+	{ W("Basketball"), "basketball", "" },
+	{ W("Baseball"), "baseball", "" },
+	{ W("Softball"), "softball", "" },
+	{ W("Volleyball"), "volleyball", "" },
+	{ W("Handball"), "handball", "" },
+	{ W("Hockey"), "hockey", "" },
+	{ W("Lacrosse"), "lacrosse", "" },
+	{ W("Rugby"), "rugby", "" },
+	{ W("Cricket"), "cricket", "" },
+	{ W("DiscSports"), "disc_sports", "frisbee" },
+	{ W("CrossCountrySkiing"), "cross_country_skiing", "xc_ski" },
+	{ W("DownhillSkiing"), "downhill_skiing", "ski skiing" },
+	{ W("Snowboarding"), "snowboarding", "snowboard" },
+	{ W("SnowSports"), "snow_sports", "" },
+	{ W("SkatingSports"), "skating_sports", "skating" },
+	{ W("Curling"), "curling", "" },
+	{ W("PaddleSports"), "paddle_sports", "kayak paddle sup" },
+	{ W("Sailing"), "sailing", "" },
+	{ W("SurfingSports"), "surfing_sports", "surf surfing" },
+	{ W("WaterFitness"), "water_fitness", "" },
+	{ W("WaterPolo"), "water_polo", "" },
+	{ W("WaterSports"), "water_sports", "" },
+	{ W("UnderwaterDiving"), "underwater_diving", "diving" },
+	{ W("SwimBikeRun"), "swim_bike_run", "triathlon multisport" },
+	{ W("Transition"), "transition", "" },
+	{ W("HandCycling"), "hand_cycling", "handbike" },
+	{ W("WheelchairWalkPace"), "wheelchair_walk_pace", "" },
+	{ W("WheelchairRunPace"), "wheelchair_run_pace", "" },
+	{ W("Archery"), "archery", "" },
+	{ W("Bowling"), "bowling", "" },
+	{ W("Fencing"), "fencing", "" },
+	{ W("Fishing"), "fishing", "" },
+	{ W("Hunting"), "hunting", "" },
+	{ W("EquestrianSports"), "equestrian_sports", "riding_horse" },
+	{ W("Gymnastics"), "gymnastics", "" },
+	{ W("TrackAndField"), "track_and_field", "" },
+	{ W("Wrestling"), "wrestling", "" },
+	{ W("DanceInspiredTraining"), "dance_inspired_training", "" },
+	{ W("Play"), "play", "" },
+	{ W("FitnessGaming"), "fitness_gaming", "" },
+	{ W("Other"), "other", "" },
+};
+
+#define NTYPES (sizeof types / sizeof types[0])
+
+const char *
+hq_workout_type_identifier(const char *name, char *suggest, size_t n)
+{
+	struct hq_catalog_suggestion sug;
+	const char *pick;
+	char snake[128];
+
+	if (suggest && n)
+		suggest[0] = '\0';
+	hq_catalog_snake(name, snake, sizeof snake);
+	for (char *p = snake; *p; p++)
+		if (*p == '-' || *p == ' ')
+			*p = '_';
+	for (size_t i = 0; i < NTYPES; i++)
+		if (strcasecmp(name, types[i].identifier) == 0 ||
+		    strcasecmp(name, types[i].name) == 0 ||
+		    strcmp(snake, types[i].name) == 0 ||
+		    hq_catalog_word_in(types[i].aliases, name) ||
+		    hq_catalog_word_in(types[i].aliases, snake))
+			return types[i].identifier;
+	/* A type newer than this table, written the way the export writes it. */
+	if (strncmp(name, W(""), sizeof W("") - 1) == 0 && name[sizeof W("") - 1])
+		return name;
+	if (!suggest || !n)
+		return NULL;
+	hq_catalog_suggest_start(&sug, snake);
+	for (size_t i = 0; i < NTYPES; i++) {
+		hq_catalog_suggest_word(&sug, types[i].name, strlen(types[i].name));
+		hq_catalog_suggest_words(&sug, types[i].aliases, 3);
+	}
+	if ((pick = hq_catalog_suggest_pick(&sug)))
+		snprintf(suggest, n, "%s", pick);
+	return NULL;
+}
+
+const char *
+hq_workout_type_at(size_t i)
+{
+	return i < NTYPES ? types[i].name : NULL;
+}
+
+void
+hq_workout_type_name(const char *identifier, char *buf, size_t n)
+{
+	for (size_t i = 0; i < NTYPES; i++)
+		if (strcmp(identifier, types[i].identifier) == 0) {
+			snprintf(buf, n, "%s", types[i].name);
+			return;
+		}
+	hq_catalog_snake(identifier, buf, n);
+}

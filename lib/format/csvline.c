@@ -4,76 +4,28 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hq/csv.h"
 #include "hq/csvline.h"
-
-static char *
-trim(char *s, char *end)
-{
-	while (s < end && (*s == ' ' || *s == '\t'))
-		s++;
-	while (end > s && (end[-1] == ' ' || end[-1] == '\t'))
-		end--;
-	*end = '\0';
-	return s;
-}
 
 int
 hq_csvline_split(char *line, size_t len, char sep, char **fields, int max,
     struct hq_err *e)
 {
-	char *p = line, *end = line + len;
-	int n = 0;
+	struct hq_csv_line_err err;
+	int n;
 
-	if (len && end[-1] == '\r')
-		end--;
-	for (;;) {
-		char *start = p, *w;
-
-		if (n == max) {
-			hq_err_set(e, "more than %d fields", max);
-			return -1;
-		}
-		while (p < end && (*p == ' ' || *p == '\t'))
-			p++;
-		if (p < end && *p == '"') {
-			/* Unquote in place: w trails p. */
-			w = start = ++p;
-			for (;;) {
-				if (p == end) {
-					hq_err_set(e, "field %d: quote not closed "
-					    "on this line", n + 1);
-					return -1;
-				}
-				if (*p == '"') {
-					if (p + 1 < end && p[1] == '"') {
-						*w++ = '"';
-						p += 2;
-						continue;
-					}
-					p++;
-					break;
-				}
-				*w++ = *p++;
-			}
-			while (p < end && (*p == ' ' || *p == '\t'))
-				p++;
-			if (p < end && *p != sep) {
-				hq_err_set(e, "field %d: text after the closing "
-				    "quote", n + 1);
-				return -1;
-			}
-			*w = '\0';
-			fields[n++] = start;
-		} else {
-			while (p < end && *p != sep)
-				p++;
-			fields[n++] = trim(start, p);
-		}
-		if (p >= end)
-			break;
-		p++;    /* the separator */
-	}
-	return n;
+	if (len && line[len - 1] == '\r')
+		len--;
+	if ((n = hq_csv_split_line(line, len, sep, fields,
+	    max > 0 ? (size_t)max : 0, &err)) >= 0)
+		return n;
+	if (err.kind == HQ_CSV_UNCLOSED)
+		hq_err_set(e, "field %d: quote not closed on this line", err.field);
+	else if (err.kind == HQ_CSV_AFTER_QUOTE)
+		hq_err_set(e, "field %d: text after the closing quote", err.field);
+	else
+		hq_err_set(e, "more than %d fields", max);
+	return -1;
 }
 
 int

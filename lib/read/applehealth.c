@@ -18,243 +18,19 @@
 #include <libxml/parserInternals.h>
 
 #include "hq/applehealth.h"
+#include "hq/applehealth_int.h"
 #include "hq/buf.h"
 #include "hq/catalog.h"
 #include "hq/elemq.h"
 #include "hq/term.h"
 #include "hq/time.h"
 #include "hq/utf8.h"
-/* Filter states. */
-enum { F_PROLOG, F_DTD, F_BODY };
-/* Markup in the body: text, just after '<', inside a start or end tag. */
-enum { T_TEXT, T_LT, T_TAG };
-
-static const char doctype[] = "<!DOCTYPE";
-
-void
-hq_xml_filter_init(struct hq_xml_filter *f)
-{
-	memset(f, 0, sizeof *f);
-	f->line = 1;
-}
-
-static int
-is_illegal(unsigned char c)
-{
-	return c < 0x20 && c != '\t' && c != '\n' && c != '\r';
-}
-
-/* Remember "Export Version: N" from the prolog or the dropped DTD. */
-static void
-watch_version(struct hq_xml_filter *f, unsigned char c)
-{
-	static const char key[] = "Export Version:";
-
-	if (f->version[0])
-		return;
-	if (f->vlen < (int)sizeof key - 1) {
-		if (c == (unsigned char)key[f->vlen])
-			f->vlen++;
-		else
-			f->vlen = c == (unsigned char)key[0];
-		return;
-	}
-	/* After the key: spaces, then the number. */
-	size_t k = strlen(f->vbuf);
-	if (c == ' ' && k == 0)
-		return;
-	if (c >= '0' && c <= '9' && k + 1 < sizeof f->version) {
-		f->vbuf[k] = (char)c;
-		f->vbuf[k + 1] = '\0';
-		return;
-	}
-	memcpy(f->version, f->vbuf, sizeof f->version - 1);
-	f->version[sizeof f->version - 1] = '\0';
-	if (!f->version[0])
-		f->vlen = 0;
-}
-
-/* One byte of a tag (after its '<'): 0, or -1 when it passes a bound. */
-static int
-tag_byte(struct hq_xml_filter *f, unsigned char c)
-{
-	if (++f->taglen > HQ_XML_MAX_TAG) {
-		f->over = 1;
-		return -1;
-	}
-	if (f->quote) {
-		if (c == f->quote)
-			f->quote = 0;
-	} else if (c == '"' || c == '\'') {
-		f->quote = c;
-		if (++f->nattrs > HQ_XML_MAX_ATTRS) {
-			f->over = 2;
-			return -1;
-		}
-	} else if (c == '>')
-		f->tag = T_TEXT;
-	return 0;
-}
-
-/*
- * The body is almost all of the file: runs of plain bytes are copied as
- * they are, stopping only at a byte that matters (a control character,
- * '<' in text; a quote or '>' in a tag, or the closing quote in a value:
- * a '>' inside a value does not end its tag), which is taken alone.
- * Comments, CDATA and processing instructions ("<!", "<?") are passed as
- * text: none is in an export, and libxml2's own limit (10 MB) holds for
- * them.
- */
-enum { S_TEXT = 1, S_TAG = 2, S_DQ = 4, S_SQ = 8 };
-
-/* stops[c] & S_x: byte c ends a run in state x (control characters in
- * every state). One look-up a byte keeps the filter cheap. */
-#define S_ALL (S_TEXT | S_TAG | S_DQ | S_SQ)
-static const unsigned char stops[256] = {
-	S_ALL, S_ALL, S_ALL, S_ALL, S_ALL, S_ALL, S_ALL, S_ALL,
-	S_ALL, S_ALL, S_ALL, S_ALL, S_ALL, S_ALL, S_ALL, S_ALL,
-	S_ALL, S_ALL, S_ALL, S_ALL, S_ALL, S_ALL, S_ALL, S_ALL,
-	S_ALL, S_ALL, S_ALL, S_ALL, S_ALL, S_ALL, S_ALL, S_ALL,
-	['<'] = S_TEXT, ['"'] = S_TAG | S_DQ, ['\''] = S_TAG | S_SQ,
-	['>'] = S_TAG,
-};
-
-static size_t
-filter_body(struct hq_xml_filter *f, const unsigned char *in, size_t n,
-    unsigned char *out)
-{
-	size_t o = 0, i = 0;
-
-	while (i < n) {
-		size_t j = i;
-		unsigned char stop = f->tag == T_TEXT ? S_TEXT : f->tag == T_LT ? 0
-		    : f->quote == '"' ? S_DQ : f->quote ? S_SQ : S_TAG;
-		if (stop)
-			while (j < n && !(stops[in[j]] & stop))
-				j++;
-		if (f->tag == T_TAG && (f->taglen += (long)(j - i)) > HQ_XML_MAX_TAG) {
-			f->over = 1;
-			break;
-		}
-		memcpy(out + o, in + i, j - i);
-		o += j - i;
-		if ((i = j) == n)
-			break;
-		unsigned char c = in[i++];
-		if (c < 0x20) {
-			if (is_illegal(c)) {
-				f->dropped_ctrl++;
-				continue;
-			}
-			if (c == '\n')
-				f->line++;
-		}
-		if (f->tag == T_TEXT) {
-			if (c == '<') {
-				f->tag = T_LT;
-				f->tag_line = f->line;
-			}
-		} else if (f->tag == T_LT) {
-			f->tag = c == '!' || c == '?' ? T_TEXT : T_TAG;
-			f->taglen = 1;
-			f->nattrs = 0;
-			f->quote = 0;
-			if (f->tag == T_TAG && tag_byte(f, c))
-				break;
-		} else if (tag_byte(f, c))
-			break;
-		out[o++] = c;
-	}
-	if (f->over)
-		f->over_line = f->tag_line;
-	return o;
-}
-
-size_t
-hq_xml_filter_run(struct hq_xml_filter *f, const unsigned char *in, size_t n,
-    unsigned char *out)
-{
-	size_t o = 0;
-
-	if (f->over)
-		return 0;
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = in[i];
-		if (f->state == F_BODY) {
-			o += filter_body(f, in + i, n - i, out + o);
-			break;
-		}
-		if (is_illegal(c)) {
-			f->dropped_ctrl++;
-			continue;
-		}
-		if (c == '\n')
-			f->line++;
-		switch (f->state) {
-		case F_BODY:
-			out[o++] = c;
-			break;
-		case F_PROLOG:
-			watch_version(f, c);
-			if (c == (unsigned char)doctype[f->held]) {
-				if (++f->held == (int)sizeof doctype - 1) {
-					f->state = F_DTD;
-					f->held = 0;
-					f->bracket = f->close_pending = 0;
-				}
-				break;
-			}
-			/* Not a DOCTYPE after all: give back what was held. The
-			 * held bytes are a prefix of "<!DOCTYPE", so out has room
-			 * (they were counted in earlier input). */
-			if (f->held) {
-				memcpy(out + o, doctype, (size_t)f->held);
-				o += (size_t)f->held;
-				/* "<" followed by a name starts the root element. */
-				if (f->held == 1 && ((c >= 'A' && c <= 'Z') ||
-				    (c >= 'a' && c <= 'z') || c == '_')) {
-					f->state = F_BODY;
-					f->tag = T_TAG;
-					f->tag_line = f->line;
-					f->taglen = 1;
-					f->nattrs = 0;
-					f->quote = 0;
-					tag_byte(f, c);
-				}
-				f->held = 0;
-				if (c == '<') {
-					f->held = 1;
-					break;
-				}
-			}
-			out[o++] = c;
-			break;
-		case F_DTD:
-			watch_version(f, c);
-			/* Keep the line count: libxml2's line numbers are the
-			 * file's. */
-			if (c == '\n')
-				out[o++] = c;
-			if (c == '[')
-				f->bracket = 1;
-			else if (c == ']')
-				f->close_pending = 1;
-			else if (c == '>' && (f->close_pending || !f->bracket))
-				f->state = F_PROLOG;
-			else if (c != ' ' && c != '\t' && c != '\n' && c != '\r')
-				f->close_pending = 0;
-			break;
-		}
-	}
-	return o;
-}
-
 /* ------------------------------------------------------------------ */
 /* Sniffing                                                             */
 
 /* "<HealthData" or "<!DOCTYPE HealthData" in the n bytes at p. */
-static int
-names_health_data(const unsigned char *p, size_t n)
+int
+hq_ah_names_health_data(const unsigned char *p, size_t n)
 {
 	for (size_t i = 0; i + 11 <= n; i++)
 		if (p[i] == '<' && (memcmp(p + i, "<HealthData", 11) == 0 ||
@@ -279,83 +55,14 @@ hq_applehealth_sniff_xml(const unsigned char *p, size_t n)
 	/* Apple's root element, possibly after a long DTD; XML that holds
 	 * neither in its first 4 KB is still Apple's to judge (a DTD can be
 	 * longer than what was sniffed). */
-	return names_health_data(p + i, n - i) || n >= 4096;
+	return hq_ah_names_health_data(p + i, n - i) || n >= 4096;
 }
 
 /* ------------------------------------------------------------------ */
 /* The export reader                                                    */
 
-#define RAW_SIZE (256 * 1024)
-#define OUT_SIZE (64 * 1024)
-#define MAX_DEPTH 16
-#define MAX_ROUTES_PER_FILE 16
-#define MAX_SIDE_FILE (16 << 20)
-
-/* What the parser reads from: the file, or the current zip entry. */
-struct reader {
-	struct hq_input *in;
-	unsigned char *raw;          /* raw_store: bytes read, not yet filtered */
-	unsigned char raw_store[RAW_SIZE];
-	unsigned char out[OUT_SIZE];   /* filtered, not yet given to libxml2 */
-	size_t opos, olen;
-	size_t rpos, rlen;
-	int eof, ioerr;
-	char ioerrmsg[256];
-	struct hq_xml_filter filt;
-};
-
-/* A parse: what libxml2 reads and what it reported. During an export's
- * parse this is the parsing thread's alone (elemq.h); the writer's state
- * is the rest of struct ah. */
-struct xparse {
-	struct reader rd;
-	xmlParserCtxtPtr ctxt;
-	struct hq_elemq *q;
-	struct hq_input *src;        /* for progress: the file read */
-	struct archive *ar;          /* and the zip it is, or NULL */
-	int depth;                   /* of the next element to start */
-	char err[768];               /* libxml2's first error */
-	int errline;
-	int lastline;                /* where the parse ended */
-};
-
-enum ctx_kind { C_NONE, C_RECORD, C_CORRELATION, C_WORKOUT, C_ACTIVITY,
-	C_ROUTE, C_HRV, C_OTHER };
-
-struct ah {
-	struct hq_ingest *ig;
-	struct hq_input *src;        /* the file */
-	struct archive *ar;          /* the file as a zip */
-	struct hq_input entry;       /* the zip entry being read */
-	const char *name;            /* for messages */
-	struct xparse px;
-	struct hq_err *e;            /* the error of a failed callback */
-	int line;                    /* of the element being read */
-	int skip_depth;              /* children of this depth skipped; -1 */
-	int failed;
-	const struct hq_elem *el;    /* the element being read (its copy,
-	                                elemq.h), whose attributes attr() reads */
-	struct hq_input prog;        /* the file, as progress shows it */
-	/* GPX */
-	const int64_t *route_ids;
-	int nroutes, have_point, point_no;
-	struct hq_route_point pt;
-	int64_t first_time, last_time;
-	int field;
-	char text[128];
-	size_t textlen;
-	/* the element open at each depth, and what it made */
-	enum ctx_kind kind[MAX_DEPTH];
-	int64_t sample_id, corr_id, workout_id, route_id;
-	int corr_new, beat_seq, point_seq;
-	char activity_uuid[64];
-	int in_activity;
-	int seen_root;
-	long ticks;
-};
-
-static void
-reader_start(struct reader *r, struct hq_input *in)
+void
+hq_ah_reader_start(struct reader *r, struct hq_input *in)
 {
 	memset(r, 0, sizeof *r);
 	r->in = in;
@@ -363,8 +70,8 @@ reader_start(struct reader *r, struct hq_input *in)
 	hq_xml_filter_init(&r->filt);
 }
 
-static int
-reader_fill(struct reader *r)
+int
+hq_ah_reader_fill(struct reader *r)
 {
 	ssize_t n;
 
@@ -393,7 +100,7 @@ xml_read(void *arg, char *buf, int len)
 
 	while (r->opos == r->olen) {
 		if (r->rpos == r->rlen) {
-			int k = reader_fill(r);
+			int k = hq_ah_reader_fill(r);
 			if (k < 0)
 				return -1;
 			if (k == 0)
@@ -406,7 +113,7 @@ xml_read(void *arg, char *buf, int len)
 		r->opos = 0;
 		r->rpos += take;
 		if (r->filt.over)
-			return -1;   /* run_parser() says which bound */
+			return -1;   /* hq_ah_run_parser() says which bound */
 	}
 	size_t n = r->olen - r->opos;
 	if (len < 0)
@@ -426,8 +133,8 @@ xml_close(void *arg)
 }
 
 /* libxml2's first error, kept for the message. */
-static void
-keep_error(struct xparse *px, xmlErrorPtr err)
+void
+hq_ah_keep_error(struct xparse *px, xmlErrorPtr err)
 {
 	if (px->err[0] || !err || err->level < XML_ERR_ERROR)
 		return;
@@ -455,8 +162,8 @@ fail_at(struct ah *a, struct hq_err *e, const char *what)
 
 /* e, set by the writer, gets where: "name:line: why" (in the XML) or
  * "name: why" (a side file as a whole). -1. */
-static int
-failed_where(struct ah *a, struct hq_err *e, int with_line)
+int
+hq_ah_failed_where(struct ah *a, struct hq_err *e, int with_line)
 {
 	char why[sizeof e->msg];
 
@@ -467,14 +174,14 @@ failed_where(struct ah *a, struct hq_err *e, int with_line)
 	return -1;
 }
 
-static int
-failed_here(struct ah *a, struct hq_err *e)
+int
+hq_ah_failed_here(struct ah *a, struct hq_err *e)
 {
-	return failed_where(a, e, 1);
+	return hq_ah_failed_where(a, e, 1);
 }
 
-static void
-warn_at(struct ah *a, const char *what)
+void
+hq_ah_warn_at(struct ah *a, const char *what)
 {
 	hq_ingest_warn(a->ig, "%s:%d: %s", a->name, line_no(a), what);
 }
@@ -521,8 +228,8 @@ attr_num(const struct ah *a, const char *name)
 }
 
 /* A number attribute of a SAX2 element (GPX, read on its own). */
-static double
-sax_num(const xmlChar **attrs, int nattrs, const char *name)
+double
+hq_ah_sax_num(const xmlChar **attrs, int nattrs, const char *name)
 {
 	char v[64];
 
@@ -585,7 +292,7 @@ attr_converted(struct ah *a, const char *name, const char *unitname,
 		return out;
 	snprintf(msg, sizeof msg, "Workout %s in '%.100s', not a unit hq "
 	    "converts to %s (left out)", name, unit, to);
-	warn_at(a, msg);
+	hq_ah_warn_at(a, msg);
 	return NAN;
 }
 
@@ -673,7 +380,7 @@ on_workout_child(struct ah *a, const char *name, int depth, struct hq_err *e)
 		const char *uuid = attr(a, "uuid");
 		int64_t start, end = 0;
 		if (!uuid || attr_time(a, "startDate", &start, NULL)) {
-			warn_at(a, "WorkoutActivity without uuid or startDate (skipped)");
+			hq_ah_warn_at(a, "WorkoutActivity without uuid or startDate (skipped)");
 			a->kind[depth] = C_OTHER;
 			return 0;
 		}
@@ -691,7 +398,7 @@ on_workout_child(struct ah *a, const char *name, int depth, struct hq_err *e)
 		const char *type = attr(a, "type");
 		int64_t date;
 		if (!type || attr_time(a, "date", &date, NULL)) {
-			warn_at(a, "WorkoutEvent without type or date (skipped)");
+			hq_ah_warn_at(a, "WorkoutEvent without type or date (skipped)");
 			return 0;
 		}
 		rc = hq_ingest_workout_event(a->ig, w, activity(a), type, date,
@@ -741,7 +448,7 @@ on_workout_child(struct ah *a, const char *name, int depth, struct hq_err *e)
 			p.time = 0;
 		rc = hq_ingest_route_point(a->ig, a->route_id, a->point_seq++, &p, e);
 	}
-	return rc < 0 ? failed_here(a, e) : 0;
+	return rc < 0 ? hq_ah_failed_here(a, e) : 0;
 }
 
 /* A Workout or a Correlation: 1 new (its children are read), 0 already
@@ -763,7 +470,7 @@ on_group(struct ah *a, int workout, struct hq_err *e)
 	*id = 0;
 	if (!g.type || attr_time(a, "startDate", &g.start, &g.offset_min) ||
 	    attr_time(a, "endDate", &g.end, NULL)) {
-		warn_at(a, workout ? "Workout without a type or valid dates "
+		hq_ah_warn_at(a, workout ? "Workout without a type or valid dates "
 		    "(skipped)" : "Correlation without a type or valid dates "
 		    "(skipped)");
 		return 0;
@@ -783,11 +490,11 @@ on_group(struct ah *a, int workout, struct hq_err *e)
 		/* Like a Record the writer refuses: said, and skipped. */
 		snprintf(msg, sizeof msg, "%s: %s (skipped)", workout ? "Workout"
 		    : "Correlation", e->msg);
-		warn_at(a, msg);
+		hq_ah_warn_at(a, msg);
 		*id = 0;
 		return 0;
 	}
-	return rc < 0 ? failed_here(a, e) : rc;
+	return rc < 0 ? hq_ah_failed_here(a, e) : rc;
 }
 
 /* A Record inside a Correlation: link it to the top-level copy. */
@@ -803,7 +510,7 @@ on_member(struct ah *a, struct hq_err *e)
 	id = hq_ingest_member(a->ig, &r, e);
 	if (id < 0 || (id > 0 && hq_ingest_correlation_member(a->ig, a->corr_id,
 	    id, e)))
-		return failed_here(a, e);
+		return hq_ah_failed_here(a, e);
 	return 0;
 }
 
@@ -830,16 +537,16 @@ on_summary(struct ah *a, struct hq_err *e)
 	if (isnan(s.move_time_goal))
 		s.move_time_goal = attr_num(a, "appleMoveMinutesGoal");
 	if (!s.date) {
-		warn_at(a, "ActivitySummary without a dateComponents date (skipped)");
+		hq_ah_warn_at(a, "ActivitySummary without a dateComponents date (skipped)");
 		return 0;
 	}
 	rc = hq_ingest_activity_summary(a->ig, &s, e);
 	if (rc == 2) {
 		snprintf(msg, sizeof msg, "ActivitySummary: %s (skipped)", e->msg);
-		warn_at(a, msg);
+		hq_ah_warn_at(a, msg);
 		return 0;
 	}
-	return rc < 0 ? failed_here(a, e) : 0;
+	return rc < 0 ? hq_ah_failed_here(a, e) : 0;
 }
 
 static int
@@ -853,12 +560,12 @@ on_clinical(struct ah *a, struct hq_err *e)
 	};
 
 	if (!c.type || !c.identifier) {
-		warn_at(a, "ClinicalRecord without type or identifier (skipped)");
+		hq_ah_warn_at(a, "ClinicalRecord without type or identifier (skipped)");
 		return 0;
 	}
 	if (attr_time(a, "receivedDate", &c.received, NULL))
 		c.received = 0;
-	return hq_ingest_clinical_record(a->ig, &c, e) < 0 ? failed_here(a, e)
+	return hq_ingest_clinical_record(a->ig, &c, e) < 0 ? hq_ah_failed_here(a, e)
 	    : 0;
 }
 
@@ -867,7 +574,7 @@ on_me(struct ah *a, struct hq_err *e)
 {
 	for (int i = 0; i < a->el->nattrs; i++)
 		if (hq_ingest_me(a->ig, a->el->attr[2 * i], a->el->attr[2 * i + 1], e))
-			return failed_here(a, e);
+			return hq_ah_failed_here(a, e);
 	return 0;
 }
 
@@ -952,7 +659,7 @@ on_element(struct ah *a, const char *name, int depth, struct hq_err *e)
 		if (depth == 2 && strcmp(name, "MetadataEntry") == 0) {
 			const char *k = attr(a, "key"), *v = attr(a, "value");
 			if (k && hq_ingest_sample_meta(a->ig, a->sample_id, k, v, e))
-				return failed_here(a, e);
+				return hq_ah_failed_here(a, e);
 		} else if (depth == 2 &&
 		    strcmp(name, "HeartRateVariabilityMetadataList") == 0)
 			a->kind[2] = C_HRV;
@@ -961,7 +668,7 @@ on_element(struct ah *a, const char *name, int depth, struct hq_err *e)
 			double bpm = attr_num(a, "bpm");
 			if (!isnan(bpm) && hq_ingest_hrv_beat(a->ig, a->sample_id,
 			    a->beat_seq++, bpm, time_of_day(attr(a, "time")), e))
-				return failed_here(a, e);
+				return hq_ah_failed_here(a, e);
 		}
 		return 0;
 	case C_CORRELATION:
@@ -1009,14 +716,14 @@ px_end(void *arg, const xmlChar *localname, const xmlChar *prefix,
 static void
 px_error(void *arg, xmlErrorPtr err)
 {
-	keep_error(arg, err);
+	hq_ah_keep_error(arg, err);
 }
 
 /* Run a SAX2 parser with sax's callbacks (user data: user) over px->rd.
  * What xmlParseDocument() said, -1 if the document is not well-formed,
- * -2 if the parser could not start; parse_status() tells which. */
-static int
-run_parser(struct xparse *px, xmlSAXHandler *sax, void *user)
+ * -2 if the parser could not start; hq_ah_parse_status() tells which. */
+int
+hq_ah_run_parser(struct xparse *px, xmlSAXHandler *sax, void *user)
 {
 	int rc;
 
@@ -1051,14 +758,14 @@ export_parse(void *arg, struct hq_elemq *q)
 	sax.endElementNs = px_end;
 	sax.serror = px_error;
 	px->q = q;
-	return run_parser(px, &sax, px);
+	return hq_ah_run_parser(px, &sax, px);
 }
 
 /* After a parse (rc: run_parser's): 0, or -1 with e saying why it failed
  * — a callback did (failed; e is set already), a bound of the filter, a
  * read error, libxml2's first error — and where. */
-static int
-parse_status(struct ah *a, int failed, int rc, struct hq_err *e)
+int
+hq_ah_parse_status(struct ah *a, int failed, int rc, struct hq_err *e)
 {
 	struct xparse *px = &a->px;
 
@@ -1119,8 +826,8 @@ export_elem(void *arg, const struct hq_elem *el)
 	return 0;
 }
 
-static int
-parse_export(struct ah *a, struct hq_err *e)
+int
+hq_ah_parse_export(struct ah *a, struct hq_err *e)
 {
 	int rc, prc;
 
@@ -1134,7 +841,7 @@ parse_export(struct ah *a, struct hq_err *e)
 	rc = hq_elemq_run(export_parse, &a->px, export_elem, a,
 	    hq_elemq_threaded(), &prc);
 	a->el = NULL;
-	rc = parse_status(a, rc != 0, prc, e);
+	rc = hq_ah_parse_status(a, rc != 0, prc, e);
 	if (rc == 0 && !a->seen_root) {
 		hq_err_set(e, "%s: not an Apple Health export (no <HealthData> "
 		    "element)", a->name);
@@ -1142,538 +849,6 @@ parse_export(struct ah *a, struct hq_err *e)
 	}
 	if (a->px.rd.filt.version[0])
 		hq_ingest_set_export_info(a->ig, 0, a->px.rd.filt.version, NULL);
-	return rc;
-}
-
-/* ------------------------------------------------------------------ */
-/* Side files in the zip: GPX routes, FHIR resources                    */
-
-enum gpx_field { G_NONE, G_ELE, G_TIME, G_SPEED, G_COURSE, G_HACC, G_VACC };
-
-/* The point read so far goes to every route of the file. */
-static int
-gpx_flush(struct ah *a)
-{
-	if (!a->have_point)
-		return 0;
-	a->have_point = 0;
-	if (a->pt.time) {
-		if (!a->first_time || a->pt.time < a->first_time)
-			a->first_time = a->pt.time;
-		if (a->pt.time > a->last_time)
-			a->last_time = a->pt.time;
-	}
-	for (int i = 0; i < a->nroutes; i++)
-		if (hq_ingest_route_point(a->ig, a->route_ids[i], a->point_no,
-		    &a->pt, a->e))
-			return failed_here(a, a->e);
-	a->point_no++;
-	return 0;
-}
-
-static void
-gpx_error(void *arg, xmlErrorPtr err)
-{
-	struct ah *a = arg;
-
-	keep_error(&a->px, err);
-}
-
-static void
-gpx_fail(struct ah *a)
-{
-	a->failed = 1;
-	xmlStopParser(a->px.ctxt);
-}
-
-static void
-start_gpx(void *arg, const xmlChar *localname, const xmlChar *prefix,
-    const xmlChar *uri, int nns, const xmlChar **ns, int nattrs, int ndefaulted,
-    const xmlChar **attrs)
-{
-	struct ah *a = arg;
-	const char *name = (const char *)localname;
-
-	(void)prefix, (void)uri, (void)nns, (void)ns, (void)ndefaulted;
-	a->line = xmlSAX2GetLineNumber(a->px.ctxt);
-	a->field = G_NONE;
-	a->textlen = 0;
-	if (a->failed)
-		return;
-	if (strcmp(name, "trkpt") == 0) {
-		if (gpx_flush(a)) {
-			gpx_fail(a);
-			return;
-		}
-		a->pt = (struct hq_route_point){
-		    .lat = sax_num(attrs, nattrs, "lat"),
-		    .lon = sax_num(attrs, nattrs, "lon"), .ele = NAN, .h_acc = NAN,
-		    .v_acc = NAN, .course = NAN, .speed = NAN };
-		a->have_point = !isnan(a->pt.lat) && !isnan(a->pt.lon);
-	} else if (strcmp(name, "ele") == 0)
-		a->field = G_ELE;
-	else if (strcmp(name, "time") == 0)
-		a->field = G_TIME;
-	else if (strcmp(name, "speed") == 0)
-		a->field = G_SPEED;
-	else if (strcmp(name, "course") == 0)
-		a->field = G_COURSE;
-	else if (strcmp(name, "hAcc") == 0)
-		a->field = G_HACC;
-	else if (strcmp(name, "vAcc") == 0)
-		a->field = G_VACC;
-}
-
-static void
-chars_gpx(void *arg, const xmlChar *ch, int len)
-{
-	struct ah *a = arg;
-
-	if (a->field == G_NONE || len <= 0)
-		return;
-	size_t n = (size_t)len;
-	if (a->textlen + n >= sizeof a->text)
-		n = sizeof a->text - 1 - a->textlen;
-	memcpy(a->text + a->textlen, ch, n);
-	a->textlen += n;
-}
-
-static void
-end_gpx(void *arg, const xmlChar *localname, const xmlChar *prefix,
-    const xmlChar *uri)
-{
-	struct ah *a = arg;
-	char *end;
-	double v;
-
-	(void)prefix, (void)uri;
-	a->line = xmlSAX2GetLineNumber(a->px.ctxt);
-	if (a->failed)
-		return;
-	if (a->field != G_NONE && a->have_point) {
-		a->text[a->textlen] = '\0';
-		if (a->field == G_TIME) {
-			if (hq_time_parse(a->text, &a->pt.time))
-				a->pt.time = 0;
-		} else {
-			v = strtod(a->text, &end);
-			if (end != a->text && isfinite(v)) {
-				switch (a->field) {
-				case G_ELE: a->pt.ele = v; break;
-				case G_SPEED: a->pt.speed = v; break;
-				case G_COURSE: a->pt.course = v; break;
-				case G_HACC: a->pt.h_acc = v; break;
-				case G_VACC: a->pt.v_acc = v; break;
-				default: break;
-				}
-			}
-		}
-	}
-	a->field = G_NONE;
-	a->textlen = 0;
-	if (strcmp((const char *)localname, "trkpt") == 0 && gpx_flush(a))
-		gpx_fail(a);
-}
-
-/* A GPX file for the routes ids[]: its track points become route points. */
-static int
-parse_gpx(struct ah *a, const int64_t *ids, int nids, struct hq_err *e)
-{
-	xmlSAXHandler sax;
-	int rc;
-
-	memset(&sax, 0, sizeof sax);
-	sax.startElementNs = start_gpx;
-	sax.endElementNs = end_gpx;
-	sax.characters = chars_gpx;
-	a->route_ids = ids;
-	a->nroutes = nids;
-	a->have_point = a->point_no = 0;
-	a->first_time = a->last_time = 0;
-	a->field = G_NONE;
-	a->textlen = 0;
-	a->e = e;
-	a->failed = 0;
-	sax.serror = gpx_error;
-	rc = run_parser(&a->px, &sax, a);
-	rc = parse_status(a, a->failed, rc, e);
-	for (int i = 0; rc == 0 && i < nids; i++)
-		if (hq_ingest_route_span(a->ig, ids[i], a->first_time,
-		    a->last_time, e))
-			rc = failed_where(a, e, 0);
-	return rc;
-}
-
-/* The whole entry (a FHIR resource, small) into b. */
-static int
-read_entry(struct ah *a, struct hq_buf *b, struct hq_err *e)
-{
-	for (;;) {
-		if (a->px.rd.rpos < a->px.rd.rlen) {
-			hq_buf_append(b, a->px.rd.raw + a->px.rd.rpos, a->px.rd.rlen - a->px.rd.rpos);
-			a->px.rd.rpos = a->px.rd.rlen;
-		}
-		if (b->len > MAX_SIDE_FILE) {
-			hq_err_set(e, "%s: larger than %d MB", a->name,
-			    MAX_SIDE_FILE >> 20);
-			return -1;
-		}
-		int k = reader_fill(&a->px.rd);
-		if (k < 0) {
-			hq_err_set(e, "%s: %s", a->name, a->px.rd.ioerrmsg);
-			return -1;
-		}
-		if (k == 0)
-			return 0;
-	}
-}
-
-
-static int
-side_clinical(struct ah *a, const char *ref, struct hq_err *e)
-{
-	struct hq_buf b = { 0 };
-	int rc = read_entry(a, &b, e);
-
-	if (rc == 0 && b.len) {
-		cJSON *j = cJSON_ParseWithLength(b.data, b.len);
-		if (!j)
-			warn_at(a, "not valid JSON (FHIR resource not attached)");
-		else if (!hq_utf8_valid(b.data, b.len))
-			warn_at(a, "not UTF-8 (FHIR resource not attached)");
-		else if (hq_ingest_clinical_resource(a->ig, ref, b.data, e) < 0)
-			rc = failed_where(a, e, 0);
-		cJSON_Delete(j);
-	}
-	hq_buf_free(&b);
-	return rc;
-}
-
-/* The path the XML uses for a zip entry: "apple_health_export/workout-
- * routes/x.gpx" → "/workout-routes/x.gpx". NULL when not a side file. */
-static const char *
-side_ref(const char *entry, char *buf, size_t n, int *kind)
-{
-	const char *p;
-	size_t len = strlen(entry);
-
-	if ((p = strstr(entry, "workout-routes/")) && len > 4 &&
-	    strcasecmp(entry + len - 4, ".gpx") == 0)
-		*kind = 1;
-	else if ((p = strstr(entry, "clinical-records/")) && len > 5 &&
-	    strcasecmp(entry + len - 5, ".json") == 0)
-		*kind = 2;
-	else
-		return NULL;
-	snprintf(buf, n, "/%s", p);
-	return buf;
-}
-
-static int
-side_file(struct ah *a, const char *ref, int kind, struct hq_err *e)
-{
-	int64_t ids[MAX_ROUTES_PER_FILE];
-	int n;
-
-	if (kind == 2)
-		return side_clinical(a, ref, e);
-	n = hq_ingest_routes_for_file(a->ig, ref, ids, MAX_ROUTES_PER_FILE, e);
-	if (n < 0)
-		return failed_where(a, e, 0);
-	if (n == 0)
-		return 0;   /* a route of a known workout, or none */
-	return parse_gpx(a, ids, n, e);
-}
-
-/* ------------------------------------------------------------------ */
-/* Side files beside an export.xml (an unzipped export)                 */
-
-/*
- * What the zip reader does with its entries, done with the files under
- * workout-routes/ and clinical-records/ in the XML's directory: each is
- * named by its path there ("/workout-routes/x.gpx", the form of the XML's
- * FileReference and resourceFilePath) and read for the routes and records
- * that name it. A path in the XML is only ever compared with those names,
- * never opened: one that holds "..", or names a file elsewhere on the disk,
- * matches nothing, as in a zip. Symbolic links are followed only to files
- * inside the directory (the resolved path is checked); linked directories
- * are not entered.
- */
-#define BESIDE_DEPTH 8
-
-struct beside {
-	char root[PATH_MAX];         /* the XML's directory, resolved ("" for /) */
-	char **ref;                  /* "/workout-routes/x.gpx", ... */
-	size_t n, cap;
-};
-
-static void
-beside_walk(struct beside *b, const char *rel, int depth)
-{
-	char dir[PATH_MAX], path[PATH_MAX], ref[PATH_MAX];
-	struct dirent *d;
-	struct stat st;
-	DIR *dp;
-	int kind;
-
-	if ((size_t)snprintf(dir, sizeof dir, "%s%s", b->root, rel) >= sizeof dir
-	    || !(dp = opendir(dir)))
-		return;
-	while ((d = readdir(dp))) {
-		if (strcmp(d->d_name, ".") == 0 || strcmp(d->d_name, "..") == 0 ||
-		    (size_t)snprintf(path, sizeof path, "%s/%s", rel, d->d_name) >=
-		    sizeof path)
-			continue;
-		if ((size_t)snprintf(dir, sizeof dir, "%s%s", b->root, path) >=
-		    sizeof dir || lstat(dir, &st))
-			continue;
-		if (S_ISDIR(st.st_mode)) {
-			if (depth < BESIDE_DEPTH)
-				beside_walk(b, path, depth + 1);
-		} else if ((S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)) &&
-		    side_ref(path + 1, ref, sizeof ref, &kind) &&
-		    strcmp(ref, path) == 0) {
-			if (b->n == b->cap) {
-				b->cap = b->cap ? 2 * b->cap : 64;
-				b->ref = hq_xrealloc(b->ref, b->cap * sizeof *b->ref);
-			}
-			b->ref[b->n++] = hq_xstrdup(path);
-		}
-	}
-	closedir(dp);
-}
-
-static int
-cmp_str(const void *x, const void *y)
-{
-	return strcmp(*(char *const *)x, *(char *const *)y);
-}
-
-/* One side file: 0 (read, or not a file inside the directory), -1. */
-static int
-beside_file(struct ah *a, const struct beside *b, const char *ref,
-    struct hq_err *e)
-{
-	char path[PATH_MAX], real[PATH_MAX], canon[PATH_MAX];
-	size_t rootlen = strlen(b->root);
-	struct hq_input in;
-	struct stat st;
-	int kind, fd, rc;
-
-	snprintf(path, sizeof path, "%s%s", b->root, ref);
-	if (!realpath(path, real) || strncmp(real, b->root, rootlen) != 0 ||
-	    real[rootlen] != '/')
-		return 0;
-	fd = open(real, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-	if (fd < 0)
-		return 0;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return 0;
-	}
-	in = (struct hq_input){ .fd = fd, .name = path, .close_fd = 1,
-	    .size = (uint64_t)st.st_size };
-	a->name = path;
-	reader_start(&a->px.rd, &in);
-	side_ref(ref + 1, canon, sizeof canon, &kind);
-	rc = side_file(a, ref, kind, e);
-	hq_input_close(&in);
-	return rc;
-}
-
-/* The side files beside the XML at xml (not stdin: it has no directory). */
-static int
-import_beside(struct ah *a, const char *xml, struct hq_err *e)
-{
-	struct beside *b = hq_xcalloc(1, sizeof *b);
-	const char *slash = strrchr(xml, '/');
-	char dir[PATH_MAX];
-	int rc = 0;
-
-	if (slash == xml)
-		snprintf(dir, sizeof dir, "/");
-	else if (slash)
-		snprintf(dir, sizeof dir, "%.*s", (int)(slash - xml), xml);
-	else
-		snprintf(dir, sizeof dir, ".");
-	if (realpath(dir, b->root)) {
-		if (strcmp(b->root, "/") == 0)
-			b->root[0] = '\0';   /* paths are root + "/x" */
-		beside_walk(b, "/workout-routes", 1);
-		beside_walk(b, "/clinical-records", 1);
-	}
-	if (b->n)
-		qsort(b->ref, b->n, sizeof *b->ref, cmp_str);
-	for (size_t i = 0; i < b->n; i++) {
-		if (rc == 0)
-			rc = beside_file(a, b, b->ref[i], e);
-		free(b->ref[i]);
-	}
-	free(b->ref);
-	free(b);
-	a->name = xml;
-	return rc;
-}
-
-/* ------------------------------------------------------------------ */
-/* Zip                                                                  */
-
-static int
-is_junk_entry(const char *name)
-{
-	const char *base = strrchr(name, '/');
-
-	base = base ? base + 1 : name;
-	return strncmp(name, "__MACOSX/", 9) == 0 || strncmp(base, "._", 2) == 0;
-}
-
-/* Does an entry start like Apple's main XML? Looks at its first bytes,
- * which stay in a->px.rd for the parser. */
-static int
-looks_like_export(struct ah *a)
-{
-	return names_health_data(a->px.rd.raw, a->px.rd.rlen < 4096 ? a->px.rd.rlen : 4096);
-}
-
-static ssize_t
-zip_read_cb(struct archive *ar, void *arg, const void **buf)
-{
-	static unsigned char block[RAW_SIZE];
-	struct hq_input *src = arg;
-	ssize_t n = hq_input_read(src, block, sizeof block);
-
-	if (n < 0)
-		archive_set_error(ar, src->err, "%s", hq_input_strerror(src));
-	*buf = block;
-	return n;
-}
-
-static struct archive *
-zip_open(struct hq_input *src, int seekable, struct hq_err *e)
-{
-	struct archive *ar = archive_read_new();
-
-	if (!ar) {
-		hq_err_set(e, "out of memory");
-		return NULL;
-	}
-	archive_read_support_format_zip(ar);
-	int rc = seekable ? archive_read_open_fd(ar, src->fd, RAW_SIZE)
-	    : archive_read_open(ar, src, NULL, zip_read_cb, NULL);
-	if (rc != ARCHIVE_OK) {
-		hq_err_set(e, "%s: not a readable zip: %s", src->name,
-		    archive_error_string(ar) ? archive_error_string(ar) : "?");
-		archive_read_free(ar);
-		return NULL;
-	}
-	return ar;
-}
-
-/*
- * Walk the archive. Pass 1 (main_index < 0): parse every export XML (a
- * zip may hold two: both are imported), and the side files that follow
- * the first; *main_index is the last XML's place and *early the number of
- * side files before it. Pass 2: the side files before main_index again,
- * for the XMLs that came after them (linking is idempotent: only routes
- * without points and records without their resource are filled).
- */
-static int
-zip_pass(struct ah *a, const char *zipname, int *main_index, int *early,
-    struct hq_err *e)
-{
-	struct archive_entry *ent;
-	char name[1024], ref[1024];
-	int idx = 0, rc, pass2 = *main_index >= 0, found = pass2, nside = 0;
-
-	while ((rc = archive_read_next_header(a->ar, &ent)) == ARCHIVE_OK ||
-	    rc == ARCHIVE_WARN) {
-		const char *path = archive_entry_pathname_utf8(ent);
-		int kind = 0;
-
-		if (!path)
-			path = archive_entry_pathname(ent);
-		if (!path)
-			path = "?";
-		idx++;
-		if (pass2 && idx >= *main_index)
-			break;
-		if (archive_entry_filetype(ent) != AE_IFREG || is_junk_entry(path))
-			continue;
-		snprintf(name, sizeof name, "%s:%s", zipname, path);
-		a->name = name;
-		hq_input_entry(&a->entry, a->ar, name);
-		reader_start(&a->px.rd, &a->entry);
-		const char *r = side_ref(path, ref, sizeof ref, &kind);
-		if (r) {
-			nside++;
-			/* Before any XML there is nothing to link it to yet. */
-			if (found && side_file(a, r, kind, e))
-				return -1;
-			continue;
-		}
-		if (pass2)
-			continue;
-		if (reader_fill(&a->px.rd) < 0) {
-			hq_err_set(e, "%s: %s", name, a->px.rd.ioerrmsg);
-			return -1;
-		}
-		if (!looks_like_export(a))
-			continue;
-		found = 1;
-		*main_index = idx;
-		*early = nside;
-		if (parse_export(a, e))
-			return -1;
-	}
-	if (rc != ARCHIVE_EOF && !(pass2 && rc == ARCHIVE_OK)) {
-		hq_err_set(e, "%s: damaged or truncated zip: %s", zipname,
-		    archive_error_string(a->ar) ? archive_error_string(a->ar) : "?");
-		return -1;
-	}
-	if (!found) {
-		hq_err_set(e, "%s: no Apple Health export XML in this zip (no entry "
-		    "starts with <HealthData)", zipname);
-		return -1;
-	}
-	return 0;
-}
-
-static int
-import_zip(struct ah *a, struct hq_err *e)
-{
-	struct hq_input *src = a->src;
-	int seekable = hq_input_rewind(src) == 0;
-	int main_index = -1, early = 0, rc;
-	const char *zipname = src->name;
-
-	a->ar = zip_open(src, seekable, e);
-	if (!a->ar)
-		return -1;
-	rc = zip_pass(a, zipname, &main_index, &early, e);
-	archive_read_free(a->ar);
-	a->ar = NULL;
-	if (rc || !early)
-		return rc;
-	if (!seekable) {
-		char msg[256];
-		snprintf(msg, sizeof msg, "%d route/clinical files come before an "
-		    "export XML in this zip and cannot be read from a pipe; give "
-		    "the zip as a file to import them", early);
-		a->name = zipname;
-		warn_at(a, msg);
-		return 0;
-	}
-	/* Second pass: the side files that came before the XML. */
-	if (hq_input_rewind(src)) {
-		hq_err_set(e, "%s: %s", zipname, strerror(errno));
-		return -1;
-	}
-	a->ar = zip_open(src, 1, e);
-	if (!a->ar)
-		return -1;
-	rc = zip_pass(a, zipname, &main_index, &early, e);
-	archive_read_free(a->ar);
-	a->ar = NULL;
 	return rc;
 }
 
@@ -1688,12 +863,12 @@ import(struct hq_ingest *ig, struct hq_input *in, int zip, struct hq_err *e)
 	a->name = in->name;
 	hq_ingest_set_where(ig, where, a);
 	if (zip)
-		rc = import_zip(a, e);
+		rc = hq_ah_import_zip(a, e);
 	else {
-		reader_start(&a->px.rd, in);
-		rc = parse_export(a, e);
+		hq_ah_reader_start(&a->px.rd, in);
+		rc = hq_ah_parse_export(a, e);
 		if (rc == 0 && !(in->fd == 0 && strcmp(in->name, "-") == 0))
-			rc = import_beside(a, in->name, e);
+			rc = hq_ah_import_beside(a, in->name, e);
 	}
 	hq_ingest_set_where(ig, NULL, NULL);
 	free(a);
@@ -1701,15 +876,17 @@ import(struct hq_ingest *ig, struct hq_input *in, int zip, struct hq_err *e)
 }
 
 int
-hq_applehealth_read_zip(struct hq_ingest *ig, struct hq_input *in,
-    struct hq_err *e)
+hq_applehealth_read_zip(struct hq_input *in,
+    const struct hq_read_opts *o, struct hq_ingest *ig, struct hq_err *e)
 {
+	(void)o;
 	return import(ig, in, 1, e);
 }
 
 int
-hq_applehealth_read_xml(struct hq_ingest *ig, struct hq_input *in,
-    struct hq_err *e)
+hq_applehealth_read_xml(struct hq_input *in,
+    const struct hq_read_opts *o, struct hq_ingest *ig, struct hq_err *e)
 {
+	(void)o;
 	return import(ig, in, 0, e);
 }

@@ -855,14 +855,6 @@ hq_cgmfile_read(const struct hq_cgmfile_input *in, enum hq_cgm_format f,
 
 /* ---- the readers of hq-ingest's format table ---- */
 
-static enum hq_date_order date_order = HQ_DATES_AUTO;
-
-void
-hq_cgmfile_set_date_order(enum hq_date_order o)
-{
-	date_order = o;
-}
-
 int
 hq_cgmfile_sniff_dexcom(const unsigned char *p, size_t n)
 {
@@ -922,8 +914,8 @@ import_reading(void *arg, const struct hq_cgm_reading *rd, struct hq_err *e)
 }
 
 static int
-import(struct hq_ingest *ig, struct hq_input *in, enum hq_cgm_format f,
-    struct hq_err *e)
+import(struct hq_input *in, enum hq_date_order order, struct hq_ingest *ig,
+    enum hq_cgm_format f, struct hq_err *e)
 {
 	struct import im = { ig, in };
 	struct hq_cgmfile_input ci = { in->name, input_read, in, NULL, 0 };
@@ -932,19 +924,19 @@ import(struct hq_ingest *ig, struct hq_input *in, enum hq_cgm_format f,
 	/* Read twice from the file when it can seek, else kept in memory. */
 	if (in->fd >= 0 && lseek(in->fd, 0, SEEK_CUR) >= 0)
 		ci.rewind = input_rewind;
-	return hq_cgmfile_read(&ci, f, date_order, import_reading, &im, &st, e);
+	return hq_cgmfile_read(&ci, f, order, import_reading, &im, &st, e);
 }
 
 int
-hq_cgmfile_read_dexcom(struct hq_ingest *ig, struct hq_input *in,
-    struct hq_err *e)
+hq_cgmfile_read_dexcom(struct hq_input *in,
+    const struct hq_read_opts *o, struct hq_ingest *ig, struct hq_err *e)
 {
-	return import(ig, in, HQ_CGMFILE_DEXCOM, e);
+	return import(in, o->date_order, ig, HQ_CGMFILE_DEXCOM, e);
 }
 
 int
-hq_cgmfile_read_libre(struct hq_ingest *ig, struct hq_input *in,
-    struct hq_err *e)
+hq_cgmfile_read_libre(struct hq_input *in,
+    const struct hq_read_opts *o, struct hq_ingest *ig, struct hq_err *e)
 {
-	return import(ig, in, HQ_CGMFILE_LIBRE, e);
+	return import(in, o->date_order, ig, HQ_CGMFILE_LIBRE, e);
 }

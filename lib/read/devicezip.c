@@ -87,11 +87,12 @@ hq_devicezip_sniff_gz(const unsigned char *p, size_t n)
 
 struct dz {
 	struct hq_ingest *ig;
+	const struct hq_read_opts *o;   /* for the files inside */
 	const char *family;        /* forced by --format, or NULL */
 	long read, other;
 };
 
-static hq_input_read_fn *
+static hq_reader_read_fn *
 reader_for(const char *family, const unsigned char *p, size_t n)
 {
 	if (family)
@@ -185,7 +186,7 @@ static int
 read_file(struct dz *z, struct hq_input *in, int depth, struct hq_err *e)
 {
 	unsigned char *buf = hq_xmalloc(PREFIX);
-	hq_input_read_fn *fn;
+	hq_reader_read_fn *fn;
 	int rc = -1;
 
 	if (prefix(in, buf, e))
@@ -197,7 +198,7 @@ read_file(struct dz *z, struct hq_input *in, int depth, struct hq_err *e)
 			rc = read_gunzip(z, in, depth, e);
 	} else if (!(fn = reader_for(z->family, in->pre, in->prelen)))
 		rc = 1;
-	else if ((rc = fn(z->ig, in, e)) == 0)
+	else if ((rc = fn(in, z->o, z->ig, e)) == 0)
 		z->read++;
 out:
 	free(buf);
@@ -205,10 +206,10 @@ out:
 }
 
 int
-hq_devicezip_read_gz(struct hq_ingest *ig, struct hq_input *in,
-    struct hq_err *e)
+hq_devicezip_read_gz(struct hq_input *in,
+    const struct hq_read_opts *o, struct hq_ingest *ig, struct hq_err *e)
 {
-	struct dz z = { .ig = ig, .family = in->family };
+	struct dz z = { .ig = ig, .o = o, .family = o->family };
 	int rc = read_gunzip(&z, in, 0, e);
 
 	if (rc == 1)
@@ -227,10 +228,10 @@ junk(const char *path)
 }
 
 int
-hq_devicezip_read_zip(struct hq_ingest *ig, struct hq_input *in,
-    struct hq_err *e)
+hq_devicezip_read_zip(struct hq_input *in,
+    const struct hq_read_opts *o, struct hq_ingest *ig, struct hq_err *e)
 {
-	struct dz z = { .ig = ig, .family = in->family };
+	struct dz z = { .ig = ig, .o = o, .family = o->family };
 	struct archive *ar = archive_read_new();
 	struct gzsrc *g = hq_xmalloc(sizeof *g);
 	struct archive_entry *ent;

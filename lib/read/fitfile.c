@@ -229,7 +229,8 @@ on_message(void *arg, const struct hq_fit_msg *m, struct hq_err *e)
 }
 
 int
-hq_fitfile_read(struct hq_ingest *ig, struct hq_input *in, struct hq_err *e)
+hq_fitfile_read(struct hq_input *in,
+    const struct hq_read_opts *o, struct hq_ingest *ig, struct hq_err *e)
 {
 	struct fitread f = { .ig = ig, .in = in };
 	struct hq_fit *d = NULL;
@@ -238,6 +239,7 @@ hq_fitfile_read(struct hq_ingest *ig, struct hq_input *in, struct hq_err *e)
 	int rc = -1;
 	struct hq_err fe = { 0 };
 
+	(void)o;
 	if (!(f.act = hq_act_new(ig, in, e)))
 		return -1;
 	d = hq_fit_new(on_message, &f);

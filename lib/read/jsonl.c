@@ -110,8 +110,10 @@ where(void *arg, char *buf, size_t n)
 }
 
 int
-hq_jsonl_read(struct hq_ingest *ig, struct hq_input *in, struct hq_err *e)
+hq_jsonl_read(struct hq_input *in,
+    const struct hq_read_opts *o, struct hq_ingest *ig, struct hq_err *e)
 {
+	(void)o;
 	struct hq_input_lines l;
 	int rc, status = 0;
 

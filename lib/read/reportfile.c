@@ -206,9 +206,10 @@ labs_csv_line(void *arg, char *line, size_t len, long lineno, struct hq_err *e)
 }
 
 int
-hq_reportfile_read_labs_csv(struct hq_ingest *ig, struct hq_input *in,
-    struct hq_err *e)
+hq_reportfile_read_labs_csv(struct hq_input *in,
+    const struct hq_read_opts *o, struct hq_ingest *ig, struct hq_err *e)
 {
+	(void)o;
 	struct hq_lab_sink sink = { .file = in->name, .emit = add_lab, .arg = ig };
 	struct hq_labs_csv *c = hq_labs_csv_new(&sink);
 	int rc = each_line(ig, in, labs_csv_line, c, e);
@@ -240,9 +241,10 @@ labs_json_line(void *arg, char *line, size_t len, long lineno,
 }
 
 int
-hq_reportfile_read_labs_jsonl(struct hq_ingest *ig, struct hq_input *in,
-    struct hq_err *e)
+hq_reportfile_read_labs_jsonl(struct hq_input *in,
+    const struct hq_read_opts *o, struct hq_ingest *ig, struct hq_err *e)
 {
+	(void)o;
 	struct hq_lab_sink sink = { .file = in->name, .emit = add_lab, .arg = ig };
 
 	return each_line(ig, in, labs_json_line, &sink, e);
@@ -255,9 +257,10 @@ dexa_csv_line(void *arg, char *line, size_t len, long lineno, struct hq_err *e)
 }
 
 int
-hq_reportfile_read_dexa_csv(struct hq_ingest *ig, struct hq_input *in,
-    struct hq_err *e)
+hq_reportfile_read_dexa_csv(struct hq_input *in,
+    const struct hq_read_opts *o, struct hq_ingest *ig, struct hq_err *e)
 {
+	(void)o;
 	struct hq_dexa_sink sink = { .file = in->name, .emit = add_scan, .arg = ig };
 	struct hq_dexa_csv *c = hq_dexa_csv_new(&sink);
 	struct hq_err fe;
@@ -310,9 +313,10 @@ add_fhir_lab(void *arg, const struct hq_lab_result *r, struct hq_err *e)
 }
 
 int
-hq_reportfile_read_fhir(struct hq_ingest *ig, struct hq_input *in,
-    struct hq_err *e)
+hq_reportfile_read_fhir(struct hq_input *in,
+    const struct hq_read_opts *o, struct hq_ingest *ig, struct hq_err *e)
 {
+	(void)o;
 	struct fhir_file f = { ig, in };
 	struct hq_lab_sink sink = { .file = in->name, .emit = add_fhir_lab,
 	    .arg = &f };
@@ -330,9 +334,10 @@ hq_reportfile_read_fhir(struct hq_ingest *ig, struct hq_input *in,
 }
 
 int
-hq_reportfile_read_dexa_json(struct hq_ingest *ig, struct hq_input *in,
-    struct hq_err *e)
+hq_reportfile_read_dexa_json(struct hq_input *in,
+    const struct hq_read_opts *o, struct hq_ingest *ig, struct hq_err *e)
 {
+	(void)o;
 	struct hq_dexa_sink sink = { .file = in->name, .emit = add_scan, .arg = ig };
 	struct hq_jsonin_stream *s = hq_dexa_stream(&sink, &dexa_limits);
 	int rc = feed_stream(in, s, e);

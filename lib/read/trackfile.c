@@ -507,15 +507,17 @@ out:
 }
 
 int
-hq_trackfile_read_tcx(struct hq_ingest *ig, struct hq_input *in,
-    struct hq_err *e)
+hq_trackfile_read_tcx(struct hq_input *in,
+    const struct hq_read_opts *o, struct hq_ingest *ig, struct hq_err *e)
 {
+	(void)o;
 	return read_track(ig, in, 1, e);
 }
 
 int
-hq_trackfile_read_gpx(struct hq_ingest *ig, struct hq_input *in,
-    struct hq_err *e)
+hq_trackfile_read_gpx(struct hq_input *in,
+    const struct hq_read_opts *o, struct hq_ingest *ig, struct hq_err *e)
 {
+	(void)o;
 	return read_track(ig, in, 0, e);
 }

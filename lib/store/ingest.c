@@ -10,22 +10,12 @@
 #include "hq/buf.h"
 #include "hq/catalog.h"
 #include "hq/ingest.h"
+#include "hq/ingest_int.h"
 #include "hq/report.h"
 #include "hq/rollup.h"
 #include "hq/term.h"
 #include "hq/time.h"
-#include "hq/workout.h"
 #include "hq/utf8.h"
-
-/* Prepared statements, one per kind of row, with what they do (for
- * errors); finalized by ig_free(). */
-enum {
-	ST_SAMPLE_META, ST_BEAT, ST_CORR, ST_CORR_ID, ST_CORR_MEMBER,
-	ST_WORKOUT, ST_WORKOUT_ID, ST_WORKOUT_TOTALS, ST_WORKOUT_META,
-	ST_WORKOUT_ACTIVITY, ST_WORKOUT_STAT, ST_WORKOUT_EVENT, ST_ROUTE,
-	ST_ROUTE_POINT, ST_ROUTE_FILE, ST_ROUTES_FOR_FILE, ST_ROUTE_SPAN, ST_SUMMARY,
-	ST_CLINICAL, ST_CLINICAL_RESOURCE, ST_ME, ST_IMPORT_END, ST_ZONE, NSTMT
-};
 
 static const struct hq_store_sql stmts[NSTMT] = {
 	[ST_SAMPLE_META] = { "INSERT INTO sample_meta(sample_id, key, value) "
@@ -108,82 +98,37 @@ static const struct hq_store_sql stmts[NSTMT] = {
 	    "recording a time zone" },
 };
 
-/* The zones an import's HKTimeZone metadata names (store.c, time_zone):
- * a handful in any real export; past MAX_ZONES the rest are not counted. */
-#define MAX_ZONES 32
-
-struct zone_seen {
-	char name[65];
-	int64_t first, last;
-	long n;
-};
-
-/* The metric a record's type resolves to, kept for the next record: an
- * export lists each type's records together. */
-struct type_cache {
-	char type[HQ_INGEST_MAX_NAME + 1];
-	int by_name;
-	int64_t metric_id;
-	const struct hq_metric_info *info;
-	enum hq_kind kind;
-	char identifier[HQ_INGEST_MAX_NAME + 1];
-};
-
-struct hq_ingest {
-	struct hq_store *s;
-	sqlite3 *db;
-	sqlite3_stmt *st[NSTMT];
-	int64_t import_id, first_sample_id;
-	struct hq_ingest_counts c;
-	struct type_cache tc;
-	char last_source[256];
-	int64_t last_source_id;
-	char last_device[HQ_INGEST_MAX_NAME + 1];
-	int64_t last_device_id;
-	int64_t export_date;
-	char *export_version, *locale;
-	hq_ingest_progress_fn *progress;
-	void *progress_arg;
-	hq_ingest_warn_fn *warn;
-	void *warn_arg;
-	hq_ingest_where_fn *where;
-	void *where_arg;
-	char *path;                 /* the file, for warnings without where */
-	double last_tick;
-	unsigned ticks;
-	struct zone_seen zones[MAX_ZONES];
-	size_t nzones;
-	/* The last sample and workout inserted: their metadata follows them. */
-	int64_t new_sample_id, new_sample_start, new_workout_id, new_workout_start;
-	struct hq_report_writer *reports;   /* made on first use */
-	struct hq_ingest_counts part;       /* the counts when a part began */
-};
-
-static int
-db_err(struct hq_ingest *ig, struct hq_err *e, const char *what)
+int
+hq_ig_db_err(struct hq_ingest *ig, struct hq_err *e, const char *what)
 {
 	hq_err_set(e, "%s: %s: %s", hq_store_filename(ig->s), what,
 	    sqlite3_errmsg(ig->db));
 	return -1;
 }
 
-static sqlite3_stmt *
-stmt(struct hq_ingest *ig, int which, struct hq_err *e)
+sqlite3_stmt *
+hq_ig_stmt(struct hq_ingest *ig, int which, struct hq_err *e)
 {
 	return hq_store_stmt(ig->s, &stmts[which], &ig->st[which], e);
 }
 
 /* Statement which with the values v (store.h): 0 or -1. */
-static int
-run(struct hq_ingest *ig, int which, const struct hq_bind *v,
+int
+hq_ig_run(struct hq_ingest *ig, int which, const struct hq_bind *v,
     struct hq_err *e)
 {
 	return hq_store_run_sql(ig->s, &stmts[which], &ig->st[which], v, e);
 }
 
 /* The id statement which finds for v: 0 when none, -1 on error. */
-static int64_t
-query_id(struct hq_ingest *ig, int which, const struct hq_bind *v,
+const char *
+hq_ig_what(int which)
+{
+	return stmts[which].what;
+}
+
+int64_t
+hq_ig_query_id(struct hq_ingest *ig, int which, const struct hq_bind *v,
     struct hq_err *e)
 {
 	return hq_store_query_sql(ig->s, &stmts[which], &ig->st[which], v, e);
@@ -223,7 +168,7 @@ hq_ingest_start(struct hq_store *s, const char *path, const char *format,
 		sqlite3_bind_int64(st, 3, size);
 	sqlite3_bind_int64(st, 4, (int64_t)time(NULL));
 	if (sqlite3_step(st) != SQLITE_DONE) {
-		db_err(ig, e, "recording the import");
+		hq_ig_db_err(ig, e, "recording the import");
 		goto fail;
 	}
 	sqlite3_finalize(st);
@@ -235,7 +180,7 @@ hq_ingest_start(struct hq_store *s, const char *path, const char *format,
 	    &st, e))
 		goto fail;
 	if (sqlite3_step(st) != SQLITE_ROW) {
-		db_err(ig, e, "reading the last sample id");
+		hq_ig_db_err(ig, e, "reading the last sample id");
 		goto fail;
 	}
 	ig->first_sample_id = sqlite3_column_int64(st, 0);
@@ -399,8 +344,8 @@ hq_ingest_set_export_info(struct hq_ingest *ig, int64_t export_date,
 
 /* An HKTimeZone value of a new sample or workout starting at t. Names
  * that cannot be zones (too long, odd characters) are not kept. */
-static void
-note_zone(struct hq_ingest *ig, const char *zone, int64_t t)
+void
+hq_ig_note_zone(struct hq_ingest *ig, const char *zone, int64_t t)
 {
 	size_t len = zone ? strlen(zone) : 0, i;
 
@@ -588,14 +533,14 @@ int
 hq_ingest_commit(struct hq_ingest *ig, struct hq_err *e)
 {
 	for (size_t i = 0; i < ig->nzones; i++)
-		if (run(ig, ST_ZONE, (struct hq_bind[]){ HQ_TEXT(ig->zones[i].name),
+		if (hq_ig_run(ig, ST_ZONE, (struct hq_bind[]){ HQ_TEXT(ig->zones[i].name),
 		    HQ_INT(ig->zones[i].first), HQ_INT(ig->zones[i].last),
 		    HQ_INT(ig->zones[i].n), HQ_END }, e))
 			goto fail;
 	/* The report writer's statements go before the commit. */
 	hq_report_writer_free(ig->reports);
 	ig->reports = NULL;
-	if (run(ig, ST_IMPORT_END, (struct hq_bind[]){ HQ_INT(time(NULL)),
+	if (hq_ig_run(ig, ST_IMPORT_END, (struct hq_bind[]){ HQ_INT(time(NULL)),
 	    HQ_INT(ig->c.records), HQ_INT(ig->c.inserted),
 	    HQ_INT(ig->c.duplicates), HQ_INT(ig->c.skipped),
 	    HQ_OPT_INT(ig->export_date), HQ_OPT_TEXT(ig->export_version),
@@ -685,8 +630,6 @@ hq_ingest_clean_device(const char *device, char *buf, size_t n)
 	buf[len] = '\0';
 }
 
-static int check_name(const char *what, const char *s, struct hq_err *e);
-
 static int
 looks_like_identifier(const char *s)
 {
@@ -704,7 +647,7 @@ resolve_type(struct hq_ingest *ig, const char *type, int by_name,
 
 	if (tc->metric_id && tc->by_name == by_name && strcmp(tc->type, type) == 0)
 		return 0;
-	if (check_name("type", type, e))
+	if (hq_ig_check_name("type", type, e))
 		return 2;
 	if (!*type) {
 		hq_err_set(e, "empty metric type");
@@ -736,8 +679,8 @@ resolve_type(struct hq_ingest *ig, const char *type, int by_name,
 	return 0;
 }
 
-static int64_t
-source_id(struct hq_ingest *ig, const char *name, struct hq_err *e)
+int64_t
+hq_ig_source_id(struct hq_ingest *ig, const char *name, struct hq_err *e)
 {
 	if (ig->last_source_id && strcmp(ig->last_source, name) == 0)
 		return ig->last_source_id;
@@ -749,8 +692,8 @@ source_id(struct hq_ingest *ig, const char *name, struct hq_err *e)
 	return id;
 }
 
-static int64_t
-device_id(struct hq_ingest *ig, const char *raw, struct hq_err *e)
+int64_t
+hq_ig_device_id(struct hq_ingest *ig, const char *raw, struct hq_err *e)
 {
 	char clean[HQ_INGEST_MAX_NAME + 1];
 
@@ -791,8 +734,8 @@ parse_number(const char *s, double *v)
 /* A name a reader passes (a type, source, device, unit, category, key):
  * NULL, or UTF-8 of at most HQ_INGEST_MAX_NAME bytes. 0, or -1 with e
  * saying why. */
-static int
-check_name(const char *what, const char *s, struct hq_err *e)
+int
+hq_ig_check_name(const char *what, const char *s, struct hq_err *e)
 {
 	size_t n;
 
@@ -811,8 +754,8 @@ check_name(const char *what, const char *s, struct hq_err *e)
 }
 
 /* An amount (NaN: absent): finite, not negative, at most max. 0 or -1. */
-static int
-check_amount(const char *what, double v, double max, struct hq_err *e)
+int
+hq_ig_check_amount(const char *what, double v, double max, struct hq_err *e)
 {
 	if (isnan(v))
 		return 0;
@@ -825,8 +768,8 @@ check_amount(const char *what, double v, double max, struct hq_err *e)
 }
 
 /* Start and end of a sample, workout or correlation: 0, or -1 with e. */
-static int
-check_span(int64_t start, int64_t end, int64_t max, struct hq_err *e)
+int
+hq_ig_check_span(int64_t start, int64_t end, int64_t max, struct hq_err *e)
 {
 	if (end < start) {
 		hq_err_set(e, "end is before start");
@@ -840,6 +783,88 @@ check_span(int64_t start, int64_t end, int64_t max, struct hq_err *e)
 	return 0;
 }
 
+/* A category sample's value: its code in smp->value, its name in text
+ * (the catalog's, or one written). 0, or 2 (skip, e says why). */
+static int
+category_value(const struct hq_ingest *ig, const struct hq_ingest_record *r,
+    struct hq_sample *smp, char *text, size_t textn, struct hq_err *e)
+{
+	const struct type_cache *tc = &ig->tc;
+	double code = 0;
+
+	if (r->text) {
+		snprintf(text, textn, "%s", r->text);
+		code = r->has_value ? r->value_num : 0;
+	} else if (r->value_str) {
+		double v;
+		int c = 0;
+		hq_catalog_category(tc->identifier, r->value_str, text,
+		    textn, &c);
+		code = c;
+		/* Some apps write a category as a bare number. */
+		if (!*text && parse_number(r->value_str, &v) == 0)
+			code = v;
+	} else if (r->has_value)
+		code = r->value_num;
+	if (fabs(code) > INT32_MAX) {
+		hq_err_set(e, "category code %g is out of range", code);
+		return 2;
+	}
+	smp->value = (int)code;
+	smp->text = text;
+	return 0;
+}
+
+/* A quantity sample's value in smp->value, in the catalog's unit when hq
+ * converts the one written. Top-level records (top) warn about and count
+ * a unit that cannot be converted. 0, or 2 (skip, e says why). */
+static int
+quantity_value(struct hq_ingest *ig, const struct hq_ingest_record *r,
+    int top, struct hq_sample *smp, struct hq_err *e)
+{
+	const struct type_cache *tc = &ig->tc;
+	double v;
+
+	if (r->value_str) {
+		if (parse_number(r->value_str, &v)) {
+			char x[HQ_TERM_EXCERPT_SIZE];
+			hq_err_set(e, "value '%s' is not a number",
+			    hq_term_excerpt(x, sizeof x, r->value_str));
+			return 2;
+		}
+	} else if (r->has_value)
+		v = r->value_num;
+	else {
+		hq_err_set(e, "no value");
+		return 2;
+	}
+	if (tc->info && tc->info->unit && smp->unit && !r->converted) {
+		if (r->percent_fraction && strcmp(smp->unit, "%") == 0 &&
+		    strcmp(tc->info->unit, "%") == 0)
+			v *= 100;
+		else if (hq_unit_convert(v, smp->unit, tc->info->unit, &v) &&
+		    top) {
+			/* Kept with the unit written, so nothing is lost,
+			 * but a sum over it would be wrong: say so. */
+			ig->c.units_unconverted++;
+			note(ig, "%.200s: unit '%.100s' is not one hq converts "
+			    "to %s (stored as written)", r->type, smp->unit,
+			    tc->info->unit);
+		}
+	}
+	if (!isfinite(v) || fabs(v) > HQ_INGEST_MAX_VALUE) {
+		hq_err_set(e, "value %g is out of range", v);
+		return 2;
+	}
+	if (v < 0 && tc->kind == HQ_KIND_CUMULATIVE) {
+		hq_err_set(e, "value %g is negative (an amount)", v);
+		return 2;
+	}
+	smp->value = v;
+	smp->text = "";
+	return 0;
+}
+
 /* The sample a record becomes: 0, 2 (skip, e says why), -1. Top-level
  * records (top) warn about and count a unit that cannot be converted. */
 static int
@@ -849,16 +874,16 @@ make_sample(struct hq_ingest *ig, const struct hq_ingest_record *r, int top,
 	const struct type_cache *tc = &ig->tc;
 	int rc;
 
-	if (check_name("source", r->source, e) ||
-	    check_name("source version", r->source_version, e) ||
-	    check_name("device", r->device, e) ||
-	    check_name("unit", r->unit, e) || check_name("text", r->text, e) ||
-	    check_name("value", r->value_str, e))
+	if (hq_ig_check_name("source", r->source, e) ||
+	    hq_ig_check_name("source version", r->source_version, e) ||
+	    hq_ig_check_name("device", r->device, e) ||
+	    hq_ig_check_name("unit", r->unit, e) || hq_ig_check_name("text", r->text, e) ||
+	    hq_ig_check_name("value", r->value_str, e))
 		return 2;
 	if ((rc = resolve_type(ig, r->type, r->by_name, e)) != 0)
 		return rc;
 	memset(smp, 0, sizeof *smp);
-	if (check_span(r->start, r->end, tc->kind == HQ_KIND_CUMULATIVE ?
+	if (hq_ig_check_span(r->start, r->end, tc->kind == HQ_KIND_CUMULATIVE ?
 	    HQ_CUMULATIVE_MAX_SPAN : HQ_INGEST_MAX_SPAN, e))
 		return 2;
 	if (r->has_value && !isfinite(r->value_num)) {
@@ -874,74 +899,17 @@ make_sample(struct hq_ingest *ig, const struct hq_ingest_record *r, int top,
 	smp->offset_min = r->offset_min;
 	smp->import_id = ig->import_id;
 	text[0] = '\0';
-	if (tc->kind == HQ_KIND_CATEGORY) {
-		double code = 0;
-		if (r->text) {
-			snprintf(text, textn, "%s", r->text);
-			code = r->has_value ? r->value_num : 0;
-		} else if (r->value_str) {
-			double v;
-			int c = 0;
-			hq_catalog_category(tc->identifier, r->value_str, text,
-			    textn, &c);
-			code = c;
-			/* Some apps write a category as a bare number. */
-			if (!*text && parse_number(r->value_str, &v) == 0)
-				code = v;
-		} else if (r->has_value)
-			code = r->value_num;
-		if (fabs(code) > INT32_MAX) {
-			hq_err_set(e, "category code %g is out of range", code);
-			return 2;
-		}
-		smp->value = (int)code;
-		smp->text = text;
-	} else {
-		double v;
-		if (r->value_str) {
-			if (parse_number(r->value_str, &v)) {
-				char x[HQ_TERM_EXCERPT_SIZE];
-				hq_err_set(e, "value '%s' is not a number",
-				    hq_term_excerpt(x, sizeof x, r->value_str));
-				return 2;
-			}
-		} else if (r->has_value)
-			v = r->value_num;
-		else {
-			hq_err_set(e, "no value");
-			return 2;
-		}
-		if (tc->info && tc->info->unit && smp->unit && !r->converted) {
-			if (r->percent_fraction && strcmp(smp->unit, "%") == 0 &&
-			    strcmp(tc->info->unit, "%") == 0)
-				v *= 100;
-			else if (hq_unit_convert(v, smp->unit, tc->info->unit, &v) &&
-			    top) {
-				/* Kept with the unit written, so nothing is lost,
-				 * but a sum over it would be wrong: say so. */
-				ig->c.units_unconverted++;
-				note(ig, "%.200s: unit '%.100s' is not one hq converts "
-				    "to %s (stored as written)", r->type, smp->unit,
-				    tc->info->unit);
-			}
-		}
-		if (!isfinite(v) || fabs(v) > HQ_INGEST_MAX_VALUE) {
-			hq_err_set(e, "value %g is out of range", v);
-			return 2;
-		}
-		if (v < 0 && tc->kind == HQ_KIND_CUMULATIVE) {
-			hq_err_set(e, "value %g is negative (an amount)", v);
-			return 2;
-		}
-		smp->value = v;
-		smp->text = "";
-	}
-	int64_t sid = source_id(ig, r->source && *r->source ? r->source :
+	rc = tc->kind == HQ_KIND_CATEGORY
+	    ? category_value(ig, r, smp, text, textn, e)
+	    : quantity_value(ig, r, top, smp, e);
+	if (rc)
+		return rc;
+	int64_t sid = hq_ig_source_id(ig, r->source && *r->source ? r->source :
 	    "unknown", e);
 	if (sid < 0)
 		return -1;
 	smp->source_id = sid;
-	int64_t did = device_id(ig, r->device, e);
+	int64_t did = hq_ig_device_id(ig, r->device, e);
 	if (did < 0)
 		return -1;
 	smp->device_id = did;
@@ -1017,8 +985,8 @@ hq_ingest_sample_meta(struct hq_ingest *ig, int64_t sample_id,
     const char *key, const char *value, struct hq_err *e)
 {
 	if (sample_id == ig->new_sample_id && strcmp(key, "HKTimeZone") == 0)
-		note_zone(ig, value, ig->new_sample_start);
-	return run(ig, ST_SAMPLE_META, (struct hq_bind[]){ HQ_INT(sample_id),
+		hq_ig_note_zone(ig, value, ig->new_sample_start);
+	return hq_ig_run(ig, ST_SAMPLE_META, (struct hq_bind[]){ HQ_INT(sample_id),
 	    HQ_TEXT(key), HQ_TEXT(value), HQ_END }, e);
 }
 
@@ -1027,322 +995,6 @@ hq_ingest_hrv_beat(struct hq_ingest *ig, int64_t sample_id, int seq,
     double bpm, double time_of_day, struct hq_err *e)
 {
 	ig->c.beats++;
-	return run(ig, ST_BEAT, (struct hq_bind[]){ HQ_INT(sample_id),
+	return hq_ig_run(ig, ST_BEAT, (struct hq_bind[]){ HQ_INT(sample_id),
 	    HQ_INT(seq), HQ_REAL(bpm), HQ_OPT_REAL(time_of_day), HQ_END }, e);
-}
-
-/*
- * A correlation or workout by its natural key: 1 new (its id in *id), 0
- * already stored (the stored one's id), -1. The insert ignores a key the
- * store holds; then the look-up, which binds the key the same way (its
- * first four values), finds it.
- */
-static int
-add_group(struct hq_ingest *ig, int insert, int lookup,
-    const struct hq_bind *v, int64_t *id, struct hq_err *e)
-{
-	struct hq_bind key[5];
-
-	if (run(ig, insert, v, e))
-		return -1;
-	if (sqlite3_changes(ig->db) > 0) {
-		*id = sqlite3_last_insert_rowid(ig->db);
-		return 1;
-	}
-	memcpy(key, v, 4 * sizeof *v);
-	key[4] = (struct hq_bind)HQ_END;
-	*id = query_id(ig, lookup, key, e);
-	return *id < 0 ? -1 : 0;
-}
-
-/* What a correlation and a workout must be: 0, or 2 with e saying why. */
-static int
-check_group(const struct hq_ingest_group *g, struct hq_err *e)
-{
-	if (check_name("type", g->type, e) || check_name("source", g->source, e) ||
-	    check_name("source version", g->source_version, e) ||
-	    check_name("device", g->device, e) ||
-	    check_span(g->start, g->end, HQ_INGEST_MAX_SPAN, e) ||
-	    check_amount("duration", g->duration, HQ_INGEST_MAX_VALUE, e) ||
-	    check_amount("distance", g->distance, HQ_INGEST_MAX_VALUE, e) ||
-	    check_amount("energy", g->energy, HQ_INGEST_MAX_VALUE, e))
-		return 2;
-	return 0;
-}
-
-int
-hq_ingest_correlation(struct hq_ingest *ig, const struct hq_ingest_group *g,
-    int64_t *id, struct hq_err *e)
-{
-	int64_t mid, sid;
-
-	if (check_group(g, e))
-		return 2;
-	mid = hq_store_metric_id(ig->s, g->type, 1, e);
-	if (mid < 0 || (sid = source_id(ig, g->source ? g->source : "unknown",
-	    e)) < 0)
-		return -1;
-	ig->c.correlations++;
-	return add_group(ig, ST_CORR, ST_CORR_ID, (struct hq_bind[]){
-	    HQ_INT(mid), HQ_INT(sid), HQ_INT(g->start), HQ_INT(g->end),
-	    HQ_OPT_INT(g->created), HQ_INT(ig->import_id), HQ_END }, id, e);
-}
-
-int
-hq_ingest_correlation_member(struct hq_ingest *ig, int64_t corr_id,
-    int64_t sample_id, struct hq_err *e)
-{
-	return run(ig, ST_CORR_MEMBER, (struct hq_bind[]){ HQ_INT(corr_id),
-	    HQ_INT(sample_id), HQ_END }, e);
-}
-
-int
-hq_ingest_workout(struct hq_ingest *ig, const struct hq_ingest_group *g,
-    int64_t *id, struct hq_err *e)
-{
-	int64_t sid, did;
-	int rc;
-
-	if (check_group(g, e))
-		return 2;
-	sid = source_id(ig, g->source ? g->source : "unknown", e);
-	if (sid < 0 || (did = device_id(ig, g->device, e)) < 0)
-		return -1;
-	ig->c.workouts++;
-	rc = add_group(ig, ST_WORKOUT, ST_WORKOUT_ID, (struct hq_bind[]){
-	    HQ_TEXT(g->type), HQ_INT(sid), HQ_INT(g->start), HQ_INT(g->end),
-	    HQ_OPT_REAL(g->duration), HQ_OPT_REAL(g->distance),
-	    HQ_OPT_REAL(g->energy), HQ_OPT_INT(did),
-	    HQ_OPT_TEXT(g->source_version), HQ_OPT_INT(g->created),
-	    HQ_INT(g->offset_min), HQ_INT(ig->import_id), HQ_END }, id, e);
-	if (rc == 1) {
-		ig->c.workouts_inserted++;
-		ig->new_workout_id = *id;
-		ig->new_workout_start = g->start;
-	}
-	return rc;
-}
-
-int
-hq_ingest_workout_totals(struct hq_ingest *ig, int64_t workout_id,
-    double distance, double energy, struct hq_err *e)
-{
-	return run(ig, ST_WORKOUT_TOTALS, (struct hq_bind[]){
-	    HQ_OPT_REAL(distance), HQ_OPT_REAL(energy), HQ_INT(workout_id),
-	    HQ_END }, e);
-}
-
-int
-hq_ingest_workout_meta(struct hq_ingest *ig, int64_t workout_id,
-    const char *activity_uuid, const char *key, const char *value,
-    struct hq_err *e)
-{
-	if (workout_id == ig->new_workout_id && strcmp(key, "HKTimeZone") == 0)
-		note_zone(ig, value, ig->new_workout_start);
-	return run(ig, ST_WORKOUT_META, (struct hq_bind[]){ HQ_INT(workout_id),
-	    HQ_OPT_TEXT(activity_uuid), HQ_TEXT(key), HQ_TEXT(value), HQ_END }, e);
-}
-
-int
-hq_ingest_workout_activity(struct hq_ingest *ig, int64_t workout_id,
-    const char *uuid, const char *type, int64_t start, int64_t end,
-    double duration, struct hq_err *e)
-{
-	return run(ig, ST_WORKOUT_ACTIVITY, (struct hq_bind[]){
-	    HQ_INT(workout_id), HQ_TEXT(uuid), HQ_OPT_TEXT(type), HQ_INT(start),
-	    HQ_OPT_INT(end), HQ_OPT_REAL(duration), HQ_END }, e);
-}
-
-int
-hq_ingest_workout_stat(struct hq_ingest *ig, int64_t workout_id,
-    const struct hq_ingest_stat *s, struct hq_err *e)
-{
-	const struct hq_metric_info *info = hq_catalog_by_identifier(s->type);
-	double v[4] = { s->sum, s->average, s->minimum, s->maximum };
-	int64_t mid = hq_store_metric_id(ig->s, s->type, 1, e);
-
-	if (mid < 0)
-		return -1;
-	/* Values in the metric's canonical unit, like samples. */
-	if (info && info->unit && s->unit)
-		for (int i = 0; i < 4; i++)
-			if (!isnan(v[i]))
-				hq_unit_convert(v[i], s->unit, info->unit, &v[i]);
-	if (run(ig, ST_WORKOUT_STAT, (struct hq_bind[]){ HQ_INT(workout_id),
-	    HQ_OPT_TEXT(s->activity_uuid), HQ_INT(mid), HQ_OPT_INT(s->start),
-	    HQ_OPT_INT(s->end), HQ_OPT_REAL(v[0]), HQ_OPT_REAL(v[1]),
-	    HQ_OPT_REAL(v[2]), HQ_OPT_REAL(v[3]), HQ_OPT_TEXT(s->unit), HQ_END },
-	    e))
-		return -1;
-	/* iOS 16+ workouts carry no total* attributes: the workout-level
-	 * statistics are the totals. */
-	if (!s->activity_uuid && !isnan(v[0])) {
-		if (strncmp(s->type, "HKQuantityTypeIdentifierDistance", 32) == 0) {
-			double m = v[0];
-			if (info && info->unit)
-				hq_unit_convert(v[0], info->unit, "m", &m);
-			return hq_ingest_workout_totals(ig, workout_id, m, NAN, e);
-		}
-		if (strcmp(s->type, "HKQuantityTypeIdentifierActiveEnergyBurned") == 0)
-			return hq_ingest_workout_totals(ig, workout_id, NAN, v[0], e);
-	}
-	return 0;
-}
-
-int
-hq_ingest_workout_event(struct hq_ingest *ig, int64_t workout_id,
-    const char *activity_uuid, const char *type, int64_t date,
-    double duration, struct hq_err *e)
-{
-	return run(ig, ST_WORKOUT_EVENT, (struct hq_bind[]){ HQ_INT(workout_id),
-	    HQ_OPT_TEXT(activity_uuid), HQ_TEXT(type), HQ_INT(date),
-	    HQ_OPT_REAL(duration), HQ_END }, e);
-}
-
-int64_t
-hq_ingest_route(struct hq_ingest *ig, int64_t workout_id, const char *source,
-    int64_t start, int64_t end, const char *file, struct hq_err *e)
-{
-	int64_t sid = source ? source_id(ig, source, e) : 0;
-
-	if (sid < 0 || run(ig, ST_ROUTE, (struct hq_bind[]){ HQ_INT(workout_id),
-	    HQ_OPT_INT(sid), HQ_OPT_INT(start), HQ_OPT_INT(end),
-	    HQ_OPT_TEXT(file), HQ_END }, e))
-		return -1;
-	ig->c.routes++;
-	return sqlite3_last_insert_rowid(ig->db);
-}
-
-int
-hq_ingest_route_point(struct hq_ingest *ig, int64_t route_id, int seq,
-    const struct hq_route_point *p, struct hq_err *e)
-{
-	ig->c.route_points++;
-	return run(ig, ST_ROUTE_POINT, (struct hq_bind[]){ HQ_INT(route_id),
-	    HQ_INT(seq), HQ_OPT_INT(p->time), HQ_REAL(p->lat), HQ_REAL(p->lon),
-	    HQ_OPT_REAL(p->ele), HQ_OPT_REAL(p->h_acc), HQ_OPT_REAL(p->v_acc),
-	    HQ_OPT_REAL(p->course), HQ_OPT_REAL(p->speed), HQ_END }, e);
-}
-
-int
-hq_ingest_route_file(struct hq_ingest *ig, int64_t route_id, const char *file,
-    struct hq_err *e)
-{
-	return run(ig, ST_ROUTE_FILE, (struct hq_bind[]){ HQ_TEXT(file),
-	    HQ_INT(route_id), HQ_END }, e);
-}
-
-int
-hq_ingest_routes_for_file(struct hq_ingest *ig, const char *file,
-    int64_t *ids, int max, struct hq_err *e)
-{
-	sqlite3_stmt *st = stmt(ig, ST_ROUTES_FOR_FILE, e);
-	int n = 0, rc;
-
-	if (!st)
-		return -1;
-	hq_store_bind(st, (struct hq_bind[]){ HQ_TEXT(file), HQ_END });
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		if (n < max)
-			ids[n++] = sqlite3_column_int64(st, 0);
-	sqlite3_reset(st);
-	if (rc != SQLITE_DONE)
-		return db_err(ig, e, stmts[ST_ROUTES_FOR_FILE].what);
-	return n;
-}
-
-int
-hq_ingest_route_span(struct hq_ingest *ig, int64_t route_id, int64_t start,
-    int64_t end, struct hq_err *e)
-{
-	return run(ig, ST_ROUTE_SPAN, (struct hq_bind[]){ HQ_OPT_INT(start),
-	    HQ_OPT_INT(end), HQ_INT(route_id), HQ_END }, e);
-}
-
-/* A day's activity: a calendar date, values within a day's. 0 or 2. */
-static int
-check_summary(const struct hq_ingest_summary *a, struct hq_err *e)
-{
-	const char *p = a->date;
-	int ok = p && strlen(p) == 10 && p[4] == '-' && p[7] == '-', y, m, d;
-
-	for (int i = 0; ok && i < 10; i++)
-		ok = i == 4 || i == 7 || isdigit((unsigned char)p[i]);
-	if (ok) {
-		y = (p[0] - '0') * 1000 + (p[1] - '0') * 100 + (p[2] - '0') * 10 +
-		    (p[3] - '0');
-		m = (p[5] - '0') * 10 + (p[6] - '0');
-		d = (p[8] - '0') * 10 + (p[9] - '0');
-		ok = y >= 1 && m >= 1 && m <= 12 && d >= 1 &&
-		    d <= hq_time_days_in_month(y, m);
-	}
-	if (!ok) {
-		hq_err_set(e, "date '%.20s' is not a calendar date (YYYY-MM-DD)",
-		    a->date ? a->date : "");
-		return 2;
-	}
-	if (check_name("unit", a->active_energy_unit, e) ||
-	    check_amount("active energy", a->active_energy, HQ_INGEST_MAX_VALUE, e) ||
-	    check_amount("active energy goal", a->active_energy_goal,
-	        HQ_INGEST_MAX_VALUE, e) ||
-	    check_amount("move time", a->move_time, 1440, e) ||
-	    check_amount("move time goal", a->move_time_goal, 1440, e) ||
-	    check_amount("exercise time", a->exercise_time, 1440, e) ||
-	    check_amount("exercise time goal", a->exercise_time_goal, 1440, e) ||
-	    check_amount("stand hours", a->stand_hours, 24, e) ||
-	    check_amount("stand hours goal", a->stand_hours_goal, 24, e))
-		return 2;
-	return 0;
-}
-
-int
-hq_ingest_activity_summary(struct hq_ingest *ig,
-    const struct hq_ingest_summary *a, struct hq_err *e)
-{
-	if (check_summary(a, e))
-		return 2;
-	ig->c.summaries++;
-	if (run(ig, ST_SUMMARY, (struct hq_bind[]){ HQ_TEXT(a->date),
-	    HQ_OPT_REAL(a->active_energy), HQ_OPT_REAL(a->active_energy_goal),
-	    HQ_OPT_TEXT(a->active_energy_unit), HQ_OPT_REAL(a->move_time),
-	    HQ_OPT_REAL(a->move_time_goal), HQ_OPT_REAL(a->exercise_time),
-	    HQ_OPT_REAL(a->exercise_time_goal), HQ_OPT_REAL(a->stand_hours),
-	    HQ_OPT_REAL(a->stand_hours_goal), HQ_INT(ig->import_id), HQ_END }, e))
-		return -1;
-	return sqlite3_changes(ig->db) > 0;
-}
-
-int
-hq_ingest_clinical_record(struct hq_ingest *ig,
-    const struct hq_ingest_clinical *c, struct hq_err *e)
-{
-	int64_t sid = c->source ? source_id(ig, c->source, e) : 0;
-
-	if (sid < 0)
-		return -1;
-	ig->c.clinical++;
-	if (run(ig, ST_CLINICAL, (struct hq_bind[]){ HQ_TEXT(c->type),
-	    HQ_TEXT(c->identifier), HQ_OPT_INT(sid), HQ_OPT_TEXT(c->source_url),
-	    HQ_OPT_TEXT(c->fhir_version), HQ_OPT_INT(c->received),
-	    HQ_OPT_TEXT(c->resource_path), HQ_INT(ig->import_id), HQ_END }, e))
-		return -1;
-	return sqlite3_changes(ig->db) > 0;
-}
-
-int
-hq_ingest_clinical_resource(struct hq_ingest *ig, const char *path,
-    const char *json, struct hq_err *e)
-{
-	if (run(ig, ST_CLINICAL_RESOURCE, (struct hq_bind[]){ HQ_TEXT(json),
-	    HQ_TEXT(path), HQ_END }, e))
-		return -1;
-	return sqlite3_changes(ig->db);
-}
-
-int
-hq_ingest_me(struct hq_ingest *ig, const char *key, const char *value,
-    struct hq_err *e)
-{
-	return run(ig, ST_ME, (struct hq_bind[]){ HQ_TEXT(key), HQ_TEXT(value),
-	    HQ_END }, e);
 }

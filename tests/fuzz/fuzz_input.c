@@ -1,8 +1,9 @@
 /*
  * fuzz_input — mangled files of every format hq-ingest reads, through the
- * path it reads them by: hq_input_open() (sniffing, or the format a
- * --format word chooses), hq_ingest_start(), hq_input_import(); each
- * import is rolled back, so the store (a temporary file) stays small.
+ * path it reads them by: hq_reader_open() (sniffing, or the format a
+ * --format word chooses), hq_ingest_start(), the reader, then the
+ * clinical records' step (hq_ingest_clinical_reports); each import is
+ * rolled back, so the store (a temporary file) stays small.
  *
  * The format: -f WORD (a --format word: apple, dexcom, libre, fhir, dexa,
  * labs, jsonl) for every input; else, in the deterministic engine, the
@@ -27,7 +28,7 @@
 #include "hq/dexa.h"
 #include "hq/fhir.h"
 #include "hq/ingest.h"
-#include "hq/input.h"
+#include "hq/reader.h"
 #include "hq/store.h"
 
 /* XML, zip, CSV, JSON and the numbers and dates in them. */
@@ -186,6 +187,7 @@ dexa_agrees(const uint8_t *data, size_t size)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	const struct hq_reader *r;
 	struct hq_input in;
 	struct hq_ingest *ig;
 	struct hq_err e;
@@ -195,25 +197,28 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (setup())
 		abort();
-	hq_input_sniff(data, size < 65536 ? size : 65536);
+	hq_reader_sniff(data, size < 65536 ? size : 65536);
 	if (!family && fuzz_seed) {
-		const struct hq_input_format *f = hq_input_sniff(fuzz_seed,
+		const struct hq_reader *f = hq_reader_sniff(fuzz_seed,
 		    fuzz_seed_len < 65536 ? fuzz_seed_len : 65536);
 		family = f ? f->family : NULL;
 	}
 	/* A file, as hq-ingest opens it: seekable, with a size. */
 	fd = fuzz_as_file(data, size, path, sizeof path);
-	if (hq_input_open(&in, path, family, &e) == 0) {
-		ig = hq_ingest_start(store, path, in.format->name,
+	if ((r = hq_reader_open(&in, path, family, &e))) {
+		ig = hq_ingest_start(store, path, r->name,
 		    in.size ? (int64_t)in.size : -1, &e);
 		if (!ig)
 			abort();
 		hq_ingest_set_warn(ig, quiet, NULL);
-		if (strcmp(in.format->family, "fhir") == 0)
+		if (strcmp(r->family, "fhir") == 0)
 			fhir_agrees(data, size);
-		else if (strcmp(in.format->name, "dexa-json") == 0)
+		else if (strcmp(r->name, "dexa-json") == 0)
 			dexa_agrees(data, size);
-		hq_input_import(&in, ig, &e);
+		struct hq_read_opts o = { .family = family &&
+		    strcmp(family, "auto") != 0 ? family : NULL };
+		if (r->read(&in, &o, ig, &e) == 0)
+			hq_ingest_clinical_reports(ig, &e);
 		hq_ingest_abort(ig);
 		hq_input_close(&in);
 	}

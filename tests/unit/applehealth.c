@@ -6,14 +6,14 @@
 #include "hq/applehealth.h"
 #include "hq/buf.h"
 #include "hq/ingest.h"
-#include "hq/input.h"
+#include "hq/reader.h"
 #include "tap.h"
 
 /* The name of the format the first n bytes of p are sniffed as. */
 static const char *
 sniffed(const char *p, size_t n)
 {
-	const struct hq_input_format *f = hq_input_sniff((const unsigned char *)p, n);
+	const struct hq_reader *f = hq_reader_sniff((const unsigned char *)p, n);
 
 	return f ? f->name : "unknown";
 }

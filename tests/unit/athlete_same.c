@@ -9,6 +9,7 @@
 #include "hq/athlete.h"
 #include "hq/ingest.h"
 #include "hq/input.h"
+#include "hq/reader.h"
 #include "hq/store.h"
 #include "fixture.h"
 #include "tap.h"
@@ -35,13 +36,16 @@ count(void *arg, const struct hq_athlete_workout *w,
 static int
 import(struct hq_store *s, const char *path)
 {
+	const struct hq_reader *r;
 	struct hq_input in;
 	struct hq_ingest *ig;
 	int rc = -1;
 
-	if (hq_input_open(&in, path, NULL, &e) == 0) {
-		ig = hq_ingest_start(s, path, in.format->name, -1, &e);
-		rc = ig ? hq_input_import(&in, ig, &e) : -1;
+	if ((r = hq_reader_open(&in, path, NULL, &e))) {
+		ig = hq_ingest_start(s, path, r->name, -1, &e);
+		rc = ig ? r->read(&in, &(struct hq_read_opts){ 0 }, ig, &e) : -1;
+		if (rc == 0)
+			rc = hq_ingest_clinical_reports(ig, &e);
 		if (ig)
 			rc = rc == 0 ? hq_ingest_commit(ig, &e) :
 			    (hq_ingest_abort(ig), -1);

@@ -210,7 +210,7 @@ main(void)
 		    .pre = (const unsigned char *)lines, .prelen = pre };
 		ig = hq_ingest_start(s, "in.jsonl", "jsonl", -1, &e);
 		hq_ingest_set_warn(ig, warn_count, &warnings);
-		int rc = hq_jsonl_read(ig, &src, &e);
+		int rc = hq_jsonl_read(&src, &(struct hq_read_opts){ 0 }, ig, &e);
 		if (!pass) {
 			is_int(rc, -1, "a bad JSON line fails the file");
 			ok(strstr(e.msg, "in.jsonl:4: not a JSON object") != NULL,

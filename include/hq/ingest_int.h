@@ -1,0 +1,102 @@
+/*
+ * ingest_int — what the import writer's files share (lib/store/ingest.c:
+ * the import's life, warnings, zones, samples; ingest_other.c: what is not
+ * a sample), as curl's vtls_int.h. Only lib/store includes it (layers.pl).
+ */
+#ifndef HQ_INGEST_INT_H
+#define HQ_INGEST_INT_H
+
+#include <stdint.h>
+
+#include "hq/catalog.h"
+#include "hq/err.h"
+#include "hq/ingest.h"
+#include "hq/store.h"
+
+/* Prepared statements, one per kind of row, with what they do (for
+ * errors); finalized by ig_free(). */
+enum {
+	ST_SAMPLE_META, ST_BEAT, ST_CORR, ST_CORR_ID, ST_CORR_MEMBER,
+	ST_WORKOUT, ST_WORKOUT_ID, ST_WORKOUT_TOTALS, ST_WORKOUT_META,
+	ST_WORKOUT_ACTIVITY, ST_WORKOUT_STAT, ST_WORKOUT_EVENT, ST_ROUTE,
+	ST_ROUTE_POINT, ST_ROUTE_FILE, ST_ROUTES_FOR_FILE, ST_ROUTE_SPAN, ST_SUMMARY,
+	ST_CLINICAL, ST_CLINICAL_RESOURCE, ST_ME, ST_IMPORT_END, ST_ZONE, NSTMT
+};
+
+/* The zones an import's HKTimeZone metadata names (store.c, time_zone):
+ * a handful in any real export; past MAX_ZONES the rest are not counted. */
+#define MAX_ZONES 32
+
+struct zone_seen {
+	char name[65];
+	int64_t first, last;
+	long n;
+};
+
+/* The metric a record's type resolves to, kept for the next record: an
+ * export lists each type's records together. */
+struct type_cache {
+	char type[HQ_INGEST_MAX_NAME + 1];
+	int by_name;
+	int64_t metric_id;
+	const struct hq_metric_info *info;
+	enum hq_kind kind;
+	char identifier[HQ_INGEST_MAX_NAME + 1];
+};
+
+struct hq_ingest {
+	struct hq_store *s;
+	sqlite3 *db;
+	sqlite3_stmt *st[NSTMT];
+	int64_t import_id, first_sample_id;
+	struct hq_ingest_counts c;
+	struct type_cache tc;
+	char last_source[256];
+	int64_t last_source_id;
+	char last_device[HQ_INGEST_MAX_NAME + 1];
+	int64_t last_device_id;
+	int64_t export_date;
+	char *export_version, *locale;
+	hq_ingest_progress_fn *progress;
+	void *progress_arg;
+	hq_ingest_warn_fn *warn;
+	void *warn_arg;
+	hq_ingest_where_fn *where;
+	void *where_arg;
+	char *path;                 /* the file, for warnings without where */
+	double last_tick;
+	unsigned ticks;
+	struct zone_seen zones[MAX_ZONES];
+	size_t nzones;
+	/* The last sample and workout inserted: their metadata follows them. */
+	int64_t new_sample_id, new_sample_start, new_workout_id, new_workout_start;
+	struct hq_report_writer *reports;   /* made on first use */
+	struct hq_ingest_counts part;       /* the counts when a part began */
+};
+
+/* ingest.c's helpers, for ingest_other.c. */
+int hq_ig_db_err(struct hq_ingest *ig, struct hq_err *e, const char *what);
+sqlite3_stmt *hq_ig_stmt(struct hq_ingest *ig, int which, struct hq_err *e);
+/* Statement which with the values v (store.h): 0 or -1. */
+int hq_ig_run(struct hq_ingest *ig, int which, const struct hq_bind *v,
+    struct hq_err *e);
+/* What statement which does, for errors ("adding a route"). */
+const char *hq_ig_what(int which);
+/* The id statement which finds for v: 0 when none, -1 on error. */
+int64_t hq_ig_query_id(struct hq_ingest *ig, int which,
+    const struct hq_bind *v, struct hq_err *e);
+/* A zone named in metadata (HKTimeZone) at time t, for the time_zone table. */
+void hq_ig_note_zone(struct hq_ingest *ig, const char *zone, int64_t t);
+int64_t hq_ig_source_id(struct hq_ingest *ig, const char *name,
+    struct hq_err *e);
+int64_t hq_ig_device_id(struct hq_ingest *ig, const char *raw,
+    struct hq_err *e);
+/* The checks every reader inherits (ingest.h): 0, or -1 with e saying
+ * why. */
+int hq_ig_check_name(const char *what, const char *s, struct hq_err *e);
+int hq_ig_check_amount(const char *what, double v, double max,
+    struct hq_err *e);
+int hq_ig_check_span(int64_t start, int64_t end, int64_t max,
+    struct hq_err *e);
+
+#endif
