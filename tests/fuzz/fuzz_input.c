@@ -106,6 +106,31 @@ whole_doc(void *arg, const cJSON *v, long line, struct hq_err *e)
 	return hq_fhir_read(arg, v, line, e);
 }
 
+/* Read one input whole and again fed to a stream in pieces of `chunk`
+ * bytes; *okw and *oks say whether each read it. Frees the stream. */
+static void
+whole_and_streamed(const uint8_t *data, size_t size, size_t chunk,
+    int (*whole)(void *, const cJSON *, long, struct hq_err *), void *arg,
+    struct hq_jsonin_stream *st, int *okw, int *oks)
+{
+	struct hq_err e;
+
+	*okw = hq_jsonin_each((const char *)data, size, "f", 0, whole, arg,
+	    &e) >= 0;
+	*oks = 1;
+	for (size_t off = 0; *oks && off < size; off += chunk)
+		*oks = hq_jsonin_stream_feed(st, (const char *)data + off,
+		    size - off < chunk ? size - off : chunk, &e) == 0;
+	if (*oks)
+		*oks = hq_jsonin_stream_end(st, &e) >= 0;
+	hq_jsonin_stream_free(st);
+}
+
+/* No bound but the stream's own per-element ones. */
+static const struct hq_jsonin_limits wide = { .element_bytes = 16 << 20,
+    .value_bytes = 16 << 20, .element_values = 1L << 30,
+    .value_values = 1L << 30 };
+
 /* Whole and streamed, the same results (or both an error). */
 static void
 fhir_agrees(const uint8_t *data, size_t size)
@@ -113,22 +138,11 @@ fhir_agrees(const uint8_t *data, size_t size)
 	long nw = 0, ns = 0;
 	struct hq_lab_sink w = { .file = "f", .emit = count, .arg = &nw };
 	struct hq_lab_sink s = { .file = "f", .emit = count, .arg = &ns };
-	struct hq_jsonin_limits lim = { .element_bytes = 16 << 20,
-	    .value_bytes = 16 << 20, .element_values = 1L << 30,
-	    .value_values = 1L << 30 };
-	struct hq_jsonin_stream *st = hq_fhir_stream(&s, &lim);
-	struct hq_err e;
 	size_t chunk = size ? 1 + data[size / 2] % 61 : 1;
-	int okw, oks = 1;
+	int okw, oks;
 
-	okw = hq_jsonin_each((const char *)data, size, "f", 0, whole_doc, &w,
-	    &e) >= 0;
-	for (size_t off = 0; oks && off < size; off += chunk)
-		oks = hq_jsonin_stream_feed(st, (const char *)data + off,
-		    size - off < chunk ? size - off : chunk, &e) == 0;
-	if (oks)
-		oks = hq_jsonin_stream_end(st, &e) >= 0;
-	hq_jsonin_stream_free(st);
+	whole_and_streamed(data, size, chunk, whole_doc, &w,
+	    hq_fhir_stream(&s, &wide), &okw, &oks);
 	if (okw != oks || (okw && (nw != ns || w.skipped != s.skipped))) {
 		fprintf(stderr, "fuzz_input: FHIR whole %s (%ld results, %ld "
 		    "skipped), streamed in %zu-byte pieces %s (%ld, %ld)\n",
@@ -159,22 +173,11 @@ dexa_agrees(const uint8_t *data, size_t size)
 	long nw = 0, ns = 0;
 	struct hq_dexa_sink w = { .file = "f", .emit = count_scan, .arg = &nw };
 	struct hq_dexa_sink s = { .file = "f", .emit = count_scan, .arg = &ns };
-	struct hq_jsonin_limits lim = { .element_bytes = 16 << 20,
-	    .value_bytes = 16 << 20, .element_values = 1L << 30,
-	    .value_values = 1L << 30 };
-	struct hq_jsonin_stream *st = hq_dexa_stream(&s, &lim);
-	struct hq_err e;
 	size_t chunk = size ? 1 + data[size / 3] % 61 : 1;
-	int okw, oks = 1;
+	int okw, oks;
 
-	okw = hq_jsonin_each((const char *)data, size, "f", 0, whole_dexa, &w,
-	    &e) >= 0;
-	for (size_t off = 0; oks && off < size; off += chunk)
-		oks = hq_jsonin_stream_feed(st, (const char *)data + off,
-		    size - off < chunk ? size - off : chunk, &e) == 0;
-	if (oks)
-		oks = hq_jsonin_stream_end(st, &e) >= 0;
-	hq_jsonin_stream_free(st);
+	whole_and_streamed(data, size, chunk, whole_dexa, &w,
+	    hq_dexa_stream(&s, &wide), &okw, &oks);
 	if (okw != oks || (okw && (nw != ns || w.read != s.read))) {
 		fprintf(stderr, "fuzz_input: DEXA whole %s (%ld scans, %ld "
 		    "fields), streamed in %zu-byte pieces %s (%ld, %ld)\n",
