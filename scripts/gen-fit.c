@@ -2,7 +2,8 @@
  * gen-fit: writes FIT activity files of 1 Hz rides, for `make bench` and
  * the tests.  Never installed.
  *
- *     gen-fit [-s SEED] [-r RECORDS] [-n FILES] [-d SECONDS] [-c] -o PATH
+ *     gen-fit [-s SEED] [-r RECORDS] [-n FILES] [-d SECONDS] [-c]
+ *             [-t START] [-m SERIAL] -o PATH
  *
  * Each file is a valid FIT activity (header and file CRCs right): file_id
  * (a Garmin Edge 810), a timer start event, RECORDS records a second apart
@@ -10,7 +11,9 @@
  * timer stop, a lap and a session (cycling, road).  With -n FILES, PATH is a
  * directory and gets ride-0001.fit ... one ride every SECONDS (default
  * 86400 * 365 / FILES); with -c the FILES rides are chained into the one
- * file PATH, as a device may write them.  Deterministic for SEED.
+ * file PATH, as a device may write them.  The first ride starts at START
+ * (Unix seconds, default 2024-01-01T08:00:00Z); SERIAL is the device's
+ * serial number (default 3880000001).  Deterministic for SEED.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -73,6 +76,7 @@ define(struct buf *b, unsigned local, unsigned global, const unsigned char *f,
 }
 
 static uint64_t rng;
+static uint32_t serial = 3880000001u;
 
 static unsigned
 rnd(unsigned n)
@@ -113,7 +117,7 @@ ride(struct buf *b, uint32_t t0, long records)
 	u8(b, 4);
 	u16(b, 1);
 	u16(b, 1567);
-	u32(b, 3880000001u);
+	u32(b, serial);
 	u32(b, t);
 	define(b, EVENT, 21, ev, 3);
 	u8(b, EVENT);
@@ -202,7 +206,7 @@ main(int argc, char **argv)
 	struct buf b = { 0 };
 	uint32_t t0 = 1704096000;   /* 2024-01-01T08:00:00Z */
 
-	while ((opt = getopt(argc, argv, "s:r:n:d:co:")) != -1) {
+	while ((opt = getopt(argc, argv, "s:r:n:d:co:t:m:")) != -1) {
 		switch (opt) {
 		case 's': seed = number(optarg, 1L << 30); break;
 		case 'r': records = number(optarg, 1L << 24); break;
@@ -210,6 +214,8 @@ main(int argc, char **argv)
 		case 'd': every = number(optarg, 1L << 24); break;
 		case 'c': chain = 1; break;
 		case 'o': out = optarg; break;
+		case 't': t0 = (uint32_t)number(optarg, 4000000000L); break;
+		case 'm': serial = (uint32_t)number(optarg, 4000000000L); break;
 		default: goto usage;
 		}
 	}
@@ -243,6 +249,6 @@ main(int argc, char **argv)
 	return 0;
 usage:
 	fprintf(stderr, "usage: %s [-s SEED] [-r RECORDS] [-n FILES] "
-	    "[-d SECONDS] [-c] -o PATH\n", prog);
+	    "[-d SECONDS] [-c] [-t START] [-m SERIAL] -o PATH\n", prog);
 	return 2;
 }
