@@ -69,8 +69,14 @@ hq_act_new(struct hq_ingest *ig, const struct hq_input *in,
 	a->in = in;
 	a->name = in->name;
 	snprintf(a->source, sizeof a->source, "unknown device");
-	/* Inside the import's transaction: rolled back with it. */
-	if (hq_store_exec(a->st,
+	/*
+	 * Inside the import's transaction: rolled back with it. The points
+	 * wait there for the sessions at the file's end, so the temporary
+	 * database is a file (its page cache bounded), not memory: a 100 MB
+	 * FIT holds 4 million points (make bench, bench/fit.sh). The setting
+	 * can change while no temporary table exists, and stays.
+	 */
+	if (hq_store_exec(a->st, "PRAGMA temp_store = FILE;"
 	    "CREATE TEMP TABLE IF NOT EXISTS act_point(seq INTEGER PRIMARY KEY,"
 	    " time INTEGER NOT NULL, lat REAL, lon REAL, ele REAL, hr REAL,"
 	    " power REAL, cad REAL, speed REAL, dist REAL);"
@@ -151,9 +157,19 @@ hq_act_session(struct hq_act *a, const struct hq_act_session *s,
 	snprintf(x->type, sizeof x->type, "%s", s->type ? s->type
 	    : hq_act_sport_type(s->sport));
 	snprintf(x->sub, sizeof x->sub, "%s", s->sub_sport ? s->sub_sport : "");
-	x->s.type = x->type;
-	x->s.sub_sport = *x->sub ? x->sub : NULL;
 	return 0;
+}
+
+/* A session's strings are its own arrays: pointed to once the array of
+ * sessions no longer moves (realloc, qsort), never before. */
+static void
+session_strings(struct hq_act *a)
+{
+	for (size_t i = 0; i < a->nses; i++) {
+		struct session *x = &a->ses[i];
+		x->s.type = x->type;
+		x->s.sub_sport = *x->sub ? x->sub : NULL;
+	}
 }
 
 static int
@@ -489,6 +505,7 @@ hq_act_finish(struct hq_act *a, struct hq_err *e)
 {
 	if (a->nses > 1)
 		qsort(a->ses, a->nses, sizeof *a->ses, by_start);
+	session_strings(a);
 	if (write_sessions(a, e) || write_samples(a, e))
 		return -1;
 	if (a->invalid_hr)

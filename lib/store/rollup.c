@@ -513,6 +513,42 @@ out:
  * too). */
 #define MERGE_PART (28 * 86400)
 
+/* ... and at most MERGE_SAMPLES samples at a time (about 100 bytes each
+ * in memory): a second-by-second series (a device's distance) has 2.4
+ * million in four weeks. The part ends at the hour of the sample past
+ * that many, an hour at least. */
+#define MERGE_SAMPLES 200000
+
+static int
+part_bound(struct hq_store *s, struct window *part, struct hq_err *e)
+{
+	sqlite3_stmt *st;
+	int step;
+
+	if (hq_store_prepare(s, "SELECT start FROM sample WHERE metric_id = ? "
+	    "AND text = '' AND start >= ? ORDER BY start LIMIT 1 OFFSET ?",
+	    &st, e))
+		return -1;
+	sqlite3_bind_int64(st, 1, part->metric);
+	sqlite3_bind_int64(st, 2, part->lo);
+	sqlite3_bind_int64(st, 3, MERGE_SAMPLES);
+	step = sqlite3_step(st);
+	if (step == SQLITE_ROW) {
+		int64_t h = hq_rollup_hour(sqlite3_column_int64(st, 0));
+		if (h <= part->lo)
+			h = part->lo + HQ_ROLLUP_HOUR;
+		if (h < part->hi)
+			part->hi = h;
+	}
+	sqlite3_finalize(st);
+	if (step != SQLITE_ROW && step != SQLITE_DONE) {
+		hq_err_set(e, "%s: finding samples to merge: %s",
+		    hq_store_filename(s), sqlite3_errmsg(hq_store_db(s)));
+		return -1;
+	}
+	return 0;
+}
+
 static int
 merge_window_parts(struct hq_store *s, const struct window *w,
     struct hq_err *e)
@@ -583,7 +619,8 @@ merge_window_parts(struct hq_store *s, const struct window *w,
 		}
 		struct window part = { w->metric, x, hi - x > MERGE_PART ?
 		    x + MERGE_PART : hi, 1 };
-		if ((rc = merge_window(s, &part, e)) != 0)
+		if ((rc = part_bound(s, &part, e)) != 0 ||
+		    (rc = merge_window(s, &part, e)) != 0)
 			break;
 		x = part.hi;
 	}

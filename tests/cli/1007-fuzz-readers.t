@@ -9,7 +9,8 @@
 # changes with the day and is printed; HQ_FUZZ_SEED=N replays a day,
 # HQ_FUZZ_SCALE=K runs K times the iterations. Apple exports: 1005.
 . "$(dirname "$0")/lib.sh"
-command -v fuzz_input >/dev/null && command -v fuzz_fit >/dev/null ||
+command -v fuzz_input >/dev/null && command -v fuzz_fit >/dev/null &&
+    command -v bsdtar >/dev/null ||
     skip_all "fuzz targets not built"
 F=$HQ_FIXTURES
 need_fixtures cgm labs dexa llm workouts
@@ -39,6 +40,16 @@ set -- "$F"/cgm/*.csv "$D"/cgm/*.csv "$F"/labs/*/*.json "$F"/dexa/*.json \
     "$HQ_ROOT"/tests/cli/data/labs/*.json "$HQ_ROOT"/tests/cli/data/dexa/* \
     "$D"/fuzz/labs.jsonl "$D"/fuzz/samples.jsonl
 fuzz fuzz_input 2500 $# "$@"
+# device files through fuzz_input: TCX, GPX, small FIT, .fit.gz, .gpx.gz
+# and a zip of device files (each sniffed from its seed: devicezip.c)
+W=$F/workouts
+gzip -c "$W"/fitparse/DeveloperData.fit >"$T/dev.fit.gz"
+gzip -c "$W"/togeojson/run.gpx >"$T/run.gpx.gz"
+(cd "$W" && bsdtar -a -cf "$T/device.zip" fitparse/Activity.fit togeojson/Friday-Evening-Run.gpx)
+set -- "$W"/tcxparser/test.tcx "$W"/togeojson/garmin_connect.tcx \
+    "$W"/togeojson/Friday-Evening-Run.gpx "$W"/fitparse/Activity.fit \
+    "$W"/fitparse/DeveloperData.fit "$T/dev.fit.gz" "$T/run.gpx.gz" "$T/device.zip"
+fuzz fuzz_input 1500 $# "$@"
 fuzz fuzz_expr 8000 1 "$D/fuzz/expr.txt"
 fuzz fuzz_config 8000 2 "$D/fuzz/config.ini" "$D/fuzz/config-tz.ini"
 set -- "$F"/llm/*.sse "$F"/llm/*.json "$D"/fuzz/*.sse "$D"/fuzz/*.ndjson "$D"/fuzz/*-body.json \

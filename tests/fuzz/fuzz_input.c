@@ -43,7 +43,12 @@ const char *const fuzz_words[] = {
 	"\"valueQuantity\"", "\"entry\"", "\"value\"", "mg/dL", "mmol/L",
 	"Low", "High", "EGV", "Timestamp", "Glucose Value", "\"kind\":\"dexa\"",
 	"lb", "g", "in3", "in\xc2\xb2", "\"unit\":\"lb\"", "-50", "1.7e308",
-	"t_score", "vat_mass", "9999-12-31", NULL
+	"t_score", "vat_mass", "9999-12-31",
+	/* device files: TCX, GPX, FIT and gzip */
+	"<Trackpoint>", "</Trackpoint>", "<Time>", "<HeartRateBpm><Value>",
+	"<Lap StartTime=\"", "<Creator", "<trkpt lat=\"", " lon=\"", "<ele>",
+	"<gpxtpx:hr>", "<gpxtpx:cad>", "<power>", "<time>", ".FIT",
+	"\x1f\x8b\x08", "\xff\xff\xff\xff", NULL
 };
 
 static struct hq_store *store;
