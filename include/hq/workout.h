@@ -101,8 +101,22 @@ int hq_workout_count(struct hq_store *s, const char *type, int64_t from,
 int hq_workout_explain_none(struct hq_store *s,
     const struct hq_workout_filter *f, char *buf, size_t n, struct hq_err *e);
 
-/* Great-circle distance in metres between two points (degrees), on a
- * sphere of the Earth's mean radius: what route distances are summed from. */
+/* Great-circle distance in metres between two points (degrees) on a
+ * sphere of radius r metres (haversine). */
+double hq_workout_great_circle(double r, double lat1, double lon1,
+    double lat2, double lon2);
+
+/* The same on a sphere of the Earth's mean radius (6371008.8 m): what
+ * route distances are summed from. */
 double hq_workout_haversine(double lat1, double lon1, double lat2, double lon2);
+
+/* What a workout event is, from its type's name (HKWorkoutEventTypePause,
+ * ...MotionPaused, ...): the kinds the route summary and the athlete's
+ * figures read. */
+enum hq_workout_event_kind {
+	HQ_EVENT_OTHER, HQ_EVENT_PAUSE, HQ_EVENT_RESUME, HQ_EVENT_LAP,
+	HQ_EVENT_SEGMENT, HQ_EVENT_MARKER,
+};
+enum hq_workout_event_kind hq_workout_event_kind(const char *type);
 
 #endif

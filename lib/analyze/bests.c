@@ -7,16 +7,13 @@
 
 #include "hq/athlete.h"
 #include "hq/buf.h"
+#include "hq/workout.h"
 
 double
 hq_athlete_haversine(double lat1, double lon1, double lat2, double lon2)
 {
-	const double rad = M_PI / 180;
-	double dlat = (lat2 - lat1) * rad, dlon = (lon2 - lon1) * rad;
-	double a = sin(dlat / 2) * sin(dlat / 2) +
-	    cos(lat1 * rad) * cos(lat2 * rad) * sin(dlon / 2) * sin(dlon / 2);
-
-	return 2 * HQ_ATHLETE_EARTH_R * asin(sqrt(a < 1 ? a : 1));
+	return hq_workout_great_circle(HQ_ATHLETE_EARTH_R, lat1, lon1, lat2,
+	    lon2);
 }
 
 /* Whether t lies in a pause; *ip walks p as t grows. */

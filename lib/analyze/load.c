@@ -52,14 +52,6 @@ hq_athlete_hold(const struct hq_tv *smp, size_t n, int64_t start,
 	return m;
 }
 
-static int
-ends_with(const char *s, const char *suffix)
-{
-	size_t ls = strlen(s), lf = strlen(suffix);
-
-	return ls >= lf && strcmp(s + ls - lf, suffix) == 0;
-}
-
 /* The statements a walk over workouts keeps. */
 enum {
 	Q_WORKOUT, Q_EVENTS, Q_SAMPLES, Q_META, Q_ELE, Q_N,
@@ -164,13 +156,14 @@ read_pauses(struct reader *r, struct hq_athlete_workout *w, struct hq_err *e)
 
 		if (!type)
 			continue;
-		if (ends_with(type, "Pause") || ends_with(type, "MotionPaused")) {
+		enum hq_workout_event_kind k = hq_workout_event_kind(type);
+
+		if (k == HQ_EVENT_PAUSE) {
 			if (!in_pause) {
 				in_pause = 1;
 				since = date;
 			}
-		} else if ((ends_with(type, "Resume") ||
-		    ends_with(type, "MotionResumed")) && in_pause) {
+		} else if (k == HQ_EVENT_RESUME && in_pause) {
 			in_pause = 0;
 			add_pause(w, &cap, since, date);
 		}

@@ -615,6 +615,22 @@ ends_with(const char *s, const char *suffix)
 	return ls >= lf && strcmp(s + ls - lf, suffix) == 0;
 }
 
+enum hq_workout_event_kind
+hq_workout_event_kind(const char *type)
+{
+	if (ends_with(type, "Pause") || ends_with(type, "MotionPaused"))
+		return HQ_EVENT_PAUSE;
+	if (ends_with(type, "Resume") || ends_with(type, "MotionResumed"))
+		return HQ_EVENT_RESUME;
+	if (ends_with(type, "Lap"))
+		return HQ_EVENT_LAP;
+	if (ends_with(type, "Segment"))
+		return HQ_EVENT_SEGMENT;
+	if (ends_with(type, "Marker"))
+		return HQ_EVENT_MARKER;
+	return HQ_EVENT_OTHER;
+}
+
 /* Events: counts by kind and the time spent paused (Pause → Resume, and
  * the Watch's automatic MotionPaused → MotionResumed). Workout-level
  * events are used when there are any, else those of the activities. */
@@ -643,23 +659,31 @@ out_events(struct hq_store *s, const struct workout *w, struct hq_out *out,
 		if (top != level)
 			break;
 		total++;
-		if (ends_with(type, "Pause") || ends_with(type, "MotionPaused")) {
+		switch (hq_workout_event_kind(type)) {
+		case HQ_EVENT_PAUSE:
 			pauses++;
 			if (!in_pause) {
 				in_pause = 1;
 				paused_since = date;
 			}
-		} else if (ends_with(type, "Resume") || ends_with(type, "MotionResumed")) {
+			break;
+		case HQ_EVENT_RESUME:
 			if (in_pause) {
 				paused += date - paused_since;
 				in_pause = 0;
 			}
-		} else if (ends_with(type, "Lap")) {
+			break;
+		case HQ_EVENT_LAP:
 			laps++;
-		} else if (ends_with(type, "Segment")) {
+			break;
+		case HQ_EVENT_SEGMENT:
 			segments++;
-		} else if (ends_with(type, "Marker")) {
+			break;
+		case HQ_EVENT_MARKER:
 			markers++;
+			break;
+		case HQ_EVENT_OTHER:
+			break;
 		}
 	}
 	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
@@ -753,14 +777,21 @@ done:
 }
 
 double
-hq_workout_haversine(double lat1, double lon1, double lat2, double lon2)
+hq_workout_great_circle(double r, double lat1, double lon1, double lat2,
+    double lon2)
 {
-	const double r = 6371008.8, rad = M_PI / 180;
+	const double rad = M_PI / 180;
 	double dlat = (lat2 - lat1) * rad, dlon = (lon2 - lon1) * rad;
 	double a = sin(dlat / 2) * sin(dlat / 2) +
 	    cos(lat1 * rad) * cos(lat2 * rad) * sin(dlon / 2) * sin(dlon / 2);
 
 	return 2 * r * asin(sqrt(a < 1 ? a : 1));
+}
+
+double
+hq_workout_haversine(double lat1, double lon1, double lat2, double lon2)
+{
+	return hq_workout_great_circle(6371008.8, lat1, lon1, lat2, lon2);
 }
 
 /* The route summary: distance is the sum of the great-circle steps within
