@@ -167,12 +167,17 @@ done
 # ---- interactive shells in tmux (a private server) --------------------------
 env="env -i HOME=$T/home PATH=$PATH HQ_DB=$HQ_DB TERM=xterm LC_ALL=C.UTF-8"
 if command -v tmux >/dev/null; then
-	TM="tmux -S $T/tmux.sock -f /dev/null"
-	trap '$TM kill-server 2>/dev/null; rm -rf "$T"' EXIT
-	# tm_start CMD: a shell on a 100-column pane, once its prompt "> " shows
+	TM= tm_n=0
+	trap '[ -n "$TM" ] && $TM kill-server 2>/dev/null; rm -rf "$T"' EXIT
+	# tm_start CMD: a shell on a 100-column pane, once its prompt "> " shows.
+	# Each shell has a server of its own: killing the last session of a
+	# server makes it exit while the next new-session may still reach it
+	# ("no server running", seen under load).
 	tm_start() {
 		local i=0
-		$TM kill-session -t c 2>/dev/null
+		[ -n "$TM" ] && $TM kill-server 2>/dev/null
+		tm_n=$((tm_n + 1))
+		TM="tmux -S $T/tmux$tm_n.sock -f /dev/null"
 		$TM new-session -d -s c -x 100 -y 30 "$1"
 		while [ $i -lt 50 ] && ! $TM capture-pane -p -t c | grep -q '^> '; do
 			sleep 0.1; i=$((i + 1))
