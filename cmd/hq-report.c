@@ -17,11 +17,14 @@
 #include "hq/config.h"
 #include "hq/dexa.h"
 #include "hq/err.h"
+#include "hq/alert_report.h"
+#include "hq/goals_report.h"
 #include "hq/labs.h"
 #include "hq/opts.h"
 #include "hq/output.h"
 #include "hq/report_out.h"
 #include "hq/report_read.h"
+#include "hq/select.h"
 #include "hq/store.h"
 #include "hq/time.h"
 #include "hq/zone.h"
@@ -48,6 +51,8 @@ static const struct hq_opt options[] = {
 	  "day|week|month", "cgm only: one row per local day, ISO week or month instead of one for the whole range (to compare weeks, or see a trend).", 1 },
 	{ OPT_AGP, "agp", HQ_OPT_FLAG, NULL, "cgm: the daily profile, 96 rows: percentiles per 15 minutes",
 	  NULL, "cgm only: the ambulatory glucose profile instead of the metrics: 96 rows (time 00:00, 00:15, ...) with p5, p25, p50, p75, p95 and n, over all days of the range. Use it for 'when in the day is my glucose high?'.", 1 },
+	{ 'q', "quiet", HQ_OPT_FLAG, NULL, "alerts: print nothing, only the exit status (0: alerts, 1: none)",
+	  NULL, NULL, 0 },
 	HQ_OPT_FORMAT(OPT_FORMAT, "jsonl, json, csv, table, svg (trend, compare, cgm's AGP) or html (cgm's AGP); default: table on a terminal, else jsonl",
 	  "jsonl|json|csv|table|svg|html"),
 	HQ_OPT_TZ(OPT_TZ, 0),
@@ -117,7 +122,7 @@ struct cli {
 	char *fields;
 	long last;
 	int by, agp;                 /* by: index in "day|week|month", -1 none */
-	int has_format, svg, html, has_last, complete;
+	int has_format, svg, html, has_last, complete, quiet;
 	enum hq_format format;
 	struct hq_store *store;
 	struct hq_out *out;
@@ -209,6 +214,131 @@ run_cgm(struct cli *c, int argc, char **argv, struct hq_err *e)
 	return hq_cgm_report_print(c->store, &o, c->format_name, stdout, e);
 }
 
+/* ---- goals and alerts (goals_report.h, alert_report.h) ------------------ */
+
+/* --from and --to as local days [*from, *to]; without --to, today;
+ * without --from, back days before --to, to the Monday of its week when
+ * monday. 0, or 2 after a message. */
+static int
+range_days(const struct cli *c, int back, int monday, int64_t *from,
+    int64_t *to)
+{
+	int64_t start, end;
+	struct hq_err e;
+
+	if (hq_time_parse_from_to(c->from, c->to, (int64_t)time(NULL), &start,
+	    &end, &e)) {
+		hq_warn("%s", e.msg);
+		return 2;
+	}
+	*to = end == INT64_MAX ? hq_time_local_day((int64_t)time(NULL))
+	    : hq_time_local_day(end - 1);
+	if (start != INT64_MIN) {
+		*from = hq_time_local_day(start);
+	} else {
+		*from = *to - back;
+		if (monday)      /* 1970-01-01 was a Thursday */
+			*from -= ((*from + 3) % 7 + 7) % 7;
+	}
+	return 0;
+}
+
+/* The config's goals and [query] settings. 0, or 2 after a message (a
+ * goal's file:line). */
+static int
+load_settings(struct hq_goal **goals, size_t *ngoals, struct hq_select *sel)
+{
+	struct hq_config *cfg;
+	struct hq_err e;
+	int rc = 0;
+
+	hq_select_init(sel);
+	if (!(cfg = hq_config_load(NULL, &e))) {
+		hq_warn("%s", e.msg);
+		return 2;
+	}
+	if ((goals && hq_goals_from_config(cfg, goals, ngoals, &e)) ||
+	    hq_select_config(sel, cfg, &e)) {
+		hq_warn("%s", e.msg);
+		rc = 2;
+	}
+	hq_config_free(cfg);
+	return rc;
+}
+
+/* The goals named (a goal's name or a ring), or all. */
+static int
+run_goals(struct cli *c, int argc, char **argv, struct hq_err *e)
+{
+	struct hq_goal *goals = NULL, *kept;
+	struct hq_select sel;
+	size_t n = 0, k = 0;
+	int64_t from, to;
+	int rc, rings = argc == 0;
+
+	if ((rc = range_days(c, 21, 1, &from, &to)) ||
+	    (rc = load_settings(&goals, &n, &sel)))
+		goto done;
+	kept = goals;
+	for (int i = 0; i < argc; i++) {
+		int found = 0;
+		for (size_t j = 0; j < n; j++)
+			found |= strcmp(argv[i], goals[j].name) == 0;
+		for (size_t j = 0; hq_goal_ring_at(j); j++)
+			if (strcmp(argv[i], hq_goal_ring_at(j)) == 0)
+				found = rings = 1;
+		if (!found) {
+			hq_opts_usage_error(&cmd, "no goal '%s' (the config's [goals] "
+			    "and the rings move, exercise, stand)", argv[i]);
+			rc = 2;
+			goto done;
+		}
+	}
+	if (argc > 0)       /* the goals named, in the config's order */
+		for (size_t j = 0; j < n; j++) {
+			int named = 0;
+			for (int i = 0; i < argc; i++)
+				named |= strcmp(argv[i], goals[j].name) == 0;
+			if (named)
+				kept[k++] = goals[j];
+		}
+	else
+		k = n;
+	rc = hq_goals_report_out(c->store, &sel, kept, k, from, to, rings,
+	    argc > 0 ? (const char *const *)argv : NULL, (size_t)argc, c->out, e);
+done:
+	free(goals);
+	hq_select_free(&sel);
+	return rc;
+}
+
+static int
+run_alerts(struct cli *c, int argc, char **argv, struct hq_err *e)
+{
+	struct hq_select sel;
+	int64_t from, to;
+	char a[16], b[16];
+	long n;
+	int rc;
+
+	(void)argc, (void)argv;
+	if ((rc = range_days(c, 6, 0, &from, &to)) ||
+	    (rc = load_settings(NULL, NULL, &sel)))
+		return rc;
+	n = hq_alerts_report_out(c->store, &sel, from, to, c->quiet ? NULL :
+	    c->out, e);
+	hq_select_free(&sel);
+	if (n < 0)
+		return -1;
+	if (n == 0) {
+		hq_time_format_day(from, a, sizeof a);
+		hq_time_format_day(to, b, sizeof b);
+		hq_err_set(e, "nothing off from %s to %s", a, b);
+		return 1;
+	}
+	return 0;
+}
+
 /* ---- dispatch ------------------------------------------------------------- */
 
 /*
@@ -219,6 +349,7 @@ run_cgm(struct cli *c, int argc, char **argv, struct hq_err *e)
  */
 enum { O_UNIT = 1, O_FIELDS = 2, O_COMPARE = 4, O_SVG = 8, O_HTML = 16,
 	O_CGM = 32 };
+enum { O_RANGE = 64, O_QUIET = 128 };  /* --from/--to alone; -q */
 
 static const struct sub {
 	const char *verb, *kind, *usage;
@@ -232,9 +363,30 @@ static const struct sub {
 	{ "compare", "dexa", "compare dexa", 0, 0, O_FIELDS | O_COMPARE | O_SVG,
 	  run_compare_dexa },
 	{ "cgm", NULL, "cgm", 0, 0, O_CGM | O_SVG | O_HTML, run_cgm },
+	{ "goals", NULL, "goals [GOAL...]", 0, -1, O_RANGE, run_goals },
+	{ "alerts", NULL, "alerts", 0, 0, O_RANGE | O_QUIET, run_alerts },
 };
 
 #define NSUBS (sizeof subs / sizeof subs[0])
+
+/* goals' operands: the config's goals, then the rings. */
+static void
+complete_goals(const struct hq_complete *c)
+{
+	struct hq_config *cfg;
+	struct hq_goal *goals = NULL;
+	struct hq_err e;
+	size_t n = 0;
+
+	if ((cfg = hq_config_load(NULL, &e)) &&
+	    hq_goals_from_config(cfg, &goals, &n, &e) == 0)
+		for (size_t i = 0; i < n; i++)
+			hq_complete_add(c, goals[i].name, NULL);
+	free(goals);
+	hq_config_free(cfg);
+	for (size_t i = 0; hq_goal_ring_at(i); i++)
+		hq_complete_add(c, hq_goal_ring_at(i), "Apple's activity ring");
+}
 
 /* The verbs, then the kinds a verb takes, then latest's and trend's lab
  * tests from the store. */
@@ -260,6 +412,8 @@ complete_operand(const struct hq_complete *c)
 		hq_complete_add(c, "dexa", NULL);
 		hq_complete_add(c, "cgm", NULL);
 	}
+	if (verb && strcmp(verb, "goals") == 0)
+		complete_goals(c);
 	if (c->noperands >= 2 && strcmp(c->operands[1], "labs") == 0 &&
 	    (strcmp(verb, "latest") == 0 || (strcmp(verb, "trend") == 0 &&
 	    c->noperands == 2)))
@@ -275,7 +429,8 @@ complete_offers(const struct hq_complete *c, const struct hq_opt *o)
 {
 	static const struct { int id, needs; } only[] = {
 		{ OPT_UNIT, O_UNIT }, { OPT_FIELDS, O_FIELDS }, { OPT_LAST, O_COMPARE },
-		{ OPT_DATES, O_COMPARE }, { OPT_FROM, O_CGM }, { OPT_TO, O_CGM },
+		{ OPT_DATES, O_COMPARE }, { OPT_FROM, O_CGM | O_RANGE },
+		{ OPT_TO, O_CGM | O_RANGE }, { 'q', O_QUIET },
 		{ OPT_BY, O_CGM }, { OPT_AGP, O_CGM },
 	};
 	int used = 0;
@@ -344,10 +499,12 @@ check_accepts(const struct cli *c, const struct sub *s)
 		wrong = "--format svg";
 	else if (c->html && !(s->accepts & O_HTML))
 		wrong = "--format html";
-	else if ((c->from || c->to) && !(s->accepts & O_CGM))
+	else if ((c->from || c->to) && !(s->accepts & (O_CGM | O_RANGE)))
 		wrong = c->from ? "--from" : "--to";
 	else if ((c->by >= 0 || c->agp) && !(s->accepts & O_CGM))
 		wrong = c->agp ? "--agp" : "--by";
+	else if (c->quiet && !(s->accepts & O_QUIET))
+		wrong = "-q";
 	else if (c->has_last && c->dates)
 		wrong = "--last with --dates";
 	if (wrong) {
@@ -392,6 +549,7 @@ parse_cli(int argc, char **argv, struct cli *c, int *status)
 		case OPT_TZ: c->tz = p.arg; break;
 		case OPT_DB: c->db = p.arg; break;
 		case OPT_COMPLETE_TESTS: c->complete = 1; break;
+		case 'q': c->quiet = 1; break;
 		}
 	if (id < 0) {
 		*status = p.status;
@@ -479,7 +637,8 @@ main(int argc, char **argv)
 	if (rc == 2) {
 		status = 2;
 	} else if (rc == 1) {
-		hq_warn("%s", e.msg);
+		if (!c.quiet)
+			hq_warn("%s", e.msg);
 		status = 1;
 	} else if (rc < 0) {
 		hq_warn("%s", e.msg);

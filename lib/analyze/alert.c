@@ -107,7 +107,7 @@ hq_alert_scan(const struct hq_alert_rule *r, const char *unit,
 		a.z = b.z;
 		a.unit = unit;
 		snprintf(a.message, sizeof a.message,
-		    "%s %.1f %s: %.1f SD %s its 28-day baseline (%.1f ± %.1f, %d days)",
+		    "%s %.1f %s, %.1f SD %s its baseline %.1f ± %.1f (%d days)",
 		    r->what, v[i], unit ? unit : "", fabs(b.z),
 		    b.z > 0 ? "above" : "below", b.mean, b.sd, b.n);
 		if (fn(arg, &a) < 0)

@@ -1,0 +1,31 @@
+/*
+ * alert_report — `hq-report alerts` (SPEC.md, "Every day"): alert.h's
+ * rules over the store, the rows written.
+ *
+ * Over local days [from, to]: each baseline rule's metric (resting heart
+ * rate, HRV, sleep) as hq-query --by day gives its days (correlate.h's
+ * hq_corr_load: dedup, nights keyed by the morning they end, a night
+ * still going on left out), read from the 28 days before from, so that
+ * the first day has its baseline; every lab result (hq-report trend
+ * labs' rows, each test's) whose collection falls on a local day of the
+ * range and is flagged H or L; the CGM metrics of the range (hq-report
+ * cgm's engine) against the consensus targets, dated to. Rows oldest
+ * first; on one day, baselines, then labs, then CGM.
+ */
+#ifndef HQ_ALERT_REPORT_H
+#define HQ_ALERT_REPORT_H
+
+#include <stdint.h>
+
+#include "hq/err.h"
+#include "hq/output.h"
+#include "hq/select.h"
+#include "hq/store.h"
+
+/* The alerts over days [from, to] (inclusive) into o (nothing when o is
+ * NULL: the count only). settings: the [query] settings. The number of
+ * alerts, or -1 with e set. */
+long hq_alerts_report_out(struct hq_store *s, const struct hq_select *settings,
+    int64_t from, int64_t to, struct hq_out *o, struct hq_err *e);
+
+#endif

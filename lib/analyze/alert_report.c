@@ -1,0 +1,207 @@
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hq/alert.h"
+#include "hq/alert_report.h"
+#include "hq/buf.h"
+#include "hq/cgm_report.h"
+#include "hq/correlate.h"
+#include "hq/report_read.h"
+#include "hq/rowdesc.h"
+#include "hq/time.h"
+
+/* An alert kept until all are sorted: its strings copied. */
+struct kept {
+	struct hq_alert a;
+	int rank;                /* baseline 0, lab 1, cgm 2 */
+	size_t seq;
+	char measure[128], unit[32];
+};
+
+struct alerts {
+	struct kept *k;
+	size_t n, cap;
+	int rank;
+};
+
+static int
+keep(void *arg, const struct hq_alert *a)
+{
+	struct alerts *al = arg;
+	struct kept *k;
+
+	if (al->n == al->cap) {
+		al->cap = al->cap ? al->cap * 2 : 16;
+		al->k = hq_xrealloc(al->k, al->cap * sizeof *al->k);
+	}
+	k = &al->k[al->n];
+	k->a = *a;
+	k->rank = al->rank;
+	k->seq = al->n++;
+	snprintf(k->measure, sizeof k->measure, "%s", a->measure ? a->measure : "");
+	snprintf(k->unit, sizeof k->unit, "%s", a->unit ? a->unit : "");
+	k->a.measure = k->measure;
+	k->a.unit = k->unit;
+	return 0;
+}
+
+static int
+cmp_kept(const void *x, const void *y)
+{
+	const struct kept *a = x, *b = y;
+
+	if (a->a.day != b->a.day)
+		return a->a.day < b->a.day ? -1 : 1;
+	if (a->rank != b->rank)
+		return a->rank < b->rank ? -1 : 1;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+/* ---- the three kinds ------------------------------------------------------- */
+
+static int
+baselines(struct hq_store *s, const struct hq_select *settings, int64_t from,
+    int64_t to, struct alerts *al, struct hq_err *e)
+{
+	struct hq_corr_store cs = { s, settings };
+	struct hq_corr_span span = { from - HQ_ALERT_BASELINE_DAYS, to };
+	const struct hq_alert_rule *r;
+
+	al->rank = 0;
+	for (size_t i = 0; (r = hq_alert_rule_at(i)); i++) {
+		struct hq_corr_series sr;
+		if (hq_corr_load(&cs, r->metric, span, 0, 0, &sr, e))
+			return -1;
+		hq_alert_scan(r, sr.unit, sr.days, sr.v, sr.n, from, to, keep, al);
+		hq_corr_series_free(&sr);
+	}
+	return 0;
+}
+
+struct labscan {
+	struct alerts *al;
+	int64_t from, to;
+};
+
+static int
+lab_row(void *arg, const struct hq_lab_row *r, struct hq_err *e)
+{
+	struct labscan *lb = arg;
+	int64_t day = hq_time_local_day(r->time);
+	struct hq_alert a;
+
+	(void)e;
+	if (day >= lb->from && day <= lb->to && hq_alert_lab(r, day, &a))
+		keep(lb->al, &a);
+	return 0;
+}
+
+struct names {
+	char **v;
+	size_t n, cap;
+};
+
+static int
+add_name(void *arg, const char *name)
+{
+	struct names *nm = arg;
+
+	if (nm->n == nm->cap) {
+		nm->cap = nm->cap ? nm->cap * 2 : 32;
+		nm->v = hq_xrealloc(nm->v, nm->cap * sizeof *nm->v);
+	}
+	nm->v[nm->n++] = hq_xstrdup(name);
+	return 0;
+}
+
+/* Every result of every test (hq-report trend labs' rows), those of the
+ * range flagged H or L. */
+static int
+lab_alerts(struct hq_store *s, int64_t from, int64_t to, struct alerts *al,
+    struct hq_err *e)
+{
+	struct names nm = { 0 };
+	struct labscan lb = { al, from, to };
+	int rc = hq_report_lab_tests(s, add_name, &nm, e);
+
+	al->rank = 1;
+	for (size_t i = 0; i < nm.n && rc == 0; i++)
+		rc = hq_report_labs_trend(s, nm.v[i], NULL, lab_row, &lb, e) < 0 ? -1 : 0;
+	for (size_t i = 0; i < nm.n; i++)
+		free(nm.v[i]);
+	free(nm.v);
+	return rc;
+}
+
+static int
+cgm(struct hq_store *s, int64_t from, int64_t to, struct alerts *al,
+    struct hq_err *e)
+{
+	struct hq_cgm_report_opts o = { .by = HQ_PERIOD_NONE };
+	struct hq_cgm_report r;
+	int rc;
+
+	o.from = hq_time_day_start(from);
+	o.to = hq_time_day_start(to + 1);
+	if ((rc = hq_cgm_report_run(s, &o, &r, e)) < 0)
+		return -1;
+	al->rank = 2;
+	if (rc > 0)
+		hq_alert_cgm(&r.total.m, to, keep, al);
+	hq_cgm_report_free(&r);
+	return 0;
+}
+
+/* ---- rows ------------------------------------------------------------------ */
+
+static int
+z_text(const void *row, char *buf, size_t n)
+{
+	const struct hq_alert *a = row;
+
+	if (isnan(a->z))
+		return -1;
+	snprintf(buf, n, "%+.1f", a->z);
+	return 0;
+}
+
+#define A(k, t, f) HQ_COL_AT(k, t, struct hq_alert, f)
+#define T HQ_COL_TABLE
+#define D HQ_COL_DATA
+static const struct hq_col alert_cols[] = {
+	{ A("date", HQ_COL_DAY, day) },
+	{ A("measure", HQ_COL_STR, measure), .in = D },
+	{ A("kind", HQ_COL_STR, kind), .in = D },
+	{ A("value", HQ_COL_NUM, value), .in = D },
+	{ A("baseline_mean", HQ_COL_NUM, baseline_mean), .in = D },
+	{ A("baseline_sd", HQ_COL_NUM, baseline_sd), .in = D },
+	{ A("z", HQ_COL_NUM, z), .in = D },
+	{ HQ_COL_FN("z", z_text), .in = T },
+	{ A("unit", HQ_COL_STR0, unit), .in = D },
+	{ A("message", HQ_COL_CHARS, message), .fit = { .min_width = 30 } },
+	{ .key = NULL },
+};
+
+long
+hq_alerts_report_out(struct hq_store *s, const struct hq_select *settings,
+    int64_t from, int64_t to, struct hq_out *o, struct hq_err *e)
+{
+	struct alerts al = { 0 };
+	long n = -1;
+
+	if (baselines(s, settings, from, to, &al, e) == 0 &&
+	    lab_alerts(s, from, to, &al, e) == 0 && cgm(s, from, to, &al, e) == 0) {
+		qsort(al.k, al.n, sizeof *al.k, cmp_kept);
+		if (o) {
+			hq_out_fit_cols(o, alert_cols);
+			for (size_t i = 0; i < al.n; i++)
+				hq_out_row(o, alert_cols, &al.k[i].a);
+		}
+		n = (long)al.n;
+	}
+	free(al.k);
+	return n;
+}
