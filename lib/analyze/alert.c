@@ -107,7 +107,7 @@ hq_alert_scan(const struct hq_alert_rule *r, const char *unit,
 		a.z = b.z;
 		a.unit = unit;
 		snprintf(a.message, sizeof a.message,
-		    "%s %.1f %s, %.1f SD %s its baseline %.1f ± %.1f (%d days)",
+		    "%s %.1f %s, %.1f SD %s baseline %.1f ± %.1f (%d d)",
 		    r->what, v[i], unit ? unit : "", fabs(b.z),
 		    b.z > 0 ? "above" : "below", b.mean, b.sd, b.n);
 		if (fn(arg, &a) < 0)
@@ -155,8 +155,7 @@ hq_alert_cgm(const struct hq_cgm_metrics *m, int64_t day, hq_alert_fn *fn,
 		a.baseline_mean = a.baseline_sd = a.z = NAN;
 		a.unit = "%";
 		snprintf(a.message, sizeof a.message,
-		    "%s %.1f %% is %s the consensus target of %s %g %%",
-		    t->what, x, t->above ? "over" : "under",
+		    "%s %.1f %% (target: %s %g %%)", t->what, x,
 		    t->above ? "at most" : "at least", t->limit);
 		if (fn(arg, &a) < 0)
 			return -1;

@@ -43,8 +43,6 @@ keep(void *arg, const struct hq_alert *a)
 	k->seq = al->n++;
 	snprintf(k->measure, sizeof k->measure, "%s", a->measure ? a->measure : "");
 	snprintf(k->unit, sizeof k->unit, "%s", a->unit ? a->unit : "");
-	k->a.measure = k->measure;
-	k->a.unit = k->unit;
 	return 0;
 }
 
@@ -197,8 +195,12 @@ hq_alerts_report_out(struct hq_store *s, const struct hq_select *settings,
 		qsort(al.k, al.n, sizeof *al.k, cmp_kept);
 		if (o) {
 			hq_out_fit_cols(o, alert_cols);
-			for (size_t i = 0; i < al.n; i++)
+			for (size_t i = 0; i < al.n; i++) {
+				/* its own copies, now that the array stays put */
+				al.k[i].a.measure = al.k[i].measure;
+				al.k[i].a.unit = al.k[i].unit;
 				hq_out_row(o, alert_cols, &al.k[i].a);
+			}
 		}
 		n = (long)al.n;
 	}
