@@ -68,6 +68,12 @@ is "$(printf '%s\n' "$out" | cut -d, -f1 | sort | uniq -c | awk '{ printf "%s%s 
 run hq-report goals stepz
 is "$rc" 2 "an unknown goal named: exit 2"
 
+# the shell's completion offers the goals' names, then the rings
+is "$(hq-report --complete-args goals '' | cut -f1 | tr '\n' ' ')" \
+	"steps sleep exercise_time weight move exercise stand " "goal names complete"
+like "$(hq-report --complete-args alerts - | cut -f1 | tr '\n' ' ')" "(^| )--quiet " "alerts offer --quiet"
+unlike "$(hq-report --complete-args goals - | cut -f1 | tr '\n' ' ')" "(^| )--quiet " "goals do not"
+
 # table: one line per row, within 80 columns
 run hq-report goals --from 2025-01-27 --to 2025-02-09 --format table
 ok "$(printf '%s\n' "$out" | awk 'length > 80' | wc -l)" "the table fits 80 columns"
