@@ -43,10 +43,10 @@ static const struct hq_opt options[] = {
 	  "2..1000", "compare dexa: compare the oldest of the last N scans with the newest; 2 (the default) is the last two scans.", 1 },
 	{ OPT_DATES, "dates", HQ_OPT_STRING, "D1,D2", "compare dexa: the scans of two dates (2024-01-10,2024-07-12)",
 	  NULL, "compare dexa: the scans of two dates, \"D1,D2\" (2024-01-10,2024-07-12; a month such as 2024-01 takes the newest scan in it). Use hq-report list dexa to see the dates.", 1 },
-	HQ_OPT_FROM(OPT_FROM, "cgm: start at DATE (2024-12-01, 2024-12, 2024-W49, today, 30d, last-month...)",
-	  "cgm only: start of the range, a local date: 2024-12-01, 2024-12 (a month), 2024-W49, today, yesterday, 7d/4w/3m/1y (ago), this-week, last-month... Without from and to, every reading in the store."),
-	HQ_OPT_TO(OPT_TO, "cgm: end with DATE, inclusive (same forms as --from)",
-	  "cgm only: end of the range, inclusive of the whole day/week/month it names: from \"2024-12\" to \"2024-12\" is all of December."),
+	HQ_OPT_FROM(OPT_FROM, "cgm, goals, alerts: start at DATE (2024-12-01, 2024-W49, 30d...)",
+	  "cgm, goals and alerts: start of the range, a local date: 2024-12-01, 2024-12 (a month), 2024-W49, today, yesterday, 7d/4w/3m/1y (ago), this-week, last-month... Without from and to, every reading in the store (cgm), the last 4 weeks (goals), the last 7 days (alerts)."),
+	HQ_OPT_TO(OPT_TO, "cgm, goals, alerts: end with DATE, inclusive (same forms as --from)",
+	  "cgm, goals and alerts: end of the range, inclusive of the whole day/week/month it names: from \"2024-12\" to \"2024-12\" is all of December."),
 	{ OPT_BY, "by", HQ_OPT_ENUM, "PERIOD", "cgm: a row per local day, week or month instead of one for the range",
 	  "day|week|month", "cgm only: one row per local day, ISO week or month instead of one for the whole range (to compare weeks, or see a trend).", 1 },
 	{ OPT_AGP, "agp", HQ_OPT_FLAG, NULL, "cgm: the daily profile, 96 rows: percentiles per 15 minutes",
@@ -67,7 +67,8 @@ static int complete_offers(const struct hq_complete *c, const struct hq_opt *o);
 static const struct hq_cmd_info cmd = {
 	.name = "hq-report",
 	.synopsis = "list [labs|dexa|cgm] | latest labs [TEST...] | trend labs TEST | "
-	    "latest dexa | compare dexa | cgm [OPTION]...",
+	    "latest dexa | compare dexa | cgm [OPTION]... | goals [GOAL...] | "
+	    "alerts [-q]",
 	.summary = "Lab results, DEXA scans and glucose control: the latest, a trend, "
 	    "two scans compared, the CGM consensus metrics and the AGP.",
 	.tool_description = "The user's lab results (blood work) and DEXA body-composition "
@@ -97,12 +98,24 @@ static const struct hq_cmd_info cmd = {
 	    "day is my glucose high?'. Readings in mg/dL; a reading stored twice (a CGM "
 	    "file and its copy in Apple Health) counts once. Use [\"list\"] to see which "
 	    "reports exist and their dates (for cgm, each sensor session's first day and "
-	    "days of readings). Exit 1: nothing found (the message says what).",
+	    "days of readings). "
+	    "Use [\"goals\"] for 'am I keeping my step goal?': rows goal, period, "
+	    "target, actual, pct, met (null: the period is still going on), streak "
+	    "(periods met in a row) for the goals in the user's config (steps, sleep, "
+	    "exercise_time, weight...) and Apple's rings (move, exercise, stand); "
+	    "[\"goals\",\"steps\"] for one goal; default range the last 4 weeks. "
+	    "Use [\"alerts\"] for 'is anything off?': rows date, measure, kind "
+	    "(baseline: resting heart rate, HRV or sleep at least 2 SD from its "
+	    "28-day baseline; lab: a result flagged high or low; cgm: glucose "
+	    "missing a consensus target), value, baseline_mean, baseline_sd, z, "
+	    "unit, message; default the last 7 days; exit 1 with nothing off. "
+	    "Exit 1: nothing found (the message says what).",
 	.positional = "args",
 	.positional_help = "The subcommand and its operands, in command-line order: "
 	    "[\"list\"], [\"list\",\"labs\"], [\"list\",\"dexa\"], [\"latest\",\"labs\"], "
 	    "[\"latest\",\"labs\",\"ldl\",\"hba1c\"], [\"trend\",\"labs\",\"hba1c\"], "
-	    "[\"latest\",\"dexa\"], [\"compare\",\"dexa\"], [\"cgm\"], [\"list\",\"cgm\"].",
+	    "[\"latest\",\"dexa\"], [\"compare\",\"dexa\"], [\"cgm\"], [\"list\",\"cgm\"], "
+	    "[\"goals\"], [\"goals\",\"steps\"], [\"alerts\"].",
 	.positional_required = 1,
 	.opts = options,
 	.values = (const struct hq_opt_values[]){
