@@ -22,6 +22,9 @@ DIR=$(cd "$DIR" && pwd)
 HQ_DB="$DIR/hq.db"
 HQ_TZ=America/Los_Angeles
 export PATH HQ_DB HQ_TZ
+# Alex's goals: a config of the demo's own (never your ~/.config/hq/config)
+HQ_CONFIG="$DIR/config"
+export HQ_CONFIG
 
 have() { command -v "$1" >/dev/null 2>&1; }
 
@@ -55,15 +58,23 @@ fi
 mkdir -p "$DIR"
 chmod 700 "$DIR"
 rm -f "$HQ_DB" "$HQ_DB-wal" "$HQ_DB-shm" "$HQ_DB-journal"
+cat >"$HQ_CONFIG" <<'EOF'
+# Alex's goals (hq(7)); the rings' goals come with the export
+[goals]
+steps = 10000/day
+sleep = 7h/night
+exercise_time = 150min/week
+weight = <= 72kg/week
+EOF
 
 # The demo's 60 days: the last week is W47 (Monday 2026-11-16 to Sunday
 # 2026-11-22), the last 30 days start on 2026-10-24.
 start=2026-09-24
 week_from=2026-11-16 week_to=2026-11-22 month_from=2026-10-24
 printf '== A demo export: 60 days of Alex, who wears an Apple Watch and carries an iPhone (%s)\n' "$HQ_TZ"
-printf '$ gen-export --zip --days 60 --start %s --clinical --labs %s/labs.csv --dexa %s/dexa.json -o %s/export.zip\n' \
+printf '$ gen-export --zip --days 60 --start %s --everyday --clinical --labs %s/labs.csv --dexa %s/dexa.json -o %s/export.zip\n' \
 	"$start" "$DIR" "$DIR" "$DIR"
-gen-export --zip --days 60 --start "$start" --seed 1 \
+gen-export --zip --days 60 --start "$start" --seed 1 --everyday \
 	--truth "$DIR/truth.jsonl" --clinical --labs "$DIR/labs.csv" \
 	--dexa "$DIR/dexa.json" --clarity "$DIR/clarity.csv" -o "$DIR/export.zip"
 ls -l "$DIR/export.zip" | awk '{ printf "   %s bytes, %s\n", $5, $NF }'
@@ -149,6 +160,14 @@ if have hq-report; then
 		printf '   open %s/agp.html (or agp.svg) in a browser\n' "$DIR"
 fi
 # ---- end CGM ----
+# ---- goals and alerts (issue 20) ----
+step "Am I keeping my goals? Sleep and exercise last week (the config's [goals])" \
+	hq-report goals sleep exercise_time --from $week_from --to $week_to --format table
+step "And Apple's move ring, from the export's activity summaries" \
+	hq-report goals move --from $week_from --to $week_to --format table
+step "Is anything off last week? (exit 0: yes, 1: no; -q for cron)" \
+	hq-report alerts --from $week_from --to $week_to --format table
+# ---- end goals and alerts ----
 if have hq-correlate; then
 	printf '\n== Sleep after high-glucose days, as a chart\n'
 	printf '$ hq-correlate glucose sleep --when '"'"'glucose.max>140'"'"' --night --format svg > %s/sleep-after-glucose.svg\n' "$DIR"

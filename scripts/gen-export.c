@@ -48,8 +48,9 @@ static struct {
 	const char *clarity;      /* --clarity: the CGM readings as Dexcom writes them */
 	const char *out;
 	int broken_dtd, control_chars;  /* quirks of real exports, off by default */
+	int everyday;             /* --everyday: a resting HR trend and a spike */
 } opt = { 30, 2024, 10, 20, 1, "America/Los_Angeles", 0, 0, -1, "export.xml",
-	  NULL, NULL, NULL, 0, 0 };
+	  NULL, NULL, NULL, 0, 0, 0 };
 
 static int64_t export_off;         /* seconds east of UTC at export time */
 static char export_off_str[8];     /* "-0800" */
@@ -707,8 +708,12 @@ static void gen_day(int day)
 		int stood = bout_overlap(h, h + 3600, &rate) > 0 || uni(&mr) < 0.5;
 		add(T_STAND, WATCH, h, h + 3600, 0)->cat = stood ? STOOD : IDLE;
 	}
-	add(T_RHR, WATCH, D.mid + irange(&mr, 60, 400), local_min(day, irange(&mr, 20 * 60, 21 * 60)),
-	    irange(&mr, 54, 61));
+	struct sample *rhr = add(T_RHR, WATCH, D.mid + irange(&mr, 60, 400),
+	    local_min(day, irange(&mr, 20 * 60, 21 * 60)), irange(&mr, 54, 61));
+	/* --everyday: the same draws, then 0.1 bpm more a day and 12 more on
+	 * the fourth day from the end (hq-report trend and alerts find them) */
+	if (opt.everyday && rhr)
+		rhr->value += 0.1 * day + (day == opt.days - 4 ? 12 : 0);
 	double hrv_drop = HRV_MS_PER_KCAL * workout_energy(day - 1);
 	int64_t hrv_at[5] = { D.n0.onset + 5400, D.n0.onset + 12600, local_min(day, 10 * 60 + 15),
 			      local_min(day, 16 * 60 + 40), D.n0.wake - 1800 };
@@ -1774,7 +1779,7 @@ static void usage(FILE *f)
 		"                  [--export-date 'YYYY-MM-DD HH:MM:SS'] [--size BYTES[K|M|G]]\n"
 		"                  [--zip|--xml] [--xml-name NAME] [--truth FILE] [--clarity FILE]\n"
 		"                  [--broken-dtd] [--control-chars] [--labs FILE] [--dexa FILE]\n"
-		"                  [--clinical] -o OUT\n"
+		"                  [--clinical] [--everyday] -o OUT\n"
 		"Writes a realistic Apple Health export (zip or bare XML) of one persona:\n"
 		"iPhone + Apple Watch steps that overlap, per-minute heart rate, HRV beat lists,\n"
 		"sleep stages and in-bed time, CGM glucose, blood pressure, workouts in the old\n"
@@ -1789,7 +1794,9 @@ static void usage(FILE *f)
 		"140 mg/dL; HRV is 0.02 ms lower per kcal of the previous day's workout.\n"
 		"--labs writes three years of lab results as a lab CSV, --dexa three DEXA\n"
 		"scans as DEXA JSON; --clinical adds lab ClinicalRecords and their FHIR files.\n"
-		"--clarity writes the CGM readings again as a Dexcom Clarity CSV export.\n");
+		"--clarity writes the CGM readings again as a Dexcom Clarity CSV export.\n"
+		"--everyday: resting heart rate 0.1 bpm higher each day, and 12 bpm higher\n"
+		"still on the fourth day from the end (a trend and an alert to find).\n");
 }
 
 static int parse_u64(const char *s, uint64_t *v, int suffixes)
@@ -1921,6 +1928,7 @@ int main(int argc, char **argv)
 		{ "labs", required_argument, NULL, 'L' }, { "dexa", required_argument, NULL, 'D' },
 		{ "clinical", no_argument, NULL, 'R' },
 		{ "clarity", required_argument, NULL, 'G' },
+		{ "everyday", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 } };
 	const char *export_date = NULL;
 	int have_start = 0, have_days = 0, c, n, li = 0, status = 0;
@@ -1960,6 +1968,7 @@ int main(int argc, char **argv)
 		case 'D': rep.dexa = optarg; break;
 		case 'R': rep.clinical = 1; break;
 		case 'G': opt.clarity = optarg; break;
+		case 'V': opt.everyday = 1; break;
 		case 'h': usage(stdout); return 0;
 		default: goto usage_error;
 		}

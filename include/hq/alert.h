@@ -39,7 +39,7 @@ struct hq_alert_rule {
 	const char *metric;   /* the catalog name: resting_heart_rate */
 	int direction;        /* +1: alert at z >= z; -1: at z <= -z */
 	double z;             /* 2 */
-	const char *what;     /* for messages: "resting heart rate" */
+	const char *what;     /* for messages: "resting HR" */
 };
 /* The i-th rule, NULL past the last. */
 const struct hq_alert_rule *hq_alert_rule_at(size_t i);

@@ -8,7 +8,7 @@
 /* hq-report alerts' rules per measure (SPEC.md): z against the 28 days
  * before. A new measure is a line here. */
 static const struct hq_alert_rule rules[] = {
-	{ "resting_heart_rate", +1, 2, "resting heart rate" },
+	{ "resting_heart_rate", +1, 2, "resting HR" },
 	{ "heart_rate_variability_sdnn", -1, 2, "HRV" },
 	{ "sleep", -1, 2, "sleep" },
 };
@@ -107,9 +107,9 @@ hq_alert_scan(const struct hq_alert_rule *r, const char *unit,
 		a.z = b.z;
 		a.unit = unit;
 		snprintf(a.message, sizeof a.message,
-		    "%s %.1f %s, %.1f SD %s baseline %.1f ± %.1f (%d d)",
+		    "%s %.1f %s, %.1f SD %s baseline %.1f ± %.1f",
 		    r->what, v[i], unit ? unit : "", fabs(b.z),
-		    b.z > 0 ? "above" : "below", b.mean, b.sd, b.n);
+		    b.z > 0 ? "above" : "below", b.mean, b.sd);
 		if (fn(arg, &a) < 0)
 			return -1;
 		count++;

@@ -49,7 +49,7 @@ for p in openai anthropic gemini ollama; do
 	start_fake e2e-alerts
 	agent $p -v "Is anything off?"
 	is "$rc" 0 "$p: answered the alerts"
-	like "$out" "^Yes: on 2025-03-05, resting heart rate 70\\.0 count/min, $z SD above baseline 59\\.5 ± 1\\.1 \\(28 d\\) \\(z $z[0-9]*\\)\\.$" \
+	like "$out" "^Yes: on 2025-03-05, resting HR 70\\.0 count/min, $z SD above baseline 59\\.5 ± 1\\.1 \\(z $z[0-9]*\\)\\.$" \
 		"$p: the day, value and z (computed here: $z), from hq-report alerts"
 	like "$err" "hq_report exit 0, 1 rows" "$p: hq-report alerts ran: one alert"
 done

@@ -149,7 +149,7 @@ scan(void)
 	is_str(s.last.kind, "baseline", "kind baseline");
 	is_str(s.last.measure, "sleep", "measure sleep");
 	like(s.last.message, "^sleep 4\\.0 h, 6\\.9 SD below baseline "
-	    "7\\.5 ± 0\\.5 \\(28 d\\)$", "the message says it");
+	    "7\\.5 ± 0\\.5$", "the message says it");
 	/* The days after the short night carry it in their baselines, and
 	 * the night after it (7 or 8 h) is not an alert upwards. */
 	memset(&s, 0, sizeof s);
