@@ -192,7 +192,8 @@ hq_alerts_report_out(struct hq_store *s, const struct hq_select *settings,
 
 	if (baselines(s, settings, from, to, &al, e) == 0 &&
 	    lab_alerts(s, from, to, &al, e) == 0 && cgm(s, from, to, &al, e) == 0) {
-		qsort(al.k, al.n, sizeof *al.k, cmp_kept);
+		if (al.n > 1)
+			qsort(al.k, al.n, sizeof *al.k, cmp_kept);
 		if (o) {
 			hq_out_fit_cols(o, alert_cols);
 			for (size_t i = 0; i < al.n; i++) {
