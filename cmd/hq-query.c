@@ -47,7 +47,7 @@ static const struct hq_opt options[] = {
 	{ OPT_AGG, "agg", HQ_OPT_STRING, "LIST", "aggregations: avg,min,max,sum,count,median,stddev,p1..p99,first,last",
 	  NULL, "Comma-separated aggregations per bucket; the first becomes `value`. Default: sum for cumulative metrics (steps, energy, exercise minutes), avg for measurements (heart rate, weight, glucose) and sleep. For steps/sleep in weeks or months, avg is the average per day/night. Without --by, --agg gives one row for the whole range (e.g. average sleep in December).", 1 },
 	{ OPT_WHERE, "where", HQ_OPT_LIST, "EXPR", "keep samples (or buckets, with --by) where EXPR holds: 'value>100', 'avg<60 and n>=10'",
-	  NULL, "Filter the output rows by their own values: 'value>100' on samples, or on buckets with by ('avg>70', 'max>=150', 'n>10'; every name must be an aggregation in agg, or value/n). Repeat to AND.", 1 },
+	  NULL, "Filter the output rows by their own values: 'value>100' on samples, or on buckets with by ('avg>70', 'max>=150', 'n>10'; every name must be an aggregation in agg, or value/n). With metrics [\"workouts\"]: any numeric field of the workout rows ('load>=50 and duration_min<=90'). Repeat to AND.", 1 },
 	{ OPT_WHEN, "when", HQ_OPT_LIST, "EXPR", "only days on which another metric's daily aggregate satisfies EXPR: 'exercise_time.sum>=60' (repeat to AND)",
 	  NULL, "Keep only the local days on which another metric's daily aggregate satisfies a condition, written metric.agg: 'exercise_time.sum>=60' (days with an hour of exercise), 'glucose.max>140', 'sleep.avg<6'. A day offset looks at another day: 'glucose.max[-1]>140' keeps the days after a high-glucose day, so with sleep it gives the nights after (a night is dated by the morning it ends). Use it for questions like 'heart rate on days I exercised over 60 minutes'. Several are ANDed.", 1 },
 	{ OPT_SOURCE, "source", HQ_OPT_STRING, "NAME", "only samples from source NAME (no merging across sources)",
@@ -122,7 +122,13 @@ static const struct hq_cmd_info cmd = {
 	    "first when unsure which metrics exist. metrics [\"workouts\"] lists workouts, "
 	    "newest first (type, min_duration filter; limit 3 gives the last three); "
 	    "[\"workout\", ID] shows one (ID may be \"last\" or \"last:cycling\"), and "
-	    "[\"workout\", ID, \"heart_rate\"] that metric's samples during it. Exit 1 "
+	    "[\"workout\", ID, \"heart_rate\"] that metric's samples during it. "
+	    "Workout rows carry training figures: load (the day's training "
+	    "stress: tss with power, else hrss, 100 = an hour at threshold), "
+	    "trimp, hrss, edwards, np, if, tss, hr_minutes, hr_coverage_pct, "
+	    "z0_min..z5_min (minutes per heart-rate zone), elevation_gain_m; "
+	    "with [\"workouts\"], where filters on any numeric field: "
+	    "[\"load>=50 and duration_min<=90\"], [\"z2_min>=30\"]. Exit 1 "
 	    "means no data in the range (stderr says what there is).",
 	.positional = "metrics",
 	.positional_help = "Metric names, e.g. [\"heart_rate\"] or [\"steps\",\"sleep\"]; "

@@ -32,5 +32,8 @@ struct hq_athlete_rows *hq_athlete_rows_new(struct hq_store *s,
 /* What hq_workout_filter.more and hq_workout_detail_more take. */
 const struct hq_workout_more *hq_athlete_rows_more(struct hq_athlete_rows *r);
 void hq_athlete_rows_free(struct hq_athlete_rows *r);
+/* The i-th figure's key (trimp, ...), NULL past the last: shell
+ * completion of --where. */
+const char *hq_athlete_rows_key_at(size_t i);
 
 #endif

@@ -99,6 +99,10 @@ int hq_workout_has_same(struct hq_store *s);
  * Returns 1, 0 when there is no such workout, -1 on error. */
 int hq_workout_detail(struct hq_store *s, int64_t id, struct hq_out *out,
     struct hq_err *e);
+/* The i-th numeric field of a list row that --where may name (id,
+ * duration_min, ...), NULL past the last. */
+const char *hq_workout_field_at(size_t i);
+
 /* The same with more's fields after the list's (more may be NULL). */
 int hq_workout_detail_more(struct hq_store *s, int64_t id,
     const struct hq_workout_more *more, struct hq_out *out,

@@ -119,3 +119,9 @@ hq_athlete_rows_free(struct hq_athlete_rows *k)
 	hq_athlete_reader_free(k->r);
 	free(k);
 }
+
+const char *
+hq_athlete_rows_key_at(size_t i)
+{
+	return i < K_N ? keys[i] : NULL;
+}

@@ -461,6 +461,12 @@ static const char *const own_fields[] = {
 };
 #define NOWN (sizeof own_fields / sizeof own_fields[0])
 
+const char *
+hq_workout_field_at(size_t i)
+{
+	return i < NOWN ? own_fields[i] : NULL;
+}
+
 static void
 field_values(const struct workout *w, const struct hq_workout_more *more,
     double *v)
