@@ -34,7 +34,7 @@ enum {
 	OPT_FROM = HQ_OPT_LONG, OPT_TO, OPT_BY, OPT_AGG, OPT_WHERE, OPT_WHEN,
 	OPT_SOURCE, OPT_LIMIT, OPT_OFFSET, OPT_FORMAT, OPT_TZ, OPT_DB, OPT_LIST,
 	OPT_TYPE, OPT_MIN_DURATION, OPT_ALL_SOURCES, OPT_RAW, OPT_COMPLETE,
-	OPT_MAX_HR, OPT_REST_HR, OPT_LTHR, OPT_FTP,
+	OPT_MAX_HR, OPT_REST_HR, OPT_LTHR, OPT_FTP, OPT_SPLITS,
 };
 
 static const struct hq_opt options[] = {
@@ -76,6 +76,8 @@ static const struct hq_opt options[] = {
 	  NULL, "With workouts: the lactate threshold heart rate in bpm (an hour at it is hrss 100), between rest and max. Default: lthr under [athlete], else rest + 0.85 x (max - rest).", 1 },
 	{ OPT_FTP, "ftp", HQ_OPT_STRING, "WATTS", "workouts: functional threshold power for if and tss (over [athlete] ftp)",
 	  NULL, "With workouts: functional threshold power in watts, for if and tss (a ride's load is its tss when it has power). Default: ftp under [athlete]; without one, no if or tss.", 1 },
+	{ OPT_SPLITS, "splits", HQ_OPT_STRING, "DIST", "workout ID: its route split every DIST: 1 (km), 0.5, 2km, 1mi, 400m",
+	  NULL, "With metrics [\"workout\", ID]: split its route every DIST (1 = 1 km, \"1mi\" = a mile, \"400m\"): rows split, km, seconds (moving), pace_min_per_km, speed_kmh, avg_hr, gain_m. A split ends at the first point where the route's distance reaches its multiple.", 1 },
 	{ OPT_RAW, "no-rollup", HQ_OPT_FLAG, NULL, "compute from raw samples even where rollups would answer (for checking)", NULL, NULL, 0 },
 	{ OPT_COMPLETE, "complete-metrics", HQ_OPT_FLAG, NULL, "print the metric names in the store, one per line (for shell completion)", NULL, NULL, 0 },
 	{ 0, NULL, 0, NULL, NULL, NULL, NULL, 0 },
@@ -103,6 +105,16 @@ complete_operand(const struct hq_complete *c)
 		hq_complete_add(c, "workouts", "the workouts: --type, --min-duration");
 		hq_complete_add(c, "workout", "one workout by its id");
 	}
+}
+
+/* --splits' usual distances, for completion. */
+static const char *
+split_at(size_t i)
+{
+	static const char *const v[] = { "1", "1mi", "0.5", "2km", "5km",
+	    "400m" };
+
+	return i < sizeof v / sizeof v[0] ? v[i] : NULL;
 }
 
 static const struct hq_cmd_info cmd = {
@@ -140,6 +152,7 @@ static const struct hq_cmd_info cmd = {
 	.values = (const struct hq_opt_values[]){
 		{ "type", hq_workout_type_at },
 		{ "agg", hq_stats_agg_at },
+		{ "splits", split_at },
 		{ NULL, NULL },
 	},
 	.completers = (const struct hq_opt_completer[]){
@@ -168,6 +181,7 @@ struct cli {
 	enum hq_format format;
 	enum hq_route_format route_format;
 	struct hq_athlete_flags athlete;   /* --max-hr ... as typed */
+	const char *splits;
 };
 
 
@@ -253,6 +267,28 @@ athlete_rows(struct hq_store *s, const struct cli *c,
 	return r;
 }
 
+/* hq-query workout ID --splits DIST */
+static int
+run_splits(struct hq_store *s, const char *dist, int64_t id, const char *name,
+    struct hq_out *out)
+{
+	struct hq_err e;
+	double unit_m;
+	long got;
+
+	if (hq_athlete_split_unit(dist, &unit_m, &e)) {
+		hq_warn("%s", e.msg);
+		return 2;
+	}
+	got = hq_athlete_splits_write(s, id, unit_m, out, &e);
+	if (got < 0)
+		hq_warn("%s", e.msg);
+	else if (got == 0)
+		hq_warn("workout %lld (%s) has no route points to split",
+		    (long long)id, name);
+	return got < 0 ? 2 : got ? 0 : 1;
+}
+
 /* hq-query workout REF [METRIC]: the detail, a metric's rows or chart
  * during the workout, or its route. */
 static int
@@ -283,6 +319,8 @@ run_workout(struct hq_store *s, const struct cli *c, int argc, char **argv,
 	hq_time_format_local(w.start, when, sizeof when);
 	when[10] = ' ';   /* "2026-11-17 18:15" */
 	snprintf(name, sizeof name, "%s %.16s", w.type, when);
+	if (c->splits)
+		return run_splits(s, c->splits, w.id, name, out);
 	if (c->shape == SHAPE_ROUTE) {
 		got = hq_route_write(s, w.id, name, c->route_format, stdout, &e);
 		if (got < 0)
@@ -419,6 +457,7 @@ parse_cli(int argc, char **argv, struct cli *c, int *status)
 		case OPT_REST_HR: c->athlete.rest_hr = p.arg; break;
 		case OPT_LTHR: c->athlete.lthr = p.arg; break;
 		case OPT_FTP: c->athlete.ftp = p.arg; break;
+		case OPT_SPLITS: c->splits = p.arg; break;
 		}
 	*status = p.status;
 	return id < 0 ? -1 : p.optind;
@@ -449,6 +488,11 @@ check_cli(const struct cli *c, int argc, char **argv)
 	    c->athlete.ftp) && !(argc && is_workouts(argv[0]))) {
 		hq_opts_usage_error(&cmd, "--max-hr, --rest-hr, --lthr and --ftp "
 		    "set the athlete for hq-query workouts and workout ID");
+		return 2;
+	}
+	if (c->splits && (!workout || argc != 2 || c->shape != SHAPE_ROWS)) {
+		hq_opts_usage_error(&cmd, "--splits splits one workout's route into "
+		    "rows: hq-query workout ID --splits 1");
 		return 2;
 	}
 	if (workout && (c->from || c->to)) {

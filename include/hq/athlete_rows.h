@@ -36,4 +36,15 @@ void hq_athlete_rows_free(struct hq_athlete_rows *r);
  * completion of --where. */
 const char *hq_athlete_rows_key_at(size_t i);
 
+/* hq-query workout ID --splits DIST: DIST as metres, "1" or "2km" (km),
+ * "1mi", "400m"; -1 with e saying what is wrong (not a number, not above
+ * 0, an unknown unit, longer than 1000 km). */
+int hq_athlete_split_unit(const char *text, double *metres, struct hq_err *e);
+/* The splits of workout id's route every unit_m metres (athlete.h,
+ * hq_athlete_splits), rows split, km, seconds, pace_min_per_km,
+ * speed_kmh, avg_hr, gain_m: the number of rows, 0 when it has no route
+ * points, -1 with e set. */
+long hq_athlete_splits_write(struct hq_store *s, int64_t id, double unit_m,
+    struct hq_out *out, struct hq_err *e);
+
 #endif
