@@ -322,7 +322,8 @@ run_workout(struct hq_store *s, const struct cli *c, int argc, char **argv,
 	if (c->splits)
 		return run_splits(s, c->splits, w.id, name, out);
 	if (c->shape == SHAPE_ROUTE) {
-		got = hq_route_write(s, w.id, name, c->route_format, stdout, &e);
+		got = hq_athlete_route_write(s, w.id, name, c->route_format,
+		    stdout, &e);
 		if (got < 0)
 			hq_warn("%s", e.msg);
 		else if (got == 0)

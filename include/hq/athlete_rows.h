@@ -12,7 +12,10 @@
 #ifndef HQ_ATHLETE_ROWS_H
 #define HQ_ATHLETE_ROWS_H
 
+#include <stdio.h>
+
 #include "hq/config.h"
+#include "hq/route.h"
 #include "hq/workout.h"
 
 struct hq_athlete_rows;
@@ -46,5 +49,11 @@ int hq_athlete_split_unit(const char *text, double *metres, struct hq_err *e);
  * points, -1 with e set. */
 long hq_athlete_splits_write(struct hq_store *s, int64_t id, double unit_m,
     struct hq_out *out, struct hq_err *e);
+
+/* hq-query workout ID --format gpx|geojson: hq_route_write (route.h),
+ * each GPX point with the heart rate in force at its time (athlete.h's
+ * hold rule) as gpxtpx:hr. */
+long hq_athlete_route_write(struct hq_store *s, int64_t id, const char *name,
+    enum hq_route_format f, FILE *fp, struct hq_err *e);
 
 #endif
