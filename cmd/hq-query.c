@@ -123,7 +123,10 @@ static const struct hq_cmd_info cmd = {
 	    "[--where EXPR] [--when EXPR] [--source NAME] [--limit N] [--offset N] "
 	    "[--format FMT] [--tz ZONE] [--db PATH]\n"
 	    "       hq-query --list | workouts [--type TYPE] [--min-duration MIN]\n"
-	    "       hq-query workout ID|last|last:TYPE [METRIC] [--format FMT]",
+	    "                [--where EXPR] [--max-hr BPM] [--rest-hr BPM] [--lthr BPM]\n"
+	    "                [--ftp WATTS]\n"
+	    "       hq-query workout ID|last|last:TYPE [METRIC] [--format FMT]\n"
+	    "       hq-query workout ID|last|last:TYPE --splits DIST",
 	.summary = "Time series of health metrics, merged across devices, by local day, week or month.",
 	.tool_description = "Query the user's health data (Apple Health and more) as time "
 	    "series. Give metric names (steps, heart_rate, resting_heart_rate, hrv, sleep, "
