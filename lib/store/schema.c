@@ -524,7 +524,11 @@ static const char *const migrations[] = {
 	"  route_gain_m REAL,"
 	"  ascended_m REAL,"
 	"  bins BLOB"
-	");",
+	");"
+	/* Whether every workout has a good row, and max_hr's default, without
+	 * reading the rows. */
+	"CREATE INDEX IF NOT EXISTS workout_figures_stamp"
+	"  ON workout_figures(stamp, hr_sample_max);",
 };
 
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
