@@ -10,10 +10,14 @@
  *                               altitudes)
  *   athlete-bench load DB       times the daily load series (the settings'
  *                               defaults from the store, then
- *                               hq_athlete_days over every workout) and one
+ *                               hq_athlete_days over every workout) with
+ *                               nothing kept and with every workout's
+ *                               figures kept (athlete_cache.h), and one
  *                               plain SQL pass over the heart-rate samples
  *                               (count and sum), alternately, best of 3 each:
- *                               prints the two seconds
+ *                               prints the first run's seconds, the SQL
+ *                               pass's, the in-memory summaries' and the
+ *                               second (kept) run's
  *   athlete-bench bests DB      every route's bests (SPEC's distances) and
  *                               every ride's best powers, one workout at a
  *                               time: prints seconds and the peak RSS in MB
@@ -255,15 +259,28 @@ static int
 load(const char *path)
 {
 	struct hq_err e;
-	struct hq_store *s = hq_store_open(path, HQ_STORE_READONLY, &e);
-	double best_h = 1e9, best_b = 1e9, h, b;
+	struct hq_store *s = hq_store_open(path, HQ_STORE_READONLY, &e), *w;
+	double best_h = 1e9, best_b = 1e9, best_k = 1e9, h, b;
 
 	if (!s)
 		return fail(s, &e);
+	/* First runs: nothing kept (the rows deleted through a writable
+	 * connection, as a new import would make them stale); then runs
+	 * that find every workout's figures kept. */
 	for (int i = 0; i < 3; i++) {
+		if (!(w = hq_store_open(path, 0, &e)) ||
+		    hq_store_exec(w, "DELETE FROM workout_figures", &e))
+			return fail(w, &e);
+		hq_store_close(w);
 		if (load_once(s, &h, &e) || sql_once(s, &b, &e))
 			return fail(s, &e);
 		best_h = h < best_h ? h : best_h;
+		best_b = b < best_b ? b : best_b;
+	}
+	for (int i = 0; i < 3; i++) {
+		if (load_once(s, &h, &e) || sql_once(s, &b, &e))
+			return fail(s, &e);
+		best_k = h < best_k ? h : best_k;
 		best_b = b < best_b ? b : best_b;
 	}
 	/* The same from kept summaries (in memory: a cache's reading not
@@ -282,7 +299,7 @@ load(const char *path)
 	for (size_t i = 0; i < k.n; i++)
 		hq_athlete_summary_free(&k.s[i]);
 	free(k.s);
-	printf("%.4f %.4f %.6f\n", best_h, best_b, best_c);
+	printf("%.4f %.4f %.6f %.4f\n", best_h, best_b, best_c, best_k);
 	hq_store_close(s);
 	return 0;
 }

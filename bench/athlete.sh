@@ -5,10 +5,11 @@
 # rides; athlete-bench make). The daily load series (the store's defaults,
 # then every workout's heart rate and power read and figured) against one
 # plain SQL pass over the heart-rate samples, best of 3 each in one
-# process: the issue's goal for hq-report load is <= 2x, which needs the
-# per-workout figures kept between runs (not built yet: the ratio says how
-# far reading the samples alone is; the second line computes the same
-# from the per-workout summaries such a cache would keep, held in memory).
+# process: the issue's goal for hq-report load is <= 2x. The first run
+# reads every workout's samples and keeps its figures (workout_figures,
+# lib/analyze/athlete_cache.c); a second run reads the kept figures and no
+# heart-rate or power sample. The third line computes the same from
+# summaries held in memory (the floor: figures, days, recurrences).
 # Then every route's bests and every
 # ride's best powers, one workout at a time: goal < 64 MB peak RSS.
 set -eu
@@ -20,11 +21,13 @@ export HQ_TZ TZ
 echo "building a store: ten years of workouts with heart rate..."
 athlete-bench make "$DIR/hq.db" >/dev/null
 set -- $(athlete-bench load "$DIR/hq.db")
-awk -v h="$1" -v b="$2" -v c="$3" 'BEGIN {
-	r = h / b
-	printf "load series (engine)  hq %7.4f s  SQL %7.4f s  ratio %5.2f (goal <= 2: %s)\n",
-	    h, b, r, (r <= 2) ? "met" : "MISSED"
-	printf "  from kept summaries hq %7.4f s (ratio %6.4f: figures, days, recurrences)\n",
+awk -v h="$1" -v b="$2" -v c="$3" -v k="$4" 'BEGIN {
+	printf "load series, 1st run  hq %7.4f s  SQL %7.4f s  ratio %5.2f (figures kept)\n",
+	    h, b, h / b
+	r = k / b
+	printf "load series, 2nd run  hq %7.4f s  SQL %7.4f s  ratio %5.2f (goal <= 2: %s)\n",
+	    k, b, r, (r <= 2) ? "met" : "MISSED"
+	printf "  from summaries in memory %7.4f s (ratio %6.4f: figures, days, recurrences)\n",
 	    c, c / b
 }'
 set -- $(athlete-bench bests "$DIR/hq.db")

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "hq/athlete_rows.h"
 #include "hq/buf.h"
 #include "hq/complete.h"
 #include "hq/config.h"
@@ -33,6 +34,7 @@ enum {
 	OPT_FROM = HQ_OPT_LONG, OPT_TO, OPT_BY, OPT_AGG, OPT_WHERE, OPT_WHEN,
 	OPT_SOURCE, OPT_LIMIT, OPT_OFFSET, OPT_FORMAT, OPT_TZ, OPT_DB, OPT_LIST,
 	OPT_TYPE, OPT_MIN_DURATION, OPT_ALL_SOURCES, OPT_RAW, OPT_COMPLETE,
+	OPT_MAX_HR, OPT_REST_HR, OPT_LTHR, OPT_FTP, OPT_SPLITS,
 };
 
 static const struct hq_opt options[] = {
@@ -45,7 +47,7 @@ static const struct hq_opt options[] = {
 	{ OPT_AGG, "agg", HQ_OPT_STRING, "LIST", "aggregations: avg,min,max,sum,count,median,stddev,p1..p99,first,last",
 	  NULL, "Comma-separated aggregations per bucket; the first becomes `value`. Default: sum for cumulative metrics (steps, energy, exercise minutes), avg for measurements (heart rate, weight, glucose) and sleep. For steps/sleep in weeks or months, avg is the average per day/night. Without --by, --agg gives one row for the whole range (e.g. average sleep in December).", 1 },
 	{ OPT_WHERE, "where", HQ_OPT_LIST, "EXPR", "keep samples (or buckets, with --by) where EXPR holds: 'value>100', 'avg<60 and n>=10'",
-	  NULL, "Filter the output rows by their own values: 'value>100' on samples, or on buckets with by ('avg>70', 'max>=150', 'n>10'; every name must be an aggregation in agg, or value/n). Repeat to AND.", 1 },
+	  NULL, "Filter the output rows by their own values: 'value>100' on samples, or on buckets with by ('avg>70', 'max>=150', 'n>10'; every name must be an aggregation in agg, or value/n). With metrics [\"workouts\"]: any numeric field of the workout rows ('load>=50 and duration_min<=90'). Repeat to AND.", 1 },
 	{ OPT_WHEN, "when", HQ_OPT_LIST, "EXPR", "only days on which another metric's daily aggregate satisfies EXPR: 'exercise_time.sum>=60' (repeat to AND)",
 	  NULL, "Keep only the local days on which another metric's daily aggregate satisfies a condition, written metric.agg: 'exercise_time.sum>=60' (days with an hour of exercise), 'glucose.max>140', 'sleep.avg<6'. A day offset looks at another day: 'glucose.max[-1]>140' keeps the days after a high-glucose day, so with sleep it gives the nights after (a night is dated by the morning it ends). Use it for questions like 'heart rate on days I exercised over 60 minutes'. Several are ANDed.", 1 },
 	{ OPT_SOURCE, "source", HQ_OPT_STRING, "NAME", "only samples from source NAME (no merging across sources)",
@@ -66,6 +68,16 @@ static const struct hq_opt options[] = {
 	  "0..", "With metrics [\"workouts\"]: only workouts of at least this many minutes.", 1 },
 	{ OPT_ALL_SOURCES, "all-sources", HQ_OPT_FLAG, NULL, "workouts: every recording of an activity recorded twice (an Apple workout and its device file), with same_as",
 	  NULL, "With metrics [\"workouts\"]: list every recording of an activity recorded twice (an Apple Health workout and the same ride's FIT file), not just the one kept; same_as names the kept one.", 1 },
+	{ OPT_MAX_HR, "max-hr", HQ_OPT_STRING, "BPM", "workouts: the maximum heart rate for load and zones (over [athlete] max_hr; default: the highest in a workout)",
+	  NULL, "With metrics [\"workouts\"] or [\"workout\", ID]: the athlete's maximum heart rate in bpm for trimp, hrss, edwards, load and zones. Default: max_hr under [athlete] in the config, else the highest heart rate recorded in any workout (an estimate).", 1 },
+	{ OPT_REST_HR, "rest-hr", HQ_OPT_STRING, "BPM", "workouts: the resting heart rate (over [athlete] rest_hr; default: the median resting heart rate, else 60)",
+	  NULL, "With workouts: the athlete's resting heart rate in bpm. Default: rest_hr under [athlete], else the median of the resting heart rate samples, else 60.", 1 },
+	{ OPT_LTHR, "lthr", HQ_OPT_STRING, "BPM", "workouts: the threshold heart rate for hrss (default: rest + 0.85 (max - rest))",
+	  NULL, "With workouts: the lactate threshold heart rate in bpm (an hour at it is hrss 100), between rest and max. Default: lthr under [athlete], else rest + 0.85 x (max - rest).", 1 },
+	{ OPT_FTP, "ftp", HQ_OPT_STRING, "WATTS", "workouts: functional threshold power for if and tss (over [athlete] ftp)",
+	  NULL, "With workouts: functional threshold power in watts, for if and tss (a ride's load is its tss when it has power). Default: ftp under [athlete]; without one, no if or tss.", 1 },
+	{ OPT_SPLITS, "splits", HQ_OPT_STRING, "DIST", "workout ID: its route split every DIST: 1 (km), 0.5, 2km, 1mi, 400m",
+	  NULL, "With metrics [\"workout\", ID]: split its route every DIST (1 = 1 km, \"1mi\" = a mile, \"400m\"): rows split, km, seconds (moving), pace_min_per_km, speed_kmh, avg_hr, gain_m. A split ends at the first point where the route's distance reaches its multiple.", 1 },
 	{ OPT_RAW, "no-rollup", HQ_OPT_FLAG, NULL, "compute from raw samples even where rollups would answer (for checking)", NULL, NULL, 0 },
 	{ OPT_COMPLETE, "complete-metrics", HQ_OPT_FLAG, NULL, "print the metric names in the store, one per line (for shell completion)", NULL, NULL, 0 },
 	{ 0, NULL, 0, NULL, NULL, NULL, NULL, 0 },
@@ -95,13 +107,26 @@ complete_operand(const struct hq_complete *c)
 	}
 }
 
+/* --splits' usual distances, for completion. */
+static const char *
+split_at(size_t i)
+{
+	static const char *const v[] = { "1", "1mi", "0.5", "2km", "5km",
+	    "400m" };
+
+	return i < sizeof v / sizeof v[0] ? v[i] : NULL;
+}
+
 static const struct hq_cmd_info cmd = {
 	.name = "hq-query",
 	.synopsis = "METRIC... [--from DATE] [--to DATE] [--by PERIOD] [--agg LIST] "
 	    "[--where EXPR] [--when EXPR] [--source NAME] [--limit N] [--offset N] "
 	    "[--format FMT] [--tz ZONE] [--db PATH]\n"
 	    "       hq-query --list | workouts [--type TYPE] [--min-duration MIN]\n"
-	    "       hq-query workout ID|last|last:TYPE [METRIC] [--format FMT]",
+	    "                [--where EXPR] [--max-hr BPM] [--rest-hr BPM] [--lthr BPM]\n"
+	    "                [--ftp WATTS]\n"
+	    "       hq-query workout ID|last|last:TYPE [METRIC] [--format FMT]\n"
+	    "       hq-query workout ID|last|last:TYPE --splits DIST",
 	.summary = "Time series of health metrics, merged across devices, by local day, week or month.",
 	.tool_description = "Query the user's health data (Apple Health and more) as time "
 	    "series. Give metric names (steps, heart_rate, resting_heart_rate, hrv, sleep, "
@@ -112,7 +137,13 @@ static const struct hq_cmd_info cmd = {
 	    "first when unsure which metrics exist. metrics [\"workouts\"] lists workouts, "
 	    "newest first (type, min_duration filter; limit 3 gives the last three); "
 	    "[\"workout\", ID] shows one (ID may be \"last\" or \"last:cycling\"), and "
-	    "[\"workout\", ID, \"heart_rate\"] that metric's samples during it. Exit 1 "
+	    "[\"workout\", ID, \"heart_rate\"] that metric's samples during it. "
+	    "Workout rows carry training figures: load (the day's training "
+	    "stress: tss with power, else hrss, 100 = an hour at threshold), "
+	    "trimp, hrss, edwards, np, if, tss, hr_minutes, hr_coverage_pct, "
+	    "z0_min..z5_min (minutes per heart-rate zone), elevation_gain_m; "
+	    "with [\"workouts\"], where filters on any numeric field: "
+	    "[\"load>=50 and duration_min<=90\"], [\"z2_min>=30\"]. Exit 1 "
 	    "means no data in the range (stderr says what there is).",
 	.positional = "metrics",
 	.positional_help = "Metric names, e.g. [\"heart_rate\"] or [\"steps\",\"sleep\"]; "
@@ -124,6 +155,7 @@ static const struct hq_cmd_info cmd = {
 	.values = (const struct hq_opt_values[]){
 		{ "type", hq_workout_type_at },
 		{ "agg", hq_stats_agg_at },
+		{ "splits", split_at },
 		{ NULL, NULL },
 	},
 	.completers = (const struct hq_opt_completer[]){
@@ -151,6 +183,8 @@ struct cli {
 	enum shape shape;
 	enum hq_format format;
 	enum hq_route_format route_format;
+	struct hq_athlete_flags athlete;   /* --max-hr ... as typed */
+	const char *splits;
 };
 
 
@@ -221,12 +255,50 @@ run_list(struct hq_store *s, struct hq_out *out)
 	return n < 0 ? 2 : n ? 0 : 1;
 }
 
+/* The athlete's settings ([athlete] in the config, the flags, the
+ * defaults from the store) and the figures beside the workout rows; NULL
+ * after a message (exit 2). */
+static struct hq_athlete_rows *
+athlete_rows(struct hq_store *s, const struct cli *c,
+    const struct hq_config *cfg)
+{
+	struct hq_athlete_rows *r;
+	struct hq_err e;
+
+	if (!(r = hq_athlete_rows_new(s, cfg, &c->athlete, &e)))
+		hq_warn("%s", e.msg);
+	return r;
+}
+
+/* hq-query workout ID --splits DIST */
+static int
+run_splits(struct hq_store *s, const char *dist, int64_t id, const char *name,
+    struct hq_out *out)
+{
+	struct hq_err e;
+	double unit_m;
+	long got;
+
+	if (hq_athlete_split_unit(dist, &unit_m, &e)) {
+		hq_warn("%s", e.msg);
+		return 2;
+	}
+	got = hq_athlete_splits_write(s, id, unit_m, out, &e);
+	if (got < 0)
+		hq_warn("%s", e.msg);
+	else if (got == 0)
+		hq_warn("workout %lld (%s) has no route points to split",
+		    (long long)id, name);
+	return got < 0 ? 2 : got ? 0 : 1;
+}
+
 /* hq-query workout REF [METRIC]: the detail, a metric's rows or chart
  * during the workout, or its route. */
 static int
 run_workout(struct hq_store *s, const struct cli *c, int argc, char **argv,
-    struct hq_select *sel, struct hq_out *out)
+    struct hq_select *sel, const struct hq_config *cfg, struct hq_out *out)
 {
+	struct hq_athlete_rows *ar;
 	struct hq_workout_ref w;
 	struct hq_err e;
 	char name[200], when[40], title[300];
@@ -250,8 +322,11 @@ run_workout(struct hq_store *s, const struct cli *c, int argc, char **argv,
 	hq_time_format_local(w.start, when, sizeof when);
 	when[10] = ' ';   /* "2026-11-17 18:15" */
 	snprintf(name, sizeof name, "%s %.16s", w.type, when);
+	if (c->splits)
+		return run_splits(s, c->splits, w.id, name, out);
 	if (c->shape == SHAPE_ROUTE) {
-		got = hq_route_write(s, w.id, name, c->route_format, stdout, &e);
+		got = hq_athlete_route_write(s, w.id, name, c->route_format,
+		    stdout, &e);
 		if (got < 0)
 			hq_warn("%s", e.msg);
 		else if (got == 0)
@@ -269,8 +344,11 @@ run_workout(struct hq_store *s, const struct cli *c, int argc, char **argv,
 		    (long long)w.id, name);
 		return run_rows(s, c, sel, title, out);
 	}
+	if (!(ar = athlete_rows(s, c, cfg)))
+		return 2;
 	hq_out_keyvalue(out);
-	got = hq_workout_detail(s, w.id, out, &e);
+	got = hq_workout_detail_more(s, w.id, hq_athlete_rows_more(ar), out, &e);
+	hq_athlete_rows_free(ar);
 	if (got < 0) {
 		hq_warn("%s", e.msg);
 		return 2;
@@ -280,14 +358,17 @@ run_workout(struct hq_store *s, const struct cli *c, int argc, char **argv,
 
 static int
 run_workouts(struct hq_store *s, const struct cli *c, int argc,
-    const struct hq_select *sel, struct hq_out *out)
+    const struct hq_select *sel, const struct hq_config *cfg,
+    struct hq_out *out)
 {
 	struct hq_workout_filter f = {
 		.type = c->type, .from = sel->from == INT64_MIN ? 0 : sel->from,
 		.to = sel->to == INT64_MAX ? 0 : sel->to,
 		.min_duration = c->min_duration, .limit = c->limit,
 		.offset = c->offset, .all_sources = c->all_sources,
+		.where = (const char *const *)c->where, .nwhere = c->nwhere,
 	};
+	struct hq_athlete_rows *ar;
 	struct hq_err e;
 	char text[512];
 	long got;
@@ -296,12 +377,19 @@ run_workouts(struct hq_store *s, const struct cli *c, int argc,
 		hq_opts_usage_error(&cmd, "workouts takes no metric names");
 		return 2;
 	}
+	if (!(ar = athlete_rows(s, c, cfg)))
+		return 2;
+	f.more = hq_athlete_rows_more(ar);
 	got = hq_workout_list(s, &f, out, &e);
+	hq_athlete_rows_free(ar);
 	if (got < 0) {
 		hq_warn("%s", e.msg);
 		return 2;
 	}
-	if (got == 0) {
+	if (got == 0 && c->nwhere) {
+		filters_text(c, text, sizeof text);
+		hq_warn("no workouts with %s", text);
+	} else if (got == 0) {
 		if (hq_workout_explain_none(s, &f, text, sizeof text, &e))
 			hq_warn("%s", e.msg);
 		else
@@ -369,6 +457,11 @@ parse_cli(int argc, char **argv, struct cli *c, int *status)
 		case OPT_ALL_SOURCES: c->all_sources = 1; break;
 		case OPT_RAW: c->no_rollup = 1; break;
 		case OPT_COMPLETE: c->complete = 1; break;
+		case OPT_MAX_HR: c->athlete.max_hr = p.arg; break;
+		case OPT_REST_HR: c->athlete.rest_hr = p.arg; break;
+		case OPT_LTHR: c->athlete.lthr = p.arg; break;
+		case OPT_FTP: c->athlete.ftp = p.arg; break;
+		case OPT_SPLITS: c->splits = p.arg; break;
 		}
 	*status = p.status;
 	return id < 0 ? -1 : p.optind;
@@ -393,6 +486,17 @@ check_cli(const struct cli *c, int argc, char **argv)
 	if (c->shape == SHAPE_ROUTE && (!workout || argc != 2 || c->list)) {
 		hq_opts_usage_error(&cmd, "--format gpx and geojson write a workout's "
 		    "route: hq-query workout ID|last --format gpx");
+		return 2;
+	}
+	if ((c->athlete.max_hr || c->athlete.rest_hr || c->athlete.lthr ||
+	    c->athlete.ftp) && !(argc && is_workouts(argv[0]))) {
+		hq_opts_usage_error(&cmd, "--max-hr, --rest-hr, --lthr and --ftp "
+		    "set the athlete for hq-query workouts and workout ID");
+		return 2;
+	}
+	if (c->splits && (!workout || argc != 2 || c->shape != SHAPE_ROWS)) {
+		hq_opts_usage_error(&cmd, "--splits splits one workout's route into "
+		    "rows: hq-query workout ID --splits 1");
 		return 2;
 	}
 	if (workout && (c->from || c->to)) {
@@ -439,7 +543,8 @@ make_selection(const struct cli *c, int argc, char **argv,
 
 	if (parse_range(c, &sel->from, &sel->to))
 		return 2;
-	for (size_t i = 0; i < c->nwhere; i++)
+	/* Workouts read --where on their own fields (hq_workout_list). */
+	for (size_t i = 0; i < c->nwhere && strcmp(argv[0], "workouts"); i++)
 		if (hq_select_add_where(sel, c->where[i], &e)) {
 			hq_warn("%s", e.msg);
 			return 2;
@@ -506,11 +611,11 @@ main(int argc, char **argv)
 	if (c.list)
 		status = run_list(s, out);
 	else if (strcmp(argv[0], "workouts") == 0)
-		status = run_workouts(s, &c, argc, &sel, out);
+		status = run_workouts(s, &c, argc, &sel, cfg, out);
 	else if (hq_select_config(&sel, cfg, &e))
 		hq_warn("%s", e.msg);
 	else if (strcmp(argv[0], "workout") == 0)
-		status = run_workout(s, &c, argc, argv, &sel, out);
+		status = run_workout(s, &c, argc, argv, &sel, cfg, out);
 	else
 		status = run_rows(s, &c, &sel, NULL, out);
 out:

@@ -29,7 +29,8 @@ my %header = (llm_provider => 'agent', ingest_int => 'store',
 	applehealth_int => 'read', query_int => 'query', svg_int => 'out');
 # Headers only their own layer includes.
 my %internal = (llm_provider => 'agent', ingest_int => 'store',
-	applehealth_int => 'read', query_int => 'query', svg_int => 'out');
+	applehealth_int => 'read', query_int => 'query', svg_int => 'out',
+	athlete_cache => 'analyze');
 
 my $root = shift // do { my $d = $0; $d =~ s{/?[^/]*$}{}; ($d eq '' ? '.' : $d) . '/..' };
 chdir $root or die "layers: $root: $!\n";

@@ -124,6 +124,9 @@ struct hq_athlete_workout {
 	double distance_m;              /* the workout's own; NAN */
 	double ascended_m;              /* HKElevationAscended; NAN */
 	double route_gain_m;            /* 3 m hysteresis; NAN without altitudes */
+	int cached;                     /* 1: the figures came from the kept
+	                                   summary (HQ_ATHLETE_CACHED): no
+	                                   pauses, hr nor power pieces here */
 };
 
 /* Workout id with its pauses (Pause/Resume and MotionPaused/
@@ -217,6 +220,13 @@ void hq_athlete_pmc(struct hq_athlete_day *d, size_t n);
  * (elevation_gain_m is then NAN): what the daily series needs. Returns the
  * number walked, or -1 with e set. */
 #define HQ_ATHLETE_LOAD_ONLY 1u
+/* HQ_ATHLETE_CACHED: fn needs only w's scalars and the figures, which
+ * then come from the kept per-workout summaries where they are good
+ * (athlete_cache.h: a second run reads no samples), else from the
+ * samples, and are kept for the next run. w->cached says which; a cached
+ * w has paused_s, sources, hr_sample_max and the gains, but no pauses,
+ * hr nor power pieces. hq_athlete_days walks with it. */
+#define HQ_ATHLETE_CACHED 2u
 typedef int hq_athlete_fn(void *arg, const struct hq_athlete_workout *w,
     const struct hq_athlete_figures *f);
 long hq_athlete_each(struct hq_store *s, const struct hq_athlete *a,
@@ -234,6 +244,19 @@ long hq_athlete_each(struct hq_store *s, const struct hq_athlete *a,
 int hq_athlete_days(struct hq_store *s, const struct hq_athlete *a,
     const char *const *types, size_t ntypes, int64_t last_day,
     struct hq_athlete_day **days, size_t *n, struct hq_err *e);
+
+/* One workout's figures at a time, by id, from the kept summaries where
+ * they are good, else from the samples (then kept): what a list of
+ * workouts shows beside its rows. hq_athlete_figures_id: 1 with *f and,
+ * when w is not NULL, *w (as HQ_ATHLETE_CACHED gives it: free it with
+ * hq_athlete_workout_free), 0 when there is no such workout, -1. */
+struct hq_athlete_reader;
+struct hq_athlete_reader *hq_athlete_reader_new(struct hq_store *s,
+    struct hq_err *e);
+int hq_athlete_figures_id(struct hq_athlete_reader *r,
+    const struct hq_athlete *a, int64_t id, struct hq_athlete_workout *w,
+    struct hq_athlete_figures *f, struct hq_err *e);
+void hq_athlete_reader_free(struct hq_athlete_reader *r);
 
 /* ---- bests and splits ---- */
 

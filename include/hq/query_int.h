@@ -118,4 +118,16 @@ int hq_query_run_rollup(struct hq_store *s, const struct hq_query *q,
     const int64_t ids[2], int64_t source_id, int vals, int quarters,
     struct emit *em, struct hq_err *e);
 
+/* --where on workouts (workout_where.c): the expressions srcs[0..n),
+ * each name one of fields[0..nfields) (no metric., no [day]); NULL with e
+ * naming the expression, the name and the fields when one is not. */
+struct hq_workout_where;
+struct hq_workout_where *hq_workout_where_new(const char *const *srcs,
+    size_t n, const char *const *fields, size_t nfields, struct hq_err *e);
+/* Whether every expression holds for vals (by fields' index; NAN: no
+ * value, and a comparison with it is false). */
+int hq_workout_where_holds(const struct hq_workout_where *w,
+    const double *vals);
+void hq_workout_where_free(struct hq_workout_where *w);
+
 #endif

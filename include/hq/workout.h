@@ -18,6 +18,23 @@
 #include "hq/output.h"
 #include "hq/store.h"
 
+/* Numbers a higher layer adds to each workout's row, after the list's
+ * own fields (the athlete's figures, lib/analyze/athlete_rows.c): fill
+ * puts keys[i]'s value for workout id in vals[i] (NAN: null) and returns
+ * 0, or -1 with e set; tail, when set, writes fields of its own after
+ * them (the settings used). table_key names the one a table shows, before
+ * its route column (NULL: none). --where (hq_workout_filter.where) may
+ * name every key. */
+#define HQ_WORKOUT_MORE_MAX 32
+struct hq_workout_more {
+	const char *const *keys;
+	size_t n;                    /* at most HQ_WORKOUT_MORE_MAX */
+	const char *table_key;
+	int (*fill)(void *arg, int64_t id, double *vals, struct hq_err *e);
+	void (*tail)(void *arg, struct hq_out *out);
+	void *arg;
+};
+
 struct hq_workout_filter {
 	const char *type;       /* "running", "HKWorkoutActivityTypeRunning", "run"; NULL = any */
 	int64_t from, to;       /* [from, to) on the start time; to = 0: no bound */
@@ -27,6 +44,14 @@ struct hq_workout_filter {
 	 * kept recording; 1: every recording, each row with same_as (the
 	 * kept one's id, or null). */
 	int all_sources;
+	/* Expressions (expr.h) on the rows' numeric fields, all of which
+	 * must hold: duration_min, distance_km, energy_kcal, avg_hr, max_hr,
+	 * pace_min_per_km, speed_kmh, id, has_route and more's keys. An
+	 * unknown name is an error that lists them. limit and offset count
+	 * the rows that hold. */
+	const char *const *where;
+	size_t nwhere;
+	const struct hq_workout_more *more;   /* NULL: none */
 };
 
 /* One row per workout, newest first (so limit 3 is the last three): id,
@@ -73,6 +98,14 @@ int hq_workout_has_same(struct hq_store *s);
  *                  route_min_lat/_min_lon/_max_lat/_max_lon   when it has a route.
  * Returns 1, 0 when there is no such workout, -1 on error. */
 int hq_workout_detail(struct hq_store *s, int64_t id, struct hq_out *out,
+    struct hq_err *e);
+/* The i-th numeric field of a list row that --where may name (id,
+ * duration_min, ...), NULL past the last. */
+const char *hq_workout_field_at(size_t i);
+
+/* The same with more's fields after the list's (more may be NULL). */
+int hq_workout_detail_more(struct hq_store *s, int64_t id,
+    const struct hq_workout_more *more, struct hq_out *out,
     struct hq_err *e);
 
 /* A workout as a command line names it: its ID ("17"), "last" (the

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "hq/athlete.h"
+#include "hq/athlete_cache.h"
 
 #define HR_ID "HKQuantityTypeIdentifierHeartRate"
 #define REST_ID "HKQuantityTypeIdentifierRestingHeartRate"
@@ -283,7 +284,8 @@ hq_athlete_defaults(struct hq_athlete *a, struct hq_store *s,
     struct hq_err *e)
 {
 	char o1[160], o2[160], o3[160];
-	double v;
+	double v = NAN;
+	int all_kept = 0;
 
 	if (!a->basis[HQ_ATH_SEX]) {
 		enum hq_sex sex = HQ_SEX_UNKNOWN;
@@ -294,6 +296,16 @@ hq_athlete_defaults(struct hq_athlete *a, struct hq_store *s,
 		    HQ_BASIS_STORE;
 	}
 	if (!a->basis[HQ_ATH_MAX_HR] && s) {
+		/* From the kept per-workout summaries when every workout has
+		 * one (kept now if the store can be written), else from the
+		 * samples. */
+		all_kept = hq_athcache_max_hr(s, &v, e);
+		if (all_kept == 0 && (all_kept = hq_athcache_fill(s, e)) > 0)
+			all_kept = hq_athcache_max_hr(s, &v, e);
+		if (all_kept < 0)
+			return -1;
+	}
+	if (!a->basis[HQ_ATH_MAX_HR] && s && !all_kept) {
 		/* CROSS JOIN keeps the workouts outside: one range of the
 		 * sample index each (else SQLite scans the workouts per sample). */
 		if (query_num(s, "SELECT max(x.value) FROM workout w CROSS JOIN sample x"
@@ -301,10 +313,10 @@ hq_athlete_defaults(struct hq_athlete *a, struct hq_store *s,
 		    " AND x.start >= w.start AND x.start < w.end AND x.text = ''",
 		    HR_ID, &v, e))
 			return -1;
-		if (!isnan(v)) {
-			a->max_hr = v;
-			a->basis[HQ_ATH_MAX_HR] = HQ_BASIS_STORE;
-		}
+	}
+	if (!a->basis[HQ_ATH_MAX_HR] && s && !isnan(v)) {
+		a->max_hr = v;
+		a->basis[HQ_ATH_MAX_HR] = HQ_BASIS_STORE;
 	}
 	if (!a->basis[HQ_ATH_REST_HR]) {
 		v = NAN;

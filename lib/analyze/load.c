@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "hq/athlete.h"
+#include "hq/athlete_cache.h"
 #include "hq/buf.h"
 #include "hq/catalog.h"
 #include "hq/time.h"
@@ -322,13 +323,13 @@ read_elevation(struct reader *r, struct hq_athlete_workout *w,
 	return 0;
 }
 
+/* The workout row alone: 1, 0 when there is none, -1. */
 static int
-reader_read(struct reader *r, int64_t id, unsigned flags,
-    struct hq_athlete_workout *w, struct hq_err *e)
+reader_head(struct reader *r, int64_t id, struct hq_athlete_workout *w,
+    struct hq_err *e)
 {
 	sqlite3_stmt *q = stmt(r, Q_WORKOUT, (struct hq_bind[]){ HQ_INT(id),
 	    HQ_END }, e);
-	double pmax;
 	int rc;
 
 	memset(w, 0, sizeof *w);
@@ -349,8 +350,18 @@ reader_read(struct reader *r, int64_t id, unsigned flags,
 	w->end = sqlite3_column_int64(q, 3);
 	w->distance_m = sqlite3_column_type(q, 4) == SQLITE_NULL ? NAN :
 	    sqlite3_column_double(q, 4);
-	w->ascended_m = w->route_gain_m = NAN;
+	w->ascended_m = w->route_gain_m = w->hr_sample_max = NAN;
 	sqlite3_reset(q);
+	return 1;
+}
+
+/* The rest of w after reader_head: pauses, series, elevation. */
+static int
+reader_body(struct reader *r, unsigned flags, struct hq_athlete_workout *w,
+    struct hq_err *e)
+{
+	double pmax;
+
 	if (read_pauses(r, w, e) ||
 	    read_series(r, w, r->hr_id, &w->hr, &w->nhr, &w->hr_source,
 	    &w->hr_sample_max, e) ||
@@ -360,6 +371,53 @@ reader_read(struct reader *r, int64_t id, unsigned flags,
 		hq_athlete_workout_free(w);
 		return -1;
 	}
+	return 1;
+}
+
+static int
+reader_read(struct reader *r, int64_t id, unsigned flags,
+    struct hq_athlete_workout *w, struct hq_err *e)
+{
+	int rc = reader_head(r, id, w, e);
+
+	return rc <= 0 ? rc : reader_body(r, flags, w, e);
+}
+
+/* Workout id's figures from its kept summary, else from its samples
+ * (then kept): 1, 0 when there is no such workout, -1. */
+static int
+reader_cached(struct reader *r, struct hq_athcache *c,
+    const struct hq_athlete *a, int64_t id, struct hq_athlete_workout *w,
+    struct hq_athlete_figures *f, struct hq_err *e)
+{
+	struct hq_athlete_summary sum;
+	int rc = reader_head(r, id, w, e);
+
+	if (rc <= 0)
+		return rc;
+	if ((rc = hq_athcache_get(c, id, &sum, e)) < 0) {
+		hq_athlete_workout_free(w);
+		return -1;
+	}
+	if (rc) {
+		w->cached = 1;
+		w->paused_s = sum.paused_s;
+		w->hr_source = sum.hr_source;
+		w->power_source = sum.power_source;
+		w->hr_sample_max = sum.hr_sample_max;
+		w->route_gain_m = sum.route_gain_m;
+		w->ascended_m = sum.ascended_m;
+	} else {
+		/* Everything, elevation too: the row serves every walk. */
+		if (reader_body(r, 0, w, e) < 0)
+			return -1;
+		hq_athlete_summarize(w, &sum);
+		hq_athcache_put(c, &sum);
+	}
+	sum.start = w->start;
+	sum.end = w->end;
+	hq_athlete_figures_of(a, &sum, f);
+	hq_athlete_summary_free(&sum);
 	return 1;
 }
 
@@ -621,20 +679,25 @@ hq_athlete_each(struct hq_store *s, const struct hq_athlete *a,
     unsigned flags, hq_athlete_fn *fn, void *arg, struct hq_err *e)
 {
 	struct reader r;
+	struct hq_athcache *c = NULL;
 	sqlite3_stmt *q;
 	long n = 0;
 	int rc;
 
 	if (reader_start(&r, s, e))
 		return -1;
-	if (prepare_walk(s, ntypes, types, from, to, &q, e)) {
+	if (((flags & HQ_ATHLETE_CACHED) && !(c = hq_athcache_open(s, e))) ||
+	    prepare_walk(s, ntypes, types, from, to, &q, e)) {
+		hq_athcache_close(c);
 		reader_done(&r);
 		return -1;
 	}
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		struct hq_athlete_workout w;
 		struct hq_athlete_figures f;
-		int got = reader_read(&r, sqlite3_column_int64(q, 0), flags, &w, e);
+		int64_t id = sqlite3_column_int64(q, 0);
+		int got = c ? reader_cached(&r, c, a, id, &w, &f, e) :
+		    reader_read(&r, id, flags, &w, e);
 		int stop;
 
 		if (got < 0) {
@@ -643,7 +706,8 @@ hq_athlete_each(struct hq_store *s, const struct hq_athlete *a,
 		}
 		if (got == 0)
 			continue;
-		hq_athlete_figures(a, &w, &f);
+		if (!c)
+			hq_athlete_figures(a, &w, &f);
 		stop = fn(arg, &w, &f);
 		hq_athlete_workout_free(&w);
 		n++;
@@ -656,8 +720,85 @@ hq_athlete_each(struct hq_store *s, const struct hq_athlete *a,
 		n = -1;
 	}
 	sqlite3_finalize(q);
+	hq_athcache_close(c);
 	reader_done(&r);
 	return n;
+}
+
+struct hq_athlete_reader {
+	struct reader r;
+	struct hq_athcache *c;
+};
+
+struct hq_athlete_reader *
+hq_athlete_reader_new(struct hq_store *s, struct hq_err *e)
+{
+	struct hq_athlete_reader *k = hq_xcalloc(1, sizeof *k);
+
+	if (reader_start(&k->r, s, e) || !(k->c = hq_athcache_open(s, e))) {
+		reader_done(&k->r);
+		free(k);
+		return NULL;
+	}
+	return k;
+}
+
+int
+hq_athlete_figures_id(struct hq_athlete_reader *k, const struct hq_athlete *a,
+    int64_t id, struct hq_athlete_workout *w, struct hq_athlete_figures *f,
+    struct hq_err *e)
+{
+	struct hq_athlete_workout mine;
+	int rc = reader_cached(&k->r, k->c, a, id, w ? w : &mine, f, e);
+
+	if (rc > 0 && !w)
+		hq_athlete_workout_free(&mine);
+	return rc;
+}
+
+void
+hq_athlete_reader_free(struct hq_athlete_reader *k)
+{
+	if (!k)
+		return;
+	hq_athcache_close(k->c);
+	reader_done(&k->r);
+	free(k);
+}
+
+int
+hq_athcache_fill(struct hq_store *s, struct hq_err *e)
+{
+	struct hq_athlete_reader *k;
+	struct hq_athlete a;
+	struct hq_athlete_figures f;
+	sqlite3_stmt *q;
+	int rc, got = 0;
+
+	if (!(k = hq_athlete_reader_new(s, e)))
+		return -1;
+	if (!hq_athcache_writable(k->c)) {
+		hq_athlete_reader_free(k);
+		return 0;
+	}
+	hq_athlete_init(&a);
+	if (hq_store_prepare(s, "SELECT id FROM workout ORDER BY id", &q, e)) {
+		hq_athlete_reader_free(k);
+		return -1;
+	}
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
+		if ((got = hq_athlete_figures_id(k, &a, sqlite3_column_int64(q, 0),
+		    NULL, &f, e)) < 0)
+			break;
+	if (got >= 0 && rc != SQLITE_DONE) {
+		hq_err_set(e, "%s: walking the workouts: %s", hq_store_filename(s),
+		    sqlite3_errmsg(hq_store_db(s)));
+		got = -1;
+	}
+	sqlite3_finalize(q);
+	rc = got < 0 ? -1 : hq_athcache_writable(k->c);
+	hq_athlete_reader_free(k);
+	return rc;
 }
 
 struct days {
@@ -705,8 +846,8 @@ hq_athlete_days(struct hq_store *s, const struct hq_athlete *a,
 
 	*days = NULL;
 	*n = 0;
-	if (hq_athlete_each(s, a, types, ntypes, 0, 0, HQ_ATHLETE_LOAD_ONLY,
-	    add_day, &ds, e) < 0) {
+	if (hq_athlete_each(s, a, types, ntypes, 0, 0, HQ_ATHLETE_LOAD_ONLY |
+	    HQ_ATHLETE_CACHED, add_day, &ds, e) < 0) {
 		free(ds.d);
 		return -1;
 	}

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "hq/agent_log.h"
+#include "hq/athlete_rows.h"
 #include "hq/buf.h"
 #include "hq/catalog.h"
 #include "hq/complete.h"
@@ -158,6 +159,14 @@ hq_complete_when(const struct hq_complete *c)
 void
 hq_complete_where(const struct hq_complete *c)
 {
+	/* hq-query workouts: the rows' numeric fields and figures. */
+	if (c->noperands && strcmp(c->operands[0], "workouts") == 0) {
+		for (size_t i = 0; hq_workout_field_at(i); i++)
+			hq_complete_add(c, hq_workout_field_at(i), NULL);
+		for (size_t i = 0; hq_athlete_rows_key_at(i); i++)
+			hq_complete_add(c, hq_athlete_rows_key_at(i), NULL);
+		return;
+	}
 	hq_complete_add(c, "value", "a sample's value, or the first aggregation's");
 	hq_complete_add(c, "n", "the samples in a bucket");
 	add_aggs(c);

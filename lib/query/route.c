@@ -50,10 +50,14 @@ xml_text(FILE *fp, const char *s)
 		}
 }
 
+#define GPXTPX "http://www.garmin.com/xmlschemas/TrackPointExtension/v1"
+
 static void
-gpx_point(FILE *fp, const struct point *p)
+gpx_point(FILE *fp, const struct point *p,
+    double (*hr_at)(void *arg, int64_t t), void *arg)
 {
 	char t[40];
+	double hr = hr_at && p->has_time ? hr_at(arg, p->time) : NAN;
 
 	fprintf(fp, "      <trkpt lat=\"%.7f\" lon=\"%.7f\">", p->lat, p->lon);
 	if (!isnan(p->ele))
@@ -62,6 +66,9 @@ gpx_point(FILE *fp, const struct point *p)
 		hq_time_format_utc(p->time, t, sizeof t);
 		fprintf(fp, "<time>%s</time>", t);
 	}
+	if (isfinite(hr) && hr >= 0 && hr < 255.5)
+		fprintf(fp, "<extensions><gpxtpx:TrackPointExtension><gpxtpx:hr>"
+		    "%.0f</gpxtpx:hr></gpxtpx:TrackPointExtension></extensions>", hr);
 	fputs("</trkpt>\n", fp);
 }
 
@@ -128,6 +135,14 @@ long
 hq_route_write(struct hq_store *s, int64_t workout_id, const char *name,
     enum hq_route_format f, FILE *fp, struct hq_err *e)
 {
+	return hq_route_write_hr(s, workout_id, name, f, fp, NULL, NULL, e);
+}
+
+long
+hq_route_write_hr(struct hq_store *s, int64_t workout_id, const char *name,
+    enum hq_route_format f, FILE *fp, double (*hr_at)(void *arg, int64_t t),
+    void *arg, struct hq_err *e)
+{
 	sqlite3_stmt *st = NULL;
 	struct routes r;
 	struct point p;
@@ -148,7 +163,10 @@ hq_route_write(struct hq_store *s, int64_t workout_id, const char *name,
 	if (f == HQ_ROUTE_GPX) {
 		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		    "<gpx version=\"1.1\" creator=\"hq\" "
-		    "xmlns=\"http://www.topografix.com/GPX/1/1\">\n  <trk>\n", fp);
+		    "xmlns=\"http://www.topografix.com/GPX/1/1\"", fp);
+		if (hr_at)
+			fputs(" xmlns:gpxtpx=\"" GPXTPX "\"", fp);
+		fputs(">\n  <trk>\n", fp);
 		if (name) {
 			fputs("    <name>", fp);
 			xml_text(fp, name);
@@ -164,7 +182,7 @@ hq_route_write(struct hq_store *s, int64_t workout_id, const char *name,
 			fputs("    <trkseg>\n", fp);
 			while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 				read_point(st, &p);
-				gpx_point(fp, &p);
+				gpx_point(fp, &p, hr_at, arg);
 				written++;
 			}
 			fputs("    </trkseg>\n", fp);

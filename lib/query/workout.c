@@ -7,6 +7,7 @@
 
 #include "hq/buf.h"
 #include "hq/catalog.h"
+#include "hq/query_int.h"
 #include "hq/rowdesc.h"
 #include "hq/time.h"
 #include "hq/workout.h"
@@ -175,6 +176,8 @@ struct workout {
 	double avg_hr, max_hr;
 	const char *hr_from;          /* "statistics", "samples" or NULL */
 	int has_route;
+	double more[HQ_WORKOUT_MORE_MAX];   /* hq_workout_more's values */
+	size_t table_more;            /* the one a table shows */
 };
 
 static const char *const distance_ids[] = {
@@ -386,6 +389,7 @@ static double max_hr(const void *r) { return round_to(W_(r)->max_hr, 1); }
 static double kcal_whole(const void *r) { return round_to(W_(r)->energy_kcal, 0); }
 static double hr_whole(const void *r) { return round_to(W_(r)->avg_hr, 0); }
 static double max_whole(const void *r) { return round_to(W_(r)->max_hr, 0); }
+static double more_whole(const void *r) { return round_to(W_(r)->more[W_(r)->table_more], 0); }
 
 static double
 pace_min_per_km(const void *r)
@@ -426,6 +430,10 @@ static const struct hq_col workout_cols[] = {
 	{ .key = NULL },
 };
 
+struct hq_workout_more_cols {
+	struct hq_col cols[16];
+};
+
 /* The list's row as people read it, in 80 columns: the start as date and
  * time, the duration as a clock, pace or speed by type, whole calories and
  * beats; the source, then the time, the peak, the calories and the route
@@ -445,6 +453,81 @@ static const struct hq_col workout_table_cols[] = {
 	{ WK("source", HQ_COL_CHARS, source), .fit = { .drop = 1, .min_width = 10 } },
 	{ .key = NULL },
 };
+
+/* The numbers --where names: the list's own, then more's keys. */
+static const char *const own_fields[] = {
+	"id", "duration_min", "distance_km", "energy_kcal", "avg_hr", "max_hr",
+	"pace_min_per_km", "speed_kmh", "has_route",
+};
+#define NOWN (sizeof own_fields / sizeof own_fields[0])
+
+const char *
+hq_workout_field_at(size_t i)
+{
+	return i < NOWN ? own_fields[i] : NULL;
+}
+
+static void
+field_values(const struct workout *w, const struct hq_workout_more *more,
+    double *v)
+{
+	v[0] = (double)w->id;
+	v[1] = duration_min(w);
+	v[2] = distance_km(w);
+	v[3] = energy_kcal(w);
+	v[4] = avg_hr(w);
+	v[5] = max_hr(w);
+	v[6] = pace_min_per_km(w);
+	v[7] = speed_kmh(w);
+	v[8] = w->has_route;
+	for (size_t i = 0; more && i < more->n; i++)
+		v[NOWN + i] = w->more[i];
+}
+
+/* The table's columns with more's table_key before the route: into
+ * cols (room for the table's and one more). */
+static const struct hq_col *
+table_cols(const struct hq_workout_more *more, struct hq_workout_more_cols *c,
+    size_t *ix)
+{
+	size_t k = 0;
+
+	if (!more || !more->table_key)
+		return workout_table_cols;
+	for (*ix = 0; *ix < more->n && strcmp(more->keys[*ix], more->table_key);
+	    (*ix)++)
+		;
+	if (*ix == more->n)
+		return workout_table_cols;
+	for (const struct hq_col *col = workout_table_cols; col->key; col++) {
+		if (strcmp(col->key, "route") == 0)
+			c->cols[k++] = (struct hq_col){ HQ_COL_N(more->table_key,
+			    more_whole), .fit = { .drop = 6 } };
+		c->cols[k++] = *col;
+	}
+	c->cols[k] = (struct hq_col){ .key = NULL };
+	return c->cols;
+}
+
+/* more's values for w, then its own fields after the list's cells. */
+static int
+more_fill(const struct hq_workout_more *more, struct workout *w,
+    struct hq_err *e)
+{
+	for (size_t i = 0; i < HQ_WORKOUT_MORE_MAX; i++)
+		w->more[i] = NAN;
+	return more ? more->fill(more->arg, w->id, w->more, e) : 0;
+}
+
+static void
+more_cells(const struct hq_workout_more *more, const struct workout *w,
+    struct hq_out *out)
+{
+	for (size_t i = 0; more && i < more->n; i++)
+		hq_out_num(out, more->keys[i], w->more[i]);
+	if (more && more->tail)
+		more->tail(more->arg, out);
+}
 
 /* Statements the list and the detail share. */
 struct queries {
@@ -505,14 +588,33 @@ hq_workout_list(struct hq_store *s, const struct hq_workout_filter *f,
 	struct queries qs;
 	struct stats st = { 0 };
 	struct workout w;
+	struct hq_workout_more_cols tc;
+	struct hq_workout_where *where = NULL;
+	const struct hq_workout_more *more;
+	const struct hq_col *tcols;
 	sqlite3_stmt *q = NULL;
 	const char *type = NULL;
+	const char *fields[NOWN + HQ_WORKOUT_MORE_MAX];
+	double vals[NOWN + HQ_WORKOUT_MORE_MAX];
 	char suggest[64], sql[1024];
-	long rows = 0;
+	long rows = 0, skip;
+	size_t table_ix = 0;
 	int rc, same, table = hq_out_format(out) == HQ_FMT_TABLE;
 
 	if (!f)
 		f = &none;
+	more = f->more && f->more->n <= HQ_WORKOUT_MORE_MAX ? f->more : NULL;
+	if (f->nwhere) {
+		size_t nf = 0;
+		for (size_t i = 0; i < NOWN; i++)
+			fields[nf++] = own_fields[i];
+		for (size_t i = 0; more && i < more->n; i++)
+			fields[nf++] = more->keys[i];
+		if (!(where = hq_workout_where_new(f->where, f->nwhere, fields, nf,
+		    e)))
+			return -1;
+	}
+	skip = where && f->offset > 0 ? f->offset : 0;
 	if (f->type) {
 		type = hq_workout_type_identifier(f->type, suggest, sizeof suggest);
 		if (!type) {
@@ -527,6 +629,7 @@ hq_workout_list(struct hq_store *s, const struct hq_workout_filter *f,
 	}
 	if (queries_prepare(s, &qs, e) != 0) {
 		queries_free(&qs);
+		hq_workout_where_free(where);
 		return -1;
 	}
 	same = hq_workout_has_same(s);
@@ -540,6 +643,7 @@ hq_workout_list(struct hq_store *s, const struct hq_workout_filter *f,
 	    " (SELECT workout_id FROM workout_same)" : "");
 	if (hq_store_prepare(s, sql, &q, e) != 0) {
 		queries_free(&qs);
+		hq_workout_where_free(where);
 		return -1;
 	}
 	if (type)
@@ -547,19 +651,34 @@ hq_workout_list(struct hq_store *s, const struct hq_workout_filter *f,
 	sqlite3_bind_int64(q, 2, f->from ? f->from : INT64_MIN);
 	sqlite3_bind_int64(q, 3, f->to);
 	sqlite3_bind_double(q, 4, f->min_duration * 60);
-	sqlite3_bind_int64(q, 5, f->limit > 0 ? f->limit : -1);
-	sqlite3_bind_int64(q, 6, f->offset > 0 ? f->offset : 0);
+	/* With --where the rows that hold are counted here, not by SQL. */
+	sqlite3_bind_int64(q, 5, f->limit > 0 && !where ? f->limit : -1);
+	sqlite3_bind_int64(q, 6, f->offset > 0 && !where ? f->offset : 0);
+	tcols = table_cols(more, &tc, &table_ix);
 	if (table)
-		hq_out_fit_cols(out, workout_table_cols);
+		hq_out_fit_cols(out, tcols);
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		read_workout(q, &w);
+		w.table_more = table_ix;
 		if (stats_load(qs.stats, w.id, &st, e) != 0 ||
-		    complete_workout(&w, &st, qs.hr, e) != 0) {
+		    complete_workout(&w, &st, qs.hr, e) != 0 ||
+		    more_fill(more, &w, e) != 0) {
 			rows = -1;
 			break;
 		}
+		if (where) {
+			field_values(&w, more, vals);
+			if (!hq_workout_where_holds(where, vals))
+				continue;
+			if (skip > 0) {
+				skip--;
+				continue;
+			}
+		}
 		hq_out_begin(out);
-		hq_out_cells(out, table ? workout_table_cols : workout_cols, &w);
+		hq_out_cells(out, table ? tcols : workout_cols, &w);
+		if (!table)
+			more_cells(more, &w, out);
 		if (f->all_sources && !table) {
 			if (sqlite3_column_type(q, 9) == SQLITE_NULL)
 				hq_out_null(out, "same_as");
@@ -568,6 +687,10 @@ hq_workout_list(struct hq_store *s, const struct hq_workout_filter *f,
 		}
 		hq_out_end(out);
 		rows++;
+		if (where && f->limit > 0 && rows >= f->limit) {
+			rc = SQLITE_DONE;
+			break;
+		}
 	}
 	if (rows >= 0 && rc != SQLITE_DONE) {
 		hq_err_set(e, "reading workouts: %s", sqlite3_errmsg(hq_store_db(s)));
@@ -576,6 +699,7 @@ hq_workout_list(struct hq_store *s, const struct hq_workout_filter *f,
 	sqlite3_finalize(q);
 	queries_free(&qs);
 	stats_free(&st);
+	hq_workout_where_free(where);
 	return rows;
 }
 
@@ -891,6 +1015,13 @@ int
 hq_workout_detail(struct hq_store *s, int64_t id, struct hq_out *out,
     struct hq_err *e)
 {
+	return hq_workout_detail_more(s, id, NULL, out, e);
+}
+
+int
+hq_workout_detail_more(struct hq_store *s, int64_t id,
+    const struct hq_workout_more *more, struct hq_out *out, struct hq_err *e)
+{
 	struct queries qs;
 	struct stats st = { 0 };
 	struct workout w;
@@ -916,10 +1047,13 @@ hq_workout_detail(struct hq_store *s, int64_t id, struct hq_out *out,
 	read_workout(q, &w);
 	if (stats_load(qs.stats, w.id, &st, e) != 0 ||
 	    complete_workout(&w, &st, qs.hr, e) != 0 ||
-	    count_activities(s, w.id, &nact, e) != 0)
+	    count_activities(s, w.id, &nact, e) != 0 ||
+	    more_fill(more && more->n <= HQ_WORKOUT_MORE_MAX ? more : NULL, &w,
+	    e) != 0)
 		goto done;
 	hq_out_begin(out);
 	hq_out_cells(out, workout_cols, &w);
+	more_cells(more && more->n <= HQ_WORKOUT_MORE_MAX ? more : NULL, &w, out);
 	hq_out_str(out, "hr_source", w.hr_from);
 	hq_out_num(out, "elapsed_min", round_to((double)(w.end - w.start) / 60, 2));
 	hq_out_int(out, "activities", nact);

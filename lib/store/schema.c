@@ -503,6 +503,32 @@ static const char *const migrations[] = {
 	"  workout_id INTEGER PRIMARY KEY,"
 	"  same_as INTEGER NOT NULL"
 	");",
+	/* 9 (issue 21), appended; the lead renumbers at merge if another
+	 * lands first. What the athlete's figures need of each workout,
+	 * whatever the settings (hq_athlete_summary, athlete_cache.h): the
+	 * seconds held at each heart rate (bins, native doubles and
+	 * integers), NP, the gains. Filled on first use; a row counts only
+	 * while stamp is the store's latest import id, so any import makes
+	 * every row stale. Empty here. */
+	"CREATE TABLE IF NOT EXISTS workout_figures ("
+	"  workout_id INTEGER PRIMARY KEY,"
+	"  stamp INTEGER NOT NULL,"
+	"  paused_s INTEGER NOT NULL,"
+	"  hr_source INTEGER NOT NULL,"
+	"  power_source INTEGER NOT NULL,"
+	"  nhr INTEGER NOT NULL,"
+	"  hr_max REAL,"
+	"  hr_sample_max REAL,"
+	"  np REAL,"
+	"  power_s REAL NOT NULL,"
+	"  route_gain_m REAL,"
+	"  ascended_m REAL,"
+	"  bins BLOB"
+	");"
+	/* Whether every workout has a good row, and max_hr's default, without
+	 * reading the rows. */
+	"CREATE INDEX IF NOT EXISTS workout_figures_stamp"
+	"  ON workout_figures(stamp, hr_sample_max);",
 };
 
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
