@@ -15,6 +15,7 @@
 #include "hq/buf.h"
 #include "hq/complete.h"
 #include "hq/config.h"
+#include "hq/correlate.h"
 #include "hq/dexa.h"
 #include "hq/err.h"
 #include "hq/labs.h"
@@ -22,13 +23,16 @@
 #include "hq/output.h"
 #include "hq/report_out.h"
 #include "hq/report_read.h"
+#include "hq/select.h"
 #include "hq/store.h"
 #include "hq/time.h"
+#include "hq/trend_out.h"
 #include "hq/zone.h"
 
 enum {
 	OPT_UNIT = HQ_OPT_LONG, OPT_FIELDS, OPT_LAST, OPT_DATES, OPT_FROM,
 	OPT_TO, OPT_BY, OPT_AGP, OPT_FORMAT, OPT_TZ, OPT_DB, OPT_COMPLETE_TESTS,
+	OPT_WEEK,
 };
 
 static const struct hq_opt options[] = {
@@ -40,10 +44,10 @@ static const struct hq_opt options[] = {
 	  "2..1000", "compare dexa: compare the oldest of the last N scans with the newest; 2 (the default) is the last two scans.", 1 },
 	{ OPT_DATES, "dates", HQ_OPT_STRING, "D1,D2", "compare dexa: the scans of two dates (2024-01-10,2024-07-12)",
 	  NULL, "compare dexa: the scans of two dates, \"D1,D2\" (2024-01-10,2024-07-12; a month such as 2024-01 takes the newest scan in it). Use hq-report list dexa to see the dates.", 1 },
-	HQ_OPT_FROM(OPT_FROM, "cgm: start at DATE (2024-12-01, 2024-12, 2024-W49, today, 30d, last-month...)",
-	  "cgm only: start of the range, a local date: 2024-12-01, 2024-12 (a month), 2024-W49, today, yesterday, 7d/4w/3m/1y (ago), this-week, last-month... Without from and to, every reading in the store."),
-	HQ_OPT_TO(OPT_TO, "cgm: end with DATE, inclusive (same forms as --from)",
-	  "cgm only: end of the range, inclusive of the whole day/week/month it names: from \"2024-12\" to \"2024-12\" is all of December."),
+	HQ_OPT_FROM(OPT_FROM, "cgm, trend METRIC: start at DATE (2024-12-01, 2024-12, 2024-W49, today, 30d, last-month...)",
+	  "cgm and trend METRIC: start of the range, a local date: 2024-12-01, 2024-12 (a month), 2024-W49, today, yesterday, 7d/4w/3m/1y (ago), this-week, last-month... Without from and to, every reading in the store."),
+	HQ_OPT_TO(OPT_TO, "cgm, trend METRIC: end with DATE, inclusive (same forms as --from)",
+	  "cgm and trend METRIC: end of the range, inclusive of the whole day/week/month it names: from \"2024-12\" to \"2024-12\" is all of December."),
 	{ OPT_BY, "by", HQ_OPT_ENUM, "PERIOD", "cgm: a row per local day, week or month instead of one for the range",
 	  "day|week|month", "cgm only: one row per local day, ISO week or month instead of one for the whole range (to compare weeks, or see a trend).", 1 },
 	{ OPT_AGP, "agp", HQ_OPT_FLAG, NULL, "cgm: the daily profile, 96 rows: percentiles per 15 minutes",
@@ -209,6 +213,37 @@ run_cgm(struct cli *c, int argc, char **argv, struct hq_err *e)
 	return hq_cgm_report_print(c->store, &o, c->format_name, stdout, e);
 }
 
+/* The metric's daily values as hq-query --by day gives them, with the
+ * [query] settings of the config (source priority, sleep cutoff). */
+static int
+run_trend_metric(struct cli *c, int argc, char **argv, struct hq_err *e)
+{
+	struct hq_select settings;
+	struct hq_config *cfg;
+	struct hq_corr_store cs = { c->store, &settings };
+	int64_t from, to;
+	int rc;
+
+	(void)argc;
+	if (hq_time_parse_from_to(c->from, c->to, (int64_t)time(NULL), &from,
+	    &to, e)) {
+		hq_warn("%s", e->msg);
+		return 2;
+	}
+	hq_select_init(&settings);
+	if (!(cfg = hq_config_load(NULL, e)) || hq_select_config(&settings, cfg, e)) {
+		hq_config_free(cfg);
+		hq_select_free(&settings);
+		return -1;
+	}
+	hq_config_free(cfg);
+	rc = hq_trend_metric_out(&cs, argv[0],
+	    from == INT64_MIN ? INT64_MIN : hq_time_local_day(from),
+	    to == INT64_MAX ? INT64_MAX : hq_time_local_day(to - 1), c->out, e);
+	hq_select_free(&settings);
+	return rc;
+}
+
 /* ---- dispatch ------------------------------------------------------------- */
 
 /*
@@ -218,7 +253,8 @@ run_cgm(struct cli *c, int argc, char **argv, struct hq_err *e)
  * printed) or -1 (e set).
  */
 enum { O_UNIT = 1, O_FIELDS = 2, O_COMPARE = 4, O_SVG = 8, O_HTML = 16,
-	O_CGM = 32 };
+	O_CGM = 32,
+	O_RANGE = 64 };
 
 static const struct sub {
 	const char *verb, *kind, *usage;
@@ -228,6 +264,7 @@ static const struct sub {
 	{ "list", NULL, "list [labs|dexa|cgm]", 0, 1, 0, run_list },
 	{ "latest", "labs", "latest labs [TEST...]", 0, -1, O_UNIT, run_latest_labs },
 	{ "trend", "labs", "trend labs TEST", 1, 1, O_UNIT | O_SVG, run_trend_labs },
+	{ "trend", NULL, "trend METRIC", 1, 1, O_RANGE, run_trend_metric },
 	{ "latest", "dexa", "latest dexa", 0, 0, O_FIELDS, run_latest_dexa },
 	{ "compare", "dexa", "compare dexa", 0, 0, O_FIELDS | O_COMPARE | O_SVG,
 	  run_compare_dexa },
@@ -275,7 +312,8 @@ complete_offers(const struct hq_complete *c, const struct hq_opt *o)
 {
 	static const struct { int id, needs; } only[] = {
 		{ OPT_UNIT, O_UNIT }, { OPT_FIELDS, O_FIELDS }, { OPT_LAST, O_COMPARE },
-		{ OPT_DATES, O_COMPARE }, { OPT_FROM, O_CGM }, { OPT_TO, O_CGM },
+		{ OPT_DATES, O_COMPARE }, { OPT_FROM, O_CGM | O_RANGE },
+		{ OPT_TO, O_CGM | O_RANGE },
 		{ OPT_BY, O_CGM }, { OPT_AGP, O_CGM },
 	};
 	int used = 0;
@@ -344,7 +382,7 @@ check_accepts(const struct cli *c, const struct sub *s)
 		wrong = "--format svg";
 	else if (c->html && !(s->accepts & O_HTML))
 		wrong = "--format html";
-	else if ((c->from || c->to) && !(s->accepts & O_CGM))
+	else if ((c->from || c->to) && !(s->accepts & (O_CGM | O_RANGE)))
 		wrong = c->from ? "--from" : "--to";
 	else if ((c->by >= 0 || c->agp) && !(s->accepts & O_CGM))
 		wrong = c->agp ? "--agp" : "--by";
