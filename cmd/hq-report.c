@@ -27,6 +27,7 @@
 #include "hq/store.h"
 #include "hq/time.h"
 #include "hq/trend_out.h"
+#include "hq/week.h"
 #include "hq/zone.h"
 
 enum {
@@ -56,11 +57,14 @@ static const struct hq_opt options[] = {
 	  "jsonl|json|csv|table|svg|html"),
 	HQ_OPT_TZ(OPT_TZ, 0),
 	HQ_OPT_DB(OPT_DB),
+	{ OPT_WEEK, "week", HQ_OPT_STRING, "YYYY-Www", "week: the ISO week to show (2026-W47); default the last complete one",
+	  NULL, "week only: the ISO week (Monday to Sunday, local days), as YEAR-Wnn: 2026-W47. Omit for the last complete week, the usual question ('how was my week?').", 1 },
 	{ OPT_COMPLETE_TESTS, "complete-tests", HQ_OPT_FLAG, NULL, "print the lab tests in the store, one per line (for shell completion)", NULL, NULL, 0 },
 	{ 0, NULL, 0, NULL, NULL, NULL, NULL, 0 },
 };
 
 static void complete_operand(const struct hq_complete *c);
+static void complete_weeks(const struct hq_complete *c);
 static int complete_offers(const struct hq_complete *c, const struct hq_opt *o);
 
 static const struct hq_cmd_info cmd = {
@@ -110,6 +114,10 @@ static const struct hq_cmd_info cmd = {
 		{ NULL, NULL },
 	},
 	.split = "fields",
+	.completers = (const struct hq_opt_completer[]){
+		{ "week", complete_weeks },
+		{ NULL, NULL },
+	},
 	.complete_operand = complete_operand,
 	.complete_offers = complete_offers,
 };
@@ -117,6 +125,7 @@ static const struct hq_cmd_info cmd = {
 /* What the options asked for, and the run's shared state. */
 struct cli {
 	const char *unit, *dates, *tz, *db, *from, *to;
+	const char *week;
 	const char *format_name;     /* as given (cgm draws svg and html itself) */
 	char *fields;
 	long last;
@@ -213,6 +222,22 @@ run_cgm(struct cli *c, int argc, char **argv, struct hq_err *e)
 	return hq_cgm_report_print(c->store, &o, c->format_name, stdout, e);
 }
 
+/* The [query] settings (source priority, sleep cutoff) as hq-query takes
+ * them, and the configuration (for the athlete's); -1 with e set. */
+static int
+load_settings(struct hq_select *settings, struct hq_config **cfg,
+    struct hq_err *e)
+{
+	hq_select_init(settings);
+	if (!(*cfg = hq_config_load(NULL, e)) || hq_select_config(settings, *cfg, e)) {
+		hq_config_free(*cfg);
+		*cfg = NULL;
+		hq_select_free(settings);
+		return -1;
+	}
+	return 0;
+}
+
 /* The metric's daily values as hq-query --by day gives them, with the
  * [query] settings of the config (source priority, sleep cutoff). */
 static int
@@ -230,16 +255,48 @@ run_trend_metric(struct cli *c, int argc, char **argv, struct hq_err *e)
 		hq_warn("%s", e->msg);
 		return 2;
 	}
-	hq_select_init(&settings);
-	if (!(cfg = hq_config_load(NULL, e)) || hq_select_config(&settings, cfg, e)) {
-		hq_config_free(cfg);
-		hq_select_free(&settings);
+	if (load_settings(&settings, &cfg, e))
 		return -1;
-	}
 	hq_config_free(cfg);
 	rc = hq_trend_metric_out(&cs, argv[0],
 	    from == INT64_MIN ? INT64_MIN : hq_time_local_day(from),
 	    to == INT64_MAX ? INT64_MAX : hq_time_local_day(to - 1), c->out, e);
+	hq_select_free(&settings);
+	return rc;
+}
+
+static int
+run_week(struct cli *c, int argc, char **argv, struct hq_err *e)
+{
+	struct hq_select settings;
+	struct hq_config *cfg;
+	struct hq_corr_store cs = { c->store, &settings };
+	struct hq_week *w;
+	int64_t monday;
+	int rc = 0;
+
+	(void)argc, (void)argv;
+	if (hq_week_parse(c->week, (int64_t)time(NULL), &monday, e)) {
+		hq_opts_usage_error(&cmd, "%s", e->msg);
+		return 2;
+	}
+	if (load_settings(&settings, &cfg, e))
+		return -1;
+	w = hq_xcalloc(1, sizeof *w);
+	if (hq_week_run(&cs, cfg, monday, w, e))
+		rc = -1;
+	else if (c->html) {
+		if (hq_week_html(stdout, w)) {
+			hq_err_set(e, "write error");
+			rc = -1;
+		}
+	} else if (hq_week_out(w, c->out) == 0) {
+		hq_err_set(e, "no data in %s (%s): import some, or ask for another "
+		    "--week", w->label, "Monday to Sunday, local days");
+		rc = 1;
+	}
+	free(w);
+	hq_config_free(cfg);
 	hq_select_free(&settings);
 	return rc;
 }
@@ -254,7 +311,8 @@ run_trend_metric(struct cli *c, int argc, char **argv, struct hq_err *e)
  */
 enum { O_UNIT = 1, O_FIELDS = 2, O_COMPARE = 4, O_SVG = 8, O_HTML = 16,
 	O_CGM = 32,
-	O_RANGE = 64 };
+	O_RANGE = 64,
+	O_WEEK = 128 };
 
 static const struct sub {
 	const char *verb, *kind, *usage;
@@ -265,6 +323,7 @@ static const struct sub {
 	{ "latest", "labs", "latest labs [TEST...]", 0, -1, O_UNIT, run_latest_labs },
 	{ "trend", "labs", "trend labs TEST", 1, 1, O_UNIT | O_SVG, run_trend_labs },
 	{ "trend", NULL, "trend METRIC", 1, 1, O_RANGE, run_trend_metric },
+	{ "week", NULL, "week", 0, 0, O_WEEK | O_HTML, run_week },
 	{ "latest", "dexa", "latest dexa", 0, 0, O_FIELDS, run_latest_dexa },
 	{ "compare", "dexa", "compare dexa", 0, 0, O_FIELDS | O_COMPARE | O_SVG,
 	  run_compare_dexa },
@@ -303,6 +362,25 @@ complete_operand(const struct hq_complete *c)
 		hq_complete_lab_tests(c);
 }
 
+/* --week: the last few ISO weeks, newest first, the last complete one
+ * named so. */
+static void
+complete_weeks(const struct hq_complete *c)
+{
+	struct hq_err e;
+	int64_t monday;
+	char label[16];
+
+	if (hq_week_parse(NULL, (int64_t)time(NULL), &monday, &e))
+		return;
+	for (int i = -1; i < 8; i++) {
+		hq_time_bucket_label(hq_time_day_start(monday - 7 * i), HQ_WEEK, label,
+		    sizeof label);
+		hq_complete_add(c, label, i == -1 ? "this week (still going on)" :
+		    i == 0 ? "last week (the default)" : NULL);
+	}
+}
+
 static const struct sub *find_sub(int argc, char **argv, int *used);
 
 /* The options a subcommand takes, once it is typed: hq-report cgm --<TAB>
@@ -313,7 +391,7 @@ complete_offers(const struct hq_complete *c, const struct hq_opt *o)
 	static const struct { int id, needs; } only[] = {
 		{ OPT_UNIT, O_UNIT }, { OPT_FIELDS, O_FIELDS }, { OPT_LAST, O_COMPARE },
 		{ OPT_DATES, O_COMPARE }, { OPT_FROM, O_CGM | O_RANGE },
-		{ OPT_TO, O_CGM | O_RANGE },
+		{ OPT_TO, O_CGM | O_RANGE }, { OPT_WEEK, O_WEEK },
 		{ OPT_BY, O_CGM }, { OPT_AGP, O_CGM },
 	};
 	int used = 0;
@@ -386,6 +464,8 @@ check_accepts(const struct cli *c, const struct sub *s)
 		wrong = c->from ? "--from" : "--to";
 	else if ((c->by >= 0 || c->agp) && !(s->accepts & O_CGM))
 		wrong = c->agp ? "--agp" : "--by";
+	else if (c->week && !(s->accepts & O_WEEK))
+		wrong = "--week";
 	else if (c->has_last && c->dates)
 		wrong = "--last with --dates";
 	if (wrong) {
@@ -430,6 +510,7 @@ parse_cli(int argc, char **argv, struct cli *c, int *status)
 		case OPT_TZ: c->tz = p.arg; break;
 		case OPT_DB: c->db = p.arg; break;
 		case OPT_COMPLETE_TESTS: c->complete = 1; break;
+		case OPT_WEEK: c->week = p.arg; break;
 		}
 	if (id < 0) {
 		*status = p.status;
