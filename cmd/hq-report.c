@@ -70,9 +70,10 @@ static int complete_offers(const struct hq_complete *c, const struct hq_opt *o);
 static const struct hq_cmd_info cmd = {
 	.name = "hq-report",
 	.synopsis = "list [labs|dexa|cgm] | latest labs [TEST...] | trend labs TEST | "
-	    "latest dexa | compare dexa | cgm [OPTION]...",
+	    "latest dexa | compare dexa | cgm | week | trend METRIC [OPTION]...",
 	.summary = "Lab results, DEXA scans and glucose control: the latest, a trend, "
-	    "two scans compared, the CGM consensus metrics and the AGP.",
+	    "two scans compared, the CGM consensus metrics and the AGP; the week in "
+	    "one look; a metric's trend.",
 	.tool_description = "The user's lab results (blood work) and DEXA body-composition "
 	    "scans. Use [\"latest\",\"labs\",TEST...] for 'what is my latest LDL, is it in "
 	    "range?': rows test, loinc, date, value, comparator, unit, ref_low, ref_high, "
@@ -100,12 +101,27 @@ static const struct hq_cmd_info cmd = {
 	    "day is my glucose high?'. Readings in mg/dL; a reading stored twice (a CGM "
 	    "file and its copy in Apple Health) counts once. Use [\"list\"] to see which "
 	    "reports exist and their dates (for cgm, each sensor session's first day and "
-	    "days of readings). Exit 1: nothing found (the message says what).",
+	    "days of readings). Use [\"week\"] for 'how was my week?': one row per "
+	    "measure for the last complete ISO week (or week: \"2026-W47\"): "
+	    "measure, week, value, previous (the week before), change, unit, days; "
+	    "measures steps (avg/day), sleep (h, avg/night), resting_heart_rate, hrv "
+	    "(avg of daily means), active_energy (avg/day), exercise_time (min, "
+	    "total), workouts, workout_minutes, load (sum), ctl (fitness), weight "
+	    "(last), glucose_tir, glucose_mean, labs_flagged; a measure without data "
+	    "is left out. Use [\"trend\",METRIC] (a metric such as "
+	    "resting_heart_rate, hrv, weight, steps, sleep; not a lab test) for 'is "
+	    "my resting heart rate going up?': over its daily values (from/to to "
+	    "narrow them), one row metric, from, to, n (days), slope_per_week "
+	    "(Theil-Sen), ci_low, ci_high (its 95% interval), tau, p (Kendall); a "
+	    "trend is clear when p < 0.05 and the interval excludes 0; daily values "
+	    "carry over from day to day, so p is optimistic: say so. Exit 1: "
+	    "nothing found (the message says what).",
 	.positional = "args",
 	.positional_help = "The subcommand and its operands, in command-line order: "
 	    "[\"list\"], [\"list\",\"labs\"], [\"list\",\"dexa\"], [\"latest\",\"labs\"], "
 	    "[\"latest\",\"labs\",\"ldl\",\"hba1c\"], [\"trend\",\"labs\",\"hba1c\"], "
-	    "[\"latest\",\"dexa\"], [\"compare\",\"dexa\"], [\"cgm\"], [\"list\",\"cgm\"].",
+	    "[\"latest\",\"dexa\"], [\"compare\",\"dexa\"], [\"cgm\"], [\"list\",\"cgm\"], "
+	    "[\"week\"], [\"trend\",\"resting_heart_rate\"].",
 	.positional_required = 1,
 	.opts = options,
 	.values = (const struct hq_opt_values[]){
@@ -356,6 +372,8 @@ complete_operand(const struct hq_complete *c)
 		hq_complete_add(c, "dexa", NULL);
 		hq_complete_add(c, "cgm", NULL);
 	}
+	if (verb && c->noperands == 1 && strcmp(verb, "trend") == 0)
+		hq_complete_metrics(c);     /* trend METRIC */
 	if (c->noperands >= 2 && strcmp(c->operands[1], "labs") == 0 &&
 	    (strcmp(verb, "latest") == 0 || (strcmp(verb, "trend") == 0 &&
 	    c->noperands == 2)))

@@ -41,7 +41,7 @@ sparkline(struct hq_buf *b, const struct hq_week_measure *m)
 			lo = fmin(lo, m->value[k]);
 			hi = fmax(hi, m->value[k]);
 		}
-	hq_buf_printf(b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
+	hq_buf_printf(b, "<svg width=\"%d\" "
 	    "height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\"><title>",
 	    SPARK_W, SPARK_H, SPARK_W, SPARK_H);
 	hq_buf_puts(b, "the last 12 weeks");
