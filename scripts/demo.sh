@@ -149,6 +149,18 @@ if have hq-report; then
 		printf '   open %s/agp.html (or agp.svg) in a browser\n' "$DIR"
 fi
 # ---- end CGM ----
+# ---- the week, a trend (issue 20) ----
+step "How was my week? (the demo's last week, Monday to Sunday)" \
+	hq-report week --week 2026-W47 --format table
+step "Is my resting heart rate going up?" \
+	hq-report trend resting_heart_rate --format table
+if have hq-report; then
+	printf '\n== The week as a page, to mail from cron\n'
+	printf '$ hq-report week --week 2026-W47 --format html > %s/week.html\n' "$DIR"
+	hq-report week --week 2026-W47 --format html >"$DIR/week.html" &&
+		printf '   open %s/week.html in a browser (or mail it)\n' "$DIR"
+fi
+# ---- end week ----
 if have hq-correlate; then
 	printf '\n== Sleep after high-glucose days, as a chart\n'
 	printf '$ hq-correlate glucose sleep --when '"'"'glucose.max>140'"'"' --night --format svg > %s/sleep-after-glucose.svg\n' "$DIR"
