@@ -301,12 +301,14 @@ run_week(struct cli *c, int argc, char **argv, struct hq_err *e)
 	w = hq_xcalloc(1, sizeof *w);
 	if (hq_week_run(&cs, cfg, monday, w, e))
 		rc = -1;
-	else if (c->html) {
+	else if (w->note[0])
+		hq_warn("%s", w->note);
+	if (rc == 0 && c->html) {
 		if (hq_week_html(stdout, w)) {
 			hq_err_set(e, "write error");
 			rc = -1;
 		}
-	} else if (hq_week_out(w, c->out) == 0) {
+	} else if (rc == 0 && hq_week_out(w, c->out) == 0) {
 		hq_err_set(e, "no data in %s (%s): import some, or ask for another "
 		    "--week", w->label, "Monday to Sunday, local days");
 		rc = 1;

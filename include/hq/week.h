@@ -57,6 +57,8 @@ struct hq_week {
 	char label[16];           /* "2026-W47" */
 	struct hq_week_measure m[HQ_WEEK_MEASURES];
 	size_t n;
+	char note[1100];          /* "" or why load and ctl are left out (the
+	                           * athlete's settings do not hold together) */
 };
 
 /* The Monday of the ISO week a --week value names ("2026-W47"): 0, or -1
@@ -67,8 +69,10 @@ int hq_week_parse(const char *arg, int64_t now, int64_t *monday,
 
 /* Every measure of the week starting on monday and the 12 before it.
  * cfg: the configuration whose [athlete] settings (with the store's
- * defaults, athlete.h) give load and ctl; NULL leaves those two out.
- * 0, or -1 with e set. */
+ * defaults, athlete.h) give load and ctl; NULL leaves those two out, and
+ * so does an error of the athlete's settings (w->note says it, for the
+ * command to warn: the rest of the week still stands). 0, or -1 with e
+ * set. */
 int hq_week_run(const struct hq_corr_store *cs, const struct hq_config *cfg,
     int64_t monday, struct hq_week *w, struct hq_err *e);
 

@@ -109,8 +109,7 @@ hq_trend_metric_out(const struct hq_corr_store *cs, const char *metric,
 	struct trend_row row;
 	char label[160], range[96];
 
-	if (hq_corr_parse_operand(metric, label, sizeof label, &(struct hq_agg){ 0 },
-	    &(int){ 0 }, e) || hq_corr_load(cs, metric, span, 0, 0, &s, e))
+	if (hq_corr_load(cs, metric, span, 0, 0, &s, e))
 		return 1;   /* an unknown metric: e names the one it may mean */
 	hq_time_range_text(from_day == INT64_MIN ? INT64_MIN : hq_time_day_start(from_day),
 	    to_day == INT64_MAX ? INT64_MAX : hq_time_day_start(to_day + 1), range,

@@ -265,8 +265,12 @@ hq_week_run(const struct hq_corr_store *cs, const struct hq_config *cfg,
 			rc = load_workouts(cs->s, w, &w->m[i], &w->m[i + 1], e);
 			break;
 		case LOAD:          /* with CTL, next */
-			if (cfg)
-				rc = hq_week_training(cs->s, cfg, w, &w->m[i], e);
+			if (cfg && hq_week_training(cs->s, cfg, w, &w->m[i], e)) {
+				snprintf(w->note, sizeof w->note, "load and ctl left "
+				    "out: %.1000s", e->msg);
+				for (int k = 0; k < HQ_WEEK_SPAN; k++)
+					w->m[i].value[k] = w->m[i + 1].value[k] = NAN;
+			}
 			break;
 		case GLUCOSE_TIR:   /* with GLUCOSE_MEAN, next */
 			rc = load_glucose(cs->s, w, &w->m[i], &w->m[i + 1], e);

@@ -107,6 +107,19 @@ like "$(cat "$T/check")" "week: \{'2026-W46'\}" "every row names the week"
 is "$(printf '%s\n' "$out" | head -1 | python3 -c 'import json,sys; print(list(json.load(sys.stdin)))')" \
 	"['measure', 'week', 'value', 'previous', 'change', 'unit', 'days']" "the fields SPEC.md names, in its order"
 
+# Settings of the athlete that do not hold: load and ctl are left out,
+# said once, and the rest of the week stands.
+mkdir -p "$XDG_CONFIG_HOME/hq"
+printf '[athlete]\nmax_hr = abc\n' >"$XDG_CONFIG_HOME/hq/config"
+run hq-report week --week 2026-W46
+is "$rc" 0 "a bad [athlete] max_hr: still the week"
+like "$err" "^hq-report: load and ctl left out: .*config:2: \[athlete\] max_hr = abc" \
+	"a warning naming the config's file:line"
+is "$(printf '%s\n' "$out" | python3 -c 'import json,sys; print(" ".join(json.loads(l)["measure"] for l in sys.stdin))')" \
+	"steps sleep resting_heart_rate hrv active_energy exercise_time workouts workout_minutes weight glucose_tir glucose_mean labs_flagged" \
+	"every measure but load and ctl"
+rm "$XDG_CONFIG_HOME/hq/config"
+
 # A week with few measures: the others are left out; no week before, no
 # previous and no change.
 export HQ_DB=$T/few.db
