@@ -222,7 +222,8 @@ load_labs(struct hq_store *s, const struct hq_week *w,
 	for (size_t i = 0; rc == 0 && i < l.ntests; i++)
 		rc = hq_report_labs_trend(s, l.tests[i], NULL, add_result, &l, e);
 	if (rc == 0) {
-		qsort(l.days, l.n, sizeof *l.days, cmp_day);
+		if (l.n > 1)
+			qsort(l.days, l.n, sizeof *l.days, cmp_day);
 		for (size_t i = 0; i < l.n; i++) {
 			int k = hq_week_index(w, l.days[i]);
 			m->value[k] = (isnan(m->value[k]) ? 0 : m->value[k]) + 1;
