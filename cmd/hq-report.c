@@ -341,11 +341,11 @@ static const struct sub {
 	{ "latest", "labs", "latest labs [TEST...]", 0, -1, O_UNIT, run_latest_labs },
 	{ "trend", "labs", "trend labs TEST", 1, 1, O_UNIT | O_SVG, run_trend_labs },
 	{ "trend", NULL, "trend METRIC", 1, 1, O_RANGE, run_trend_metric },
-	{ "week", NULL, "week", 0, 0, O_WEEK | O_HTML, run_week },
 	{ "latest", "dexa", "latest dexa", 0, 0, O_FIELDS, run_latest_dexa },
 	{ "compare", "dexa", "compare dexa", 0, 0, O_FIELDS | O_COMPARE | O_SVG,
 	  run_compare_dexa },
 	{ "cgm", NULL, "cgm", 0, 0, O_CGM | O_SVG | O_HTML, run_cgm },
+	{ "week", NULL, "week", 0, 0, O_WEEK | O_HTML, run_week },
 };
 
 #define NSUBS (sizeof subs / sizeof subs[0])
