@@ -15,6 +15,7 @@
 #include "hq/buf.h"
 #include "hq/complete.h"
 #include "hq/config.h"
+#include "hq/correlate.h"
 #include "hq/dexa.h"
 #include "hq/err.h"
 #include "hq/alert_report.h"
@@ -27,11 +28,14 @@
 #include "hq/select.h"
 #include "hq/store.h"
 #include "hq/time.h"
+#include "hq/trend_out.h"
+#include "hq/week.h"
 #include "hq/zone.h"
 
 enum {
 	OPT_UNIT = HQ_OPT_LONG, OPT_FIELDS, OPT_LAST, OPT_DATES, OPT_FROM,
 	OPT_TO, OPT_BY, OPT_AGP, OPT_FORMAT, OPT_TZ, OPT_DB, OPT_COMPLETE_TESTS,
+	OPT_WEEK,
 };
 
 static const struct hq_opt options[] = {
@@ -43,10 +47,10 @@ static const struct hq_opt options[] = {
 	  "2..1000", "compare dexa: compare the oldest of the last N scans with the newest; 2 (the default) is the last two scans.", 1 },
 	{ OPT_DATES, "dates", HQ_OPT_STRING, "D1,D2", "compare dexa: the scans of two dates (2024-01-10,2024-07-12)",
 	  NULL, "compare dexa: the scans of two dates, \"D1,D2\" (2024-01-10,2024-07-12; a month such as 2024-01 takes the newest scan in it). Use hq-report list dexa to see the dates.", 1 },
-	HQ_OPT_FROM(OPT_FROM, "cgm, goals, alerts: start at DATE (2024-12-01, 2024-W49, 30d...)",
-	  "cgm, goals and alerts: start of the range, a local date: 2024-12-01, 2024-12 (a month), 2024-W49, today, yesterday, 7d/4w/3m/1y (ago), this-week, last-month... Without from and to, every reading in the store (cgm), the last 4 weeks (goals), the last 7 days (alerts)."),
-	HQ_OPT_TO(OPT_TO, "cgm, goals, alerts: end with DATE, inclusive (same forms as --from)",
-	  "cgm, goals and alerts: end of the range, inclusive of the whole day/week/month it names: from \"2024-12\" to \"2024-12\" is all of December."),
+	HQ_OPT_FROM(OPT_FROM, "cgm, trend, goals, alerts: from DATE (2024-12-01, 2024-W49, 30d...)",
+	  "cgm, trend METRIC, goals and alerts: start of the range, a local date: 2024-12-01, 2024-12 (a month), 2024-W49, today, yesterday, 7d/4w/3m/1y (ago), this-week, last-month... Without from and to, every reading in the store (cgm), the last 4 weeks (goals), the last 7 days (alerts)."),
+	HQ_OPT_TO(OPT_TO, "cgm, trend, goals, alerts: to DATE, inclusive (same forms as --from)",
+	  "cgm, trend METRIC, goals and alerts: end of the range, inclusive of the whole day/week/month it names: from \"2024-12\" to \"2024-12\" is all of December."),
 	{ OPT_BY, "by", HQ_OPT_ENUM, "PERIOD", "cgm: a row per local day, week or month instead of one for the range",
 	  "day|week|month", "cgm only: one row per local day, ISO week or month instead of one for the whole range (to compare weeks, or see a trend).", 1 },
 	{ OPT_AGP, "agp", HQ_OPT_FLAG, NULL, "cgm: the daily profile, 96 rows: percentiles per 15 minutes",
@@ -57,20 +61,24 @@ static const struct hq_opt options[] = {
 	  "jsonl|json|csv|table|svg|html"),
 	HQ_OPT_TZ(OPT_TZ, 0),
 	HQ_OPT_DB(OPT_DB),
+	{ OPT_WEEK, "week", HQ_OPT_STRING, "YYYY-Www", "week: the ISO week to show (2026-W47); default the last complete one",
+	  NULL, "week only: the ISO week (Monday to Sunday, local days), as YEAR-Wnn: 2026-W47. Omit for the last complete week, the usual question ('how was my week?').", 1 },
 	{ OPT_COMPLETE_TESTS, "complete-tests", HQ_OPT_FLAG, NULL, "print the lab tests in the store, one per line (for shell completion)", NULL, NULL, 0 },
 	{ 0, NULL, 0, NULL, NULL, NULL, NULL, 0 },
 };
 
 static void complete_operand(const struct hq_complete *c);
+static void complete_weeks(const struct hq_complete *c);
 static int complete_offers(const struct hq_complete *c, const struct hq_opt *o);
 
 static const struct hq_cmd_info cmd = {
 	.name = "hq-report",
 	.synopsis = "list [labs|dexa|cgm] | latest labs [TEST...] | trend labs TEST | "
-	    "latest dexa | compare dexa | cgm [OPTION]... | goals [GOAL...] | "
-	    "alerts [-q]",
+	    "latest dexa | compare dexa | cgm [OPTION]... | week | trend METRIC | "
+	    "goals [GOAL...] | alerts [-q]",
 	.summary = "Lab results, DEXA scans and glucose control: the latest, a trend, "
-	    "two scans compared, the CGM consensus metrics and the AGP.",
+	    "two scans compared, the CGM consensus metrics and the AGP; the week in "
+	    "one look; a metric's trend.",
 	.tool_description = "The user's lab results (blood work) and DEXA body-composition "
 	    "scans. Use [\"latest\",\"labs\",TEST...] for 'what is my latest LDL, is it in "
 	    "range?': rows test, loinc, date, value, comparator, unit, ref_low, ref_high, "
@@ -98,7 +106,20 @@ static const struct hq_cmd_info cmd = {
 	    "day is my glucose high?'. Readings in mg/dL; a reading stored twice (a CGM "
 	    "file and its copy in Apple Health) counts once. Use [\"list\"] to see which "
 	    "reports exist and their dates (for cgm, each sensor session's first day and "
-	    "days of readings). "
+	    "days of readings). Use [\"week\"] for 'how was my week?': one row per "
+	    "measure for the last complete ISO week (or week: \"2026-W47\"): "
+	    "measure, week, value, previous (the week before), change, unit, days; "
+	    "measures steps (avg/day), sleep (h, avg/night), resting_heart_rate, hrv "
+	    "(avg of daily means), active_energy (avg/day), exercise_time (min, "
+	    "total), workouts, workout_minutes, load (sum), ctl (fitness), weight "
+	    "(last), glucose_tir, glucose_mean, labs_flagged; a measure without data "
+	    "is left out. Use [\"trend\",METRIC] (a metric such as "
+	    "resting_heart_rate, hrv, weight, steps, sleep; not a lab test) for 'is "
+	    "my resting heart rate going up?': over its daily values (from/to to "
+	    "narrow them), one row metric, from, to, n (days), slope_per_week "
+	    "(Theil-Sen), ci_low, ci_high (its 95% interval), tau, p (Kendall); a "
+	    "trend is clear when p < 0.05 and the interval excludes 0; daily values "
+	    "carry over from day to day, so p is optimistic: say so. "
 	    "Use [\"goals\"] for 'am I keeping my step goal?': rows goal, period, "
 	    "target, actual, pct, met (null: the period is still going on), streak "
 	    "(periods met in a row) for the goals in the user's config (steps, sleep, "
@@ -115,7 +136,8 @@ static const struct hq_cmd_info cmd = {
 	    "[\"list\"], [\"list\",\"labs\"], [\"list\",\"dexa\"], [\"latest\",\"labs\"], "
 	    "[\"latest\",\"labs\",\"ldl\",\"hba1c\"], [\"trend\",\"labs\",\"hba1c\"], "
 	    "[\"latest\",\"dexa\"], [\"compare\",\"dexa\"], [\"cgm\"], [\"list\",\"cgm\"], "
-	    "[\"goals\"], [\"goals\",\"steps\"], [\"alerts\"].",
+	    "[\"week\"], [\"trend\",\"resting_heart_rate\"], [\"goals\"], "
+	    "[\"goals\",\"steps\"], [\"alerts\"].",
 	.positional_required = 1,
 	.opts = options,
 	.values = (const struct hq_opt_values[]){
@@ -124,6 +146,10 @@ static const struct hq_cmd_info cmd = {
 		{ NULL, NULL },
 	},
 	.split = "fields",
+	.completers = (const struct hq_opt_completer[]){
+		{ "week", complete_weeks },
+		{ NULL, NULL },
+	},
 	.complete_operand = complete_operand,
 	.complete_offers = complete_offers,
 };
@@ -131,6 +157,7 @@ static const struct hq_cmd_info cmd = {
 /* What the options asked for, and the run's shared state. */
 struct cli {
 	const char *unit, *dates, *tz, *db, *from, *to;
+	const char *week;
 	const char *format_name;     /* as given (cgm draws svg and html itself) */
 	char *fields;
 	long last;
@@ -256,6 +283,22 @@ range_days(const struct cli *c, int back, int monday, int64_t *from,
 	return 0;
 }
 
+/* The [query] settings (source priority, sleep cutoff) as hq-query takes
+ * them, and the configuration (for the athlete's); -1 with e set. */
+static int
+load_config(struct hq_select *settings, struct hq_config **cfg,
+    struct hq_err *e)
+{
+	hq_select_init(settings);
+	if (!(*cfg = hq_config_load(NULL, e)) || hq_select_config(settings, *cfg, e)) {
+		hq_config_free(*cfg);
+		*cfg = NULL;
+		hq_select_free(settings);
+		return -1;
+	}
+	return 0;
+}
+
 /* The config's goals and [query] settings. 0, or 2 after a message (a
  * goal's file:line). */
 static int
@@ -352,6 +395,71 @@ run_alerts(struct cli *c, int argc, char **argv, struct hq_err *e)
 	return 0;
 }
 
+/* The metric's daily values as hq-query --by day gives them, with the
+ * [query] settings of the config (source priority, sleep cutoff). */
+static int
+run_trend_metric(struct cli *c, int argc, char **argv, struct hq_err *e)
+{
+	struct hq_select settings;
+	struct hq_config *cfg;
+	struct hq_corr_store cs = { c->store, &settings };
+	int64_t from, to;
+	int rc;
+
+	(void)argc;
+	if (hq_time_parse_from_to(c->from, c->to, (int64_t)time(NULL), &from,
+	    &to, e)) {
+		hq_warn("%s", e->msg);
+		return 2;
+	}
+	if (load_config(&settings, &cfg, e))
+		return -1;
+	hq_config_free(cfg);
+	rc = hq_trend_metric_out(&cs, argv[0],
+	    from == INT64_MIN ? INT64_MIN : hq_time_local_day(from),
+	    to == INT64_MAX ? INT64_MAX : hq_time_local_day(to - 1), c->out, e);
+	hq_select_free(&settings);
+	return rc;
+}
+
+static int
+run_week(struct cli *c, int argc, char **argv, struct hq_err *e)
+{
+	struct hq_select settings;
+	struct hq_config *cfg;
+	struct hq_corr_store cs = { c->store, &settings };
+	struct hq_week *w;
+	int64_t monday;
+	int rc = 0;
+
+	(void)argc, (void)argv;
+	if (hq_week_parse(c->week, (int64_t)time(NULL), &monday, e)) {
+		hq_opts_usage_error(&cmd, "%s", e->msg);
+		return 2;
+	}
+	if (load_config(&settings, &cfg, e))
+		return -1;
+	w = hq_xcalloc(1, sizeof *w);
+	if (hq_week_run(&cs, cfg, monday, w, e))
+		rc = -1;
+	else if (w->note[0])
+		hq_warn("%s", w->note);
+	if (rc == 0 && c->html) {
+		if (hq_week_html(stdout, w)) {
+			hq_err_set(e, "write error");
+			rc = -1;
+		}
+	} else if (rc == 0 && hq_week_out(w, c->out) == 0) {
+		hq_err_set(e, "no data in %s (%s): import some, or ask for another "
+		    "--week", w->label, "Monday to Sunday, local days");
+		rc = 1;
+	}
+	free(w);
+	hq_config_free(cfg);
+	hq_select_free(&settings);
+	return rc;
+}
+
 /* ---- dispatch ------------------------------------------------------------- */
 
 /*
@@ -361,8 +469,7 @@ run_alerts(struct cli *c, int argc, char **argv, struct hq_err *e)
  * printed) or -1 (e set).
  */
 enum { O_UNIT = 1, O_FIELDS = 2, O_COMPARE = 4, O_SVG = 8, O_HTML = 16,
-	O_CGM = 32 };
-enum { O_RANGE = 64, O_QUIET = 128 };  /* --from/--to alone; -q */
+	O_CGM = 32, O_RANGE = 64, O_QUIET = 128, O_WEEK = 256 };
 
 static const struct sub {
 	const char *verb, *kind, *usage;
@@ -372,12 +479,14 @@ static const struct sub {
 	{ "list", NULL, "list [labs|dexa|cgm]", 0, 1, 0, run_list },
 	{ "latest", "labs", "latest labs [TEST...]", 0, -1, O_UNIT, run_latest_labs },
 	{ "trend", "labs", "trend labs TEST", 1, 1, O_UNIT | O_SVG, run_trend_labs },
+	{ "trend", NULL, "trend METRIC", 1, 1, O_RANGE, run_trend_metric },
 	{ "latest", "dexa", "latest dexa", 0, 0, O_FIELDS, run_latest_dexa },
 	{ "compare", "dexa", "compare dexa", 0, 0, O_FIELDS | O_COMPARE | O_SVG,
 	  run_compare_dexa },
 	{ "cgm", NULL, "cgm", 0, 0, O_CGM | O_SVG | O_HTML, run_cgm },
 	{ "goals", NULL, "goals [GOAL...]", 0, -1, O_RANGE, run_goals },
 	{ "alerts", NULL, "alerts", 0, 0, O_RANGE | O_QUIET, run_alerts },
+	{ "week", NULL, "week", 0, 0, O_WEEK | O_HTML, run_week },
 };
 
 #define NSUBS (sizeof subs / sizeof subs[0])
@@ -427,10 +536,31 @@ complete_operand(const struct hq_complete *c)
 	}
 	if (verb && strcmp(verb, "goals") == 0)
 		complete_goals(c);
+	if (verb && c->noperands == 1 && strcmp(verb, "trend") == 0)
+		hq_complete_metrics(c);     /* trend METRIC */
 	if (c->noperands >= 2 && strcmp(c->operands[1], "labs") == 0 &&
 	    (strcmp(verb, "latest") == 0 || (strcmp(verb, "trend") == 0 &&
 	    c->noperands == 2)))
 		hq_complete_lab_tests(c);
+}
+
+/* --week: the last few ISO weeks, newest first, the last complete one
+ * named so. */
+static void
+complete_weeks(const struct hq_complete *c)
+{
+	struct hq_err e;
+	int64_t monday;
+	char label[16];
+
+	if (hq_week_parse(NULL, (int64_t)time(NULL), &monday, &e))
+		return;
+	for (int i = -1; i < 8; i++) {
+		hq_time_bucket_label(hq_time_day_start(monday - 7 * i), HQ_WEEK, label,
+		    sizeof label);
+		hq_complete_add(c, label, i == -1 ? "this week (still going on)" :
+		    i == 0 ? "last week (the default)" : NULL);
+	}
 }
 
 static const struct sub *find_sub(int argc, char **argv, int *used);
@@ -443,7 +573,7 @@ complete_offers(const struct hq_complete *c, const struct hq_opt *o)
 	static const struct { int id, needs; } only[] = {
 		{ OPT_UNIT, O_UNIT }, { OPT_FIELDS, O_FIELDS }, { OPT_LAST, O_COMPARE },
 		{ OPT_DATES, O_COMPARE }, { OPT_FROM, O_CGM | O_RANGE },
-		{ OPT_TO, O_CGM | O_RANGE }, { 'q', O_QUIET },
+		{ OPT_TO, O_CGM | O_RANGE }, { 'q', O_QUIET }, { OPT_WEEK, O_WEEK },
 		{ OPT_BY, O_CGM }, { OPT_AGP, O_CGM },
 	};
 	int used = 0;
@@ -518,6 +648,8 @@ check_accepts(const struct cli *c, const struct sub *s)
 		wrong = c->agp ? "--agp" : "--by";
 	else if (c->quiet && !(s->accepts & O_QUIET))
 		wrong = "-q";
+	else if (c->week && !(s->accepts & O_WEEK))
+		wrong = "--week";
 	else if (c->has_last && c->dates)
 		wrong = "--last with --dates";
 	if (wrong) {
@@ -563,6 +695,7 @@ parse_cli(int argc, char **argv, struct cli *c, int *status)
 		case OPT_DB: c->db = p.arg; break;
 		case OPT_COMPLETE_TESTS: c->complete = 1; break;
 		case 'q': c->quiet = 1; break;
+		case OPT_WEEK: c->week = p.arg; break;
 		}
 	if (id < 0) {
 		*status = p.status;

@@ -168,6 +168,18 @@ step "And Apple's move ring, from the export's activity summaries" \
 step "Is anything off last week? (exit 0: yes, 1: no; -q for cron)" \
 	hq-report alerts --from $week_from --to $week_to --format table
 # ---- end goals and alerts ----
+# ---- the week, a trend (issue 20) ----
+step "How was my week? (the demo's last week, Monday to Sunday)" \
+	hq-report week --week 2026-W47 --format table
+step "Is my resting heart rate going up?" \
+	hq-report trend resting_heart_rate --format table
+if have hq-report; then
+	printf '\n== The week as a page, to mail from cron\n'
+	printf '$ hq-report week --week 2026-W47 --format html > %s/week.html\n' "$DIR"
+	hq-report week --week 2026-W47 --format html >"$DIR/week.html" &&
+		printf '   open %s/week.html in a browser (or mail it)\n' "$DIR"
+fi
+# ---- end week ----
 if have hq-correlate; then
 	printf '\n== Sleep after high-glucose days, as a chart\n'
 	printf '$ hq-correlate glucose sleep --when '"'"'glucose.max>140'"'"' --night --format svg > %s/sleep-after-glucose.svg\n' "$DIR"

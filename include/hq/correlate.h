@@ -276,6 +276,16 @@ void hq_corr_sentence_groups(struct hq_buf *b, const struct hq_corr_series *bs,
 int hq_corr_sentence_against(struct hq_buf *b, size_t rank,
     const struct hq_corr_series *a, const struct hq_corr_series *bs, int lag,
     int night, const struct hq_corr_result *r, int pearson);
+/* " The days are not independent (why), so p is smaller than it should
+ * be: the n days are worth about n_eff independent ones." (a space
+ * first): the caution of a serially correlated series, said once in
+ * hq-correlate's sentences and hq-report trend's. */
+void hq_corr_serial_caution(struct hq_buf *b, const char *why, size_t n,
+    double n_eff);
+/* p as the sentences say it: "= 0.031", "= 2.0e-05", "< 1e-300". */
+void hq_corr_format_p(double p, char *buf, size_t n);
+/* About two significant digits: "0.12", "3.4", "120". */
+void hq_corr_format2(double v, char *buf, size_t n);
 /* The line after a ranking in which some n is "worth about" fewer days. */
 void hq_corr_serial_note(struct hq_buf *b);
 /* Text wrapped at width columns, written to fp: a line the wrapping

@@ -23,7 +23,13 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "hq/buf.h"
 #include "hq/time.h"
+
+/* s escaped for XML and HTML text and attributes (& < > " '), control
+ * characters other than tab and line end left out: for pages that draw
+ * charts of their own (hq-report week's HTML). */
+void hq_svg_put_esc(struct hq_buf *b, const char *s);
 
 struct hq_chart_point {
 	int64_t start, end;  /* the bucket (or sample) interval, UTC seconds */

@@ -294,7 +294,6 @@ hq_corr_sentence_pair(struct hq_buf *b, const struct hq_corr_series *a,
     const struct hq_corr_result *r, int pearson)
 {
 	char la[160], lb[160], when[32], c[32], other[32], p[32], d0[16], d1[16];
-	char ne[32];
 	double coef = pearson ? r->pearson.r : r->spearman.r;
 	double pv = pearson ? r->pearson.p : r->spearman.p;
 
@@ -317,12 +316,9 @@ hq_corr_sentence_pair(struct hq_buf *b, const struct hq_corr_series *a,
 	    pearson ? "\u03c1" : "r", other);
 	size_clause(b, a, bs, r);
 	hq_buf_printf(b, " (p %s, n = %zu days, %s to %s).", p, r->n, d0, d1);
-	if (hq_corr_serial(r)) {
-		fmt_about(r->n_eff, ne, sizeof ne);
-		hq_buf_printf(b, " The days are not independent (each series carries "
-		    "over from day to day), so p is smaller than it should be: the "
-		    "%zu days are worth about %s independent ones.", r->n, ne);
-	}
+	if (hq_corr_serial(r))
+		hq_corr_serial_caution(b, "each series carries over from day to day",
+		    r->n, r->n_eff);
 	hq_buf_printf(b, " An association, not proof of a cause.");
 }
 
@@ -332,7 +328,6 @@ hq_corr_sentence_groups(struct hq_buf *b, const struct hq_corr_series *bs,
     const struct hq_stats_welch *w)
 {
 	char lb[160], d[32], mw[32], mo[32], dw[32], dwo[32], p[32], g[32], u[40];
-	char ne[32];
 
 	hq_corr_label(bs, lb, sizeof lb);
 	if (night)
@@ -362,11 +357,10 @@ hq_corr_sentence_groups(struct hq_buf *b, const struct hq_corr_series *bs,
 	    "Hedges' g = %s, n = %zu vs %zu days.", mw, mo, u, dw, dwo, p, g,
 	    w->n_x, w->n_y);
 	if (gr && hq_corr_groups_serial(gr)) {
-		fmt_about(gr->n_eff, ne, sizeof ne);
-		hq_buf_printf(b, " The days are not independent (the condition's "
-		    "days and %s come in runs), so p is smaller than it should be: "
-		    "the %zu days are worth about %s independent ones.", lb,
-		    w->n_x + w->n_y, ne);
+		char why[220];
+		snprintf(why, sizeof why, "the condition's days and %s come in runs",
+		    lb);
+		hq_corr_serial_caution(b, why, w->n_x + w->n_y, gr->n_eff);
 	}
 	if (w->p < 0.05)
 		hq_buf_printf(b, " An association, not proof of a cause.");
@@ -408,6 +402,30 @@ hq_corr_sentence_against(struct hq_buf *b, size_t rank,
 	}
 	hq_buf_printf(b, ").");
 	return serial;
+}
+
+void
+hq_corr_serial_caution(struct hq_buf *b, const char *why, size_t n,
+    double n_eff)
+{
+	char ne[32];
+
+	fmt_about(n_eff, ne, sizeof ne);
+	hq_buf_printf(b, " The days are not independent (%s), so p is smaller "
+	    "than it should be: the %zu days are worth about %s independent ones.",
+	    why, n, ne);
+}
+
+void
+hq_corr_format_p(double p, char *buf, size_t n)
+{
+	fmt_p(p, buf, n);
+}
+
+void
+hq_corr_format2(double v, char *buf, size_t n)
+{
+	fmt2(v, buf, n);
 }
 
 void

@@ -99,8 +99,15 @@ is "$(complete_words hq-ingest --format '')" "apple auto dexa dexcom fhir fit gp
 	"completion: hq-ingest --format"
 is "$(complete_words hq-report cgm --by '')" "day month week " \
 	"completion: hq-report cgm --by"
-is "$(complete_words hq-report '')" "alerts cgm compare goals latest list trend " "completion: hq-report's subcommands"
+is "$(complete_words hq-report '')" "alerts cgm compare goals latest list trend week " "completion: hq-report's subcommands"
 is "$(complete_words hq-report latest '')" "dexa labs " "completion: hq-report latest's kinds"
+is "$(complete_words hq-report week --week '')" "$(python3 -c '
+import datetime
+t = datetime.date.today()
+print(" ".join(sorted((t - datetime.timedelta(weeks=i)).strftime("%G-W%V")
+    for i in range(9))) + " ")')" "completion: hq-report week --week, the last few ISO weeks"
+like "$(complete_words hq-report --db "$T/none.db" trend resting_h)" "^resting_heart_rate resting_hr $" "completion: hq-report trend METRIC"
+like "$(complete_words hq-report trend la)" "^labs $" "completion: hq-report trend labs still"
 is "$(complete_words hq-agent -p '')" "anthropic gemini ollama openai " \
 	"completion: hq-agent -p"
 is "$(complete_words hq-agent --tool-mode t)" "text " "completion: hq-agent --tool-mode t"

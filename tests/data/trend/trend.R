@@ -12,6 +12,12 @@
 # expected.txt lines: FILE STATISTIC VALUE (17 significant digits, NA for
 # none).
 
+# Beside them, expected-store.txt: hq-report trend METRIC over a store
+# (tests/cli/4500-report-trend.t imports store-*.jsonl, written here once
+# too): the samples' daily values by the written rule (the local days of
+# America/Los_Angeles; resting heart rate the day's mean, steps its sum;
+# a line written twice is one sample), then the same statistics.
+
 options(digits = 17)
 out <- file("expected.txt", "w")
 put <- function(f, what, v) writeLines(paste(f, what,
@@ -77,5 +83,66 @@ for (f in names(series)) {
   r1 <- acf(x, na.action = na.pass, plot = FALSE)$acf[2]
   put(f, "acf1", r1)
   put(f, "n_eff", if (is.na(r1) || r1 <= 0) n else min(n, max(2, n * (1 - r1) / (1 + r1))))
+}
+close(out)
+
+# ---- hq-report trend METRIC over a store -------------------------------
+out <- file("expected-store.txt", "w")
+tz <- "America/Los_Angeles"
+set.seed(20261128)
+days <- sort(sample(0:179, 160))          # 2025-01-01 on, 20 days missing
+base <- as.numeric(as.POSIXct("2025-01-01 00:00:00", tz = tz))
+local_t <- function(d, h) as.numeric(as.POSIXct(format(as.Date("2025-01-01") + d),
+  tz = tz)) + h * 3600
+if (!file.exists("store-rhr.jsonl")) {
+  l <- character(0)
+  # 00:15, 07:30, 12:00, 23:45 local; halves, so that a day's mean is
+  # exact in binary (ties are equal in R and in hq alike)
+  for (d in days) for (h in c(0.25, 7.5, 12, 23.75)) {
+    v <- round(2 * (56 + 0.012 * d + 1.5 * sin(d / 9) + rnorm(1, sd = 1.6))) / 2
+    l <- c(l, sprintf('{"metric":"resting_heart_rate","start":%.0f,"value":%s,"unit":"count/min","source":"watch"}',
+      local_t(d, h), sprintf("%.1f", v)))
+  }
+  l <- c(l, l[seq(5, length(l), by = 40)])          # written twice: one sample
+  writeLines(l, "store-rhr.jsonl")
+}
+if (!file.exists("store-steps.jsonl")) {
+  l <- character(0)
+  for (d in days) for (h in c(8, 12, 18)) {
+    v <- max(0, round(2500 - 3 * d + rnorm(1, sd = 900)))
+    s0 <- local_t(d, h)
+    l <- c(l, sprintf('{"metric":"steps","start":%.0f,"end":%.0f,"value":%.0f,"unit":"count","source":"phone"}',
+      s0, s0 + 1800, v))
+  }
+  writeLines(l, "store-steps.jsonl")
+}
+daily <- function(f, agg) {
+  l <- unique(readLines(f))
+  start <- as.numeric(sub('.*"start":([0-9]+).*', "\\1", l))
+  v <- as.numeric(sub('.*"value":([0-9.]+).*', "\\1", l))
+  day <- as.numeric(as.Date(as.POSIXct(start, origin = "1970-01-01", tz = "UTC"), tz = tz))
+  a <- tapply(v, day, agg)
+  data.frame(t = as.numeric(names(a)), v = as.numeric(a))
+}
+for (case in list(list("store-rhr.jsonl", "resting_heart_rate", mean),
+    list("store-steps.jsonl", "steps", sum))) {
+  d <- daily(case[[1]], case[[3]])
+  t <- d$t; v <- d$v; n <- length(v); f <- case[[2]]
+  dv <- outer(v, v, "-"); dt <- outer(t, t, "-")
+  s <- sort((dv / dt)[lower.tri(dv)])
+  N <- length(s)
+  u <- as.numeric(table(v))
+  var_s <- (n * (n - 1) * (2 * n + 5) - sum(u * (u - 1) * (2 * u + 5))) / 18
+  C <- qnorm(0.975) * sqrt(var_s)
+  m1 <- round((N - C) / 2); m2 <- round((N + C) / 2) + 1
+  ct <- suppressWarnings(cor.test(t, v, method = "kendall", exact = FALSE))
+  writeLines(paste(f, "from", format(as.Date(min(t), origin = "1970-01-01"))), out)
+  writeLines(paste(f, "to", format(as.Date(max(t), origin = "1970-01-01"))), out)
+  put(f, "n", n)
+  put(f, "slope_per_week", 7 * median(s))
+  put(f, "ci_low", 7 * s[m1])
+  put(f, "ci_high", 7 * s[m2])
+  put(f, "tau", unname(ct$estimate))
+  put(f, "p", ct$p.value)
 }
 close(out)

@@ -1,0 +1,332 @@
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hq/cgm_report.h"
+#include "hq/correlate.h"
+#include "hq/goals.h"
+#include "hq/report_read.h"
+#include "hq/rowdesc.h"
+#include "hq/time.h"
+#include "hq/week.h"
+#include "hq/workout.h"
+
+enum source { DAILY, WORKOUTS, WORKOUT_MIN, LOAD, CTL, GLUCOSE_TIR,
+	GLUCOSE_MEAN, LABS };
+
+/* The measures, in SPEC.md's order: where each comes from. */
+static const struct spec {
+	const char *name, *metric, *label, *unit;
+	enum source from;
+	enum hq_goal_figure figure;
+} specs[HQ_WEEK_MEASURES] = {
+	{ "steps", "steps", "Steps a day", NULL, DAILY, HQ_GOAL_AVERAGE },
+	{ "sleep", "sleep", "Sleep a night", NULL, DAILY, HQ_GOAL_AVERAGE },
+	{ "resting_heart_rate", "resting_heart_rate", "Resting heart rate", NULL,
+	  DAILY, HQ_GOAL_AVERAGE },
+	{ "hrv", "heart_rate_variability_sdnn", "Heart rate variability", NULL,
+	  DAILY, HQ_GOAL_AVERAGE },
+	{ "active_energy", "active_energy_burned", "Active energy a day", NULL,
+	  DAILY, HQ_GOAL_AVERAGE },
+	{ "exercise_time", "apple_exercise_time", "Exercise in the week", NULL,
+	  DAILY, HQ_GOAL_TOTAL },
+	{ "workouts", NULL, "Workouts", "count", WORKOUTS, 0 },
+	{ "workout_minutes", NULL, "Workout time", "min", WORKOUT_MIN, 0 },
+	{ "load", NULL, "Training load", NULL, LOAD, 0 },
+	{ "ctl", NULL, "Fitness (ctl) on Sunday", NULL, CTL, 0 },
+	{ "weight", "body_mass", "Weight (last)", NULL, DAILY, HQ_GOAL_LAST },
+	{ "glucose_tir", NULL, "Glucose time in range", "%", GLUCOSE_TIR, 0 },
+	{ "glucose_mean", NULL, "Glucose mean", "mg/dL", GLUCOSE_MEAN, 0 },
+	{ "labs_flagged", NULL, "Lab results flagged", "count", LABS, 0 },
+};
+
+int
+hq_week_parse(const char *arg, int64_t now, int64_t *monday, struct hq_err *e)
+{
+	struct hq_local l;
+	int64_t start, end, today;
+
+	if (!arg) {
+		hq_time_to_local(now, &l);
+		today = hq_time_days_from_civil(l.year, l.month, l.day);
+		*monday = today - l.wday - 7;
+		return 0;
+	}
+	if (strlen(arg) != 8 || arg[4] != '-' || arg[5] != 'W' ||
+	    hq_time_parse_range(arg, now, &start, &end, e)) {
+		hq_err_set(e, "--week '%.40s': not an ISO week; write YEAR-Wnn, "
+		    "such as 2026-W47 (weeks 01 to 52, or 53 in a year that has "
+		    "one)", arg);
+		return -1;
+	}
+	*monday = hq_time_local_day(start);
+	return 0;
+}
+
+int
+hq_week_index(const struct hq_week *w, int64_t d)
+{
+	int64_t first = w->monday - 7 * (HQ_WEEK_SPAN - 1);
+
+	if (d < first || d >= w->monday + 7)
+		return -1;
+	return (int)((d - first) / 7);
+}
+
+static int64_t
+monday_of(const struct hq_week *w, int k)
+{
+	return w->monday - 7 * (HQ_WEEK_SPAN - 1 - k);
+}
+
+static int
+load_daily(const struct hq_corr_store *cs, const struct spec *sp,
+    const struct hq_week *w, struct hq_week_measure *m, struct hq_err *e)
+{
+	struct hq_corr_series s;
+	struct hq_corr_span span = { monday_of(w, 0), w->monday + 6 };
+
+	if (hq_corr_load(cs, sp->metric, span, 0, 0, &s, e))
+		return -1;
+	snprintf(m->unit, sizeof m->unit, "%s", s.unit);
+	for (int k = 0; k < HQ_WEEK_SPAN; k++)
+		m->value[k] = hq_goal_figure_over(sp->figure, s.days, s.v, s.n,
+		    monday_of(w, k), monday_of(w, k) + 6, &m->days[k]);
+	hq_corr_series_free(&s);
+	return 0;
+}
+
+/* workouts and workout_minutes: as hq-query workouts lists them. */
+static int
+load_workouts(struct hq_store *s, const struct hq_week *w,
+    struct hq_week_measure *count, struct hq_week_measure *minutes,
+    struct hq_err *e)
+{
+	sqlite3_stmt *st;
+	char sql[300];
+	int64_t last_day[HQ_WEEK_SPAN];
+	int rc;
+
+	snprintf(sql, sizeof sql, "SELECT w.start, coalesce(w.duration, w.end - "
+	    "w.start) FROM workout w WHERE w.start >= ?1 AND w.start < ?2%s "
+	    "ORDER BY w.start", hq_workout_has_same(s) ? " AND w.id NOT IN "
+	    "(SELECT workout_id FROM workout_same)" : "");
+	if (hq_store_prepare(s, sql, &st, e))
+		return -1;
+	sqlite3_bind_int64(st, 1, hq_time_day_start(monday_of(w, 0)));
+	sqlite3_bind_int64(st, 2, hq_time_day_start(w->monday + 7));
+	for (int k = 0; k < HQ_WEEK_SPAN; k++) {
+		count->value[k] = minutes->value[k] = 0;
+		last_day[k] = INT64_MIN;
+	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t d = hq_time_local_day(sqlite3_column_int64(st, 0));
+		int k = hq_week_index(w, d);
+		if (k < 0)
+			continue;
+		count->value[k]++;
+		minutes->value[k] += sqlite3_column_double(st, 1) / 60;
+		if (d != last_day[k]) {
+			count->days[k]++;
+			last_day[k] = d;
+		}
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		hq_err_set(e, "reading workouts: %s", sqlite3_errmsg(hq_store_db(s)));
+		return -1;
+	}
+	for (int k = 0; k < HQ_WEEK_SPAN; k++) {
+		minutes->days[k] = count->days[k];
+		if (count->value[k] == 0)
+			count->value[k] = minutes->value[k] = NAN;
+	}
+	return 0;
+}
+
+static int
+load_glucose(struct hq_store *s, const struct hq_week *w,
+    struct hq_week_measure *tir, struct hq_week_measure *mean,
+    struct hq_err *e)
+{
+	for (int k = 0; k < HQ_WEEK_SPAN; k++) {
+		struct hq_cgm_report_opts o = {
+			.from = hq_time_day_start(monday_of(w, k)),
+			.to = hq_time_day_start(monday_of(w, k) + 7),
+			.by = HQ_PERIOD_NONE,
+		};
+		struct hq_cgm_report r;
+		int rc = hq_cgm_report_run(s, &o, &r, e);
+		if (rc < 0)
+			return -1;
+		if (rc == 1) {
+			tir->value[k] = r.total.m.tir;
+			mean->value[k] = r.total.m.mean;
+			tir->days[k] = mean->days[k] = (int)r.total.m.days;
+		}
+		hq_cgm_report_free(&r);
+	}
+	return 0;
+}
+
+/* Lab results flagged H or L: the test names, then each test's results. */
+struct labs {
+	char **tests;
+	size_t ntests;
+	int64_t *days;          /* of the flagged results in the span */
+	size_t n;
+	const struct hq_week *w;
+};
+
+static int
+add_test(void *arg, const char *name)
+{
+	struct labs *l = arg;
+
+	l->tests = hq_xrealloc(l->tests, (l->ntests + 1) * sizeof *l->tests);
+	l->tests[l->ntests++] = hq_xstrdup(name);
+	return 0;
+}
+
+static int
+add_result(void *arg, const struct hq_lab_row *r, struct hq_err *e)
+{
+	struct labs *l = arg;
+	int64_t d = hq_time_local_day(r->time);
+
+	(void)e;
+	if (hq_week_index(l->w, d) >= 0 && r->flag && (strcmp(r->flag, "H") == 0 ||
+	    strcmp(r->flag, "L") == 0)) {
+		l->days = hq_xrealloc(l->days, (l->n + 1) * sizeof *l->days);
+		l->days[l->n++] = d;
+	}
+	return 0;
+}
+
+static int
+cmp_day(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int
+load_labs(struct hq_store *s, const struct hq_week *w,
+    struct hq_week_measure *m, struct hq_err *e)
+{
+	struct labs l = { .w = w };
+	int rc = hq_report_lab_tests(s, add_test, &l, e);
+
+	for (size_t i = 0; rc == 0 && i < l.ntests; i++)
+		rc = hq_report_labs_trend(s, l.tests[i], NULL, add_result, &l, e);
+	if (rc == 0) {
+		if (l.n > 1)
+			qsort(l.days, l.n, sizeof *l.days, cmp_day);
+		for (size_t i = 0; i < l.n; i++) {
+			int k = hq_week_index(w, l.days[i]);
+			m->value[k] = (isnan(m->value[k]) ? 0 : m->value[k]) + 1;
+			if (i == 0 || l.days[i] != l.days[i - 1])
+				m->days[k]++;
+		}
+	}
+	for (size_t i = 0; i < l.ntests; i++)
+		free(l.tests[i]);
+	free(l.tests);
+	free(l.days);
+	return rc ? -1 : 0;
+}
+
+int
+hq_week_run(const struct hq_corr_store *cs, const struct hq_config *cfg,
+    int64_t monday, struct hq_week *w, struct hq_err *e)
+{
+	int rc = 0;
+
+	memset(w, 0, sizeof *w);
+	w->monday = monday;
+	hq_time_bucket_label(hq_time_day_start(monday), HQ_WEEK, w->label,
+	    sizeof w->label);
+	w->n = HQ_WEEK_MEASURES;
+	for (size_t i = 0; i < w->n; i++) {
+		w->m[i].name = specs[i].name;
+		w->m[i].label = specs[i].label;
+		snprintf(w->m[i].unit, sizeof w->m[i].unit, "%s",
+		    specs[i].unit ? specs[i].unit : "");
+		for (int k = 0; k < HQ_WEEK_SPAN; k++)
+			w->m[i].value[k] = NAN;
+	}
+	for (size_t i = 0; rc == 0 && i < w->n; i++)
+		switch (specs[i].from) {
+		case DAILY:
+			rc = load_daily(cs, &specs[i], w, &w->m[i], e);
+			break;
+		case WORKOUTS:      /* with WORKOUT_MIN, next */
+			rc = load_workouts(cs->s, w, &w->m[i], &w->m[i + 1], e);
+			break;
+		case LOAD:          /* with CTL, next */
+			if (cfg && hq_week_training(cs->s, cfg, w, &w->m[i], e)) {
+				snprintf(w->note, sizeof w->note, "load and ctl left "
+				    "out: %.1000s", e->msg);
+				for (int k = 0; k < HQ_WEEK_SPAN; k++)
+					w->m[i].value[k] = w->m[i + 1].value[k] = NAN;
+			}
+			break;
+		case GLUCOSE_TIR:   /* with GLUCOSE_MEAN, next */
+			rc = load_glucose(cs->s, w, &w->m[i], &w->m[i + 1], e);
+			break;
+		case LABS:
+			rc = load_labs(cs->s, w, &w->m[i], e);
+			break;
+		case WORKOUT_MIN: case CTL: case GLUCOSE_MEAN:
+			break;
+		}
+	return rc ? -1 : 0;
+}
+
+/* ---- rows ---------------------------------------------------------------- */
+
+struct week_row {
+	const char *measure, *week, *unit;
+	double value, previous, change;
+	long days;
+};
+
+#define WR(k, t, f) HQ_COL_AT(k, t, struct week_row, f)
+static const struct hq_col week_cols[] = {
+	{ WR("measure", HQ_COL_STR, measure) },
+	{ WR("week", HQ_COL_STR, week) },
+	{ WR("value", HQ_COL_NUM, value), .in = HQ_COL_DATA },
+	{ WR("value", HQ_COL_SHORT, value), .in = HQ_COL_TABLE },
+	{ WR("previous", HQ_COL_NUM, previous), .in = HQ_COL_DATA },
+	{ WR("previous", HQ_COL_SHORT, previous), .in = HQ_COL_TABLE },
+	{ WR("change", HQ_COL_NUM, change), .in = HQ_COL_DATA },
+	{ WR("change", HQ_COL_SHORT, change), .in = HQ_COL_TABLE },
+	{ WR("unit", HQ_COL_STR0, unit) },
+	{ WR("days", HQ_COL_LONG, days) },
+	{ .key = NULL },
+};
+
+long
+hq_week_out(const struct hq_week *w, struct hq_out *o)
+{
+	const int k = HQ_WEEK_SPAN - 1;
+	long rows = 0;
+
+	hq_out_fit_cols(o, week_cols);
+	for (size_t i = 0; i < w->n; i++) {
+		const struct hq_week_measure *m = &w->m[i];
+		struct week_row r = {
+			.measure = m->name, .week = w->label, .unit = m->unit,
+			.value = m->value[k], .previous = m->value[k - 1],
+			.days = m->days[k],
+		};
+		if (isnan(r.value))
+			continue;
+		r.change = r.value - r.previous;     /* NaN without previous */
+		hq_out_row(o, week_cols, &r);
+		rows++;
+	}
+	return rows;
+}

@@ -1,0 +1,175 @@
+/* hq-report week --format html: one page, fit to mail (600 px, inline
+ * CSS and SVG, nothing fetched, no script) and to print. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "hq/buf.h"
+#include "hq/output.h"
+#include "hq/svg.h"
+#include "hq/time.h"
+#include "hq/week.h"
+
+#define SPARK_W 100
+#define SPARK_H 28
+#define SPARK_WEEKS 12
+
+/* A number as people read it (the unit is said once, beside the
+ * measure's name), a change with its sign. */
+static void
+put_value(struct hq_buf *b, double v, int sign)
+{
+	char num[32];
+
+	hq_format_short(v, num, sizeof num);
+	if (sign && v > 0)
+		hq_buf_putc(b, '+');
+	hq_svg_put_esc(b, num);
+}
+
+/* The last SPARK_WEEKS weeks as a line (a week without a value breaks
+ * it), the week itself a dot. */
+static void
+sparkline(struct hq_buf *b, const struct hq_week_measure *m)
+{
+	const int first = HQ_WEEK_SPAN - SPARK_WEEKS;
+	double lo = INFINITY, hi = -INFINITY;
+	int open = 0;
+
+	for (int k = first; k < HQ_WEEK_SPAN; k++)
+		if (!isnan(m->value[k])) {
+			lo = fmin(lo, m->value[k]);
+			hi = fmax(hi, m->value[k]);
+		}
+	hq_buf_printf(b, "<svg width=\"%d\" "
+	    "height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\"><title>",
+	    SPARK_W, SPARK_H, SPARK_W, SPARK_H);
+	hq_buf_puts(b, "the last 12 weeks");
+	if (lo <= hi) {
+		hq_buf_puts(b, ": ");
+		put_value(b, lo, 0);
+		hq_buf_puts(b, " to ");
+		put_value(b, hi, 0);
+		hq_buf_puts(b, " ");
+		hq_svg_put_esc(b, m->unit);
+	}
+	hq_buf_puts(b, "</title>");
+	hq_buf_printf(b, "<line x1=\"0\" y1=\"%d\" x2=\"%d\" y2=\"%d\" "
+	    "stroke=\"#ddd\" stroke-width=\"1\"/>", SPARK_H - 1, SPARK_W, SPARK_H - 1);
+	for (int k = first; k < HQ_WEEK_SPAN; k++) {
+		double x, y;
+		if (isnan(m->value[k])) {
+			if (open)
+				hq_buf_puts(b, "\"/>");
+			open = 0;
+			continue;
+		}
+		x = 5 + (double)(k - first) * (SPARK_W - 10) / (SPARK_WEEKS - 1);
+		y = hi > lo ? 4 + (hi - m->value[k]) * (SPARK_H - 8) / (hi - lo)
+		    : SPARK_H / 2.0;
+		if (!open)
+			hq_buf_puts(b, "<polyline fill=\"none\" stroke=\"#4e79a7\" "
+			    "stroke-width=\"1.5\" points=\"");
+		hq_buf_printf(b, "%s%.1f,%.1f", open ? " " : "", x, y);
+		open = 1;
+		if (k == HQ_WEEK_SPAN - 1) {
+			hq_buf_puts(b, "\"/>");
+			open = 0;
+			hq_buf_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" "
+			    "fill=\"#e15759\"/>", x, y);
+		}
+	}
+	if (open)
+		hq_buf_puts(b, "\"/>");
+	hq_buf_puts(b, "</svg>");
+}
+
+int
+hq_week_html(FILE *fp, const struct hq_week *w)
+{
+	const int k = HQ_WEEK_SPAN - 1;
+	struct hq_buf b = { 0 };
+	char mon[16], sun[16];
+	long rows = 0;
+	int rc;
+
+	hq_time_format_day(w->monday, mon, sizeof mon);
+	hq_time_format_day(w->monday + 6, sun, sizeof sun);
+	hq_buf_puts(&b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta "
+	    "charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-"
+	    "width, initial-scale=1\">\n<title>Your week ");
+	hq_svg_put_esc(&b, w->label);
+	hq_buf_puts(&b, "</title>\n<style>\n"
+	    "body{margin:0;padding:16px;background:#fff;color:#222;"
+	    "font-family:Helvetica,Arial,sans-serif;font-size:15px}\n"
+	    "*{box-sizing:border-box}\n"
+	    ".page{max-width:600px;margin:0 auto}\n"
+	    "h1{font-size:22px;margin:0 0 4px}\n"
+	    "p{margin:0 0 12px;color:#555}\n"
+	    "table{width:100%;border-collapse:collapse}\n"
+	    "th{font-weight:normal;color:#777;font-size:12px;text-align:right;"
+	    "padding:4px 6px;border-bottom:2px solid #ccc}\n"
+	    "th.m{text-align:left}\n"
+	    "td{padding:6px;border-bottom:1px solid #e5e5e5;text-align:right;"
+	    "vertical-align:middle;white-space:nowrap}\n"
+	    "td.m{text-align:left;white-space:normal;width:40%}\n"
+	    "td.v{font-weight:bold}\n"
+	    "td.s{padding:2px 0 2px 8px;width:100px}\n"
+	    "svg{display:block}\n"
+	    ".d{display:block;color:#888;font-size:12px;font-weight:normal}\n"
+	    ".foot{margin-top:12px;font-size:12px;color:#777}\n"
+	    "@media print{body{padding:0}.page{max-width:none}"
+	    "tr{page-break-inside:avoid}}\n"
+	    "</style></head>\n<body><div class=\"page\">\n<h1>Your week: ");
+	hq_svg_put_esc(&b, w->label);
+	hq_buf_puts(&b, "</h1>\n<p>Monday ");
+	hq_svg_put_esc(&b, mon);
+	hq_buf_puts(&b, " to Sunday ");
+	hq_svg_put_esc(&b, sun);
+	hq_buf_puts(&b, ", against the week before.</p>\n<table>\n<thead><tr>"
+	    "<th class=\"m\">measure</th><th>this week</th><th>week before</th>"
+	    "<th>change</th><th>last 12 weeks</th></tr></thead>\n<tbody>\n");
+	for (size_t i = 0; i < w->n; i++) {
+		const struct hq_week_measure *m = &w->m[i];
+		if (isnan(m->value[k]))
+			continue;
+		hq_buf_puts(&b, "<tr><td class=\"m\">");
+		hq_svg_put_esc(&b, m->label);
+		hq_buf_puts(&b, "<span class=\"d\">");
+		if (m->unit[0] && strcmp(m->unit, "count") != 0) {
+			hq_svg_put_esc(&b, m->unit);
+			hq_buf_puts(&b, ", ");
+		}
+		hq_buf_printf(&b, "%d %s</span></td><td class=\"v\">", m->days[k],
+		    m->days[k] == 1 ? "day" : "days");
+		put_value(&b, m->value[k], 0);
+		hq_buf_puts(&b, "</td><td>");
+		if (isnan(m->value[k - 1]))
+			hq_buf_puts(&b, "&#8211;");
+		else
+			put_value(&b, m->value[k - 1], 0);
+		hq_buf_puts(&b, "</td><td>");
+		if (isnan(m->value[k - 1]))
+			hq_buf_puts(&b, "&#8211;");
+		else
+			put_value(&b, m->value[k] - m->value[k - 1], 1);
+		hq_buf_puts(&b, "</td><td class=\"s\">");
+		sparkline(&b, m);
+		hq_buf_puts(&b, "</td></tr>\n");
+		rows++;
+	}
+	if (!rows)
+		hq_buf_puts(&b, "<tr><td class=\"m\" colspan=\"5\">No data in this "
+		    "week.</td></tr>\n");
+	hq_buf_puts(&b, "</tbody></table>\n<p class=\"foot\">Days are local days "
+	    "(");
+	hq_svg_put_esc(&b, hq_time_zone());
+	hq_buf_puts(&b, "); a night counts on the morning it ends. Steps, sleep, "
+	    "heart rate and energy are averages of the days with data; exercise, "
+	    "workouts and load are the week's totals; weight is the week's last. "
+	    "The red dot is this week. Written by hq-report week.</p>\n"
+	    "</div></body></html>\n");
+	rc = fwrite(b.data, 1, b.len, fp) == b.len ? 0 : -1;
+	hq_buf_free(&b);
+	return rc;
+}
