@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "hq/athlete_out.h"
 #include "hq/buf.h"
 #include "hq/complete.h"
 #include "hq/config.h"
@@ -29,6 +30,7 @@
 enum {
 	OPT_UNIT = HQ_OPT_LONG, OPT_FIELDS, OPT_LAST, OPT_DATES, OPT_FROM,
 	OPT_TO, OPT_BY, OPT_AGP, OPT_FORMAT, OPT_TZ, OPT_DB, OPT_COMPLETE_TESTS,
+	OPT_TYPE, OPT_IDS, OPT_MAX_HR, OPT_REST_HR, OPT_LTHR, OPT_FTP,
 };
 
 static const struct hq_opt options[] = {
@@ -52,6 +54,18 @@ static const struct hq_opt options[] = {
 	  "jsonl|json|csv|table|svg|html"),
 	HQ_OPT_TZ(OPT_TZ, 0),
 	HQ_OPT_DB(OPT_DB),
+	{ OPT_TYPE, "type", HQ_OPT_STRING, "TYPE,...", "load, zones, bests, compare workouts: only these workout types",
+	  NULL, "load, zones, bests and compare workouts only: workout types, comma-separated (running, walking, cycling, swimming, hiking...; bests: running, walking or cycling). Omit for every type.", 1 },
+	{ OPT_IDS, "ids", HQ_OPT_STRING, "A,B,...", "compare workouts: these workouts (ids from hq-query workouts)",
+	  NULL, "compare workouts only: the workout ids to compare, comma-separated (two or more; the ids hq-query workouts prints). Omit to compare the last N (--last, default 3).", 1 },
+	{ OPT_MAX_HR, "max-hr", HQ_OPT_NUMBER, "BPM", "load, zones, compare: maximum heart rate (default: [athlete] max_hr, else the store's highest in a workout)",
+	  NULL, "load, zones, compare workouts: the athlete's maximum heart rate in bpm, over the config's [athlete] max_hr (default: the highest heart rate recorded during any workout, an estimate).", 1 },
+	{ OPT_REST_HR, "rest-hr", HQ_OPT_NUMBER, "BPM", "load, zones, compare: resting heart rate (default: [athlete] rest_hr, else the median resting HR, else 60)",
+	  NULL, "load, zones, compare workouts: resting heart rate in bpm, over the config's [athlete] rest_hr (default: the median of the store's resting heart rate, else 60).", 1 },
+	{ OPT_LTHR, "lthr", HQ_OPT_NUMBER, "BPM", "load, zones, compare: threshold heart rate (default: rest + 0.85 (max - rest))",
+	  NULL, "load, zones, compare workouts: lactate threshold heart rate in bpm, between rest and max (default: rest_hr + 0.85 x (max_hr - rest_hr)).", 1 },
+	{ OPT_FTP, "ftp", HQ_OPT_NUMBER, "WATTS", "load, compare: functional threshold power, for TSS from cycling power",
+	  NULL, "load and compare workouts: functional threshold power in W; with it, rides with power get TSS from normalized power (else load is from heart rate).", 1 },
 	{ OPT_COMPLETE_TESTS, "complete-tests", HQ_OPT_FLAG, NULL, "print the lab tests in the store, one per line (for shell completion)", NULL, NULL, 0 },
 	{ 0, NULL, 0, NULL, NULL, NULL, NULL, 0 },
 };
@@ -118,6 +132,8 @@ struct cli {
 	long last;
 	int by, agp;                 /* by: index in "day|week|month", -1 none */
 	int has_format, svg, html, has_last, complete;
+	const char *type, *ids;      /* load, zones, bests, compare workouts */
+	const char *ath[HQ_ATH_NKEYS];   /* --max-hr, --rest-hr, --lthr, --ftp */
 	enum hq_format format;
 	struct hq_store *store;
 	struct hq_out *out;
@@ -209,6 +225,92 @@ run_cgm(struct cli *c, int argc, char **argv, struct hq_err *e)
 	return hq_cgm_report_print(c->store, &o, c->format_name, stdout, e);
 }
 
+/* ---- training: load, zones, bests, compare workouts (athlete_out.h) ---- */
+
+/* The options as an hq_athlete_ask: types (only: the ones allowed), the
+ * range, the settings (config, flags, store). 0, or -1 with e. */
+static int
+athlete_ask(const struct cli *c, struct hq_athlete_ask *ask, const char *only,
+    struct hq_err *e)
+{
+	static const char *const names[HQ_ATH_NKEYS] = {
+		[HQ_ATH_MAX_HR] = "--max-hr", [HQ_ATH_REST_HR] = "--rest-hr",
+		[HQ_ATH_LTHR] = "--lthr", [HQ_ATH_FTP] = "--ftp",
+	};
+
+	memset(ask, 0, sizeof *ask);
+	ask->last = c->has_last ? c->last : 3;
+	if (hq_athlete_parse_types(ask, c->type, only, e) ||
+	    (c->ids && hq_athlete_parse_ids(ask, c->ids, e)) ||
+	    hq_time_parse_from_to(c->from, c->to, (int64_t)time(NULL), &ask->from,
+	    &ask->to, e))
+		return -1;
+	return hq_athlete_setup(&ask->ath, c->store, c->ath, names, e);
+}
+
+static int
+run_load(struct cli *c, int argc, char **argv, struct hq_err *e)
+{
+	struct hq_athlete_ask ask;
+
+	(void)argc, (void)argv;
+	if (athlete_ask(c, &ask, NULL, e))
+		return -1;
+	return hq_athlete_load_out(c->store, &ask, (int64_t)time(NULL),
+	    c->svg ? stdout : NULL, c->out, e);
+}
+
+static int
+run_zones(struct cli *c, int argc, char **argv, struct hq_err *e)
+{
+	struct hq_athlete_ask ask;
+	char *end;
+
+	if (athlete_ask(c, &ask, NULL, e))
+		return -1;
+	if (argc) {
+		long long id = strtoll(argv[0], &end, 10);
+		if (*end || id <= 0 || argv[0][0] < '0' || argv[0][0] > '9') {
+			hq_opts_usage_error(&cmd, "zones ID: '%.64s' is not a workout "
+			    "id (a number: hq-query workouts lists them)", argv[0]);
+			return 2;
+		}
+		if (c->from || c->to || c->type) {
+			hq_opts_usage_error(&cmd, "zones ID is one workout: drop "
+			    "--from, --to and --type");
+			return 2;
+		}
+		ask.id = id;
+	}
+	return hq_athlete_zones_out(c->store, &ask, (int64_t)time(NULL), c->out, e);
+}
+
+static int
+run_bests(struct cli *c, int argc, char **argv, struct hq_err *e)
+{
+	struct hq_athlete_ask ask;
+
+	(void)argc, (void)argv;
+	if (athlete_ask(c, &ask, "running|walking|cycling", e))
+		return -1;
+	return hq_athlete_bests_out(c->store, &ask, c->out, e);
+}
+
+static int
+run_compare_workouts(struct cli *c, int argc, char **argv, struct hq_err *e)
+{
+	struct hq_athlete_ask ask;
+
+	(void)argc, (void)argv;
+	if (c->ids && c->has_last) {
+		hq_opts_usage_error(&cmd, "--ids and --last: choose one");
+		return 2;
+	}
+	if (athlete_ask(c, &ask, NULL, e))
+		return -1;
+	return hq_athlete_compare_out(c->store, &ask, c->out, e);
+}
+
 /* ---- dispatch ------------------------------------------------------------- */
 
 /*
@@ -218,7 +320,8 @@ run_cgm(struct cli *c, int argc, char **argv, struct hq_err *e)
  * printed) or -1 (e set).
  */
 enum { O_UNIT = 1, O_FIELDS = 2, O_COMPARE = 4, O_SVG = 8, O_HTML = 16,
-	O_CGM = 32 };
+	O_CGM = 32, O_RANGE = 64, O_TYPE = 128, O_ATH = 256, O_LASTN = 512,
+	O_IDS = 1024 };
 
 static const struct sub {
 	const char *verb, *kind, *usage;
@@ -231,6 +334,11 @@ static const struct sub {
 	{ "latest", "dexa", "latest dexa", 0, 0, O_FIELDS, run_latest_dexa },
 	{ "compare", "dexa", "compare dexa", 0, 0, O_FIELDS | O_COMPARE | O_SVG,
 	  run_compare_dexa },
+	{ "load", NULL, "load", 0, 0, O_RANGE | O_TYPE | O_ATH | O_SVG, run_load },
+	{ "zones", NULL, "zones [ID]", 0, 1, O_RANGE | O_TYPE | O_ATH, run_zones },
+	{ "bests", NULL, "bests", 0, 0, O_RANGE | O_TYPE, run_bests },
+	{ "compare", "workouts", "compare workouts", 0, 0,
+	  O_RANGE | O_TYPE | O_ATH | O_LASTN | O_IDS, run_compare_workouts },
 	{ "cgm", NULL, "cgm", 0, 0, O_CGM | O_SVG | O_HTML, run_cgm },
 };
 
@@ -274,8 +382,12 @@ static int
 complete_offers(const struct hq_complete *c, const struct hq_opt *o)
 {
 	static const struct { int id, needs; } only[] = {
-		{ OPT_UNIT, O_UNIT }, { OPT_FIELDS, O_FIELDS }, { OPT_LAST, O_COMPARE },
-		{ OPT_DATES, O_COMPARE }, { OPT_FROM, O_CGM }, { OPT_TO, O_CGM },
+		{ OPT_UNIT, O_UNIT }, { OPT_FIELDS, O_FIELDS },
+		{ OPT_LAST, O_COMPARE | O_LASTN },
+		{ OPT_DATES, O_COMPARE }, { OPT_FROM, O_CGM | O_RANGE },
+		{ OPT_TO, O_CGM | O_RANGE },
+		{ OPT_TYPE, O_TYPE }, { OPT_IDS, O_IDS }, { OPT_MAX_HR, O_ATH },
+		{ OPT_REST_HR, O_ATH }, { OPT_LTHR, O_ATH }, { OPT_FTP, O_ATH },
 		{ OPT_BY, O_CGM }, { OPT_AGP, O_CGM },
 	};
 	int used = 0;
@@ -338,18 +450,27 @@ check_accepts(const struct cli *c, const struct sub *s)
 		wrong = "--unit";
 	else if (c->fields && !(s->accepts & O_FIELDS))
 		wrong = "--fields";
-	else if ((c->has_last || c->dates) && !(s->accepts & O_COMPARE))
+	else if ((c->has_last || c->dates) && !(s->accepts & (c->dates ?
+	    O_COMPARE : O_COMPARE | O_LASTN)))
 		wrong = c->dates ? "--dates" : "--last";
 	else if (c->svg && !(s->accepts & O_SVG))
 		wrong = "--format svg";
 	else if (c->html && !(s->accepts & O_HTML))
 		wrong = "--format html";
-	else if ((c->from || c->to) && !(s->accepts & O_CGM))
+	else if ((c->from || c->to) && !(s->accepts & (O_CGM | O_RANGE)))
 		wrong = c->from ? "--from" : "--to";
 	else if ((c->by >= 0 || c->agp) && !(s->accepts & O_CGM))
 		wrong = c->agp ? "--agp" : "--by";
 	else if (c->has_last && c->dates)
 		wrong = "--last with --dates";
+	else if (c->type && !(s->accepts & O_TYPE))
+		wrong = "--type";
+	else if (c->ids && !(s->accepts & O_IDS))
+		wrong = "--ids";
+	else if (!(s->accepts & O_ATH) && (c->ath[HQ_ATH_MAX_HR] ||
+	    c->ath[HQ_ATH_REST_HR] || c->ath[HQ_ATH_LTHR] || c->ath[HQ_ATH_FTP]))
+		wrong = c->ath[HQ_ATH_MAX_HR] ? "--max-hr" : c->ath[HQ_ATH_REST_HR] ?
+		    "--rest-hr" : c->ath[HQ_ATH_LTHR] ? "--lthr" : "--ftp";
 	if (wrong) {
 		hq_opts_usage_error(&cmd, "%s does not go with '%s'", wrong, s->usage);
 		return -1;
@@ -392,6 +513,12 @@ parse_cli(int argc, char **argv, struct cli *c, int *status)
 		case OPT_TZ: c->tz = p.arg; break;
 		case OPT_DB: c->db = p.arg; break;
 		case OPT_COMPLETE_TESTS: c->complete = 1; break;
+		case OPT_TYPE: c->type = p.arg; break;
+		case OPT_IDS: c->ids = p.arg; break;
+		case OPT_MAX_HR: c->ath[HQ_ATH_MAX_HR] = p.arg; break;
+		case OPT_REST_HR: c->ath[HQ_ATH_REST_HR] = p.arg; break;
+		case OPT_LTHR: c->ath[HQ_ATH_LTHR] = p.arg; break;
+		case OPT_FTP: c->ath[HQ_ATH_FTP] = p.arg; break;
 		}
 	if (id < 0) {
 		*status = p.status;
