@@ -281,8 +281,10 @@ hq_athlete_load_out(struct hq_store *s, const struct hq_athlete_ask *ask,
 	snprintf(head, sizeof head, "Training load of %.60s", types_said(ask));
 	hq_out_heading(o, head);
 	hq_out_heading(o, set);
-	hq_out_footnote(o, "fitness: ctl (42-day), fatigue: atl (7-day), form: "
-	    "tsb (fitness - fatigue, the day before)");
+	hq_out_footnote(o, "fitness: ctl (42 days), fatigue: atl (7 days), "
+	    "form: tsb (the day before's");
+	hq_out_footnote(o, "fitness - fatigue); ramp: fitness - fitness 7 days "
+	    "before");
 	hq_out_fit_cols(o, load_cols);
 	for (size_t i = i0; i < i1; i++) {
 		struct load_row r = { d[i].day, d[i].workouts, d[i].workouts_no_hr,

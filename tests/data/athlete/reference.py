@@ -742,6 +742,8 @@ def rows(db, tz, kind, args):
                 for k in range(6):
                     z[k] += f["z%d_min" % k]
         mx = st["max_hr"]
+        if mx is None or sum(z) == 0:
+            return None
         edges = [0, 0.5 * mx, 0.6 * mx, 0.7 * mx, 0.8 * mx, 0.9 * mx]
         total = sum(z)
         for k in range(6):
