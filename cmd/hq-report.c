@@ -25,6 +25,7 @@
 #include "hq/report_read.h"
 #include "hq/store.h"
 #include "hq/time.h"
+#include "hq/workout.h"
 #include "hq/zone.h"
 
 enum {
@@ -76,9 +77,11 @@ static int complete_offers(const struct hq_complete *c, const struct hq_opt *o);
 static const struct hq_cmd_info cmd = {
 	.name = "hq-report",
 	.synopsis = "list [labs|dexa|cgm] | latest labs [TEST...] | trend labs TEST | "
-	    "latest dexa | compare dexa | cgm [OPTION]...",
+	    "latest dexa | compare dexa | cgm | load | zones [ID] | bests | "
+	    "compare workouts [OPTION]...",
 	.summary = "Lab results, DEXA scans and glucose control: the latest, a trend, "
-	    "two scans compared, the CGM consensus metrics and the AGP.",
+	    "two scans compared, the CGM consensus metrics and the AGP; training "
+	    "load, fitness and form, heart-rate zones, bests, workouts compared.",
 	.tool_description = "The user's lab results (blood work) and DEXA body-composition "
 	    "scans. Use [\"latest\",\"labs\",TEST...] for 'what is my latest LDL, is it in "
 	    "range?': rows test, loinc, date, value, comparator, unit, ref_low, ref_high, "
@@ -106,17 +109,39 @@ static const struct hq_cmd_info cmd = {
 	    "day is my glucose high?'. Readings in mg/dL; a reading stored twice (a CGM "
 	    "file and its copy in Apple Health) counts once. Use [\"list\"] to see which "
 	    "reports exist and their dates (for cgm, each sensor session's first day and "
-	    "days of readings). Exit 1: nothing found (the message says what).",
+	    "days of readings). Training, from workouts and the heart rate and power "
+	    "recorded during them: use [\"load\"] for 'am I getting fitter?', "
+	    "'what was my training load this month?': a row per day with load "
+	    "(TSS from power with ftp, else hrss: an hour at threshold = 100), ctl "
+	    "(fitness, 42-day), atl (fatigue, 7-day), tsb (form = yesterday's "
+	    "ctl - atl; negative: tired), ramp (ctl change over 7 days; rising "
+	    "ctl = getting fitter), and the max_hr, rest_hr, lthr used with their "
+	    "basis (default = an estimate); from/to pick the days (default the "
+	    "last 90; compare ctl at the start and the end). Use "
+	    "[\"compare\",\"workouts\"] for 'how did my last 3 rides compare?' "
+	    "(type cycling; last N, or ids): rows field, unit, workout_id, date, "
+	    "value, change from the previous workout for duration_min, "
+	    "distance_km, speed_kmh, pace_min_per_km, avg_hr, max_hr, energy_kcal, "
+	    "load, elevation_gain_m, efficiency (metres per heartbeat: higher at the "
+	    "same effort = fitter). Use [\"zones\"] for 'how long was I in zone 2 "
+	    "this week?' (minutes and pct per heart-rate zone 0-5; or "
+	    "[\"zones\",ID] for one workout) and [\"bests\"] for 'what is my fastest "
+	    "5 km this year?' (type running|walking|cycling: fastest times over "
+	    "400 m to marathon, 5-100 km rides, best power 5 s to 60 min). "
+	    "Exit 1: nothing found (the message says what).",
 	.positional = "args",
 	.positional_help = "The subcommand and its operands, in command-line order: "
 	    "[\"list\"], [\"list\",\"labs\"], [\"list\",\"dexa\"], [\"latest\",\"labs\"], "
 	    "[\"latest\",\"labs\",\"ldl\",\"hba1c\"], [\"trend\",\"labs\",\"hba1c\"], "
-	    "[\"latest\",\"dexa\"], [\"compare\",\"dexa\"], [\"cgm\"], [\"list\",\"cgm\"].",
+	    "[\"latest\",\"dexa\"], [\"compare\",\"dexa\"], [\"cgm\"], [\"list\",\"cgm\"], "
+	    "[\"load\"], [\"zones\"], [\"zones\",\"123\"], [\"bests\"], "
+	    "[\"compare\",\"workouts\"].",
 	.positional_required = 1,
 	.opts = options,
 	.values = (const struct hq_opt_values[]){
 		{ "unit", hq_labs_unit_at },
 		{ "fields", hq_dexa_name_at },
+		{ "type", hq_workout_type_at },
 		{ NULL, NULL },
 	},
 	.split = "fields",
@@ -368,6 +393,8 @@ complete_operand(const struct hq_complete *c)
 		hq_complete_add(c, "dexa", NULL);
 		hq_complete_add(c, "cgm", NULL);
 	}
+	if (verb && c->noperands == 1 && strcmp(verb, "zones") == 0)
+		hq_complete_workouts(c);
 	if (c->noperands >= 2 && strcmp(c->operands[1], "labs") == 0 &&
 	    (strcmp(verb, "latest") == 0 || (strcmp(verb, "trend") == 0 &&
 	    c->noperands == 2)))

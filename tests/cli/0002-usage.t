@@ -99,7 +99,7 @@ is "$(complete_words hq-ingest --format '')" "apple auto dexa dexcom fhir fit gp
 	"completion: hq-ingest --format"
 is "$(complete_words hq-report cgm --by '')" "day month week " \
 	"completion: hq-report cgm --by"
-is "$(complete_words hq-report '')" "cgm compare latest list trend " "completion: hq-report's subcommands"
+is "$(complete_words hq-report '')" "bests cgm compare latest list load trend zones " "completion: hq-report's subcommands"
 is "$(complete_words hq-report latest '')" "dexa labs " "completion: hq-report latest's kinds"
 is "$(complete_words hq-agent -p '')" "anthropic gemini ollama openai " \
 	"completion: hq-agent -p"
