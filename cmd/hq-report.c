@@ -359,12 +359,12 @@ static const struct sub {
 	{ "latest", "dexa", "latest dexa", 0, 0, O_FIELDS, run_latest_dexa },
 	{ "compare", "dexa", "compare dexa", 0, 0, O_FIELDS | O_COMPARE | O_SVG,
 	  run_compare_dexa },
+	{ "cgm", NULL, "cgm", 0, 0, O_CGM | O_SVG | O_HTML, run_cgm },
 	{ "load", NULL, "load", 0, 0, O_RANGE | O_TYPE | O_ATH | O_SVG, run_load },
 	{ "zones", NULL, "zones [ID]", 0, 1, O_RANGE | O_TYPE | O_ATH, run_zones },
 	{ "bests", NULL, "bests", 0, 0, O_RANGE | O_TYPE, run_bests },
 	{ "compare", "workouts", "compare workouts", 0, 0,
 	  O_RANGE | O_TYPE | O_ATH | O_LASTN | O_IDS, run_compare_workouts },
-	{ "cgm", NULL, "cgm", 0, 0, O_CGM | O_SVG | O_HTML, run_cgm },
 };
 
 #define NSUBS (sizeof subs / sizeof subs[0])

@@ -112,7 +112,7 @@ is "$rc" 1 "no readings in the range: exit 1"
 is "$err" "hq-report: no glucose readings from 2023-01-01 to 2023-01-31" "and says so"
 run hq-report glucose
 is "$rc" 2 "unknown subcommand: exit 2"
-like "$err" "unknown subcommand 'glucose' \(the subcommands are: list, latest, trend, compare, cgm\)" "with the list"
+like "$err" "unknown subcommand 'glucose' \(the subcommands are: list, latest, trend, compare, cgm, load, zones, bests\)" "with the list"
 run hq-report cgm --agp --by day
 is "$rc" 2 "--agp with --by: exit 2"
 run hq-report cgm extra
