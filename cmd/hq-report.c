@@ -39,19 +39,19 @@ static const struct hq_opt options[] = {
 	  NULL, "Labs only: show values and reference limits in this unit, converted with the analyte's own factor (LDL mg/dL <-> mmol/L, HbA1c % <-> mmol/mol). Omit to get each result as the lab wrote it (latest) or the newest result's unit (trend).", 1 },
 	{ OPT_FIELDS, "fields", HQ_OPT_STRING, "LIST", "dexa: only these fields (vat_mass,lean_mass,trunk_fat_mass...)",
 	  NULL, "DEXA only: comma-separated fields, e.g. \"vat_mass\" for visceral fat, \"lean_mass,fat_mass,total_body_fat_pct\"; regional ones as region_field (trunk_fat_mass, left_arm_lean_mass). Omit for every field.", 1 },
-	{ OPT_LAST, "last", HQ_OPT_INT, "N", "compare dexa: the oldest of the last N scans against the newest (default 2)",
-	  "2..1000", "compare dexa: compare the oldest of the last N scans with the newest; 2 (the default) is the last two scans.", 1 },
+	{ OPT_LAST, "last", HQ_OPT_INT, "N", "compare dexa: the last N scans' oldest against the newest (default 2); compare workouts: the last N (default 3)",
+	  "2..1000", "compare dexa: compare the oldest of the last N scans with the newest; 2 (the default) is the last two scans. compare workouts: the last N workouts (of type) side by side, default 3.", 1 },
 	{ OPT_DATES, "dates", HQ_OPT_STRING, "D1,D2", "compare dexa: the scans of two dates (2024-01-10,2024-07-12)",
 	  NULL, "compare dexa: the scans of two dates, \"D1,D2\" (2024-01-10,2024-07-12; a month such as 2024-01 takes the newest scan in it). Use hq-report list dexa to see the dates.", 1 },
-	HQ_OPT_FROM(OPT_FROM, "cgm: start at DATE (2024-12-01, 2024-12, 2024-W49, today, 30d, last-month...)",
-	  "cgm only: start of the range, a local date: 2024-12-01, 2024-12 (a month), 2024-W49, today, yesterday, 7d/4w/3m/1y (ago), this-week, last-month... Without from and to, every reading in the store."),
-	HQ_OPT_TO(OPT_TO, "cgm: end with DATE, inclusive (same forms as --from)",
-	  "cgm only: end of the range, inclusive of the whole day/week/month it names: from \"2024-12\" to \"2024-12\" is all of December."),
+	HQ_OPT_FROM(OPT_FROM, "cgm, load, zones, bests, compare: start at DATE (2024-12-01, 2024-W49, today, 30d...)",
+	  "cgm, load, zones, bests, compare workouts: start of the range, a local date: 2024-12-01, 2024-12 (a month), 2024-W49, today, yesterday, 7d/4w/3m/1y (ago), this-week, last-month... Without from and to: cgm every reading in the store, load and zones the last 90 days, bests and compare every workout."),
+	HQ_OPT_TO(OPT_TO, "cgm, load, zones, bests, compare: end with DATE, inclusive (same forms)",
+	  "cgm, load, zones, bests, compare workouts: end of the range, inclusive of the whole day/week/month it names: from \"2024-12\" to \"2024-12\" is all of December."),
 	{ OPT_BY, "by", HQ_OPT_ENUM, "PERIOD", "cgm: a row per local day, week or month instead of one for the range",
 	  "day|week|month", "cgm only: one row per local day, ISO week or month instead of one for the whole range (to compare weeks, or see a trend).", 1 },
 	{ OPT_AGP, "agp", HQ_OPT_FLAG, NULL, "cgm: the daily profile, 96 rows: percentiles per 15 minutes",
 	  NULL, "cgm only: the ambulatory glucose profile instead of the metrics: 96 rows (time 00:00, 00:15, ...) with p5, p25, p50, p75, p95 and n, over all days of the range. Use it for 'when in the day is my glucose high?'.", 1 },
-	HQ_OPT_FORMAT(OPT_FORMAT, "jsonl, json, csv, table, svg (trend, compare, cgm's AGP) or html (cgm's AGP); default: table on a terminal, else jsonl",
+	HQ_OPT_FORMAT(OPT_FORMAT, "jsonl, json, csv, table, svg (trend, compare dexa, load, cgm's AGP) or html (cgm's AGP); default: table on a terminal, else jsonl",
 	  "jsonl|json|csv|table|svg|html"),
 	HQ_OPT_TZ(OPT_TZ, 0),
 	HQ_OPT_DB(OPT_DB),
@@ -72,6 +72,22 @@ static const struct hq_opt options[] = {
 };
 
 static void complete_operand(const struct hq_complete *c);
+
+/* --help's end: the training reports' settings, whose defaults are
+ * estimates. */
+static void
+help_athlete(FILE *fp)
+{
+	fputs("\ntraining settings (load, zones, compare workouts): a flag, else\n"
+	    "~/.config/hq/config ($XDG_CONFIG_HOME/hq/config) under [athlete]:\n"
+	    "  max_hr, rest_hr, lthr (bpm), ftp (W), sex, zones (4 bpm edges)\n"
+	    "else estimates: max_hr the highest heart rate in any workout, rest_hr\n"
+	    "the median resting heart rate (else 60), lthr rest + 0.85 (max - rest).\n"
+	    "Set max_hr and rest_hr when you know them, e.g.\n"
+	    "  [athlete]\n  max_hr = 188\n  rest_hr = 48\n"
+	    "The rows say each value used and its basis (config, store, default).\n",
+	    fp);
+}
 static int complete_offers(const struct hq_complete *c, const struct hq_opt *o);
 
 static const struct hq_cmd_info cmd = {
@@ -147,6 +163,7 @@ static const struct hq_cmd_info cmd = {
 	.split = "fields",
 	.complete_operand = complete_operand,
 	.complete_offers = complete_offers,
+	.help_more = help_athlete,
 };
 
 /* What the options asked for, and the run's shared state. */

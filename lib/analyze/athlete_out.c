@@ -390,8 +390,9 @@ hq_athlete_zones_out(struct hq_store *s, const struct hq_athlete_ask *ask,
 		    types_said(ask), a, b);
 	}
 	if (!z.with_hr) {
-		hq_err_set(e, "%s: %s", what, z.workouts ? "no heart rate "
-		    "recorded during them" : "none in the store");
+		hq_err_set(e, "%s: %s", what, !z.workouts ? "none in the store" :
+		    ask->id ? "no heart rate recorded during it" :
+		    "no heart rate recorded during them");
 		return 1;
 	}
 	hq_athlete_zone_edges(&ask->ath, lo);

@@ -184,5 +184,12 @@ HQ_DB=$G hq-report load --from 2026-11-12 --to 2026-11-12 --format jsonl >"$T/ou
 like "$(cat "$T/out")" '"max_hr":188,"rest_hr":45,"lthr":166.55,"basis":"default"' \
     "[athlete] in the config: used, lthr from them (a default)"
 agree "$G" load --from 2026-11-10 --to 2026-11-12 --max-hr 188 --rest-hr 45
+printf '[athlete]\nzones = 115, 135, 152, 168\nsex = female\n' >"$XDG_CONFIG_HOME/hq/config"
+HQ_DB=$G hq-report zones --from 2026-10-01 --to 2026-11-30 --format jsonl >"$T/hq.jsonl"
+python3 "$REF" rows "$G" $TZ_ zones --from 2026-10-01 --to 2026-11-30 \
+    --zones 115,135,152,168 >"$T/ref.jsonl"
+python3 "$REF" same "$T/hq.jsonl" "$T/ref.jsonl"
+ok $? "[athlete] zones in the config: the zones' edges and minutes as the reference"
+like "$(head -3 "$T/hq.jsonl" | tail -1)" '"zone":2,"lo_bpm":115,"hi_bpm":135,' "zone 2 from the configured 115 to 135"
 
 done_testing

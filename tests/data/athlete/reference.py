@@ -13,7 +13,8 @@ ctl/atl/tsb/ramp series, the bests (distance and power) and the splits.
                                 SQLite file), local days in zone TZ
     reference.py rows DB TZ REPORT [--from D] [--to D] [--type T,...]
         [--ids A,B] [--last N] [--max-hr B] [--rest-hr B] [--lthr B]
-        [--ftp W] [ID]          the rows hq-report REPORT (load, zones,
+        [--ftp W] [--zones A,B,C,D] [ID]
+                                the rows hq-report REPORT (load, zones,
                                 bests, compare) writes as JSON lines, by
                                 SPEC.md's rules for the commands
     reference.py same A B       1e-9 relative: the JSON lines of file A
@@ -647,7 +648,8 @@ def settings_for(db, given):
              "lthr": "default"}
     for k, v in given.items():
         st[k] = v
-        basis[k] = "config"
+        if k in basis:
+            basis[k] = "config"
     if "lthr" not in given and st["max_hr"] is not None:
         st["lthr"] = st["rest_hr"] + 0.85 * (st["max_hr"] - st["rest_hr"])
     rank = {"default": 1, "store": 2, "config": 3}
@@ -674,6 +676,8 @@ def rows(db, tz, kind, args):
                       ("ftp", "ftp")):
         if flag in opts:
             given[key] = float(opts[flag])
+    if "zones" in opts:       # [athlete] zones of the config
+        given["zones"] = [float(x) for x in opts["zones"].split(",")]
     st = settings_for(db, given)
     types = [type_id(t) for t in opts["type"].split(",")] if "type" in opts else None
     d0 = datetime.strptime(opts["from"], "%Y-%m-%d").date() if "from" in opts else None
@@ -745,6 +749,8 @@ def rows(db, tz, kind, args):
         if mx is None or sum(z) == 0:
             return None
         edges = [0, 0.5 * mx, 0.6 * mx, 0.7 * mx, 0.8 * mx, 0.9 * mx]
+        if st.get("zones"):
+            edges[2:6] = st["zones"]
         total = sum(z)
         for k in range(6):
             r = {"zone": k, "lo_bpm": edges[k], "hi_bpm": edges[k + 1] if k < 5 else None,
