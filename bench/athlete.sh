@@ -35,3 +35,19 @@ awk -v s="$1" -v m="$2" -v n="$3" 'BEGIN {
 	printf "bests, %d workouts     %7.4f s  peak RSS %5.1f MB (goal < 64: %s)\n",
 	    n, s, m, (m < 64) ? "met" : "MISSED"
 }'
+# The command (issue 21): hq-report bests over the same five years of
+# routes, one workout's route read at a time: its peak RSS, whatever the
+# number of points (goal < 64 MB).
+if command -v hq-report >/dev/null 2>&1 && [ -x /usr/bin/time ]; then
+	pts=$(sqlite3 "$DIR/hq.db" "SELECT count(*) FROM route_point" 2>/dev/null || echo "?")
+	s0=$(date +%s.%N)
+	/usr/bin/time -f %M -o "$DIR/rss" hq-report bests --db "$DIR/hq.db" \
+	    --format jsonl >"$DIR/bests.jsonl"
+	s1=$(date +%s.%N)
+	awk -v k="$(tail -1 "$DIR/rss")" -v p="$pts" -v a="$s0" -v b="$s1" \
+	    -v n="$(wc -l <"$DIR/bests.jsonl")" 'BEGIN {
+		m = k / 1024
+		printf "hq-report bests        %7.3f s  peak RSS %5.1f MB over %s route points, %d rows (goal < 64: %s)\n",
+		    b - a, m, p, n, (m < 64) ? "met" : "MISSED"
+	}'
+fi

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "hq/athlete_out.h"
 #include "hq/buf.h"
 #include "hq/complete.h"
 #include "hq/config.h"
@@ -30,12 +31,14 @@
 #include "hq/time.h"
 #include "hq/trend_out.h"
 #include "hq/week.h"
+#include "hq/workout.h"
 #include "hq/zone.h"
 
 enum {
 	OPT_UNIT = HQ_OPT_LONG, OPT_FIELDS, OPT_LAST, OPT_DATES, OPT_FROM,
 	OPT_TO, OPT_BY, OPT_AGP, OPT_FORMAT, OPT_TZ, OPT_DB, OPT_COMPLETE_TESTS,
 	OPT_WEEK,
+	OPT_TYPE, OPT_IDS, OPT_MAX_HR, OPT_REST_HR, OPT_LTHR, OPT_FTP,
 };
 
 static const struct hq_opt options[] = {
@@ -43,42 +46,72 @@ static const struct hq_opt options[] = {
 	  NULL, "Labs only: show values and reference limits in this unit, converted with the analyte's own factor (LDL mg/dL <-> mmol/L, HbA1c % <-> mmol/mol). Omit to get each result as the lab wrote it (latest) or the newest result's unit (trend).", 1 },
 	{ OPT_FIELDS, "fields", HQ_OPT_STRING, "LIST", "dexa: only these fields (vat_mass,lean_mass,trunk_fat_mass...)",
 	  NULL, "DEXA only: comma-separated fields, e.g. \"vat_mass\" for visceral fat, \"lean_mass,fat_mass,total_body_fat_pct\"; regional ones as region_field (trunk_fat_mass, left_arm_lean_mass). Omit for every field.", 1 },
-	{ OPT_LAST, "last", HQ_OPT_INT, "N", "compare dexa: the oldest of the last N scans against the newest (default 2)",
-	  "2..1000", "compare dexa: compare the oldest of the last N scans with the newest; 2 (the default) is the last two scans.", 1 },
+	{ OPT_LAST, "last", HQ_OPT_INT, "N", "compare dexa: the last N scans' oldest against the newest (default 2); compare workouts: the last N (default 3)",
+	  "2..1000", "compare dexa: compare the oldest of the last N scans with the newest; 2 (the default) is the last two scans. compare workouts: the last N workouts (of type) side by side, default 3.", 1 },
 	{ OPT_DATES, "dates", HQ_OPT_STRING, "D1,D2", "compare dexa: the scans of two dates (2024-01-10,2024-07-12)",
 	  NULL, "compare dexa: the scans of two dates, \"D1,D2\" (2024-01-10,2024-07-12; a month such as 2024-01 takes the newest scan in it). Use hq-report list dexa to see the dates.", 1 },
-	HQ_OPT_FROM(OPT_FROM, "cgm, trend, goals, alerts: from DATE (2024-12-01, 2024-W49, 30d...)",
-	  "cgm, trend METRIC, goals and alerts: start of the range, a local date: 2024-12-01, 2024-12 (a month), 2024-W49, today, yesterday, 7d/4w/3m/1y (ago), this-week, last-month... Without from and to, every reading in the store (cgm), the last 4 weeks (goals), the last 7 days (alerts)."),
-	HQ_OPT_TO(OPT_TO, "cgm, trend, goals, alerts: to DATE, inclusive (same forms as --from)",
-	  "cgm, trend METRIC, goals and alerts: end of the range, inclusive of the whole day/week/month it names: from \"2024-12\" to \"2024-12\" is all of December."),
+	HQ_OPT_FROM(OPT_FROM, "cgm, trend, goals, alerts, load, zones, bests, compare: from DATE",
+	  "cgm, trend METRIC, goals, alerts, load, zones, bests and compare workouts: start of the range, a local date: 2024-12-01, 2024-12 (a month), 2024-W49, today, yesterday, 7d/4w/3m/1y (ago), this-week, last-month... Without from and to, every reading in the store (cgm), the last 4 weeks (goals), the last 7 days (alerts)."),
+	HQ_OPT_TO(OPT_TO, "to DATE, inclusive (same subcommands and forms as --from)",
+	  "cgm, trend METRIC, goals, alerts, load, zones, bests and compare workouts: end of the range, inclusive of the whole day/week/month it names: from \"2024-12\" to \"2024-12\" is all of December."),
 	{ OPT_BY, "by", HQ_OPT_ENUM, "PERIOD", "cgm: a row per local day, week or month instead of one for the range",
 	  "day|week|month", "cgm only: one row per local day, ISO week or month instead of one for the whole range (to compare weeks, or see a trend).", 1 },
 	{ OPT_AGP, "agp", HQ_OPT_FLAG, NULL, "cgm: the daily profile, 96 rows: percentiles per 15 minutes",
 	  NULL, "cgm only: the ambulatory glucose profile instead of the metrics: 96 rows (time 00:00, 00:15, ...) with p5, p25, p50, p75, p95 and n, over all days of the range. Use it for 'when in the day is my glucose high?'.", 1 },
 	{ 'q', "quiet", HQ_OPT_FLAG, NULL, "alerts: print nothing, only the exit status (0: alerts, 1: none)",
 	  NULL, NULL, 0 },
-	HQ_OPT_FORMAT(OPT_FORMAT, "jsonl, json, csv, table, svg (trend, compare, cgm's AGP) or html (cgm's AGP); default: table on a terminal, else jsonl",
+	HQ_OPT_FORMAT(OPT_FORMAT, "jsonl, json, csv, table, svg (trend, compare dexa, load, cgm's AGP) or html (cgm's AGP); default: table on a terminal, else jsonl",
 	  "jsonl|json|csv|table|svg|html"),
 	HQ_OPT_TZ(OPT_TZ, 0),
 	HQ_OPT_DB(OPT_DB),
 	{ OPT_WEEK, "week", HQ_OPT_STRING, "YYYY-Www", "week: the ISO week to show (2026-W47); default the last complete one",
 	  NULL, "week only: the ISO week (Monday to Sunday, local days), as YEAR-Wnn: 2026-W47. Omit for the last complete week, the usual question ('how was my week?').", 1 },
+	{ OPT_TYPE, "type", HQ_OPT_STRING, "TYPE,...", "load, zones, bests, compare workouts: only these workout types",
+	  NULL, "load, zones, bests and compare workouts only: workout types, comma-separated (running, walking, cycling, swimming, hiking...; bests: running, walking or cycling). Omit for every type.", 1 },
+	{ OPT_IDS, "ids", HQ_OPT_STRING, "A,B,...", "compare workouts: these workouts (ids from hq-query workouts)",
+	  NULL, "compare workouts only: the workout ids to compare, comma-separated (two or more; the ids hq-query workouts prints). Omit to compare the last N (--last, default 3).", 1 },
+	{ OPT_MAX_HR, "max-hr", HQ_OPT_NUMBER, "BPM", "load, zones, compare: maximum heart rate (default: [athlete] max_hr, else the store's highest in a workout)",
+	  NULL, "load, zones, compare workouts: the athlete's maximum heart rate in bpm, over the config's [athlete] max_hr (default: the highest heart rate recorded during any workout, an estimate).", 1 },
+	{ OPT_REST_HR, "rest-hr", HQ_OPT_NUMBER, "BPM", "load, zones, compare: resting heart rate (default: [athlete] rest_hr, else the median resting HR, else 60)",
+	  NULL, "load, zones, compare workouts: resting heart rate in bpm, over the config's [athlete] rest_hr (default: the median of the store's resting heart rate, else 60).", 1 },
+	{ OPT_LTHR, "lthr", HQ_OPT_NUMBER, "BPM", "load, zones, compare: threshold heart rate (default: rest + 0.85 (max - rest))",
+	  NULL, "load, zones, compare workouts: lactate threshold heart rate in bpm, between rest and max (default: rest_hr + 0.85 x (max_hr - rest_hr)).", 1 },
+	{ OPT_FTP, "ftp", HQ_OPT_NUMBER, "WATTS", "load, compare: functional threshold power, for TSS from cycling power",
+	  NULL, "load and compare workouts: functional threshold power in W; with it, rides with power get TSS from normalized power (else load is from heart rate).", 1 },
 	{ OPT_COMPLETE_TESTS, "complete-tests", HQ_OPT_FLAG, NULL, "print the lab tests in the store, one per line (for shell completion)", NULL, NULL, 0 },
 	{ 0, NULL, 0, NULL, NULL, NULL, NULL, 0 },
 };
 
 static void complete_operand(const struct hq_complete *c);
 static void complete_weeks(const struct hq_complete *c);
+
+/* --help's end: the training reports' settings, whose defaults are
+ * estimates. */
+static void
+help_athlete(FILE *fp)
+{
+	fputs("\ntraining settings (load, zones, compare workouts): a flag, else\n"
+	    "~/.config/hq/config ($XDG_CONFIG_HOME/hq/config) under [athlete]:\n"
+	    "  max_hr, rest_hr, lthr (bpm), ftp (W), sex, zones (4 bpm edges)\n"
+	    "else estimates: max_hr the highest heart rate in any workout, rest_hr\n"
+	    "the median resting heart rate (else 60), lthr rest + 0.85 (max - rest).\n"
+	    "Set max_hr and rest_hr when you know them, e.g.\n"
+	    "  [athlete]\n  max_hr = 188\n  rest_hr = 48\n"
+	    "The rows say each value used and its basis (config, store, default).\n",
+	    fp);
+}
 static int complete_offers(const struct hq_complete *c, const struct hq_opt *o);
 
 static const struct hq_cmd_info cmd = {
 	.name = "hq-report",
 	.synopsis = "list [labs|dexa|cgm] | latest labs [TEST...] | trend labs TEST | "
 	    "latest dexa | compare dexa | cgm [OPTION]... | week | trend METRIC | "
-	    "goals [GOAL...] | alerts [-q]",
+	    "goals [GOAL...] | alerts [-q] | load | zones [ID] | bests | "
+	    "compare workouts",
 	.summary = "Lab results, DEXA scans and glucose control: the latest, a trend, "
 	    "two scans compared, the CGM consensus metrics and the AGP; the week in "
-	    "one look; a metric's trend.",
+	    "one look, goals, alerts, a metric's trend; training load, fitness and "
+	    "form, heart-rate zones, bests, workouts compared.",
 	.tool_description = "The user's lab results (blood work) and DEXA body-composition "
 	    "scans. Use [\"latest\",\"labs\",TEST...] for 'what is my latest LDL, is it in "
 	    "range?': rows test, loinc, date, value, comparator, unit, ref_low, ref_high, "
@@ -130,6 +163,25 @@ static const struct hq_cmd_info cmd = {
 	    "28-day baseline; lab: a result flagged high or low; cgm: glucose "
 	    "missing a consensus target), value, baseline_mean, baseline_sd, z, "
 	    "unit, message; default the last 7 days; exit 1 with nothing off. "
+	    "Training, from workouts and the heart rate and power "
+	    "recorded during them: use [\"load\"] for 'am I getting fitter?', "
+	    "'what was my training load this month?': a row per day with load "
+	    "(TSS from power with ftp, else hrss: an hour at threshold = 100), ctl "
+	    "(fitness, 42-day), atl (fatigue, 7-day), tsb (form = yesterday's "
+	    "ctl - atl; negative: tired), ramp (ctl change over 7 days; rising "
+	    "ctl = getting fitter), and the max_hr, rest_hr, lthr used with their "
+	    "basis (default = an estimate); from/to pick the days (default the "
+	    "last 90; compare ctl at the start and the end). Use "
+	    "[\"compare\",\"workouts\"] for 'how did my last 3 rides compare?' "
+	    "(type cycling; last N, or ids): rows field, unit, workout_id, date, "
+	    "value, change from the previous workout for duration_min, "
+	    "distance_km, speed_kmh, pace_min_per_km, avg_hr, max_hr, energy_kcal, "
+	    "load, elevation_gain_m, efficiency (metres per heartbeat: higher at the "
+	    "same effort = fitter). Use [\"zones\"] for 'how long was I in zone 2 "
+	    "this week?' (minutes and pct per heart-rate zone 0-5; or "
+	    "[\"zones\",ID] for one workout) and [\"bests\"] for 'what is my fastest "
+	    "5 km this year?' (type running|walking|cycling: fastest times over "
+	    "400 m to marathon, 5-100 km rides, best power 5 s to 60 min). "
 	    "Exit 1: nothing found (the message says what).",
 	.positional = "args",
 	.positional_help = "The subcommand and its operands, in command-line order: "
@@ -137,12 +189,14 @@ static const struct hq_cmd_info cmd = {
 	    "[\"latest\",\"labs\",\"ldl\",\"hba1c\"], [\"trend\",\"labs\",\"hba1c\"], "
 	    "[\"latest\",\"dexa\"], [\"compare\",\"dexa\"], [\"cgm\"], [\"list\",\"cgm\"], "
 	    "[\"week\"], [\"trend\",\"resting_heart_rate\"], [\"goals\"], "
-	    "[\"goals\",\"steps\"], [\"alerts\"].",
+	    "[\"goals\",\"steps\"], [\"alerts\"], [\"load\"], [\"zones\"], "
+	    "[\"zones\",\"123\"], [\"bests\"], [\"compare\",\"workouts\"].",
 	.positional_required = 1,
 	.opts = options,
 	.values = (const struct hq_opt_values[]){
 		{ "unit", hq_labs_unit_at },
 		{ "fields", hq_dexa_name_at },
+		{ "type", hq_workout_type_at },
 		{ NULL, NULL },
 	},
 	.split = "fields",
@@ -152,6 +206,7 @@ static const struct hq_cmd_info cmd = {
 	},
 	.complete_operand = complete_operand,
 	.complete_offers = complete_offers,
+	.help_more = help_athlete,
 };
 
 /* What the options asked for, and the run's shared state. */
@@ -163,6 +218,8 @@ struct cli {
 	long last;
 	int by, agp;                 /* by: index in "day|week|month", -1 none */
 	int has_format, svg, html, has_last, complete, quiet;
+	const char *type, *ids;      /* load, zones, bests, compare workouts */
+	const char *ath[HQ_ATH_NKEYS];   /* --max-hr, --rest-hr, --lthr, --ftp */
 	enum hq_format format;
 	struct hq_store *store;
 	struct hq_out *out;
@@ -460,6 +517,92 @@ run_week(struct cli *c, int argc, char **argv, struct hq_err *e)
 	return rc;
 }
 
+/* ---- training: load, zones, bests, compare workouts (athlete_out.h) ---- */
+
+/* The options as an hq_athlete_ask: types (only: the ones allowed), the
+ * range, the settings (config, flags, store). 0, or -1 with e. */
+static int
+athlete_ask(const struct cli *c, struct hq_athlete_ask *ask, const char *only,
+    struct hq_err *e)
+{
+	static const char *const names[HQ_ATH_NKEYS] = {
+		[HQ_ATH_MAX_HR] = "--max-hr", [HQ_ATH_REST_HR] = "--rest-hr",
+		[HQ_ATH_LTHR] = "--lthr", [HQ_ATH_FTP] = "--ftp",
+	};
+
+	memset(ask, 0, sizeof *ask);
+	ask->last = c->has_last ? c->last : 3;
+	if (hq_athlete_parse_types(ask, c->type, only, e) ||
+	    (c->ids && hq_athlete_parse_ids(ask, c->ids, e)) ||
+	    hq_time_parse_from_to(c->from, c->to, (int64_t)time(NULL), &ask->from,
+	    &ask->to, e))
+		return -1;
+	return hq_athlete_setup(&ask->ath, c->store, c->ath, names, e);
+}
+
+static int
+run_load(struct cli *c, int argc, char **argv, struct hq_err *e)
+{
+	struct hq_athlete_ask ask;
+
+	(void)argc, (void)argv;
+	if (athlete_ask(c, &ask, NULL, e))
+		return -1;
+	return hq_athlete_load_out(c->store, &ask, (int64_t)time(NULL),
+	    c->svg ? stdout : NULL, c->out, e);
+}
+
+static int
+run_zones(struct cli *c, int argc, char **argv, struct hq_err *e)
+{
+	struct hq_athlete_ask ask;
+	char *end;
+
+	if (athlete_ask(c, &ask, NULL, e))
+		return -1;
+	if (argc) {
+		long long id = strtoll(argv[0], &end, 10);
+		if (*end || id <= 0 || argv[0][0] < '0' || argv[0][0] > '9') {
+			hq_opts_usage_error(&cmd, "zones ID: '%.64s' is not a workout "
+			    "id (a number: hq-query workouts lists them)", argv[0]);
+			return 2;
+		}
+		if (c->from || c->to || c->type) {
+			hq_opts_usage_error(&cmd, "zones ID is one workout: drop "
+			    "--from, --to and --type");
+			return 2;
+		}
+		ask.id = id;
+	}
+	return hq_athlete_zones_out(c->store, &ask, (int64_t)time(NULL), c->out, e);
+}
+
+static int
+run_bests(struct cli *c, int argc, char **argv, struct hq_err *e)
+{
+	struct hq_athlete_ask ask;
+
+	(void)argc, (void)argv;
+	if (athlete_ask(c, &ask, "running|walking|cycling", e))
+		return -1;
+	return hq_athlete_bests_out(c->store, &ask, c->out, e);
+}
+
+static int
+run_compare_workouts(struct cli *c, int argc, char **argv, struct hq_err *e)
+{
+	struct hq_athlete_ask ask;
+
+	(void)argc, (void)argv;
+	if (c->ids && c->has_last) {
+		hq_opts_usage_error(&cmd, "--ids and --last: choose one");
+		return 2;
+	}
+	if (athlete_ask(c, &ask, NULL, e))
+		return -1;
+	return hq_athlete_compare_out(c->store, &ask, c->out, e);
+}
+
 /* ---- dispatch ------------------------------------------------------------- */
 
 /*
@@ -469,7 +612,8 @@ run_week(struct cli *c, int argc, char **argv, struct hq_err *e)
  * printed) or -1 (e set).
  */
 enum { O_UNIT = 1, O_FIELDS = 2, O_COMPARE = 4, O_SVG = 8, O_HTML = 16,
-	O_CGM = 32, O_RANGE = 64, O_QUIET = 128, O_WEEK = 256 };
+	O_CGM = 32, O_RANGE = 64, O_QUIET = 128, O_WEEK = 256, O_TYPE = 512,
+	O_ATH = 1024, O_LASTN = 2048, O_IDS = 4096 };
 
 static const struct sub {
 	const char *verb, *kind, *usage;
@@ -487,6 +631,11 @@ static const struct sub {
 	{ "goals", NULL, "goals [GOAL...]", 0, -1, O_RANGE, run_goals },
 	{ "alerts", NULL, "alerts", 0, 0, O_RANGE | O_QUIET, run_alerts },
 	{ "week", NULL, "week", 0, 0, O_WEEK | O_HTML, run_week },
+	{ "load", NULL, "load", 0, 0, O_RANGE | O_TYPE | O_ATH | O_SVG, run_load },
+	{ "zones", NULL, "zones [ID]", 0, 1, O_RANGE | O_TYPE | O_ATH, run_zones },
+	{ "bests", NULL, "bests", 0, 0, O_RANGE | O_TYPE, run_bests },
+	{ "compare", "workouts", "compare workouts", 0, 0,
+	  O_RANGE | O_TYPE | O_ATH | O_LASTN | O_IDS, run_compare_workouts },
 };
 
 #define NSUBS (sizeof subs / sizeof subs[0])
@@ -538,6 +687,8 @@ complete_operand(const struct hq_complete *c)
 		complete_goals(c);
 	if (verb && c->noperands == 1 && strcmp(verb, "trend") == 0)
 		hq_complete_metrics(c);     /* trend METRIC */
+	if (verb && c->noperands == 1 && strcmp(verb, "zones") == 0)
+		hq_complete_workouts(c);
 	if (c->noperands >= 2 && strcmp(c->operands[1], "labs") == 0 &&
 	    (strcmp(verb, "latest") == 0 || (strcmp(verb, "trend") == 0 &&
 	    c->noperands == 2)))
@@ -571,9 +722,12 @@ static int
 complete_offers(const struct hq_complete *c, const struct hq_opt *o)
 {
 	static const struct { int id, needs; } only[] = {
-		{ OPT_UNIT, O_UNIT }, { OPT_FIELDS, O_FIELDS }, { OPT_LAST, O_COMPARE },
+		{ OPT_UNIT, O_UNIT }, { OPT_FIELDS, O_FIELDS },
+		{ OPT_LAST, O_COMPARE | O_LASTN },
 		{ OPT_DATES, O_COMPARE }, { OPT_FROM, O_CGM | O_RANGE },
 		{ OPT_TO, O_CGM | O_RANGE }, { 'q', O_QUIET }, { OPT_WEEK, O_WEEK },
+		{ OPT_TYPE, O_TYPE }, { OPT_IDS, O_IDS }, { OPT_MAX_HR, O_ATH },
+		{ OPT_REST_HR, O_ATH }, { OPT_LTHR, O_ATH }, { OPT_FTP, O_ATH },
 		{ OPT_BY, O_CGM }, { OPT_AGP, O_CGM },
 	};
 	int used = 0;
@@ -636,7 +790,8 @@ check_accepts(const struct cli *c, const struct sub *s)
 		wrong = "--unit";
 	else if (c->fields && !(s->accepts & O_FIELDS))
 		wrong = "--fields";
-	else if ((c->has_last || c->dates) && !(s->accepts & O_COMPARE))
+	else if ((c->has_last || c->dates) && !(s->accepts & (c->dates ?
+	    O_COMPARE : O_COMPARE | O_LASTN)))
 		wrong = c->dates ? "--dates" : "--last";
 	else if (c->svg && !(s->accepts & O_SVG))
 		wrong = "--format svg";
@@ -652,6 +807,14 @@ check_accepts(const struct cli *c, const struct sub *s)
 		wrong = "--week";
 	else if (c->has_last && c->dates)
 		wrong = "--last with --dates";
+	else if (c->type && !(s->accepts & O_TYPE))
+		wrong = "--type";
+	else if (c->ids && !(s->accepts & O_IDS))
+		wrong = "--ids";
+	else if (!(s->accepts & O_ATH) && (c->ath[HQ_ATH_MAX_HR] ||
+	    c->ath[HQ_ATH_REST_HR] || c->ath[HQ_ATH_LTHR] || c->ath[HQ_ATH_FTP]))
+		wrong = c->ath[HQ_ATH_MAX_HR] ? "--max-hr" : c->ath[HQ_ATH_REST_HR] ?
+		    "--rest-hr" : c->ath[HQ_ATH_LTHR] ? "--lthr" : "--ftp";
 	if (wrong) {
 		hq_opts_usage_error(&cmd, "%s does not go with '%s'", wrong, s->usage);
 		return -1;
@@ -696,6 +859,12 @@ parse_cli(int argc, char **argv, struct cli *c, int *status)
 		case OPT_COMPLETE_TESTS: c->complete = 1; break;
 		case 'q': c->quiet = 1; break;
 		case OPT_WEEK: c->week = p.arg; break;
+		case OPT_TYPE: c->type = p.arg; break;
+		case OPT_IDS: c->ids = p.arg; break;
+		case OPT_MAX_HR: c->ath[HQ_ATH_MAX_HR] = p.arg; break;
+		case OPT_REST_HR: c->ath[HQ_ATH_REST_HR] = p.arg; break;
+		case OPT_LTHR: c->ath[HQ_ATH_LTHR] = p.arg; break;
+		case OPT_FTP: c->ath[HQ_ATH_FTP] = p.arg; break;
 		}
 	if (id < 0) {
 		*status = p.status;

@@ -188,6 +188,23 @@ if have hq-correlate; then
 		printf '   open %s/sleep-after-glucose.svg in a browser\n' "$DIR"
 fi
 
+# ---- training (issue 21) ----
+step "Am I getting fitter? Training load, fitness, fatigue and form, last two weeks" \
+	hq-report load --from 2026-11-09 --to $week_to --format table
+step "How did my last 3 rides compare?" \
+	hq-report compare workouts --type cycling --format table
+step "Minutes in each heart-rate zone, last week" \
+	hq-report zones --from $week_from --to $week_to --format table
+step "Bests: the fastest stretches of each kind, the best power on a ride" \
+	hq-report bests --format table
+if have hq-report; then
+	printf '\n== Fitness, fatigue and form as a chart\n'
+	printf '$ hq-report load --from 2026-09-24 --to 2026-11-22 --format svg > %s/load.svg\n' "$DIR"
+	hq-report load --from $start --to $week_to --format svg >"$DIR/load.svg" &&
+		printf '   open %s/load.svg in a browser\n' "$DIR"
+fi
+# ---- end training ----
+
 # The one line that sets a new shell up for the README's tour: the
 # commands on PATH, the demo's store, the zone the demo ran in (on a
 # machine whose zone is UTC the tour then prints what the demo printed).

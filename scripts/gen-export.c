@@ -86,7 +86,8 @@ static int irange(struct rng *r, int lo, int hi) { return lo + (int)(uni(r) * (h
 static double gauss(struct rng *r) { return uni(r) + uni(r) + uni(r) + uni(r) - 2.0; }
 static double round_to(double v, double q) { return round(v / q) * q; }
 
-enum { S_NIGHT, S_DAY, S_HR, S_GLUC, S_SLEEP, S_MISC, S_PTR, S_BEATS = 100 };
+enum { S_NIGHT, S_DAY, S_HR, S_GLUC, S_SLEEP, S_MISC, S_PTR, S_BEATS = 100,
+       S_TRAIN = 200 };
 
 /* ---- calendar arithmetic (proleptic Gregorian, no libc) ---------------- */
 
@@ -259,7 +260,7 @@ static const struct {
 };
 
 enum { T_MASS, T_HR, T_STEPS, T_DIST, T_BASAL, T_ACTIVE, T_SYS, T_DIA, T_GLUC,
-       T_EXER, T_RHR, T_VO2, T_HRV, T_SLEEP, T_STAND, NTYPES };
+       T_EXER, T_RHR, T_VO2, T_HRV, T_SLEEP, T_STAND, T_POWER, NTYPES };
 static const struct {
 	const char *id, *unit;
 	int decimals;                 /* how the value is printed; -1: %.10g */
@@ -279,6 +280,7 @@ static const struct {
 	{ "HKQuantityTypeIdentifierHeartRateVariabilitySDNN", "ms", -1 },
 	{ "HKCategoryTypeIdentifierSleepAnalysis", NULL, 0 },
 	{ "HKCategoryTypeIdentifierAppleStandHour", NULL, 0 },
+	{ "HKQuantityTypeIdentifierCyclingPower", "W", 0 },
 };
 
 enum { INBED, ASLEEP_LEGACY, AWAKE, CORE, DEEP, REM, STOOD, IDLE };
@@ -315,7 +317,7 @@ struct workout {
 
 struct bout { int64_t start, end; double cadence; int phone, brisk; };
 
-#define MAXS 8192
+#define MAXS 16384
 #define MAXB 48
 static struct day {
 	int idx;
@@ -415,6 +417,45 @@ static int plan_watch_off(struct rng *r, int day, const struct night *n0, int64_
 		return 2;
 	}
 	return 1;
+}
+
+/* The persona trains: during a workout the Watch records heart rate every
+ * 5 s (on through a pause, as a Watch does: SPEC's rule leaves those out),
+ * rising and falling with the route's hills and with intervals, with a
+ * dropout of 2-4 minutes now and then; on some rides a power meter writes
+ * cycling power every second (coasting at 0, nothing in the pause). Its
+ * own random stream, so the rest of the day is as before. */
+static struct sample *add(int type, int srcid, int64_t s, int64_t e, double v);
+static void train(int day, const struct workout *w)
+{
+	struct rng r = rng_for(day, S_TRAIN);
+	static const double base[] = { 150, 108, 136 }, watts[] = { 0, 0, 175 };
+	double lv = 92, fit = 1 - 0.0015 * (day < 60 ? day : 60);   /* fitter */
+	int64_t drop = uni(&r) < 0.3 ? w->start + (int64_t)(uni(&r) * (double)(w->end - w->start) * 0.8) : 0;
+	int drop_len = irange(&r, 130, 240), power = w->kind == CYCLE && uni(&r) < 0.6;
+	double effort = urange(&r, 0.92, 1.08);
+
+	for (int64_t t = w->start + irange(&r, 0, 4); t < w->end; t += 5) {
+		double x = (double)(t - w->start);
+		int paused = w->pause_at && t >= w->pause_at && t < w->pause_at + w->pause_len;
+		double target = paused ? 100 : base[w->kind] * effort * fit +
+			12 * sin(x / 300.0) + 7 * sin(x / 95.0);
+		lv += (target - lv) * 0.07 + gauss(&r) * 1.1;
+		if (drop && t >= drop && t < drop + drop_len)
+			continue;
+		struct sample *s = add(T_HR, WATCH, t, t, round(lv));
+		s->ctx = 2;
+	}
+	if (!power)
+		return;
+	for (int64_t t = w->start; t < w->end; t++) {
+		if (w->pause_at && t >= w->pause_at && t < w->pause_at + w->pause_len)
+			continue;
+		double x = (double)(t - w->start);
+		double v = watts[w->kind] * effort + 45 * sin(x / 300.0) + 25 * sin(x / 41.0) +
+			gauss(&r) * 18;
+		add(T_POWER, WATCH, t, t, uni(&r) < 0.04 || v < 0 ? 0 : round(v));
+	}
 }
 
 /* Today's workout, if there is time for one between the Watch's charge
@@ -656,9 +697,13 @@ static void gen_day(int day)
 				target = D.wk.kind == RUN ? 152 : D.wk.kind == WALK ? 108 : 138;
 		}
 		level += (target - level) * 0.35 + gauss(&hr) * 3;
+		if (D.has_wk && t >= D.wk.start && t < D.wk.end)
+			continue;     /* the workout's own, every 5 s, below */
 		struct sample *x = add(T_HR, WATCH, t, t, round(level));
 		x->ctx = (unsigned char)ctx;
 	}
+	if (D.has_wk)
+		train(day, &D.wk);
 	if (D.n > hr0)           /* real exports repeat a few records */
 		D.s[hr0 + (D.n - hr0) / 2].dup = 1;
 
@@ -1203,7 +1248,7 @@ static void write_correlations(void)
 	}
 }
 
-/* A workout's route: a loop in Griffith Park walked at constant speed, one
+/* A workout's route: a loop in Griffith Park, faster and slower by turns, one
  * point every `step` seconds of active time (pauses leave no points). */
 struct point { int64_t t; double lat, lon, ele, speed, course; };
 
@@ -1215,11 +1260,14 @@ static int route_point(const struct workout *w, int k, int step, struct point *p
 	p->t = w->start + (int64_t)active;
 	if (w->pause_at && p->t >= w->pause_at)
 		p->t += w->pause_len;
-	double len = w->dist_mi * 1609.344, rad = len / (2 * M_PI), th = 2 * M_PI * active / w->active_s;
+	/* Faster and slower by turns (three times a loop: the hills), so
+	 * that a workout's best stretches are not all alike. */
+	double u = active / w->active_s, surge = 0.012 * sin(6 * M_PI * u);
+	double len = w->dist_mi * 1609.344, rad = len / (2 * M_PI), th = 2 * M_PI * (u + surge);
 	p->lat = 34.1184 + rad * cos(th) / 111320.0;
 	p->lon = -118.3004 + rad * sin(th) / (111320.0 * cos(34.1184 * M_PI / 180));
 	p->ele = 140 + 18 * sin(2 * th);
-	p->speed = len / w->active_s;
+	p->speed = len / w->active_s * (1 + 0.012 * 6 * M_PI * cos(6 * M_PI * u));
 	p->course = fmod(th * 180 / M_PI + 90, 360);
 	return 1;
 }
@@ -1783,8 +1831,11 @@ static void usage(FILE *f)
 		"Writes a realistic Apple Health export (zip or bare XML) of one persona:\n"
 		"iPhone + Apple Watch steps that overlap, per-minute heart rate, HRV beat lists,\n"
 		"sleep stages and in-bed time, CGM glucose, blood pressure, workouts in the old\n"
-		"and iOS 16+ forms with routes, activity summaries.  Dates carry the zone's\n"
-		"offset at the export date.  --truth writes per-day aggregates as JSON lines.\n"
+		"and iOS 16+ forms with routes, activity summaries.  She trains: heart rate\n"
+		"every 5 s during workouts (on through pauses), cycling power every second on\n"
+		"some rides, hilly routes taken faster and slower by turns.  Dates carry the\n"
+		"zone's offset at the export date.  --truth writes per-day aggregates as JSON\n"
+		"lines.\n"
 		"Defaults: 30 days from 2024-10-20 (across the November DST change), seed 1,\n"
 		"America/Los_Angeles, export the morning after the last day, --zip if OUT\n"
 		"ends in .zip.  --size keeps adding days until the XML is about BYTES long.\n"

@@ -91,7 +91,7 @@ struct hq_tv {                      /* one sample: time and value */
 	double v;
 };
 
-struct hq_piece {                   /* a sample as held */
+struct hq_held {                   /* a sample as held */
 	int64_t t;                      /* its time */
 	int64_t dt;                     /* seconds it holds (0 for a sample
 	                                   at the time of the next) */
@@ -105,7 +105,7 @@ struct hq_piece {                   /* a sample as held */
  * next pause's start, whichever is first, at most HQ_ATHLETE_HOLD_S.
  * Writes at most n pieces to out; returns how many. */
 size_t hq_athlete_hold(const struct hq_tv *smp, size_t n, int64_t start,
-    int64_t end, const struct hq_span *p, size_t np, struct hq_piece *out);
+    int64_t end, const struct hq_span *p, size_t np, struct hq_held *out);
 
 /* A workout as the engine reads it. */
 struct hq_athlete_workout {
@@ -115,7 +115,7 @@ struct hq_athlete_workout {
 	struct hq_span *pauses;         /* inside [start, end), sorted */
 	size_t npauses;
 	int64_t paused_s;               /* their total */
-	struct hq_piece *hr, *power;    /* held pieces, one source each */
+	struct hq_held *hr, *power;    /* held pieces, one source each */
 	size_t nhr, npower;
 	int64_t hr_source, power_source;   /* 0: none */
 	double hr_sample_max;           /* the highest heart-rate sample in
@@ -186,13 +186,13 @@ void hq_athlete_figures_of(const struct hq_athlete *a,
 
 /* The heart rate in force at t (the held piece covering it), NAN when
  * none does: GPX's gpxtpx:hr for a route point. */
-double hq_athlete_value_at(const struct hq_piece *p, size_t n, int64_t t);
+double hq_athlete_value_at(const struct hq_held *p, size_t n, int64_t t);
 
 /* Normalized power of held power pieces: the 1 s series (each piece's
  * value for each of its dt seconds, the pieces one after another) through
  * a 30 s rolling mean (its values from the 30th second on), the 4th root
  * of the mean 4th power. NAN under 30 s; *seconds = the series' length. */
-double hq_athlete_np(const struct hq_piece *p, size_t n, double *seconds);
+double hq_athlete_np(const struct hq_held *p, size_t n, double *seconds);
 
 /* Elevation gain of altitudes ele[0..n) (NAN ones skipped) with 3 m
  * hysteresis; NAN when none is a number. */
@@ -280,7 +280,7 @@ int hq_athlete_best_distance(const struct hq_route_pt *pt, size_t n,
  * inside one run of consecutive seconds (a pause or a gap breaks it).
  * 1 with *watts and *t_from (ties: the earliest), 0 when no run is that
  * long. */
-int hq_athlete_best_power(const struct hq_piece *p, size_t n,
+int hq_athlete_best_power(const struct hq_held *p, size_t n,
     int64_t window_s, double *watts, int64_t *t_from);
 
 struct hq_athlete_split {

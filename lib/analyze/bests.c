@@ -91,7 +91,7 @@ hq_athlete_best_distance(const struct hq_route_pt *pt, size_t n,
 }
 
 int
-hq_athlete_best_power(const struct hq_piece *p, size_t n, int64_t window_s,
+hq_athlete_best_power(const struct hq_held *p, size_t n, int64_t window_s,
     double *watts, int64_t *t_from)
 {
 	double *v = NULL, sum;
@@ -139,7 +139,7 @@ hq_athlete_best_power(const struct hq_piece *p, size_t n, int64_t window_s,
 }
 
 double
-hq_athlete_value_at(const struct hq_piece *p, size_t n, int64_t t)
+hq_athlete_value_at(const struct hq_held *p, size_t n, int64_t t)
 {
 	size_t lo = 0, hi = n;
 
@@ -171,7 +171,7 @@ moving(const struct hq_span *p, size_t np, int64_t a, int64_t b)
 
 /* The time-weighted mean of the pieces over [a, b); NAN when none. */
 static double
-mean_over(const struct hq_piece *p, size_t n, int64_t a, int64_t b)
+mean_over(const struct hq_held *p, size_t n, int64_t a, int64_t b)
 {
 	double sum = 0, secs = 0;
 

@@ -17,7 +17,7 @@
 
 size_t
 hq_athlete_hold(const struct hq_tv *smp, size_t n, int64_t start,
-    int64_t end, const struct hq_span *p, size_t np, struct hq_piece *out)
+    int64_t end, const struct hq_span *p, size_t np, struct hq_held *out)
 {
 	size_t k = 0, ip = 0, i = 0, m = 0;
 
@@ -180,7 +180,7 @@ read_pauses(struct reader *r, struct hq_athlete_workout *w, struct hq_err *e)
 /* The held pieces of metric's samples inside w from one source. */
 static int
 read_series(struct reader *r, struct hq_athlete_workout *w, int64_t metric,
-    struct hq_piece **out, size_t *nout, int64_t *source, double *sample_max,
+    struct hq_held **out, size_t *nout, int64_t *source, double *sample_max,
     struct hq_err *e)
 {
 	sqlite3_stmt *q;
@@ -458,7 +458,7 @@ hq_athlete_workout_free(struct hq_athlete_workout *w)
 
 /* The 1 s series of held pieces, malloc'd; *n its length. */
 static double *
-per_second(const struct hq_piece *p, size_t n, size_t *len)
+per_second(const struct hq_held *p, size_t n, size_t *len)
 {
 	size_t total = 0, k = 0;
 	double *v;
@@ -474,7 +474,7 @@ per_second(const struct hq_piece *p, size_t n, size_t *len)
 }
 
 double
-hq_athlete_np(const struct hq_piece *p, size_t n, double *seconds)
+hq_athlete_np(const struct hq_held *p, size_t n, double *seconds)
 {
 	size_t len;
 	double *v = per_second(p, n, &len), sum = 0, sum4 = 0;

@@ -1,6 +1,6 @@
 /* hq-report week's load and ctl: the athlete engine's daily series, in a
  * file of its own because athlete.h and select.h (through correlate.h)
- * both define struct hq_piece. */
+ * both define struct hq_held. */
 #include <math.h>
 #include <stdlib.h>
 

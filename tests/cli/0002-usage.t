@@ -99,7 +99,7 @@ is "$(complete_words hq-ingest --format '')" "apple auto dexa dexcom fhir fit gp
 	"completion: hq-ingest --format"
 is "$(complete_words hq-report cgm --by '')" "day month week " \
 	"completion: hq-report cgm --by"
-is "$(complete_words hq-report '')" "alerts cgm compare goals latest list trend week " "completion: hq-report's subcommands"
+is "$(complete_words hq-report '')" "alerts bests cgm compare goals latest list load trend week zones " "completion: hq-report's subcommands"
 is "$(complete_words hq-report latest '')" "dexa labs " "completion: hq-report latest's kinds"
 is "$(complete_words hq-report week --week '')" "$(python3 -c '
 import datetime

@@ -144,7 +144,10 @@ bad += [(rs[i]["b"], rs[i]["p_adj"], adj[i]) for i in range(m) if not near(rs[i]
 print(bad or "ok")' "$T/against.jsonl")" ok "one row per other metric with 10+ days, sorted by |rho|, p_adj = BH(rho_p) over tested, no sleep stage against sleep"
 like "$(grep -c . "$T/against.jsonl")" '^1[0-9]$' "every other metric of the persona is tested ($(grep -c . "$T/against.jsonl"))"
 run hq-correlate hrv --against all --lag -1 --to "$last"
-like "$(echo "$out" | head -1)" '"b":"active_energy_burned"' "HRV's strongest partner the day before is active energy, the workouts' trace"
+# The workouts' trace: active energy, and heart rate, whose daily mean per
+# sample now weighs a workout's samples every 5 s (gen-export: she trains).
+like "$(echo "$out" | head -1)" '"b":"(active_energy_burned|heart_rate)"' "HRV's strongest partner the day before is the workouts' trace (active energy or heart rate)"
+like "$(echo "$out" | head -3 | grep '"b":"active_energy_burned"')" '"rho":-0\.[3-9]' "active energy the day before among the first three, negative"
 # What --against all feeds from category metrics: stand hours as the hours
 # stood (gen-export's truth), the nights of sleep analysis, not its raw
 # intervals summed per calendar day.

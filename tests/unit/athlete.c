@@ -156,7 +156,7 @@ test_closed_forms(void)
 			good = 0;
 	ok(good, "L every day: ctl_n = L(1 - e^(-(n+1)/42)), 200 days");
 	/* Constant power P: NP = P; an hour at ftp: IF 1, TSS 100. */
-	struct hq_piece pw[1] = { { 0, 3600, 250 } };
+	struct hq_held pw[1] = { { 0, 3600, 250 } };
 	double secs;
 	ok(close_to(hq_athlete_np(pw, 1, &secs), 250) && secs == 3600,
 	    "constant power: NP = P over 3600 s");
@@ -188,7 +188,7 @@ test_hold(void)
 	struct hq_tv smp[] = { { -5, 1 }, { 0, 100 }, { 10, 110 }, { 200, 120 },
 	    { 290, 130 }, { 310, 999 }, { 420, 140 }, { 599, 150 }, { 600, 160 } };
 	struct hq_span p[] = { { 300, 400 } };
-	struct hq_piece out[9];
+	struct hq_held out[9];
 	size_t n = hq_athlete_hold(smp, 9, 0, 600, p, 1, out);
 	const int64_t t[] = { 0, 10, 200, 290, 420, 599 };
 	const int64_t dt[] = { 10, 120, 90, 10, 120, 1 };
@@ -246,7 +246,7 @@ test_hold(void)
 	ok(hq_athlete_best_distance(pt, 30, 0, 100000, NULL, 0, 1e6, &secs,
 	    &from) == 0, "a target longer than the route: none");
 
-	struct hq_piece pw[] = { { 0, 10, 100 }, { 10, 10, 300 }, { 20, 5, 50 },
+	struct hq_held pw[] = { { 0, 10, 100 }, { 10, 10, 300 }, { 20, 5, 50 },
 	    { 100, 20, 200 } };
 	double watts;
 	ok(hq_athlete_best_power(pw, 4, 5, &watts, &from) == 1 && watts == 300 &&

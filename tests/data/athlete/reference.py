@@ -11,6 +11,14 @@ ctl/atl/tsb/ramp series, the bests (distance and power) and the splits.
                                 the issue lists) and DIR/generated.expected
     reference.py store DB TZ    the same figures for an hq store (hq-ingest's
                                 SQLite file), local days in zone TZ
+    reference.py rows DB TZ REPORT [--from D] [--to D] [--type T,...]
+        [--ids A,B] [--last N] [--max-hr B] [--rest-hr B] [--lthr B]
+        [--ftp W] [--zones A,B,C,D] [ID]
+                                the rows hq-report REPORT (load, zones,
+                                bests, compare) writes as JSON lines, by
+                                SPEC.md's rules for the commands
+    reference.py same A B       1e-9 relative: the JSON lines of file A
+                                and of file B hold the same rows
 
 Output lines (the C test reads them; "null" is no value):
     scenario NAME [key=value ...]       settings given; later lines use them
@@ -623,6 +631,234 @@ SCENARIOS = [
 ]
 
 
+# ---- the commands' rows (hq-report load, zones, bests, compare) ----
+
+TARGET_NAMES = {400: "400 m", 1000: "1 km", 1609.344: "1 mile", 5000: "5 km",
+                10000: "10 km", 21097.5: "half marathon", 42195: "marathon",
+                20000: "20 km", 40000: "40 km", 100000: "100 km"}
+WINDOW_NAMES = {5: "5 s", 60: "1 min", 300: "5 min", 1200: "20 min", 3600: "60 min"}
+
+
+def settings_for(db, given):
+    st = defaults(db)
+    basis = {"max_hr": "store" if st["max_hr"] is not None else "default",
+             "rest_hr": "store" if db.execute(
+                 "SELECT 1 FROM sample s JOIN metric m ON m.id = s.metric_id"
+                 " WHERE m.identifier = ? AND s.text = ''", (REST,)).fetchone() else "default",
+             "lthr": "default"}
+    for k, v in given.items():
+        st[k] = v
+        if k in basis:
+            basis[k] = "config"
+    if "lthr" not in given and st["max_hr"] is not None:
+        st["lthr"] = st["rest_hr"] + 0.85 * (st["max_hr"] - st["rest_hr"])
+    rank = {"default": 1, "store": 2, "config": 3}
+    st["basis"] = min((basis[k] for k in ("max_hr", "rest_hr", "lthr")), key=rank.get)
+    return st
+
+
+def type_id(name):
+    return W + "".join(p.capitalize() for p in name.split("_"))
+
+
+def rows(db, tz, kind, args):
+    opts, operand = {}, None
+    i = 0
+    while i < len(args):
+        if args[i].startswith("--"):
+            opts[args[i][2:]] = args[i + 1]
+            i += 2
+        else:
+            operand = args[i]
+            i += 1
+    given = {}
+    for flag, key in (("max-hr", "max_hr"), ("rest-hr", "rest_hr"), ("lthr", "lthr"),
+                      ("ftp", "ftp")):
+        if flag in opts:
+            given[key] = float(opts[flag])
+    if "zones" in opts:       # [athlete] zones of the config
+        given["zones"] = [float(x) for x in opts["zones"].split(",")]
+    st = settings_for(db, given)
+    types = [type_id(t) for t in opts["type"].split(",")] if "type" in opts else None
+    d0 = datetime.strptime(opts["from"], "%Y-%m-%d").date() if "from" in opts else None
+    d1 = datetime.strptime(opts["to"], "%Y-%m-%d").date() if "to" in opts else None
+    same = set()
+    if db.execute("SELECT 1 FROM sqlite_master WHERE name = 'workout_same'").fetchone():
+        same = {r[0] for r in db.execute("SELECT workout_id FROM workout_same")}
+    ws = [w for w in workouts(db) if w["id"] not in same and
+          (types is None or w["type"] in types)]
+
+    def in_range(w):
+        d = local_date(w["start"], tz)
+        return (d0 is None or d >= d0) and (d1 is None or d <= d1)
+
+    def figs(w, want_route=False):
+        hr, _ = held(db, HR, w["id"], w["source"], w["start"], w["end"], w["pauses"])
+        pw, _ = held(db, POWER, w["id"], w["source"], w["start"], w["end"], w["pauses"])
+        eles = [r[0] for r in db.execute(
+            "SELECT rp.ele FROM route_point rp JOIN route r ON r.id = rp.route_id"
+            " WHERE r.workout_id = ? ORDER BY r.id, rp.seq", (w["id"],))]
+        meta = db.execute("SELECT value FROM workout_meta WHERE workout_id = ? AND"
+                          " activity_uuid IS NULL AND key = 'HKElevationAscended'"
+                          " ORDER BY rowid LIMIT 1", (w["id"],)).fetchone()
+        f = figures(st, w, hr, pw, gain_of(eles), metres(meta[0]) if meta else None)
+        f["max_hr"] = max(p[1] for p in hr if p[2] > 0) if any(p[2] > 0 for p in hr) else None
+        return f, hr, pw
+
+    def setting_cols():
+        return {"max_hr": st["max_hr"], "rest_hr": st["rest_hr"], "lthr": st["lthr"],
+                "basis": st["basis"]}
+
+    out = []
+    if kind == "load":
+        if not ws:
+            return None
+        loads = {w["id"]: figs(w)[0]["load"] for w in ws}
+        first = local_date(ws[0]["start"], tz)
+        last = max(max(local_date(w["start"], tz) for w in ws), d1)
+        k42, k7 = 1 - math.exp(-1 / 42), 1 - math.exp(-1 / 7)
+        ctl = atl = 0.0
+        hist = []
+        d, i = first, 0
+        while d <= last:
+            mine = [w for w in ws if local_date(w["start"], tz) == d]
+            load = sum(loads[w["id"]] for w in mine if loads[w["id"]] is not None)
+            tsb = ctl - atl
+            ctl = ctl + (load - ctl) * k42
+            atl = atl + (load - atl) * k7
+            hist.append(ctl)
+            if d0 <= d <= d1:
+                r = {"date": d.isoformat(), "workouts": len(mine),
+                     "workouts_no_hr": sum(1 for w in mine if loads[w["id"]] is None),
+                     "load": float(load), "ctl": ctl, "atl": atl, "tsb": tsb,
+                     "ramp": ctl - hist[i - 7] if i >= 7 else None}
+                r.update(setting_cols())
+                out.append(r)
+            d += timedelta(days=1)
+            i += 1
+    elif kind == "zones":
+        chosen = ([w for w in workouts(db) if w["id"] == int(operand)] if operand
+                  else [w for w in ws if in_range(w)])
+        z = [0.0] * 6
+        for w in chosen:
+            f = figs(w)[0]
+            if f["z0_min"] is not None:
+                for k in range(6):
+                    z[k] += f["z%d_min" % k]
+        mx = st["max_hr"]
+        if mx is None or sum(z) == 0:
+            return None
+        edges = [0, 0.5 * mx, 0.6 * mx, 0.7 * mx, 0.8 * mx, 0.9 * mx]
+        if st.get("zones"):
+            edges[2:6] = st["zones"]
+        total = sum(z)
+        for k in range(6):
+            r = {"zone": k, "lo_bpm": edges[k], "hi_bpm": edges[k + 1] if k < 5 else None,
+                 "minutes": z[k], "pct": 100 * z[k] / total}
+            r.update(setting_cols())
+            out.append(r)
+    elif kind == "bests":
+        for tname in (opts["type"].split(",") if "type" in opts
+                      else ["running", "walking", "cycling"]):
+            mine = [w for w in workouts(db) if w["id"] not in same and
+                    w["type"] == type_id(tname) and in_range(w)]
+            targets = RIDE_TARGETS if tname == "cycling" else FOOT_TARGETS
+            dist, power = {}, {}
+            for w in mine:
+                pts = db.execute("SELECT rp.time, rp.lat, rp.lon, r.id FROM route_point rp"
+                                 " JOIN route r ON r.id = rp.route_id WHERE r.workout_id = ?"
+                                 " AND rp.time IS NOT NULL ORDER BY r.id, rp.seq",
+                                 (w["id"],)).fetchall()
+                for t in targets:
+                    b = best_distance(pts, w["start"], w["end"], w["pauses"], t)
+                    if b and (t not in dist or b[0] < dist[t][0]):
+                        dist[t] = (b[0], w, b[1])
+                pw, _ = held(db, POWER, w["id"], w["source"], w["start"], w["end"],
+                             w["pauses"])
+                for win in POWER_WINDOWS:
+                    b = best_power(pw, win)
+                    if b and (win not in power or b[0] > power[win][0]):
+                        power[win] = (b[0], w, b[1])
+            for keyed, names, unit in ((dist, TARGET_NAMES, "s"), (power, WINDOW_NAMES, "W")):
+                for t in (targets if unit == "s" else POWER_WINDOWS):
+                    if t in keyed:
+                        v, w, tf = keyed[t]
+                        out.append({"type": tname, "target": names[t], "unit": unit,
+                                    "value": float(v), "workout_id": w["id"],
+                                    "date": local_date(w["start"], tz).isoformat(),
+                                    "offset_s": tf - w["start"]})
+    elif kind == "compare":
+        if "ids" in opts:
+            ids = [int(x) for x in opts["ids"].split(",")]
+            chosen = [w for w in workouts(db) if w["id"] in ids]
+        else:
+            chosen = [w for w in ws if in_range(w)][-int(opts.get("last", 3)):]
+        chosen.sort(key=lambda w: (w["start"], w["id"]))
+        table = []
+        for w in chosen:
+            f = figs(w)[0]
+            dist, energy = db.execute("SELECT distance, energy FROM workout WHERE id = ?",
+                                      (w["id"],)).fetchone()
+            km = dist / 1000 if dist is not None else None
+            mv = f["moving_min"]
+            foot = w["type"] in (W + "Running", W + "Walking")
+            table.append((w, {
+                "duration_min": mv, "distance_km": km,
+                "speed_kmh": km / (mv / 60) if km is not None and mv > 0 else None,
+                "pace_min_per_km": mv / km if foot and km else None,
+                "avg_hr": f["avg_hr"], "max_hr": f["max_hr"], "energy_kcal": energy,
+                "load": f["load"], "elevation_gain_m": f["elevation_gain_m"],
+                "efficiency": dist / (f["avg_hr"] * mv) if dist is not None and
+                f["avg_hr"] and mv > 0 else None}))
+        units = {"duration_min": "min", "distance_km": "km", "speed_kmh": "km/h",
+                 "pace_min_per_km": "min/km", "avg_hr": "bpm", "max_hr": "bpm",
+                 "energy_kcal": "kcal", "load": None, "elevation_gain_m": "m",
+                 "efficiency": "m/beat"}
+        for field, unit in units.items():
+            if all(v[field] is None for _, v in table):
+                continue
+            prev = None
+            for k, (w, v) in enumerate(table):
+                x = v[field]
+                out.append({"field": field, "unit": unit, "workout_id": w["id"],
+                            "date": local_date(w["start"], tz).isoformat(), "value": x,
+                            "change": x - prev if k and x is not None and prev is not None
+                            else None})
+                prev = x
+    return out
+
+
+def same_rows(a, b):
+    """Whether two files of JSON lines hold the same rows: the same keys,
+    strings equal, numbers to 1e-9 relative. Says what differs."""
+    import json
+    ra = [json.loads(x) for x in open(a) if x.strip()]
+    rb = [json.loads(x) for x in open(b) if x.strip()]
+    bad = 0
+    if len(ra) != len(rb):
+        print("# %d rows against %d" % (len(ra), len(rb)))
+        return False
+    n = 0
+    for i, (x, y) in enumerate(zip(ra, rb)):
+        if set(x) != set(y):
+            print("# row %d: keys %s against %s" % (i + 1, sorted(x), sorted(y)))
+            bad += 1
+            continue
+        for k in x:
+            u, v = x[k], y[k]
+            n += 1
+            if isinstance(u, (int, float)) and isinstance(v, (int, float)) and \
+                    not isinstance(u, bool):
+                if abs(u - v) > 1e-9 * max(abs(u), abs(v), 1e-3):
+                    print("# row %d %s: %r against %r" % (i + 1, k, u, v))
+                    bad += 1
+            elif u != v:
+                print("# row %d %s: %r against %r" % (i + 1, k, u, v))
+                bad += 1
+    print("# %d values compared, %d differ" % (n, bad))
+    return bad == 0
+
+
 def main():
     if len(sys.argv) == 3 and sys.argv[1] == "generate":
         g = Gen()
@@ -643,8 +879,18 @@ def main():
         report(db, ZoneInfo(sys.argv[3]), [("defaults", {}, ["all"])], out,
                only_busy=True)
         print("\n".join(out))
+    elif len(sys.argv) >= 5 and sys.argv[1] == "rows":
+        import json
+        db = sqlite3.connect("file:%s?mode=ro" % sys.argv[2], uri=True)
+        out = rows(db, ZoneInfo(sys.argv[3]), sys.argv[4], sys.argv[5:])
+        for r in out or []:
+            print(json.dumps({k: (None if isinstance(v, float) and math.isnan(v) else v)
+                              for k, v in r.items()}))
+    elif len(sys.argv) == 4 and sys.argv[1] == "same":
+        sys.exit(0 if same_rows(sys.argv[2], sys.argv[3]) else 1)
     else:
-        sys.exit("usage: reference.py generate DIR | store DB TZ")
+        sys.exit("usage: reference.py generate DIR | store DB TZ | rows DB TZ REPORT ..."
+                 " | same A B")
 
 
 if __name__ == "__main__":
