@@ -525,11 +525,6 @@ static int
 athlete_ask(const struct cli *c, struct hq_athlete_ask *ask, const char *only,
     struct hq_err *e)
 {
-	static const char *const names[HQ_ATH_NKEYS] = {
-		[HQ_ATH_MAX_HR] = "--max-hr", [HQ_ATH_REST_HR] = "--rest-hr",
-		[HQ_ATH_LTHR] = "--lthr", [HQ_ATH_FTP] = "--ftp",
-	};
-
 	memset(ask, 0, sizeof *ask);
 	ask->last = c->has_last ? c->last : 3;
 	if (hq_athlete_parse_types(ask, c->type, only, e) ||
@@ -537,7 +532,7 @@ athlete_ask(const struct cli *c, struct hq_athlete_ask *ask, const char *only,
 	    hq_time_parse_from_to(c->from, c->to, (int64_t)time(NULL), &ask->from,
 	    &ask->to, e))
 		return -1;
-	return hq_athlete_setup(&ask->ath, c->store, c->ath, names, e);
+	return hq_athlete_setup(&ask->ath, c->store, c->ath, NULL, e);
 }
 
 static int

@@ -70,6 +70,18 @@ int hq_athlete_flag(struct hq_athlete *a, enum hq_athlete_key key,
  * -1 with e naming each value's origin when they do not hold. */
 int hq_athlete_defaults(struct hq_athlete *a, struct hq_store *s,
     struct hq_err *e);
+/* The settings as every command resolves them: [athlete] in c (c may be
+ * NULL), then the flags (flags[k] the value typed for key k or NULL,
+ * names[k] the option as typed, for messages, NULL: --max-hr...; flags
+ * may be NULL), then
+ * hq_athlete_defaults. -1 with e. */
+int hq_athlete_resolve(struct hq_athlete *a, const struct hq_config *c,
+    const char *const flags[HQ_ATH_NKEYS],
+    const char *const names[HQ_ATH_NKEYS], struct hq_store *s,
+    struct hq_err *e);
+/* The rows' basis (SPEC.md): the least certain origin of max_hr, rest_hr
+ * and lthr, "default", "store" or "config" (a flag counts as config). */
+const char *hq_athlete_basis_of(const struct hq_athlete *a);
 /* "config", "flag", "store", "default" (NULL for NONE); "male", "female",
  * "unknown". */
 const char *hq_athlete_basis_name(enum hq_basis b);

@@ -39,7 +39,7 @@ struct hq_athlete_ask {
 };
 
 /* The settings: [athlete] of the config (path NULL: the usual one), then
- * flags[key] (NULL: not given) named as typed in flag_names[key], then the
+ * flags[key] (NULL: not given) named as typed in flag_names[key] (NULL: --max-hr...), then the
  * defaults from s. -1 with e ("--ftp 0: expected ...", "--max-hr 50 is not
  * above ..."). */
 int hq_athlete_setup(struct hq_athlete *a, struct hq_store *s,

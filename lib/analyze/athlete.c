@@ -31,6 +31,44 @@ hq_athlete_init(struct hq_athlete *a)
 		a->zones[i] = NAN;
 }
 
+int
+hq_athlete_resolve(struct hq_athlete *a, const struct hq_config *c,
+    const char *const flags[HQ_ATH_NKEYS],
+    const char *const names[HQ_ATH_NKEYS], struct hq_store *s,
+    struct hq_err *e)
+{
+	static const char *const options[HQ_ATH_NKEYS] = {
+		[HQ_ATH_MAX_HR] = "--max-hr", [HQ_ATH_REST_HR] = "--rest-hr",
+		[HQ_ATH_LTHR] = "--lthr", [HQ_ATH_FTP] = "--ftp",
+	};
+
+	hq_athlete_init(a);
+	if (c && hq_athlete_config(a, c, e))
+		return -1;
+	for (int k = 0; flags && k < HQ_ATH_NKEYS; k++)
+		if (flags[k] && hq_athlete_flag(a, (enum hq_athlete_key)k,
+		    names && names[k] ? names[k] : options[k], flags[k], e))
+			return -1;
+	return hq_athlete_defaults(a, s, e);
+}
+
+const char *
+hq_athlete_basis_of(const struct hq_athlete *a)
+{
+	static const enum hq_athlete_key keys[] = { HQ_ATH_MAX_HR,
+		HQ_ATH_REST_HR, HQ_ATH_LTHR };
+	int worst = 3;
+
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+		enum hq_basis b = a->basis[keys[i]];
+		int rank = b == HQ_BASIS_NONE || b == HQ_BASIS_DEFAULT ? 1 :
+		    b == HQ_BASIS_STORE ? 2 : 3;
+		if (rank < worst)
+			worst = rank;
+	}
+	return worst == 1 ? "default" : worst == 2 ? "store" : "config";
+}
+
 const char *
 hq_athlete_basis_name(enum hq_basis b)
 {

@@ -31,15 +31,9 @@ hq_athlete_setup(struct hq_athlete *a, struct hq_store *s,
 	hq_athlete_init(a);
 	if (!(cfg = hq_config_load(NULL, e)))
 		return -1;
-	rc = hq_athlete_config(a, cfg, e);
+	rc = hq_athlete_resolve(a, cfg, flags, flag_names, s, e);
 	hq_config_free(cfg);
-	if (rc)
-		return -1;
-	for (int k = 0; k < HQ_ATH_NKEYS; k++)
-		if (flags[k] && hq_athlete_flag(a, (enum hq_athlete_key)k,
-		    flag_names[k], flags[k], e))
-			return -1;
-	return hq_athlete_defaults(a, s, e);
+	return rc;
 }
 
 int
@@ -138,27 +132,14 @@ struct settings {
 	const char *basis;
 };
 
-/* The least certain origin of max_hr, rest_hr and lthr: "default" when
- * one is a default, else "store" when one came from the store, else
- * "config" (a flag counts as the config). */
+/* The values used and their basis (hq_athlete_basis_of). */
 static void
 settings_of(const struct hq_athlete *a, struct settings *s)
 {
-	static const enum hq_athlete_key keys[] = { HQ_ATH_MAX_HR,
-		HQ_ATH_REST_HR, HQ_ATH_LTHR };
-	int worst = 3;
-
 	s->max_hr = a->max_hr;
 	s->rest_hr = a->rest_hr;
 	s->lthr = a->lthr;
-	for (size_t i = 0; i < 3; i++) {
-		enum hq_basis b = a->basis[keys[i]];
-		int rank = b == HQ_BASIS_NONE || b == HQ_BASIS_DEFAULT ? 1 :
-		    b == HQ_BASIS_STORE ? 2 : 3;
-		if (rank < worst)
-			worst = rank;
-	}
-	s->basis = worst == 1 ? "default" : worst == 2 ? "store" : "config";
+	s->basis = hq_athlete_basis_of(a);
 }
 
 /* "max_hr 190 (store), rest_hr 52 (store), lthr 169 (default)" */

@@ -47,33 +47,17 @@ fill(void *arg, int64_t id, double *v, struct hq_err *e)
 	return 0;
 }
 
-/* Least sure first. */
-static int
-sureness(enum hq_basis b)
-{
-	return b == HQ_BASIS_DEFAULT ? 1 : b == HQ_BASIS_STORE ? 2 :
-	    b == HQ_BASIS_CONFIG ? 3 : b == HQ_BASIS_FLAG ? 4 : 0;
-}
-
 static void
 tail(void *arg, struct hq_out *out)
 {
 	const struct hq_athlete *a = &((struct hq_athlete_rows *)arg)->a;
-	enum hq_basis least = HQ_BASIS_NONE;
-	static const enum hq_athlete_key hr[] = {
-		HQ_ATH_MAX_HR, HQ_ATH_REST_HR, HQ_ATH_LTHR,
-	};
 
-	for (size_t i = 0; i < sizeof hr / sizeof hr[0]; i++)
-		if (a->basis[hr[i]] != HQ_BASIS_NONE && (least == HQ_BASIS_NONE ||
-		    sureness(a->basis[hr[i]]) < sureness(least)))
-			least = a->basis[hr[i]];
 	hq_out_num(out, "athlete_max_hr", a->max_hr);
 	hq_out_num(out, "athlete_rest_hr", a->rest_hr);
 	hq_out_num(out, "athlete_lthr", a->lthr);
 	hq_out_num(out, "athlete_ftp", a->ftp);
 	hq_out_str(out, "athlete_sex", hq_athlete_sex_name(a->sex));
-	hq_out_str(out, "athlete_basis", hq_athlete_basis_name(least));
+	hq_out_str(out, "athlete_basis", hq_athlete_basis_of(a));
 }
 
 struct hq_athlete_rows *
@@ -81,20 +65,15 @@ hq_athlete_rows_new(struct hq_store *s, const struct hq_config *c,
     const struct hq_athlete_flags *fl, struct hq_err *e)
 {
 	struct hq_athlete_rows *k = hq_xcalloc(1, sizeof *k);
-	const struct { enum hq_athlete_key key; const char *flag, *v; } f[] = {
-		{ HQ_ATH_MAX_HR, "--max-hr", fl ? fl->max_hr : NULL },
-		{ HQ_ATH_REST_HR, "--rest-hr", fl ? fl->rest_hr : NULL },
-		{ HQ_ATH_LTHR, "--lthr", fl ? fl->lthr : NULL },
-		{ HQ_ATH_FTP, "--ftp", fl ? fl->ftp : NULL },
-	};
+	const char *flag[HQ_ATH_NKEYS] = { 0 };
 
-	hq_athlete_init(&k->a);
-	if (c && hq_athlete_config(&k->a, c, e))
-		goto fail;
-	for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
-		if (f[i].v && hq_athlete_flag(&k->a, f[i].key, f[i].flag, f[i].v, e))
-			goto fail;
-	if (hq_athlete_defaults(&k->a, s, e) ||
+	if (fl) {
+		flag[HQ_ATH_MAX_HR] = fl->max_hr;
+		flag[HQ_ATH_REST_HR] = fl->rest_hr;
+		flag[HQ_ATH_LTHR] = fl->lthr;
+		flag[HQ_ATH_FTP] = fl->ftp;
+	}
+	if (hq_athlete_resolve(&k->a, c, flag, NULL, s, e) ||
 	    !(k->r = hq_athlete_reader_new(s, e)))
 		goto fail;
 	k->more = (struct hq_workout_more){ .keys = keys, .n = K_N,

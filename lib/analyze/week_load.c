@@ -17,8 +17,7 @@ hq_week_training(struct hq_store *s, const struct hq_config *cfg,
 	struct hq_athlete_day *d = NULL;
 	size_t n = 0;
 
-	hq_athlete_init(&a);
-	if (hq_athlete_config(&a, cfg, e) || hq_athlete_defaults(&a, s, e) ||
+	if (hq_athlete_resolve(&a, cfg, NULL, NULL, s, e) ||
 	    hq_athlete_days(s, &a, NULL, 0, w->monday + 6, &d, &n, e))
 		return -1;
 	for (size_t i = 0; i < n; i++) {

@@ -79,7 +79,7 @@ hq-query workouts --format jsonl --max-hr 192 --rest-hr 48 --lthr 170 --ftp 260 
 ok $? "settings from the config and the flags (over it)"
 compare "$T/rows2" "set sex=female max_hr=192.0 rest_hr=48.0 lthr=170.0 ftp=260.0 zones=115.0,135.0,152.0,168.0"
 ok $? "every figure as the reference computed it, those settings"
-like "$(head -1 "$T/rows2")" '"athlete_ftp":260,"athlete_sex":"female","athlete_basis":"flag"' \
+like "$(head -1 "$T/rows2")" '"athlete_ftp":260,"athlete_sex":"female","athlete_basis":"config"' \
     "the rows say which values were used"
 rm "$T/config/hq/config"
 
