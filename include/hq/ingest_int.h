@@ -33,8 +33,12 @@ struct zone_seen {
 	long n;
 };
 
-/* The metric a record's type resolves to, kept for the next record: an
- * export lists each type's records together. */
+/* The metric a record's type resolves to, kept for the next records: an
+ * export lists each type's records together, a device file's point gives
+ * five types in turn (heart rate, power, cadence, speed, distance), so a
+ * few are kept (TYPE_CACHE), the last one tried first. */
+#define TYPE_CACHE 8
+
 struct type_cache {
 	char type[HQ_INGEST_MAX_NAME + 1];
 	int by_name;
@@ -44,13 +48,23 @@ struct type_cache {
 	char identifier[HQ_INGEST_MAX_NAME + 1];
 };
 
+/* A batch of files in one transaction (ingest.h). */
+struct hq_ingest_batch {
+	struct hq_store *s;
+	int64_t first_sample_id;    /* of the batch's first file */
+	int changed;                /* a file kept inserted something */
+	int lost;                   /* SQLite rolled it back (a failed file) */
+};
+
 struct hq_ingest {
 	struct hq_store *s;
+	struct hq_ingest_batch *batch;   /* the file's batch, or NULL */
 	sqlite3 *db;
 	sqlite3_stmt *st[NSTMT];
 	int64_t import_id, first_sample_id;
 	struct hq_ingest_counts c;
-	struct type_cache tc;
+	struct type_cache tcs[TYPE_CACHE], *tc;   /* tc: the last resolved */
+	unsigned tc_next;                        /* the slot to fill next */
 	char last_source[256];
 	int64_t last_source_id;
 	char last_device[HQ_INGEST_MAX_NAME + 1];
@@ -72,6 +86,10 @@ struct hq_ingest {
 	int64_t new_sample_id, new_sample_start, new_workout_id, new_workout_start;
 	struct hq_report_writer *reports;   /* made on first use */
 	struct hq_ingest_counts part;       /* the counts when a part began */
+	/* Samples waiting (hq_ingest_record_later()), each unit its own. */
+	struct hq_sample later[HQ_STORE_SAMPLES_AT_ONCE];
+	char later_unit[HQ_STORE_SAMPLES_AT_ONCE][32];
+	size_t nlater;
 };
 
 /* ingest.c's helpers, for ingest_other.c. */
