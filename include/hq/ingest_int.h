@@ -20,7 +20,18 @@ enum {
 	ST_WORKOUT, ST_WORKOUT_ID, ST_WORKOUT_TOTALS, ST_WORKOUT_META,
 	ST_WORKOUT_ACTIVITY, ST_WORKOUT_STAT, ST_WORKOUT_EVENT, ST_ROUTE,
 	ST_ROUTE_POINT, ST_ROUTE_FILE, ST_ROUTES_FOR_FILE, ST_ROUTE_SPAN, ST_SUMMARY,
-	ST_CLINICAL, ST_CLINICAL_RESOURCE, ST_ME, ST_IMPORT_END, ST_ZONE, NSTMT
+	ST_CLINICAL, ST_CLINICAL_RESOURCE, ST_ME, ST_IMPORT_END, ST_ZONE,
+	ST_ROUTE_POINTS, NSTMT
+};
+
+/* Route points written ROUTE_POINTS_AT_ONCE to a statement (as samples,
+ * store.h): they wait in struct hq_ingest until then. */
+#define ROUTE_POINTS_AT_ONCE 32
+
+struct later_point {
+	int64_t route_id;
+	int seq;
+	struct hq_route_point p;
 };
 
 /* The zones an import's HKTimeZone metadata names (store.c, time_zone):
@@ -90,6 +101,8 @@ struct hq_ingest {
 	struct hq_sample later[HQ_STORE_SAMPLES_AT_ONCE];
 	char later_unit[HQ_STORE_SAMPLES_AT_ONCE][32];
 	size_t nlater;
+	struct later_point later_points[ROUTE_POINTS_AT_ONCE];
+	size_t nlater_points;
 };
 
 /* ingest.c's helpers, for ingest_other.c. */
@@ -116,5 +129,7 @@ int hq_ig_check_amount(const char *what, double v, double max,
     struct hq_err *e);
 int hq_ig_check_span(int64_t start, int64_t end, int64_t max,
     struct hq_err *e);
+/* The route points waiting, written (ingest_other.c): 0 or -1. */
+int hq_ig_flush_points(struct hq_ingest *ig, struct hq_err *e);
 
 #endif

@@ -96,6 +96,13 @@ static const struct hq_store_sql stmts[NSTMT] = {
 	    "ON CONFLICT(zone) DO UPDATE SET first = min(first, excluded.first), "
 	    "last = max(last, excluded.last), n = n + excluded.n",
 	    "recording a time zone" },
+#define RP1 "(?,?,?,?,?,?,?,?,?,?)"
+#define RP4 RP1 "," RP1 "," RP1 "," RP1
+#define RP16 RP4 "," RP4 "," RP4 "," RP4
+	/* ROUTE_POINTS_AT_ONCE of them */
+	[ST_ROUTE_POINTS] = { "INSERT OR IGNORE INTO route_point(route_id, seq, "
+	    "time, lat, lon, ele, h_acc, v_acc, course, speed) "
+	    "VALUES " RP16 "," RP16, "adding route points" },
 };
 
 int
@@ -673,7 +680,7 @@ hq_ingest_part_keep(struct hq_ingest *ig, struct hq_err *e)
 void
 hq_ingest_part_undo(struct hq_ingest *ig)
 {
-	ig->nlater = 0;              /* the part's, never written */
+	ig->nlater = ig->nlater_points = 0;   /* the part's, never written */
 	hq_store_savepoint_undo(ig->s);
 	ig->c = ig->part;
 	/* Ids cached here may be gone with the part. */
@@ -1073,6 +1080,8 @@ hq_ingest_flush(struct hq_ingest *ig, struct hq_err *e)
 {
 	int n;
 
+	if (hq_ig_flush_points(ig, e))
+		return -1;
 	if (!ig->nlater)
 		return 0;
 	n = hq_store_add_samples(ig->s, ig->later, ig->nlater, e);

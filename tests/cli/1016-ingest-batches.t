@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Many files in one run are imported in batches (issue 22: a year of rides
-# is 400 files): the files read in about half a second share a
+# is 400 files): the files read in about a quarter of a second share a
 # transaction, each in a savepoint of its own, and the rollups, the same
 # activity and the catalog are brought up to date once a batch. What "one
 # file a transaction" means must hold: a bad file among good ones is
@@ -74,7 +74,11 @@ is "$(printf '%s\n' "$out" | sed -n 's/.*"file":"\([^"]*\)".*/\1/p' |
 is "$(q "SELECT count(*) FROM workout")" 3 "three workouts"
 
 # kill -9 in the middle of a run of many files: the files whose summary
-# was printed are in the store, whole, and no other.
+# was printed are in the store, and what is in the store is whole files.
+# (Not strictly the converse: a kill between a commit and the printing of
+# its lines would leave files in the store unprinted; hq-ingest moves the
+# WAL into the store after printing, not in the commit as SQLite would,
+# so that window is short; importing them again finds them there.)
 gen-fit -n 80 -r 3600 -d 86400 -o "$T/many" >/dev/null
 export HQ_DB="$T/killed.db"
 hq-ingest -q "$T"/many/*.fit >"$T/killed.out" 2>"$T/killed.err" &
@@ -86,7 +90,8 @@ printed=$(sed -n 's/.*"file":"\([^"]*\)".*/\1/p' "$T/killed.out" | sort)
 stored=$(q "SELECT path FROM import" | sort)
 ok "$([ -n "$stored" ]; echo $?)" \
     "some files were in before the kill ($(printf '%s\n' "$stored" | grep -c .) of 80)"
-is "$stored" "$printed" "the files printed are the files in the store"
+is "$(comm -23 <(printf '%s\n' "$printed") <(printf '%s\n' "$stored") | grep -c .)" 0 \
+    "every file printed ($(printf '%s\n' "$printed" | grep -c .)) is in the store"
 is "$(q "SELECT count(*) FROM import i WHERE inserted != (SELECT count(*)
     FROM sample s WHERE s.import_id = i.id)")" 0 "each of them whole"
 is "$(q "PRAGMA integrity_check")" ok "the store is sound"
