@@ -49,6 +49,12 @@ void hq_store_rollback(struct hq_store *s);
 int hq_store_savepoint(struct hq_store *s, struct hq_err *e);
 int hq_store_savepoint_keep(struct hq_store *s, struct hq_err *e);
 void hq_store_savepoint_undo(struct hq_store *s);
+/* The same for a file of a batch (ingest.h), a savepoint of another name:
+ * undoing it undoes the savepoints made inside it, even one its reader
+ * left open on an error. */
+int hq_store_file_savepoint(struct hq_store *s, struct hq_err *e);
+int hq_store_file_savepoint_keep(struct hq_store *s, struct hq_err *e);
+void hq_store_file_savepoint_undo(struct hq_store *s);
 int hq_store_exec(struct hq_store *s, const char *sql, struct hq_err *e);
 /* Prepare a statement that the caller finalizes. */
 int hq_store_prepare(struct hq_store *s, const char *sql, sqlite3_stmt **st,

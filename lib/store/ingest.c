@@ -166,7 +166,7 @@ start(struct hq_store *s, struct hq_ingest_batch *b, const char *path,
 	ig->db = hq_store_db(s);
 	ig->path = hq_xstrdup(path);
 	ig->tc = &ig->tcs[0];
-	if (b ? hq_store_savepoint(s, e) : hq_store_begin(s, e)) {
+	if (b ? hq_store_file_savepoint(s, e) : hq_store_begin(s, e)) {
 		ig_free(ig);
 		return NULL;
 	}
@@ -203,7 +203,7 @@ start(struct hq_store *s, struct hq_ingest_batch *b, const char *path,
 fail:
 	sqlite3_finalize(st);
 	if (b)
-		hq_store_savepoint_undo(s);
+		hq_store_file_savepoint_undo(s);
 	else
 		hq_store_rollback(s);
 	ig_free(ig);
@@ -641,7 +641,7 @@ hq_ingest_commit(struct hq_ingest *ig, struct hq_err *e)
 	 * batch's commit does the rest. */
 	if (ig->batch) {
 		hq_store_finalize(ig->st, NSTMT);
-		if (hq_store_savepoint_keep(ig->s, e))
+		if (hq_store_file_savepoint_keep(ig->s, e))
 			goto fail;
 		ig->batch->changed |= ig->c.inserted || ig->c.workouts_inserted;
 		ig_free(ig);
@@ -701,7 +701,7 @@ hq_ingest_abort(struct hq_ingest *ig)
 	ig->reports = NULL;
 	hq_store_finalize(ig->st, NSTMT);
 	if (ig->batch) {
-		hq_store_savepoint_undo(ig->s);   /* this file alone */
+		hq_store_file_savepoint_undo(ig->s);   /* this file alone */
 		/* An error that ends the transaction (a full disk) took the
 		 * batch's other files with it. */
 		if (sqlite3_get_autocommit(ig->db))

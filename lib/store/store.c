@@ -509,33 +509,60 @@ hq_store_rollback(struct hq_store *s)
 	names_free(&s->devices);
 }
 
+static int
+savepoint(struct hq_store *s, const char *sql, const char *what,
+    struct hq_err *e)
+{
+	if (sqlite3_exec(s->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return sql_err(s, e, what);
+	return 0;
+}
+
+static void
+savepoint_undo(struct hq_store *s, const char *sql)
+{
+	sqlite3_exec(s->db, sql, NULL, NULL, NULL);
+	/* Interned ids created since are gone too. */
+	names_free(&s->metrics);
+	names_free(&s->sources);
+	names_free(&s->devices);
+}
+
 int
 hq_store_savepoint(struct hq_store *s, struct hq_err *e)
 {
-	if (sqlite3_exec(s->db, "SAVEPOINT hq_part", NULL, NULL, NULL) !=
-	    SQLITE_OK)
-		return sql_err(s, e, "starting a savepoint");
-	return 0;
+	return savepoint(s, "SAVEPOINT hq_part", "starting a savepoint", e);
 }
 
 int
 hq_store_savepoint_keep(struct hq_store *s, struct hq_err *e)
 {
-	if (sqlite3_exec(s->db, "RELEASE hq_part", NULL, NULL, NULL) !=
-	    SQLITE_OK)
-		return sql_err(s, e, "releasing a savepoint");
-	return 0;
+	return savepoint(s, "RELEASE hq_part", "releasing a savepoint", e);
 }
 
 void
 hq_store_savepoint_undo(struct hq_store *s)
 {
-	sqlite3_exec(s->db, "ROLLBACK TO hq_part; RELEASE hq_part", NULL, NULL,
-	    NULL);
-	/* Interned ids created since are gone too. */
-	names_free(&s->metrics);
-	names_free(&s->sources);
-	names_free(&s->devices);
+	savepoint_undo(s, "ROLLBACK TO hq_part; RELEASE hq_part");
+}
+
+int
+hq_store_file_savepoint(struct hq_store *s, struct hq_err *e)
+{
+	return savepoint(s, "SAVEPOINT hq_file", "starting a savepoint", e);
+}
+
+int
+hq_store_file_savepoint_keep(struct hq_store *s, struct hq_err *e)
+{
+	return savepoint(s, "RELEASE hq_file", "releasing a savepoint", e);
+}
+
+void
+hq_store_file_savepoint_undo(struct hq_store *s)
+{
+	/* ROLLBACK TO cancels the savepoints made inside it too. */
+	savepoint_undo(s, "ROLLBACK TO hq_file; RELEASE hq_file");
 }
 
 void
