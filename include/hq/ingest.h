@@ -167,7 +167,7 @@ int hq_ingest_record(struct hq_ingest *ig, const struct hq_ingest_record *r,
 /* hq_ingest_record() for a reader that needs no id (a device file's
  * points): the same checks and counts, 0 (taken), 2 (skipped, e says
  * why) or -1, but the row waits to be written with others in one
- * statement (hq_store_add_samples(): a year of rides imports 15% faster).
+ * statement (hq_store_add_samples(); HACKING.md, the year of rides).
  * hq_ingest_flush() writes those waiting (0 or -1), and so does every
  * other add of a sample, a part's begin and end, and the commit; the
  * counts of inserted and duplicates follow then. */
