@@ -180,9 +180,31 @@ busy_handler(void *arg, int count)
 	return 1;
 }
 
+/*
+ * The files are imported in batches: one transaction for the files read
+ * in about BATCH_SECONDS, each file in a savepoint of its own, so a bad
+ * file is still refused whole (and the others kept), while the work that
+ * follows a commit (the rollups, the same activity, the catalog, SQLite's
+ * checkpoint) is done once a batch instead of once a file. A quarter of a
+ * second is about 20 rides of an hour; much longer batches outgrow
+ * SQLite's page cache (16 MB), spill pages to the WAL before the commit
+ * and were slower (HACKING.md). A file's summary line is printed when its
+ * batch has committed: a line printed is a file in the store.
+ */
+#define BATCH_SECONDS 0.25
+
+struct batch {
+	struct hq_ingest_batch *b;
+	double t0;
+	struct hq_buf lines;        /* the summaries of the files kept */
+	const char **kept;          /* their names */
+	int nkept;
+	sqlite3 *db;
+};
+
 static void
-summary(const char *name, const char *format, const struct hq_ingest_counts *c,
-    double secs)
+summary(struct hq_buf *out, const char *name, const char *format,
+    const struct hq_ingest_counts *c, double secs)
 {
 	struct hq_buf b = { 0 };
 
@@ -200,14 +222,45 @@ summary(const char *name, const char *format, const struct hq_ingest_counts *c,
 	    c->workouts_inserted, c->correlations, c->summaries, c->clinical,
 	    c->routes, c->route_points, c->lab_results, c->dexa_fields,
 	    c->control_chars, c->units_unconverted, secs);
-	fputs(b.data, stdout);
-	fflush(stdout);
+	hq_buf_puts(out, b.data);
 	hq_buf_free(&b);
 }
 
-/* Import one file in one transaction. 0, or -1 with e set. */
+/* Commit the batch open (if any): the files kept in it are in the store,
+ * their summaries printed; or none of them is, each said. The number of
+ * files that failed so. */
 static int
-ingest_file(struct hq_store *store, const char *path,
+batch_end(struct batch *bt, struct hq_err *e)
+{
+	int failed = 0;
+
+	if (!bt->b)
+		return 0;
+	if (!bt->nkept)        /* nothing kept: the store as it was */
+		hq_ingest_batch_abort(bt->b);
+	else if (hq_ingest_batch_commit(bt->b, e) == 0) {
+		if (bt->lines.len)
+			fputs(bt->lines.data, stdout);
+		fflush(stdout);
+		/* The WAL into the store once the lines are out (not inside
+		 * the commit, where SQLite would: a kill -9 there would leave
+		 * files in the store unprinted). */
+		sqlite3_wal_checkpoint_v2(bt->db, NULL,
+		    SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+	} else
+		for (int i = 0; i < bt->nkept; i++, failed++)
+			hq_warn("%s: %s (nothing from this file was imported)",
+			    bt->kept[i], e->msg);
+	bt->b = NULL;
+	bt->nkept = 0;
+	hq_buf_reset(&bt->lines);
+	return failed;
+}
+
+/* Import one file in the batch bt (begun if none is open), in a savepoint
+ * of its own. 0, or -1 with e set. */
+static int
+ingest_file(struct hq_store *store, struct batch *bt, const char *path,
     const struct hq_read_opts *ro, struct hq_err *e)
 {
 	const struct hq_reader *rd;
@@ -220,8 +273,10 @@ ingest_file(struct hq_store *store, const char *path,
 
 	if (!(rd = hq_reader_open(&in, path, opt_format, e)))
 		return -1;
-	ig = hq_ingest_start(store, path, rd->name,
-	    in.size ? (int64_t)in.size : -1, e);
+	if (!bt->b && (bt->b = hq_ingest_batch_begin(store, e)))
+		bt->t0 = t0;
+	ig = bt->b ? hq_ingest_start_in(bt->b, path, rd->name,
+	    in.size ? (int64_t)in.size : -1, e) : NULL;
 	if (!ig) {
 		hq_input_close(&in);
 		return -1;
@@ -250,8 +305,11 @@ ingest_file(struct hq_store *store, const char *path,
 		rc = hq_ingest_commit(ig, e);
 	else
 		hq_ingest_abort(ig);
-	if (rc == 0)
-		summary(path, rd->name, &c, hq_time_monotonic() - t0);
+	if (rc == 0) {
+		summary(&bt->lines, path, rd->name, &c,
+		    hq_time_monotonic() - t0);
+		bt->kept[bt->nkept++] = path;
+	}
 	hq_input_close(&in);
 	return rc;
 }
@@ -286,6 +344,7 @@ main(int argc, char **argv)
 	struct hq_err e;
 	int id, status = 2, ok = 0, failed = 0;
 	struct hq_read_opts ro = { .date_order = HQ_DATES_AUTO };
+	struct batch bt = { 0 };
 
 	hq_err_init(argv[0]);
 	/* Zip entry names are UTF-8 (导出.xml); libarchive converts them to
@@ -337,18 +396,39 @@ main(int argc, char **argv)
 	 * (four B-tree searches per sample) only repeat what is known: -9.2%
 	 * instructions on a 20 MB export (HACKING.md). Other commands keep
 	 * them; tests check foreign_key_check stays empty after imports. */
-	if (hq_store_exec(store, "PRAGMA foreign_keys = OFF", &e)) {
+	if (hq_store_exec(store, "PRAGMA foreign_keys = OFF;"
+	    "PRAGMA wal_autocheckpoint = 0", &e)) {
 		hq_warn("%s", e.msg);
 		goto done;
 	}
+	bt.kept = hq_xcalloc((size_t)argc, sizeof *bt.kept);
+	bt.db = hq_store_db(store);
 	for (int i = 0; i < argc; i++) {
-		if (ingest_file(store, argv[i], &ro, &e) == 0) {
-			ok++;
-			continue;
+		int end, f;
+		/* stdin may wait long: the files before it committed first */
+		if (strcmp(argv[i], "-") == 0) {
+			f = batch_end(&bt, &e);
+			ok -= f;
+			failed += f;
 		}
-		failed++;
-		hq_warn("%s (nothing from this file was imported)", e.msg);
+		/* After a file that failed too: an error may have ended the
+		 * transaction (batch_end then says which files it took). */
+		end = i + 1 == argc || strcmp(argv[i], "-") == 0;
+		if (ingest_file(store, &bt, argv[i], &ro, &e) == 0)
+			ok++;
+		else {
+			failed++;
+			end = 1;
+			hq_warn("%s (nothing from this file was imported)", e.msg);
+		}
+		if (end || hq_time_monotonic() - bt.t0 >= BATCH_SECONDS) {
+			f = batch_end(&bt, &e);
+			ok -= f;
+			failed += f;
+		}
 	}
+	free(bt.kept);
+	hq_buf_free(&bt.lines);
 	status = failed == 0 ? 0 : ok > 0 ? 1 : 2;
 done:
 	hq_config_free(cfg);

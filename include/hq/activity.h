@@ -4,10 +4,12 @@
  * events and points (a time, a position, heart rate, power, cadence,
  * speed, cumulative distance), and the device that recorded them.
  *
- * Points come in as the file gives them and are kept in a temporary table
- * of the store (inside the import's transaction), so memory stays the same
- * whatever the file's length; sessions, laps and events are few and kept
- * in arrays (bounded: HQ_ACT_MAX_MARKS). hq_act_finish() then writes:
+ * Points come in as the file gives them and are kept in memory up to
+ * 32,768 (a ride of 9 hours at 1 Hz, 2.6 MB), past that all of them in a
+ * temporary table of the store (inside the import's transaction), so
+ * memory stays bounded whatever the file's length; sessions, laps and
+ * events are few and kept in arrays (bounded: HQ_ACT_MAX_MARKS).
+ * hq_act_finish() then writes:
  *
  * - each session as a workout of the device's source (its HealthKit
  *   activity type; duration = timer time, pauses excluded; distance;

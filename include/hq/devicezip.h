@@ -10,11 +10,14 @@
  * FIT, malformed XML) is taken back whole and warned about, naming
  * zip:entry and its byte or line, and the others are kept. Entries that
  * are no device file (Strava's CSVs, photos) are skipped and counted in
- * one warning; a .gz inside the zip is read through. A lone .gz is a
- * file: what fails in it fails the import.
+ * one warning; a .gz inside the zip is read through, and so is a zip
+ * inside the zip (Garmin Connect's export holds its uploaded files in
+ * zips), its files parts of its part, one level deep: a zip inside that
+ * is skipped with a warning. A lone .gz is a file: what fails in it fails
+ * the import.
  *
  * The zip is claimed by sniffing when the first bytes show an entry named
- * .fit, .tcx or .gpx (also .gz) and nothing of Apple's export
+ * .fit, .tcx, .gpx (also .gz) or .zip and nothing of Apple's export
  * (apple_health_export/, export.xml, workout-routes/): Apple's export
  * zip holds GPX routes and is the Apple reader's. Any zip is read as
  * device files when --format says fit, tcx or gpx (then every file in it

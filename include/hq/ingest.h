@@ -94,6 +94,27 @@ int64_t hq_ingest_first_sample_id(const struct hq_ingest *ig);
 void hq_ingest_set_export_info(struct hq_ingest *ig, int64_t export_date,
     const char *version, const char *locale);
 int hq_ingest_commit(struct hq_ingest *ig, struct hq_err *e);
+
+/*
+ * A batch: several files' imports in one transaction, each file in a
+ * savepoint of its own (hq-ingest's FILE...: a year of rides is 400 files).
+ * hq_ingest_start_in() starts a file's import inside the batch; its
+ * hq_ingest_commit() keeps the file (its import row, counts and rows) and
+ * its hq_ingest_abort() takes back that file alone, so a bad file is
+ * refused whole and the batch holds exactly the files kept. What depends
+ * on all the rows (the rollups, the same activity, the catalog) is brought
+ * up to date once, by hq_ingest_batch_commit(), which commits: only then
+ * are the batch's files in the store. hq_ingest_batch_abort() rolls the
+ * whole batch back. Both free the batch. Not nested, and one batch open on
+ * a store at a time; hq_ingest_start() outside one is a batch of one.
+ */
+struct hq_ingest_batch;
+struct hq_ingest_batch *hq_ingest_batch_begin(struct hq_store *s,
+    struct hq_err *e);
+struct hq_ingest *hq_ingest_start_in(struct hq_ingest_batch *b,
+    const char *path, const char *format, int64_t size, struct hq_err *e);
+int hq_ingest_batch_commit(struct hq_ingest_batch *b, struct hq_err *e);
+void hq_ingest_batch_abort(struct hq_ingest_batch *b);
 /* One part of the import (a file in a zip of device files) that may fail
  * alone: begin marks where it starts; undo takes back what it added (its
  * rows and its counts), keep keeps it. 0, or -1 with e set. */
@@ -143,6 +164,16 @@ struct hq_ingest_record {
  * written, warned about (where the reader is) and counted. */
 int hq_ingest_record(struct hq_ingest *ig, const struct hq_ingest_record *r,
     int64_t *id, struct hq_err *e);
+/* hq_ingest_record() for a reader that needs no id (a device file's
+ * points): the same checks and counts, 0 (taken), 2 (skipped, e says
+ * why) or -1, but the row waits to be written with others in one
+ * statement (hq_store_add_samples(); HACKING.md, the year of rides).
+ * hq_ingest_flush() writes those waiting (0 or -1), and so does every
+ * other add of a sample, a part's begin and end, and the commit; the
+ * counts of inserted and duplicates follow then. */
+int hq_ingest_record_later(struct hq_ingest *ig,
+    const struct hq_ingest_record *r, struct hq_err *e);
+int hq_ingest_flush(struct hq_ingest *ig, struct hq_err *e);
 /* The id of the sample hq_ingest_record() has just inserted (it returned
  * 1): for readers that need ids of new samples only, and so pass id NULL
  * to spare a duplicate its look-up. */

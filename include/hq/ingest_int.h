@@ -20,7 +20,18 @@ enum {
 	ST_WORKOUT, ST_WORKOUT_ID, ST_WORKOUT_TOTALS, ST_WORKOUT_META,
 	ST_WORKOUT_ACTIVITY, ST_WORKOUT_STAT, ST_WORKOUT_EVENT, ST_ROUTE,
 	ST_ROUTE_POINT, ST_ROUTE_FILE, ST_ROUTES_FOR_FILE, ST_ROUTE_SPAN, ST_SUMMARY,
-	ST_CLINICAL, ST_CLINICAL_RESOURCE, ST_ME, ST_IMPORT_END, ST_ZONE, NSTMT
+	ST_CLINICAL, ST_CLINICAL_RESOURCE, ST_ME, ST_IMPORT_END, ST_ZONE,
+	ST_ROUTE_POINTS, NSTMT
+};
+
+/* Route points written ROUTE_POINTS_AT_ONCE to a statement (as samples,
+ * store.h): they wait in struct hq_ingest until then. */
+#define ROUTE_POINTS_AT_ONCE 32
+
+struct later_point {
+	int64_t route_id;
+	int seq;
+	struct hq_route_point p;
 };
 
 /* The zones an import's HKTimeZone metadata names (store.c, time_zone):
@@ -33,8 +44,12 @@ struct zone_seen {
 	long n;
 };
 
-/* The metric a record's type resolves to, kept for the next record: an
- * export lists each type's records together. */
+/* The metric a record's type resolves to, kept for the next records: an
+ * export lists each type's records together, a device file's point gives
+ * five types in turn (heart rate, power, cadence, speed, distance), so a
+ * few are kept (TYPE_CACHE), the last one tried first. */
+#define TYPE_CACHE 8
+
 struct type_cache {
 	char type[HQ_INGEST_MAX_NAME + 1];
 	int by_name;
@@ -44,13 +59,23 @@ struct type_cache {
 	char identifier[HQ_INGEST_MAX_NAME + 1];
 };
 
+/* A batch of files in one transaction (ingest.h). */
+struct hq_ingest_batch {
+	struct hq_store *s;
+	int64_t first_sample_id;    /* of the batch's first file */
+	int changed;                /* a file kept inserted something */
+	int lost;                   /* SQLite rolled it back (a failed file) */
+};
+
 struct hq_ingest {
 	struct hq_store *s;
+	struct hq_ingest_batch *batch;   /* the file's batch, or NULL */
 	sqlite3 *db;
 	sqlite3_stmt *st[NSTMT];
 	int64_t import_id, first_sample_id;
 	struct hq_ingest_counts c;
-	struct type_cache tc;
+	struct type_cache tcs[TYPE_CACHE], *tc;   /* tc: the last resolved */
+	unsigned tc_next;                        /* the slot to fill next */
 	char last_source[256];
 	int64_t last_source_id;
 	char last_device[HQ_INGEST_MAX_NAME + 1];
@@ -72,6 +97,12 @@ struct hq_ingest {
 	int64_t new_sample_id, new_sample_start, new_workout_id, new_workout_start;
 	struct hq_report_writer *reports;   /* made on first use */
 	struct hq_ingest_counts part;       /* the counts when a part began */
+	/* Samples waiting (hq_ingest_record_later()), each unit its own. */
+	struct hq_sample later[HQ_STORE_SAMPLES_AT_ONCE];
+	char later_unit[HQ_STORE_SAMPLES_AT_ONCE][32];
+	size_t nlater;
+	struct later_point later_points[ROUTE_POINTS_AT_ONCE];
+	size_t nlater_points;
 };
 
 /* ingest.c's helpers, for ingest_other.c. */
@@ -98,5 +129,7 @@ int hq_ig_check_amount(const char *what, double v, double max,
     struct hq_err *e);
 int hq_ig_check_span(int64_t start, int64_t end, int64_t max,
     struct hq_err *e);
+/* The route points waiting, written (ingest_other.c): 0 or -1. */
+int hq_ig_flush_points(struct hq_ingest *ig, struct hq_err *e);
 
 #endif

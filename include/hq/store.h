@@ -49,6 +49,12 @@ void hq_store_rollback(struct hq_store *s);
 int hq_store_savepoint(struct hq_store *s, struct hq_err *e);
 int hq_store_savepoint_keep(struct hq_store *s, struct hq_err *e);
 void hq_store_savepoint_undo(struct hq_store *s);
+/* The same for a file of a batch (ingest.h), a savepoint of another name:
+ * undoing it undoes the savepoints made inside it, even one its reader
+ * left open on an error. */
+int hq_store_file_savepoint(struct hq_store *s, struct hq_err *e);
+int hq_store_file_savepoint_keep(struct hq_store *s, struct hq_err *e);
+void hq_store_file_savepoint_undo(struct hq_store *s);
 int hq_store_exec(struct hq_store *s, const char *sql, struct hq_err *e);
 /* Prepare a statement that the caller finalizes. */
 int hq_store_prepare(struct hq_store *s, const char *sql, sqlite3_stmt **st,
@@ -165,6 +171,12 @@ struct hq_sample {
  * error. The new row's id is hq_store_last_id(). */
 int hq_store_add_sample(struct hq_store *s, const struct hq_sample *smp,
     struct hq_err *e);
+/* The same for n samples, HQ_STORE_SAMPLES_AT_ONCE in one statement (one
+ * execution of SQLite's program, its cursors open across the rows): the
+ * number inserted, or -1 on error (the rows before it may be in). */
+#define HQ_STORE_SAMPLES_AT_ONCE 32
+int hq_store_add_samples(struct hq_store *s, const struct hq_sample *smp,
+    size_t n, struct hq_err *e);
 /* The id of the sample with smp's natural key: 0 when none, -1 on error. */
 int64_t hq_store_find_sample(struct hq_store *s, const struct hq_sample *smp,
     struct hq_err *e);

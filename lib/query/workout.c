@@ -223,7 +223,8 @@ read_workout(sqlite3_stmt *q, struct workout *w)
 
 /* Totals from the statistics where the Workout element had no total*
  * attributes (iOS 16+), and heart rate from its statistic or, failing
- * that, from the heart-rate samples recorded during the workout. */
+ * that, from the heart-rate samples of one source recorded during the
+ * workout (queries_prepare()). */
 static int
 complete_workout(struct workout *w, const struct stats *st,
     sqlite3_stmt *hrq, struct hq_err *e)
@@ -253,6 +254,7 @@ complete_workout(struct workout *w, const struct stats *st,
 	sqlite3_reset(hrq);
 	sqlite3_bind_int64(hrq, 2, w->start);
 	sqlite3_bind_int64(hrq, 3, w->end);
+	sqlite3_bind_int64(hrq, 4, w->id);
 	if (sqlite3_step(hrq) != SQLITE_ROW) {
 		hq_err_set(e, "reading heart rate: %s",
 		    sqlite3_errmsg(sqlite3_db_handle(hrq)));
@@ -557,9 +559,18 @@ queries_prepare(struct hq_store *s, struct queries *q, struct hq_err *e)
 		return -1;
 	if (hr == 0)
 		return 0;
+	/* One source (SPEC: a workout's heart rate): the workout's own when
+	 * it has samples there, else the one with the most (equal counts:
+	 * the smaller id), not every source's at once (a strap's and a
+	 * watch's would be averaged together). */
 	if (hq_store_prepare(s,
 	    "SELECT avg(value), max(value), count(*) FROM sample"
-	    " WHERE metric_id = ? AND start >= ? AND start <= ?", &q->hr, e) != 0)
+	    " WHERE metric_id = ?1 AND start >= ?2 AND start <= ?3"
+	    " AND source_id = (SELECT source_id FROM sample"
+	    "  WHERE metric_id = ?1 AND start >= ?2 AND start <= ?3"
+	    "  GROUP BY source_id ORDER BY source_id = (SELECT source_id"
+	    "  FROM workout WHERE id = ?4) DESC, count(*) DESC, source_id"
+	    "  LIMIT 1)", &q->hr, e) != 0)
 		return -1;
 	sqlite3_bind_int64(q->hr, 1, hr);
 	return 0;

@@ -36,8 +36,14 @@ struct hq_act {
 	struct mark *laps, *timers;
 	size_t nlaps, caplaps, ntimers, captimers;
 	long invalid_hr, zero_hr, points;
+	/* The points: in memory up to MEM_POINTS (a ride of 9 hours at 1 Hz),
+	 * past that all in the temporary table (ins). */
+	struct hq_act_point *mem;
+	size_t nmem, capmem;
 	sqlite3_stmt *ins;
 };
+
+#define MEM_POINTS 32768
 
 static const char *const sport_types[] = {
 	[HQ_ACT_OTHER] = "HKWorkoutActivityTypeOther",
@@ -69,13 +75,24 @@ hq_act_new(struct hq_ingest *ig, const struct hq_input *in,
 	a->in = in;
 	a->name = in->name;
 	snprintf(a->source, sizeof a->source, "unknown device");
-	/*
-	 * Inside the import's transaction: rolled back with it. The points
-	 * wait there for the sessions at the file's end, so the temporary
-	 * database is a file (its page cache bounded), not memory: a 100 MB
-	 * FIT holds 4 million points (make bench, bench/fit.sh). The setting
-	 * can change while no temporary table exists, and stays.
-	 */
+	(void)e;
+	return a;
+}
+
+static int keep_point(struct hq_act *a, const struct hq_act_point *p,
+    struct hq_err *e);
+
+/*
+ * The points past MEM_POINTS wait in a temporary table for the sessions
+ * at the file's end, inside the import's transaction (rolled back with
+ * it); the temporary database is a file (its page cache bounded), not
+ * memory: a 100 MB FIT holds 4 million points (make bench, bench/fit.sh).
+ * The setting can change while no temporary table exists, and stays.
+ * Those in memory go there first. 0, or -1 with e set.
+ */
+static int
+spill(struct hq_act *a, struct hq_err *e)
+{
 	if (hq_store_exec(a->st, "PRAGMA temp_store = FILE;"
 	    "CREATE TEMP TABLE IF NOT EXISTS act_point(seq INTEGER PRIMARY KEY,"
 	    " time INTEGER NOT NULL, lat REAL, lon REAL, ele REAL, hr REAL,"
@@ -83,11 +100,13 @@ hq_act_new(struct hq_ingest *ig, const struct hq_input *in,
 	    "DELETE FROM temp.act_point;", e) ||
 	    hq_store_prepare(a->st, "INSERT INTO temp.act_point(time, lat, lon,"
 	    " ele, hr, power, cad, speed, dist) VALUES (?,?,?,?,?,?,?,?,?)",
-	    &a->ins, e)) {
-		hq_act_free(a);
-		return NULL;
-	}
-	return a;
+	    &a->ins, e))
+		return -1;
+	for (size_t i = 0; i < a->nmem; i++)
+		if (keep_point(a, &a->mem[i], e))
+			return -1;
+	a->nmem = 0;
+	return 0;
 }
 
 void
@@ -96,6 +115,7 @@ hq_act_free(struct hq_act *a)
 	if (!a)
 		return;
 	sqlite3_finalize(a->ins);
+	free(a->mem);
 	free(a->ses);
 	free(a->laps);
 	free(a->timers);
@@ -115,19 +135,35 @@ hq_act_invalid_hr(struct hq_act *a)
 	a->invalid_hr++;
 }
 
-int
-hq_act_point(struct hq_act *a, const struct hq_act_point *p, struct hq_err *e)
+static int
+keep_point(struct hq_act *a, const struct hq_act_point *p, struct hq_err *e)
 {
-	double lat = p->lat, lon = p->lon;
-
-	if (isnan(lat) || isnan(lon))
-		lat = lon = NAN;
-	a->points++;
 	return hq_store_run(a->st, a->ins, (struct hq_bind[]){ HQ_INT(p->time),
-	    HQ_OPT_REAL(lat), HQ_OPT_REAL(lon), HQ_OPT_REAL(p->ele),
+	    HQ_OPT_REAL(p->lat), HQ_OPT_REAL(p->lon), HQ_OPT_REAL(p->ele),
 	    HQ_OPT_REAL(p->hr), HQ_OPT_REAL(p->power), HQ_OPT_REAL(p->cadence),
 	    HQ_OPT_REAL(p->speed), HQ_OPT_REAL(p->distance), HQ_END },
 	    "keeping a point", e);
+}
+
+int
+hq_act_point(struct hq_act *a, const struct hq_act_point *p, struct hq_err *e)
+{
+	struct hq_act_point q = *p;
+
+	if (isnan(q.lat) || isnan(q.lon))
+		q.lat = q.lon = NAN;
+	a->points++;
+	if (!a->ins && a->nmem < MEM_POINTS) {
+		if (a->nmem == a->capmem) {
+			a->capmem = a->capmem ? 2 * a->capmem : 1024;
+			a->mem = hq_xrealloc(a->mem, a->capmem * sizeof *a->mem);
+		}
+		a->mem[a->nmem++] = q;
+		return 0;
+	}
+	if (!a->ins && spill(a, e))
+		return -1;
+	return keep_point(a, &q, e);
 }
 
 static int
@@ -399,7 +435,7 @@ add_sample(struct hq_act *a, const char *type, const char *unit, int64_t start,
 		.device = *a->device ? a->device : NULL, .unit = unit,
 		.value_num = v, .has_value = 1, .start = start, .end = end,
 	};
-	int rc = hq_ingest_record(a->ig, &r, NULL, e);
+	int rc = hq_ingest_record_later(a->ig, &r, e);
 
 	if (rc == 2) {
 		hq_ingest_warn(a->ig, "%s: %s at %lld: %s (skipped)", a->name,
@@ -428,76 +464,95 @@ col(sqlite3_stmt *q, int i)
 	    : sqlite3_column_double(q, i);
 }
 
-/* Every point's values as samples of the device's source, its position
- * into its session's route. */
+/* Where write_point() is in the points: the last distance and its time. */
+struct walk {
+	int64_t prev_t;
+	double prev_d;
+};
+
+/* A point's values as samples of the device's source, its position into
+ * its session's route. 0, or -1 with e set. */
+static int
+write_point(struct hq_act *a, struct walk *w, const struct hq_act_point *p,
+    struct hq_err *e)
+{
+	int64_t t = p->time;
+	double hr = p->hr, power = p->power, cad = p->cadence,
+	    speed = p->speed, dist = p->distance;
+	long si = session_index(a, t);
+	enum hq_act_sport sp = sport_at(a, si, t);
+	const char *dtype = distance_type(sp);
+	int status = 0;
+
+	hq_ingest_tick(a->ig, a->in);
+	if (!isnan(p->lat) && route_point(a, si, &(struct hq_route_point){
+	    .time = t, .lat = p->lat, .lon = p->lon, .ele = p->ele,
+	    .speed = speed, .h_acc = NAN, .v_acc = NAN, .course = NAN }, e))
+		return -1;
+	if (hr == 0) {
+		a->zero_hr++;
+		hr = NAN;
+	}
+	if (!isnan(hr))
+		status = add_sample(a, HK("HeartRate"), "count/min", t, t, hr, e);
+	if (!status && !isnan(power) && (sp == HQ_ACT_CYCLING ||
+	    sp == HQ_ACT_RUNNING))
+		status = add_sample(a, sp == HQ_ACT_CYCLING ? HK("CyclingPower")
+		    : HK("RunningPower"), "W", t, t, power, e);
+	if (!status && !isnan(cad) && sp == HQ_ACT_CYCLING)
+		status = add_sample(a, HK("CyclingCadence"), "count/min", t, t,
+		    cad, e);
+	if (!status && !isnan(speed) && (sp == HQ_ACT_CYCLING ||
+	    sp == HQ_ACT_RUNNING))
+		status = add_sample(a, sp == HQ_ACT_CYCLING ? HK("CyclingSpeed")
+		    : HK("RunningSpeed"), "m/s", t, t, speed, e);
+	/* Distance as the steps between points; a repeated time adds its
+	 * step to the next one, a reset (a new leg) starts again. */
+	if (!status && !isnan(dist)) {
+		if (isnan(w->prev_d) || dist < w->prev_d) {
+			w->prev_d = dist;
+			w->prev_t = t;
+		} else if (t > w->prev_t) {
+			if (dtype && dist > w->prev_d)
+				status = add_sample(a, dtype, "m", w->prev_t, t,
+				    dist - w->prev_d, e);
+			w->prev_d = dist;
+			w->prev_t = t;
+		}
+	}
+	return status;
+}
+
+/* Every point, from memory or from the temporary table, in the order
+ * they came. */
 static int
 write_samples(struct hq_act *a, struct hq_err *e)
 {
+	struct walk w = { 0, NAN };
 	sqlite3_stmt *q;
-	int64_t prev_t = 0;
-	double prev_d = NAN;
 	int rc, status = 0;
 
+	if (!a->ins) {
+		for (size_t i = 0; !status && i < a->nmem; i++)
+			status = write_point(a, &w, &a->mem[i], e);
+		return status ? status : hq_ingest_flush(a->ig, e);
+	}
 	if (hq_store_prepare(a->st, "SELECT time, hr, power, cad, speed, dist,"
 	    " lat, lon, ele FROM temp.act_point ORDER BY seq", &q, e))
 		return -1;
-	while (!status && (rc = sqlite3_step(q)) == SQLITE_ROW) {
-		int64_t t = sqlite3_column_int64(q, 0);
-		double hr = col(q, 1), power = col(q, 2), cad = col(q, 3),
-		    speed = col(q, 4), dist = col(q, 5);
-		long si = session_index(a, t);
-		enum hq_act_sport sp = sport_at(a, si, t);
-		const char *dtype = distance_type(sp);
-
-		hq_ingest_tick(a->ig, a->in);
-		if (sqlite3_column_type(q, 6) != SQLITE_NULL &&
-		    (status = route_point(a, si, &(struct hq_route_point){
-		    .time = t, .lat = col(q, 6), .lon = col(q, 7),
-		    .ele = col(q, 8), .speed = speed, .h_acc = NAN,
-		    .v_acc = NAN, .course = NAN }, e)) != 0)
-			break;
-		if (hr == 0) {
-			a->zero_hr++;
-			hr = NAN;
-		}
-		if (!isnan(hr))
-			status = add_sample(a, HK("HeartRate"), "count/min", t, t,
-			    hr, e);
-		if (!status && !isnan(power) && (sp == HQ_ACT_CYCLING ||
-		    sp == HQ_ACT_RUNNING))
-			status = add_sample(a, sp == HQ_ACT_CYCLING ?
-			    HK("CyclingPower") : HK("RunningPower"), "W", t, t,
-			    power, e);
-		if (!status && !isnan(cad) && sp == HQ_ACT_CYCLING)
-			status = add_sample(a, HK("CyclingCadence"), "count/min",
-			    t, t, cad, e);
-		if (!status && !isnan(speed) && (sp == HQ_ACT_CYCLING ||
-		    sp == HQ_ACT_RUNNING))
-			status = add_sample(a, sp == HQ_ACT_CYCLING ?
-			    HK("CyclingSpeed") : HK("RunningSpeed"), "m/s", t, t,
-			    speed, e);
-		/* Distance as the steps between points; a repeated time adds
-		 * its step to the next one, a reset (a new leg) starts again. */
-		if (!status && !isnan(dist)) {
-			if (isnan(prev_d) || dist < prev_d) {
-				prev_d = dist;
-				prev_t = t;
-			} else if (t > prev_t) {
-				if (dtype && dist > prev_d)
-					status = add_sample(a, dtype, "m", prev_t, t,
-					    dist - prev_d, e);
-				prev_d = dist;
-				prev_t = t;
-			}
-		}
-	}
+	while (!status && (rc = sqlite3_step(q)) == SQLITE_ROW)
+		status = write_point(a, &w, &(struct hq_act_point){
+		    .time = sqlite3_column_int64(q, 0), .hr = col(q, 1),
+		    .power = col(q, 2), .cadence = col(q, 3), .speed = col(q, 4),
+		    .distance = col(q, 5), .lat = col(q, 6), .lon = col(q, 7),
+		    .ele = col(q, 8) }, e);
 	if (!status && rc != SQLITE_DONE) {
 		hq_err_set(e, "reading points: %s",
 		    sqlite3_errmsg(hq_store_db(a->st)));
 		status = -1;
 	}
 	sqlite3_finalize(q);
-	return status;
+	return status ? status : hq_ingest_flush(a->ig, e);
 }
 
 int
@@ -517,5 +572,6 @@ hq_act_finish(struct hq_act *a, struct hq_err *e)
 	if (!a->nses && a->points)
 		hq_ingest_warn(a->ig, "%s: no session in the file: its samples "
 		    "are kept, no workout", a->name);
-	return hq_store_exec(a->st, "DELETE FROM temp.act_point", e);
+	return a->ins ? hq_store_exec(a->st, "DELETE FROM temp.act_point", e)
+	    : 0;
 }

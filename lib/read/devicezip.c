@@ -29,7 +29,7 @@ static int
 device_name(const char *s, size_t n)
 {
 	static const char *const ext[] = { ".fit", ".tcx", ".gpx", ".fit.gz",
-	    ".tcx.gz", ".gpx.gz" };
+	    ".tcx.gz", ".gpx.gz", ".zip" };
 
 	for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++)
 		if (ends_with(s, n, ext[i]))
@@ -89,8 +89,16 @@ struct dz {
 	struct hq_ingest *ig;
 	const struct hq_read_opts *o;   /* for the files inside */
 	const char *family;        /* forced by --format, or NULL */
-	long read, other;
+	long read, other, failed;
+	int zips;                  /* zips open: the one given, the ones in it */
 };
+
+/* Zips inside zips: Garmin Connect's export holds its uploaded files as
+ * zips (DI-Connect-Uploaded-Files/UploadedFiles_0-_Part1.zip). The zip
+ * given and one level inside it are read; deeper ones are skipped. */
+#define MAX_ZIPS 2
+
+static int read_zip(struct dz *z, struct hq_input *in, struct hq_err *e);
 
 static hq_reader_read_fn *
 reader_for(const char *family, const unsigned char *p, size_t n)
@@ -196,6 +204,14 @@ read_file(struct dz *z, struct hq_input *in, int depth, struct hq_err *e)
 			hq_err_set(e, "%s: a gzip inside a gzip", in->name);
 		else
 			rc = read_gunzip(z, in, depth, e);
+	} else if (depth == 0 && in->prelen >= 4 &&
+	    memcmp(in->pre, "PK\3\4", 4) == 0) {
+		if (z->zips >= MAX_ZIPS) {
+			hq_ingest_warn(z->ig, "%s: a zip inside a zip inside a zip "
+			    "(skipped: %d levels are read)", in->name, MAX_ZIPS);
+			rc = 1;
+		} else
+			rc = read_zip(z, in, e);
 	} else if (!(fn = reader_for(z->family, in->pre, in->prelen)))
 		rc = 1;
 	else if ((rc = fn(in, z->o, z->ig, e)) == 0)
@@ -227,15 +243,15 @@ junk(const char *path)
 	return strncmp(path, "__MACOSX/", 9) == 0 || strncmp(base, "._", 2) == 0;
 }
 
-int
-hq_devicezip_read_zip(struct hq_input *in,
-    const struct hq_read_opts *o, struct hq_ingest *ig, struct hq_err *e)
+/* The entries of the zip in, each a part of the import that may fail
+ * alone (a zip inside read the same way, its entries parts of its part).
+ * 0, or -1 with e set (the zip itself cannot be read). */
+static int
+read_zip(struct dz *z, struct hq_input *in, struct hq_err *e)
 {
-	struct dz z = { .ig = ig, .o = o, .family = o->family };
 	struct archive *ar = archive_read_new();
 	struct gzsrc *g = hq_xmalloc(sizeof *g);
 	struct archive_entry *ent;
-	long failed = 0;
 	int rc, status = -1;
 
 	g->src = in;
@@ -244,6 +260,7 @@ hq_devicezip_read_zip(struct hq_input *in,
 		free(g);
 		return -1;
 	}
+	z->zips++;
 	archive_read_support_format_zip(ar);
 	if (archive_read_open(ar, g, NULL, gz_read_cb, NULL) != ARCHIVE_OK) {
 		hq_err_set(e, "%s: not a readable zip: %s", in->name,
@@ -266,19 +283,19 @@ hq_devicezip_read_zip(struct hq_input *in,
 			continue;
 		snprintf(name, sizeof name, "%s:%s", in->name, path);
 		hq_input_entry(&entry, ar, name);
-		if (hq_ingest_part_begin(ig, e))
+		if (hq_ingest_part_begin(z->ig, e))
 			goto out;
-		r = read_file(&z, &entry, 0, &fe);
+		r = read_file(z, &entry, 0, &fe);
 		if (r >= 0) {
-			if (hq_ingest_part_keep(ig, e))
+			if (hq_ingest_part_keep(z->ig, e))
 				goto out;
-			z.other += r;
+			z->other += r;
 			continue;
 		}
 		/* This file alone: taken back, said, the others kept. */
-		hq_ingest_part_undo(ig);
-		failed++;
-		hq_ingest_warn(ig, "%s (skipped: nothing from this file was "
+		hq_ingest_part_undo(z->ig);
+		z->failed++;
+		hq_ingest_warn(z->ig, "%s (skipped: nothing from this file was "
 		    "imported)", fe.msg);
 	}
 	if (rc != ARCHIVE_EOF) {
@@ -286,16 +303,28 @@ hq_devicezip_read_zip(struct hq_input *in,
 		    archive_error_string(ar) ? archive_error_string(ar) : "?");
 		goto out;
 	}
-	if (!z.read && !failed) {
+	status = 0;
+out:
+	z->zips--;
+	archive_read_free(ar);
+	free(g);
+	return status;
+}
+
+int
+hq_devicezip_read_zip(struct hq_input *in,
+    const struct hq_read_opts *o, struct hq_ingest *ig, struct hq_err *e)
+{
+	struct dz z = { .ig = ig, .o = o, .family = o->family };
+
+	if (read_zip(&z, in, e))
+		return -1;
+	if (!z.read && !z.failed) {
 		hq_err_set(e, "%s: no FIT, TCX or GPX file in this zip", in->name);
-		goto out;
+		return -1;
 	}
 	if (z.other)
 		hq_ingest_warn(ig, "%s: %ld files that are no FIT, TCX or GPX file "
 		    "(skipped)", in->name, z.other);
-	status = 0;
-out:
-	archive_read_free(ar);
-	free(g);
-	return status;
+	return 0;
 }

@@ -96,6 +96,13 @@ static const struct hq_store_sql stmts[NSTMT] = {
 	    "ON CONFLICT(zone) DO UPDATE SET first = min(first, excluded.first), "
 	    "last = max(last, excluded.last), n = n + excluded.n",
 	    "recording a time zone" },
+#define RP1 "(?,?,?,?,?,?,?,?,?,?)"
+#define RP4 RP1 "," RP1 "," RP1 "," RP1
+#define RP16 RP4 "," RP4 "," RP4 "," RP4
+	/* ROUTE_POINTS_AT_ONCE of them */
+	[ST_ROUTE_POINTS] = { "INSERT OR IGNORE INTO route_point(route_id, seq, "
+	    "time, lat, lon, ele, h_acc, v_acc, course, speed) "
+	    "VALUES " RP16 "," RP16, "adding route points" },
 };
 
 int
@@ -145,17 +152,21 @@ ig_free(struct hq_ingest *ig)
 	free(ig);
 }
 
-struct hq_ingest *
-hq_ingest_start(struct hq_store *s, const char *path, const char *format,
-    int64_t size, struct hq_err *e)
+/* A file's import: in a transaction of its own (b NULL) or in a savepoint
+ * of the batch b. */
+static struct hq_ingest *
+start(struct hq_store *s, struct hq_ingest_batch *b, const char *path,
+    const char *format, int64_t size, struct hq_err *e)
 {
 	struct hq_ingest *ig = hq_xcalloc(1, sizeof *ig);
 	sqlite3_stmt *st = NULL;
 
 	ig->s = s;
+	ig->batch = b;
 	ig->db = hq_store_db(s);
 	ig->path = hq_xstrdup(path);
-	if (hq_store_begin(s, e)) {
+	ig->tc = &ig->tcs[0];
+	if (b ? hq_store_file_savepoint(s, e) : hq_store_begin(s, e)) {
 		ig_free(ig);
 		return NULL;
 	}
@@ -185,13 +196,49 @@ hq_ingest_start(struct hq_store *s, const char *path, const char *format,
 	}
 	ig->first_sample_id = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
+	if (b && !b->first_sample_id)
+		b->first_sample_id = ig->first_sample_id;
 	ig->last_tick = hq_time_monotonic();
 	return ig;
 fail:
 	sqlite3_finalize(st);
-	hq_store_rollback(s);
+	if (b)
+		hq_store_file_savepoint_undo(s);
+	else
+		hq_store_rollback(s);
 	ig_free(ig);
 	return NULL;
+}
+
+struct hq_ingest *
+hq_ingest_start(struct hq_store *s, const char *path, const char *format,
+    int64_t size, struct hq_err *e)
+{
+	return start(s, NULL, path, format, size, e);
+}
+
+struct hq_ingest *
+hq_ingest_start_in(struct hq_ingest_batch *b, const char *path,
+    const char *format, int64_t size, struct hq_err *e)
+{
+	if (b->lost) {
+		hq_err_set(e, "%s: the batch's transaction was rolled back",
+		    hq_store_filename(b->s));
+		return NULL;
+	}
+	return start(b->s, b, path, format, size, e);
+}
+
+struct hq_ingest_batch *
+hq_ingest_batch_begin(struct hq_store *s, struct hq_err *e)
+{
+	struct hq_ingest_batch *b;
+
+	if (hq_store_begin(s, e))
+		return NULL;
+	b = hq_xcalloc(1, sizeof *b);
+	b->s = s;
+	return b;
 }
 
 void
@@ -529,15 +576,53 @@ static const char same_sql[] =
 	"    OR (sb.dev = sa.dev AND p.b < p.a)))"
 	"  GROUP BY p.a;";
 
+/*
+ * What depends on all the rows, brought up to date inside the transaction
+ * before it commits: the rollups (from the samples with id >=
+ * first_sample_id: this is the one place for that call), the same activity
+ * when anything was added (changed), the catalog.
+ */
 static int
-same_refresh(struct hq_ingest *ig, struct hq_err *e)
+derived(struct hq_store *s, int64_t first_sample_id, int changed,
+    struct hq_err *e)
 {
-	return hq_store_exec(ig->s, same_sql, e);
+	if (hq_rollup_refresh(s, first_sample_id, e) ||
+	    (changed && hq_store_exec(s, same_sql, e)) || describe(s, e))
+		return -1;
+	return 0;
+}
+
+int
+hq_ingest_batch_commit(struct hq_ingest_batch *b, struct hq_err *e)
+{
+	int rc = -1;
+
+	if (b->lost)
+		hq_err_set(e, "%s: the batch's transaction was rolled back",
+		    hq_store_filename(b->s));
+	else if (derived(b->s, b->first_sample_id ? b->first_sample_id : 1,
+	    b->changed, e) == 0 && hq_store_commit(b->s, e) == 0)
+		rc = 0;
+	else
+		hq_store_rollback(b->s);
+	free(b);
+	return rc;
+}
+
+void
+hq_ingest_batch_abort(struct hq_ingest_batch *b)
+{
+	if (!b)
+		return;
+	hq_store_rollback(b->s);
+	free(b);
 }
 
 int
 hq_ingest_commit(struct hq_ingest *ig, struct hq_err *e)
 {
+	if (hq_ingest_flush(ig, e))
+		goto fail;
 	for (size_t i = 0; i < ig->nzones; i++)
 		if (hq_ig_run(ig, ST_ZONE, (struct hq_bind[]){ HQ_TEXT(ig->zones[i].name),
 		    HQ_INT(ig->zones[i].first), HQ_INT(ig->zones[i].last),
@@ -552,14 +637,18 @@ hq_ingest_commit(struct hq_ingest *ig, struct hq_err *e)
 	    HQ_OPT_INT(ig->export_date), HQ_OPT_TEXT(ig->export_version),
 	    HQ_OPT_TEXT(ig->locale), HQ_INT(ig->import_id), HQ_END }, e))
 		goto fail;
-	/*
-	 * Derived tables (rollups) are brought up to date here, inside the
-	 * import's transaction, from the samples with id >=
-	 * ig->first_sample_id: this is the one place for that call.
-	 */
-	if (hq_rollup_refresh(ig->s, ig->first_sample_id, e) ||
-	    ((ig->c.inserted || ig->c.workouts_inserted) && same_refresh(ig, e)) ||
-	    describe(ig->s, e))
+	/* In a batch the file is kept (its savepoint released), and the
+	 * batch's commit does the rest. */
+	if (ig->batch) {
+		hq_store_finalize(ig->st, NSTMT);
+		if (hq_store_file_savepoint_keep(ig->s, e))
+			goto fail;
+		ig->batch->changed |= ig->c.inserted || ig->c.workouts_inserted;
+		ig_free(ig);
+		return 0;
+	}
+	if (derived(ig->s, ig->first_sample_id, ig->c.inserted ||
+	    ig->c.workouts_inserted, e))
 		goto fail;
 	hq_store_finalize(ig->st, NSTMT);
 	if (hq_store_commit(ig->s, e))
@@ -574,6 +663,8 @@ fail:
 int
 hq_ingest_part_begin(struct hq_ingest *ig, struct hq_err *e)
 {
+	if (hq_ingest_flush(ig, e))
+		return -1;
 	ig->part = ig->c;
 	return hq_store_savepoint(ig->s, e);
 }
@@ -581,16 +672,20 @@ hq_ingest_part_begin(struct hq_ingest *ig, struct hq_err *e)
 int
 hq_ingest_part_keep(struct hq_ingest *ig, struct hq_err *e)
 {
+	if (hq_ingest_flush(ig, e))
+		return -1;
 	return hq_store_savepoint_keep(ig->s, e);
 }
 
 void
 hq_ingest_part_undo(struct hq_ingest *ig)
 {
+	ig->nlater = ig->nlater_points = 0;   /* the part's, never written */
 	hq_store_savepoint_undo(ig->s);
 	ig->c = ig->part;
 	/* Ids cached here may be gone with the part. */
-	ig->tc.metric_id = 0;
+	for (size_t i = 0; i < TYPE_CACHE; i++)
+		ig->tcs[i].metric_id = 0;
 	ig->last_source[0] = ig->last_device[0] = '\0';
 	ig->last_source_id = ig->last_device_id = 0;
 	ig->new_sample_id = ig->new_workout_id = 0;
@@ -605,7 +700,14 @@ hq_ingest_abort(struct hq_ingest *ig)
 	hq_report_writer_free(ig->reports);
 	ig->reports = NULL;
 	hq_store_finalize(ig->st, NSTMT);
-	hq_store_rollback(ig->s);
+	if (ig->batch) {
+		hq_store_file_savepoint_undo(ig->s);   /* this file alone */
+		/* An error that ends the transaction (a full disk) took the
+		 * batch's other files with it. */
+		if (sqlite3_get_autocommit(ig->db))
+			ig->batch->lost = 1;
+	} else
+		hq_store_rollback(ig->s);
 	ig_free(ig);
 }
 
@@ -642,17 +744,28 @@ looks_like_identifier(const char *s)
 	return strncmp(s, "HK", 2) == 0;
 }
 
-/* Resolve r->type to a metric, through the one-entry cache. 0, 2 (skip:
- * e says why) or -1. */
+/* Resolve r->type to a metric, through the cache (ingest_int.h): 0, 2
+ * (skip: e says why) or -1. */
 static int
 resolve_type(struct hq_ingest *ig, const char *type, int by_name,
     struct hq_err *e)
 {
-	struct type_cache *tc = &ig->tc;
+	struct type_cache *tc = ig->tc;
 	const struct hq_metric_info *info;
 
 	if (tc->metric_id && tc->by_name == by_name && strcmp(tc->type, type) == 0)
 		return 0;
+	for (size_t i = 0; i < TYPE_CACHE; i++) {
+		tc = &ig->tcs[i];
+		if (tc->metric_id && tc->by_name == by_name &&
+		    strcmp(tc->type, type) == 0) {
+			ig->tc = tc;
+			return 0;
+		}
+	}
+	/* A new one: into the next slot in turn, made the current one only
+	 * once resolved (the current one stays whole until then). */
+	tc = &ig->tcs[ig->tc_next];
 	if (hq_ig_check_name("type", type, e))
 		return 2;
 	if (!*type) {
@@ -672,6 +785,7 @@ resolve_type(struct hq_ingest *ig, const char *type, int by_name,
 			return 2;
 		}
 	}
+	tc->metric_id = 0;           /* whole again only once resolved */
 	snprintf(tc->identifier, sizeof tc->identifier, "%s",
 	    info ? info->identifier : type);
 	int64_t id = hq_store_metric_id(ig->s, tc->identifier, 1, e);
@@ -682,6 +796,8 @@ resolve_type(struct hq_ingest *ig, const char *type, int by_name,
 	tc->metric_id = id;
 	tc->info = info;
 	tc->kind = info ? info->kind : hq_catalog_guess_kind(tc->identifier);
+	ig->tc = tc;
+	ig->tc_next = (ig->tc_next + 1) % TYPE_CACHE;
 	return 0;
 }
 
@@ -795,7 +911,7 @@ static int
 category_value(const struct hq_ingest *ig, const struct hq_ingest_record *r,
     struct hq_sample *smp, char *text, size_t textn, struct hq_err *e)
 {
-	const struct type_cache *tc = &ig->tc;
+	const struct type_cache *tc = ig->tc;
 	double code = 0;
 
 	if (r->text) {
@@ -828,7 +944,7 @@ static int
 quantity_value(struct hq_ingest *ig, const struct hq_ingest_record *r,
     int top, struct hq_sample *smp, struct hq_err *e)
 {
-	const struct type_cache *tc = &ig->tc;
+	const struct type_cache *tc = ig->tc;
 	double v;
 
 	if (r->value_str) {
@@ -877,7 +993,7 @@ static int
 make_sample(struct hq_ingest *ig, const struct hq_ingest_record *r, int top,
     struct hq_sample *smp, char *text, size_t textn, struct hq_err *e)
 {
-	const struct type_cache *tc = &ig->tc;
+	const struct type_cache *tc;
 	int rc;
 
 	if (hq_ig_check_name("source", r->source, e) ||
@@ -888,6 +1004,7 @@ make_sample(struct hq_ingest *ig, const struct hq_ingest_record *r, int top,
 		return 2;
 	if ((rc = resolve_type(ig, r->type, r->by_name, e)) != 0)
 		return rc;
+	tc = ig->tc;                  /* the type's, once resolved */
 	memset(smp, 0, sizeof *smp);
 	if (hq_ig_check_span(r->start, r->end, tc->kind == HQ_KIND_CUMULATIVE ?
 	    HQ_CUMULATIVE_MAX_SPAN : HQ_INGEST_MAX_SPAN, e))
@@ -939,6 +1056,8 @@ hq_ingest_record(struct hq_ingest *ig, const struct hq_ingest_record *r,
 		ig->c.skipped++;
 	if (rc)
 		return rc;
+	if (hq_ingest_flush(ig, e))
+		return -1;
 	rc = hq_store_add_sample(ig->s, &smp, e);
 	if (rc < 0)
 		return -1;
@@ -954,6 +1073,59 @@ hq_ingest_record(struct hq_ingest *ig, const struct hq_ingest_record *r,
 			return -1;
 	}
 	return rc;
+}
+
+int
+hq_ingest_flush(struct hq_ingest *ig, struct hq_err *e)
+{
+	int n;
+
+	if (hq_ig_flush_points(ig, e))
+		return -1;
+	if (!ig->nlater)
+		return 0;
+	n = hq_store_add_samples(ig->s, ig->later, ig->nlater, e);
+	if (n < 0)
+		return -1;
+	ig->c.inserted += n;
+	ig->c.duplicates += (long)ig->nlater - n;
+	ig->nlater = 0;
+	return 0;
+}
+
+int
+hq_ingest_record_later(struct hq_ingest *ig, const struct hq_ingest_record *r,
+    struct hq_err *e)
+{
+	struct hq_sample smp;
+	char text[TEXT_SIZE];
+	int rc;
+
+	ig->c.records++;
+	rc = make_sample(ig, r, 1, &smp, text, sizeof text, e);
+	if (rc == 2)
+		ig->c.skipped++;
+	if (rc)
+		return rc;
+	/* What points to the caller's strings is written now. */
+	if ((smp.text && *smp.text) || smp.source_version || (smp.unit &&
+	    strlen(smp.unit) >= sizeof ig->later_unit[0])) {
+		if (hq_ingest_flush(ig, e) || (rc = hq_store_add_sample(ig->s,
+		    &smp, e)) < 0)
+			return -1;
+		ig->c.inserted += rc;
+		ig->c.duplicates += !rc;
+		return 0;
+	}
+	if (smp.unit) {
+		snprintf(ig->later_unit[ig->nlater], sizeof ig->later_unit[0],
+		    "%s", smp.unit);
+		smp.unit = ig->later_unit[ig->nlater];
+	}
+	smp.text = "";
+	ig->later[ig->nlater++] = smp;
+	return ig->nlater == HQ_STORE_SAMPLES_AT_ONCE ? hq_ingest_flush(ig, e)
+	    : 0;
 }
 
 int64_t
@@ -973,7 +1145,7 @@ hq_ingest_member(struct hq_ingest *ig, const struct hq_ingest_record *r,
 
 	if (rc == 2)
 		return 0;
-	if (rc)
+	if (rc || hq_ingest_flush(ig, e))
 		return -1;
 	if ((id = hq_store_find_sample(ig->s, &smp, e)) != 0)
 		return id;

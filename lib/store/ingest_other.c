@@ -197,15 +197,46 @@ hq_ingest_route(struct hq_ingest *ig, int64_t workout_id, const char *source,
 	return sqlite3_last_insert_rowid(ig->db);
 }
 
+#define POINT_VALUES(x) HQ_INT((x)->route_id), HQ_INT((x)->seq), \
+	HQ_OPT_INT((x)->p.time), HQ_REAL((x)->p.lat), HQ_REAL((x)->p.lon), \
+	HQ_OPT_REAL((x)->p.ele), HQ_OPT_REAL((x)->p.h_acc), \
+	HQ_OPT_REAL((x)->p.v_acc), HQ_OPT_REAL((x)->p.course), \
+	HQ_OPT_REAL((x)->p.speed)
+#define POINT_COLUMNS 10
+
+int
+hq_ig_flush_points(struct hq_ingest *ig, struct hq_err *e)
+{
+	size_t n = ig->nlater_points;
+
+	ig->nlater_points = 0;
+	if (n == ROUTE_POINTS_AT_ONCE) {
+		struct hq_bind v[ROUTE_POINTS_AT_ONCE * POINT_COLUMNS + 1];
+		for (size_t i = 0; i < n; i++)
+			memcpy(v + i * POINT_COLUMNS, (struct hq_bind[]){
+			    POINT_VALUES(&ig->later_points[i]) },
+			    POINT_COLUMNS * sizeof *v);
+		v[n * POINT_COLUMNS] = (struct hq_bind)HQ_END;
+		return hq_ig_run(ig, ST_ROUTE_POINTS, v, e);
+	}
+	for (size_t i = 0; i < n; i++)
+		if (hq_ig_run(ig, ST_ROUTE_POINT, (struct hq_bind[]){
+		    POINT_VALUES(&ig->later_points[i]), HQ_END }, e))
+			return -1;
+	return 0;
+}
+
+/* Written with others (hq_ig_flush_points): at ROUTE_POINTS_AT_ONCE, and
+ * wherever hq_ingest_flush() is called. */
 int
 hq_ingest_route_point(struct hq_ingest *ig, int64_t route_id, int seq,
     const struct hq_route_point *p, struct hq_err *e)
 {
 	ig->c.route_points++;
-	return hq_ig_run(ig, ST_ROUTE_POINT, (struct hq_bind[]){ HQ_INT(route_id),
-	    HQ_INT(seq), HQ_OPT_INT(p->time), HQ_REAL(p->lat), HQ_REAL(p->lon),
-	    HQ_OPT_REAL(p->ele), HQ_OPT_REAL(p->h_acc), HQ_OPT_REAL(p->v_acc),
-	    HQ_OPT_REAL(p->course), HQ_OPT_REAL(p->speed), HQ_END }, e);
+	ig->later_points[ig->nlater_points++] = (struct later_point){
+	    .route_id = route_id, .seq = seq, .p = *p };
+	return ig->nlater_points == ROUTE_POINTS_AT_ONCE ?
+	    hq_ig_flush_points(ig, e) : 0;
 }
 
 int
@@ -223,7 +254,7 @@ hq_ingest_routes_for_file(struct hq_ingest *ig, const char *file,
 	sqlite3_stmt *st = hq_ig_stmt(ig, ST_ROUTES_FOR_FILE, e);
 	int n = 0, rc;
 
-	if (!st)
+	if (!st || hq_ig_flush_points(ig, e))   /* it reads the points */
 		return -1;
 	hq_store_bind(st, (struct hq_bind[]){ HQ_TEXT(file), HQ_END });
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)

@@ -39,7 +39,7 @@ struct hq_store {
 	sqlite3 *db;
 	char path[4096];
 	int readonly;
-	sqlite3_stmt *ins_sample, *find_sample;
+	sqlite3_stmt *ins_sample, *ins_samples, *find_sample;
 	struct names metrics, sources, devices;
 };
 
@@ -444,6 +444,7 @@ hq_store_close(struct hq_store *s)
 	if (!s)
 		return;
 	sqlite3_finalize(s->ins_sample);
+	sqlite3_finalize(s->ins_samples);
 	sqlite3_finalize(s->find_sample);
 	names_free(&s->metrics);
 	names_free(&s->sources);
@@ -508,33 +509,60 @@ hq_store_rollback(struct hq_store *s)
 	names_free(&s->devices);
 }
 
+static int
+savepoint(struct hq_store *s, const char *sql, const char *what,
+    struct hq_err *e)
+{
+	if (sqlite3_exec(s->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return sql_err(s, e, what);
+	return 0;
+}
+
+static void
+savepoint_undo(struct hq_store *s, const char *sql)
+{
+	sqlite3_exec(s->db, sql, NULL, NULL, NULL);
+	/* Interned ids created since are gone too. */
+	names_free(&s->metrics);
+	names_free(&s->sources);
+	names_free(&s->devices);
+}
+
 int
 hq_store_savepoint(struct hq_store *s, struct hq_err *e)
 {
-	if (sqlite3_exec(s->db, "SAVEPOINT hq_part", NULL, NULL, NULL) !=
-	    SQLITE_OK)
-		return sql_err(s, e, "starting a savepoint");
-	return 0;
+	return savepoint(s, "SAVEPOINT hq_part", "starting a savepoint", e);
 }
 
 int
 hq_store_savepoint_keep(struct hq_store *s, struct hq_err *e)
 {
-	if (sqlite3_exec(s->db, "RELEASE hq_part", NULL, NULL, NULL) !=
-	    SQLITE_OK)
-		return sql_err(s, e, "releasing a savepoint");
-	return 0;
+	return savepoint(s, "RELEASE hq_part", "releasing a savepoint", e);
 }
 
 void
 hq_store_savepoint_undo(struct hq_store *s)
 {
-	sqlite3_exec(s->db, "ROLLBACK TO hq_part; RELEASE hq_part", NULL, NULL,
-	    NULL);
-	/* Interned ids created since are gone too. */
-	names_free(&s->metrics);
-	names_free(&s->sources);
-	names_free(&s->devices);
+	savepoint_undo(s, "ROLLBACK TO hq_part; RELEASE hq_part");
+}
+
+int
+hq_store_file_savepoint(struct hq_store *s, struct hq_err *e)
+{
+	return savepoint(s, "SAVEPOINT hq_file", "starting a savepoint", e);
+}
+
+int
+hq_store_file_savepoint_keep(struct hq_store *s, struct hq_err *e)
+{
+	return savepoint(s, "RELEASE hq_file", "releasing a savepoint", e);
+}
+
+void
+hq_store_file_savepoint_undo(struct hq_store *s)
+{
+	/* ROLLBACK TO cancels the savepoints made inside it too. */
+	savepoint_undo(s, "ROLLBACK TO hq_file; RELEASE hq_file");
 }
 
 void
@@ -925,22 +953,127 @@ hq_store_source_names(struct hq_store *s, size_t *n)
 	HQ_INT((m)->start), HQ_INT((m)->end), HQ_REAL((m)->value), \
 	HQ_TEXT((m)->text)
 
+#define INSERT_SAMPLE "INSERT OR IGNORE INTO sample(metric_id, source_id, " \
+	"start, end, value, text, unit, device_id, source_version, created, " \
+	"offset_min, import_id) VALUES "
+#define SAMPLE_VALUES "(?,?,?,?,?,?,?,?,?,?,?,?)"
+#define SAMPLE_COLUMNS 12
+
+static int
+utf8_or_null(const char *s)
+{
+	return !s || hq_utf8_valid(s, strlen(s));
+}
+
+/* A sample's values bound from parameter first on: 0, or -1 with e set
+ * (text that is not UTF-8: what a writer stores is UTF-8, as
+ * hq_store_run() checks). */
+static int
+bind_sample(sqlite3_stmt *st, int first, const struct hq_sample *m,
+    struct hq_err *e)
+{
+	int i = first;
+
+	if (!utf8_or_null(m->text) || !utf8_or_null(m->unit) ||
+	    !utf8_or_null(m->source_version)) {
+		hq_err_set(e, "adding a sample: text that is not UTF-8");
+		return -1;
+	}
+
+	sqlite3_bind_int64(st, i++, m->metric_id);
+	sqlite3_bind_int64(st, i++, m->source_id);
+	sqlite3_bind_int64(st, i++, m->start);
+	sqlite3_bind_int64(st, i++, m->end);
+	sqlite3_bind_double(st, i++, m->value);
+	sqlite3_bind_text(st, i++, m->text ? m->text : "", -1, SQLITE_STATIC);
+	if (m->unit)
+		sqlite3_bind_text(st, i++, m->unit, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, i++);
+	if (m->device_id)
+		sqlite3_bind_int64(st, i++, m->device_id);
+	else
+		sqlite3_bind_null(st, i++);
+	if (m->source_version)
+		sqlite3_bind_text(st, i++, m->source_version, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, i++);
+	if (m->created)
+		sqlite3_bind_int64(st, i++, m->created);
+	else
+		sqlite3_bind_null(st, i++);
+	sqlite3_bind_int64(st, i++, m->offset_min);
+	if (m->import_id)
+		sqlite3_bind_int64(st, i, m->import_id);
+	else
+		sqlite3_bind_null(st, i);
+	return 0;
+}
+
+/* Statement st (n samples' values bound): the rows inserted, or -1. */
+static int
+insert_samples(struct hq_store *s, sqlite3_stmt *st, struct hq_err *e)
+{
+	int rc = sqlite3_step(st);
+
+	sqlite3_reset(st);
+	/* No statement keeps a pointer to the caller's text. */
+	sqlite3_clear_bindings(st);
+	if (rc != SQLITE_DONE)
+		return sql_err(s, e, "adding a sample");
+	return sqlite3_changes(s->db);
+}
+
 int
 hq_store_add_sample(struct hq_store *s, const struct hq_sample *m,
     struct hq_err *e)
 {
-	if (!s->ins_sample && hq_store_prepare(s,
-	    "INSERT OR IGNORE INTO sample(metric_id, source_id, start, end, "
-	    "value, text, unit, device_id, source_version, created, offset_min, "
-	    "import_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", &s->ins_sample, e))
+	int n;
+
+	if (!s->ins_sample && hq_store_prepare(s, INSERT_SAMPLE SAMPLE_VALUES,
+	    &s->ins_sample, e))
 		return -1;
-	if (hq_store_run(s, s->ins_sample, (struct hq_bind[]){ SAMPLE_KEY(m),
-	    HQ_OPT_TEXT(m->unit), HQ_OPT_INT(m->device_id),
-	    HQ_OPT_TEXT(m->source_version), HQ_OPT_INT(m->created),
-	    HQ_INT(m->offset_min), HQ_OPT_INT(m->import_id), HQ_END },
-	    "adding a sample", e))
+	if (bind_sample(s->ins_sample, 1, m, e)) {
+		sqlite3_clear_bindings(s->ins_sample);
 		return -1;
-	return sqlite3_changes(s->db) > 0;
+	}
+	n = insert_samples(s, s->ins_sample, e);
+	return n < 0 ? -1 : n > 0;
+}
+
+int
+hq_store_add_samples(struct hq_store *s, const struct hq_sample *m, size_t n,
+    struct hq_err *e)
+{
+	int inserted = 0, k;
+
+	if (!s->ins_samples && n >= HQ_STORE_SAMPLES_AT_ONCE) {
+		struct hq_buf sql = { 0 };
+		hq_buf_puts(&sql, INSERT_SAMPLE SAMPLE_VALUES);
+		for (int i = 1; i < HQ_STORE_SAMPLES_AT_ONCE; i++)
+			hq_buf_puts(&sql, "," SAMPLE_VALUES);
+		k = hq_store_prepare(s, sql.data, &s->ins_samples, e);
+		hq_buf_free(&sql);
+		if (k)
+			return -1;
+	}
+	for (; n >= HQ_STORE_SAMPLES_AT_ONCE; n -= HQ_STORE_SAMPLES_AT_ONCE) {
+		for (int i = 0; i < HQ_STORE_SAMPLES_AT_ONCE; i++)
+			if (bind_sample(s->ins_samples, 1 + i * SAMPLE_COLUMNS, m++,
+			    e)) {
+				sqlite3_clear_bindings(s->ins_samples);
+				return -1;
+			}
+		if ((k = insert_samples(s, s->ins_samples, e)) < 0)
+			return -1;
+		inserted += k;
+	}
+	for (; n > 0; n--) {
+		if ((k = hq_store_add_sample(s, m++, e)) < 0)
+			return -1;
+		inserted += k;
+	}
+	return inserted;
 }
 
 int64_t
