@@ -99,4 +99,8 @@ int hq_ig_check_amount(const char *what, double v, double max,
 int hq_ig_check_span(int64_t start, int64_t end, int64_t max,
     struct hq_err *e);
 
+/* Drop the kept athlete figures this import could change (figures.c). */
+int hq_ig_figures_stale(struct hq_store *s, int64_t import_id,
+    int64_t first_sample_id, struct hq_err *e);
+
 #endif

@@ -558,7 +558,8 @@ hq_ingest_commit(struct hq_ingest *ig, struct hq_err *e)
 	 * ig->first_sample_id: this is the one place for that call.
 	 */
 	if (hq_rollup_refresh(ig->s, ig->first_sample_id, e) ||
-	    ((ig->c.inserted || ig->c.workouts_inserted) && same_refresh(ig, e)) ||
+	    ((ig->c.inserted || ig->c.workouts_inserted) && (same_refresh(ig, e) ||
+	    hq_ig_figures_stale(ig->s, ig->import_id, ig->first_sample_id, e))) ||
 	    describe(ig->s, e))
 		goto fail;
 	hq_store_finalize(ig->st, NSTMT);
