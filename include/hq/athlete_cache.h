@@ -2,11 +2,15 @@
  * athlete_cache — the per-workout figures kept between runs (internal to
  * lib/analyze/): each workout's hq_athlete_summary, which is all the
  * figures need whatever the settings, in the store's workout_figures
- * (schema.c, migration 9). A row is good while its stamp is the store's
- * latest import id: any import makes every row stale, and the next use
- * computes them again. Settings need no key: the figures are computed
- * from the summary for the settings of each run (hq_athlete_figures_of),
- * so a changed setting gives new figures without reading a sample.
+ * (schema.c, migrations 9 and 10). A row is good until an import drops
+ * it, and an import drops only the rows it could change: its own
+ * workouts' and those holding a new heart-rate or power sample
+ * (lib/store/figures.c); the next use computes those again. A row is
+ * written only when no import came since the run read the store (its
+ * stamp, the latest import id then). Settings need no key: the figures
+ * are computed from the summary for the settings of each run
+ * (hq_athlete_figures_of), so a changed setting gives new figures without
+ * reading a sample.
  *
  * Queries open the store read-only; the cache writes through a second
  * connection of its own, best effort: where it cannot (a read-only file
@@ -24,10 +28,11 @@
 
 struct hq_athcache;
 
-/* The cache of s at its current stamp; NULL with e set on an SQL error. */
+/* The cache of s, stamped with its latest import id; NULL with e set on
+ * an SQL error. */
 struct hq_athcache *hq_athcache_open(struct hq_store *s, struct hq_err *e);
 /* Workout id's summary: 1 with *sum filled (free it with
- * hq_athlete_summary_free), 0 when none is kept at this stamp, -1. */
+ * hq_athlete_summary_free), 0 when none is kept, -1. */
 int hq_athcache_get(struct hq_athcache *c, int64_t id,
     struct hq_athlete_summary *sum, struct hq_err *e);
 /* Keep sum (best effort: silently nothing when the store cannot be

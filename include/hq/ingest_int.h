@@ -63,6 +63,7 @@ struct type_cache {
 struct hq_ingest_batch {
 	struct hq_store *s;
 	int64_t first_sample_id;    /* of the batch's first file */
+	int64_t first_import_id;    /* its import row */
 	int changed;                /* a file kept inserted something */
 	int lost;                   /* SQLite rolled it back (a failed file) */
 };
@@ -131,5 +132,10 @@ int hq_ig_check_span(int64_t start, int64_t end, int64_t max,
     struct hq_err *e);
 /* The route points waiting, written (ingest_other.c): 0 or -1. */
 int hq_ig_flush_points(struct hq_ingest *ig, struct hq_err *e);
+
+/* Drop the kept athlete figures that the imports from first_import_id on
+ * (one, or a batch's) could change (figures.c). */
+int hq_ig_figures_stale(struct hq_store *s, int64_t first_import_id,
+    int64_t first_sample_id, struct hq_err *e);
 
 #endif

@@ -13,7 +13,7 @@ static const struct hq_store_sql sqls[C_N] = {
 	    "reading the latest import" },
 	[C_GET] = { "SELECT paused_s, hr_source, power_source, nhr, hr_max,"
 	    " hr_sample_max, np, power_s, route_gain_m, ascended_m, bins"
-	    " FROM workout_figures WHERE workout_id = ?1 AND stamp = ?2",
+	    " FROM workout_figures WHERE workout_id = ?1",
 	    "reading a workout's kept figures" },
 };
 
@@ -71,8 +71,7 @@ hq_athcache_get(struct hq_athcache *c, int64_t id,
 	if (!q)
 		return -1;
 	sqlite3_reset(q);
-	hq_store_bind(q, (struct hq_bind[]){ HQ_INT(id), HQ_INT(c->stamp),
-	    HQ_END });
+	hq_store_bind(q, (struct hq_bind[]){ HQ_INT(id), HQ_END });
 	rc = sqlite3_step(q);
 	if (rc == SQLITE_DONE) {
 		sqlite3_reset(q);
@@ -109,7 +108,27 @@ hq_athcache_get(struct hq_athcache *c, int64_t id,
 	return 1;
 }
 
-/* The writer: a connection of its own, in one transaction until close. */
+/* The store's latest import id as the writer sees it, -1. */
+static int64_t
+writer_stamp(sqlite3 *w)
+{
+	sqlite3_stmt *q;
+	int64_t v = -1;
+
+	if (sqlite3_prepare_v2(w, "SELECT coalesce(max(id), 0) FROM import", -1,
+	    &q, NULL) != SQLITE_OK)
+		return -1;
+	if (sqlite3_step(q) == SQLITE_ROW)
+		v = sqlite3_column_int64(q, 0);
+	sqlite3_finalize(q);
+	return v;
+}
+
+/* The writer: a connection of its own, in one transaction until close.
+ * Only when no import came since the stamp was read: the summaries were
+ * read from the store of that stamp, and an import that came since has
+ * dropped the rows it changes before these would be written. Once in the
+ * transaction no import can come until close. */
 int
 hq_athcache_writable(struct hq_athcache *c)
 {
@@ -124,7 +143,8 @@ hq_athcache_writable(struct hq_athcache *c)
 	sqlite3_busy_timeout(c->w, 200);
 	if (sqlite3_exec(c->w, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
 		goto no;
-	if (sqlite3_prepare_v2(c->w, PUT_SQL, -1, &c->put, NULL) != SQLITE_OK) {
+	if (writer_stamp(c->w) != c->stamp ||
+	    sqlite3_prepare_v2(c->w, PUT_SQL, -1, &c->put, NULL) != SQLITE_OK) {
 		sqlite3_exec(c->w, "ROLLBACK", NULL, NULL, NULL);
 		goto no;
 	}
@@ -204,22 +224,17 @@ hq_athcache_close(struct hq_athcache *c)
 int
 hq_athcache_max_hr(struct hq_store *s, double *v, struct hq_err *e)
 {
-	sqlite3_stmt *q, *st = NULL;
-	int64_t stamp = stamp_of(s, &st, e);
+	sqlite3_stmt *q;
 	int rc, all = 0;
 
-	hq_store_finalize(&st, 1);
 	*v = NAN;
-	if (stamp < 0)
-		return -1;
-	/* Rows of workouts gone since are stale: workouts go only by an
-	 * import, which changes the stamp. (The index answers both.) */
+	/* A kept row is good (an import drops those it changes, and those of
+	 * workouts gone): every workout kept when the counts agree. (The
+	 * index on hr_sample_max answers both.) */
 	if (hq_store_prepare(s, "SELECT (SELECT count(*) FROM workout) ="
-	    " (SELECT count(*) FROM workout_figures WHERE stamp = ?1),"
-	    " (SELECT max(hr_sample_max) FROM workout_figures WHERE stamp = ?1)",
-	    &q, e))
+	    " (SELECT count(*) FROM workout_figures),"
+	    " (SELECT max(hr_sample_max) FROM workout_figures)", &q, e))
 		return -1;
-	sqlite3_bind_int64(q, 1, stamp);
 	rc = sqlite3_step(q);
 	if (rc == SQLITE_ROW) {
 		all = sqlite3_column_int(q, 0);

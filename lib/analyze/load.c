@@ -506,6 +506,37 @@ by_hr(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
+/* The bins of heart rates that are all whole beats below WHOLE_MAX (what
+ * devices write), counted rather than sorted: their number, 0 when some
+ * is not. The same bins as sorting gives, since seconds are integers. */
+#define WHOLE_MAX 512
+
+static size_t
+whole_bins(const struct hq_held *hr, size_t nhr, struct hq_athlete_bin *out)
+{
+	int64_t secs[WHOLE_MAX];
+	unsigned char seen[WHOLE_MAX];
+	size_t n = 0;
+
+	memset(seen, 0, sizeof seen);
+	for (size_t i = 0; i < nhr; i++) {
+		double v = hr[i].v;
+		if (!(v >= 1 && v < WHOLE_MAX) || v != (double)(int)v)
+			return 0;
+		if (!seen[(int)v]) {
+			seen[(int)v] = 1;
+			secs[(int)v] = 0;
+		}
+		secs[(int)v] += hr[i].dt;
+	}
+	for (int b = 0; b < WHOLE_MAX; b++)
+		if (seen[b]) {
+			out[n].hr = b;
+			out[n++].secs = secs[b];
+		}
+	return n;
+}
+
 void
 hq_athlete_summarize(const struct hq_athlete_workout *w,
     struct hq_athlete_summary *s)
@@ -523,20 +554,24 @@ hq_athlete_summarize(const struct hq_athlete_workout *w,
 	s->hr_max = NAN;
 	s->hr_sample_max = w->hr_sample_max;
 	s->bins = hq_xmalloc((w->nhr ? w->nhr : 1) * sizeof *s->bins);
-	for (size_t i = 0; i < w->nhr; i++) {
+	for (size_t i = 0; i < w->nhr; i++)
 		if (isnan(s->hr_max) || w->hr[i].v > s->hr_max)
 			s->hr_max = w->hr[i].v;
-		s->bins[i].hr = w->hr[i].v;
-		s->bins[i].secs = w->hr[i].dt;
+	s->nbins = whole_bins(w->hr, w->nhr, s->bins);
+	if (s->nbins == 0 && w->nhr) {
+		for (size_t i = 0; i < w->nhr; i++) {
+			s->bins[i].hr = w->hr[i].v;
+			s->bins[i].secs = w->hr[i].dt;
+		}
+		qsort(s->bins, w->nhr, sizeof *s->bins, by_hr);
+		for (size_t i = 0; i < w->nhr; i++) {
+			if (n && s->bins[n - 1].hr == s->bins[i].hr)
+				s->bins[n - 1].secs += s->bins[i].secs;
+			else
+				s->bins[n++] = s->bins[i];
+		}
+		s->nbins = n;
 	}
-	qsort(s->bins, w->nhr, sizeof *s->bins, by_hr);
-	for (size_t i = 0; i < w->nhr; i++) {
-		if (n && s->bins[n - 1].hr == s->bins[i].hr)
-			s->bins[n - 1].secs += s->bins[i].secs;
-		else
-			s->bins[n++] = s->bins[i];
-	}
-	s->nbins = n;
 	s->np = NAN;
 	if (w->npower)
 		s->np = hq_athlete_np(w->power, w->npower, &s->power_s);

@@ -198,6 +198,8 @@ start(struct hq_store *s, struct hq_ingest_batch *b, const char *path,
 	sqlite3_finalize(st);
 	if (b && !b->first_sample_id)
 		b->first_sample_id = ig->first_sample_id;
+	if (b && !b->first_import_id)
+		b->first_import_id = ig->import_id;
 	ig->last_tick = hq_time_monotonic();
 	return ig;
 fail:
@@ -583,11 +585,13 @@ static const char same_sql[] =
  * when anything was added (changed), the catalog.
  */
 static int
-derived(struct hq_store *s, int64_t first_sample_id, int changed,
-    struct hq_err *e)
+derived(struct hq_store *s, int64_t first_sample_id, int64_t first_import_id,
+    int changed, struct hq_err *e)
 {
 	if (hq_rollup_refresh(s, first_sample_id, e) ||
-	    (changed && hq_store_exec(s, same_sql, e)) || describe(s, e))
+	    (changed && (hq_store_exec(s, same_sql, e) ||
+	    hq_ig_figures_stale(s, first_import_id, first_sample_id, e))) ||
+	    describe(s, e))
 		return -1;
 	return 0;
 }
@@ -601,7 +605,7 @@ hq_ingest_batch_commit(struct hq_ingest_batch *b, struct hq_err *e)
 		hq_err_set(e, "%s: the batch's transaction was rolled back",
 		    hq_store_filename(b->s));
 	else if (derived(b->s, b->first_sample_id ? b->first_sample_id : 1,
-	    b->changed, e) == 0 && hq_store_commit(b->s, e) == 0)
+	    b->first_import_id ? b->first_import_id : 1, b->changed, e) == 0 && hq_store_commit(b->s, e) == 0)
 		rc = 0;
 	else
 		hq_store_rollback(b->s);
@@ -647,7 +651,7 @@ hq_ingest_commit(struct hq_ingest *ig, struct hq_err *e)
 		ig_free(ig);
 		return 0;
 	}
-	if (derived(ig->s, ig->first_sample_id, ig->c.inserted ||
+	if (derived(ig->s, ig->first_sample_id, ig->import_id, ig->c.inserted ||
 	    ig->c.workouts_inserted, e))
 		goto fail;
 	hq_store_finalize(ig->st, NSTMT);

@@ -529,6 +529,17 @@ static const char *const migrations[] = {
 	 * reading the rows. */
 	"CREATE INDEX IF NOT EXISTS workout_figures_stamp"
 	"  ON workout_figures(stamp, hr_sample_max);",
+	/* 10 (issue 21), appended; the lead renumbers at merge if another
+	 * lands first. A kept row is good until an import drops it, and an
+	 * import drops only the rows it could change (lib/store/figures.c);
+	 * stamp is now the import id the row was read at. The rows of an
+	 * older stamp were stale by 9's rule: gone. max_hr's default and
+	 * "is every workout kept?" from an index on hr_sample_max alone. */
+	"DELETE FROM workout_figures WHERE stamp IS NOT"
+	"  (SELECT coalesce(max(id), 0) FROM import);"
+	"DROP INDEX IF EXISTS workout_figures_stamp;"
+	"CREATE INDEX IF NOT EXISTS workout_figures_hr"
+	"  ON workout_figures(hr_sample_max);",
 };
 
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))

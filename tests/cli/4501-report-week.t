@@ -104,6 +104,38 @@ grep '^#' "$T/check"
 like "$(cat "$T/check")" "order: steps sleep resting_heart_rate hrv active_energy exercise_time workouts workout_minutes load ctl weight glucose_tir glucose_mean labs_flagged" \
 	"the measures in SPEC.md's order, load and ctl from the athlete engine"
 like "$(cat "$T/check")" "week: \{'2026-W46'\}" "every row names the week"
+
+# load and ctl by the independent reference (tests/data/athlete/reference.py
+# rows: the daily series from the samples by SPEC.md's rules, the store's
+# defaults): load the sum over the week's days with a workout, ctl on its
+# Sunday, days the days with a workout; W45 the previous.
+python3 "$HQ_ROOT/tests/data/athlete/reference.py" rows "$HQ_DB" "$HQ_TZ" load \
+    --from 2026-11-02 --to 2026-11-15 >"$T/refload.jsonl"
+ok $? "reference.py rows load over weeks 45 and 46"
+python3 - "$T" <<'R' >"$T/loadcheck" 2>&1
+import json, sys
+T = sys.argv[1]
+rows = {r["measure"]: r for r in map(json.loads, open(T + "/week.jsonl"))}
+days = {r["date"]: r for r in map(json.loads, open(T + "/refload.jsonl"))}
+W = [d for d in sorted(days) if "2026-11-09" <= d <= "2026-11-15"]
+P = [d for d in sorted(days) if "2026-11-02" <= d <= "2026-11-08"]
+def total(w): return sum(days[d]["load"] for d in w if days[d]["workouts"] > 0)
+n = len([d for d in W if days[d]["workouts"] > 0])
+want = {"load": (total(W), total(P), n), "ctl": (days[W[-1]]["ctl"], days[P[-1]]["ctl"], n)}
+def close(a, b): return a is not None and abs(a - b) <= 1e-9 * max(1, abs(b))
+bad = 0
+for k, (v, p, d) in want.items():
+    r = rows[k]
+    if not (close(r["value"], v) and close(r["previous"], p) and close(r["change"], v - p) and r["days"] == d):
+        bad += 1
+        print("#", k, "hq:", r, "want:", v, p, d)
+print("# load %.6g (previous %.6g), ctl %.6g (previous %.6g), %d days" % (
+    want["load"][0], want["load"][1], want["ctl"][0], want["ctl"][1], n))
+print("load and ctl that disagree:", bad if n and want["load"][0] > 0 else "no load")
+R
+grep '^#' "$T/loadcheck"
+like "$(cat "$T/loadcheck")" "load and ctl that disagree: 0" \
+    "load and ctl as the reference computes them, previous and change too"
 is "$(printf '%s\n' "$out" | head -1 | python3 -c 'import json,sys; print(list(json.load(sys.stdin)))')" \
 	"['measure', 'week', 'value', 'previous', 'change', 'unit', 'days']" "the fields SPEC.md names, in its order"
 

@@ -104,6 +104,20 @@ test_closed_forms(void)
 		ok(sum.nbins == 3 && sum.bins[0].hr == 150 &&
 		    sum.bins[0].secs == 30 + 30 + 120 && sum.bins[2].hr == 175 &&
 		    sum.bins[2].secs == 110, "summary: seconds held per heart rate");
+		/* Rates not all whole beats (a chest strap's 150.5) are sorted,
+		 * not counted: the same bins in the same order. */
+		{
+			struct hq_athlete_summary half;
+			w.hr[1].v = 150.5;
+			hq_athlete_summarize(&w, &half);
+			ok(half.nbins == 3 && half.bins[0].hr == 150 &&
+			    half.bins[0].secs == 180 && half.bins[1].hr == 150.5 &&
+			    half.bins[1].secs == 30 && half.bins[2].hr == 175 &&
+			    half.bins[2].secs == 110, "summary of a 150.5: its own "
+			    "bin between 150 and 175");
+			hq_athlete_summary_free(&half);
+			w.hr[1].v = 160;
+		}
 		hq_athlete_figures(&a, &w, &f);
 		hq_athlete_figures_of(&a, &sum, &g);
 		double x1 = (150.0 - 50) / 140, x2 = (160.0 - 50) / 140,
