@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "hq/athlete.h"
 #include "hq/buf.h"
 #include "hq/config.h"
 #include "hq/err.h"
@@ -430,6 +431,14 @@ main(int argc, char **argv)
 	free(bt.kept);
 	hq_buf_free(&bt.lines);
 	status = failed == 0 ? 0 : ok > 0 ? 1 : 2;
+	/* The training figures of the workouts imported (or whose kept
+	 * figures an import dropped) computed and kept now, in a transaction
+	 * of their own once the imports have committed, so that hq-report and
+	 * hq-query read no samples for them. Best effort: the import stands
+	 * whatever happens here (its lines, its status); what is not kept is
+	 * computed at its first use. */
+	if (ok > 0 && hq_athlete_keep_figures(store, &e) < 0 && !quiet)
+		hq_warn("%s (computed at their first use instead)", e.msg);
 done:
 	hq_config_free(cfg);
 	hq_store_close(store);

@@ -270,6 +270,17 @@ int hq_athlete_figures_id(struct hq_athlete_reader *r,
     struct hq_athlete_figures *f, struct hq_err *e);
 void hq_athlete_reader_free(struct hq_athlete_reader *r);
 
+/* The figures of every workout of s that has none kept (those an import
+ * added, or whose figures it dropped) computed from its samples and kept,
+ * one workout at a time, in a transaction of their own through a
+ * connection of their own (athlete_cache.h): hq-ingest calls it once its
+ * imports have committed, so that the first hq-report load after an
+ * import reads no samples. 1 when every workout's figures are then kept,
+ * 0 when the store could not be locked at once (another writer holds it:
+ * nothing kept, the first use computes them), -1 with e set (nothing kept
+ * of what was read). */
+int hq_athlete_keep_figures(struct hq_store *s, struct hq_err *e);
+
 /* ---- bests and splits ---- */
 
 struct hq_route_pt {

@@ -42,6 +42,9 @@ void hq_athcache_put(struct hq_athcache *c, const struct hq_athlete_summary *sum
 int hq_athcache_writable(struct hq_athcache *c);
 /* Commits what was put and frees c. */
 void hq_athcache_close(struct hq_athcache *c);
+/* The same, -1 with e set when a put or the commit failed (nothing then
+ * kept of what was put), else 0. */
+int hq_athcache_finish(struct hq_athcache *c, struct hq_err *e);
 
 /* max_hr's default from the kept summaries: 1 with *v (NAN: no heart
  * rate in any workout) when every workout of the store has a good row,
@@ -49,8 +52,10 @@ void hq_athcache_close(struct hq_athcache *c);
 int hq_athcache_max_hr(struct hq_store *s, double *v, struct hq_err *e);
 
 /* Every workout of the store (those yielding to another too) without a
- * good row read, summarized and kept (load.c): 1 when the cache then
- * holds them all, 0 when it cannot be written (nothing read), -1. */
+ * row read, summarized and kept (load.c): 1 when the cache then holds
+ * them all, 0 when it cannot be written (nothing read, or what was read
+ * not kept), -1. hq_athlete_keep_figures (athlete.h) is the same for
+ * hq-ingest, where a failure to write is an error. */
 int hq_athcache_fill(struct hq_store *s, struct hq_err *e);
 
 #endif

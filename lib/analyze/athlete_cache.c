@@ -29,6 +29,7 @@ struct hq_athcache {
 	int tried;                  /* the writer was tried */
 	sqlite3 *w;                 /* the writer; NULL: cannot write */
 	sqlite3_stmt *put;
+	char *werr;                 /* why a put or the commit failed */
 };
 
 static int64_t
@@ -189,6 +190,7 @@ hq_athcache_put(struct hq_athcache *c, const struct hq_athlete_summary *sum)
 	    *sum->bins), SQLITE_STATIC);
 	if (sqlite3_step(q) != SQLITE_DONE) {
 		/* A full disk: give the rest up, keep nothing. */
+		c->werr = hq_xstrdup(sqlite3_errmsg(c->w));
 		sqlite3_finalize(c->put);
 		c->put = NULL;
 		sqlite3_exec(c->w, "ROLLBACK", NULL, NULL, NULL);
@@ -199,16 +201,21 @@ hq_athcache_put(struct hq_athcache *c, const struct hq_athlete_summary *sum)
 	sqlite3_reset(q);
 }
 
-void
-hq_athcache_close(struct hq_athcache *c)
+int
+hq_athcache_finish(struct hq_athcache *c, struct hq_err *e)
 {
+	int rc = 0;
+
 	if (!c)
-		return;
+		return 0;
 	hq_store_finalize(c->st, C_N);
 	if (c->w) {
 		sqlite3_finalize(c->put);
-		if (sqlite3_exec(c->w, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+		if (sqlite3_exec(c->w, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+			if (!c->werr)
+				c->werr = hq_xstrdup(sqlite3_errmsg(c->w));
 			sqlite3_exec(c->w, "ROLLBACK", NULL, NULL, NULL);
+		}
 		/* Into the store file now and the -wal file emptied, unless a
 		 * reader holds it back (then not waiting): a reader opening a
 		 * store with a -wal file of frames pays for it on every run
@@ -218,7 +225,22 @@ hq_athcache_close(struct hq_athcache *c)
 		    NULL, NULL);
 		sqlite3_close(c->w);
 	}
+	if (c->werr) {
+		hq_err_set(e, "%s: keeping the workouts' figures: %s",
+		    hq_store_filename(c->s), c->werr);
+		rc = -1;
+	}
+	free(c->werr);
 	free(c);
+	return rc;
+}
+
+void
+hq_athcache_close(struct hq_athcache *c)
+{
+	struct hq_err e;
+
+	hq_athcache_finish(c, &e);
 }
 
 int

@@ -801,8 +801,11 @@ hq_athlete_reader_free(struct hq_athlete_reader *k)
 	free(k);
 }
 
-int
-hq_athcache_fill(struct hq_store *s, struct hq_err *e)
+/* Every workout without a kept row read, summarized and kept, one at a
+ * time (the rows kept are good: an import drops those it changes). strict:
+ * a failure to write them is an error (-1 with e), else 0 (nothing kept). */
+static int
+fill(struct hq_store *s, int strict, struct hq_err *e)
 {
 	struct hq_athlete_reader *k;
 	struct hq_athlete a;
@@ -810,18 +813,28 @@ hq_athcache_fill(struct hq_store *s, struct hq_err *e)
 	sqlite3_stmt *q;
 	int rc, got = 0;
 
-	if (!(k = hq_athlete_reader_new(s, e)))
+	/* None missing: no writer opened, nothing read. */
+	if (hq_store_prepare(s, "SELECT id FROM workout WHERE id NOT IN"
+	    " (SELECT workout_id FROM workout_figures) ORDER BY id", &q, e))
 		return -1;
+	if ((rc = sqlite3_step(q)) == SQLITE_DONE) {
+		sqlite3_finalize(q);
+		return 1;
+	}
+	if (rc != SQLITE_ROW || !(k = hq_athlete_reader_new(s, e))) {
+		if (rc != SQLITE_ROW)
+			hq_err_set(e, "%s: walking the workouts: %s",
+			    hq_store_filename(s), sqlite3_errmsg(hq_store_db(s)));
+		sqlite3_finalize(q);
+		return -1;
+	}
 	if (!hq_athcache_writable(k->c)) {
+		sqlite3_finalize(q);
 		hq_athlete_reader_free(k);
 		return 0;
 	}
 	hq_athlete_init(&a);
-	if (hq_store_prepare(s, "SELECT id FROM workout ORDER BY id", &q, e)) {
-		hq_athlete_reader_free(k);
-		return -1;
-	}
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
+	for (; rc == SQLITE_ROW; rc = sqlite3_step(q))
 		if ((got = hq_athlete_figures_id(k, &a, sqlite3_column_int64(q, 0),
 		    NULL, &f, e)) < 0)
 			break;
@@ -831,9 +844,28 @@ hq_athcache_fill(struct hq_store *s, struct hq_err *e)
 		got = -1;
 	}
 	sqlite3_finalize(q);
-	rc = got < 0 ? -1 : hq_athcache_writable(k->c);
+	if (got < 0)
+		rc = -1;
+	else if (strict)
+		rc = hq_athcache_finish(k->c, e) < 0 ? -1 : 1;
+	else
+		rc = hq_athcache_writable(k->c);
+	if (strict && got >= 0)
+		k->c = NULL;       /* finished */
 	hq_athlete_reader_free(k);
 	return rc;
+}
+
+int
+hq_athcache_fill(struct hq_store *s, struct hq_err *e)
+{
+	return fill(s, 0, e);
+}
+
+int
+hq_athlete_keep_figures(struct hq_store *s, struct hq_err *e)
+{
+	return fill(s, 1, e);
 }
 
 struct days {
