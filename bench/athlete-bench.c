@@ -18,6 +18,17 @@
  *                               prints the first run's seconds, the SQL
  *                               pass's, the in-memory summaries' and the
  *                               second (kept) run's
+ *   athlete-bench export FILE   the same workouts, pauses, heart rates and
+ *                               powers (not the routes) as an Apple Health
+ *                               export.xml, for hq-ingest
+ *   athlete-bench keep DB       every kept figure deleted, then what
+ *                               hq-ingest does once its imports have
+ *                               committed (hq_athlete_keep_figures): prints
+ *                               its seconds
+ *   athlete-bench kept DB       the daily load series on the store as it is
+ *                               (as hq-ingest leaves it: every workout's
+ *                               figures kept) and the SQL pass, alternately,
+ *                               3 each: prints their medians
  *   athlete-bench bests DB      every route's bests (SPEC's distances) and
  *                               every ride's best powers, one workout at a
  *                               time: prints seconds and the peak RSS in MB
@@ -30,6 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
 
 #include "hq/athlete.h"
 #include "hq/err.h"
@@ -49,6 +61,73 @@ fail(struct hq_store *s, const struct hq_err *e)
 	return 2;
 }
 
+/* Where the generated data goes: the store's tables (make) or an Apple
+ * Health export (export). Each returns 0, or -1 to stop. */
+struct sink {
+	int (*workout)(void *arg, int64_t id, const char *type, int64_t start,
+	    int64_t end);
+	int (*event)(void *arg, int64_t id, const char *type, int64_t date);
+	int (*sample)(void *arg, int power, int64_t t, double v);
+	int (*route)(void *arg, int64_t id);
+	int (*point)(void *arg, int64_t route, int64_t k, int64_t t, double lat,
+	    double lon, double ele);
+	void *arg;
+};
+
+/* Ten years of workouts into k, the same for every sink (the random
+ * numbers are drawn whatever a sink keeps): the number, or -1. */
+static long
+generate(const struct sink *k)
+{
+	int64_t t0 = 1451635200;                  /* 2016-01-01 08:00 UTC */
+	int64_t end = 1767254400;                 /* 2026-01-01 */
+	long n = 0;
+	static const char *const types[3] = {
+		"HKWorkoutActivityTypeRunning", "HKWorkoutActivityTypeCycling",
+		"HKWorkoutActivityTypeWalking",
+	};
+
+	for (int64_t t = t0; t < end; t += 35 * 3600) {
+		int kind = (int)(n % 3);
+		int64_t len = 2700 + (int64_t)(uniform() * 2700), id = ++n;
+		double base = 120 + 40 * uniform();
+
+		if (k->workout(k->arg, id, types[kind], t, t + len))
+			return -1;
+		if (n % 3 == 0 &&
+		    (k->event(k->arg, id, "HKWorkoutEventTypePause", t + len / 2) ||
+		    k->event(k->arg, id, "HKWorkoutEventTypeResume", t + len / 2 + 120)))
+			return -1;
+		for (int64_t u = t; u < t + len; u += 5)
+			if (k->sample(k->arg, 0, u, round(base + 25 * sin((double)(u - t) /
+			    400) + 6 * uniform())))
+				return -1;
+		if (kind == 1 && n % 4 == 1)
+			for (int64_t u = t; u < t + len; u++)
+				if (k->sample(k->arg, 1, u, round(180 + 80 * uniform())))
+					return -1;
+		if (kind != 2 && t >= 1609488000) {      /* 2021 on */
+			double lat = 37.7, lon = -122.4, v = kind ? 8 : 3;
+			if (k->route(k->arg, id))
+				return -1;
+			for (int64_t u = t, j = 0; u < t + len; u += 2, j++) {
+				lat += v * 2 * (0.7 + 0.6 * uniform()) / 111195.0;
+				if (k->point(k->arg, id, j, u, lat, lon, 100 + 30 *
+				    sin((double)j / 300) + uniform()))
+					return -1;
+			}
+		}
+	}
+	return n;
+}
+
+/* ---- make: the store's tables ---- */
+
+struct tables {
+	sqlite3_stmt *w, *smp, *ev, *rt, *pt;
+	int64_t metric[2], src;
+};
+
 static int
 step(sqlite3_stmt *q)
 {
@@ -59,112 +138,217 @@ step(sqlite3_stmt *q)
 }
 
 static int
+t_workout(void *arg, int64_t id, const char *type, int64_t start, int64_t end)
+{
+	struct tables *b = arg;
+
+	sqlite3_bind_int64(b->w, 1, id);
+	sqlite3_bind_text(b->w, 2, type, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(b->w, 3, b->src);
+	sqlite3_bind_int64(b->w, 4, start);
+	sqlite3_bind_int64(b->w, 5, end);
+	return step(b->w);
+}
+
+static int
+t_event(void *arg, int64_t id, const char *type, int64_t date)
+{
+	struct tables *b = arg;
+
+	sqlite3_bind_int64(b->ev, 1, id);
+	sqlite3_bind_text(b->ev, 2, type, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(b->ev, 3, date);
+	return step(b->ev);
+}
+
+static int
+t_sample(void *arg, int power, int64_t t, double v)
+{
+	struct tables *b = arg;
+
+	sqlite3_bind_int64(b->smp, 1, b->metric[power]);
+	sqlite3_bind_int64(b->smp, 2, b->src);
+	sqlite3_bind_int64(b->smp, 3, t);
+	sqlite3_bind_int64(b->smp, 4, t);
+	sqlite3_bind_double(b->smp, 5, v);
+	return step(b->smp);
+}
+
+static int
+t_route(void *arg, int64_t id)
+{
+	struct tables *b = arg;
+
+	sqlite3_bind_int64(b->rt, 1, id);
+	sqlite3_bind_int64(b->rt, 2, id);
+	return step(b->rt);
+}
+
+static int
+t_point(void *arg, int64_t route, int64_t k, int64_t t, double lat,
+    double lon, double ele)
+{
+	struct tables *b = arg;
+
+	sqlite3_bind_int64(b->pt, 1, route);
+	sqlite3_bind_int64(b->pt, 2, k);
+	sqlite3_bind_int64(b->pt, 3, t);
+	sqlite3_bind_double(b->pt, 4, lat);
+	sqlite3_bind_double(b->pt, 5, lon);
+	sqlite3_bind_double(b->pt, 6, ele);
+	return step(b->pt);
+}
+
+static int
 make(const char *path)
 {
 	struct hq_err e;
 	struct hq_store *s = hq_store_open(path, HQ_STORE_CREATE, &e);
-	sqlite3_stmt *w, *smp, *ev, *rt, *pt;
-	int64_t hr, pw, src, t0 = 1451635200;     /* 2016-01-01 08:00 UTC */
-	int64_t end = 1767254400;                 /* 2026-01-01 */
-	long n = 0;
-	static const char *const types[3] = {
-		"HKWorkoutActivityTypeRunning", "HKWorkoutActivityTypeCycling",
-		"HKWorkoutActivityTypeWalking",
-	};
+	struct tables b = {0};
+	struct sink k = { t_workout, t_event, t_sample, t_route, t_point, &b };
+	long n;
 
 	if (!s)
 		return fail(s, &e);
 	if (hq_store_begin(s, &e) ||
-	    (hr = hq_store_metric_id(s, HR_ID, 1, &e)) < 0 ||
-	    (pw = hq_store_metric_id(s, POWER_ID, 1, &e)) < 0 ||
-	    (src = hq_store_source_id(s, "Apple Watch", 1, &e)) < 0 ||
+	    (b.metric[0] = hq_store_metric_id(s, HR_ID, 1, &e)) < 0 ||
+	    (b.metric[1] = hq_store_metric_id(s, POWER_ID, 1, &e)) < 0 ||
+	    (b.src = hq_store_source_id(s, "Apple Watch", 1, &e)) < 0 ||
 	    hq_store_prepare(s, "INSERT INTO workout(id, activity_type, source_id,"
-	    " start, end) VALUES (?,?,?,?,?)", &w, &e) ||
+	    " start, end) VALUES (?,?,?,?,?)", &b.w, &e) ||
 	    hq_store_prepare(s, "INSERT INTO sample(metric_id, source_id, start,"
-	    " end, value) VALUES (?,?,?,?,?)", &smp, &e) ||
+	    " end, value) VALUES (?,?,?,?,?)", &b.smp, &e) ||
 	    hq_store_prepare(s, "INSERT INTO workout_event(workout_id, type, date)"
-	    " VALUES (?,?,?)", &ev, &e) ||
+	    " VALUES (?,?,?)", &b.ev, &e) ||
 	    hq_store_prepare(s, "INSERT INTO route(id, workout_id) VALUES (?,?)",
-	    &rt, &e) ||
+	    &b.rt, &e) ||
 	    hq_store_prepare(s, "INSERT INTO route_point(route_id, seq, time, lat,"
-	    " lon, ele) VALUES (?,?,?,?,?,?)", &pt, &e))
+	    " lon, ele) VALUES (?,?,?,?,?,?)", &b.pt, &e))
 		return fail(s, &e);
-	for (int64_t t = t0; t < end; t += 35 * 3600) {
-		int kind = (int)(n % 3);
-		int64_t len = 2700 + (int64_t)(uniform() * 2700), id = ++n;
-		double base = 120 + 40 * uniform();
-
-		sqlite3_bind_int64(w, 1, id);
-		sqlite3_bind_text(w, 2, types[kind], -1, SQLITE_STATIC);
-		sqlite3_bind_int64(w, 3, src);
-		sqlite3_bind_int64(w, 4, t);
-		sqlite3_bind_int64(w, 5, t + len);
-		if (step(w))
-			goto sqlfail;
-		if (n % 3 == 0) {
-			sqlite3_bind_int64(ev, 1, id);
-			sqlite3_bind_text(ev, 2, "HKWorkoutEventTypePause", -1, SQLITE_STATIC);
-			sqlite3_bind_int64(ev, 3, t + len / 2);
-			if (step(ev))
-				goto sqlfail;
-			sqlite3_bind_text(ev, 2, "HKWorkoutEventTypeResume", -1, SQLITE_STATIC);
-			sqlite3_bind_int64(ev, 3, t + len / 2 + 120);
-			if (step(ev))
-				goto sqlfail;
-		}
-		for (int64_t u = t; u < t + len; u += 5) {
-			sqlite3_bind_int64(smp, 1, hr);
-			sqlite3_bind_int64(smp, 2, src);
-			sqlite3_bind_int64(smp, 3, u);
-			sqlite3_bind_int64(smp, 4, u);
-			sqlite3_bind_double(smp, 5, round(base + 25 * sin((double)(u - t) /
-			    400) + 6 * uniform()));
-			if (step(smp))
-				goto sqlfail;
-		}
-		if (kind == 1 && n % 4 == 1)
-			for (int64_t u = t; u < t + len; u++) {
-				sqlite3_bind_int64(smp, 1, pw);
-				sqlite3_bind_int64(smp, 2, src);
-				sqlite3_bind_int64(smp, 3, u);
-				sqlite3_bind_int64(smp, 4, u);
-				sqlite3_bind_double(smp, 5, round(180 + 80 * uniform()));
-				if (step(smp))
-					goto sqlfail;
-			}
-		if (kind != 2 && t >= 1609488000) {      /* 2021 on */
-			double lat = 37.7, lon = -122.4, v = kind ? 8 : 3;
-			sqlite3_bind_int64(rt, 1, id);
-			sqlite3_bind_int64(rt, 2, id);
-			if (step(rt))
-				goto sqlfail;
-			for (int64_t u = t, k = 0; u < t + len; u += 2, k++) {
-				lat += v * 2 * (0.7 + 0.6 * uniform()) / 111195.0;
-				sqlite3_bind_int64(pt, 1, id);
-				sqlite3_bind_int64(pt, 2, k);
-				sqlite3_bind_int64(pt, 3, u);
-				sqlite3_bind_double(pt, 4, lat);
-				sqlite3_bind_double(pt, 5, lon);
-				sqlite3_bind_double(pt, 6, 100 + 30 * sin((double)k / 300) +
-				    uniform());
-				if (step(pt))
-					goto sqlfail;
-			}
-		}
-	}
-	sqlite3_finalize(w);
-	sqlite3_finalize(smp);
-	sqlite3_finalize(ev);
-	sqlite3_finalize(rt);
-	sqlite3_finalize(pt);
-	if (hq_store_commit(s, &e))
+	n = generate(&k);
+	if (n < 0)
+		hq_err_set(&e, "writing: %s", sqlite3_errmsg(hq_store_db(s)));
+	sqlite3_finalize(b.w);
+	sqlite3_finalize(b.smp);
+	sqlite3_finalize(b.ev);
+	sqlite3_finalize(b.rt);
+	sqlite3_finalize(b.pt);
+	if (n < 0 || hq_store_commit(s, &e))
 		return fail(s, &e);
 	printf("%ld workouts\n", n);
 	hq_store_close(s);
 	return 0;
-sqlfail:
-	hq_err_set(&e, "writing: %s", sqlite3_errmsg(hq_store_db(s)));
-	return fail(s, &e);
+}
+
+/* ---- export: the same as an Apple Health export.xml, for hq-ingest ---- */
+
+struct xml {
+	FILE *f;
+	int open;                  /* a Workout element open */
+};
+
+static void
+xml_date(FILE *f, const char *name, int64_t t)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+	char b[32];
+
+	gmtime_r(&tt, &tm);
+	strftime(b, sizeof b, "%Y-%m-%d %H:%M:%S +0000", &tm);
+	fprintf(f, " %s=\"%s\"", name, b);
+}
+
+static void
+xml_close(struct xml *x)
+{
+	if (x->open)
+		fputs(" </Workout>\n", x->f);
+	x->open = 0;
+}
+
+static int
+x_workout(void *arg, int64_t id, const char *type, int64_t start, int64_t end)
+{
+	struct xml *x = arg;
+
+	(void)id;
+	xml_close(x);
+	fprintf(x->f, " <Workout workoutActivityType=\"%s\" duration=\"%.10g\""
+	    " durationUnit=\"min\" sourceName=\"Apple Watch\"", type,
+	    (double)(end - start) / 60);
+	xml_date(x->f, "startDate", start);
+	xml_date(x->f, "endDate", end);
+	fputs(">\n", x->f);
+	x->open = 1;
+	return 0;
+}
+
+static int
+x_event(void *arg, int64_t id, const char *type, int64_t date)
+{
+	struct xml *x = arg;
+
+	(void)id;
+	fprintf(x->f, "  <WorkoutEvent type=\"%s\"", type);
+	xml_date(x->f, "date", date);
+	fputs("/>\n", x->f);
+	return 0;
+}
+
+static int
+x_sample(void *arg, int power, int64_t t, double v)
+{
+	struct xml *x = arg;
+
+	xml_close(x);
+	fprintf(x->f, " <Record type=\"%s\" sourceName=\"Apple Watch\" unit=\"%s\"",
+	    power ? POWER_ID : HR_ID, power ? "W" : "count/min");
+	xml_date(x->f, "startDate", t);
+	xml_date(x->f, "endDate", t);
+	fprintf(x->f, " value=\"%.10g\"/>\n", v);
+	return ferror(x->f) ? -1 : 0;
+}
+
+static int
+x_route(void *arg, int64_t id)
+{
+	(void)arg;
+	(void)id;
+	return 0;
+}
+
+static int
+x_point(void *arg, int64_t route, int64_t k, int64_t t, double lat,
+    double lon, double ele)
+{
+	(void)arg, (void)route, (void)k, (void)t, (void)lat, (void)lon, (void)ele;
+	return 0;
+}
+
+static int
+export(const char *path)
+{
+	struct xml x = { fopen(path, "w"), 0 };
+	struct sink k = { x_workout, x_event, x_sample, x_route, x_point, &x };
+	long n;
+
+	if (!x.f) {
+		perror(path);
+		return 2;
+	}
+	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	    "<HealthData locale=\"en_US\">\n"
+	    " <ExportDate value=\"2026-01-01 00:00:00 +0000\"/>\n", x.f);
+	n = generate(&k);
+	xml_close(&x);
+	fputs("</HealthData>\n", x.f);
+	if (n < 0 || fclose(x.f)) {
+		fprintf(stderr, "athlete-bench: %s: cannot write\n", path);
+		return 2;
+	}
+	printf("%ld workouts\n", n);
+	return 0;
 }
 
 static int
@@ -305,6 +489,63 @@ load(const char *path)
 }
 
 static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The store as hq-ingest leaves it (every workout's figures kept at the
+ * import): the daily load series and the SQL pass, alternately, 3 each;
+ * prints their medians. */
+static int
+kept(const char *path)
+{
+	struct hq_err e;
+	struct hq_store *s = hq_store_open(path, HQ_STORE_READONLY, &e);
+	double h[3], b[3];
+
+	if (!s)
+		return fail(s, &e);
+	for (int i = 0; i < 3; i++)
+		if (load_once(s, &h[i], &e) || sql_once(s, &b[i], &e))
+			return fail(s, &e);
+	qsort(h, 3, sizeof *h, cmp_double);
+	qsort(b, 3, sizeof *b, cmp_double);
+	printf("%.4f %.4f\n", h[1], b[1]);
+	hq_store_close(s);
+	return 0;
+}
+
+/* What hq-ingest does after its imports: every workout's figures without
+ * a kept row computed and kept (hq_athlete_keep_figures), after every
+ * kept row is deleted (as an import of every workout would drop them);
+ * prints its seconds. */
+static int
+keep(const char *path)
+{
+	struct hq_err e = { "" };
+	struct hq_store *s = hq_store_open(path, 0, &e);
+	double t;
+
+	if (!s || hq_store_exec(s, "DELETE FROM workout_figures", &e))
+		return fail(s, &e);
+	hq_store_close(s);
+	if (!(s = hq_store_open(path, HQ_STORE_READONLY, &e)))
+		return fail(s, &e);
+	t = hq_time_monotonic();
+	if (hq_athlete_keep_figures(s, &e) != 1) {
+		if (!e.msg[0])
+			hq_err_set(&e, "%s: the figures not kept", path);
+		return fail(s, &e);
+	}
+	printf("%.4f\n", hq_time_monotonic() - t);
+	hq_store_close(s);
+	return 0;
+}
+
+static int
 one_best(void *arg, const struct hq_athlete_workout *w,
     const struct hq_athlete_figures *f)
 {
@@ -366,6 +607,13 @@ main(int argc, char **argv)
 		return load(argv[2]);
 	if (argc == 3 && strcmp(argv[1], "bests") == 0)
 		return bests(argv[2]);
-	fprintf(stderr, "usage: athlete-bench make|load|bests DB\n");
+	if (argc == 3 && strcmp(argv[1], "export") == 0)
+		return export(argv[2]);
+	if (argc == 3 && strcmp(argv[1], "keep") == 0)
+		return keep(argv[2]);
+	if (argc == 3 && strcmp(argv[1], "kept") == 0)
+		return kept(argv[2]);
+	fprintf(stderr, "usage: athlete-bench make|load|bests|keep|kept DB\n"
+	    "       athlete-bench export FILE\n");
 	return 2;
 }
