@@ -3,7 +3,9 @@
  * file whole or not at all, nothing twice.
  */
 #include <locale.h>
+#ifdef __GLIBC__
 #include <malloc.h>
+#endif
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -445,8 +447,10 @@ main(int argc, char **argv)
 	 * import's connection, 158 on a new one without these. */
 	if (ok > 0) {
 		hq_store_close(store);
+#ifdef __GLIBC__
 		mallopt(M_MMAP_THRESHOLD, 256 * 1024);
 		malloc_trim(0);
+#endif
 		if (!(store = hq_store_open(dbpath, HQ_STORE_READONLY, &e)) ||
 		    hq_athlete_keep_figures(store, &e) < 0) {
 			if (!quiet)
