@@ -1046,6 +1046,21 @@ make_sample(struct hq_ingest *ig, const struct hq_ingest_record *r, int top,
 /* Room for a category's name (the catalog's, or one written). */
 #define TEXT_SIZE (HQ_INGEST_MAX_NAME + 1)
 
+/* A record counted and made a sample (make_sample): 0, 2 skipped (counted
+ * as such), or -1. */
+static int
+counted_sample(struct hq_ingest *ig, const struct hq_ingest_record *r,
+    struct hq_sample *smp, char text[TEXT_SIZE], struct hq_err *e)
+{
+	int rc;
+
+	ig->c.records++;
+	rc = make_sample(ig, r, 1, smp, text, TEXT_SIZE, e);
+	if (rc == 2)
+		ig->c.skipped++;
+	return rc;
+}
+
 int
 hq_ingest_record(struct hq_ingest *ig, const struct hq_ingest_record *r,
     int64_t *id, struct hq_err *e)
@@ -1054,11 +1069,7 @@ hq_ingest_record(struct hq_ingest *ig, const struct hq_ingest_record *r,
 	char text[TEXT_SIZE];
 	int rc;
 
-	ig->c.records++;
-	rc = make_sample(ig, r, 1, &smp, text, sizeof text, e);
-	if (rc == 2)
-		ig->c.skipped++;
-	if (rc)
+	if ((rc = counted_sample(ig, r, &smp, text, e)))
 		return rc;
 	if (hq_ingest_flush(ig, e))
 		return -1;
@@ -1105,11 +1116,7 @@ hq_ingest_record_later(struct hq_ingest *ig, const struct hq_ingest_record *r,
 	char text[TEXT_SIZE];
 	int rc;
 
-	ig->c.records++;
-	rc = make_sample(ig, r, 1, &smp, text, sizeof text, e);
-	if (rc == 2)
-		ig->c.skipped++;
-	if (rc)
+	if ((rc = counted_sample(ig, r, &smp, text, e)))
 		return rc;
 	/* What points to the caller's strings is written now. */
 	if ((smp.text && *smp.text) || smp.source_version || (smp.unit &&
