@@ -315,28 +315,19 @@ run_cgm(struct cli *c, int argc, char **argv, struct hq_err *e)
 
 /* --from and --to as local days [*from, *to]; without --to, today;
  * without --from, back days before --to, to the Monday of its week when
- * monday. 0, or 2 after a message. */
+ * monday. 0, or -1 with e. */
 static int
 range_days(const struct cli *c, int back, int monday, int64_t *from,
-    int64_t *to)
+    int64_t *to, struct hq_err *e)
 {
 	int64_t start, end;
-	struct hq_err e;
 
 	if (hq_time_parse_from_to(c->from, c->to, (int64_t)time(NULL), &start,
-	    &end, &e)) {
-		hq_warn("%s", e.msg);
-		return 2;
-	}
-	*to = end == INT64_MAX ? hq_time_local_day((int64_t)time(NULL))
-	    : hq_time_local_day(end - 1);
-	if (start != INT64_MIN) {
-		*from = hq_time_local_day(start);
-	} else {
-		*from = *to - back;
-		if (monday)      /* 1970-01-01 was a Thursday */
-			*from -= ((*from + 3) % 7 + 7) % 7;
-	}
+	    &end, e))
+		return -1;
+	hq_time_day_range(start, end, (int64_t)time(NULL), back, from, to);
+	if (start == INT64_MIN && monday)      /* 1970-01-01 was a Thursday */
+		*from -= ((*from + 3) % 7 + 7) % 7;
 	return 0;
 }
 
@@ -356,41 +347,22 @@ load_config(struct hq_select *settings, struct hq_config **cfg,
 	return 0;
 }
 
-/* The config's goals and [query] settings. 0, or 2 after a message (a
- * goal's file:line). */
-static int
-load_settings(struct hq_goal **goals, size_t *ngoals, struct hq_select *sel)
-{
-	struct hq_config *cfg;
-	struct hq_err e;
-	int rc = 0;
-
-	hq_select_init(sel);
-	if (!(cfg = hq_config_load(NULL, &e))) {
-		hq_warn("%s", e.msg);
-		return 2;
-	}
-	if ((goals && hq_goals_from_config(cfg, goals, ngoals, &e)) ||
-	    hq_select_config(sel, cfg, &e)) {
-		hq_warn("%s", e.msg);
-		rc = 2;
-	}
-	hq_config_free(cfg);
-	return rc;
-}
-
 /* The goals named (a goal's name or a ring), or all. */
 static int
 run_goals(struct cli *c, int argc, char **argv, struct hq_err *e)
 {
 	struct hq_goal *goals = NULL, *kept;
 	struct hq_select sel;
+	struct hq_config *cfg;
 	size_t n = 0, k = 0;
 	int64_t from, to;
 	int rc, rings = argc == 0;
 
-	if ((rc = range_days(c, 21, 1, &from, &to)) ||
-	    (rc = load_settings(&goals, &n, &sel)))
+	if (range_days(c, 21, 1, &from, &to, e) || load_config(&sel, &cfg, e))
+		return -1;
+	rc = hq_goals_from_config(cfg, &goals, &n, e) ? -1 : 0;
+	hq_config_free(cfg);
+	if (rc)
 		goto done;
 	kept = goals;
 	for (int i = 0; i < argc; i++) {
@@ -429,15 +401,15 @@ static int
 run_alerts(struct cli *c, int argc, char **argv, struct hq_err *e)
 {
 	struct hq_select sel;
+	struct hq_config *cfg;
 	int64_t from, to;
 	char a[16], b[16];
 	long n;
-	int rc;
 
 	(void)argc, (void)argv;
-	if ((rc = range_days(c, 6, 0, &from, &to)) ||
-	    (rc = load_settings(NULL, NULL, &sel)))
-		return rc;
+	if (range_days(c, 6, 0, &from, &to, e) || load_config(&sel, &cfg, e))
+		return -1;
+	hq_config_free(cfg);
 	n = hq_alerts_report_out(c->store, &sel, from, to, c->quiet ? NULL :
 	    c->out, e);
 	hq_select_free(&sel);

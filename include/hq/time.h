@@ -109,5 +109,9 @@ int hq_time_parse_range(const char *s, int64_t now, int64_t *start,
  * after --to Y; swap them"). */
 int hq_time_parse_from_to(const char *from, const char *to, int64_t now,
     int64_t *start, int64_t *end, struct hq_err *e);
+/* Such a range as local days [*first, *last]: the last is --to's last day,
+ * else now's; the first --from's day, else back days before the last. */
+void hq_time_day_range(int64_t start, int64_t end, int64_t now, int back,
+    int64_t *first, int64_t *last);
 
 #endif

@@ -168,15 +168,9 @@ static void
 range_of(const struct hq_athlete_ask *ask, int64_t now, int64_t *from,
     int64_t *to, int64_t *day0, int64_t *day1)
 {
-	int64_t last = ask->to != INT64_MAX ? hq_time_local_day(ask->to - 1) :
-	    hq_time_local_day(now);
-	int64_t first = ask->from != INT64_MIN ? hq_time_local_day(ask->from) :
-	    last - (DEFAULT_DAYS - 1);
-
-	*day0 = first;
-	*day1 = last;
-	*from = hq_time_day_start(first);
-	*to = hq_time_day_start(last + 1);
+	hq_time_day_range(ask->from, ask->to, now, DEFAULT_DAYS - 1, day0, day1);
+	*from = hq_time_day_start(*day0);
+	*to = hq_time_day_start(*day1 + 1);
 }
 
 static const char *

@@ -809,6 +809,14 @@ hq_time_monotonic(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+void
+hq_time_day_range(int64_t start, int64_t end, int64_t now, int back,
+    int64_t *first, int64_t *last)
+{
+	*last = hq_time_local_day(end != INT64_MAX ? end - 1 : now);
+	*first = start != INT64_MIN ? hq_time_local_day(start) : *last - back;
+}
+
 int
 hq_time_parse_from_to(const char *from, const char *to, int64_t now,
     int64_t *start, int64_t *end, struct hq_err *e)
