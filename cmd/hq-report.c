@@ -326,8 +326,8 @@ range_days(const struct cli *c, int back, int monday, int64_t *from,
 	    &end, e))
 		return -1;
 	hq_time_day_range(start, end, (int64_t)time(NULL), back, from, to);
-	if (start == INT64_MIN && monday)      /* 1970-01-01 was a Thursday */
-		*from -= ((*from + 3) % 7 + 7) % 7;
+	if (start == INT64_MIN && monday)
+		*from -= hq_time_weekday(*from);
 	return 0;
 }
 

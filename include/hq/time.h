@@ -45,6 +45,10 @@ int hq_time_parse(const char *s, int64_t *utc);
 
 /* Calendar arithmetic (proleptic Gregorian). */
 int64_t hq_time_days_from_civil(int y, int m, int d);
+/* A day number's weekday, Monday 0 ... Sunday 6; its ISO 8601
+ * week-numbering year and week. */
+int hq_time_weekday(int64_t day);
+void hq_time_iso_week(int64_t day, int *wyear, int *week);
 void hq_time_civil_from_days(int64_t days, int *y, int *m, int *d);
 int hq_time_days_in_month(int y, int m);
 

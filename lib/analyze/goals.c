@@ -186,14 +186,11 @@ hq_goal_period_of(enum hq_period p, int64_t d, int64_t *first, int64_t *last,
 
 	switch (p) {
 	case HQ_WEEK: {
-		/* 1970-01-01 (day 0) was a Thursday: Monday is 0 here. */
-		int64_t wd = ((d + 3) % 7 + 7) % 7, thursday;
-		*first = d - wd;
+		int wy, wk;
+		*first = d - hq_time_weekday(d);
 		*last = *first + 6;
-		thursday = *first + 3;
-		hq_time_civil_from_days(thursday, &y, &m, &dd);
-		snprintf(label, n, "%04d-W%02d", y,
-		    (int)((thursday - hq_time_days_from_civil(y, 1, 1)) / 7 + 1));
+		hq_time_iso_week(d, &wy, &wk);
+		snprintf(label, n, "%04d-W%02d", wy, wk);
 		return;
 	}
 	case HQ_MONTH:

@@ -398,7 +398,7 @@ hq_time_to_local(int64_t utc, struct hq_local *out)
 	out->hour = (int)(sod / 3600);
 	out->min = (int)(sod / 60 % 60);
 	out->sec = (int)(sod % 60);
-	out->wday = (int)(((day % 7) + 7 + 3) % 7); /* 1970-01-01 was a Thursday */
+	out->wday = hq_time_weekday(day);
 	out->offset_min = (int)((local - utc) / 60);
 }
 
@@ -481,13 +481,17 @@ hq_time_day_at(int64_t day, int hour)
 	return hq_time_from_local(y, m, d, hour, 0, 0);
 }
 
-/* ISO 8601 week-numbering year and week of a day number. */
-static void
-iso_week(int64_t day, int *wyear, int *week)
+int
+hq_time_weekday(int64_t day)
+{
+	return (int)(((day % 7) + 7 + 3) % 7);    /* 1970-01-01 was a Thursday */
+}
+
+void
+hq_time_iso_week(int64_t day, int *wyear, int *week)
 {
 	int y, m, d;
-	int64_t wday = ((day % 7) + 7 + 3) % 7;       /* Monday = 0 */
-	int64_t thursday = day - wday + 3;
+	int64_t thursday = day - hq_time_weekday(day) + 3;
 
 	hq_time_civil_from_days(thursday, &y, &m, &d);
 	*wyear = y;
@@ -498,9 +502,8 @@ static int64_t
 iso_week_monday(int wyear, int week)
 {
 	int64_t jan4 = hq_time_days_from_civil(wyear, 1, 4);
-	int64_t wday = ((jan4 % 7) + 7 + 3) % 7;
 
-	return jan4 - wday + (int64_t)(week - 1) * 7;
+	return jan4 - hq_time_weekday(jan4) + (int64_t)(week - 1) * 7;
 }
 
 int64_t
@@ -570,7 +573,7 @@ hq_time_bucket_label(int64_t start, enum hq_period p, char *buf, size_t n)
 		    off / 60, off % 60);
 		break;
 	case HQ_WEEK:
-		iso_week(hq_time_days_from_civil(l.year, l.month, l.day), &wy, &wk);
+		hq_time_iso_week(hq_time_days_from_civil(l.year, l.month, l.day), &wy, &wk);
 		snprintf(buf, n, "%04d-W%02d", wy, wk);
 		break;
 	case HQ_MONTH:
@@ -768,7 +771,7 @@ hq_time_parse_range(const char *s, int64_t now, int64_t *start, int64_t *end,
 	    !digits(s, 4, &y) && !digits(s + 6, 2, &w) && w >= 1 && w <= 53) {
 		int64_t mon = iso_week_monday(y, w);
 		int wy, wk;
-		iso_week(mon, &wy, &wk);
+		hq_time_iso_week(mon, &wy, &wk);
 		if (wy == y && wk == w) {
 			*start = hq_time_day_start(mon);
 			*end = hq_time_day_start(mon + 7);
