@@ -78,6 +78,13 @@ void hq_report_lab_trend_unit(struct hq_store *s, const char *test, char *buf,
 typedef int hq_report_name_fn(void *arg, const char *name);
 int hq_report_lab_tests(struct hq_store *s, hq_report_name_fn *fn, void *arg,
     struct hq_err *e);
+/* Every result of every test (trend labs' rows, test by test, oldest
+ * first) flagged H or L whose local day lies in [from, to]: fn(arg, row,
+ * its day). What alerts report and the week counts. 0, or -1 with e. */
+typedef int hq_lab_flagged_fn(void *arg, const struct hq_lab_row *r,
+    int64_t day);
+int hq_report_labs_flagged(struct hq_store *s, int64_t from, int64_t to,
+    hq_lab_flagged_fn *fn, void *arg, struct hq_err *e);
 
 struct hq_dexa_row {
 	const char *field, *unit;

@@ -79,59 +79,23 @@ baselines(struct hq_store *s, const struct hq_select *settings, int64_t from,
 	return 0;
 }
 
-struct labscan {
-	struct alerts *al;
-	int64_t from, to;
-};
-
 static int
-lab_row(void *arg, const struct hq_lab_row *r, struct hq_err *e)
+lab_row(void *arg, const struct hq_lab_row *r, int64_t day)
 {
-	struct labscan *lb = arg;
-	int64_t day = hq_time_local_day(r->time);
 	struct hq_alert a;
 
-	(void)e;
-	if (day >= lb->from && day <= lb->to && hq_alert_lab(r, day, &a))
-		keep(lb->al, &a);
+	if (hq_alert_lab(r, day, &a))
+		keep(arg, &a);
 	return 0;
 }
 
-struct names {
-	char **v;
-	size_t n, cap;
-};
-
-static int
-add_name(void *arg, const char *name)
-{
-	struct names *nm = arg;
-
-	if (nm->n == nm->cap) {
-		nm->cap = nm->cap ? nm->cap * 2 : 32;
-		nm->v = hq_xrealloc(nm->v, nm->cap * sizeof *nm->v);
-	}
-	nm->v[nm->n++] = hq_xstrdup(name);
-	return 0;
-}
-
-/* Every result of every test (hq-report trend labs' rows), those of the
- * range flagged H or L. */
+/* Every result of the range flagged H or L (hq-report trend labs' rows). */
 static int
 lab_alerts(struct hq_store *s, int64_t from, int64_t to, struct alerts *al,
     struct hq_err *e)
 {
-	struct names nm = { 0 };
-	struct labscan lb = { al, from, to };
-	int rc = hq_report_lab_tests(s, add_name, &nm, e);
-
 	al->rank = 1;
-	for (size_t i = 0; i < nm.n && rc == 0; i++)
-		rc = hq_report_labs_trend(s, nm.v[i], NULL, lab_row, &lb, e) < 0 ? -1 : 0;
-	for (size_t i = 0; i < nm.n; i++)
-		free(nm.v[i]);
-	free(nm.v);
-	return rc;
+	return hq_report_labs_flagged(s, from, to, lab_row, al, e);
 }
 
 static int

@@ -420,6 +420,53 @@ hq_report_lab_tests(struct hq_store *s, hq_report_name_fn *fn, void *arg,
 	return rc;
 }
 
+struct flagged {
+	int64_t from, to;
+	hq_lab_flagged_fn *fn;
+	void *arg;
+	char **tests;
+	size_t n;
+};
+
+static int
+add_flagged_test(void *arg, const char *name)
+{
+	struct flagged *f = arg;
+
+	f->tests = hq_xrealloc(f->tests, (f->n + 1) * sizeof *f->tests);
+	f->tests[f->n++] = hq_xstrdup(name);
+	return 0;
+}
+
+static int
+flagged_row(void *arg, const struct hq_lab_row *r, struct hq_err *e)
+{
+	struct flagged *f = arg;
+	int64_t day = hq_time_local_day(r->time);
+
+	(void)e;
+	if (day < f->from || day > f->to || !r->flag ||
+	    (strcmp(r->flag, "H") != 0 && strcmp(r->flag, "L") != 0))
+		return 0;
+	return f->fn(f->arg, r, day);
+}
+
+int
+hq_report_labs_flagged(struct hq_store *s, int64_t from, int64_t to,
+    hq_lab_flagged_fn *fn, void *arg, struct hq_err *e)
+{
+	struct flagged f = { from, to, fn, arg, NULL, 0 };
+	int rc = hq_report_lab_tests(s, add_flagged_test, &f, e);
+
+	for (size_t i = 0; i < f.n && rc == 0; i++)
+		rc = hq_report_labs_trend(s, f.tests[i], NULL, flagged_row, &f, e)
+		    < 0 ? -1 : 0;
+	for (size_t i = 0; i < f.n; i++)
+		free(f.tests[i]);
+	free(f.tests);
+	return rc;
+}
+
 /* ------------------------------------------------------------------ */
 /* Reading: DEXA                                                        */
 

@@ -170,37 +170,20 @@ load_glucose(struct hq_store *s, const struct hq_week *w,
 	return 0;
 }
 
-/* Lab results flagged H or L: the test names, then each test's results. */
+/* The days of the lab results flagged H or L in the weeks shown. */
 struct labs {
-	char **tests;
-	size_t ntests;
-	int64_t *days;          /* of the flagged results in the span */
+	int64_t *days;
 	size_t n;
-	const struct hq_week *w;
 };
 
 static int
-add_test(void *arg, const char *name)
+add_result(void *arg, const struct hq_lab_row *r, int64_t day)
 {
 	struct labs *l = arg;
 
-	l->tests = hq_xrealloc(l->tests, (l->ntests + 1) * sizeof *l->tests);
-	l->tests[l->ntests++] = hq_xstrdup(name);
-	return 0;
-}
-
-static int
-add_result(void *arg, const struct hq_lab_row *r, struct hq_err *e)
-{
-	struct labs *l = arg;
-	int64_t d = hq_time_local_day(r->time);
-
-	(void)e;
-	if (hq_week_index(l->w, d) >= 0 && r->flag && (strcmp(r->flag, "H") == 0 ||
-	    strcmp(r->flag, "L") == 0)) {
-		l->days = hq_xrealloc(l->days, (l->n + 1) * sizeof *l->days);
-		l->days[l->n++] = d;
-	}
+	(void)r;
+	l->days = hq_xrealloc(l->days, (l->n + 1) * sizeof *l->days);
+	l->days[l->n++] = day;
 	return 0;
 }
 
@@ -216,11 +199,10 @@ static int
 load_labs(struct hq_store *s, const struct hq_week *w,
     struct hq_week_measure *m, struct hq_err *e)
 {
-	struct labs l = { .w = w };
-	int rc = hq_report_lab_tests(s, add_test, &l, e);
+	struct labs l = { 0 };
+	int rc = hq_report_labs_flagged(s, monday_of(w, 0), w->monday + 6,
+	    add_result, &l, e);
 
-	for (size_t i = 0; rc == 0 && i < l.ntests; i++)
-		rc = hq_report_labs_trend(s, l.tests[i], NULL, add_result, &l, e);
 	if (rc == 0) {
 		if (l.n > 1)
 			qsort(l.days, l.n, sizeof *l.days, cmp_day);
@@ -231,11 +213,8 @@ load_labs(struct hq_store *s, const struct hq_week *w,
 				m->days[k]++;
 		}
 	}
-	for (size_t i = 0; i < l.ntests; i++)
-		free(l.tests[i]);
-	free(l.tests);
 	free(l.days);
-	return rc ? -1 : 0;
+	return rc;
 }
 
 int
