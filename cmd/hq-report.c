@@ -523,13 +523,11 @@ static int
 run_zones(struct cli *c, int argc, char **argv, struct hq_err *e)
 {
 	struct hq_athlete_ask ask;
-	char *end;
 
 	if (athlete_ask(c, &ask, NULL, e))
 		return -1;
 	if (argc) {
-		long long id = strtoll(argv[0], &end, 10);
-		if (*end || id <= 0 || argv[0][0] < '0' || argv[0][0] > '9') {
+		if (hq_workout_parse_id(argv[0], &ask.id)) {
 			hq_opts_usage_error(&cmd, "zones ID: '%.64s' is not a workout "
 			    "id (a number: hq-query workouts lists them)", argv[0]);
 			return 2;
@@ -539,7 +537,6 @@ run_zones(struct cli *c, int argc, char **argv, struct hq_err *e)
 			    "--from, --to and --type");
 			return 2;
 		}
-		ask.id = id;
 	}
 	return hq_athlete_zones_out(c->store, &ask, (int64_t)time(NULL), c->out, e);
 }

@@ -82,22 +82,6 @@ hq_athlete_parse_types(struct hq_athlete_ask *ask, const char *list,
 	return 0;
 }
 
-/* A workout id as typed: a whole number above 0. */
-static int
-parse_id(const char *s, int64_t *id)
-{
-	char *end;
-	long long v;
-
-	if (*s < '0' || *s > '9')
-		return -1;
-	v = strtoll(s, &end, 10);
-	if (*end || v <= 0)
-		return -1;
-	*id = v;
-	return 0;
-}
-
 int
 hq_athlete_parse_ids(struct hq_athlete_ask *ask, const char *list,
     struct hq_err *e)
@@ -111,7 +95,7 @@ hq_athlete_parse_ids(struct hq_athlete_ask *ask, const char *list,
 			hq_err_set(e, "--ids: at most %d workouts", HQ_ATHLETE_MAX_IDS);
 			return -1;
 		}
-		if (parse_id(p, &ask->ids[ask->nids])) {
+		if (hq_workout_parse_id(p, &ask->ids[ask->nids])) {
 			hq_err_set(e, "--ids %.64s: '%.32s' is not a workout id (a "
 			    "number: hq-query workouts lists them)", list, p);
 			return -1;

@@ -13,13 +13,29 @@
 #include "hq/workout.h"
 
 int
+hq_workout_parse_id(const char *s, int64_t *id)
+{
+	char *end;
+	long long v;
+
+	if (!isdigit((unsigned char)s[0]))
+		return -1;
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (*end || errno || v <= 0)
+		return -1;
+	*id = v;
+	return 0;
+}
+
+int
 hq_workout_find(struct hq_store *s, const char *ref, struct hq_workout_ref *w,
     struct hq_err *e)
 {
 	const char *type = NULL;
 	char suggest[64];
 	sqlite3_stmt *q;
-	long long id = 0;
+	int64_t id = 0;
 	int rc;
 
 	memset(w, 0, sizeof *w);
@@ -34,15 +50,10 @@ hq_workout_find(struct hq_store *s, const char *ref, struct hq_workout_ref *w,
 			    suggest[0] ? "?)" : "");
 			return -1;
 		}
-	} else {
-		char *end;
-		errno = 0;
-		id = strtoll(ref, &end, 10);
-		if (!isdigit((unsigned char)ref[0]) || *end || errno || id <= 0) {
-			hq_err_set(e, "'%s' is not a workout: give its ID (hq-query "
-			    "workouts lists them), last, or last:TYPE (last:cycling)", ref);
-			return -1;
-		}
+	} else if (hq_workout_parse_id(ref, &id)) {
+		hq_err_set(e, "'%s' is not a workout: give its ID (hq-query "
+		    "workouts lists them), last, or last:TYPE (last:cycling)", ref);
+		return -1;
 	}
 	if (hq_store_prepare(s, id > 0
 	    ? "SELECT id, activity_type, start, end FROM workout WHERE id = ?1"
