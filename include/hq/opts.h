@@ -263,5 +263,8 @@ extern const char hq_opt_db_help[], hq_opt_tz_help[], hq_opt_tz_tool_help[];
 #define HQ_NUM_SYNTAX (-1)
 #define HQ_NUM_RANGE (-2)
 int hq_opts_scan_number(const char *s, const char **end, double *out);
+/* The same number followed at once by a unit (2km, 7h, 1.5e3m): *end at
+ * the unit. Same returns. */
+int hq_opts_scan_quantity(const char *s, const char **end, double *out);
 
 #endif

@@ -7,6 +7,7 @@
 
 #include "hq/athlete.h"
 #include "hq/athlete_cache.h"
+#include "hq/opts.h"
 
 #define HR_ID "HKQuantityTypeIdentifierHeartRate"
 #define REST_ID "HKQuantityTypeIdentifierRestingHeartRate"
@@ -105,16 +106,15 @@ hq_athlete_banister(enum hq_sex s, double *a, double *b)
 static int
 number(const char *s, double *v)
 {
-	char *end;
+	const char *end;
 
 	while (*s == ' ')
 		s++;
-	if (!*s)
+	if (hq_opts_scan_number(s, &end, v))
 		return -1;
-	*v = strtod(s, &end);
 	while (*end == ' ')
 		end++;
-	return *end || !isfinite(*v) ? -1 : 0;
+	return *end ? -1 : 0;
 }
 
 /* One value of key checked alone into a; why (static text) on failure. */

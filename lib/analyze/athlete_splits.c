@@ -6,6 +6,7 @@
 
 #include "hq/athlete.h"
 #include "hq/athlete_rows.h"
+#include "hq/opts.h"
 #include "hq/rowdesc.h"
 
 #define MILE_M 1609.344
@@ -17,11 +18,10 @@ hq_athlete_split_unit(const char *text, double *metres, struct hq_err *e)
 	static const struct { const char *unit; double m; } units[] = {
 		{ "", 1000 }, { "km", 1000 }, { "mi", MILE_M }, { "m", 1 },
 	};
-	char *end;
+	const char *end;
 	double v;
 
-	v = strtod(text, &end);
-	if (end == text || !isfinite(v)) {
+	if (hq_opts_scan_quantity(text, &end, &v)) {
 		hq_err_set(e, "--splits '%.64s': expected a distance: 1 (km), 2km, "
 		    "1mi, 400m", text);
 		return -1;

@@ -8,6 +8,7 @@
 
 #include "hq/buf.h"
 #include "hq/goals.h"
+#include "hq/opts.h"
 
 /* Body measures: a period's figure is its last value (SPEC.md). */
 static const char *const body[] = {
@@ -62,7 +63,7 @@ hq_goal_parse(const char *key, const char *value, const char *where,
 	const char *s = value, *pick, *slash;
 	char unit[40], per[16], num[64];
 	size_t len;
-	char *end;
+	const char *end;
 	double x;
 
 	memset(g, 0, sizeof *g);
@@ -97,12 +98,11 @@ hq_goal_parse(const char *key, const char *value, const char *where,
 	    *s == '.'))
 		return bad(e, where, key, "'%s' is not a target: a number, a unit "
 		    "and a period, as 10000/day or <= 72kg", value);
-	memcpy(num, s, len);
-	num[len] = '\0';
-	x = strtod(num, &end);
-	if (*end || !isfinite(x) || x < 0)
+	if (hq_opts_scan_quantity(s, &end, &x) || x < 0) {
+		snprintf(num, sizeof num, "%.*s", (int)len, s);
 		return bad(e, where, key, "'%s' is not a number", num);
-	s += len;
+	}
+	s = end;
 	slash = strchr(s, '/');
 	len = slash ? (size_t)(slash - s) : strlen(s);
 	while (len > 0 && isspace((unsigned char)*s)) {

@@ -335,6 +335,27 @@ hq_opts_scan_number(const char *s, const char **end, double *out)
 }
 
 int
+hq_opts_scan_quantity(const char *s, const char **end, double *out)
+{
+	char num[64];
+	const char *e;
+	size_t len = strspn(s, "0123456789.eE+-");
+	int rc;
+
+	*end = s;
+	if (len == 0 || len >= sizeof num)
+		return HQ_NUM_SYNTAX;
+	memcpy(num, s, len);
+	num[len] = '\0';
+	if ((rc = hq_opts_scan_number(num, &e, out)))
+		return rc;
+	if (*e)
+		return HQ_NUM_SYNTAX;
+	*end = s + len;
+	return 0;
+}
+
+int
 hq_opts_parse_double(const char *s, double *out)
 {
 	const char *end;

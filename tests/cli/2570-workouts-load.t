@@ -133,6 +133,8 @@ run hq-query workouts --lthr 196
 is "$rc" 2 "--lthr at max_hr: exit 2"
 run hq-query workouts --max-hr abc
 is "$rc" 2 "--max-hr abc: exit 2"
+run hq-query workouts --max-hr 0xC0
+is "$rc" 2 "--max-hr 0xC0: exit 2 (hq's numbers are decimal)"
 run hq-query heart_rate --ftp 200
 is "$rc" 2 "--ftp on a metric: a usage error"
 

@@ -54,7 +54,7 @@ done
 hq-query workout 1 --splits 1 --format table >"$T/table"
 like "$(head -1 "$T/table")" "^split +km +seconds +pace_min_per_km +speed_kmh +avg_hr +gain_m" \
     "a table: split, km, seconds, pace, speed, heart rate, gain"
-for bad in 0 -1 abc 2furlong 0km 1e400; do
+for bad in 0 -1 abc 2furlong 0km 1e400 0x1 inf; do
 	run hq-query workout 1 --splits "$bad"
 	is "$rc" 2 "--splits '$bad': exit 2"
 	like "$err" "^hq-query: --splits '$bad': " "and says what is wrong"
