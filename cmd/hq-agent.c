@@ -250,7 +250,7 @@ today_and_zone(char *today, size_t n, char *zone, size_t zn)
 	char link[256];
 	ssize_t k;
 
-	hq_time_to_local((int64_t)time(NULL), &l);
+	hq_time_to_local(hq_time_now(), &l);
 	snprintf(today, n, "%s %04d-%02d-%02d", days[l.wday % 7], l.year, l.month, l.day);
 	snprintf(zone, zn, "%s (UTC%+03d:%02d)", hq_time_zone(), l.offset_min / 60,
 	    abs(l.offset_min) % 60);

@@ -331,7 +331,7 @@ parse_span(const struct cli *c, struct hq_corr_span *sp)
 	struct hq_err e;
 	int64_t start, end;
 
-	if (hq_time_parse_from_to(c->from, c->to, (int64_t)time(NULL), &start,
+	if (hq_time_parse_from_to(c->from, c->to, hq_time_now(), &start,
 	    &end, &e)) {
 		hq_warn("%s", e.msg);
 		return 2;

@@ -513,7 +513,7 @@ parse_range(const struct cli *c, int64_t *from, int64_t *to)
 {
 	struct hq_err e;
 
-	if (hq_time_parse_from_to(c->from, c->to, (int64_t)time(NULL), from, to, &e)) {
+	if (hq_time_parse_from_to(c->from, c->to, hq_time_now(), from, to, &e)) {
 		hq_warn("%s", e.msg);
 		return 2;
 	}

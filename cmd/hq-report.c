@@ -300,7 +300,7 @@ run_cgm(struct cli *c, int argc, char **argv, struct hq_err *e)
 	}
 	if (c->by >= 0)
 		o.by = by[c->by];
-	if (hq_time_parse_from_to(c->from, c->to, (int64_t)time(NULL), &o.from,
+	if (hq_time_parse_from_to(c->from, c->to, hq_time_now(), &o.from,
 	    &o.to, e)) {
 		hq_warn("%s", e->msg);
 		return 2;
@@ -322,10 +322,10 @@ range_days(const struct cli *c, int back, int monday, int64_t *from,
 {
 	int64_t start, end;
 
-	if (hq_time_parse_from_to(c->from, c->to, (int64_t)time(NULL), &start,
+	if (hq_time_parse_from_to(c->from, c->to, hq_time_now(), &start,
 	    &end, e))
 		return -1;
-	hq_time_day_range(start, end, (int64_t)time(NULL), back, from, to);
+	hq_time_day_range(start, end, hq_time_now(), back, from, to);
 	if (start == INT64_MIN && monday)
 		*from -= hq_time_weekday(*from);
 	return 0;
@@ -436,7 +436,7 @@ run_trend_metric(struct cli *c, int argc, char **argv, struct hq_err *e)
 	int rc;
 
 	(void)argc;
-	if (hq_time_parse_from_to(c->from, c->to, (int64_t)time(NULL), &from,
+	if (hq_time_parse_from_to(c->from, c->to, hq_time_now(), &from,
 	    &to, e)) {
 		hq_warn("%s", e->msg);
 		return 2;
@@ -462,7 +462,7 @@ run_week(struct cli *c, int argc, char **argv, struct hq_err *e)
 	int rc = 0;
 
 	(void)argc, (void)argv;
-	if (hq_week_parse(c->week, (int64_t)time(NULL), &monday, e)) {
+	if (hq_week_parse(c->week, hq_time_now(), &monday, e)) {
 		hq_opts_usage_error(&cmd, "%s", e->msg);
 		return 2;
 	}
@@ -501,7 +501,7 @@ athlete_ask(const struct cli *c, struct hq_athlete_ask *ask, const char *only,
 	ask->last = c->has_last ? c->last : 3;
 	if (hq_athlete_parse_types(ask, c->type, only, e) ||
 	    (c->ids && hq_athlete_parse_ids(ask, c->ids, e)) ||
-	    hq_time_parse_from_to(c->from, c->to, (int64_t)time(NULL), &ask->from,
+	    hq_time_parse_from_to(c->from, c->to, hq_time_now(), &ask->from,
 	    &ask->to, e))
 		return -1;
 	return hq_athlete_setup(&ask->ath, c->store, c->ath, NULL, e);
@@ -515,7 +515,7 @@ run_load(struct cli *c, int argc, char **argv, struct hq_err *e)
 	(void)argc, (void)argv;
 	if (athlete_ask(c, &ask, NULL, e))
 		return -1;
-	return hq_athlete_load_out(c->store, &ask, (int64_t)time(NULL),
+	return hq_athlete_load_out(c->store, &ask, hq_time_now(),
 	    c->svg ? stdout : NULL, c->out, e);
 }
 
@@ -538,7 +538,7 @@ run_zones(struct cli *c, int argc, char **argv, struct hq_err *e)
 			return 2;
 		}
 	}
-	return hq_athlete_zones_out(c->store, &ask, (int64_t)time(NULL), c->out, e);
+	return hq_athlete_zones_out(c->store, &ask, hq_time_now(), c->out, e);
 }
 
 static int
@@ -668,7 +668,7 @@ complete_weeks(const struct hq_complete *c)
 	int64_t monday;
 	char label[16];
 
-	if (hq_week_parse(NULL, (int64_t)time(NULL), &monday, &e))
+	if (hq_week_parse(NULL, hq_time_now(), &monday, &e))
 		return;
 	for (int i = -1; i < 8; i++) {
 		hq_time_bucket_label(hq_time_day_start(monday - 7 * i), HQ_WEEK, label,

@@ -83,10 +83,18 @@ int64_t hq_time_bucket_next(int64_t start, enum hq_period p);
 void hq_time_bucket_label(int64_t start, enum hq_period p, char *buf, size_t n);
 int hq_time_parse_period(const char *s, enum hq_period *p);
 
-/* "2024-12-01T08:00:00Z" */
+/* Now, as every command reads it: $HQ_NOW when set (an instant, either
+ * seconds since the epoch or a timestamp hq_time_parse reads, such as
+ * "2026-12-07T03:30:00Z"), else the system clock. HQ_NOW pins the clock
+ * for tests and for asking "what would the report have said then"; it
+ * moves "today", "7d", default ranges, import times and the night rule
+ * alike. hq_time_set_zone() refuses an HQ_NOW it cannot read, so every
+ * command says so before it runs. */
+int64_t hq_time_now(void);
 /* Seconds on a monotonic clock: for durations and deadlines, never dates. */
 double hq_time_monotonic(void);
 
+/* "2024-12-01T08:00:00Z" */
 void hq_time_format_utc(int64_t utc, char *buf, size_t n);
 /* "2024-12-01T00:00:00-08:00", in the local zone */
 void hq_time_format_local(int64_t utc, char *buf, size_t n);

@@ -651,7 +651,7 @@ scan_on(struct hq_store *s, const char *when, struct scan *sc, struct hq_err *e)
 	char d0[11], d1[11];
 	int found = 0;
 
-	if (hq_time_parse_range(when, (int64_t)time(NULL), &start, &end, e))
+	if (hq_time_parse_range(when, hq_time_now(), &start, &end, e))
 		return -1;
 	hq_time_format_date(start, d0, sizeof d0);
 	hq_time_format_date(end > start ? end - 1 : start, d1, sizeof d1);

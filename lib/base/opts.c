@@ -9,6 +9,7 @@
 
 #include "hq/buf.h"
 #include "hq/opts.h"
+#include "hq/time.h"
 
 /* One entry into a getopt_long table and its short option string, which
  * has room for n bytes and holds *k. */
@@ -745,7 +746,7 @@ complete_dates(const struct hq_complete *c)
 		{ "7d", "a week ago" }, { "30d", "30 days ago" },
 		{ "3m", "3 months ago" }, { "1y", "a year ago" },
 	};
-	time_t now = time(NULL);
+	time_t now = (time_t)hq_time_now();
 	struct tm tm;
 	char buf[32];
 

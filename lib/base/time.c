@@ -86,6 +86,35 @@ zone_exists(const char *z)
 	return ok;
 }
 
+/* $HQ_NOW as an instant: 1 and *t when set, 0 when not, -1 when it cannot
+ * be read. */
+static int
+now_pinned(int64_t *t)
+{
+	const char *s = getenv("HQ_NOW");
+	char *end;
+
+	if (!s || !*s)
+		return 0;
+	if (strspn(s, "0123456789") == strlen(s) && strlen(s) <= 12) {
+		errno = 0;
+		long long v = strtoll(s, &end, 10);
+		if (errno || *end)
+			return -1;
+		*t = v;
+		return 1;
+	}
+	return hq_time_parse(s, t) == 0 ? 1 : -1;
+}
+
+int64_t
+hq_time_now(void)
+{
+	int64_t t;
+
+	return now_pinned(&t) == 1 ? t : (int64_t)time(NULL);
+}
+
 int
 hq_time_set_zone(const char *zone, struct hq_err *e)
 {
@@ -119,6 +148,12 @@ hq_time_set_zone(const char *zone, struct hq_err *e)
 	}
 	tzset();
 	forget_zone();
+	int64_t now;
+	if (now_pinned(&now) < 0) {
+		hq_err_set(e, "cannot read HQ_NOW '%.40s': use seconds since 1970 or "
+		    "a timestamp such as 2026-12-07T03:30:00Z", getenv("HQ_NOW"));
+		return -1;
+	}
 	return 0;
 }
 

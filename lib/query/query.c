@@ -10,6 +10,7 @@
 #include "hq/query_int.h"
 #include "hq/rollup.h"
 #include "hq/sleep.h"
+#include "hq/time.h"
 
 void
 hq_query_default_agg(enum hq_kind k, struct hq_agg *a)
@@ -773,7 +774,7 @@ sleep_nights(const struct hq_query *q, struct window *w, int64_t upto,
 static int64_t
 nights_until(struct hq_store *s, struct hq_err *e)
 {
-	int64_t now = (int64_t)time(NULL);
+	int64_t now = hq_time_now();
 	int64_t exported = hq_store_newest_export(s, e);
 
 	if (exported < 0)

@@ -177,7 +177,7 @@ start(struct hq_store *s, struct hq_ingest_batch *b, const char *path,
 	sqlite3_bind_text(st, 2, format, -1, SQLITE_STATIC);
 	if (size >= 0)
 		sqlite3_bind_int64(st, 3, size);
-	sqlite3_bind_int64(st, 4, (int64_t)time(NULL));
+	sqlite3_bind_int64(st, 4, hq_time_now());
 	if (sqlite3_step(st) != SQLITE_DONE) {
 		hq_ig_db_err(ig, e, "recording the import");
 		goto fail;
@@ -635,7 +635,7 @@ hq_ingest_commit(struct hq_ingest *ig, struct hq_err *e)
 	/* The report writer's statements go before the commit. */
 	hq_report_writer_free(ig->reports);
 	ig->reports = NULL;
-	if (hq_ig_run(ig, ST_IMPORT_END, (struct hq_bind[]){ HQ_INT(time(NULL)),
+	if (hq_ig_run(ig, ST_IMPORT_END, (struct hq_bind[]){ HQ_INT(hq_time_now()),
 	    HQ_INT(ig->c.records), HQ_INT(ig->c.inserted),
 	    HQ_INT(ig->c.duplicates), HQ_INT(ig->c.skipped),
 	    HQ_OPT_INT(ig->export_date), HQ_OPT_TEXT(ig->export_version),

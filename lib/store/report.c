@@ -9,6 +9,7 @@
 #include "hq/ingest.h"
 #include "hq/jsonin.h"
 #include "hq/report.h"
+#include "hq/time.h"
 
 /* ------------------------------------------------------------------ */
 /* Writing                                                              */
@@ -89,7 +90,7 @@ hq_report_writer_new(struct hq_store *s, int64_t import_id)
 
 	w->store = s;
 	w->import_id = import_id;
-	w->now = (int64_t)time(NULL);
+	w->now = hq_time_now();
 	return w;
 }
 
