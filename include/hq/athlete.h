@@ -130,6 +130,9 @@ struct hq_athlete_workout {
 	struct hq_held *hr, *power;    /* held pieces, one source each */
 	size_t nhr, npower;
 	int64_t hr_source, power_source;   /* 0: none */
+	int64_t power_fill_source;      /* the source of the recording it
+	                                   takes power from (workout.h's
+	                                   HQ_WORKOUT_FILLED); 0: none */
 	double hr_sample_max;           /* the highest heart-rate sample in
 	                                   [start, end), any source, pauses
 	                                   included (max_hr's default); NAN */
@@ -144,9 +147,12 @@ struct hq_athlete_workout {
 /* Workout id with its pauses (Pause/Resume and MotionPaused/
  * MotionResumed, workout-level events, else those of its activities; an
  * unclosed pause runs to the end), heart rate and cycling power (the
- * workout's own source when it has samples inside, else the source with
- * the most, ties to the smaller source id), the HKElevationAscended
- * metadata and the route's gain. 1, 0 when there is no such workout, -1. */
+ * workout's own source when it has samples inside, else, for power, the
+ * source of the recording it takes power from, else the source with the
+ * most, ties to the smaller source id), the HKElevationAscended metadata
+ * and the route's gain (an activity recorded twice: those of the
+ * recording it takes them from, workout.h). 1, 0 when there is no such
+ * workout, -1. */
 int hq_athlete_read(struct hq_store *s, int64_t id,
     struct hq_athlete_workout *w, struct hq_err *e);
 void hq_athlete_workout_free(struct hq_athlete_workout *w);

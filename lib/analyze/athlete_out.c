@@ -731,8 +731,9 @@ hq_athlete_compare_out(struct hq_store *s, const struct hq_athlete_ask *ask,
 		    "no", n ? "" : "s", types_said(ask));
 		return 1;
 	}
-	if (hq_store_prepare(s, "SELECT energy FROM workout WHERE id = ?",
-	    &c.energy, e))
+	if (hq_store_prepare(s, "SELECT coalesce(energy, (SELECT f.energy FROM"
+	    " workout f WHERE f.id = " HQ_WORKOUT_FILLED("energy", "?1") "))"
+	    " FROM workout WHERE id = ?1", &c.energy, e))
 		return -1;
 	for (long k = 0; k < n && !rc; k++) {
 		if (read_one(s, &ask->ath, ids[k], add_compared, &c, e) ||

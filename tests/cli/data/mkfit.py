@@ -35,4 +35,6 @@ out['all-invalid']=fit(fid+rec()+b''.join(r(T0+i,120,200) for i in range(5))+byt
 out['hr-ff']=fit(fid+rec()+b''.join(r(T0+i,0xFF if i==3 else 120,200) for i in range(10))+ses)
 # timestamps going backwards
 out['backwards']=fit(fid+rec()+b''.join(r(T0+t,120,200) for t in [0,1,2,3,2,1,4,5,6,7])+ses)
-for k,v in out.items(): open(sys.argv[1]+'/'+k+'.fit','wb').write(v)
+# imported by other generators (mksame.py) for fit() and d()
+if __name__ == '__main__':
+    for k,v in out.items(): open(sys.argv[1]+'/'+k+'.fit','wb').write(v)
