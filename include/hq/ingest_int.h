@@ -146,9 +146,11 @@ int hq_ig_flush_points(struct hq_ingest *ig, struct hq_err *e);
 
 /* The same activity recorded twice (same.c): which recordings yield
  * (workout_same) and what the counted ones take (workout_fill), settled
- * again for what the import added: 0, or -1 with e. */
+ * again for what the import added (when it added anything: changed) and
+ * what a change of the rule left to do (workout_same_todo): 0, or -1
+ * with e. */
 int hq_ig_same_refresh(struct hq_store *s, const struct hq_ig_added *add,
-    struct hq_err *e);
+    int changed, struct hq_err *e);
 
 /* Drop the kept athlete figures that the imports from first_import_id on
  * (one, or a batch's) could change (figures.c). */

@@ -547,18 +547,18 @@ done:
 /*
  * What depends on all the rows, brought up to date inside the transaction
  * before it commits: the rollups (from the samples with id >=
- * first_sample_id: this is the one place for that call), when anything
- * was added (changed) the same activity and the kept figures it could
- * change, the catalog.
+ * first_sample_id: this is the one place for that call), the same
+ * activity (when anything was added, or a change of its rule left work),
+ * the kept figures the import could change, the catalog.
  */
 static int
 derived(struct hq_store *s, const struct hq_ig_added *add, int changed,
     struct hq_err *e)
 {
 	if (hq_rollup_refresh(s, add->first_sample_id, e) ||
-	    (changed && (hq_ig_same_refresh(s, add, e) ||
-	    hq_ig_figures_stale(s, add->first_import_id, add->first_sample_id,
-	    e))) || describe(s, e))
+	    hq_ig_same_refresh(s, add, changed, e) ||
+	    (changed && hq_ig_figures_stale(s, add->first_import_id,
+	    add->first_sample_id, e)) || describe(s, e))
 		return -1;
 	return 0;
 }

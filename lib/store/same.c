@@ -12,7 +12,8 @@
  * [start, end]; recordings rank by that, then the longer, then the one
  * from a device file, then the older row (the smaller id). Best first,
  * each is counted unless it is the same activity as one already counted:
- * then it yields to the best-ranked of those. A counted recording takes
+ * then it yields to the one of those it overlaps most (on a tie, the
+ * best-ranked). A counted recording takes
  * each of distance, energy, ascent, route and cycling power that it lacks
  * from the best-ranked recording that yields to it, overlaps it by more
  * than half of the longer of the two and has it.
@@ -111,7 +112,8 @@ enum {
 	Q_NO_HR, Q_SECS_CLEAR, Q_POP, Q_WANT_COUNTED, Q_WANT_ALL, Q_BEST,
 	Q_PUSH, Q_OLD, Q_YIELD, Q_COUNT, Q_DONE, Q_DIRTY, Q_YIELDERS,
 	Q_WANT_YIELDERS, Q_FILL_CLEAR, Q_FILL_DISTANCE, Q_FILL_ENERGY,
-	Q_FILL_ASCENT, Q_FILL_ROUTE, Q_FILL_POWER, Q_FIGURES, Q_TODO_CLEAR, Q_N
+	Q_FILL_ASCENT, Q_FILL_ROUTE, Q_FILL_POWER, Q_FIGURES, Q_TODO,
+	Q_TODO_CLEAR, Q_N
 };
 
 static const struct hq_store_sql sqls[Q_N] = {
@@ -194,9 +196,12 @@ static const struct hq_store_sql sqls[Q_N] = {
 	    " AND counted = 1 AND " PARTNER_X("same_w"), "reading partners" },
 	[Q_WANT_ALL] = { "UPDATE temp.same_w SET cov = -1 WHERE cov IS NULL"
 	    " AND " PARTNER_X("same_w"), "reading partners" },
+	/* The counted partner that outranks it and overlaps it most (then
+	 * the best-ranked): whom it yields to. */
 	[Q_BEST] = { "SELECT id FROM temp.same_w y WHERE counted = 1 AND "
-	    PARTNER_X("y") " AND " RANK_ABOVE("y") " ORDER BY " RANK_ORDER("y")
-	    " LIMIT 1", "finding the counted one" },
+	    PARTNER_X("y") " AND " RANK_ABOVE("y") " ORDER BY min(y.b, ?3) -"
+	    " max(y.a, ?2) DESC, " RANK_ORDER("y") " LIMIT 1",
+	    "finding the counted one" },
 	[Q_PUSH] = { "UPDATE temp.same_w SET state = 1 WHERE state = 0 AND "
 	    PARTNER_X("same_w") " AND " RANK_BELOW("same_w"),
 	    "queueing the partners it outranks" },
@@ -229,6 +234,8 @@ static const struct hq_store_sql sqls[Q_N] = {
 	/* What the kept figures read changed for these (figures.c). */
 	[Q_FIGURES] = { "DELETE FROM workout_figures WHERE workout_id IN"
 	    " (SELECT id FROM temp.same_k)", "dropping kept figures" },
+	[Q_TODO] = { "SELECT EXISTS (SELECT 1 FROM workout_same_todo)",
+	    "reading what is left to settle" },
 	[Q_TODO_CLEAR] = { "DELETE FROM workout_same_todo", "settling" },
 };
 
@@ -444,8 +451,9 @@ struct rec {
 	int seed, was;
 };
 
-/* Settle x: counted, or yielding to the best-ranked counted partner that
- * outranks it (every partner that outranks it is settled already); when
+/* Settle x: counted, or yielding to the counted partner that outranks it
+ * and overlaps it most (every partner that outranks it is settled
+ * already); when
  * its standing changed, or it is a counted seed (whose rank may have
  * passed others'), the partners it outranks go on the queue. Whose fill
  * to redo: its own, and that of whom it yields to, now and before. */
@@ -519,7 +527,7 @@ settle_queue(struct run *r, struct hq_err *e)
 
 int
 hq_ig_same_refresh(struct hq_store *s, const struct hq_ig_added *add,
-    struct hq_err *e)
+    int changed, struct hq_err *e)
 {
 	static const int fills[] = { Q_FILL_CLEAR, Q_FILL_DISTANCE,
 	    Q_FILL_ENERGY, Q_FILL_ASCENT, Q_FILL_ROUTE, Q_FILL_POWER,
@@ -528,6 +536,9 @@ hq_ig_same_refresh(struct hq_store *s, const struct hq_ig_added *add,
 	struct run r = { .s = s };
 	int rc = -1;
 
+	if (!changed && (rc = (int)query_q(&r, Q_TODO, none, e)) <= 0)
+		goto done;
+	rc = -1;
 	if (hq_store_exec(s, setup_sql, e) ||
 	    (r.longest = query_q(&r, Q_LONGEST, none, e)) < 0 ||
 	    (r.hr = hq_store_metric_id(s, "HKQuantityTypeIdentifierHeartRate",

@@ -19,6 +19,10 @@
 #   overlap N   N sessions that all overlap each other, in one FIT file
 #               (one.fit) and as N workouts of N sources in one Apple
 #               Health XML (sources.xml)
+#   random S N  N Apple Health XMLs (rNN.xml) of workouts of four sources
+#               that overlap at random, with heart rates, distance, energy,
+#               ascent, routes and power or not, and later heart rates as
+#               JSON lines (late.jsonl): seed S
 import os, struct, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from mkfit import fit, d
@@ -184,9 +188,50 @@ def overlap(dirname, n):
     write(dirname, "sources.xml", apple([], ws))
 
 
+def random_files(dirname, seed, n):
+    import random, json
+    from datetime import datetime, timezone
+    rnd = random.Random(seed)
+    srcs = ["Watch", "Edge", "Strava", "Phone"]
+    for f in range(n):
+        recs, ws = [], []
+        for _ in range(rnd.randint(1, 4)):
+            src = rnd.choice(srcs)
+            a = T0 + rnd.randrange(0, 6 * 3600, 60)
+            b = a + rnd.choice([0, 60, 600, 1200, 1800, 3600, 7200])
+            w = {"type": rnd.choice(["Cycling", "Running"]), "source": src,
+                 "start": a, "end": b}
+            if rnd.random() < 0.5:
+                w["distance_km"] = rnd.randint(1, 40)
+            if rnd.random() < 0.5:
+                w["kcal"] = rnd.randint(50, 900)
+            if rnd.random() < 0.3:
+                w["ascent_m"] = rnd.randint(1, 500)
+            if rnd.random() < 0.3 and b > a:
+                w["route"] = [(t, la, lo, el) for t, la, lo, el in ride_route(a, b, 60)]
+            ws.append(w)
+            step = rnd.choice([0, 5, 30, 300])
+            if step:
+                recs += [("HeartRate", src, t, 100 + t % 50, "count/min")
+                         for t in range(a, b + 1, step)]
+            if rnd.random() < 0.3:
+                recs += [("CyclingPower", src, t, 150 + t % 80, "W")
+                         for t in range(a, b, 20)]
+        write(dirname, "r%02d.xml" % f, apple(recs, ws))
+    with open(os.path.join(dirname, "late.jsonl"), "w") as out:
+        for _ in range(20):
+            t = T0 + rnd.randrange(0, 8 * 3600, 7)
+            out.write(json.dumps({"metric": "heart_rate", "source": rnd.choice(srcs),
+                                  "start": datetime.fromtimestamp(t, timezone.utc).isoformat(),
+                                  "end": datetime.fromtimestamp(t, timezone.utc).isoformat(),
+                                  "value": 120, "unit": "count/min"}) + "\n")
+
+
 if __name__ == "__main__":
     case = sys.argv[2]
     if case == "overlap":
         overlap(sys.argv[1], int(sys.argv[3]))
+    elif case == "random":
+        random_files(sys.argv[1], int(sys.argv[3]), int(sys.argv[4]))
     else:
         {"legs": legs, "fill": fill, "chain": chain, "second": second}[case](sys.argv[1])
