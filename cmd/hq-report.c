@@ -352,6 +352,7 @@ static int
 run_goals(struct cli *c, int argc, char **argv, struct hq_err *e)
 {
 	struct hq_goal *goals = NULL, *kept;
+	struct hq_buf notes = { 0 };
 	struct hq_select sel;
 	struct hq_config *cfg;
 	size_t n = 0, k = 0;
@@ -389,8 +390,11 @@ run_goals(struct cli *c, int argc, char **argv, struct hq_err *e)
 		}
 	else
 		k = n;
-	rc = hq_goals_report_out(c->store, &sel, kept, k, from, to, rings,
-	    argc > 0 ? (const char *const *)argv : NULL, (size_t)argc, c->out, e);
+	rc = hq_goals_report_out(c->store, &sel, kept, k, from, to,
+	    hq_time_now(), rings, argc > 0 ? (const char *const *)argv : NULL,
+	    (size_t)argc, &notes, c->out, e);
+	hq_warn_lines(notes.data);
+	hq_buf_free(&notes);
 done:
 	free(goals);
 	hq_select_free(&sel);
@@ -410,8 +414,8 @@ run_alerts(struct cli *c, int argc, char **argv, struct hq_err *e)
 	if (range_days(c, 6, 0, &from, &to, e) || load_config(&sel, &cfg, e))
 		return -1;
 	hq_config_free(cfg);
-	n = hq_alerts_report_out(c->store, &sel, from, to, c->quiet ? NULL :
-	    c->out, e);
+	n = hq_alerts_report_out(c->store, &sel, from, to, hq_time_now(),
+	    c->quiet ? NULL : c->out, e);
 	hq_select_free(&sel);
 	if (n < 0)
 		return -1;
@@ -469,10 +473,13 @@ run_week(struct cli *c, int argc, char **argv, struct hq_err *e)
 	if (load_config(&settings, &cfg, e))
 		return -1;
 	w = hq_xcalloc(1, sizeof *w);
-	if (hq_week_run(&cs, cfg, monday, w, e))
-		rc = -1;
-	else if (w->note[0])
+	if ((rc = hq_week_run(&cs, cfg, monday, hq_time_now(), w, e)) == 0 &&
+	    w->note[0])
 		hq_warn("%s", w->note);
+	if (rc == 0 && c->html &&
+	    (rc = hq_week_goals_alerts(&cs, cfg, hq_time_now(), w, e)) == 0 &&
+	    w->goals_note[0])
+		hq_warn("%s", w->goals_note);
 	if (rc == 0 && c->html) {
 		if (hq_week_html(stdout, w)) {
 			hq_err_set(e, "write error");
@@ -483,6 +490,7 @@ run_week(struct cli *c, int argc, char **argv, struct hq_err *e)
 		    "--week", w->label, "Monday to Sunday, local days");
 		rc = 1;
 	}
+	hq_week_done(w);
 	free(w);
 	hq_config_free(cfg);
 	hq_select_free(&settings);

@@ -9,6 +9,7 @@
 #include "hq/catalog.h"
 #include "hq/query_int.h"
 #include "hq/rowdesc.h"
+#include "hq/sense.h"
 #include "hq/time.h"
 #include "hq/workout.h"
 
@@ -297,18 +298,6 @@ pace_speed(const struct workout *w, double *pace, double *speed)
 	*speed = (w->distance_m / 1000) / (w->duration_s / 3600);
 }
 
-/* "46:47", "1:05:20" */
-static void
-clock_text(double seconds, char *buf, size_t n)
-{
-	long s = lround(seconds);
-
-	if (s >= 3600)
-		snprintf(buf, n, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
-	else
-		snprintf(buf, n, "%ld:%02ld", s / 60, s % 60);
-}
-
 /* The pace or speed as a person reads it for w's type: "5:16/km",
  * "1:52/100m", "23.3 km/h"; "" without a distance. */
 static void
@@ -321,10 +310,10 @@ pace_text(const struct workout *w, char *buf, size_t n)
 	if (isnan(pace)) {
 		snprintf(buf, n, "%s", "");
 	} else if (pace_kind(w->type) == PACE_KM) {
-		clock_text(pace * 60, clock, sizeof clock);
+		hq_sense_clock(pace * 60, clock, sizeof clock);
 		snprintf(buf, n, "%s/km", clock);
 	} else if (pace_kind(w->type) == PACE_100M) {
-		clock_text(pace * 6, clock, sizeof clock);
+		hq_sense_clock(pace * 6, clock, sizeof clock);
 		snprintf(buf, n, "%s/100m", clock);
 	} else {
 		snprintf(buf, n, "%.1f km/h", speed);
@@ -356,7 +345,7 @@ start_clock(const void *r, char *buf, size_t n)
 static int
 duration_text(const void *r, char *buf, size_t n)
 {
-	clock_text(W_(r)->duration_s, buf, n < 40 ? n : 40);
+	hq_sense_clock(W_(r)->duration_s, buf, n < 40 ? n : 40);
 	return 0;
 }
 
