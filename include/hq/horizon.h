@@ -45,11 +45,11 @@ void hq_horizon_after(const struct hq_horizon *h, int64_t day, char *buf,
  * -1 when it is no date. */
 int hq_horizon_summary_day(const unsigned char *text, int64_t *day);
 
-/* The start (UTC seconds) of the newest sample of the metric a catalog
- * name or alias names (the nights: their sleep-analysis samples); *none
- * when the store holds none. 0, or -1 with e. */
+/* When the newest sample (the latest start) of the metric a catalog name
+ * or alias names ended (the nights: their sleep-analysis samples), UTC
+ * seconds; *none when the store holds none. 0, or -1 with e. */
 int hq_horizon_metric_newest(struct hq_store *s, const char *metric,
-    int64_t *start, int *none, struct hq_err *e);
+    int64_t *end, int *none, struct hq_err *e);
 
 /* The newest import: the latest export date an import recorded, or the
  * time an import without one (JSON lines, CSV) began, whichever is

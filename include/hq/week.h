@@ -57,9 +57,11 @@ struct hq_week_goal {
 	char name[64];            /* steps, move */
 	char target[64];          /* ">= 10,000 a day" */
 	char week[96];            /* "met on 5 of 7 days", "390 min: met" */
-	int met;                  /* the week's last period's (goals.h) */
+	int met;                  /* the mark (goals.h's met): a week's or a
+	                           * month's; a day goal met every day of the
+	                           * week, or none; else -1 */
 	long streak;              /* periods met in a row, at the last one */
-	char per[8];              /* what the streak counts: days, weeks ... */
+	char per[8];              /* what the streak counts: day, week ... */
 };
 
 /* An alert of the week (alert.h), for the page. */

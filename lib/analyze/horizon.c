@@ -96,8 +96,10 @@ hq_horizon_metric_newest(struct hq_store *s, const char *metric,
 		return -1;
 	if (id == 0)
 		return 0;
-	if (hq_store_prepare(s, "SELECT max(start) FROM sample WHERE "
-	    "metric_id = ?", &st, e))
+	/* The newest sample by the index, and when it ended: the night's
+	 * last stage, the same instant for a measurement. */
+	if (hq_store_prepare(s, "SELECT end FROM sample WHERE metric_id = ? "
+	    "ORDER BY start DESC LIMIT 1", &st, e))
 		return -1;
 	sqlite3_bind_int64(st, 1, id);
 	return query_int(s, st, start, none, "the newest sample", e);
@@ -109,8 +111,8 @@ hq_horizon_import_newest(struct hq_store *s, int64_t *t, int *none,
 {
 	sqlite3_stmt *st;
 
-	if (hq_store_prepare(s, "SELECT max(coalesce(nullif(export_date, 0), started)) "
-	    "FROM import", &st, e))
+	if (hq_store_prepare(s, "SELECT max(coalesce(nullif(export_date, 0), "
+	    "started)) FROM import", &st, e))
 		return -1;
 	return query_int(s, st, t, none, "the newest import", e);
 }

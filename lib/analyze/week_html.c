@@ -122,20 +122,21 @@ goals(struct hq_buf *b, const struct hq_week *w)
 {
 	if (!w->ngoals)
 		return;
-	hq_buf_puts(b, "<h2>Goals</h2>\n<table>\n<thead><tr><th class=\"m\">goal"
-	    "</th><th class=\"m\">target</th><th class=\"m\">this week</th>"
-	    "<th>streak</th></tr></thead>\n<tbody>\n");
+	hq_buf_puts(b, "<h2>Goals</h2>\n<table class=\"g\">\n<thead><tr>"
+	    "<th class=\"m\">goal</th><th class=\"m\">target</th>"
+	    "<th class=\"m\">this week</th><th>streak</th></tr></thead>\n"
+	    "<tbody>\n");
 	for (size_t i = 0; i < w->ngoals; i++) {
 		const struct hq_week_goal *g = &w->goals[i];
 		hq_buf_puts(b, "<tr><td class=\"m\">");
 		hq_svg_put_esc(b, g->name);
-		hq_buf_puts(b, "</td><td class=\"m\">");
+		hq_buf_puts(b, "</td><td class=\"m t\">");
 		hq_svg_put_esc(b, g->target);
 		hq_buf_printf(b, "</td><td class=\"m %s\">", g->met == HQ_GOAL_MET ?
 		    "ok" : g->met == HQ_GOAL_NOT_MET ? "no" : "");
 		hq_svg_put_esc(b, g->week);
-		hq_buf_printf(b, "</td><td>%ld %s%s</td></tr>\n", g->streak, g->per,
-		    g->streak == 1 ? "" : "s");
+		hq_buf_printf(b, "</td><td class=\"t\">%ld %s%s</td></tr>\n",
+		    g->streak, g->per, g->streak == 1 ? "" : "s");
 	}
 	hq_buf_puts(b, "</tbody></table>\n");
 }
@@ -260,6 +261,11 @@ hq_week_html(FILE *fp, const struct hq_week *w)
 	    "td.ok{color:#2e7d32}\ntd.no{color:#c62828}\n"
 	    "ul.alerts{margin:0;padding-left:20px}\nul.alerts li{margin:4px 0}\n"
 	    ".date{color:#777;white-space:nowrap}\n"
+	    "table.g td{white-space:normal}\ntable.g td.m{width:auto}\n"
+	    "table.g td.t{white-space:nowrap}\n"
+	    "@media (max-width:520px){body{padding:8px;font-size:14px}"
+	    "td,th{padding:4px 3px}.p{display:none}td.m{width:auto}"
+	    "td.s{width:64px}td.s svg{width:64px;height:18px}}\n"
 	    "@media print{body{padding:0}.page{max-width:none}"
 	    "tr{page-break-inside:avoid}}\n"
 	    "</style></head>\n<body><div class=\"page\">\n<h1>Your week: ");
@@ -269,8 +275,9 @@ hq_week_html(FILE *fp, const struct hq_week *w)
 	hq_buf_puts(&b, " to Sunday ");
 	hq_svg_put_esc(&b, sun);
 	hq_buf_puts(&b, ", against the week before.</p>\n<table>\n<thead><tr>"
-	    "<th class=\"m\">measure</th><th>this week</th><th>week before</th>"
-	    "<th>change</th><th>last 12 weeks</th></tr></thead>\n<tbody>\n");
+	    "<th class=\"m\">measure</th><th>this week</th><th class=\"p\">week "
+	    "before</th><th>change</th><th class=\"s\">last 12 weeks</th></tr>"
+	    "</thead>\n<tbody>\n");
 	for (size_t i = 0; i < w->n; i++) {
 		const struct hq_week_measure *m = &w->m[i];
 		if (isnan(m->value[k]))
@@ -286,7 +293,7 @@ hq_week_html(FILE *fp, const struct hq_week *w)
 		hq_buf_printf(&b, "%d %s</span></td><td class=\"v\">", m->days[k],
 		    m->days[k] == 1 ? "day" : "days");
 		put_value(&b, m->value[k], m->unit, 0);
-		hq_buf_puts(&b, "</td><td>");
+		hq_buf_puts(&b, "</td><td class=\"p\">");
 		if (isnan(m->value[k - 1]))
 			hq_buf_puts(&b, "&#8211;");
 		else

@@ -17,7 +17,9 @@ struct tally {
 	struct hq_week *w;
 	struct hq_week_goal *g;      /* the goal being summed, or NULL */
 	int met, verdicts, open, none;
-	struct hq_goal_row last;
+	struct hq_goal goal;         /* a copy: a ring's goal lives on the
+	                              * goals engine's stack */
+	struct hq_goal_row last;     /* its goal pointer left unused */
 	char unit[32];
 };
 
@@ -45,7 +47,7 @@ static void
 close_goal(struct tally *t)
 {
 	struct hq_week_goal *g = t->g;
-	const struct hq_goal *goal = t->last.goal;
+	const struct hq_goal *goal = &t->goal;
 	char num[48];
 	size_t len;
 
@@ -68,9 +70,12 @@ close_goal(struct tally *t)
 		    goal->period == HQ_MONTH ? t->last.period : "",
 		    goal->period == HQ_MONTH ? " " : "", num, verdict(t->last.met));
 	}
-	g->met = t->last.met;
+	/* the mark: a day goal kept every day or none, else its period's */
+	g->met = goal->period != HQ_DAY ? t->last.met : t->verdicts == 0 ? -1 :
+	    t->met == t->verdicts ? HQ_GOAL_MET : t->met == 0 ? HQ_GOAL_NOT_MET :
+	    -1;
 	g->streak = t->last.streak;
-	snprintf(g->per, sizeof g->per, "%s", period_word(goal, 1));
+	snprintf(g->per, sizeof g->per, "%s", period_word(goal, 0));
 	t->g = NULL;
 }
 
@@ -85,6 +90,7 @@ add_row(void *arg, const struct hq_goal_row *r)
 		close_goal(t);
 		w->goals = hq_xrealloc(w->goals, (w->ngoals + 1) * sizeof *w->goals);
 		t->g = memset(&w->goals[w->ngoals++], 0, sizeof *t->g);
+		t->goal = *r->goal;
 		snprintf(t->g->name, sizeof t->g->name, "%s", r->goal->name);
 		snprintf(t->unit, sizeof t->unit, "%s", r->goal->unit ?
 		    r->goal->unit : "");
