@@ -141,21 +141,12 @@ static const struct hq_col split_cols[] = {
 	{ .key = NULL },
 };
 
-/* The table for people (the split's number is the struct's first field). */
+/* The table for people; its second column's key is "mi" for miles. */
 #define R { .right = 1 }
-static const struct hq_col km_cols[] = {
-	{ .key = "split", .type = HQ_COL_TEXT, .text = number_text, .fit = R },
+#define NTABLE 8
+static const struct hq_col table_cols[NTABLE] = {
+	{ HQ_COL_FN("split", number_text), .fit = R },
 	{ HQ_COL_FN("km", dist_text), .fit = R },
-	{ HQ_COL_FN("time", time_text), .fit = R },
-	{ HQ_COL_FN("pace", pace_text), .fit = R },
-	{ HQ_COL_FN("speed", speed_text), .fit = R },
-	{ HQ_COL_FN("avg_hr", hr_text), .fit = R },
-	{ HQ_COL_FN("gain_m", gain_text), .fit = R },
-	{ .key = NULL },
-};
-static const struct hq_col mi_cols[] = {
-	{ .key = "split", .type = HQ_COL_TEXT, .text = number_text, .fit = R },
-	{ HQ_COL_FN("mi", dist_text), .fit = R },
 	{ HQ_COL_FN("time", time_text), .fit = R },
 	{ HQ_COL_FN("pace", pace_text), .fit = R },
 	{ HQ_COL_FN("speed", speed_text), .fit = R },
@@ -187,7 +178,10 @@ hq_athlete_splits_write(struct hq_store *s, int64_t id, double unit_m,
 		double mi = unit_m / MILE_M, km = unit_m / 1000;
 		struct split_row r = { NULL, fabs(mi - round(mi)) < 1e-9 &&
 		    fabs(km - round(km)) > 1e-9 };
-		const struct hq_col *cols = r.miles ? mi_cols : km_cols;
+		struct hq_col cols[NTABLE];
+		memcpy(cols, table_cols, sizeof cols);
+		if (r.miles)
+			cols[1].key = "mi";
 		hq_out_fit_cols(out, cols);
 		for (long i = 0; i < ns; i++) {
 			r.sp = &sp[i];
