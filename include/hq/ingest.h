@@ -62,6 +62,7 @@ struct hq_ingest_counts {
 	long units_unconverted; /* samples stored in a unit hq cannot convert */
 	long lab_results;   /* lab results read (new or not), also in records */
 	long dexa_fields;   /* DEXA fields read, also in records */
+	long partial;       /* files imported in part (a FIT that ends early) */
 };
 
 struct hq_ingest;
@@ -135,6 +136,10 @@ void hq_ingest_warn(struct hq_ingest *ig, const char *fmt, ...)
  * device file's invalid heart rates). */
 void hq_ingest_skip_n(struct hq_ingest *ig, long n, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* A file imported in part: what it holds up to where it ends early (a
+ * FIT file whose device died), warned by the reader; hq-ingest then exits
+ * 1. */
+void hq_ingest_partial(struct hq_ingest *ig);
 /* Characters dropped because the format forbids them (XML controls). */
 void hq_ingest_dropped_chars(struct hq_ingest *ig, long n);
 

@@ -7,6 +7,7 @@
 
 #include "hq/buf.h"
 #include "hq/catalog.h"
+#include "hq/geo.h"
 #include "hq/query_int.h"
 #include "hq/rowdesc.h"
 #include "hq/time.h"
@@ -915,12 +916,7 @@ double
 hq_workout_great_circle(double r, double lat1, double lon1, double lat2,
     double lon2)
 {
-	const double rad = M_PI / 180;
-	double dlat = (lat2 - lat1) * rad, dlon = (lon2 - lon1) * rad;
-	double a = sin(dlat / 2) * sin(dlat / 2) +
-	    cos(lat1 * rad) * cos(lat2 * rad) * sin(dlon / 2) * sin(dlon / 2);
-
-	return 2 * r * asin(sqrt(a < 1 ? a : 1));
+	return hq_geo_distance(r, lat1, lon1, lat2, lon2);
 }
 
 double

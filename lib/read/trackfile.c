@@ -325,7 +325,8 @@ end_tcx(struct tr *t, const char *name, struct hq_err *e)
 		return end_point(t, e);
 	if (is(name, "Lap")) {
 		if (t->lap_start != INT64_MIN)
-			return hq_act_lap(t->act, t->lap_start, t->lap_time, e);
+			return hq_act_lap(t->act, t->lap_start, INT64_MIN,
+			    t->lap_time, e);
 		return 0;
 	}
 	if (is(name, "Activity"))
@@ -488,6 +489,12 @@ read_track(struct hq_ingest *ig, struct hq_input *in, int tcx,
 		else
 			hq_err_set(e, "%s:%ld: %s", in->name, t->err_line,
 			    t->err[0] ? t->err : "malformed XML");
+		goto out;
+	}
+	if (!t->sessions) {
+		hq_err_set(e, "%s: no activity in this %s file (no %s with a "
+		    "time)", in->name, tcx ? "TCX" : "GPX", tcx ? "Activity" :
+		    "track");
 		goto out;
 	}
 	source_name(t, src, sizeof src);

@@ -346,6 +346,12 @@ hq_ingest_skip_n(struct hq_ingest *ig, long n, const char *fmt, ...)
 }
 
 void
+hq_ingest_partial(struct hq_ingest *ig)
+{
+	ig->c.partial++;
+}
+
+void
 hq_ingest_dropped_chars(struct hq_ingest *ig, long n)
 {
 	ig->c.control_chars += n;
