@@ -70,6 +70,9 @@ static const struct hq_cmd_info cmd = {
 
 static int quiet;
 static long partial;        /* files kept in part (hq_ingest_partial) */
+/* Nobody chose the zone (the machine's is taken): a device file stating
+ * another local time is said once. */
+static int zone_guessed, zone_said;
 static long wait_seconds = 600;
 /* In the order of --format's choices. */
 static const char *opt_format = "auto";	/* a family of hq_reader_open() */
@@ -276,6 +279,7 @@ ingest_file(struct hq_store *store, struct batch *bt, const char *path,
 	struct hq_ingest_counts c;
 	double t0 = hq_time_monotonic();
 	long warnings = 0;
+	char format[32];
 	int rc;
 
 	if (!(rd = hq_reader_open(&in, path, opt_format, e)))
@@ -308,13 +312,23 @@ ingest_file(struct hq_store *store, struct batch *bt, const char *path,
 	}
 	progress_done();
 	c = *hq_ingest_counts(ig);
+	snprintf(format, sizeof format, "%s", hq_ingest_format(ig) ?
+	    hq_ingest_format(ig) : rd->name);
 	if (rc == 0)
 		rc = hq_ingest_commit(ig, e);
 	else
 		hq_ingest_abort(ig);
+	if (rc == 0 && zone_guessed && !zone_said && !quiet &&
+	    c.offset_differs) {
+		char note[2048];
+		zone_said = 1;
+		hq_zone_offset_note(path, c.stated_offset_min, c.zone_offset_min,
+		    note, sizeof note);
+		hq_warn_lines(note);
+	}
 	if (rc == 0) {
 		partial += c.partial;
-		summary(&bt->lines, path, rd->name, &c,
+		summary(&bt->lines, path, format, &c,
 		    hq_time_monotonic() - t0);
 		bt->kept[bt->nkept++] = path;
 	}
@@ -399,6 +413,7 @@ main(int argc, char **argv)
 		hq_warn("%s", e.msg);
 		goto done;
 	}
+	zone_guessed = zone.from == HQ_ZONE_SYSTEM;
 	sqlite3_busy_handler(hq_store_db(store), busy_handler, NULL);
 	/* Every id an import writes comes from the importer's own look-up or
 	 * insert in the same transaction, so the foreign keys' parent look-ups

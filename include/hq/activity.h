@@ -121,6 +121,10 @@ int hq_act_timer(struct hq_act *a, int64_t time, int pause, struct hq_err *e);
  * come in time order, as the file gives them. Past HQ_ACT_MAX_BEATS the
  * rest are skipped, counted and warned. */
 void hq_act_beat(struct hq_act *a, double time, double bpm);
+/* The local time the file states at t (minutes east of UTC): when it is
+ * not the zone's, the counts say so (hq_ingest_stated_offset). The first
+ * one counts. */
+void hq_act_local_offset(struct hq_act *a, int64_t t, int offset_min);
 /* The file ended early: every session is marked HQPartial, and without
  * a session the points are one of sport. */
 void hq_act_partial(struct hq_act *a, enum hq_act_sport sport);

@@ -9,6 +9,7 @@
 #include "hq/ingest.h"
 #include "hq/input.h"
 #include "hq/store.h"
+#include "hq/time.h"
 
 #define HK(x) "HKQuantityTypeIdentifier" x
 
@@ -52,6 +53,8 @@ struct hq_act {
 	unsigned char *beat_hr;
 	size_t nbeats, capbeats;
 	long beats_over;
+	int64_t offset_t;         /* when a local offset was stated, or 0 */
+	int offset_min;
 	/* The points: in memory up to MEM_POINTS (a ride of 9 hours at 1 Hz),
 	 * past that all in the temporary table (ins). */
 	struct hq_act_point *mem;
@@ -162,6 +165,15 @@ hq_act_beat(struct hq_act *a, double time, double bpm)
 	}
 	a->beat_t[a->nbeats] = time;
 	a->beat_hr[a->nbeats++] = (unsigned char)bpm;
+}
+
+void
+hq_act_local_offset(struct hq_act *a, int64_t t, int offset_min)
+{
+	if (!a->offset_t) {
+		a->offset_t = t;
+		a->offset_min = offset_min;
+	}
 }
 
 void
@@ -792,6 +804,12 @@ hq_act_finish(struct hq_act *a, struct hq_err *e)
 	if (write_sessions(a, e) || write_samples(a, e) ||
 	    track_distances(a, e))
 		return -1;
+	if (a->offset_t) {
+		struct hq_local l;
+		hq_time_to_local(a->offset_t, &l);
+		if (l.offset_min != a->offset_min)
+			hq_ingest_stated_offset(a->ig, a->offset_min, l.offset_min);
+	}
 	if (a->beats_over)
 		hq_ingest_warn(a->ig, "%s: %ld heart beats of hr messages past "
 		    "%d or not a rate (skipped)", a->name, a->beats_over,

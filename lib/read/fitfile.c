@@ -283,6 +283,19 @@ on_message(void *arg, const struct hq_fit_msg *m, struct hq_err *e)
 	case HQ_FIT_HR:
 		hr_beats(f, m);
 		return 0;
+	case HQ_FIT_ACTIVITY: {     /* its local time (Zwift writes 0) */
+		struct hq_fit_activity ac;
+		int64_t d;
+		if (hq_fit_activity(m, &ac) == 0 && ac.time != HQ_FIT_NO_TIME &&
+		    ac.local_timestamp != HQ_FIT_NO_TIME &&
+		    !hq_fit_time_relative(ac.local_timestamp) &&
+		    !hq_fit_time_relative(ac.time) &&
+		    (d = ac.local_timestamp - ac.time) > -16 * 3600 &&
+		    d < 16 * 3600)
+			hq_act_local_offset(f->act, ac.time,
+			    (int)((d + (d < 0 ? -30 : 30)) / 60));
+		return 0;
+	}
 	case HQ_FIT_RECORD:
 		return on_record(f, m, e);
 	case HQ_FIT_EVENT: {
@@ -341,9 +354,9 @@ hq_fitfile_read(struct hq_input *in,
 			hq_ingest_warn(ig, "%s: %ld hr messages that give no beat "
 			    "times (skipped)", in->name, f.hr_bad);
 		if (partial) {
-			hq_ingest_warn(ig, "%s: %s: the file ends early; its "
-			    "complete records were imported, marked partial "
-			    "(--strict refuses such a file)", in->name, fe.msg);
+			hq_ingest_warn(ig, "%s: %s: its complete records were "
+			    "imported, marked partial (--strict refuses a file "
+			    "that ends early)", in->name, fe.msg);
 			hq_ingest_partial(ig);
 		}
 		rc = 0;
