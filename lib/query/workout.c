@@ -861,11 +861,11 @@ out_metadata(struct hq_store *s, const struct workout *w, struct hq_out *out,
     struct hq_err *e)
 {
 	enum { TZ, INDOOR, ELEVATION, TEMP, HUMIDITY, METS, SUB, VIRTUAL,
-	    NKEYS };
+	    PARTIAL, NKEYS };
 	static const char *const keys[NKEYS] = {
 		"HKTimeZone", "HKIndoorWorkout", "HKElevationAscended",
 		"HKWeatherTemperature", "HKWeatherHumidity", "HKAverageMETs",
-		"HQSubSport", "HQVirtualRoute",
+		"HQSubSport", "HQVirtualRoute", "HQPartial",
 	};
 	char *val[NKEYS] = { 0 };
 	sqlite3_stmt *q;
@@ -905,6 +905,8 @@ out_metadata(struct hq_store *s, const struct workout *w, struct hq_out *out,
 	hq_out_str(out, "sub_sport", val[SUB]);
 	hq_out_bool(out, "virtual_route", val[VIRTUAL] &&
 	    strcmp(val[VIRTUAL], "1") == 0);
+	hq_out_bool(out, "partial", val[PARTIAL] &&
+	    strcmp(val[PARTIAL], "1") == 0);
 done:
 	for (int k = 0; k < NKEYS; k++)
 		free(val[k]);
