@@ -1292,7 +1292,7 @@ test_names(void)
 	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
 		hq_fitfile_source(t[i].maker, t[i].product, "", 42, buf,
 		    sizeof buf);
-		is_str(buf, t[i].name, "%s", t[i].name);
+		is_str(buf, t[i].name, "source name %zu", i);
 	}
 	is_str(hq_fit_manufacturer_name(289), "hammerhead",
 	    "manufacturer 289's word");
