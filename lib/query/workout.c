@@ -7,6 +7,7 @@
 
 #include "hq/buf.h"
 #include "hq/catalog.h"
+#include "hq/geo.h"
 #include "hq/query_int.h"
 #include "hq/rowdesc.h"
 #include "hq/sense.h"
@@ -849,11 +850,11 @@ out_metadata(struct hq_store *s, const struct workout *w, struct hq_out *out,
     struct hq_err *e)
 {
 	enum { TZ, INDOOR, ELEVATION, TEMP, HUMIDITY, METS, SUB, VIRTUAL,
-	    NKEYS };
+	    PARTIAL, NKEYS };
 	static const char *const keys[NKEYS] = {
 		"HKTimeZone", "HKIndoorWorkout", "HKElevationAscended",
 		"HKWeatherTemperature", "HKWeatherHumidity", "HKAverageMETs",
-		"HQSubSport", "HQVirtualRoute",
+		"HQSubSport", "HQVirtualRoute", "HQPartial",
 	};
 	char *val[NKEYS] = { 0 };
 	sqlite3_stmt *q;
@@ -893,6 +894,8 @@ out_metadata(struct hq_store *s, const struct workout *w, struct hq_out *out,
 	hq_out_str(out, "sub_sport", val[SUB]);
 	hq_out_bool(out, "virtual_route", val[VIRTUAL] &&
 	    strcmp(val[VIRTUAL], "1") == 0);
+	hq_out_bool(out, "partial", val[PARTIAL] &&
+	    strcmp(val[PARTIAL], "1") == 0);
 done:
 	for (int k = 0; k < NKEYS; k++)
 		free(val[k]);
@@ -904,12 +907,7 @@ double
 hq_workout_great_circle(double r, double lat1, double lon1, double lat2,
     double lon2)
 {
-	const double rad = M_PI / 180;
-	double dlat = (lat2 - lat1) * rad, dlon = (lon2 - lon1) * rad;
-	double a = sin(dlat / 2) * sin(dlat / 2) +
-	    cos(lat1 * rad) * cos(lat2 * rad) * sin(dlon / 2) * sin(dlon / 2);
-
-	return 2 * r * asin(sqrt(a < 1 ? a : 1));
+	return hq_geo_distance(r, lat1, lon1, lat2, lon2);
 }
 
 double
