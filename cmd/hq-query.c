@@ -143,7 +143,9 @@ static const struct hq_cmd_info cmd = {
 	    "trimp, hrss, edwards, np, if, tss, hr_minutes, hr_coverage_pct, "
 	    "z0_min..z5_min (minutes per heart-rate zone), elevation_gain_m; "
 	    "with [\"workouts\"], where filters on any numeric field: "
-	    "[\"load>=50 and duration_min<=90\"], [\"z2_min>=30\"]. Exit 1 "
+	    "[\"load>=50 and duration_min<=90\"], [\"z2_min>=30\"]. An activity "
+	    "recorded twice is listed once; filled_from names the workout ids its "
+	    "distance, energy, ascent, route or power came from (null: its own). Exit 1 "
 	    "means no data in the range (stderr says what there is).",
 	.positional = "metrics",
 	.positional_help = "Metric names, e.g. [\"heart_rate\"] or [\"steps\",\"sleep\"]; "

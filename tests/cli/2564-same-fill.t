@@ -7,7 +7,8 @@
 # a heart rate every 5 s: 361). By the rule the FIT covers most and is
 # counted; the watch and the GPX yield to it; it takes each field it lacks
 # from the best-ranked recording that yields to it and has it: the route
-# from the GPX once there (361 > 60), the rest from the watch. Before, the
+# and the distance (measured on its track: hq-ingest(1)) from the GPX once
+# there (361 > 60), the rest from the watch. Before, the
 # watch's distance and energy vanished with it; now the kept row has them
 # and names where each came from in filled_from (by id: checked against
 # the rows' sources), in either import order; reference.py activity, the
@@ -55,17 +56,21 @@ is "$(python3 "$HQ_ROOT/tests/data/athlete/reference.py" activity "$HQ_DB")" \
 
 run hq-ingest -q "$T/ride.gpx"
 is "$rc" 0 "the GPX copy imports"
-is "$(listed)" "${both/route=Apple Watch/route=Strava}" \
-    "the route now from the GPX (361 s covered, the watch 60), the rest the watch's"
+gpx="$edge 2.002 252 True ascent=Apple Watch distance=Strava energy=Apple Watch power=Apple Watch route=Strava"
+is "$(listed)" "$gpx" \
+    "the distance and route now from the GPX (361 s covered, the watch 60), the rest the watch's"
 is "$(hq-query workouts --all-sources --format jsonl | wc -l | tr -d ' ')" 3 \
     "--all-sources lists all three"
 is "$(python3 "$HQ_ROOT/tests/data/athlete/reference.py" activity "$HQ_DB")" \
     "$(store_rule)" "reference.py activity: the same yields and fills"
+
+like "$(hq-query --tool-schema)" 'filled_from names the workout ids' \
+    "the tool schema says what filled_from holds"
 
 # The other order: the same rows.
 rm -f "$HQ_DB" "$HQ_DB-wal" "$HQ_DB-shm"
 hq-ingest -q "$T/ride.gpx" >/dev/null
 hq-ingest -q "$T/ride-edge.fit" >/dev/null
 hq-ingest -q "$T/ride-watch.xml" >/dev/null
-is "$(listed)" "${both/route=Apple Watch/route=Strava}" "GPX, FIT, then the watch: the same"
+is "$(listed)" "$gpx" "GPX, FIT, then the watch: the same"
 done_testing
