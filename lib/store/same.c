@@ -305,6 +305,14 @@ step_err(struct run *r, int q, struct hq_err *e)
 	return -1;
 }
 
+/* The end of stepping st (statement q) with rc: 0, or -1 with e. */
+static int
+rows_end(struct run *r, sqlite3_stmt *st, int q, int rc, struct hq_err *e)
+{
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? 0 : step_err(r, q, e);
+}
+
 /* Rank the recordings of same_w wanted (cov -1): their coverage, a
  * stretch of time at a time (the stretches their times make, overlaps
  * merged). */
@@ -372,10 +380,7 @@ settle_groups(struct run *r, struct hq_err *e)
 			return -1;
 		}
 	}
-	sqlite3_reset(g);
-	if (rc != SQLITE_DONE)
-		return step_err(r, Q_GROUP, e);
-	return 0;
+	return rows_end(r, g, Q_GROUP, rc, e);
 }
 
 /* Every workout that overlaps lo to hi into same_w (once). */
@@ -422,9 +427,8 @@ load_seeds(struct run *r, struct hq_err *e)
 			hi = b;
 		have = 1;
 	}
-	sqlite3_reset(q);
-	if (rc != SQLITE_DONE)
-		return step_err(r, Q_SEED_SPANS, e);
+	if (rows_end(r, q, Q_SEED_SPANS, rc, e))
+		return -1;
 	if (have && run_q(r, Q_REGION_ADD, (struct hq_bind[]){ HQ_INT(lo),
 	    HQ_INT(hi), HQ_END }, e))
 		return -1;
@@ -439,10 +443,7 @@ load_seeds(struct run *r, struct hq_err *e)
 			sqlite3_reset(q);
 			return -1;
 		}
-	sqlite3_reset(q);
-	if (rc != SQLITE_DONE)
-		return step_err(r, Q_STRETCHES, e);
-	return 0;
+	return rows_end(r, q, Q_STRETCHES, rc, e);
 }
 
 /* The recording being settled, as Q_POP reads it. */
