@@ -244,7 +244,6 @@ static const struct hq_store_sql sqls[Q_N] = {
  * reads, state 0 read, 1 on the queue, 2 settled, 3 settled without a
  * partner; cov NULL until wanted, -1 wanted, then the coverage. */
 static const char setup_sql[] =
-	"PRAGMA temp_store = FILE;"
 	"CREATE TEMP TABLE IF NOT EXISTS same_w(id INTEGER PRIMARY KEY,"
 	" src INTEGER, imp INTEGER, a INTEGER, b INTEGER, dur INTEGER,"
 	" dev INTEGER, cov INTEGER, state INTEGER, seed INTEGER, was INTEGER,"
@@ -540,6 +539,12 @@ hq_ig_same_refresh(struct hq_store *s, const struct hq_ig_added *add,
 	if (!changed && (rc = (int)query_q(&r, Q_TODO, none, e)) <= 0)
 		goto done;
 	rc = -1;
+	/* Temporary tables in files; the setting can change only while no
+	 * temporary table exists (SQLite refuses it inside a transaction
+	 * that has one, as after waiting for another writer): then they stay
+	 * where the store put them, which is correct, only less bounded. */
+	(void)sqlite3_exec(hq_store_db(s), "PRAGMA temp_store = FILE;", NULL,
+	    NULL, NULL);
 	if (hq_store_exec(s, setup_sql, e) ||
 	    (r.longest = query_q(&r, Q_LONGEST, none, e)) < 0 ||
 	    (r.hr = hq_store_metric_id(s, "HKQuantityTypeIdentifierHeartRate",
