@@ -145,7 +145,10 @@ struct tr {
 	struct hq_act_point pt;
 	int no_time;
 	int future;                /* its time past the import and a day */
+	int ses_future;            /* the activity (trk) held such a time */
+	long future_sessions;      /* activities (trks) that held nothing else */
 	long skipped;
+	int offset_seen;           /* a point's time stated its offset */
 	/* the activity (TCX) or trk (GPX) being read */
 	enum hq_act_sport sport;
 	int64_t start, first, last, lap_start;
@@ -264,6 +267,7 @@ file_time(struct tr *t, const char *s, int *future)
 		return u;
 	if (future)
 		*future = 1;
+	t->ses_future = 1;
 	return INT64_MIN;
 }
 
@@ -296,6 +300,7 @@ session_reset(struct tr *t)
 	t->start = t->first = t->last = INT64_MIN;
 	t->timer = t->distance = t->energy = t->max_hr = NAN;
 	t->type[0] = t->name[0] = '\0';
+	t->ses_future = 0;
 }
 
 static double
@@ -362,6 +367,40 @@ sport_word(const char *s)
 	return HQ_ACT_OTHER;
 }
 
+/* The offset an ISO 8601 time states after its clock ("+02:00",
+ * "-0500", "+05"; "Z" states none, only UTC): 1 with *min, else 0. */
+static int
+stated_offset(const char *s, int *min)
+{
+	const char *c = strpbrk(s, "Tt ");
+	const char *sign = c ? strpbrk(c, "+-") : NULL;
+	int hh = 0, mm = 0, n = 0;
+
+	if (!sign || sscanf(sign + 1, "%2d%n", &hh, &n) != 1 || n != 2)
+		return 0;
+	if (sign[3] == ':' ? sscanf(sign + 4, "%2d", &mm) != 1 :
+	    sign[3] && sscanf(sign + 3, "%2d", &mm) != 1)
+		return 0;
+	if (hh > 16 || mm > 59)
+		return 0;
+	*min = (*sign == '-' ? -1 : 1) * (hh * 60 + mm);
+	return 1;
+}
+
+/* A point's time (its text in t->txt), and the local offset it states. */
+static void
+point_time(struct tr *t)
+{
+	int min;
+
+	t->pt.time = file_time(t, t->txt, &t->future);
+	t->no_time = t->pt.time == INT64_MIN;
+	if (!t->no_time && !t->offset_seen && stated_offset(t->txt, &min)) {
+		t->offset_seen = 1;
+		hq_act_local_offset(t->act, t->pt.time, min);
+	}
+}
+
 static int
 end_point(struct tr *t, struct hq_err *e)
 {
@@ -382,6 +421,10 @@ end_session(struct tr *t, struct hq_err *e)
 	int64_t start = t->start != INT64_MIN ? t->start : t->first;
 	int64_t end = t->last;
 
+	if (start == INT64_MIN && t->ses_future) {
+		t->future_sessions++;      /* its times said at the end */
+		return 0;
+	}
 	if (start == INT64_MIN) {
 		hq_ingest_warn(t->ig, "%s:%d: %s without a time (skipped)",
 		    t->in->name, xmlTextReaderGetParserLineNumber(t->r),
@@ -455,16 +498,16 @@ end_tcx(struct tr *t, const char *name, struct hq_err *e)
 		return end_point(t, e);
 	if (is(name, "Lap")) {
 		if (t->lap_start != INT64_MIN)
-			return hq_act_lap(t->act, t->lap_start, t->lap_time, e);
+			return hq_act_lap(t->act, t->lap_start, INT64_MIN,
+			    t->lap_time, e);
 		return 0;
 	}
 	if (is(name, "Activity"))
 		return end_session(t, e);
 	if (is(up, "Trackpoint")) {
-		if (is(name, "Time")) {
-			t->pt.time = file_time(t, t->txt, &t->future);
-			t->no_time = t->pt.time == INT64_MIN;
-		} else if (is(name, "AltitudeMeters"))
+		if (is(name, "Time"))
+			point_time(t);
+		else if (is(name, "AltitudeMeters"))
 			t->pt.ele = value(t);
 		else if (is(name, "DistanceMeters"))
 			t->pt.distance = value(t);
@@ -529,10 +572,8 @@ end_gpx(struct tr *t, const char *name, struct hq_err *e)
 	} else if (is(up, "trkpt")) {
 		if (is(name, "ele"))
 			t->pt.ele = value(t);
-		else if (is(name, "time")) {
-			t->pt.time = file_time(t, t->txt, &t->future);
-			t->no_time = t->pt.time == INT64_MIN;
-		}
+		else if (is(name, "time"))
+			point_time(t);
 	} else {
 		/* inside a trkpt's extensions, whatever the prefix */
 		int in_pt = 0;
@@ -636,6 +677,19 @@ read_track(struct hq_ingest *ig, struct hq_input *in, int tcx,
 		else
 			hq_err_set(e, "%s:%ld: %s", in->name, t->err_line,
 			    t->err[0] ? t->err : "malformed XML");
+		goto out;
+	}
+	if (!t->sessions && t->future_sessions) {
+		hq_err_set(e, "%s: every %s in this %s file is more than a day "
+		    "after this import (a device's clock set wrong?): not "
+		    "imported", in->name, tcx ? "Activity" : "track", tcx ? "TCX" :
+		    "GPX");
+		goto out;
+	}
+	if (!t->sessions) {
+		hq_err_set(e, "%s: no activity in this %s file (no %s with a "
+		    "time)", in->name, tcx ? "TCX" : "GPX", tcx ? "Activity" :
+		    "track");
 		goto out;
 	}
 	source_name(t, src, sizeof src);

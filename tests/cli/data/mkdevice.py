@@ -1,4 +1,4 @@
-# Hostile device files for tests/cli/1019-ingest-device-hostile.t (issue
+# Hostile device files for tests/cli/1020-ingest-device-hostile.t (issue
 # 29): FIT built with mkfit.py's helpers, TCX and GPX written out, and
 # their gzips. python3 mkdevice.py DIR writes DIR/NAME for each.
 import gzip, os, struct, sys, zlib
