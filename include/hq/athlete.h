@@ -27,6 +27,14 @@
 #define HQ_ATHLETE_HOLD_S 120        /* a sample holds at most this long */
 #define HQ_ATHLETE_EARTH_R 6371000.0 /* metres: bests and splits */
 #define HQ_ATHLETE_MAX_POINTS 500000L   /* route points read per workout */
+/* What a heart rate setting may be (bpm), and the samples max_hr's
+ * estimate from the store is the highest of: a 60,000 a file once held is
+ * no maximum. An ftp (W) past 0 is at least FTP_LO: a smaller one makes
+ * every ride's TSS explode (1e-300 made it infinite). */
+#define HQ_ATHLETE_HR_LO 25.0
+#define HQ_ATHLETE_HR_HI 250.0
+#define HQ_ATHLETE_FTP_LO 20.0
+#define HQ_ATHLETE_FTP_HI 2500.0
 
 /* ---- settings ---- */
 

@@ -196,7 +196,8 @@ read_series(struct reader *r, struct hq_athlete_workout *w, int64_t metric,
 	sqlite3_stmt *q;
 	size_t n = 0, kept = 0, kept_then = 0, ip = 0, best_n = 0, k;
 	int64_t best = 0;
-	int rc;
+	int rc, hr = metric == r->hr_id;
+	double lo, hi;
 
 	*out = NULL;
 	*nout = 0;
@@ -204,6 +205,11 @@ read_series(struct reader *r, struct hq_athlete_workout *w, int64_t metric,
 	*sample_max = NAN;
 	if (metric <= 0)
 		return 0;
+	/* What a body makes (catalog.h): a store filled before the import
+	 * writer checked (a file's heart rate of 60,000, power of -50 W)
+	 * poisons no load. */
+	hq_catalog_bounds(hq_catalog_by_identifier(hr ? HR_ID : POWER_ID), &lo,
+	    &hi);
 	q = stmt(r, Q_SAMPLES, (struct hq_bind[]){ HQ_INT(metric),
 	    HQ_INT(w->start), HQ_INT(w->end), HQ_END }, e);
 	if (!q)
@@ -211,8 +217,12 @@ read_series(struct reader *r, struct hq_athlete_workout *w, int64_t metric,
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		int64_t t = sqlite3_column_int64(q, 0);
 		double v = sqlite3_column_double(q, 1);
-		/* The highest of any source, pauses included: max_hr's default. */
-		if (isnan(*sample_max) || v > *sample_max)
+		if (!(v >= lo && v <= hi))
+			continue;
+		/* The highest of any source, pauses included: max_hr's
+		 * default, among the rates a setting could be. */
+		if (hr && v >= HQ_ATHLETE_HR_LO && v <= HQ_ATHLETE_HR_HI &&
+		    (isnan(*sample_max) || v > *sample_max))
 			*sample_max = v;
 		/* Only samples outside the pauses count towards a source. */
 		while (ip < w->npauses && w->pauses[ip].to <= t)
@@ -657,6 +667,17 @@ hq_athlete_figures_of(const struct hq_athlete *a,
 	f->load = !isnan(f->tss) ? f->tss : f->hrss;
 	f->elevation_gain_m = !isnan(s->route_gain_m) ? s->route_gain_m :
 	    s->ascended_m;
+	/* Nothing non-finite leaves here: an infinite load would make every
+	 * later day's ctl, atl and tsb NaN, on every page. */
+	double *all[] = { &f->trimp, &f->hrss, &f->edwards, &f->avg_hr,
+		&f->max_hr, &f->np, &f->if_, &f->tss, &f->load,
+		&f->elevation_gain_m, &f->hr_minutes, &f->hr_coverage_pct };
+	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+		if (!isfinite(*all[i]))
+			*all[i] = NAN;
+	for (int z = 0; z < 6; z++)
+		if (!isfinite(f->z_min[z]))
+			f->z_min[z] = NAN;
 }
 
 void

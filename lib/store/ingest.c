@@ -955,7 +955,8 @@ quantity_value(struct hq_ingest *ig, const struct hq_ingest_record *r,
     int top, struct hq_sample *smp, struct hq_err *e)
 {
 	const struct type_cache *tc = ig->tc;
-	double v;
+	double v, lo, hi;
+	int canonical = 1;
 
 	if (r->value_str) {
 		if (parse_number(r->value_str, &v)) {
@@ -974,18 +975,26 @@ quantity_value(struct hq_ingest *ig, const struct hq_ingest_record *r,
 		if (r->percent_fraction && strcmp(smp->unit, "%") == 0 &&
 		    strcmp(tc->info->unit, "%") == 0)
 			v *= 100;
-		else if (hq_unit_convert(v, smp->unit, tc->info->unit, &v) &&
-		    top) {
+		else if (hq_unit_convert(v, smp->unit, tc->info->unit, &v)) {
+			canonical = 0;
 			/* Kept with the unit written, so nothing is lost,
 			 * but a sum over it would be wrong: say so. */
-			ig->c.units_unconverted++;
-			note(ig, "%.200s: unit '%.100s' is not one hq converts "
-			    "to %s (stored as written)", r->type, smp->unit,
-			    tc->info->unit);
+			if (top) {
+				ig->c.units_unconverted++;
+				note(ig, "%.200s: unit '%.100s' is not one hq "
+				    "converts to %s (stored as written)", r->type,
+				    smp->unit, tc->info->unit);
+			}
 		}
 	}
 	if (!isfinite(v) || fabs(v) > HQ_INGEST_MAX_VALUE) {
 		hq_err_set(e, "value %g is out of range", v);
+		return 2;
+	}
+	if (canonical && hq_catalog_bounds(tc->info, &lo, &hi) &&
+	    (v < lo || v > hi)) {
+		hq_err_set(e, "value %g %s is not one a body makes (%s: %g to "
+		    "%g)", v, tc->info->unit, tc->info->name, lo, hi);
 		return 2;
 	}
 	if (v < 0 && tc->kind == HQ_KIND_CUMULATIVE) {

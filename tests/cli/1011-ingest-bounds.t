@@ -99,9 +99,13 @@ is "$(q "select group_concat(value, ' ') from (select value from dexa_value wher
 
 # ---- dates in the future (item 10) -------------------------------------------
 # More than a day after the import is refused, in every reader of reports;
-# tomorrow (a zone ahead, a clock a little fast) is not.
-tomorrow=$(date -u -d '+1 day' +%Y-%m-%d)
-later=$(date -u -d '+3 days' +%Y-%m-%d)
+# tomorrow (a zone ahead, a clock a little fast) is not. The clock is
+# pinned at noon UTC: tomorrow's local midnight in Los Angeles is then 19
+# hours ahead whatever the hour the test runs (run at 01:00 UTC with the
+# real clock, it was 31 hours ahead, and refused).
+export HQ_NOW=2024-06-15T12:00:00Z
+tomorrow=2024-06-16
+later=2024-06-18
 future() {   # future NAME FILE CONTENT LINE
 	fresh
 	printf '%s\n' "$3" >"$T/$2"
