@@ -26,7 +26,8 @@
 #include "hq/time.h"
 #include "hq/zone.h"
 
-enum { OPT_DB = HQ_OPT_LONG, OPT_FORMAT, OPT_TZ, OPT_WAIT, OPT_DATE_ORDER };
+enum { OPT_DB = HQ_OPT_LONG, OPT_FORMAT, OPT_TZ, OPT_WAIT, OPT_DATE_ORDER,
+    OPT_STRICT };
 
 static const struct hq_opt options[] = {
 	{ 'q', "quiet", HQ_OPT_FLAG, NULL, "print nothing but errors (no progress, no warnings)", NULL, NULL, 1 },
@@ -35,6 +36,7 @@ static const struct hq_opt options[] = {
 	HQ_OPT_TZ(OPT_TZ, 1),
 	{ OPT_DATE_ORDER, "date-order", HQ_OPT_ENUM, "ORDER", "LibreView dates no date in the file settles: dmy (day first) or mdy (default auto)", "auto|dmy|mdy",
 	  "How to read a LibreView file's dates when none of them settles it (no day above 12): dmy or mdy. Only after hq-ingest said the dates are ambiguous.", 1 },
+	{ OPT_STRICT, "strict", HQ_OPT_FLAG, NULL, "refuse a file that ends early (a FIT file whose device died) instead of importing its complete records", NULL, NULL, 1 },
 	{ OPT_WAIT, "wait", HQ_OPT_INT, "SECONDS", "how long to wait for another writer to finish (default 600)", "0..604800", NULL, 0 },
 	{ 0, NULL, 0, NULL, NULL, NULL, NULL, 0 },
 };
@@ -42,7 +44,7 @@ static const struct hq_opt options[] = {
 static const struct hq_cmd_info cmd = {
 	.name = "hq-ingest",
 	.synopsis = "[-q] [--db PATH] [--format F] [--tz ZONE] "
-	    "[--date-order auto|dmy|mdy] [--wait SECONDS] FILE...",
+	    "[--date-order auto|dmy|mdy] [--strict] [--wait SECONDS] FILE...",
 	.summary = "Import Apple Health exports (export.zip, export.xml), "
 	    "workout files from devices (FIT, TCX, GPX), CGM "
 	    "files (Dexcom Clarity, LibreView CSV), lab results (CSV, JSON lines, "
@@ -67,6 +69,10 @@ static const struct hq_cmd_info cmd = {
 };
 
 static int quiet;
+static long partial;        /* files kept in part (hq_ingest_partial) */
+/* Nobody chose the zone (the machine's is taken): a device file stating
+ * another local time is said once. */
+static int zone_guessed, zone_said;
 static long wait_seconds = 600;
 /* In the order of --format's choices. */
 static const char *opt_format = "auto";	/* a family of hq_reader_open() */
@@ -273,6 +279,7 @@ ingest_file(struct hq_store *store, struct batch *bt, const char *path,
 	struct hq_ingest_counts c;
 	double t0 = hq_time_monotonic();
 	long warnings = 0;
+	char format[32];
 	int rc;
 
 	if (!(rd = hq_reader_open(&in, path, opt_format, e)))
@@ -305,12 +312,23 @@ ingest_file(struct hq_store *store, struct batch *bt, const char *path,
 	}
 	progress_done();
 	c = *hq_ingest_counts(ig);
+	snprintf(format, sizeof format, "%s", hq_ingest_format(ig) ?
+	    hq_ingest_format(ig) : rd->name);
 	if (rc == 0)
 		rc = hq_ingest_commit(ig, e);
 	else
 		hq_ingest_abort(ig);
+	if (rc == 0 && zone_guessed && !zone_said && !quiet &&
+	    c.offset_differs) {
+		char note[2048];
+		zone_said = 1;
+		hq_zone_offset_note(path, c.stated_offset_min, c.zone_offset_min,
+		    note, sizeof note);
+		hq_warn_lines(note);
+	}
 	if (rc == 0) {
-		summary(&bt->lines, path, rd->name, &c,
+		partial += c.partial;
+		summary(&bt->lines, path, format, &c,
 		    hq_time_monotonic() - t0);
 		bt->kept[bt->nkept++] = path;
 	}
@@ -363,6 +381,7 @@ main(int argc, char **argv)
 		case OPT_FORMAT: opt_format = p.arg; break;
 		case OPT_TZ: tz = p.arg; break;
 		case OPT_WAIT: wait_seconds = p.num; break;
+		case OPT_STRICT: ro.strict = 1; break;
 		case OPT_DATE_ORDER:
 			hq_cgmfile_parse_date_order(p.arg, &ro.date_order);
 			break;
@@ -394,6 +413,7 @@ main(int argc, char **argv)
 		hq_warn("%s", e.msg);
 		goto done;
 	}
+	zone_guessed = zone.from == HQ_ZONE_SYSTEM;
 	sqlite3_busy_handler(hq_store_db(store), busy_handler, NULL);
 	/* Every id an import writes comes from the importer's own look-up or
 	 * insert in the same transaction, so the foreign keys' parent look-ups
@@ -433,7 +453,9 @@ main(int argc, char **argv)
 	}
 	free(bt.kept);
 	hq_buf_free(&bt.lines);
-	status = failed == 0 ? 0 : ok > 0 ? 1 : 2;
+	/* A file kept in part (a FIT file that ends early) is a partial
+	 * import, as a file that failed among others. */
+	status = failed == 0 ? (partial ? 1 : 0) : ok > 0 ? 1 : 2;
 	/* The training figures of the workouts imported (or whose kept
 	 * figures an import dropped) computed and kept now, in a transaction
 	 * of their own once the imports have committed, so that hq-report and

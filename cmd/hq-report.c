@@ -155,14 +155,17 @@ static const struct hq_cmd_info cmd = {
 	    "trend is clear when p < 0.05 and the interval excludes 0; daily values "
 	    "carry over from day to day, so p is optimistic: say so. "
 	    "Use [\"goals\"] for 'am I keeping my step goal?': rows goal, period, "
-	    "target, actual, pct, met (null: the period is still going on), streak "
+	    "op, target, actual, pct, met (null: the period is still going on, or "
+	    "a measurement such as weight was not taken), streak "
 	    "(periods met in a row) for the goals in the user's config (steps, sleep, "
 	    "exercise_time, weight...) and Apple's rings (move, exercise, stand); "
 	    "[\"goals\",\"steps\"] for one goal; default range the last 4 weeks. "
 	    "Use [\"alerts\"] for 'is anything off?': rows date, measure, kind "
 	    "(baseline: resting heart rate, HRV or sleep at least 2 SD from its "
 	    "28-day baseline; lab: a result flagged high or low; cgm: glucose "
-	    "missing a consensus target), value, baseline_mean, baseline_sd, z, "
+	    "missing a consensus target; stale: no resting HR, HRV, sleep or "
+	    "glucose, or no new export, for over 2 days: the import may have "
+	    "stopped), value, baseline_mean, baseline_sd, z, "
 	    "unit, message; default the last 7 days; exit 1 with nothing off. "
 	    "Training, from workouts and the heart rate and power "
 	    "recorded during them: use [\"load\"] for 'am I getting fitter?', "
@@ -353,6 +356,7 @@ static int
 run_goals(struct cli *c, int argc, char **argv, struct hq_err *e)
 {
 	struct hq_goal *goals = NULL, *kept;
+	struct hq_buf notes = { 0 };
 	struct hq_select sel;
 	struct hq_config *cfg;
 	size_t n = 0, k = 0;
@@ -390,8 +394,11 @@ run_goals(struct cli *c, int argc, char **argv, struct hq_err *e)
 		}
 	else
 		k = n;
-	rc = hq_goals_report_out(c->store, &sel, kept, k, from, to, rings,
-	    argc > 0 ? (const char *const *)argv : NULL, (size_t)argc, c->out, e);
+	rc = hq_goals_report_out(c->store, &sel, kept, k, from, to,
+	    hq_time_now(), rings, argc > 0 ? (const char *const *)argv : NULL,
+	    (size_t)argc, &notes, c->out, e);
+	hq_warn_lines(notes.data);
+	hq_buf_free(&notes);
 done:
 	free(goals);
 	hq_select_free(&sel);
@@ -411,8 +418,8 @@ run_alerts(struct cli *c, int argc, char **argv, struct hq_err *e)
 	if (range_days(c, 6, 0, &from, &to, e) || load_config(&sel, &cfg, e))
 		return -1;
 	hq_config_free(cfg);
-	n = hq_alerts_report_out(c->store, &sel, from, to, c->quiet ? NULL :
-	    c->out, e);
+	n = hq_alerts_report_out(c->store, &sel, from, to, hq_time_now(),
+	    c->quiet ? NULL : c->out, e);
 	hq_select_free(&sel);
 	if (n < 0)
 		return -1;
@@ -470,10 +477,13 @@ run_week(struct cli *c, int argc, char **argv, struct hq_err *e)
 	if (load_config(&settings, &cfg, e))
 		return -1;
 	w = hq_xcalloc(1, sizeof *w);
-	if (hq_week_run(&cs, cfg, monday, w, e))
-		rc = -1;
-	else if (w->note[0])
+	if ((rc = hq_week_run(&cs, cfg, monday, hq_time_now(), w, e)) == 0 &&
+	    w->note[0])
 		hq_warn("%s", w->note);
+	if (rc == 0 && c->html &&
+	    (rc = hq_week_goals_alerts(&cs, cfg, hq_time_now(), w, e)) == 0 &&
+	    w->goals_note[0])
+		hq_warn("%s", w->goals_note);
 	if (rc == 0 && c->html) {
 		if (hq_week_html(stdout, w)) {
 			hq_err_set(e, "write error");
@@ -484,6 +494,7 @@ run_week(struct cli *c, int argc, char **argv, struct hq_err *e)
 		    "--week", w->label, "Monday to Sunday, local days");
 		rc = 1;
 	}
+	hq_week_done(w);
 	free(w);
 	hq_config_free(cfg);
 	hq_select_free(&settings);

@@ -12,15 +12,23 @@
  * hq_act_finish() then writes:
  *
  * - each session as a workout of the device's source (its HealthKit
- *   activity type; duration = timer time, pauses excluded; distance;
- *   energy), with metadata HKIndoorWorkout, HKElevationAscended,
- *   HQSubSport (the file's sub-sport word), HQVirtualRoute (a virtual
- *   ride: the positions are a game's map), HQMultisportLeg ("2/5");
- *   statistics of heart rate and power from the file's summary;
+ *   activity type; duration = timer time, pauses excluded; distance, or
+ *   when the file states none the great-circle steps between its
+ *   positions outside pauses, R = HQ_ACT_EARTH_R, as hq-query's --splits
+ *   and bests measure them; energy), spanning [start, end] but never past
+ *   the next session's start, with metadata HKIndoorWorkout,
+ *   HKElevationAscended, HQSubSport (the file's sub-sport word),
+ *   HQVirtualRoute (a virtual ride: the positions are a game's map),
+ *   HQMultisportLeg ("2/5"), HQPartial (the file ended early:
+ *   hq_act_partial); statistics of heart rate and power from the file's
+ *   summary. A file that ended early without a session is one session
+ *   from its first point to its last, of the sport hq_act_partial says;
  * - timer stops and starts inside a session as HKWorkoutEventTypePause and
  *   HKWorkoutEventTypeResume events (as Apple stores them: the athlete
- *   code reads one model), laps as HKWorkoutEventTypeLap events with
- *   their elapsed time as duration;
+ *   code reads one model), its laps as HKWorkoutEventTypeLap events with
+ *   their elapsed time as duration: the laps the file gives it
+ *   (laps_given), else those that start inside its span (a lap starting
+ *   before every session's span, the one its end falls in);
  * - the positions inside a session, unless indoor, as its route (with
  *   altitude and speed);
  * - every point's values as samples of the device's source, whatever
@@ -29,13 +37,16 @@
  *   HealthKit metric), cycling_speed or running_speed, and distance as
  *   the steps between points (distance_cycling, distance_walking_running,
  *   distance_swimming), by the sport of the session the point is in (else
- *   the nearest session).
+ *   the nearest session); heart beats given apart (hq_act_beat: FIT's hr
+ *   messages) merged into the points first, as Garmin's FIT SDK merges
+ *   them (mergeHeartRates): a point takes the rounded mean of the beats
+ *   since the point before it.
  *
  * A workout already in the store (the same file imported again) gets no
  * second set of events, metadata or route; samples are deduplicated by
  * their natural key. Heart rates of 0 (Zwift writes 0 without a strap)
  * are no reading: skipped, counted and warned, like the invalid ones a
- * reader reports with hq_act_invalid_hr().
+ * reader hands as -1 (unless a beat gives the point its rate).
  */
 #ifndef HQ_ACTIVITY_H
 #define HQ_ACTIVITY_H
@@ -49,11 +60,17 @@ struct hq_input;
 
 /* Sessions + laps + events one file may hold. */
 #define HQ_ACT_MAX_MARKS 100000
+/* Heart beats one file may hold apart (hq_act_beat): a day of beats at
+ * 3 a second with the SDK's fill between them, 9 bytes each. */
+#define HQ_ACT_MAX_BEATS 1000000
+/* The sphere's radius the distance of a track is measured on (m). */
+#define HQ_ACT_EARTH_R 6371000.0
 
 struct hq_act_point {
 	int64_t time;                       /* Unix seconds */
 	double lat, lon, ele;               /* degrees, m; NaN = absent */
-	double hr, power, cadence, speed;   /* bpm, W, rpm, m/s; NaN */
+	double hr, power, cadence, speed;   /* bpm, W, rpm, m/s; NaN; hr -1:
+	                                     * marked invalid in the file */
 	double distance;                    /* m, cumulative; NaN */
 };
 
@@ -68,8 +85,14 @@ struct hq_act_session {
 	const char *sub_sport;     /* "trail", "treadmill"...; NULL */
 	int indoor;                /* 1 indoor, 0 outdoor, -1 unknown */
 	int virtual_route;         /* positions from a game's map */
-	int64_t start, end;
-	double duration, distance, energy, ascent;        /* s m kcal m */
+	int64_t start, end;       /* end: clipped to the next session's start */
+	/* The session's own laps when the file says which (FIT's
+	 * first_lap_index, num_laps): laps first_lap .. first_lap +
+	 * num_laps - 1, counted from 0 in the order hq_act_lap() got them. */
+	int laps_given;
+	long first_lap, num_laps;
+	double duration, distance, energy, ascent;        /* s m kcal m;
+	                                        * distance NaN: the track's */
 	double avg_hr, max_hr, avg_power, max_power;      /* NaN = absent */
 };
 
@@ -89,12 +112,22 @@ int hq_act_point(struct hq_act *a, const struct hq_act_point *p,
 /* 0, or -1 with e set (more than HQ_ACT_MAX_MARKS). Strings copied. */
 int hq_act_session(struct hq_act *a, const struct hq_act_session *s,
     struct hq_err *e);
-int hq_act_lap(struct hq_act *a, int64_t start, double elapsed,
+/* A lap from start to end (NaN elapsed, INT64_MIN end: not known). */
+int hq_act_lap(struct hq_act *a, int64_t start, int64_t end, double elapsed,
     struct hq_err *e);
 /* A timer event: pause 1 (a stop), 0 (a start). */
 int hq_act_timer(struct hq_act *a, int64_t time, int pause, struct hq_err *e);
-/* A heart rate the file marks invalid (counted and warned at the end). */
-void hq_act_invalid_hr(struct hq_act *a);
+/* A heart rate at a time finer than the points' (Unix seconds): beats
+ * come in time order, as the file gives them. Past HQ_ACT_MAX_BEATS the
+ * rest are skipped, counted and warned. */
+void hq_act_beat(struct hq_act *a, double time, double bpm);
+/* The local time the file states at t (minutes east of UTC): when it is
+ * not the zone's, the counts say so (hq_ingest_stated_offset). The first
+ * one counts. */
+void hq_act_local_offset(struct hq_act *a, int64_t t, int offset_min);
+/* The file ended early: every session is marked HQPartial, and without
+ * a session the points are one of sport. */
+void hq_act_partial(struct hq_act *a, enum hq_act_sport sport);
 /* Write everything (above): 0, or -1 with e set. */
 int hq_act_finish(struct hq_act *a, struct hq_err *e);
 

@@ -19,6 +19,14 @@
  *
  * Labs: a result flagged H or L.
  *
+ * Stale: silence is not "all fine". A watched measure (the rules' and the
+ * CGM's glucose) whose newest sample, or the store's newest import, is
+ * more than HQ_ALERT_STALE_DAYS before the end of the range (its last
+ * day's end, or now when sooner) is an alert: "no resting HR since
+ * 2026-11-23 (14 days): has the import stopped?". A measure silent for
+ * longer than the baseline's 28 days is no longer watched (it gave up,
+ * or was never worn); the import is always watched.
+ *
  * Every alert comes out as a struct hq_alert, the row SPEC.md gives (date,
  * measure, kind, value, baseline_mean, baseline_sd, z, unit, message), to
  * the caller's function; its strings live until the function returns.
@@ -61,7 +69,7 @@ int hq_alert_rule_fires(const struct hq_alert_rule *r, double z);
 struct hq_alert {
 	int64_t day;          /* the local day number it is dated */
 	const char *measure;  /* resting_heart_rate, ldl, tbr */
-	const char *kind;     /* "baseline", "lab" or "cgm" */
+	const char *kind;     /* "baseline", "lab", "cgm" or "stale" */
 	double value, baseline_mean, baseline_sd, z;   /* NaN: null */
 	const char *unit;
 	char message[200];
@@ -89,6 +97,18 @@ const struct hq_alert_cgm_target *hq_alert_cgm_target_at(size_t i);
  * day; the number of alerts, or -1 when fn said stop. */
 long hq_alert_cgm(const struct hq_cgm_metrics *m, int64_t day,
     hq_alert_fn *fn, void *arg);
+
+#define HQ_ALERT_STALE_DAYS 2
+
+/* The measures watched for silence: a catalog name and its words ("resting
+ * HR"), NULL past the last. */
+const char *hq_alert_watched_at(size_t i, const char **what);
+/* A stale alert, dated day, for a measure (a catalog name, or "import")
+ * whose newest sample (or import) began at newest, the range ending at
+ * end (UTC seconds): 1 (a filled: value the days since, unit "d"), or 0
+ * when it is not stale. what: the measure in words. */
+int hq_alert_stale(const char *measure, const char *what, int64_t newest,
+    int64_t end, int64_t day, struct hq_alert *a);
 
 /* A lab result flagged H or L as an alert dated day: 1 (a filled), or 0
  * when the result is not flagged so. */

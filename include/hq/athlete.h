@@ -65,7 +65,8 @@ int hq_athlete_flag(struct hq_athlete *a, enum hq_athlete_key key,
 /* What is still unset, from the store (s may be NULL: defaults only):
  * sex from Me, max_hr the highest heart-rate sample whose time is in
  * [start, end) of any workout, rest_hr the median of the resting heart
- * rate samples else 60, lthr = rest + 0.85 (max - rest). Then the values
+ * rate samples else 60, lthr = rest + 0.85 (max - rest), whose basis is
+ * the less sure of max_hr's and rest_hr's. Then the values
  * together: max_hr > rest_hr, rest_hr < lthr < max_hr, zone edges rising;
  * -1 with e naming each value's origin when they do not hold. */
 int hq_athlete_defaults(struct hq_athlete *a, struct hq_store *s,

@@ -10,7 +10,9 @@
  *     [athlete]
  *     max_hr = 188
  *
- * '#' and ';' start comments. A missing file is an empty configuration.
+ * '#' and ';' start comments. A missing file is an empty configuration
+ * (said, as a warning, when $HQ_CONFIG named it). A key set twice in a
+ * section is warned about at its second line; the later value counts.
  * A line holds at most HQ_CONFIG_MAX_LINE bytes (no NUL) and a file at most
  * HQ_CONFIG_MAX_KEYS keys: past either, an error naming file:line.
  * Keys before the first section are in section "" (top level).

@@ -89,6 +89,7 @@ enum {
 	HQ_FIT_EVENT = 21,
 	HQ_FIT_DEVICE_INFO = 23,
 	HQ_FIT_ACTIVITY = 34,
+	HQ_FIT_HR = 132,
 	HQ_FIT_FIELD_DESCRIPTION = 206,
 	HQ_FIT_DEVELOPER_DATA_ID = 207,
 };
@@ -144,6 +145,10 @@ struct hq_fit_msg {
 	/* record (20): compressed_speed_distance's distance accumulated as
 	 * the SDK does (1/16 m; seeded by a record's full distance), or -1. */
 	int64_t acc_distance;
+	/* hr (132): event_timestamp's values, raw (1/1024 s), accumulated as
+	 * the SDK does (hq_fit_hr). */
+	const uint32_t *hr_event;
+	int hr_nevent;
 	int nfields;
 	const struct hq_fit_field *field;
 	int ndev;              /* developer fields skipped ... */
@@ -179,6 +184,10 @@ int hq_fit_feed(struct hq_fit *d, const void *p, size_t n, struct hq_err *e);
 int hq_fit_end(struct hq_fit *d, struct hq_err *e);
 
 long long hq_fit_offset(const struct hq_fit *d);        /* bytes fed */
+/* 1 when the decoder failed because the input ended inside a file (its
+ * header read): truncated, or no file CRC. The messages handed out before
+ * were whole. */
+int hq_fit_truncated(const struct hq_fit *d);
 long long hq_fit_error_offset(const struct hq_fit *d);  /* -1: none */
 int hq_fit_files(const struct hq_fit *d);               /* headers read */
 /* The latest header read (NULL before the first). */
@@ -301,6 +310,19 @@ int hq_fit_event(const struct hq_fit_msg *m, struct hq_fit_event *ev);
 /* 1 when ev pauses the timer, 2 when it starts it, else 0. */
 int hq_fit_event_timer(const struct hq_fit_event *ev);
 
+/* hr (132): heart beats an HRM-Swim, HRM-Tri or HRM-Pro stored while it
+ * could not send them. A message with a timestamp anchors the others: its
+ * one event time is at time + fractional; those after are event times
+ * (event / 1024 s) relative to it. */
+struct hq_fit_hr {
+	int64_t time;          /* 253, or HQ_FIT_NO_TIME */
+	double fractional;     /* s: fractional_timestamp, else time256; NAN */
+	const struct hq_fit_field *bpm;   /* filtered_bpm (uint8 array) */
+	int nevent;            /* event_timestamp's values */
+	const uint32_t *event; /* raw, 1/1024 s */
+};
+int hq_fit_hr(const struct hq_fit_msg *m, struct hq_fit_hr *hr);
+
 struct hq_fit_device_info {
 	int64_t time;
 	int device_index, device_type, manufacturer, product, source_type;
@@ -325,6 +347,13 @@ int hq_fit_activity(const struct hq_fit_msg *m, struct hq_fit_activity *a);
 /* Names of the enum values the reference lists (snake_case), or NULL. */
 const char *hq_fit_sport_name(int sport);
 const char *hq_fit_sub_sport_name(int sub_sport);
+/* The FIT profile's names (lib/format/fit_profile.c, written from Garmin's
+ * FIT SDK by scripts/fit-profile.mjs), or NULL: a manufacturer's word
+ * ("wahoo_fitness"), its name for people ("Wahoo", "Hammerhead"), and a
+ * product's for Garmin's numbers ("Edge 1040"; manufacturers 1, 13, 15
+ * and 89 use them). */
 const char *hq_fit_manufacturer_name(int manufacturer);
+const char *hq_fit_maker_name(int manufacturer);
+const char *hq_fit_product_name(int manufacturer, int product);
 
 #endif

@@ -28,10 +28,15 @@
  * Rows, per goal and period: target, actual, pct = 100 actual / target,
  * met (actual >= target, or <= for a `<=` goal), streak = the periods met
  * in a row ending at this one. A period with no value in it is not met
- * (actual and pct null) and ends a streak. A period whose last day is on
- * or after the newest day of data (the caller's `newest`: the local day of
- * the newest data in the store) is still going on: met null (-1), and its
- * streak is the one before it, not broken and not yet added to.
+ * (actual and pct null) and ends a streak, except for a measurement (a
+ * discrete metric: weight, body fat, resting heart rate), which is judged
+ * on the periods that have a value: a period without one is no data (met
+ * null, HQ_GOAL_NO_DATA) and neither breaks nor extends the streak. A
+ * period whose last day is on or after the newest day of data (the
+ * caller's `newest`: the last day the store's data reaches, horizon.h) is
+ * still going on: met null (HQ_GOAL_GOING_ON), and its streak is the one
+ * before it, not broken and not yet added to. A period after the newest
+ * day makes no row.
  */
 #ifndef HQ_GOALS_H
 #define HQ_GOALS_H
@@ -59,6 +64,7 @@ struct hq_goal {
 	enum hq_period period;  /* HQ_DAY, HQ_WEEK or HQ_MONTH */
 	int night;            /* written /night (a day period) */
 	enum hq_goal_figure figure;
+	int measurement;      /* judged on the periods with a value */
 	char where[256];      /* the config's FILE:LINE, "" when none */
 };
 
@@ -80,13 +86,20 @@ enum hq_goal_figure hq_goal_figure_of(const struct hq_metric_info *m);
 double hq_goal_figure_over(enum hq_goal_figure f, const int64_t *day,
     const double *v, size_t n, int64_t first, int64_t last, int *days);
 
+/* A row's met: kept or not, or null for one of two reasons. */
+enum {
+	HQ_GOAL_NOT_MET = 0, HQ_GOAL_MET = 1,
+	HQ_GOAL_GOING_ON = -1,   /* ends on or after the newest day of data */
+	HQ_GOAL_NO_DATA = -2,    /* a measurement's period without a value */
+};
+
 struct hq_goal_row {
 	const struct hq_goal *goal;
 	int64_t first_day, last_day;  /* the period's days, inclusive */
 	char period[16];             /* 2026-11-23, 2026-W48, 2026-11 */
 	double target;
 	double actual, pct;          /* NaN: no value in the period */
-	int met;                     /* 1, 0, or -1 still going on (null) */
+	int met;                     /* HQ_GOAL_MET ... (< 0: null) */
 	long streak;
 	int days;                    /* days (nights) with a value */
 };
@@ -100,7 +113,8 @@ typedef int hq_goal_row_fn(void *arg, const struct hq_goal_row *r);
  * (day numbers, inclusive), oldest first. targets: NULL, or each day's
  * own target (Apple's activity rings, whose goals change from day to day;
  * a period's target is its last value's, g->target without one). newest:
- * the local day number of the newest data. 0, or -1 when fn said stop. */
+ * the last local day of data; a period starting after it makes no row.
+ * 0, or -1 when fn said stop. */
 int hq_goal_eval(const struct hq_goal *g, const int64_t *day, const double *v,
     const double *targets, size_t n, int64_t from, int64_t to, int64_t newest,
     hq_goal_row_fn *fn, void *arg);

@@ -62,6 +62,10 @@ struct hq_ingest_counts {
 	long units_unconverted; /* samples stored in a unit hq cannot convert */
 	long lab_results;   /* lab results read (new or not), also in records */
 	long dexa_fields;   /* DEXA fields read, also in records */
+	long partial;       /* files imported in part (a FIT that ends early) */
+	/* A device file's local time, as it states it, when it is not the
+	 * zone's (hq_ingest_stated_offset): minutes east of UTC. */
+	int offset_differs, stated_offset_min, zone_offset_min;
 };
 
 struct hq_ingest;
@@ -87,6 +91,11 @@ void hq_ingest_set_where(struct hq_ingest *ig, hq_ingest_where_fn *fn,
 /* Call the progress function if enough time has passed (cheap). */
 void hq_ingest_tick(struct hq_ingest *ig, const struct hq_input *in);
 const struct hq_ingest_counts *hq_ingest_counts(const struct hq_ingest *ig);
+/* What the file was, as its summary says it when the reader knows better
+ * than the format that opened it ("gpx.gz" for a gzip of a GPX file; the
+ * import row keeps the format's name); NULL when none was set. */
+void hq_ingest_set_format(struct hq_ingest *ig, const char *format);
+const char *hq_ingest_format(const struct hq_ingest *ig);
 struct hq_store *hq_ingest_store(struct hq_ingest *ig);
 int64_t hq_ingest_import_id(const struct hq_ingest *ig);
 /* The id the first sample of this import gets (ids only grow). */
@@ -135,6 +144,16 @@ void hq_ingest_warn(struct hq_ingest *ig, const char *fmt, ...)
  * device file's invalid heart rates). */
 void hq_ingest_skip_n(struct hq_ingest *ig, long n, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* A file imported in part: what it holds up to where it ends early (a
+ * FIT file whose device died), warned by the reader; hq-ingest then exits
+ * 1. */
+void hq_ingest_partial(struct hq_ingest *ig);
+/* The file states its local time as stated_min minutes east of UTC where
+ * the zone in force says zone_min (a FIT activity's local_timestamp, a
+ * GPX time with an offset): kept in the counts for hq-ingest, which says
+ * which zone days are counted in when nobody chose it. */
+void hq_ingest_stated_offset(struct hq_ingest *ig, int stated_min,
+    int zone_min);
 /* Characters dropped because the format forbids them (XML controls). */
 void hq_ingest_dropped_chars(struct hq_ingest *ig, long n);
 

@@ -90,6 +90,7 @@ struct hq_ingest {
 	hq_ingest_where_fn *where;
 	void *where_arg;
 	char *path;                 /* the file, for warnings without where */
+	char format[32];            /* what the summary says, if set */
 	double last_tick;
 	unsigned ticks;
 	struct zone_seen zones[MAX_ZONES];

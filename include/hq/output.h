@@ -74,7 +74,8 @@ int hq_out_free(struct hq_out *o);
  * with up to 10 significant digits. */
 void hq_format_number(double v, char *buf, size_t n);
 /* A number as a person reads it in a table: up to four significant
- * digits, whole numbers from 1000 on, "-" for NaN. */
+ * digits, whole numbers from 1000 on, 0 under 0.0001 (never scientific
+ * notation), "-" for NaN. sense.h rounds to a unit's sense. */
 void hq_format_short(double v, char *buf, size_t n);
 
 #endif

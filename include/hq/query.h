@@ -77,7 +77,8 @@ struct hq_query {
 	const struct hq_priority *priority;  /* NULL: the default */
 	int sleep_cutoff;         /* hour; 0 is taken as 18 */
 	/* A night counts once its window has closed (the cut-off hour of its
-	 * date) by this instant; later ones are still going on and make no
+	 * date) by this instant, or once its last sample ended an hour before
+	 * it (hq_sleep_night_counts); others are still going on and make no
 	 * row. 0: the newest export date in the store, or now if sooner. */
 	int64_t nights_until;
 	const struct hq_dayset *days;        /* only these local days; NULL: all */

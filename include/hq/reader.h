@@ -44,6 +44,9 @@ struct hq_read_opts {
 	/* The --format word given (NULL: sniffed): a reader of archives
 	 * (devicezip.h) reads the files inside as that format. */
 	const char *family;
+	/* --strict: a file read in part (a FIT file that ends early) is
+	 * refused whole instead. */
+	int strict;
 };
 
 /* 1 when the first n bytes of a file are this format's (n may be short

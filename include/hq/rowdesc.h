@@ -35,6 +35,9 @@ enum hq_col_type {
 	HQ_COL_CHARS,    /* a char array in the struct */
 	HQ_COL_NUM,      /* double; NaN → null */
 	HQ_COL_SHORT,    /* double as a person reads it (hq_format_short) */
+	HQ_COL_SENSE,    /* double to the sense of the unit .konst (sense.h:
+	                  * "14,519", "64.9", "6 h 44 min"), for a table */
+	HQ_COL_CHANGE,   /* the same with its sign: "+0.3", "-1,256" */
 	HQ_COL_INT64,    /* int64_t */
 	HQ_COL_LONG,     /* long */
 	HQ_COL_BOOL,     /* int, true or false */
@@ -66,7 +69,7 @@ struct hq_col {
 	struct hq_out_fit fit;      /* in a table */
 	hq_col_text_fn *text;       /* HQ_COL_TEXT */
 	hq_col_num_fn *num;         /* HQ_COL_CALC */
-	const char *konst;          /* HQ_COL_CONST */
+	const char *konst;          /* HQ_COL_CONST; the unit of HQ_COL_SENSE */
 	hq_col_put_fn *put;         /* HQ_COL_PUT */
 };
 

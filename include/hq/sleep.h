@@ -46,6 +46,15 @@ int64_t hq_sleep_night_of(int64_t end, int cutoff_hour);
 /* When the window of the night dated day (a local day number) closes: the
  * cut-off hour of that date, after which no sample can join it. */
 int64_t hq_sleep_night_closes(int64_t day, int cutoff_hour);
+/* A night still going on is not a short night: a night whose window is
+ * still open at until (the newest export date in the store, or now when
+ * sooner) counts only once its last sample ended HQ_SLEEP_UP_SECONDS
+ * before until (the person is up: an export at 08:00 counts the night
+ * that ended at 06:30; one at 23:30, during the night, does not). A
+ * night whose window has closed by until always counts. */
+#define HQ_SLEEP_UP_SECONDS 3600
+int hq_sleep_night_counts(const struct hq_night *night, int cutoff_hour,
+    int64_t until);
 /* Nights, oldest first. */
 void hq_sleep_nights(const struct hq_sleep_sample *in, size_t n,
     int cutoff_hour, struct hq_night **out, size_t *nout);

@@ -52,13 +52,41 @@ struct hq_week_measure {
 	int days[HQ_WEEK_SPAN];
 };
 
+/* A goal over the week, for the page: its target and how the week went. */
+struct hq_week_goal {
+	char name[64];            /* steps, move */
+	char target[64];          /* ">= 10,000 a day" */
+	char week[96];            /* "met on 5 of 7 days", "390 min: met" */
+	int met;                  /* the mark (goals.h's met): a week's or a
+	                           * month's; a day goal met every day of the
+	                           * week, or none; else -1 */
+	long streak;              /* periods met in a row, at the last one */
+	char per[8];              /* what the streak counts: day, week ... */
+};
+
+/* An alert of the week (alert.h), for the page. */
+struct hq_week_alert {
+	int64_t day;
+	char kind[16];
+	char message[200];
+};
+
 struct hq_week {
 	int64_t monday;           /* the week's first local day number */
+	int64_t last;             /* the last day of data (horizon.h): no
+	                           * figure reaches past it */
 	char label[16];           /* "2026-W47" */
 	struct hq_week_measure m[HQ_WEEK_MEASURES];
 	size_t n;
 	char note[1100];          /* "" or why load and ctl are left out (the
 	                           * athlete's settings do not hold together) */
+	/* hq_week_goals_alerts: the page's goals and alerts */
+	struct hq_week_goal *goals;
+	size_t ngoals;
+	struct hq_week_alert *alerts;
+	size_t nalerts;
+	int alerts_read;          /* the alerts were asked (none: nothing off) */
+	char goals_note[600];     /* "" or why the goals are left out */
 };
 
 /* The Monday of the ISO week a --week value names ("2026-W47"): 0, or -1
@@ -67,14 +95,26 @@ struct hq_week {
 int hq_week_parse(const char *arg, int64_t now, int64_t *monday,
     struct hq_err *e);
 
-/* Every measure of the week starting on monday and the 12 before it.
- * cfg: the configuration whose [athlete] settings (with the store's
- * defaults, athlete.h) give load and ctl; NULL leaves those two out, and
- * so does an error of the athlete's settings (w->note says it, for the
- * command to warn: the rest of the week still stands). 0, or -1 with e
- * set. */
+/* Every measure of the week starting on monday and the 12 before it, as
+ * far as the store's data reaches at now (horizon.h: ctl is the one on
+ * the week's last day of data). cfg: the configuration whose [athlete]
+ * settings (with the store's defaults, athlete.h) give load and ctl; NULL
+ * leaves those two out, and so does an error of the athlete's settings
+ * (w->note says it, for the command to warn: the rest of the week still
+ * stands). 0; 1 when the week begins after the newest data or today (e
+ * says so: a future week has no rows); -1 with e set. */
 int hq_week_run(const struct hq_corr_store *cs, const struct hq_config *cfg,
-    int64_t monday, struct hq_week *w, struct hq_err *e);
+    int64_t monday, int64_t now, struct hq_week *w, struct hq_err *e);
+
+/* The week's goals (the config's [goals] and Apple's rings, as hq-report
+ * goals gives them over the week's days) and its alerts (as hq-report
+ * alerts over the week's days), for the page: one mail says it all. A
+ * config whose goals do not read leaves the goals out (w->goals_note says
+ * why) and the rest stands. 0, or -1 with e set. hq_week_done frees them. */
+int hq_week_goals_alerts(const struct hq_corr_store *cs,
+    const struct hq_config *cfg, int64_t now, struct hq_week *w,
+    struct hq_err *e);
+void hq_week_done(struct hq_week *w);
 
 /* Which of w's weeks holds local day d: 0 (the oldest) to
  * HQ_WEEK_SPAN - 1 (the week itself), -1 outside them. */

@@ -93,6 +93,8 @@ int hq_workout_has_same(struct hq_store *s);
  *                  "virtual_activity") or null
  *   virtual_route  true when the route is a game's map (Zwift), not
  *                  places visited
+ *   partial        true when the device file ended early (a watch that
+ *                  died): the workout holds what it had recorded
  *   route_points, route_distance_km (haversine sum), route_elevation_gain_m
  *                  (sum of the rises), route_duration_min,
  *                  route_min_lat/_min_lon/_max_lat/_max_lon   when it has a route.

@@ -50,6 +50,12 @@ int hq_zone_choose(const char *option, const struct hq_config *cfg,
  * how to choose another, in two lines (a '\n' between); "" otherwise. */
 void hq_zone_note(const struct hq_zone_choice *z, char *buf, size_t n);
 
+/* For a person, when the machine's zone was taken (HQ_ZONE_SYSTEM) while a
+ * device file states its local time otherwise (hq-ingest): which, and how
+ * to choose, in three lines. */
+void hq_zone_offset_note(const char *file, int stated_min, int zone_min,
+    char *buf, size_t n);
+
 /* What every reading command does first: the configuration's warnings
  * said (hq_warn), the zone chosen (hq_zone_choose) and, when the data
  * chose it and standard error is a terminal, the note said. 0, or -1

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "hq/alert.h"
+#include "hq/time.h"
 
 /* hq-report alerts' rules per measure (SPEC.md): z against the 28 days
  * before. A new measure is a line here. */
@@ -183,5 +184,43 @@ hq_alert_lab(const struct hq_lab_row *r, int64_t day, struct hq_alert *a)
 	    r->unit && *r->unit ? " " : "", r->unit ? r->unit : "",
 	    strcmp(r->flag, "H") == 0 ? "high" : "low",
 	    *range ? " (range " : "", range, *range ? ")" : "");
+	return 1;
+}
+
+/* Watched for silence: the rules' measures and the CGM's readings. */
+static const struct { const char *metric, *what; } watched[] = {
+	{ "resting_heart_rate", "resting HR" },
+	{ "heart_rate_variability_sdnn", "HRV" },
+	{ "sleep", "sleep" },
+	{ "blood_glucose", "glucose" },
+};
+
+const char *
+hq_alert_watched_at(size_t i, const char **what)
+{
+	if (i >= sizeof watched / sizeof watched[0])
+		return NULL;
+	*what = watched[i].what;
+	return watched[i].metric;
+}
+
+int
+hq_alert_stale(const char *measure, const char *what, int64_t newest,
+    int64_t end, int64_t day, struct hq_alert *a)
+{
+	char since[16];
+	double days = (double)(end - newest) / 86400;
+
+	if (!(end - newest > (int64_t)HQ_ALERT_STALE_DAYS * 86400))
+		return 0;
+	hq_time_format_day(hq_time_local_day(newest), since, sizeof since);
+	a->day = day;
+	a->measure = measure;
+	a->kind = "stale";
+	a->value = floor(days);
+	a->baseline_mean = a->baseline_sd = a->z = NAN;
+	a->unit = "d";
+	snprintf(a->message, sizeof a->message, "no %s since %s (%.0f days): "
+	    "has the import stopped?", what, since, floor(days));
 	return 1;
 }

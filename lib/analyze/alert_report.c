@@ -9,6 +9,7 @@
 #include "hq/buf.h"
 #include "hq/cgm_report.h"
 #include "hq/correlate.h"
+#include "hq/horizon.h"
 #include "hq/report_read.h"
 #include "hq/rowdesc.h"
 #include "hq/time.h"
@@ -117,6 +118,36 @@ cgm(struct hq_store *s, int64_t from, int64_t to, struct alerts *al,
 	return 0;
 }
 
+/* The watched measures and the newest import, against the range's end:
+ * its last day's end, or now when sooner. */
+static int
+stale(struct hq_store *s, int64_t to, int64_t now, struct alerts *al,
+    struct hq_err *e)
+{
+	int64_t end = hq_time_day_start(to + 1), t;
+	const char *metric, *what;
+	struct hq_alert a;
+	int none;
+
+	if (now < end)
+		end = now;
+	al->rank = 3;
+	for (size_t i = 0; (metric = hq_alert_watched_at(i, &what)); i++) {
+		if (hq_horizon_metric_newest(s, metric, &t, &none, e))
+			return -1;
+		/* Silent for longer than a baseline: no longer watched. */
+		if (none || t < end - (int64_t)HQ_ALERT_BASELINE_DAYS * 86400)
+			continue;
+		if (hq_alert_stale(metric, what, t, end, to, &a))
+			keep(al, &a);
+	}
+	if (hq_horizon_import_newest(s, &t, &none, e))
+		return -1;
+	if (!none && hq_alert_stale("import", "new export", t, end, to, &a))
+		keep(al, &a);
+	return 0;
+}
+
 /* ---- rows ------------------------------------------------------------------ */
 
 static int
@@ -148,27 +179,45 @@ static const struct hq_col alert_cols[] = {
 };
 
 long
-hq_alerts_report_out(struct hq_store *s, const struct hq_select *settings,
-    int64_t from, int64_t to, struct hq_out *o, struct hq_err *e)
+hq_alerts_each(struct hq_store *s, const struct hq_select *settings,
+    int64_t from, int64_t to, int64_t now, hq_alert_fn *fn, void *arg,
+    struct hq_err *e)
 {
 	struct alerts al = { 0 };
 	long n = -1;
 
 	if (baselines(s, settings, from, to, &al, e) == 0 &&
-	    lab_alerts(s, from, to, &al, e) == 0 && cgm(s, from, to, &al, e) == 0) {
+	    lab_alerts(s, from, to, &al, e) == 0 && cgm(s, from, to, &al, e) == 0 &&
+	    stale(s, to, now, &al, e) == 0) {
 		if (al.n > 1)
 			qsort(al.k, al.n, sizeof *al.k, cmp_kept);
-		if (o) {
-			hq_out_fit_cols(o, alert_cols);
-			for (size_t i = 0; i < al.n; i++) {
-				/* its own copies, now that the array stays put */
-				al.k[i].a.measure = al.k[i].measure;
-				al.k[i].a.unit = al.k[i].unit;
-				hq_out_row(o, alert_cols, &al.k[i].a);
-			}
+		for (size_t i = 0; fn && i < al.n; i++) {
+			/* its own copies, now that the array stays put */
+			al.k[i].a.measure = al.k[i].measure;
+			al.k[i].a.unit = al.k[i].unit;
+			if (fn(arg, &al.k[i].a) < 0)
+				break;
 		}
 		n = (long)al.n;
 	}
 	free(al.k);
 	return n;
+}
+
+static int
+write_row(void *arg, const struct hq_alert *a)
+{
+	hq_out_row(arg, alert_cols, a);
+	return 0;
+}
+
+long
+hq_alerts_report_out(struct hq_store *s, const struct hq_select *settings,
+    int64_t from, int64_t to, int64_t now, struct hq_out *o,
+    struct hq_err *e)
+{
+	if (o)
+		hq_out_fit_cols(o, alert_cols);
+	return hq_alerts_each(s, settings, from, to, now, o ? write_row : NULL,
+	    o, e);
 }

@@ -365,8 +365,12 @@ hq_athlete_defaults(struct hq_athlete *a, struct hq_store *s,
 		    HQ_BASIS_STORE;
 	}
 	if (!a->basis[HQ_ATH_LTHR] && !isnan(a->max_hr)) {
+		/* As sure as the less sure of the two it follows from: from
+		 * the store's max_hr and rest_hr it is the store's. */
 		a->lthr = a->rest_hr + 0.85 * (a->max_hr - a->rest_hr);
-		a->basis[HQ_ATH_LTHR] = HQ_BASIS_DEFAULT;
+		a->basis[HQ_ATH_LTHR] = a->basis[HQ_ATH_MAX_HR] <
+		    a->basis[HQ_ATH_REST_HR] ? a->basis[HQ_ATH_MAX_HR] :
+		    a->basis[HQ_ATH_REST_HR];
 	}
 	if (!isnan(a->max_hr) && !(a->max_hr > a->rest_hr)) {
 		origin(a, HQ_ATH_MAX_HR, a->max_hr, o1, sizeof o1);

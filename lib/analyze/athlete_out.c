@@ -9,7 +9,9 @@
 #include "hq/buf.h"
 #include "hq/catalog.h"
 #include "hq/config.h"
+#include "hq/horizon.h"
 #include "hq/rowdesc.h"
+#include "hq/sense.h"
 #include "hq/time.h"
 #include "hq/workout.h"
 
@@ -181,15 +183,15 @@ static const struct hq_col load_cols[] = {
 	{ LOAD("workouts_no_hr", HQ_COL_LONG, workouts_no_hr), .in = D },
 	{ LOAD("no_hr", HQ_COL_LONG, workouts_no_hr), .in = T },
 	{ LOAD("load", HQ_COL_NUM, load), .in = D },
-	{ LOAD("load", HQ_COL_SHORT, load), .in = T, .fit = R },
+	{ LOAD("load", HQ_COL_SENSE, load), .konst = "", .in = T, .fit = R },
 	{ LOAD("ctl", HQ_COL_NUM, ctl), .in = D },
-	{ LOAD("fitness", HQ_COL_SHORT, ctl), .in = T, .fit = R },
+	{ LOAD("fitness", HQ_COL_SENSE, ctl), .konst = "", .in = T, .fit = R },
 	{ LOAD("atl", HQ_COL_NUM, atl), .in = D },
-	{ LOAD("fatigue", HQ_COL_SHORT, atl), .in = T, .fit = R },
+	{ LOAD("fatigue", HQ_COL_SENSE, atl), .konst = "", .in = T, .fit = R },
 	{ LOAD("tsb", HQ_COL_NUM, tsb), .in = D },
-	{ LOAD("form", HQ_COL_SHORT, tsb), .in = T, .fit = R },
+	{ LOAD("form", HQ_COL_CHANGE, tsb), .konst = "", .in = T, .fit = R },
 	{ LOAD("ramp", HQ_COL_NUM, ramp), .in = D },
-	{ LOAD("ramp", HQ_COL_SHORT, ramp), .in = T, .fit = R },
+	{ LOAD("ramp", HQ_COL_CHANGE, ramp), .konst = "", .in = T, .fit = R },
 	{ LOAD("max_hr", HQ_COL_NUM, st.max_hr), .in = D },
 	{ LOAD("rest_hr", HQ_COL_NUM, st.rest_hr), .in = D },
 	{ LOAD("lthr", HQ_COL_NUM, st.lthr), .in = D },
@@ -205,9 +207,21 @@ hq_athlete_load_out(struct hq_store *s, const struct hq_athlete_ask *ask,
 	size_t n, i0, i1;
 	int64_t from, to, day0, day1;
 	struct settings st;
-	char head[120], set[200];
+	struct hq_horizon h;
+	char head[120], set[200], why[120];
 
 	range_of(ask, now, &from, &to, &day0, &day1);
+	/* No row past the newest data or today (a plan's rows would come
+	 * after it, marked so). */
+	if (hq_horizon_read(s, now, &h, e))
+		return -1;
+	if (day0 > h.last) {
+		hq_horizon_after(&h, day0, why, sizeof why);
+		hq_err_set(e, "no training load to show: %s", why);
+		return 1;
+	}
+	if (day1 > h.last)
+		day1 = h.last;
 	if (hq_athlete_days(s, &ask->ath, ask->types, ask->ntypes, day1, &d, &n,
 	    e))
 		return -1;
@@ -264,17 +278,25 @@ struct zones_row {
 	struct settings st;
 };
 
+/* The minutes in a zone as h:mm:ss. */
+static int
+zone_time(const void *row, char *buf, size_t n)
+{
+	hq_sense_clock(((const struct zones_row *)row)->minutes * 60, buf, n);
+	return 0;
+}
+
 #define ZONE(k, t, f) HQ_COL_AT(k, t, struct zones_row, f)
 static const struct hq_col zones_cols[] = {
 	{ ZONE("zone", HQ_COL_LONG, zone) },
 	{ ZONE("lo_bpm", HQ_COL_NUM, lo), .in = D },
-	{ ZONE("lo_bpm", HQ_COL_SHORT, lo), .in = T, .fit = R },
+	{ ZONE("lo_bpm", HQ_COL_SENSE, lo), .konst = "bpm", .in = T, .fit = R },
 	{ ZONE("hi_bpm", HQ_COL_NUM, hi), .in = D },
-	{ ZONE("hi_bpm", HQ_COL_SHORT, hi), .in = T, .fit = R },
+	{ ZONE("hi_bpm", HQ_COL_SENSE, hi), .konst = "bpm", .in = T, .fit = R },
 	{ ZONE("minutes", HQ_COL_NUM, minutes), .in = D },
-	{ ZONE("minutes", HQ_COL_SHORT, minutes), .in = T, .fit = R },
+	{ HQ_COL_FN("time", zone_time), .in = T, .fit = R },
 	{ ZONE("pct", HQ_COL_NUM, pct), .in = D },
-	{ ZONE("pct", HQ_COL_SHORT, pct), .in = T, .fit = R },
+	{ ZONE("pct", HQ_COL_SENSE, pct), .konst = "%", .in = T, .fit = R },
 	{ ZONE("max_hr", HQ_COL_NUM, st.max_hr), .in = D },
 	{ ZONE("rest_hr", HQ_COL_NUM, st.rest_hr), .in = D },
 	{ ZONE("lthr", HQ_COL_NUM, st.lthr), .in = D },
@@ -453,14 +475,11 @@ static int
 best_value(const void *row, char *buf, size_t n)
 {
 	const struct bests_row *r = row;
-	long s = lround(r->value);
 
 	if (strcmp(r->unit, "s") != 0)
 		snprintf(buf, n, "%.0f W", r->value);
-	else if (s >= 3600)
-		snprintf(buf, n, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
 	else
-		snprintf(buf, n, "%ld:%02ld", s / 60, s % 60);
+		hq_sense_clock(r->value, buf, n);
 	return 0;
 }
 
@@ -547,6 +566,11 @@ static const char *const field_names[NFIELDS] = { "duration_min",
 	"energy_kcal", "load", "elevation_gain_m", "efficiency" };
 static const char *const field_units[NFIELDS] = { "min", "km", "km/h",
 	"min/km", "bpm", "bpm", "kcal", "", "m", "m/beat" };
+/* On a terminal: the field and its unit in one short label, so that six
+ * workouts fit 80 columns. */
+static const char *const field_labels[NFIELDS] = { "time", "distance km",
+	"speed km/h", "pace /km", "avg HR bpm", "max HR bpm", "energy kcal",
+	"load", "climb m", "m per beat" };
 
 struct compared {
 	int64_t id, start;
@@ -681,7 +705,8 @@ has_field(const struct compared *w, size_t n, int f)
 	return 0;
 }
 
-/* On a terminal: a row per field, a column per workout ("11-20 #12"). */
+/* On a terminal: a row per field, a column per workout ("11-20 #12"),
+ * each figure to its sense (a time as h:mm:ss, a pace as m:ss). */
 static void
 compare_table(struct hq_out *o, const struct compared *w, size_t n)
 {
@@ -701,11 +726,15 @@ compare_table(struct hq_out *o, const struct compared *w, size_t n)
 		if (!has_field(w, n, f))
 			continue;
 		hq_out_begin(o);
-		hq_out_str(o, "field", field_names[f]);
-		hq_out_str(o, "unit", field_units[f]);
+		hq_out_str(o, "field", field_labels[f]);
 		for (size_t k = 0; k < n; k++) {
 			char v[32];
-			hq_format_short(w[k].v[f], v, sizeof v);
+			if (f == F_DURATION)
+				hq_sense_clock(w[k].v[f] * 60, v, sizeof v);
+			else if (f == F_PACE)
+				hq_sense_pace(w[k].v[f], v, sizeof v);
+			else
+				hq_sense_value(w[k].v[f], field_units[f], 0, v, sizeof v);
 			hq_out_str(o, key[k], v);
 			hq_out_fit(o, key[k], (struct hq_out_fit){ .right = 1 });
 		}

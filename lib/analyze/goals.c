@@ -83,6 +83,7 @@ hq_goal_parse(const char *key, const char *value, const char *where,
 		    "the nights are sleep (or sleep_deep, sleep_rem ...)");
 	g->unit = metric_unit(g->metric);
 	g->figure = hq_goal_figure_of(g->metric);
+	g->measurement = g->metric->kind == HQ_KIND_DISCRETE;
 
 	/* [<=|>=] NUMBER [UNIT] [/PERIOD] */
 	while (isspace((unsigned char)*s))
@@ -254,7 +255,7 @@ hq_goal_eval(const struct hq_goal *g, const int64_t *day, const double *v,
 		return 0;
 	if (start < to - MAX_SPAN)
 		start = to - MAX_SPAN;
-	for (d = start; d <= to;) {
+	for (d = start; d <= to && d <= newest;) {
 		struct hq_goal_row r;
 		double sum = 0, last = NAN;
 		memset(&r, 0, sizeof r);
@@ -274,9 +275,11 @@ hq_goal_eval(const struct hq_goal *g, const int64_t *day, const double *v,
 		r.actual = figure(g->figure, sum, last, r.days);
 		r.pct = r.target != 0 ? 100 * r.actual / r.target : NAN;
 		if (r.last_day >= newest) {
-			r.met = -1;               /* still going on */
+			r.met = HQ_GOAL_GOING_ON;
+		} else if (r.days == 0 && g->measurement) {
+			r.met = HQ_GOAL_NO_DATA;  /* nothing measured: no verdict */
 		} else if (r.days == 0) {
-			r.met = 0;
+			r.met = HQ_GOAL_NOT_MET;
 			streak = 0;
 		} else {
 			r.met = g->at_most ? r.actual <= r.target : r.actual >= r.target;

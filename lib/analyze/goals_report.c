@@ -8,7 +8,9 @@
 #include "hq/catalog.h"
 #include "hq/correlate.h"
 #include "hq/goals_report.h"
+#include "hq/horizon.h"
 #include "hq/rowdesc.h"
+#include "hq/sense.h"
 #include "hq/time.h"
 
 /* Apple's rings: the ActivitySummary columns of each (schema.c). */
@@ -24,69 +26,6 @@ const char *
 hq_goal_ring_at(size_t i)
 {
 	return i < HQ_GOAL_RINGS ? ring_table[i].name : NULL;
-}
-
-/* One integer (or NULL: *none) from sql. */
-static int
-query_int(struct hq_store *s, const char *sql, int64_t *v, int *none,
-    struct hq_err *e)
-{
-	sqlite3_stmt *st;
-	int rc;
-
-	if (hq_store_prepare(s, sql, &st, e))
-		return -1;
-	rc = sqlite3_step(st);
-	*none = rc != SQLITE_ROW || sqlite3_column_type(st, 0) == SQLITE_NULL;
-	*v = *none ? 0 : sqlite3_column_int64(st, 0);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-		hq_err_set(e, "store: %s", sqlite3_errmsg(hq_store_db(s)));
-		sqlite3_finalize(st);
-		return -1;
-	}
-	sqlite3_finalize(st);
-	return 0;
-}
-
-/* A summary's date (YYYY-MM-DD) as a day number: 0, or -1. */
-static int
-summary_day(const unsigned char *text, int64_t *day)
-{
-	int y, m, d;
-	char end;
-
-	if (!text || sscanf((const char *)text, "%4d-%2d-%2d%c", &y, &m, &d,
-	    &end) != 3 || m < 1 || m > 12 || d < 1 ||
-	    d > hq_time_days_in_month(y, m))
-		return -1;
-	*day = hq_time_days_from_civil(y, m, d);
-	return 0;
-}
-
-int
-hq_goals_newest_day(struct hq_store *s, int64_t *day, int *none,
-    struct hq_err *e)
-{
-	/* Each metric's newest start by the index on (metric_id, start). */
-	static const char *samples = "SELECT max((SELECT max(start) FROM sample "
-	    "WHERE metric_id = metric.id)) FROM metric";
-	sqlite3_stmt *st;
-	int64_t t, d;
-	int no;
-
-	if (query_int(s, samples, &t, &no, e))
-		return -1;
-	*none = no;
-	*day = no ? 0 : hq_time_local_day(t);
-	if (hq_store_prepare(s, "SELECT max(date) FROM activity_summary", &st, e))
-		return -1;
-	if (sqlite3_step(st) == SQLITE_ROW &&
-	    summary_day(sqlite3_column_text(st, 0), &d) == 0 && (*none || d > *day)) {
-		*day = d;
-		*none = 0;
-	}
-	sqlite3_finalize(st);
-	return 0;
 }
 
 /* ---- rows ------------------------------------------------------------------ */
@@ -107,17 +46,14 @@ static double target_num(const void *row) { return ((const struct grow *)row)->r
 static double actual_num(const void *row) { return ((const struct grow *)row)->r->actual; }
 static double pct_num(const void *row) { return ((const struct grow *)row)->r->pct; }
 
-/* A number with the goal's unit, for a table: "10000 count", "7 h". */
+/* A number with the goal's unit, to its sense, for a table: "10,000",
+ * "7 h", "5 h 28 min", "72.0 kg". */
 static int
 with_unit(const struct grow *g, double v, char *buf, size_t n)
 {
-	char num[40];
-
 	if (isnan(v))
 		return -1;
-	hq_format_short(v, num, sizeof num);
-	snprintf(buf, n, "%s%s%s", num, g->unit && *g->unit ? " " : "",
-	    g->unit ? g->unit : "");
+	hq_sense_value(v, g->unit, HQ_SENSE_UNIT, buf, n);
 	return 0;
 }
 
@@ -149,6 +85,15 @@ pct_text(const void *row, char *buf, size_t n)
 	return 0;
 }
 
+static int
+op_text(const void *row, char *buf, size_t n)
+{
+	const struct grow *g = row;
+
+	snprintf(buf, n, "%s", g->r->goal && g->r->goal->at_most ? "<=" : ">=");
+	return 0;
+}
+
 static void
 met_put(struct hq_out *o, const char *key, const void *row)
 {
@@ -165,7 +110,8 @@ met_text(const void *row, char *buf, size_t n)
 {
 	int met = ((const struct grow *)row)->r->met;
 
-	snprintf(buf, n, "%s", met < 0 ? "going on" : met ? "yes" : "no");
+	snprintf(buf, n, "%s", met == HQ_GOAL_GOING_ON ? "going on" :
+	    met == HQ_GOAL_NO_DATA ? "no data" : met ? "yes" : "no");
 	return 0;
 }
 
@@ -177,6 +123,7 @@ static double streak_num(const void *row) { return (double)((const struct grow *
 static const struct hq_col goal_cols[] = {
 	{ G("goal", HQ_COL_STR, goal), .fit = { .min_width = 8 } },
 	{ HQ_COL_FN("period", period_text) },
+	{ HQ_COL_FN("op", op_text), .in = D },
 	{ HQ_COL_N("target", target_num), .in = D },
 	{ HQ_COL_FN("target", target_text), .in = T },
 	{ HQ_COL_N("actual", actual_num), .in = D },
@@ -192,7 +139,6 @@ static const struct hq_col goal_cols[] = {
 
 struct emit {
 	struct hq_out *o;
-	const char *unit;
 	long rows;
 };
 
@@ -200,7 +146,7 @@ static int
 emit_row(void *arg, const struct hq_goal_row *r)
 {
 	struct emit *em = arg;
-	struct grow g = { r->goal->name, em->unit, r };
+	struct grow g = { r->goal->name, r->goal->unit, r };
 
 	hq_out_row(em->o, goal_cols, &g);
 	em->rows++;
@@ -209,22 +155,53 @@ emit_row(void *arg, const struct hq_goal_row *r)
 
 /* ---- the series ------------------------------------------------------------ */
 
-/* One configured goal over its daily values up to day to. */
+/* The rows' callback, counted. */
+struct each {
+	hq_goal_row_fn *fn;
+	void *arg;
+	long rows;
+};
+
+static int
+each_row(void *arg, const struct hq_goal_row *r)
+{
+	struct each *ea = arg;
+
+	ea->rows++;
+	return ea->fn(ea->arg, r);
+}
+
+/* One configured goal over its daily values up to day to; a metric the
+ * store has never recorded is said in notes, and makes no row. */
 static int
 config_goal(struct hq_store *s, const struct hq_select *settings,
     const struct hq_goal *g, int64_t from, int64_t to, int64_t newest,
-    struct emit *em, struct hq_err *e)
+    struct hq_buf *notes, struct each *ea, struct hq_err *e)
 {
 	struct hq_corr_store cs = { s, settings };
 	struct hq_corr_span span = { INT64_MIN, to };
 	struct hq_corr_series sr;
-	int rc;
+	int64_t t;
+	int rc, none;
 
 	if (hq_corr_load(&cs, g->metric->name, span, 0, 0, &sr, e))
 		return -1;
-	em->unit = g->unit;
+	if (sr.n == 0) {
+		if (hq_horizon_metric_newest(s, g->metric->name, &t, &none, e)) {
+			hq_corr_series_free(&sr);
+			return -1;
+		}
+		if (none && notes)
+			hq_buf_printf(notes, "%s%sgoal '%s': the store holds no %s "
+			    "at all: is it recorded, or imported?\n", g->where,
+			    *g->where ? ": " : "", g->name, g->metric->name);
+		if (none) {
+			hq_corr_series_free(&sr);
+			return 0;
+		}
+	}
 	rc = hq_goal_eval(g, sr.days, sr.v, NULL, sr.n, from, to, newest,
-	    emit_row, em);
+	    each_row, ea);
 	hq_corr_series_free(&sr);
 	return rc;
 }
@@ -232,7 +209,7 @@ config_goal(struct hq_store *s, const struct hq_select *settings,
 /* The ring goals over the activity summaries up to day to. */
 static int
 ring_goals(struct hq_store *s, int64_t from, int64_t to, int64_t newest,
-    const char *const *only, size_t nonly, struct emit *em, struct hq_err *e)
+    const char *const *only, size_t nonly, struct each *ea, struct hq_err *e)
 {
 	for (size_t k = 0; k < HQ_GOAL_RINGS; k++) {
 		const struct ring *rg = &ring_table[k];
@@ -258,7 +235,7 @@ ring_goals(struct hq_store *s, int64_t from, int64_t to, int64_t newest,
 			double x = sqlite3_column_double(st, 1), t = NAN;
 			const char *unit = k == 0 ? (const char *)sqlite3_column_text(st, 3)
 			    : NULL;
-			if (summary_day(sqlite3_column_text(st, 0), &d) || d > to)
+			if (hq_horizon_summary_day(sqlite3_column_text(st, 0), &d) || d > to)
 				continue;
 			if (sqlite3_column_type(st, 2) != SQLITE_NULL)
 				t = sqlite3_column_double(st, 2);
@@ -296,9 +273,8 @@ ring_goals(struct hq_store *s, int64_t from, int64_t to, int64_t newest,
 			for (size_t i = 0; i < n; i++)
 				if (isnan(target[i]))
 					target[i] = i ? target[i - 1] : NAN;
-			em->unit = rg->unit;
 			rc = hq_goal_eval(&g, day, v, target, n, from, to, newest,
-			    emit_row, em);
+			    each_row, ea);
 		}
 		free(day);
 		free(v);
@@ -310,30 +286,51 @@ ring_goals(struct hq_store *s, int64_t from, int64_t to, int64_t newest,
 }
 
 int
-hq_goals_report_out(struct hq_store *s, const struct hq_select *settings,
+hq_goals_each(struct hq_store *s, const struct hq_select *settings,
     const struct hq_goal *goals, size_t n, int64_t from, int64_t to,
-    int rings, const char *const *only, size_t nonly, struct hq_out *o,
-    struct hq_err *e)
+    int64_t now, int rings, const char *const *only, size_t nonly,
+    struct hq_buf *notes, hq_goal_row_fn *fn, void *arg, struct hq_err *e)
 {
-	struct emit em = { o, NULL, 0 };
-	int64_t newest;
-	int none;
+	struct each ea = { fn, arg, 0 };
+	struct hq_horizon h;
+	char why[120];
 
-	if (hq_goals_newest_day(s, &newest, &none, e))
+	if (hq_horizon_read(s, now, &h, e))
 		return -1;
-	if (none)
-		newest = to + 1;       /* nothing stored: no period has ended */
-	hq_out_fit_cols(o, goal_cols);
+	if (h.none) {
+		hq_err_set(e, "the store holds no data yet: import an export "
+		    "(hq-ingest)");
+		return 1;
+	}
 	for (size_t i = 0; i < n; i++)
-		if (config_goal(s, settings, &goals[i], from, to, newest, &em, e))
+		if (config_goal(s, settings, &goals[i], from, to, h.last, notes,
+		    &ea, e))
 			return -1;
-	if (rings && ring_goals(s, from, to, newest, only, nonly, &em, e))
+	if (rings && ring_goals(s, from, to, h.last, only, nonly, &ea, e))
 		return -1;
-	if (em.rows == 0) {
+	if (ea.rows == 0 && from > h.last) {
+		hq_horizon_after(&h, from, why, sizeof why);
+		hq_err_set(e, "no goal's period to show: %s", why);
+		return 1;
+	}
+	if (ea.rows == 0) {
 		hq_err_set(e, n ? "no period of a goal in the range" :
 		    "no goals: write them under [goals] in the config (hq(7)), "
 		    "or import an Apple Health export with activity rings");
 		return 1;
 	}
 	return 0;
+}
+
+int
+hq_goals_report_out(struct hq_store *s, const struct hq_select *settings,
+    const struct hq_goal *goals, size_t n, int64_t from, int64_t to,
+    int64_t now, int rings, const char *const *only, size_t nonly,
+    struct hq_buf *notes, struct hq_out *o, struct hq_err *e)
+{
+	struct emit em = { o, 0 };
+
+	hq_out_fit_cols(o, goal_cols);
+	return hq_goals_each(s, settings, goals, n, from, to, now, rings, only,
+	    nonly, notes, emit_row, &em, e);
 }

@@ -18,6 +18,21 @@ struct trend_row {
 	double slope, lo, hi, tau, p;
 };
 
+/* p for people: two significant digits, never scientific notation. */
+static int
+p_text(const void *row, char *buf, size_t n)
+{
+	double p = ((const struct trend_row *)row)->p;
+
+	if (isnan(p))
+		return -1;
+	if (p < 0.0001)
+		snprintf(buf, n, "< 0.0001");
+	else
+		snprintf(buf, n, "%.2g", p);
+	return 0;
+}
+
 #define TR(k, t, f) HQ_COL_AT(k, t, struct trend_row, f)
 static const struct hq_col trend_cols[] = {
 	{ TR("metric", HQ_COL_STR, metric), .fit = { .min_width = 12 } },
@@ -33,7 +48,7 @@ static const struct hq_col trend_cols[] = {
 	{ TR("tau", HQ_COL_NUM, tau), .in = HQ_COL_DATA },
 	{ TR("tau", HQ_COL_SHORT, tau), .in = HQ_COL_TABLE },
 	{ TR("p", HQ_COL_NUM, p), .in = HQ_COL_DATA },
-	{ TR("p", HQ_COL_SHORT, p), .in = HQ_COL_TABLE },
+	{ HQ_COL_FN("p", p_text), .in = HQ_COL_TABLE },
 	{ TR("unit", HQ_COL_STR0, unit), .fit = { .drop = 1 } },
 	{ .key = NULL },
 };

@@ -6,8 +6,10 @@
 #include "hq/cgm_report.h"
 #include "hq/correlate.h"
 #include "hq/goals.h"
+#include "hq/horizon.h"
 #include "hq/report_read.h"
 #include "hq/rowdesc.h"
+#include "hq/sense.h"
 #include "hq/time.h"
 #include "hq/week.h"
 #include "hq/workout.h"
@@ -219,14 +221,24 @@ load_labs(struct hq_store *s, const struct hq_week *w,
 
 int
 hq_week_run(const struct hq_corr_store *cs, const struct hq_config *cfg,
-    int64_t monday, struct hq_week *w, struct hq_err *e)
+    int64_t monday, int64_t now, struct hq_week *w, struct hq_err *e)
 {
+	struct hq_horizon h;
+	char why[120];
 	int rc = 0;
 
 	memset(w, 0, sizeof *w);
 	w->monday = monday;
 	hq_time_bucket_label(hq_time_day_start(monday), HQ_WEEK, w->label,
 	    sizeof w->label);
+	if (hq_horizon_read(cs->s, now, &h, e))
+		return -1;
+	w->last = h.last;
+	if (monday > h.last) {
+		hq_horizon_after(&h, monday, why, sizeof why);
+		hq_err_set(e, "no data in %s: its Monday %s", w->label, why);
+		return 1;
+	}
 	w->n = HQ_WEEK_MEASURES;
 	for (size_t i = 0; i < w->n; i++) {
 		w->m[i].name = specs[i].name;
@@ -272,17 +284,60 @@ struct week_row {
 	long days;
 };
 
+/* A table's figures to their measure's sense: 14,519 steps, 6 h 44 min of
+ * sleep, a change with its sign (sense.h). */
+static int
+value_text(const void *row, char *buf, size_t n)
+{
+	const struct week_row *r = row;
+
+	hq_sense_value(r->value, r->unit, 0, buf, n);
+	return 0;
+}
+
+static int
+previous_text(const void *row, char *buf, size_t n)
+{
+	const struct week_row *r = row;
+
+	hq_sense_value(r->previous, r->unit, 0, buf, n);
+	return 0;
+}
+
+static int
+change_text(const void *row, char *buf, size_t n)
+{
+	const struct week_row *r = row;
+
+	hq_sense_value(r->change, r->unit, HQ_SENSE_SIGN, buf, n);
+	return 0;
+}
+
+/* The unit, but for hours, which the figures say themselves. */
+static int
+unit_text(const void *row, char *buf, size_t n)
+{
+	const char *u = ((const struct week_row *)row)->unit;
+
+	if (!u || !*u || strcmp(u, "h") == 0)
+		return -1;
+	snprintf(buf, n, "%s", u);
+	return 0;
+}
+
 #define WR(k, t, f) HQ_COL_AT(k, t, struct week_row, f)
+#define RIGHT { .right = 1 }
 static const struct hq_col week_cols[] = {
 	{ WR("measure", HQ_COL_STR, measure) },
 	{ WR("week", HQ_COL_STR, week) },
 	{ WR("value", HQ_COL_NUM, value), .in = HQ_COL_DATA },
-	{ WR("value", HQ_COL_SHORT, value), .in = HQ_COL_TABLE },
+	{ HQ_COL_FN("value", value_text), .in = HQ_COL_TABLE, .fit = RIGHT },
 	{ WR("previous", HQ_COL_NUM, previous), .in = HQ_COL_DATA },
-	{ WR("previous", HQ_COL_SHORT, previous), .in = HQ_COL_TABLE },
+	{ HQ_COL_FN("previous", previous_text), .in = HQ_COL_TABLE, .fit = RIGHT },
 	{ WR("change", HQ_COL_NUM, change), .in = HQ_COL_DATA },
-	{ WR("change", HQ_COL_SHORT, change), .in = HQ_COL_TABLE },
-	{ WR("unit", HQ_COL_STR0, unit) },
+	{ HQ_COL_FN("change", change_text), .in = HQ_COL_TABLE, .fit = RIGHT },
+	{ WR("unit", HQ_COL_STR0, unit), .in = HQ_COL_DATA },
+	{ HQ_COL_FN("unit", unit_text), .in = HQ_COL_TABLE },
 	{ WR("days", HQ_COL_LONG, days) },
 	{ .key = NULL },
 };

@@ -30,7 +30,10 @@ hq_week_training(struct hq_store *s, const struct hq_config *cfg,
 			load->days[k]++;
 			ctl->days[k]++;
 		}
-		if (d[i].day == w->monday - 7 * (HQ_WEEK_SPAN - 1 - k) + 6)
+		/* ctl on the week's last day, or on the last day of data
+		 * when the week runs past it (ctl decays on, without data) */
+		int64_t sunday = w->monday - 7 * (HQ_WEEK_SPAN - 1 - k) + 6;
+		if (d[i].day == (sunday < w->last ? sunday : w->last))
 			ctl->value[k] = d[i].ctl;
 	}
 	free(d);

@@ -98,15 +98,23 @@ next_line(FILE *fp, char *buf, const char **why)
 	return ch == EOF && n == 0 ? 0 : 1;
 }
 
+static void warn(struct hq_config *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 /* 0, or -1 when the file already has HQ_CONFIG_MAX_KEYS keys. */
 static int
 add(struct hq_config *c, const char *section, const char *key, const char *value,
     long line)
 {
-	/* A later line wins over an earlier one. */
+	/* A later line wins over an earlier one, and says so: a goal or a
+	 * setting written twice is a slip, not a choice. */
 	for (size_t i = 0; i < c->n; i++)
 		if (strcmp(c->e[i].section, section) == 0 &&
 		    strcmp(c->e[i].key, key) == 0) {
+			warn(c, "%s:%ld: '%s'%s%s%s is set again (line %ld set it "
+			    "too): this line's value counts", c->path, line, key,
+			    *section ? " under [" : "", section, *section ? "]" : "",
+			    c->e[i].line);
 			free(c->e[i].value);
 			c->e[i].value = hq_xstrdup(value);
 			c->e[i].line = line;
@@ -125,9 +133,6 @@ add(struct hq_config *c, const char *section, const char *key, const char *value
 	c->n++;
 	return 0;
 }
-
-static void warn(struct hq_config *c, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
 
 static void
 warn(struct hq_config *c, const char *fmt, ...)
@@ -222,9 +227,15 @@ hq_config_load(const char *path, struct hq_err *e)
 	c->path = hq_xstrdup(path);
 	fp = fopen(path, "r");
 	if (!fp) {
-		if (errno == ENOENT)
+		int err = errno;
+		const char *named = getenv("HQ_CONFIG");
+		/* The default file may well be missing; one named is meant. */
+		if (err == ENOENT && path == defpath && named && *named)
+			warn(c, "HQ_CONFIG names %s, which does not exist: no goals "
+			    "nor settings are read from it", path);
+		if (err == ENOENT)
 			return c;
-		hq_err_set(e, "%s: %s", path, strerror(errno));
+		hq_err_set(e, "%s: %s", path, strerror(err));
 		hq_config_free(c);
 		return NULL;
 	}

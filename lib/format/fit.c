@@ -85,6 +85,12 @@ struct hq_fit {
 	uint32_t last_time;        /* raw, for compressed headers */
 	int have_acc;
 	uint32_t acc_value, acc_last;   /* record distance, 1/16 m */
+	/* hr (132): event_timestamp accumulated in 1/1024 s, across chained
+	 * files as the SDK's decoder keeps it; the message's values. */
+	int have_hr_acc;
+	uint32_t hr_acc_value, hr_acc_last;
+	uint32_t hr_event[64];
+	int truncated;             /* the input ended inside a file */
 
 	struct hq_fit_field fields[255];
 	uint8_t at[256];
@@ -167,6 +173,12 @@ int
 hq_fit_files(const struct hq_fit *d)
 {
 	return d->files;
+}
+
+int
+hq_fit_truncated(const struct hq_fit *d)
+{
+	return d->truncated;
 }
 
 const struct hq_fit_header *
@@ -403,6 +415,47 @@ accumulate(struct hq_fit *d, uint32_t value, unsigned nbits)
 	return d->acc_value;
 }
 
+/* An hr message's event_timestamp values as Garmin's SDK reads them:
+ * a full field (9, uint32 array) as written, each value restarting the
+ * accumulator; event_timestamp_12 (10, bytes) as up to ten 12-bit
+ * values, least significant bits first, each accumulated (a rollover
+ * carries). Raw, in 1/1024 s. */
+static void
+hr_events(struct hq_fit *d, struct hq_fit_msg *m)
+{
+	const struct hq_fit_field *f = hq_fit_find(m, 9);
+	int64_t v;
+	int n = 0;
+
+	if (f && (f->type == HQ_FIT_UINT32 || f->type == HQ_FIT_UINT32Z))
+		for (unsigned i = 0; i < f->count && n < 63; i++)
+			if (hq_fit_int(f, i, &v)) {
+				d->have_hr_acc = 1;
+				d->hr_acc_value = d->hr_acc_last = (uint32_t)v;
+				d->hr_event[n++] = (uint32_t)v;
+			}
+	f = hq_fit_find(m, 10);
+	if (f && f->type == HQ_FIT_BYTE && hq_fit_int(f, 0, &v)) {
+		n = 0;
+		for (unsigned bit = 0; n < 10 && bit + 12 <= 8u * f->size;
+		    bit += 12) {
+			uint32_t raw = 0;
+			for (unsigned k = 0; k < 12; k++)
+				raw |= (uint32_t)(f->raw[(bit + k) / 8] >>
+				    ((bit + k) % 8) & 1) << k;
+			if (!d->have_hr_acc) {
+				d->have_hr_acc = 1;
+				d->hr_acc_value = d->hr_acc_last = raw;
+			}
+			d->hr_acc_value += (raw - d->hr_acc_last) & 0xFFF;
+			d->hr_acc_last = raw;
+			d->hr_event[n++] = d->hr_acc_value;
+		}
+	}
+	m->hr_event = d->hr_event;
+	m->hr_nevent = n;
+}
+
 static int
 data(struct hq_fit *d)
 {
@@ -455,6 +508,8 @@ data(struct hq_fit *d)
 		m.time = (int64_t)t5 + HQ_FIT_EPOCH;
 	}
 
+	if (m.global == HQ_FIT_HR)
+		hr_events(d, &m);
 	if (m.global == HQ_FIT_RECORD) {
 		int64_t v;
 
@@ -578,6 +633,7 @@ hq_fit_end(struct hq_fit *d, struct hq_err *e)
 	}
 	if (d->state == S_HEADER && d->have == 0 && d->files > 0)
 		return 0;
+	d->truncated = d->files > 0;
 	if (d->off == 0)
 		fail(d, 0, "empty, not a FIT file");
 	else if (d->state == S_CRC && d->have == 0)
@@ -904,6 +960,23 @@ hq_fit_record(const struct hq_fit_msg *m, struct hq_fit_record *r)
 }
 
 int
+hq_fit_hr(const struct hq_fit_msg *m, struct hq_fit_hr *hr)
+{
+	double v;
+
+	if (m->global != HQ_FIT_HR)
+		return -1;
+	hr->time = hq_fit_time(m, 253);
+	hr->fractional = hq_fit_num(m, 0, 32768, 0);
+	if (isnan(hr->fractional) && hq_fit_value(hq_fit_find(m, 1), 0, &v))
+		hr->fractional = v / 256;     /* time256, its component */
+	hr->bpm = hq_fit_find(m, 6);
+	hr->nevent = m->hr_nevent;
+	hr->event = m->hr_event;
+	return 0;
+}
+
+int
 hq_fit_event(const struct hq_fit_msg *m, struct hq_fit_event *ev)
 {
 	if (m->global != HQ_FIT_EVENT)
@@ -1012,17 +1085,4 @@ hq_fit_sub_sport_name(int sub_sport)
 		{ 48, "commuting" }, { 58, "virtual_activity" },
 	};
 	return LOOKUP(t, sub_sport);
-}
-
-const char *
-hq_fit_manufacturer_name(int manufacturer)
-{
-	static const struct name t[] = {
-		{ 1, "garmin" }, { 6, "srm" }, { 15, "dynastream" },
-		{ 23, "suunto" }, { 32, "wahoo_fitness" },
-		{ 70, "sigmasport" }, { 95, "stryd" },
-		{ 255, "development" }, { 260, "zwift" }, { 265, "strava" },
-		{ 294, "coros" },
-	};
-	return LOOKUP(t, manufacturer);
 }

@@ -698,6 +698,8 @@ hq_format_short(double v, char *buf, size_t n)
 		snprintf(buf, n, "-");
 	else if (fabs(v) >= 1000)
 		snprintf(buf, n, "%.0f", v);
+	else if (fabs(v) < 0.0001)       /* where %g turns to 1.117e-12 */
+		snprintf(buf, n, "0");
 	else
 		snprintf(buf, n, "%.4g", v);
 }

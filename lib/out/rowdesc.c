@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "hq/rowdesc.h"
+#include "hq/sense.h"
 #include "hq/time.h"
 
 static int
@@ -36,6 +37,12 @@ cell(struct hq_out *o, const struct hq_col *c, const void *row)
 		break;
 	case HQ_COL_SHORT:      /* as every table cut it: 32 bytes */
 		hq_format_short(*(const double *)(const void *)p, buf, 32);
+		hq_out_str(o, c->key, buf);
+		break;
+	case HQ_COL_SENSE:
+	case HQ_COL_CHANGE:
+		hq_sense_value(*(const double *)(const void *)p, c->konst,
+		    c->type == HQ_COL_CHANGE ? HQ_SENSE_SIGN : 0, buf, 64);
 		hq_out_str(o, c->key, buf);
 		break;
 	case HQ_COL_INT64:

@@ -739,7 +739,7 @@ sleep_nights(const struct hq_query *q, struct window *w, int64_t upto,
 		if (ds < q->from || ds >= q->to || !hq_query_day_ok(q, nights[i].day))
 			continue;
 		/* Still going on at the export (or now): not a short night. */
-		if (hq_sleep_night_closes(nights[i].day, cutoff) > until)
+		if (!hq_sleep_night_counts(&nights[i], cutoff, until))
 			continue;
 		if (hq_sleep_metric_seconds(q->metric.name, &nights[i], &secs) ||
 		    nights[i].n == 0)
@@ -768,9 +768,9 @@ sleep_nights(const struct hq_query *q, struct window *w, int64_t upto,
 	return rc;
 }
 
-/* The instant by which a night must have closed to count (SPEC.md): the
- * newest export date in the store, or now if sooner or if none is
- * recorded. -1 with e set. */
+/* The instant a night still open must have ended an hour before to count
+ * (hq_sleep_night_counts): the newest export date in the store, or now if
+ * sooner or if none is recorded. -1 with e set. */
 static int64_t
 nights_until(struct hq_store *s, struct hq_err *e)
 {

@@ -40,6 +40,14 @@ hq_sleep_night_closes(int64_t day, int cutoff_hour)
 	return hq_time_from_local(y, m, d, cutoff_hour, 0, 0);
 }
 
+int
+hq_sleep_night_counts(const struct hq_night *night, int cutoff_hour,
+    int64_t until)
+{
+	return hq_sleep_night_closes(night->day, cutoff_hour) <= until ||
+	    night->end <= until - HQ_SLEEP_UP_SECONDS;
+}
+
 static int
 is_asleep(int stage)
 {

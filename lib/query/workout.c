@@ -7,8 +7,10 @@
 
 #include "hq/buf.h"
 #include "hq/catalog.h"
+#include "hq/geo.h"
 #include "hq/query_int.h"
 #include "hq/rowdesc.h"
+#include "hq/sense.h"
 #include "hq/time.h"
 #include "hq/workout.h"
 
@@ -297,18 +299,6 @@ pace_speed(const struct workout *w, double *pace, double *speed)
 	*speed = (w->distance_m / 1000) / (w->duration_s / 3600);
 }
 
-/* "46:47", "1:05:20" */
-static void
-clock_text(double seconds, char *buf, size_t n)
-{
-	long s = lround(seconds);
-
-	if (s >= 3600)
-		snprintf(buf, n, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
-	else
-		snprintf(buf, n, "%ld:%02ld", s / 60, s % 60);
-}
-
 /* The pace or speed as a person reads it for w's type: "5:16/km",
  * "1:52/100m", "23.3 km/h"; "" without a distance. */
 static void
@@ -321,10 +311,10 @@ pace_text(const struct workout *w, char *buf, size_t n)
 	if (isnan(pace)) {
 		snprintf(buf, n, "%s", "");
 	} else if (pace_kind(w->type) == PACE_KM) {
-		clock_text(pace * 60, clock, sizeof clock);
+		hq_sense_clock(pace * 60, clock, sizeof clock);
 		snprintf(buf, n, "%s/km", clock);
 	} else if (pace_kind(w->type) == PACE_100M) {
-		clock_text(pace * 6, clock, sizeof clock);
+		hq_sense_clock(pace * 6, clock, sizeof clock);
 		snprintf(buf, n, "%s/100m", clock);
 	} else {
 		snprintf(buf, n, "%.1f km/h", speed);
@@ -356,7 +346,7 @@ start_clock(const void *r, char *buf, size_t n)
 static int
 duration_text(const void *r, char *buf, size_t n)
 {
-	clock_text(W_(r)->duration_s, buf, n < 40 ? n : 40);
+	hq_sense_clock(W_(r)->duration_s, buf, n < 40 ? n : 40);
 	return 0;
 }
 
@@ -860,11 +850,11 @@ out_metadata(struct hq_store *s, const struct workout *w, struct hq_out *out,
     struct hq_err *e)
 {
 	enum { TZ, INDOOR, ELEVATION, TEMP, HUMIDITY, METS, SUB, VIRTUAL,
-	    NKEYS };
+	    PARTIAL, NKEYS };
 	static const char *const keys[NKEYS] = {
 		"HKTimeZone", "HKIndoorWorkout", "HKElevationAscended",
 		"HKWeatherTemperature", "HKWeatherHumidity", "HKAverageMETs",
-		"HQSubSport", "HQVirtualRoute",
+		"HQSubSport", "HQVirtualRoute", "HQPartial",
 	};
 	char *val[NKEYS] = { 0 };
 	sqlite3_stmt *q;
@@ -904,6 +894,8 @@ out_metadata(struct hq_store *s, const struct workout *w, struct hq_out *out,
 	hq_out_str(out, "sub_sport", val[SUB]);
 	hq_out_bool(out, "virtual_route", val[VIRTUAL] &&
 	    strcmp(val[VIRTUAL], "1") == 0);
+	hq_out_bool(out, "partial", val[PARTIAL] &&
+	    strcmp(val[PARTIAL], "1") == 0);
 done:
 	for (int k = 0; k < NKEYS; k++)
 		free(val[k]);
@@ -915,12 +907,7 @@ double
 hq_workout_great_circle(double r, double lat1, double lon1, double lat2,
     double lon2)
 {
-	const double rad = M_PI / 180;
-	double dlat = (lat2 - lat1) * rad, dlon = (lon2 - lon1) * rad;
-	double a = sin(dlat / 2) * sin(dlat / 2) +
-	    cos(lat1 * rad) * cos(lat2 * rad) * sin(dlon / 2) * sin(dlon / 2);
-
-	return 2 * r * asin(sqrt(a < 1 ? a : 1));
+	return hq_geo_distance(r, lat1, lon1, lat2, lon2);
 }
 
 double

@@ -5,9 +5,11 @@
 
 #include "hq/activity.h"
 #include "hq/buf.h"
+#include "hq/geo.h"
 #include "hq/ingest.h"
 #include "hq/input.h"
 #include "hq/store.h"
+#include "hq/time.h"
 
 #define HK(x) "HKQuantityTypeIdentifier" x
 
@@ -17,10 +19,16 @@ struct session {
 	int64_t workout;          /* new to the store: its id, else 0 */
 	int64_t route;            /* its route once a point is written */
 	int seq;                  /* the route's next point */
+	/* The track's distance when the file states none (s.distance NaN):
+	 * the steps so far, and the last point measured from. */
+	double track;
+	int64_t prev_t;
+	double prev_lat, prev_lon;
 };
 
 struct mark {                 /* a lap or a timer event */
 	int64_t time;
+	int64_t end;              /* laps: INT64_MIN when not known */
 	double elapsed;           /* laps */
 	int pause;                /* timers: 1 stop, 0 start */
 };
@@ -36,6 +44,17 @@ struct hq_act {
 	struct mark *laps, *timers;
 	size_t nlaps, caplaps, ntimers, captimers;
 	long invalid_hr, zero_hr, points;
+	int64_t first_t, last_t;  /* of the points */
+	int partial;              /* the file ended early */
+	enum hq_act_sport partial_sport;
+	/* Heart beats given apart (hq_act_beat), merged into the points as
+	 * write_samples() walks them: times (Unix seconds) and rates. */
+	double *beat_t;
+	unsigned char *beat_hr;
+	size_t nbeats, capbeats;
+	long beats_over;
+	int64_t offset_t;         /* when a local offset was stated, or 0 */
+	int offset_min;
 	/* The points: in memory up to MEM_POINTS (a ride of 9 hours at 1 Hz),
 	 * past that all in the temporary table (ins). */
 	struct hq_act_point *mem;
@@ -119,6 +138,8 @@ hq_act_free(struct hq_act *a)
 	free(a->ses);
 	free(a->laps);
 	free(a->timers);
+	free(a->beat_t);
+	free(a->beat_hr);
 	free(a);
 }
 
@@ -130,9 +151,36 @@ hq_act_source(struct hq_act *a, const char *source, const char *device)
 }
 
 void
-hq_act_invalid_hr(struct hq_act *a)
+hq_act_beat(struct hq_act *a, double time, double bpm)
 {
-	a->invalid_hr++;
+	if (a->nbeats == HQ_ACT_MAX_BEATS || !isfinite(time) ||
+	    !(bpm >= 0 && bpm <= 255)) {
+		a->beats_over++;
+		return;
+	}
+	if (a->nbeats == a->capbeats) {
+		a->capbeats = a->capbeats ? 2 * a->capbeats : 1024;
+		a->beat_t = hq_xrealloc(a->beat_t, a->capbeats * sizeof *a->beat_t);
+		a->beat_hr = hq_xrealloc(a->beat_hr, a->capbeats);
+	}
+	a->beat_t[a->nbeats] = time;
+	a->beat_hr[a->nbeats++] = (unsigned char)bpm;
+}
+
+void
+hq_act_local_offset(struct hq_act *a, int64_t t, int offset_min)
+{
+	if (!a->offset_t) {
+		a->offset_t = t;
+		a->offset_min = offset_min;
+	}
+}
+
+void
+hq_act_partial(struct hq_act *a, enum hq_act_sport sport)
+{
+	a->partial = 1;
+	a->partial_sport = sport;
 }
 
 static int
@@ -152,7 +200,10 @@ hq_act_point(struct hq_act *a, const struct hq_act_point *p, struct hq_err *e)
 
 	if (isnan(q.lat) || isnan(q.lon))
 		q.lat = q.lon = NAN;
-	a->points++;
+	if (!a->points++ || q.time < a->first_t)
+		a->first_t = q.time;
+	if (a->points == 1 || q.time > a->last_t)
+		a->last_t = q.time;
 	if (!a->ins && a->nmem < MEM_POINTS) {
 		if (a->nmem == a->capmem) {
 			a->capmem = a->capmem ? 2 * a->capmem : 1024;
@@ -223,10 +274,11 @@ add_mark(struct hq_act *a, struct mark **v, size_t *n, size_t *cap,
 }
 
 int
-hq_act_lap(struct hq_act *a, int64_t start, double elapsed, struct hq_err *e)
+hq_act_lap(struct hq_act *a, int64_t start, int64_t end, double elapsed,
+    struct hq_err *e)
 {
 	return add_mark(a, &a->laps, &a->nlaps, &a->caplaps,
-	    (struct mark){ .time = start, .elapsed = elapsed }, e);
+	    (struct mark){ .time = start, .end = end, .elapsed = elapsed }, e);
 }
 
 int
@@ -267,6 +319,8 @@ session_meta(struct hq_act *a, int64_t id, const struct session *x, size_t i,
 	if (!rc && s->virtual_route)
 		rc = hq_ingest_workout_meta(a->ig, id, NULL, "HQVirtualRoute", "1",
 		    e);
+	if (!rc && a->partial)
+		rc = hq_ingest_workout_meta(a->ig, id, NULL, "HQPartial", "1", e);
 	if (!rc && a->nses > 1) {
 		snprintf(v, sizeof v, "%zu/%zu", i + 1, a->nses);
 		rc = hq_ingest_workout_meta(a->ig, id, NULL, "HQMultisportLeg", v,
@@ -289,12 +343,37 @@ session_meta(struct hq_act *a, int64_t id, const struct session *x, size_t i,
 	return rc;
 }
 
-/* Pauses and resumes, laps: those inside [start, end). A stop that no
- * start follows in the session ends it: not a pause. */
+/* Whether lap i is session k's: the laps the file gives it, else those
+ * starting inside its span, else (a lap starting before every session,
+ * as fenix 2 writes the first) the one its end falls in. */
 static int
-session_events(struct hq_act *a, int64_t id, const struct hq_act_session *s,
-    struct hq_err *e)
+lap_of(const struct hq_act *a, size_t i, size_t k)
 {
+	const struct hq_act_session *s = &a->ses[k].s;
+	const struct mark *m = &a->laps[i];
+
+	if (s->laps_given)
+		return (long)i >= s->first_lap &&
+		    (long)i - s->first_lap < s->num_laps;
+	if (m->time >= s->start && m->time < s->end)
+		return 1;
+	if (m->end == INT64_MIN || m->end <= s->start || m->end > s->end ||
+	    m->time >= a->ses[0].s.start)
+		return 0;
+	for (size_t j = 0; j < a->nses; j++)   /* in no session's span */
+		if (m->time >= a->ses[j].s.start && m->time < a->ses[j].s.end)
+			return 0;
+	return 1;
+}
+
+/* Pauses and resumes: those inside [start, end); laps: its own
+ * (lap_of). A stop that no start follows in the session ends it: not a
+ * pause. */
+static int
+session_events(struct hq_act *a, int64_t id, size_t k, struct hq_err *e)
+{
+	const struct hq_act_session *s = &a->ses[k].s;
+
 	int64_t last_start = INT64_MIN;
 	int paused = 0;
 
@@ -317,7 +396,7 @@ session_events(struct hq_act *a, int64_t id, const struct hq_act_session *s,
 	}
 	for (size_t i = 0; i < a->nlaps; i++) {
 		const struct mark *m = &a->laps[i];
-		if (m->time < s->start || m->time >= s->end)
+		if (!lap_of(a, i, k))
 			continue;
 		if (hq_ingest_workout_event(a->ig, id, NULL,
 		    "HKWorkoutEventTypeLap", m->time, m->elapsed, e))
@@ -352,7 +431,7 @@ write_sessions(struct hq_act *a, struct hq_err *e)
 		if (rc == 0)      /* imported before: its children too */
 			continue;
 		x->workout = id;
-		if (session_meta(a, id, x, i, e) || session_events(a, id, s, e))
+		if (session_meta(a, id, x, i, e) || session_events(a, id, i, e))
 			return -1;
 	}
 	return 0;
@@ -464,11 +543,93 @@ col(sqlite3_stmt *q, int i)
 	    : sqlite3_column_double(q, i);
 }
 
-/* Where write_point() is in the points: the last distance and its time. */
+/* Where write_point() is in the points: the last distance and its time;
+ * in the beats, Garmin's SDK's cursor (mergeHeartRates). */
 struct walk {
 	int64_t prev_t;
 	double prev_d;
+	size_t beat;
+	int have_range;
+	double range_start;
 };
+
+/*
+ * The heart rate of the point at t from the beats, as Garmin's FIT SDK
+ * merges them into its records (utils-hr-mesg.js, mergeHeartRates), step
+ * for step so that the same file gives the same rates: the rounded mean
+ * of the beats after the range's start and at or before t, set when a
+ * later beat closes the range; a point at the time the range starts
+ * (a repeated second) reaches back one beat. NaN when the beats leave
+ * the point as it was.
+ */
+static double
+merged_hr(const struct hq_act *a, struct walk *w, int64_t t)
+{
+	double end = (double)t, sum = 0;
+	long n = 0;
+
+	if (!w->have_range) {
+		w->have_range = 1;
+		w->range_start = end;
+	}
+	if (w->range_start == end) {
+		w->range_start--;
+		w->beat = w->beat >= 1 ? w->beat - 1 : 0;
+	}
+	for (; w->beat < a->nbeats; w->beat++) {
+		double bt = a->beat_t[w->beat];
+		if (bt > w->range_start && bt <= end) {
+			sum += a->beat_hr[w->beat];
+			n++;
+		} else if (bt > end) {
+			w->range_start = end;
+			return n > 0 ? floor(sum / (double)n + 0.5) : NAN;
+		}
+	}
+	return NAN;
+}
+
+/* Whether the timer is stopped at t (the last timer event at or before
+ * it is a stop), or was stopped in (from, t]. */
+static int
+paused(const struct hq_act *a, int64_t from, int64_t t)
+{
+	int64_t last = INT64_MIN;
+	int stop = 0;
+
+	for (size_t i = 0; i < a->ntimers; i++) {
+		const struct mark *m = &a->timers[i];
+		if (m->pause && m->time > from && m->time <= t)
+			return 1;
+		if (m->time <= t && m->time >= last) {
+			last = m->time;
+			stop = m->pause;
+		}
+	}
+	return stop;
+}
+
+/* A step of the track of session i, when the file states no distance:
+ * from the last point measured, unless the timer stopped since. */
+static void
+track_step(struct hq_act *a, long i, const struct hq_act_point *p)
+{
+	struct session *x;
+
+	if (i < 0 || !(x = &a->ses[i])->workout || !isnan(x->s.distance) ||
+	    (x->s.indoor == 1 && !x->s.virtual_route))
+		return;
+	if (paused(a, x->prev_t, p->time)) {
+		x->prev_t = INT64_MIN;
+		return;
+	}
+	if (x->prev_t != INT64_MIN)
+		x->track += hq_geo_distance(HQ_ACT_EARTH_R, x->prev_lat,
+		    x->prev_lon, p->lat, p->lon);
+	x->prev_t = p->time;
+	x->prev_lat = p->lat;
+	x->prev_lon = p->lon;
+}
 
 /* A point's values as samples of the device's source, its position into
  * its session's route. 0, or -1 with e set. */
@@ -485,10 +646,23 @@ write_point(struct hq_act *a, struct walk *w, const struct hq_act_point *p,
 	int status = 0;
 
 	hq_ingest_tick(a->ig, a->in);
-	if (!isnan(p->lat) && route_point(a, si, &(struct hq_route_point){
-	    .time = t, .lat = p->lat, .lon = p->lon, .ele = p->ele,
-	    .speed = speed, .h_acc = NAN, .v_acc = NAN, .course = NAN }, e))
-		return -1;
+	if (!isnan(p->lat)) {
+		if (route_point(a, si, &(struct hq_route_point){
+		    .time = t, .lat = p->lat, .lon = p->lon, .ele = p->ele,
+		    .speed = speed, .h_acc = NAN, .v_acc = NAN, .course = NAN },
+		    e))
+			return -1;
+		track_step(a, si, p);
+	}
+	if (a->nbeats) {
+		double m = merged_hr(a, w, t);
+		if (!isnan(m))
+			hr = m;
+	}
+	if (hr < 0) {             /* present but marked invalid */
+		a->invalid_hr++;
+		hr = NAN;
+	}
 	if (hr == 0) {
 		a->zero_hr++;
 		hr = NAN;
@@ -528,7 +702,7 @@ write_point(struct hq_act *a, struct walk *w, const struct hq_act_point *p,
 static int
 write_samples(struct hq_act *a, struct hq_err *e)
 {
-	struct walk w = { 0, NAN };
+	struct walk w = { .prev_d = NAN };
 	sqlite3_stmt *q;
 	int rc, status = 0;
 
@@ -555,14 +729,91 @@ write_samples(struct hq_act *a, struct hq_err *e)
 	return status ? status : hq_ingest_flush(a->ig, e);
 }
 
+/* The time the timer was stopped in [start, end) (a stop to the next
+ * start, or to end). */
+static double
+paused_time(const struct hq_act *a, int64_t start, int64_t end)
+{
+	int64_t from = INT64_MIN, sum = 0;
+
+	for (size_t i = 0; i < a->ntimers; i++) {
+		const struct mark *m = &a->timers[i];
+		if (m->time < start || m->time >= end)
+			continue;
+		if (m->pause && from == INT64_MIN)
+			from = m->time;
+		else if (!m->pause && from != INT64_MIN) {
+			sum += m->time - from;
+			from = INT64_MIN;
+		}
+	}
+	return (double)(sum + (from != INT64_MIN ? end - from : 0));
+}
+
+/* A file that ended early without a session: one, from its first point
+ * to its last, of the sport hq_act_partial() said. */
+static int
+partial_session(struct hq_act *a, struct hq_err *e)
+{
+	if (!a->partial || a->nses || !a->points)
+		return 0;
+	return hq_act_session(a, &(struct hq_act_session){
+	    .sport = a->partial_sport, .indoor = -1, .start = a->first_t,
+	    .end = a->last_t, .duration = (double)(a->last_t - a->first_t) -
+	    paused_time(a, a->first_t, a->last_t), .distance = NAN,
+	    .energy = NAN, .ascent = NAN, .avg_hr = NAN, .max_hr = NAN,
+	    .avg_power = NAN, .max_power = NAN }, e);
+}
+
+/* Each session ends by the next one's start at the latest. */
+static void
+clip_ends(struct hq_act *a)
+{
+	for (size_t i = 0; i + 1 < a->nses; i++) {
+		struct hq_act_session *s = &a->ses[i].s;
+		int64_t next = a->ses[i + 1].s.start;
+		if (s->end > next)
+			s->end = next > s->start ? next : s->start;
+	}
+}
+
+/* The distances measured on the tracks of the sessions that state none. */
+static int
+track_distances(struct hq_act *a, struct hq_err *e)
+{
+	for (size_t i = 0; i < a->nses; i++) {
+		const struct session *x = &a->ses[i];
+		if (x->workout && isnan(x->s.distance) && x->track > 0 &&
+		    hq_ingest_workout_totals(a->ig, x->workout, x->track, NAN, e))
+			return -1;
+	}
+	return 0;
+}
+
 int
 hq_act_finish(struct hq_act *a, struct hq_err *e)
 {
+	if (partial_session(a, e))
+		return -1;
 	if (a->nses > 1)
 		qsort(a->ses, a->nses, sizeof *a->ses, by_start);
+	clip_ends(a);
 	session_strings(a);
-	if (write_sessions(a, e) || write_samples(a, e))
+	for (size_t i = 0; i < a->nses; i++)
+		a->ses[i].prev_t = INT64_MIN;
+	if (write_sessions(a, e) || write_samples(a, e) ||
+	    track_distances(a, e))
 		return -1;
+	if (a->offset_t) {
+		struct hq_local l;
+		hq_time_to_local(a->offset_t, &l);
+		if (l.offset_min != a->offset_min)
+			hq_ingest_stated_offset(a->ig, a->offset_min, l.offset_min);
+	}
+	if (a->beats_over)
+		hq_ingest_warn(a->ig, "%s: %ld heart beats of hr messages past "
+		    "%d or not a rate (skipped)", a->name, a->beats_over,
+		    HQ_ACT_MAX_BEATS);
 	if (a->invalid_hr)
 		hq_ingest_skip_n(a->ig, a->invalid_hr, "%s: %ld heart rates marked "
 		    "invalid in the file (skipped)", a->name, a->invalid_hr);

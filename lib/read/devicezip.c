@@ -91,6 +91,7 @@ struct dz {
 	const char *family;        /* forced by --format, or NULL */
 	long read, other, failed;
 	int zips;                  /* zips open: the one given, the ones in it */
+	hq_reader_read_fn *used;   /* the reader of the last file read */
 };
 
 /* Zips inside zips: Garmin Connect's export holds its uploaded files as
@@ -214,8 +215,10 @@ read_file(struct dz *z, struct hq_input *in, int depth, struct hq_err *e)
 			rc = read_zip(z, in, e);
 	} else if (!(fn = reader_for(z->family, in->pre, in->prelen)))
 		rc = 1;
-	else if ((rc = fn(in, z->o, z->ig, e)) == 0)
+	else if ((rc = fn(in, z->o, z->ig, e)) == 0) {
 		z->read++;
+		z->used = fn;
+	}
 out:
 	free(buf);
 	return rc;
@@ -231,6 +234,9 @@ hq_devicezip_read_gz(struct hq_input *in,
 	if (rc == 1)
 		hq_err_set(e, "%s: the gzip holds no FIT, TCX or GPX file; use "
 		    "--format to say which it is", in->name);
+	if (rc == 0)    /* the summary says what it held: "gpx.gz" */
+		hq_ingest_set_format(ig, z.used == hq_fitfile_read ? "fit.gz"
+		    : z.used == hq_trackfile_read_tcx ? "tcx.gz" : "gpx.gz");
 	return rc == 0 ? 0 : -1;
 }
 

@@ -15,48 +15,25 @@ hq_fitfile_sniff(const unsigned char *p, size_t n)
 	return hq_fit_sniff(p, n);
 }
 
-/* Manufacturers as people write them. */
-static const struct { int id; const char *name; } makers[] = {
-	{ 1, "Garmin" }, { 6, "SRM" }, { 15, "Dynastream" }, { 23, "Suunto" },
-	{ 32, "Wahoo" }, { 70, "Sigma" }, { 95, "Stryd" }, { 123, "Polar" },
-	{ 255, "Development" }, { 260, "Zwift" }, { 265, "Strava" },
-	{ 294, "Coros" },
-};
-
-/* Garmin's product numbers of the devices in the fixtures (FIT SDK
- * profile, garmin_product); others are named by number. */
-static const struct { int id; const char *name; } garmin[] = {
-	{ 1036, "Edge 500" }, { 1169, "Edge 800" }, { 1436, "Forerunner 70" },
-	{ 1567, "Edge 810" }, { 1765, "Forerunner 920XT" },
-	{ 1967, "fenix 2" }, { 2697, "fenix 5" }, { 4315, "Forerunner 965" },
-};
-
 void
 hq_fitfile_source(int manufacturer, int product, const char *product_name,
     long long serial, char *buf, size_t n)
 {
 	char maker[64] = "", prod[96] = "", sn[32] = "";
+	const char *name;
 
-	for (size_t i = 0; i < sizeof makers / sizeof makers[0]; i++)
-		if (makers[i].id == manufacturer)
-			snprintf(maker, sizeof maker, "%s", makers[i].name);
-	if (!*maker)
+	if ((name = hq_fit_maker_name(manufacturer)))
+		snprintf(maker, sizeof maker, "%s", name);
+	else
 		snprintf(maker, sizeof maker, "FIT manufacturer %d", manufacturer);
 	if (product_name && *product_name)   /* "COROS PACE 2": not twice */
 		snprintf(prod, sizeof prod, " %s", strncasecmp(product_name,
 		    maker, strlen(maker)) == 0 && product_name[strlen(maker)] == ' '
 		    ? product_name + strlen(maker) + 1 : product_name);
-	else if (product > 0) {
-		/* Garmin's numbers serve Dynastream (13, 15) and Tacx (89). */
-		if (manufacturer == 1 || manufacturer == 13 ||
-		    manufacturer == 15 || manufacturer == 89)
-			for (size_t i = 0; i < sizeof garmin / sizeof garmin[0]; i++)
-				if (garmin[i].id == product)
-					snprintf(prod, sizeof prod, " %s",
-					    garmin[i].name);
-		if (!*prod)
-			snprintf(prod, sizeof prod, " product %d", product);
-	}
+	else if ((name = hq_fit_product_name(manufacturer, product)))
+		snprintf(prod, sizeof prod, " %s", name);
+	else if (product > 0)
+		snprintf(prod, sizeof prod, " product %d", product);
 	if (serial >= 0)
 		snprintf(sn, sizeof sn, " (SN %lld)", serial);
 	snprintf(buf, n, "%s%s%s", maker, prod, sn);
@@ -68,6 +45,10 @@ struct fitread {
 	struct hq_act *act;
 	int have_id;
 	long no_time;              /* records without a time */
+	int sport;                 /* the sport message's, else a lap's */
+	/* hr messages expanded (hr_beats): the anchor, the last beat */
+	double anchor_t, anchor_ev, beat_t, beat_hr;
+	long hr_bad;               /* hr messages that could not be read */
 };
 
 static enum hq_act_sport
@@ -119,11 +100,29 @@ relative(const struct hq_fit_msg *m, int64_t t, struct hq_err *e)
 	return -1;
 }
 
+/* The end of a session or lap: start + elapsed, but not past its own
+ * timestamp when that comes after its start (fenix 2's first leg gives
+ * an elapsed time 45 minutes longer than its span: it counted from an
+ * earlier start); many devices stamp it later, when it was saved, and
+ * some at its start (Forerunner 965). INT64_MIN when neither says. */
+static int64_t
+summary_end(const struct hq_fit_summary *s, double elapsed)
+{
+	int64_t end = isnan(elapsed) ? INT64_MIN : s->start_time +
+	    llround(elapsed);
+
+	if (s->time != HQ_FIT_NO_TIME && s->time > s->start_time &&
+	    (end == INT64_MIN || s->time < end))
+		end = s->time;
+	return end;
+}
+
 static int
 on_session(struct fitread *f, const struct hq_fit_msg *m, struct hq_err *e)
 {
 	struct hq_fit_summary s;
 	double elapsed;
+	int64_t end;
 	const char *sub;
 
 	if (hq_fit_session(m, &s) != 0)
@@ -136,17 +135,19 @@ on_session(struct fitread *f, const struct hq_fit_msg *m, struct hq_err *e)
 		return 0;
 	}
 	elapsed = !isnan(s.total_elapsed_time) ? s.total_elapsed_time
-	    : !isnan(s.total_timer_time) ? s.total_timer_time
-	    : s.time != HQ_FIT_NO_TIME && s.time > s.start_time
-	    ? (double)(s.time - s.start_time) : 0;
+	    : s.total_timer_time;
+	if ((end = summary_end(&s, elapsed)) == INT64_MIN)
+		end = s.start_time;
 	sub = s.sub_sport > 0 ? hq_fit_sub_sport_name(s.sub_sport) : NULL;
 	return hq_act_session(f->act, &(struct hq_act_session){
 	    .sport = sport_of(s.sport, s.sub_sport), .sub_sport = sub,
 	    .indoor = indoor_of(s.sub_sport),
 	    .virtual_route = s.sub_sport == 58,
-	    .start = s.start_time, .end = s.start_time + llround(elapsed),
+	    .start = s.start_time, .end = end,
+	    .laps_given = s.first_lap_index >= 0 && s.num_laps >= 0,
+	    .first_lap = s.first_lap_index, .num_laps = s.num_laps,
 	    .duration = !isnan(s.total_timer_time) ? s.total_timer_time
-	    : elapsed,
+	    : !isnan(elapsed) ? elapsed : (double)(end - s.start_time),
 	    .distance = s.total_distance, .energy = s.total_calories,
 	    .ascent = s.total_ascent,
 	    .avg_hr = s.avg_heart_rate > 0 ? s.avg_heart_rate : NAN,
@@ -168,9 +169,9 @@ on_record(struct fitread *f, const struct hq_fit_msg *m, struct hq_err *e)
 	}
 	if (relative(m, r.time, e))
 		return -1;
-	/* heart_rate present but invalid (0xFF) */
+	/* heart_rate present but invalid (0xFF): -1 for activity.h */
 	if (isnan(r.heart_rate) && hq_fit_find(m, 3))
-		hq_act_invalid_hr(f->act);
+		r.heart_rate = -1;
 	cad = r.cadence;
 	if (!isnan(cad) && !isnan(r.fractional_cadence))
 		cad += r.fractional_cadence;
@@ -178,6 +179,64 @@ on_record(struct fitread *f, const struct hq_fit_msg *m, struct hq_err *e)
 	    .time = r.time, .lat = r.lat, .lon = r.lon, .ele = r.altitude,
 	    .hr = r.heart_rate, .power = r.power, .cadence = cad,
 	    .speed = r.speed, .distance = r.distance }, e);
+}
+
+/* One expanded beat, and before it the last one carried forward every
+ * 250 ms across the gap, up to 5 s (the SDK's expandHeartRates). */
+static void
+beat(struct fitread *f, double t, double bpm)
+{
+	if (!isnan(f->beat_t)) {
+		double gap = fabs(t - f->beat_t) * 1000;
+		for (int step = 1; gap > 250 && step <= 20; step++) {
+			hq_act_beat(f->act, f->beat_t + 0.25 * step, f->beat_hr);
+			gap -= 250;
+		}
+	}
+	hq_act_beat(f->act, t, bpm);
+	f->beat_t = t;
+	f->beat_hr = bpm;
+}
+
+/* An hr message's beats, at the times Garmin's SDK gives them
+ * (expandHeartRates): an anchor (a timestamp and one event time), then
+ * event times relative to it, with the 32-bit rollover of 1/1024 s. A
+ * message the SDK refuses (no anchor yet, an anchor of several events,
+ * as many rates as event times, an event before the anchor's) is
+ * skipped and counted. */
+static void
+hr_beats(struct fitread *f, const struct hq_fit_msg *m)
+{
+	struct hq_fit_hr hr;
+	int64_t bpm;
+
+	if (hq_fit_hr(m, &hr) != 0)
+		return;
+	if (hr.time != HQ_FIT_NO_TIME) {
+		if (hr.nevent != 1 || hq_fit_time_relative(hr.time)) {
+			f->hr_bad++;
+			return;
+		}
+		f->anchor_t = (double)hr.time +
+		    (isnan(hr.fractional) ? 0 : hr.fractional);
+		f->anchor_ev = hr.event[0] / 1024.0;
+	}
+	if (isnan(f->anchor_t) || !hr.bpm || hr.bpm->count != hr.nevent) {
+		f->hr_bad++;
+		return;
+	}
+	for (int i = 0; i < hr.nevent; i++) {
+		double ev = hr.event[i] / 1024.0;
+		if (ev < f->anchor_ev) {
+			if (f->anchor_ev - ev <= 0x400000) {
+				f->hr_bad++;
+				return;
+			}
+			ev += 0x400000;
+		}
+		if (hq_fit_int(hr.bpm, (unsigned)i, &bpm))
+			beat(f, f->anchor_t + (ev - f->anchor_ev), (double)bpm);
+	}
 }
 
 static int
@@ -209,7 +268,33 @@ on_message(void *arg, const struct hq_fit_msg *m, struct hq_err *e)
 			return 0;
 		if (relative(m, s.start_time, e))
 			return -1;
-		return hq_act_lap(f->act, s.start_time, s.total_elapsed_time, e);
+		if (f->sport < 0 && s.sport >= 0)
+			f->sport = s.sport;
+		return hq_act_lap(f->act, s.start_time,
+		    summary_end(&s, s.total_elapsed_time), s.total_elapsed_time,
+		    e);
+	}
+	case HQ_FIT_SPORT: {
+		struct hq_fit_sport_msg sp;
+		if (hq_fit_sport(m, &sp) == 0 && sp.sport >= 0)
+			f->sport = sp.sport;
+		return 0;
+	}
+	case HQ_FIT_HR:
+		hr_beats(f, m);
+		return 0;
+	case HQ_FIT_ACTIVITY: {     /* its local time (Zwift writes 0) */
+		struct hq_fit_activity ac;
+		int64_t d;
+		if (hq_fit_activity(m, &ac) == 0 && ac.time != HQ_FIT_NO_TIME &&
+		    ac.local_timestamp != HQ_FIT_NO_TIME &&
+		    !hq_fit_time_relative(ac.local_timestamp) &&
+		    !hq_fit_time_relative(ac.time) &&
+		    (d = ac.local_timestamp - ac.time) > -16 * 3600 &&
+		    d < 16 * 3600)
+			hq_act_local_offset(f->act, ac.time,
+			    (int)((d + (d < 0 ? -30 : 30)) / 60));
+		return 0;
 	}
 	case HQ_FIT_RECORD:
 		return on_record(f, m, e);
@@ -232,14 +317,14 @@ int
 hq_fitfile_read(struct hq_input *in,
     const struct hq_read_opts *o, struct hq_ingest *ig, struct hq_err *e)
 {
-	struct fitread f = { .ig = ig, .in = in };
+	struct fitread f = { .ig = ig, .in = in, .sport = -1,
+	    .anchor_t = NAN, .beat_t = NAN };
 	struct hq_fit *d = NULL;
 	unsigned char buf[65536];
 	ssize_t n;
-	int rc = -1;
+	int rc = -1, partial = 0, failed = 0;
 	struct hq_err fe = { 0 };
 
-	(void)o;
 	if (!(f.act = hq_act_new(ig, in, e)))
 		return -1;
 	d = hq_fit_new(on_message, &f);
@@ -248,14 +333,32 @@ hq_fitfile_read(struct hq_input *in,
 			break;
 		hq_ingest_tick(ig, in);
 	}
+	/* A file that merely ends early (a watch whose battery died): its
+	 * whole records, marked partial, unless --strict. */
+	if (n == 0 && hq_fit_end(d, &fe) != 0) {
+		if (hq_fit_truncated(d) && !o->strict) {
+			partial = 1;
+			hq_act_partial(f.act, sport_of(f.sport, -1));
+		} else
+			failed = 1;
+	}
 	if (n < 0)
 		hq_err_set(e, "%s: %s", in->name, hq_input_strerror(in));
-	else if (n > 0 || hq_fit_end(d, &fe) != 0)
+	else if (n > 0 || failed)
 		hq_err_set(e, "%s: %s", in->name, fe.msg);
 	else if (hq_act_finish(f.act, e) == 0) {
 		if (f.no_time)
 			hq_ingest_skip_n(ig, f.no_time, "%s: %ld records without "
 			    "a time (skipped)", in->name, f.no_time);
+		if (f.hr_bad)
+			hq_ingest_warn(ig, "%s: %ld hr messages that give no beat "
+			    "times (skipped)", in->name, f.hr_bad);
+		if (partial) {
+			hq_ingest_warn(ig, "%s: %s: its complete records were "
+			    "imported, marked partial (--strict refuses a file "
+			    "that ends early)", in->name, fe.msg);
+			hq_ingest_partial(ig);
+		}
 		rc = 0;
 	}
 	hq_fit_free(d);

@@ -1,4 +1,5 @@
 #include <string.h>
+#include <strings.h>
 
 #include "hq/applehealth.h"
 #include "hq/buf.h"
@@ -96,11 +97,32 @@ device_archive(const char *family, const unsigned char *p, size_t n)
 	return NULL;
 }
 
-/* "path: not an Apple Health export (zip or XML) nor JSON lines; ..." */
+/* Whether path's name ends in ext (any case). */
+static int
+named(const char *path, const char *ext)
+{
+	size_t n = strlen(path), k = strlen(ext);
+
+	return n > k && strcasecmp(path + n - k, ext) == 0;
+}
+
+/* "path: not an Apple Health export (zip or XML) nor JSON lines; ...";
+ * a device file's name says what it should have been. */
 static void
 unknown_format(const char *path, struct hq_err *e)
 {
 	struct hq_buf b = { 0 };
+
+	if (named(path, ".fit")) {
+		hq_err_set(e, "%s: not a FIT file (byte 0)", path);
+		return;
+	}
+	if (named(path, ".tcx") || named(path, ".gpx")) {
+		hq_err_set(e, "%s: not a %s file (no <%s> element)", path,
+		    named(path, ".tcx") ? "TCX" : "GPX", named(path, ".tcx") ?
+		    "TrainingCenterDatabase" : "gpx");
+		return;
+	}
 
 	for (size_t i = 0; i < NREADERS; i++) {
 		size_t j = 0;

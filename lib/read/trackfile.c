@@ -72,6 +72,7 @@ struct tr {
 	struct hq_act_point pt;
 	int no_time;
 	long skipped;
+	int offset_seen;           /* a point's time stated its offset */
 	/* the activity (TCX) or trk (GPX) being read */
 	enum hq_act_sport sport;
 	int64_t start, first, last, lap_start;
@@ -231,6 +232,39 @@ sport_word(const char *s)
 	return HQ_ACT_OTHER;
 }
 
+/* The offset an ISO 8601 time states after its clock ("+02:00",
+ * "-0500", "+05"; "Z" states none, only UTC): 1 with *min, else 0. */
+static int
+stated_offset(const char *s, int *min)
+{
+	const char *c = strpbrk(s, "Tt ");
+	const char *sign = c ? strpbrk(c, "+-") : NULL;
+	int hh = 0, mm = 0, n = 0;
+
+	if (!sign || sscanf(sign + 1, "%2d%n", &hh, &n) != 1 || n != 2)
+		return 0;
+	if (sign[3] == ':' ? sscanf(sign + 4, "%2d", &mm) != 1 :
+	    sign[3] && sscanf(sign + 3, "%2d", &mm) != 1)
+		return 0;
+	if (hh > 16 || mm > 59)
+		return 0;
+	*min = (*sign == '-' ? -1 : 1) * (hh * 60 + mm);
+	return 1;
+}
+
+/* A point's time (its text in t->txt), and the local offset it states. */
+static void
+point_time(struct tr *t)
+{
+	int min;
+
+	t->no_time = hq_time_parse(t->txt, &t->pt.time) != 0;
+	if (!t->no_time && !t->offset_seen && stated_offset(t->txt, &min)) {
+		t->offset_seen = 1;
+		hq_act_local_offset(t->act, t->pt.time, min);
+	}
+}
+
 static int
 end_point(struct tr *t, struct hq_err *e)
 {
@@ -325,14 +359,15 @@ end_tcx(struct tr *t, const char *name, struct hq_err *e)
 		return end_point(t, e);
 	if (is(name, "Lap")) {
 		if (t->lap_start != INT64_MIN)
-			return hq_act_lap(t->act, t->lap_start, t->lap_time, e);
+			return hq_act_lap(t->act, t->lap_start, INT64_MIN,
+			    t->lap_time, e);
 		return 0;
 	}
 	if (is(name, "Activity"))
 		return end_session(t, e);
 	if (is(up, "Trackpoint")) {
 		if (is(name, "Time"))
-			t->no_time = hq_time_parse(t->txt, &t->pt.time) != 0;
+			point_time(t);
 		else if (is(name, "AltitudeMeters"))
 			t->pt.ele = v;
 		else if (is(name, "DistanceMeters"))
@@ -395,7 +430,7 @@ end_gpx(struct tr *t, const char *name, struct hq_err *e)
 		if (is(name, "ele"))
 			t->pt.ele = v;
 		else if (is(name, "time"))
-			t->no_time = hq_time_parse(t->txt, &t->pt.time) != 0;
+			point_time(t);
 	} else {
 		/* inside a trkpt's extensions, whatever the prefix */
 		int in_pt = 0;
@@ -488,6 +523,12 @@ read_track(struct hq_ingest *ig, struct hq_input *in, int tcx,
 		else
 			hq_err_set(e, "%s:%ld: %s", in->name, t->err_line,
 			    t->err[0] ? t->err : "malformed XML");
+		goto out;
+	}
+	if (!t->sessions) {
+		hq_err_set(e, "%s: no activity in this %s file (no %s with a "
+		    "time)", in->name, tcx ? "TCX" : "GPX", tcx ? "Activity" :
+		    "track");
 		goto out;
 	}
 	source_name(t, src, sizeof src);

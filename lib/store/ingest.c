@@ -346,6 +346,20 @@ hq_ingest_skip_n(struct hq_ingest *ig, long n, const char *fmt, ...)
 }
 
 void
+hq_ingest_partial(struct hq_ingest *ig)
+{
+	ig->c.partial++;
+}
+
+void
+hq_ingest_stated_offset(struct hq_ingest *ig, int stated_min, int zone_min)
+{
+	ig->c.offset_differs = 1;
+	ig->c.stated_offset_min = stated_min;
+	ig->c.zone_offset_min = zone_min;
+}
+
+void
 hq_ingest_dropped_chars(struct hq_ingest *ig, long n)
 {
 	ig->c.control_chars += n;
@@ -355,6 +369,18 @@ const struct hq_ingest_counts *
 hq_ingest_counts(const struct hq_ingest *ig)
 {
 	return &ig->c;
+}
+
+void
+hq_ingest_set_format(struct hq_ingest *ig, const char *format)
+{
+	snprintf(ig->format, sizeof ig->format, "%s", format);
+}
+
+const char *
+hq_ingest_format(const struct hq_ingest *ig)
+{
+	return ig->format[0] ? ig->format : NULL;
 }
 
 struct hq_store *

@@ -86,25 +86,48 @@ hq_zone_choose(const char *option, const struct hq_config *cfg,
 	return hq_time_set_zone(name ? z->name : NULL, e);
 }
 
+/* The configuration's path as a person reads it (~ for $HOME). */
+static void
+config_shown(char *path, size_t n)
+{
+	const char *home = getenv("HOME");
+	size_t hl = home ? strlen(home) : 0;
+
+	if (hq_config_path(path, n))
+		snprintf(path, n, "%s", "~/.config/hq/config");
+	else if (hl > 1 && strncmp(path, home, hl) == 0 && path[hl] == '/') {
+		memmove(path + 1, path + hl, strlen(path + hl) + 1);
+		path[0] = '~';
+	}
+}
+
 void
 hq_zone_note(const struct hq_zone_choice *z, char *buf, size_t n)
 {
-	const char *home = getenv("HOME");
 	char path[512];
-	size_t hl = home ? strlen(home) : 0;
 
 	if (z->from != HQ_ZONE_DATA) {
 		snprintf(buf, n, "%s", "");
 		return;
 	}
-	if (hq_config_path(path, sizeof path))
-		snprintf(path, sizeof path, "%s", "~/.config/hq/config");
-	else if (hl > 1 && strncmp(path, home, hl) == 0 && path[hl] == '/') {
-		memmove(path + 1, path + hl, strlen(path + hl) + 1);
-		path[0] = '~';
-	}
+	config_shown(path, sizeof path);
 	snprintf(buf, n, "days are in %s, the zone your data records\n"
 	    "(to choose one: --tz ZONE, or tz = ZONE in %s)", z->name, path);
+}
+
+void
+hq_zone_offset_note(const char *file, int stated_min, int zone_min,
+    char *buf, size_t n)
+{
+	char path[512];
+
+	config_shown(path, sizeof path);
+	snprintf(buf, n, "%s states its local time as UTC%c%02d:%02d;\n"
+	    "days are counted in this system's zone (UTC%c%02d:%02d then);\n"
+	    "to choose one: --tz ZONE, or tz = ZONE in %s", file,
+	    stated_min < 0 ? '-' : '+', abs(stated_min) / 60,
+	    abs(stated_min) % 60, zone_min < 0 ? '-' : '+', abs(zone_min) / 60,
+	    abs(zone_min) % 60, path);
 }
 
 int

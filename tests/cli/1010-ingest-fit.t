@@ -5,7 +5,13 @@
 # GPSBabel and fitdecode, not by hq): workouts, their type, start, duration,
 # source, laps and pauses; heart-rate and power samples (count, mean, max);
 # route points. The broken files are refused whole with their byte offset
-# and the store unchanged; importing a file again adds nothing.
+# and the store unchanged, those that merely end early imported in part
+# (exit 1, the byte said, the workout marked partial; --strict refuses
+# them); importing a file again adds nothing. Where hq's rules were
+# corrected (issue 28), the expectations are Garmin's SDK's: a leg ends by
+# its own timestamp (the FR920XT's swim, 1987 s, not 1988), its laps are
+# its own, the hr messages' beats merged into the records
+# (mergeHeartRates: every one of the 1773 records has a heart rate).
 . "$(dirname "$0")/lib.sh"
 command -v sqlite3 >/dev/null || skip_all "no sqlite3"
 need_fixtures workouts/fitparse workouts/fit-parser/garmin-stamina.fit
@@ -129,13 +135,20 @@ is "$(metric HeartRate | cut -d' ' -f1,2)" "8946 131.94" "Coros: HR 8946 mean 13
 is "$(points)" 10305 "Coros: 10305 points"
 
 imp "$W/sample_mulitple_header.fit"
-is "$(workouts | cut -d'|' -f1,3-)" "Swimming|2018-05-27T07:33:01Z|1988|1987.521
+is "$(workouts | cut -d'|' -f1,3-)" "Swimming|2018-05-27T07:33:01Z|1987|1987.521
 Transition|2018-05-27T08:06:08Z|170|170.269
 Cycling|2018-05-27T08:08:58Z|4422|4422.14
 Transition|2018-05-27T09:22:40Z|61|60.724
 Running|2018-05-27T09:23:41Z|2851|2850.694" \
     "chained multisport file: 5 workouts, transitions of their own type"
-is "$(metric HeartRate | cut -d' ' -f1,2)" "1430 173.19" "multisport: HR 1430 mean 173.19"
+is "$(metric HeartRate | cut -d' ' -f1,2)" "1773 171.66" \
+    "multisport: HR 1773 mean 171.66, the strap's hr messages merged as the SDK does"
+is "$(q "SELECT count(*) FROM sample WHERE metric_id = (SELECT id FROM metric
+   WHERE identifier = '${HK}HeartRate') AND start >= 1527406381 AND start < 1527408368")" 349 \
+    "multisport: every swim record has a heart rate (349 before the transition's start)"
+is "$(q "SELECT group_concat(n, ' ') FROM (SELECT (SELECT count(*) FROM workout_event e
+   WHERE e.workout_id = w.id AND e.type = 'HKWorkoutEventTypeLap') n FROM workout w ORDER BY start)")" \
+    "1 1 1 1 1" "multisport: a lap each (first_lap_index, num_laps), none of the next leg"
 is "$(points)" 1462 "multisport: 1462 points"
 is "$(q 'SELECT count(*) FROM route')" 5 "multisport: a route for each of the 5 legs"
 
@@ -146,6 +159,14 @@ set -- $(metric HeartRate)
 num_near "$2" 146.32 0.005 "fenix 2 multisport: HR mean 146.32 (timestamps going backwards kept)"
 ok $(( $1 <= 24227 && $1 >= 24227 - 8 ? 0 : 1 )) \
     "fenix 2 multisport: HR 24227 read, 6 repeated and 2 backward seconds' same values once ($1)"
+is "$(q "SELECT end - start FROM workout ORDER BY start LIMIT 1")" 9023 \
+    "fenix 2 multisport: the first leg ends by its timestamp (10:30:24), not 45 minutes later"
+is "$(hq-query workouts --format jsonl | grep -c '"type":"running"')" 2 \
+    "fenix 2 multisport: both runs listed (the 38-minute one no longer hidden)"
+is "$(hq-query heart_rate --from 2015-08-29 --to 2015-08-29 --agg count --format jsonl |
+    sed 's/.*"count":\([0-9]*\).*/\1/')" "$1" \
+    "fenix 2 multisport: the day's heart rate counts every sample ($1)"
+is "$(events Lap)" 7 "fenix 2 multisport: 7 laps, the first (started before its leg) the first leg's"
 
 imp "$W/DeveloperData.fit"
 is "$rc" 0 "a file without session or times imports"
@@ -158,8 +179,8 @@ export HQ_DB="$T/broken.db"
 hq-ingest -q "$W/garmin-fenix-5-run.fit" >/dev/null
 before=$(q "SELECT (SELECT count(*) FROM sample), (SELECT count(*) FROM workout),
     (SELECT count(*) FROM route_point), (SELECT count(*) FROM workout_event)")
-for f in activity-filecrc.fit:769 activity-unexpected-eof.fit:768 \
-    activity-settings-corruptheader.fit:771 nick.fit:403456 \
+for f in activity-filecrc.fit:769 \
+    activity-settings-corruptheader.fit:771 \
     strava-android-app-201.10-b1218918.fit:7471 \
     compressed-speed-distance.fit:160; do
 	run hq-ingest -q "$W/${f%%:*}"
@@ -172,7 +193,33 @@ is "$(q "SELECT (SELECT count(*) FROM sample), (SELECT count(*) FROM workout),
     (SELECT count(*) FROM route_point), (SELECT count(*) FROM workout_event)")" \
     "$before" "the store is unchanged"
 
+# Files that merely end early: their complete records, marked partial.
+for f in activity-unexpected-eof.fit:768 nick.fit:403456; do
+	run hq-ingest --strict -q "$W/${f%%:*}"
+	is "$rc" 2 "${f%%:*}: --strict refuses it"
+	like "$err" "${f%%:*}: byte ${f##*:}: .*nothing from this file was imported" \
+	    "... naming the byte"
+done
+is "$(q "SELECT (SELECT count(*) FROM sample), (SELECT count(*) FROM workout),
+    (SELECT count(*) FROM route_point), (SELECT count(*) FROM workout_event)")" \
+    "$before" "the store is unchanged"
+imp "$W/nick.fit"
+is "$rc" 1 "nick.fit (no final CRC, the last record cut): imported in part, exit 1"
+like "$err" "nick\.fit: byte 403456: .*complete records were imported, marked partial" \
+    "the byte where it stops is said"
+is "$(workouts | cut -d'|' -f1,3,4)" "Cycling|2020-09-12T12:23:38Z|16723" \
+    "one ride (its sport message's) from the first record to the last (12:23:38 to 17:02:21)"
+is "$(points)" 14391 "its 14391 whole records' positions (SDK, fitdecode, GPSBabel: 14391)"
+set -- $(metric HeartRate)
+num_near "$2" 142.7 0.05 "its heart rate's mean as the SDK's, 142.7"
+is "$(hq-query workout last --format jsonl | python3 -c 'import json,sys; print(json.loads(sys.stdin.read())["partial"])')" \
+    True "hq-query workout says it is partial"
+imp "$W/activity-unexpected-eof.fit"
+is "$rc $(workouts | cut -d'|' -f1,3) $(points)" "1 Running|2012-04-09T21:22:26Z 14" \
+    "activity-unexpected-eof.fit: its session and 14 records, the cut activity message lost"
+
 # Again: nothing new.
+export HQ_DB="$T/broken.db"
 run hq-ingest -q "$W/garmin-fenix-5-run.fit"
 like "$out" '"inserted":0,' "a second import inserts no sample"
 like "$out" '"workouts_inserted":0,' "nor a workout"
@@ -189,5 +236,9 @@ like "$out" '"format":"fit"' "a FIT file named .bin is sniffed as FIT"
 run hq-ingest -q --format fit "$HQ_ROOT/README.md"
 ok $(( rc != 0 ? 0 : 1 )) "--format fit on a text file fails"
 like "$err" "not a FIT file header" "saying it is no FIT file"
+printf 'Activity,date\n' >"$T/notfit.fit"
+run hq-ingest -q "$T/notfit.fit"
+like "$err" "notfit\.fit: not a FIT file \(byte 0\) \(nothing" \
+    "a .fit that is not FIT is said to be no FIT file, not a list of formats"
 
 done_testing

@@ -45,7 +45,7 @@ like "$plain" "^[0-9]+ 4 " "four files, four workouts, imported unpacked"
 export HQ_DB="$T/gz.db"
 run hq-ingest "$T/run.fit.gz"
 is "$rc" 0 "a .fit.gz imports"
-like "$out" '"format":"gzip"' "sniffed as gzip"
+like "$out" '"format":"fit.gz"' "sniffed as gzip, said as the FIT it holds"
 is "$(q "SELECT count(*), max(value) FROM sample WHERE metric_id =
     (SELECT id FROM metric WHERE identifier = 'HKQuantityTypeIdentifierHeartRate')")" \
     "21 112.0" "the FIT inside: HR 21, max 112 (as 1010 reads it unpacked)"

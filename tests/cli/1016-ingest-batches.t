@@ -33,7 +33,11 @@ tables() {
 # a truncated ride between them.
 gen-fit -n 6 -r 600 -d 86400 -o "$T/a" >/dev/null
 gen-fit -n 6 -r 600 -d 86400 -m 3880000002 -s 2 -o "$T/b" >/dev/null
-head -c 4000 "$T/a/ride-0003.fit" >"$T/bad.fit"
+# a ride whose file CRC does not match (one that merely ends early would
+# be imported in part)
+cp "$T/a/ride-0003.fit" "$T/bad.fit"
+printf 'ZZ' | dd of="$T/bad.fit" bs=1 seek=$(($(wc -c <"$T/bad.fit") - 2)) \
+    conv=notrunc 2>/dev/null
 files="$T/a/ride-0001.fit $T/a/ride-0002.fit $T/a/ride-0003.fit
 $T/a/ride-0004.fit $T/a/ride-0005.fit $T/a/ride-0006.fit $T/bad.fit
 $T/b/ride-0001.fit $T/b/ride-0002.fit $T/b/ride-0003.fit $T/b/ride-0004.fit

@@ -52,8 +52,29 @@ PY
 done
 
 hq-query workout 1 --splits 1 --format table >"$T/table"
-like "$(head -1 "$T/table")" "^split +km +seconds +pace_min_per_km +speed_kmh +avg_hr +gain_m" \
-    "a table: split, km, seconds, pace, speed, heart rate, gain"
+like "$(head -1 "$T/table")" "^split +km +time +pace +speed +avg_hr +gain_m" \
+    "a table: split, km, time, pace, speed, heart rate, gain"
+# numbers for people (issue 27): the time h:mm:ss or m:ss, the pace m:ss a
+# km, never 4.746; in miles with --splits 1mi; the same split in JSON keeps
+# every digit
+like "$(sed -n 2p "$T/table")" "^ +1 +[0-9]+\.[0-9]{2} +[0-9]+:[0-5][0-9] +[0-9]+:[0-5][0-9]/km +[0-9]+\.[0-9] km/h" \
+    "a split's row: km to the hundredth, time m:ss, pace m:ss/km, km/h to a tenth"
+pace=$(hq-query workout 1 --splits 1 --format jsonl | head -1 | python3 -c '
+import json, sys
+p = json.load(sys.stdin)["pace_min_per_km"]
+s = round(p * 60)
+print("%d:%02d/km %r" % (s // 60, s % 60, p))')
+like "$(sed -n 2p "$T/table")" " ${pace% *} " "the table's pace is JSON's ${pace#* } min/km as m:ss"
+hq-query workout 1 --splits 1mi --format table >"$T/mi"
+like "$(head -1 "$T/mi")" "^split +mi +time +pace +speed" "--splits 1mi: miles"
+like "$(sed -n 2p "$T/mi")" "[0-9]+:[0-5][0-9]/mi +[0-9]+\.[0-9] mph" "pace a mile, speed in mph"
+mi=$(hq-query workout 1 --splits 1mi --format jsonl | head -1 | python3 -c '
+import json, sys
+r = json.load(sys.stdin)
+p = r["pace_min_per_km"] * 1.609344
+s = round(p * 60)
+print("%.2f %d:%02d/mi" % (r["km"] / 1.609344, s // 60, s % 60))')
+like "$(sed -n 2p "$T/mi")" "^ +1 +${mi% *} .* ${mi#* } " "its miles and pace a mile from JSON's km ($mi)"
 for bad in 0 -1 abc 2furlong 0km 1e400 0x1 inf; do
 	run hq-query workout 1 --splits "$bad"
 	is "$rc" 2 "--splits '$bad': exit 2"

@@ -65,6 +65,8 @@ is "$? $(cat "$T/err")" "1 hq-report: workouts of any type from 2016-01-01 to 20
 # ---- closed forms ---------------------------------------------------------
 # closed.sql: a workout a day for 10 days from 2026-03-02 (heart rate 150
 # every 5 s, 60 minutes), then 30 days of rest; one.sql: a single workout.
+# A step count on 2026-04-10 carries the data to the range's end (load
+# shows no day past the newest data).
 python3 - "$T" <<'PY'
 import sys
 from datetime import datetime
@@ -81,6 +83,11 @@ def sql(days, path):
             out.append("INSERT INTO sample(metric_id, source_id, start, end, value) VALUES"
                        " ((SELECT id FROM metric WHERE identifier = 'HKQuantityTypeIdentifierHeartRate'),"
                        " 1, %d, %d, 150);" % (t, t))
+    s = int(datetime(2026, 4, 10, 12, 0, tzinfo=LA).timestamp())
+    out.append("INSERT OR IGNORE INTO metric(identifier) VALUES ('HKQuantityTypeIdentifierStepCount');")
+    out.append("INSERT INTO sample(metric_id, source_id, start, end, value) VALUES"
+               " ((SELECT id FROM metric WHERE identifier = 'HKQuantityTypeIdentifierStepCount'),"
+               " 1, %d, %d, 100);" % (s, s + 60))
     out.append("COMMIT;")
     open(path, "w").write("\n".join(out) + "\n")
 sql(10, sys.argv[1] + "/closed.sql")
@@ -136,7 +143,7 @@ is "$(wc -l <"$T/closed.tap" | tr -d ' ')" 5 "the five closed forms checked"
 
 # ---- the tables and the chart ---------------------------------------------
 HQ_DB=$G hq-report load --from 2026-10-18 --to 2026-11-14 --format table >"$T/t"
-like "$(head -3 "$T/t")" "max_hr 196 \(store\), rest_hr 55.5 \(store\), lthr 174.9 \(default\)" \
+like "$(head -3 "$T/t")" "max_hr 196 \(store\), rest_hr 55.5 \(store\), lthr 174.9 \(store\)" \
     "load's table says the settings and where they came from"
 ok "$(awk 'length > 80' "$T/t" | wc -l)" "load's table fits 80 columns"
 HQ_DB=$G hq-report compare workouts --last 4 --format table >"$T/t"
@@ -181,8 +188,8 @@ printf '[athlete]\nmax_hr = lots\n' >"$XDG_CONFIG_HOME/hq/config"
 bad 2 "config:2: \[athlete\] max_hr = lots: expected a heart rate" load
 printf '[athlete]\nmax_hr = 188\nrest_hr = 45\n' >"$XDG_CONFIG_HOME/hq/config"
 HQ_DB=$G hq-report load --from 2026-11-12 --to 2026-11-12 --format jsonl >"$T/out"
-like "$(cat "$T/out")" '"max_hr":188,"rest_hr":45,"lthr":166.55,"basis":"default"' \
-    "[athlete] in the config: used, lthr from them (a default)"
+like "$(cat "$T/out")" '"max_hr":188,"rest_hr":45,"lthr":166.55,"basis":"config"' \
+    "[athlete] in the config: used, lthr from them (as sure as they are: config)"
 agree "$G" load --from 2026-11-10 --to 2026-11-12 --max-hr 188 --rest-hr 45
 printf '[athlete]\nzones = 115, 135, 152, 168\nsex = female\n' >"$XDG_CONFIG_HOME/hq/config"
 HQ_DB=$G hq-report zones --from 2026-10-01 --to 2026-11-30 --format jsonl >"$T/hq.jsonl"

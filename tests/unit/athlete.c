@@ -304,8 +304,9 @@ test_settings(void)
 	    "a flag over the config");
 	ok(hq_athlete_defaults(&a, NULL, &e) == 0 &&
 	    close_to(a.lthr, 52 + 0.85 * (184 - 52)) &&
-	    a.basis[HQ_ATH_LTHR] == HQ_BASIS_DEFAULT &&
-	    a.basis[HQ_ATH_REST_HR] == HQ_BASIS_CONFIG, "lthr by default");
+	    a.basis[HQ_ATH_LTHR] == HQ_BASIS_CONFIG &&
+	    a.basis[HQ_ATH_REST_HR] == HQ_BASIS_CONFIG, "lthr by default, as "
+	    "sure as the config's rest_hr (less than the flag's max_hr)");
 	double lo[6];
 	hq_athlete_zone_edges(&a, lo);
 	ok(lo[0] == 0 && lo[1] == 92 && lo[2] == 110 && lo[5] == 170,

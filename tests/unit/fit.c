@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "hq/fit.h"
+#include "hq/fitfile.h"
 #include "fixture.h"
 #include "tap.h"
 
@@ -1268,6 +1269,64 @@ test_errors(void)
 #undef RUN
 }
 
+/* The FIT profile's names (Garmin's FIT SDK 21.217, types manufacturer
+ * and garmin_product: 289 hammerhead, 3906 fenix7, 3843 edge1040, 3121
+ * edge530, 3992 fr255, 4061 edge540, 4260 venu3), as people read them. */
+static void
+test_names(void)
+{
+	static const struct { int maker, product; const char *name; } t[] = {
+		{ 1, 3906, "Garmin fenix 7 (SN 42)" },
+		{ 1, 3843, "Garmin Edge 1040 (SN 42)" },
+		{ 1, 3121, "Garmin Edge 530 (SN 42)" },
+		{ 1, 3992, "Garmin Forerunner 255 (SN 42)" },
+		{ 1, 4061, "Garmin Edge 540 (SN 42)" },
+		{ 1, 4260, "Garmin Venu 3 (SN 42)" },
+		{ 1, 1765, "Garmin Forerunner 920XT (SN 42)" },
+		{ 289, 12, "Hammerhead product 12 (SN 42)" },
+		{ 32, 28, "Wahoo product 28 (SN 42)" },
+		{ 4242, 3, "FIT manufacturer 4242 product 3 (SN 42)" },
+	};
+	char buf[256];
+
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+		hq_fitfile_source(t[i].maker, t[i].product, "", 42, buf,
+		    sizeof buf);
+		is_str(buf, t[i].name, "source name %zu", i);
+	}
+	is_str(hq_fit_manufacturer_name(289), "hammerhead",
+	    "manufacturer 289's word");
+	ok(hq_fit_product_name(32, 3906) == NULL,
+	    "Garmin's numbers are not Wahoo's");
+}
+
+/* A file that ends early is told from one that is broken: the first 768
+ * bytes of Activity.fit (its records whole) against a CRC that does not
+ * match. */
+static void
+test_truncated(void)
+{
+	size_t len;
+	char *buf = slurp("fitparse/Activity.fit", &len);
+	struct hq_fit *d = hq_fit_new(NULL, NULL);
+	struct hq_err e;
+
+	ok(hq_fit_feed(d, buf, 768, &e) == 0 && hq_fit_end(d, &e) == -1 &&
+	    hq_fit_truncated(d) && hq_fit_error_offset(d) == 768,
+	    "768 bytes of 771: truncated at byte 768");
+	hq_fit_free(d);
+	buf[len - 1] ^= 1;
+	d = hq_fit_new(NULL, NULL);
+	ok(hq_fit_feed(d, buf, len, &e) == -1 && !hq_fit_truncated(d),
+	    "a CRC that does not match is no truncation");
+	hq_fit_free(d);
+	d = hq_fit_new(NULL, NULL);
+	ok(hq_fit_feed(d, buf, 5, &e) == 0 && hq_fit_end(d, &e) == -1 &&
+	    !hq_fit_truncated(d), "5 bytes: no header, nothing truncated");
+	hq_fit_free(d);
+	free(buf);
+}
+
 int
 main(void)
 {
@@ -1280,5 +1339,7 @@ main(void)
 	test_developer_and_sizes();
 	test_strings_and_helpers();
 	test_errors();
+	test_names();
+	test_truncated();
 	return done_testing();
 }

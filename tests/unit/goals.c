@@ -189,13 +189,14 @@ expect(const struct rows *rs, const char *const *want, size_t nwant,
 		char got[128] = "(none)";
 		if (i < rs->n) {
 			const struct hq_goal_row *r = &rs->r[i];
-			snprintf(got, sizeof got, "%s %s %s %ld", r->period,
-			    isnan(r->actual) ? "null" : "", r->met < 0 ? "going" :
-			    r->met ? "met" : "not", r->streak);
+			const char *met = r->met == HQ_GOAL_GOING_ON ? "going" :
+			    r->met == HQ_GOAL_NO_DATA ? "nodata" : r->met ? "met" :
+			    "not";
+			snprintf(got, sizeof got, "%s null %s %ld", r->period, met,
+			    r->streak);
 			if (!isnan(r->actual))
 				snprintf(got, sizeof got, "%s %.6g %s %ld", r->period,
-				    r->actual, r->met < 0 ? "going" : r->met ? "met" :
-				    "not", r->streak);
+				    r->actual, met, r->streak);
 		}
 		if (i >= nwant || strcmp(got, want[i]) != 0) {
 			printf("#   row %zu: got '%s', want '%s'\n", i, got,
@@ -295,6 +296,59 @@ weekly_exercise(void)
 	    "days with data: 5, then 7");
 }
 
+/* A measurement (weight, resting heart rate) is judged on the periods that
+ * have a value: a day without a weigh-in is no data, and neither breaks
+ * nor extends the streak (hq(7)'s own example, weight = <= 72kg). */
+static void
+measured(void)
+{
+	struct hq_goal g;
+	struct hq_err e;
+	struct rows rs = {0};
+	int64_t day[] = { D(2026, 3, 2), D(2026, 3, 5), D(2026, 3, 6),
+	    D(2026, 3, 9), D(2026, 3, 10) };
+	double v[] = { 71.5, 71.9, 72.5, 71.0, 70.8 };
+	static const char *const want[] = {
+		"2026-03-02 71.5 met 1",
+		"2026-03-03 null nodata 1",   /* not weighed: the streak stands */
+		"2026-03-04 null nodata 1",
+		"2026-03-05 71.9 met 2",      /* and goes on over the gap */
+		"2026-03-06 72.5 not 0",
+		"2026-03-07 null nodata 0",
+		"2026-03-08 null nodata 0",
+		"2026-03-09 71 met 1",
+		"2026-03-10 70.8 going 1",    /* the newest day */
+	};
+	static const char *const steps[] = {
+		"2026-03-02 12000 met 1",
+		"2026-03-03 null not 0",      /* steps: a day without is not met */
+		"2026-03-04 11000 going 0",
+	};
+	int64_t sday[] = { D(2026, 3, 2), D(2026, 3, 4) };
+	double sv[] = { 12000, 11000 };
+
+	hq_goal_parse("weight", "<= 72kg", NULL, &g, &e);
+	ok(g.measurement && g.period == HQ_DAY, "weight is a measurement, a day");
+	hq_goal_eval(&g, day, v, NULL, 5, D(2026, 3, 2), D(2026, 3, 20),
+	    D(2026, 3, 10), collect, &rs);
+	expect(&rs, want, 9, "weight <= 72 kg a day: days unweighed are no data, "
+	    "the streak runs over them; no row after the newest day (03-10)");
+	ok(rs.n == 9 && rs.r[1].met == HQ_GOAL_NO_DATA && isnan(rs.r[1].actual) &&
+	    isnan(rs.r[1].pct) && rs.r[1].days == 0, "no data: met, actual and "
+	    "pct null");
+	memset(&rs, 0, sizeof rs);
+	hq_goal_parse("steps", "10000/day", NULL, &g, &e);
+	ok(!g.measurement, "steps are not a measurement");
+	hq_goal_eval(&g, sday, sv, NULL, 2, D(2026, 3, 2), D(2026, 3, 31),
+	    D(2026, 3, 4), collect, &rs);
+	expect(&rs, steps, 3, "steps: a day without any is not met; nothing "
+	    "after the newest day, however far --to reaches");
+	memset(&rs, 0, sizeof rs);
+	hq_goal_eval(&g, sday, sv, NULL, 2, D(2026, 3, 5), D(2026, 3, 31),
+	    D(2026, 3, 4), collect, &rs);
+	ok(rs.n == 0, "a range after the newest data: no row");
+}
+
 static void
 monthly(void)
 {
@@ -310,7 +364,7 @@ monthly(void)
 		"2025-12 71.9 met 2",      /* across the month's end */
 		"2026-01 72 met 3",        /* 72 <= 72; across the year's */
 		"2026-02 72.1 not 0",
-		"2026-03 null not 0",      /* not weighed: not met */
+		"2026-03 null nodata 0",   /* not weighed: no data */
 		"2026-04 70 going 0",
 	};
 	static const char *const want_hr[] = {
@@ -323,7 +377,7 @@ monthly(void)
 	hq_goal_eval(&g, day, v, NULL, 7, D(2025, 11, 1), D(2026, 4, 30),
 	    D(2026, 4, 2), collect, &rs);
 	expect(&rs, want, 6, "weight <= 72 kg a month: the last value, streaks "
-	    "across the month's and the year's end, a month unweighed");
+	    "across the month's and the year's end, a month unweighed no data");
 	ok(fabs(rs.r[0].pct - 100 * 71.8 / 72) < 1e-12, "pct 100 x 71.8 / 72");
 
 	int64_t hday[] = { D(2025, 11, 10), D(2025, 11, 20), D(2025, 12, 1),
@@ -401,6 +455,7 @@ main(void)
 	daily_steps();
 	weekly_exercise();
 	monthly();
+	measured();
 	nights_and_rings();
 	figures();
 	return done_testing();

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hq/goals.h"
 #include "hq/time.h"
 #include "hq/week.h"
 #include "tap.h"
@@ -61,6 +62,55 @@ escaped(void)
 	free(p);
 }
 
+/* The page's goals and alerts (one mail says it all), escaped, and a
+ * footnote only about the rows present. */
+static void
+goals_alerts(void)
+{
+	struct hq_week w;
+	struct hq_week_goal g = { "steps<i>", "\u2265 10,000 a day",
+		"met on 5 of 7 days", HQ_GOAL_MET, 12, "day" };
+	struct hq_week_alert a = { 0, "stale", "no resting HR since 2026-11-20 "
+		"(3 days): <has> the import stopped?" };
+	char *p;
+
+	memset(&w, 0, sizeof w);
+	w.monday = hq_time_days_from_civil(2026, 11, 16);
+	a.day = w.monday + 3;
+	snprintf(w.label, sizeof w.label, "2026-W47");
+	w.n = 1;
+	w.m[0].name = "steps";
+	w.m[0].label = "Steps a day";
+	snprintf(w.m[0].unit, sizeof w.m[0].unit, "count");
+	for (int k = 0; k < HQ_WEEK_SPAN; k++)
+		w.m[0].value[k] = 14518.9 + k;
+	w.goals = &g;
+	w.ngoals = 1;
+	w.alerts = &a;
+	w.nalerts = 1;
+	w.alerts_read = 1;
+	p = page(&w);
+	like(p, ">14,531<", "the week's steps to sense: whole, thousands separated");
+	like(p, ">\\+1<", "the change with its sign");
+	like(p, "<h2>Goals</h2>", "the goals");
+	like(p, "steps&lt;i&gt;</td><td class=\"m t\">\u2265 10,000 a day</td>"
+	    "<td class=\"m ok\">met on 5 of 7 days</td><td class=\"t\">12 days<",
+	    "a goal: escaped, its target, the week, its streak");
+	like(p, "2026-11-19</span> no resting HR since 2026-11-20 \\(3 days\\): "
+	    "&lt;has&gt; the import", "an alert: its date and message, escaped");
+	like(p, "Steps are averages of the days with data\\. ",
+	    "the footnote: what the steps are");
+	unlike(p, "class=\"foot\">[^<]*(sleep|[Ww]eight|[Gg]lucose|exercise|"
+	    "[Ll]ab results|[Ff]itness)", "and nothing of measures not shown");
+	free(p);
+	w.nalerts = 0;
+	w.ngoals = 0;
+	p = page(&w);
+	like(p, "Nothing off this week", "no alert: said");
+	unlike(p, "<h2>Goals", "no goal: no goals' table");
+	free(p);
+}
+
 static void
 weeks(void)
 {
@@ -95,6 +145,7 @@ main(void)
 	if (hq_time_set_zone("UTC", &e))
 		return 1;
 	escaped();
+	goals_alerts();
 	weeks();
 	return done_testing();
 }

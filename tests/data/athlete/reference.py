@@ -34,9 +34,11 @@ Output lines (the C test reads them; "null" is no value):
 Python 3.9+ (zoneinfo) and its sqlite3 module; no other package.
 """
 import math
+import os
 import random
 import sqlite3
 import sys
+import time
 from datetime import datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
 
@@ -650,11 +652,39 @@ def settings_for(db, given):
         st[k] = v
         if k in basis:
             basis[k] = "config"
+    rank = {"default": 1, "store": 2, "config": 3}
     if "lthr" not in given and st["max_hr"] is not None:
         st["lthr"] = st["rest_hr"] + 0.85 * (st["max_hr"] - st["rest_hr"])
-    rank = {"default": 1, "store": 2, "config": 3}
+        # derived from max_hr and rest_hr: as sure as the less sure of them
+        basis["lthr"] = min(basis["max_hr"], basis["rest_hr"], key=rank.get)
     st["basis"] = min((basis[k] for k in ("max_hr", "rest_hr", "lthr")), key=rank.get)
     return st
+
+
+def now_seconds():
+    """The clock as hq reads it: $HQ_NOW (seconds, or an ISO 8601 time
+    with its offset or Z) when set, else the system's."""
+    s = os.environ.get("HQ_NOW", "")
+    if s.isdigit():
+        return int(s)
+    if s:
+        return int(datetime.fromisoformat(s.replace("Z", "+00:00")).timestamp())
+    return int(time.time())
+
+
+def last_day(db, tz):
+    """The last local day an every-day report shows (SPEC.md "Every day":
+    no rows past the newest data or today): the newest sample's start or
+    activity summary's date, as a local day, or today if sooner."""
+    today = local_date(now_seconds(), tz)
+    t = db.execute("SELECT max(start) FROM sample").fetchone()[0]
+    newest = local_date(t, tz) if t is not None else None
+    if db.execute("SELECT 1 FROM sqlite_master WHERE name = 'activity_summary'").fetchone():
+        d = db.execute("SELECT max(date) FROM activity_summary").fetchone()[0]
+        if d is not None:
+            d = datetime.strptime(d, "%Y-%m-%d").date()
+            newest = d if newest is None or d > newest else newest
+    return today if newest is None or newest > today else newest
 
 
 def type_id(name):
@@ -715,6 +745,7 @@ def rows(db, tz, kind, args):
             return None
         loads = {w["id"]: figs(w)[0]["load"] for w in ws}
         first = local_date(ws[0]["start"], tz)
+        d1 = last_day(db, tz) if d1 is None else min(d1, last_day(db, tz))
         last = max(max(local_date(w["start"], tz) for w in ws), d1)
         k42, k7 = 1 - math.exp(-1 / 42), 1 - math.exp(-1 / 7)
         ctl = atl = 0.0

@@ -7,8 +7,9 @@
 #                         the date it is keyed by), exercise minutes, weight
 #   OUTDIR/export.xml     an Apple export: ActivitySummary rows (the rings,
 #                         the move goal changing on 2025-01-01)
-#   OUTDIR/expected.jsonl per goal and period: goal, period, target, actual,
-#                         pct, met (null: still going on), streak
+#   OUTDIR/expected.jsonl per goal and period: goal, period, op, target,
+#                         actual, pct, met (null: still going on, or no
+#                         weigh-in: weight is a measurement), streak
 # Days 2024-11-01 .. 2025-02-09 in America/Los_Angeles, a few missing; the
 # rows asked for are --from 2024-12-20 --to 2025-02-09, so streaks cross
 # the year's and months' ends and count the days before --from.
@@ -78,7 +79,8 @@ with open(out + "/export.xml", "w") as fp:
     fp.write("\n".join(xml) + "\n")
 
 # The newest data: the newest sample's start (all in the jsonl), or the
-# newest summary, as a local day. A period ending on or after it goes on.
+# newest summary, as a local day. A period ending on or after it goes on;
+# a period after it, no row (it is before today here).
 newest = max(max(steps), max(sleep), max(exer), max(weight), max(rings))
 
 def week_of(d):
@@ -94,11 +96,13 @@ def month_of(d):
 def day_of(d):
     return d, d, d.isoformat()
 
-def goal(name, values, target, at_most, period, figure, targets=None):
+def goal(name, values, target, at_most, period, figure, targets=None, measured=False):
+    # measured: a measurement (weight), judged on the periods that have a
+    # value; one without is no data (met null), the streak left as it is
     ds = sorted(values)
     start = min(ds[0], FROM)
     d, streak, res = start, 0, []
-    while d <= TO:
+    while d <= TO and d <= newest:
         f, l, label = period(d)
         inside = [x for x in ds if f <= x <= l]
         t = target
@@ -111,13 +115,16 @@ def goal(name, values, target, at_most, period, figure, targets=None):
             actual = None
         if l >= newest:
             met = None
+        elif actual is None and measured:
+            met = None
         elif actual is None:
             met, streak = False, 0
         else:
             met = actual <= t if at_most else actual >= t
             streak = streak + 1 if met else 0
         if l >= FROM:
-            res.append({"goal": name, "period": label, "target": t, "actual": actual,
+            res.append({"goal": name, "period": label, "op": "<=" if at_most else ">=",
+                        "target": t, "actual": actual,
                         "pct": None if actual is None else 100 * actual / t, "met": met, "streak": streak})
         d = l + dt.timedelta(1)
     return res
@@ -126,7 +133,8 @@ exp = []
 exp += goal("steps", steps, 10000, False, day_of, "total")
 exp += goal("sleep", sleep, 7, False, day_of, "average")
 exp += goal("exercise_time", exer, 150, False, week_of, "total")
-exp += goal("weight", weight, 72, True, month_of, "last")
+exp += goal("weight", weight, 72, True, month_of, "last", measured=True)
+exp += goal("body_mass", weight, 72, True, day_of, "last", measured=True)
 for k in ("move", "exercise", "stand"):
     vals = {d: r[k][0] for d, r in rings.items()}
     tg = {d: r[k][1] for d, r in rings.items()}
