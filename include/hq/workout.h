@@ -124,10 +124,12 @@ int hq_workout_detail_more(struct hq_store *s, int64_t id,
     const struct hq_workout_more *more, struct hq_out *out,
     struct hq_err *e);
 
-/* A workout as a command line names it: its ID ("17"), "last" (the
- * newest) or "last:TYPE" (the newest of a type, as --type takes it:
- * last:cycling, last:ride). 1 with *w filled, 0 when the store has no such
- * workout, -1 with e set (not one of those forms; an unknown type). */
+/* A workout as a command line names it, wherever one is taken (hq-query
+ * workout, hq-report zones, compare workouts --ids): its ID ("17"),
+ * "last" (the newest) or "last:TYPE" (the newest of a type, as --type
+ * takes it: last:cycling, last:ride). 1 with *w filled; 0 with e set when
+ * the store has no such workout ("no workout last:yoga; hq-query workouts
+ * lists them"); -1 with e set (not one of those forms; an unknown type). */
 struct hq_workout_ref {
 	int64_t id, start, end;
 	char type[128];          /* "running" */

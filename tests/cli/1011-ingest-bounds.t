@@ -99,13 +99,13 @@ is "$(q "select group_concat(value, ' ') from (select value from dexa_value wher
 
 # ---- dates in the future (item 10) -------------------------------------------
 # More than a day after the import is refused, in every reader of reports;
-# tomorrow (a zone ahead, a clock a little fast) is not. The clock is
-# pinned at noon UTC: tomorrow's local midnight in Los Angeles is then 19
-# hours ahead whatever the hour the test runs (run at 01:00 UTC with the
-# real clock, it was 31 hours ahead, and refused).
-export HQ_NOW=2024-06-15T12:00:00Z
-tomorrow=2024-06-16
-later=2024-06-18
+# tomorrow (a zone ahead, a clock a little fast) is not. The import's clock
+# is pinned at 03:30 UTC on 7 December, 19:30 on the 6th in Los Angeles
+# (HQ_TZ), where a date is a local day: tomorrow there is the 7th (taken),
+# the 8th is tomorrow in UTC but more than a day ahead here (refused).
+export HQ_NOW=2026-12-07T03:30:00Z
+tomorrow=2026-12-07
+later=2026-12-08
 future() {   # future NAME FILE CONTENT LINE
 	fresh
 	printf '%s\n' "$3" >"$T/$2"
@@ -124,10 +124,11 @@ future "a DEXA CSV scan" fd.csv "$(printf 'date,field,value,unit\n9999-12-31,fat
 fresh
 printf 'date,test,value,unit,ref_low,ref_high\n%s,ldl,90,mg/dL,,\n' "$later" >"$T/later.csv"
 run hq-ingest "$T/later.csv"
-like "$err" "later\.csv:2: date $later is in the future" "three days ahead: refused"
+like "$err" "later\.csv:2: date $later is in the future" "the day after the zone's tomorrow: refused"
 printf 'date,test,value,unit,ref_low,ref_high\n%s,ldl,90,mg/dL,,\n' "$tomorrow" >"$T/tomorrow.csv"
 run hq-ingest "$T/tomorrow.csv"
 is "$rc" 0 "tomorrow's date (within a day of the import): taken"
+unset HQ_NOW
 
 # ---- DEXA JSON: one bound on scans, streamed (item 10) -----------------------
 scans() {   # scans N FILE: N scans of distinct sources as one JSON array
