@@ -501,6 +501,16 @@ run_question(const struct cli *c, struct question *q)
 		return 2;
 	}
 	hq_agent_run(&ac, &q->tools, &q->conv, &hooks, &q->out);
+	if (c->withhold) {
+		const char *kinds[HQ_PRIV_NKINDS];
+		for (int k = 0; k < HQ_PRIV_NKINDS; k++)
+			kinds[k] = hq_privacy_kind_name(k);
+		if (hq_agent_log_withheld(q->store, con.run_id, q->priv.count, HQ_PRIV_NKINDS,
+		    kinds, &e)) {
+			hq_warn("%s", e.msg);
+			con.failed = 1;
+		}
+	}
 	if (hq_agent_log_finish(q->store, con.run_id, &q->out, &q->conv, q->from, &e)) {
 		hq_warn("%s", e.msg);
 		con.failed = 1;

@@ -107,6 +107,13 @@ for p in openai anthropic; do
 	like "$(req 'print(json.dumps(reqs[1]["body"]))')" '8123|4321' "$p: the numbers reach the model"
 done
 
+# the run log counts what was withheld, never the values
+id=$(hq-agent --log | head -1 | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
+run hq-agent --log "$id"
+w=$(printf '%s' "$out" | python3 -c 'import json,sys; print(json.dumps(json.load(sys.stdin).get("withheld")))')
+like "$w" '^\{"positions": [1-9][0-9]*, "names": [1-9][0-9]*, "serials": [1-9][0-9]*\}$' \
+	"--log ID: the counts withheld ($w)"
+
 # the numbers stay exact: a row's every other field is byte for byte
 start_fake "$T/every.json"
 HQ_CONFIG="$T/hq.conf" agent openai "Which device counted my steps?"
