@@ -1097,12 +1097,13 @@ learn_resource(struct hq_privacy *p, const char *s, size_t n)
 	const char *type = cJSON_IsObject(j) ? cJSON_GetStringValue(
 	    cJSON_GetObjectItemCaseSensitive(j, "resourceType")) : NULL;
 	const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "name"));
+	int person = type && (!strcmp(type, "Patient") || !strcmp(type, "Practitioner") ||
+	    !strcmp(type, "RelatedPerson"));
 
 	if (type && name && !strcmp(type, "Organization"))
 		hq_privacy_add_name(p, name, strlen(name), 1);
 	cJSON_Delete(j);
-	if (type && (!strcmp(type, "Patient") || !strcmp(type, "Practitioner") ||
-	    !strcmp(type, "RelatedPerson"))) {
+	if (person) {
 		/* a Patient's "name" is a person's: read it as under "patient" */
 		struct hq_buf b = {0};
 		hq_buf_puts(&b, "{\"patient\":");
