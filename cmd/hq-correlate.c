@@ -112,10 +112,10 @@ struct cli {
 /* Everything a run holds, freed in one place. */
 struct run {
 	struct cli c;
-	struct hq_corr_store cs;
+	struct hq_daily_store cs;
 	struct hq_select settings;
-	struct hq_corr_span span;
-	struct hq_corr_series a, b;
+	struct hq_daily_span span;
+	struct hq_daily a, b;
 	struct hq_expr **conds;
 	size_t nconds;
 	struct hq_buf condition;       /* the conditions as one text */
@@ -326,7 +326,7 @@ check_cli(const struct cli *c, int nops)
 
 /* --from/--to as A's days: 0, or 2 after a message. */
 static int
-parse_span(const struct cli *c, struct hq_corr_span *sp)
+parse_span(const struct cli *c, struct hq_daily_span *sp)
 {
 	struct hq_err e;
 	int64_t start, end;
@@ -360,13 +360,13 @@ parse_conditions(struct run *rn)
 
 /* A or B, from a file or the store. */
 static int
-load_operand(struct run *rn, const char *op, int is_b, struct hq_corr_series *s)
+load_operand(struct run *rn, const char *op, int is_b, struct hq_daily *s)
 {
 	struct hq_err e;
 	int rc;
 
 	if (hq_corr_is_file(op)) {
-		rc = hq_corr_read_file(op, s, &e);
+		rc = hq_daily_read(op, s, &e);
 		if (rc == 0 && is_b && rn->c.night && !s->nights) {
 			hq_warn("--night: %s holds daily %s rows, whose evenings and nights "
 			    "cannot be told apart; name the metric so it is read from the "
@@ -377,7 +377,7 @@ load_operand(struct run *rn, const char *op, int is_b, struct hq_corr_series *s)
 		hq_warn("%s", "no store to read from");
 		return 2;
 	} else
-		rc = hq_corr_load(&rn->cs, op, rn->span, is_b ? (int)rn->c.lag : 0,
+		rc = hq_daily_load(&rn->cs, op, rn->span, is_b ? (int)rn->c.lag : 0,
 		    is_b && rn->c.night, s, &e);
 	if (rc)
 		hq_warn("%s", e.msg);
@@ -494,8 +494,8 @@ out:
 	free(rn.conds);
 	free(rn.c.when);
 	hq_buf_free(&rn.condition);
-	hq_corr_series_free(&rn.a);
-	hq_corr_series_free(&rn.b);
+	hq_daily_free(&rn.a);
+	hq_daily_free(&rn.b);
 	hq_select_free(&rn.settings);
 	hq_store_close(rn.cs.s);
 	return hq_finish(status);

@@ -16,7 +16,7 @@
 #include "hq/buf.h"
 #include "hq/complete.h"
 #include "hq/config.h"
-#include "hq/correlate.h"
+#include "hq/daily.h"
 #include "hq/dexa.h"
 #include "hq/err.h"
 #include "hq/alert_report.h"
@@ -438,7 +438,7 @@ run_trend_metric(struct cli *c, int argc, char **argv, struct hq_err *e)
 {
 	struct hq_select settings;
 	struct hq_config *cfg;
-	struct hq_corr_store cs = { c->store, &settings };
+	struct hq_daily_store ds = { c->store, &settings };
 	int64_t from, to;
 	int rc;
 
@@ -451,7 +451,7 @@ run_trend_metric(struct cli *c, int argc, char **argv, struct hq_err *e)
 	if (load_config(&settings, &cfg, e))
 		return -1;
 	hq_config_free(cfg);
-	rc = hq_trend_metric_out(&cs, argv[0],
+	rc = hq_trend_metric_out(&ds, argv[0],
 	    from == INT64_MIN ? INT64_MIN : hq_time_local_day(from),
 	    to == INT64_MAX ? INT64_MAX : hq_time_local_day(to - 1), c->out, e);
 	hq_select_free(&settings);
@@ -463,7 +463,7 @@ run_week(struct cli *c, int argc, char **argv, struct hq_err *e)
 {
 	struct hq_select settings;
 	struct hq_config *cfg;
-	struct hq_corr_store cs = { c->store, &settings };
+	struct hq_daily_store ds = { c->store, &settings };
 	struct hq_week *w;
 	int64_t monday;
 	int rc = 0;
@@ -476,11 +476,11 @@ run_week(struct cli *c, int argc, char **argv, struct hq_err *e)
 	if (load_config(&settings, &cfg, e))
 		return -1;
 	w = hq_xcalloc(1, sizeof *w);
-	if ((rc = hq_week_run(&cs, cfg, monday, hq_time_now(), w, e)) == 0 &&
+	if ((rc = hq_week_run(&ds, cfg, monday, hq_time_now(), w, e)) == 0 &&
 	    w->note[0])
 		hq_warn("%s", w->note);
 	if (rc == 0 && c->html &&
-	    (rc = hq_week_goals_alerts(&cs, cfg, hq_time_now(), w, e)) == 0 &&
+	    (rc = hq_week_goals_alerts(&ds, cfg, hq_time_now(), w, e)) == 0 &&
 	    w->goals_note[0])
 		hq_warn("%s", w->goals_note);
 	if (rc == 0 && c->html) {

@@ -48,7 +48,7 @@ my @graph = (
 	['read',     'read',      [qw(base format store)]],
 	['query',    'query',     [qw(base out store)]],
 	['agent',    'agent',     [qw(base store)]],
-	['analyze',  'analyze',   [qw(base out format store read query)]],
+	['analyze',  'analyze',   [qw(base out format store query)]],
 	['cli',      'cli',       [qw(base store query analyze agent)]],
 );
 # Headers of include/hq/ with no lib/.../x.c of the same name: their layer.
