@@ -27,12 +27,12 @@
 #include "hq/report_out.h"
 #include "hq/report_read.h"
 #include "hq/select.h"
+#include "hq/start.h"
 #include "hq/store.h"
 #include "hq/time.h"
 #include "hq/trend_out.h"
 #include "hq/week.h"
 #include "hq/workout.h"
-#include "hq/zone.h"
 
 enum {
 	OPT_UNIT = HQ_OPT_LONG, OPT_FIELDS, OPT_LAST, OPT_DATES, OPT_FROM,
@@ -224,7 +224,7 @@ struct cli {
 	const char *type, *ids;      /* load, zones, bests, compare workouts */
 	const char *ath[HQ_ATH_NKEYS];   /* --max-hr, --rest-hr, --lthr, --ftp */
 	enum hq_format format;
-	struct hq_store *store;
+	struct hq_start st;          /* the store, config, zone, settings */
 	struct hq_out *out;
 };
 
@@ -240,13 +240,13 @@ run_list(struct cli *c, int argc, char **argv, struct hq_err *e)
 		hq_opts_usage_error(&cmd, "list what? '%s' (labs, dexa or cgm)", kind);
 		return 2;
 	}
-	return hq_report_list_out(c->store, kind, c->out, e);
+	return hq_report_list_out(c->st.store, kind, c->out, e);
 }
 
 static int
 run_latest_labs(struct cli *c, int argc, char **argv, struct hq_err *e)
 {
-	return hq_report_latest_labs_out(c->store, (const char *const *)argv,
+	return hq_report_latest_labs_out(c->st.store, (const char *const *)argv,
 	    (size_t)argc, c->unit, c->out, e);
 }
 
@@ -254,7 +254,7 @@ static int
 run_trend_labs(struct cli *c, int argc, char **argv, struct hq_err *e)
 {
 	(void)argc;
-	return hq_report_trend_labs_out(c->store, argv[0], c->unit,
+	return hq_report_trend_labs_out(c->st.store, argv[0], c->unit,
 	    c->svg ? stdout : NULL, c->out, e);
 }
 
@@ -262,7 +262,7 @@ static int
 run_latest_dexa(struct cli *c, int argc, char **argv, struct hq_err *e)
 {
 	(void)argc, (void)argv;
-	return hq_report_latest_dexa_out(c->store, c->fields, c->out, e);
+	return hq_report_latest_dexa_out(c->st.store, c->fields, c->out, e);
 }
 
 static int
@@ -283,7 +283,7 @@ run_compare_dexa(struct cli *c, int argc, char **argv, struct hq_err *e)
 		}
 		*d2++ = '\0';
 	}
-	rc = hq_report_compare_dexa_out(c->store, d1, d2, (int)c->last,
+	rc = hq_report_compare_dexa_out(c->st.store, d1, d2, (int)c->last,
 	    c->fields, c->svg ? stdout : NULL, c->out, e);
 	free(copy);
 	return rc;
@@ -311,7 +311,7 @@ run_cgm(struct cli *c, int argc, char **argv, struct hq_err *e)
 	/* The report writes its own rows (or its drawing). */
 	hq_out_free(c->out);
 	c->out = NULL;
-	return hq_cgm_report_print(c->store, &o, c->format_name, stdout, e);
+	return hq_cgm_report_print(c->st.store, &o, c->format_name, stdout, e);
 }
 
 /* ---- goals and alerts (goals_report.h, alert_report.h) ------------------ */
@@ -334,39 +334,20 @@ range_days(const struct cli *c, int back, int monday, int64_t *from,
 	return 0;
 }
 
-/* The [query] settings (source priority, sleep cutoff) as hq-query takes
- * them, and the configuration (for the athlete's); -1 with e set. */
-static int
-load_config(struct hq_select *settings, struct hq_config **cfg,
-    struct hq_err *e)
-{
-	hq_select_init(settings);
-	if (!(*cfg = hq_config_load(NULL, e)) || hq_select_config(settings, *cfg, e)) {
-		hq_config_free(*cfg);
-		*cfg = NULL;
-		hq_select_free(settings);
-		return -1;
-	}
-	return 0;
-}
-
 /* The goals named (a goal's name or a ring), or all. */
 static int
 run_goals(struct cli *c, int argc, char **argv, struct hq_err *e)
 {
 	struct hq_goal *goals = NULL, *kept;
 	struct hq_buf notes = { 0 };
-	struct hq_select sel;
-	struct hq_config *cfg;
 	size_t n = 0, k = 0;
 	int64_t from, to;
 	int rc, rings = argc == 0;
 
-	if (range_days(c, 21, 1, &from, &to, e) || load_config(&sel, &cfg, e))
+	if (range_days(c, 21, 1, &from, &to, e))
 		return -1;
-	rc = hq_goals_from_config(cfg, &goals, &n, e) ? -1 : 0;
-	hq_config_free(cfg);
-	if (rc)
+	if ((rc = hq_start_settings(&c->st)) ||
+	    (rc = hq_goals_from_config(c->st.cfg, &goals, &n, e) ? -1 : 0))
 		goto done;
 	kept = goals;
 	for (int i = 0; i < argc; i++) {
@@ -393,33 +374,30 @@ run_goals(struct cli *c, int argc, char **argv, struct hq_err *e)
 		}
 	else
 		k = n;
-	rc = hq_goals_report_out(c->store, &sel, kept, k, from, to,
+	rc = hq_goals_report_out(c->st.store, &c->st.settings, kept, k, from, to,
 	    hq_time_now(), rings, argc > 0 ? (const char *const *)argv : NULL,
 	    (size_t)argc, &notes, c->out, e);
 	hq_warn_lines(notes.data);
 	hq_buf_free(&notes);
 done:
 	free(goals);
-	hq_select_free(&sel);
 	return rc;
 }
 
 static int
 run_alerts(struct cli *c, int argc, char **argv, struct hq_err *e)
 {
-	struct hq_select sel;
-	struct hq_config *cfg;
 	int64_t from, to;
 	char a[16], b[16];
 	long n;
 
 	(void)argc, (void)argv;
-	if (range_days(c, 6, 0, &from, &to, e) || load_config(&sel, &cfg, e))
+	if (range_days(c, 6, 0, &from, &to, e))
 		return -1;
-	hq_config_free(cfg);
-	n = hq_alerts_report_out(c->store, &sel, from, to, hq_time_now(),
-	    c->quiet ? NULL : c->out, e);
-	hq_select_free(&sel);
+	if (hq_start_settings(&c->st))
+		return 2;
+	n = hq_alerts_report_out(c->st.store, &c->st.settings, from, to,
+	    hq_time_now(), c->quiet ? NULL : c->out, e);
 	if (n < 0)
 		return -1;
 	if (n == 0) {
@@ -436,11 +414,7 @@ run_alerts(struct cli *c, int argc, char **argv, struct hq_err *e)
 static int
 run_trend_metric(struct cli *c, int argc, char **argv, struct hq_err *e)
 {
-	struct hq_select settings;
-	struct hq_config *cfg;
-	struct hq_daily_store ds = { c->store, &settings };
 	int64_t from, to;
-	int rc;
 
 	(void)argc;
 	if (hq_time_parse_from_to(c->from, c->to, hq_time_now(), &from,
@@ -448,22 +422,16 @@ run_trend_metric(struct cli *c, int argc, char **argv, struct hq_err *e)
 		hq_warn("%s", e->msg);
 		return 2;
 	}
-	if (load_config(&settings, &cfg, e))
-		return -1;
-	hq_config_free(cfg);
-	rc = hq_trend_metric_out(&ds, argv[0],
+	if (hq_start_settings(&c->st))
+		return 2;
+	return hq_trend_metric_out(&c->st.daily, argv[0],
 	    from == INT64_MIN ? INT64_MIN : hq_time_local_day(from),
 	    to == INT64_MAX ? INT64_MAX : hq_time_local_day(to - 1), c->out, e);
-	hq_select_free(&settings);
-	return rc;
 }
 
 static int
 run_week(struct cli *c, int argc, char **argv, struct hq_err *e)
 {
-	struct hq_select settings;
-	struct hq_config *cfg;
-	struct hq_daily_store ds = { c->store, &settings };
 	struct hq_week *w;
 	int64_t monday;
 	int rc = 0;
@@ -473,14 +441,14 @@ run_week(struct cli *c, int argc, char **argv, struct hq_err *e)
 		hq_opts_usage_error(&cmd, "%s", e->msg);
 		return 2;
 	}
-	if (load_config(&settings, &cfg, e))
-		return -1;
+	if (hq_start_settings(&c->st))
+		return 2;
 	w = hq_xcalloc(1, sizeof *w);
-	if ((rc = hq_week_run(&ds, cfg, monday, hq_time_now(), w, e)) == 0 &&
+	if ((rc = hq_week_run(&c->st.daily, c->st.cfg, monday, hq_time_now(), w, e)) == 0 &&
 	    w->note[0])
 		hq_warn("%s", w->note);
 	if (rc == 0 && c->html &&
-	    (rc = hq_week_goals_alerts(&ds, cfg, hq_time_now(), w, e)) == 0 &&
+	    (rc = hq_week_goals_alerts(&c->st.daily, c->st.cfg, hq_time_now(), w, e)) == 0 &&
 	    w->goals_note[0])
 		hq_warn("%s", w->goals_note);
 	if (rc == 0 && c->html) {
@@ -495,8 +463,6 @@ run_week(struct cli *c, int argc, char **argv, struct hq_err *e)
 	}
 	hq_week_done(w);
 	free(w);
-	hq_config_free(cfg);
-	hq_select_free(&settings);
 	return rc;
 }
 
@@ -515,7 +481,8 @@ athlete_ask(const struct cli *c, struct hq_athlete_ask *ask, const char *only,
 	    hq_time_parse_from_to(c->from, c->to, hq_time_now(), &ask->from,
 	    &ask->to, e))
 		return -1;
-	return hq_athlete_setup(&ask->ath, c->store, c->ath, NULL, e);
+	return hq_athlete_setup(&ask->ath, c->st.cfg, c->st.store, c->ath, NULL,
+	    e);
 }
 
 static int
@@ -526,7 +493,7 @@ run_load(struct cli *c, int argc, char **argv, struct hq_err *e)
 	(void)argc, (void)argv;
 	if (athlete_ask(c, &ask, NULL, e))
 		return -1;
-	return hq_athlete_load_out(c->store, &ask, hq_time_now(),
+	return hq_athlete_load_out(c->st.store, &ask, hq_time_now(),
 	    c->svg ? stdout : NULL, c->out, e);
 }
 
@@ -549,7 +516,7 @@ run_zones(struct cli *c, int argc, char **argv, struct hq_err *e)
 			return 2;
 		}
 	}
-	return hq_athlete_zones_out(c->store, &ask, hq_time_now(), c->out, e);
+	return hq_athlete_zones_out(c->st.store, &ask, hq_time_now(), c->out, e);
 }
 
 static int
@@ -560,7 +527,7 @@ run_bests(struct cli *c, int argc, char **argv, struct hq_err *e)
 	(void)argc, (void)argv;
 	if (athlete_ask(c, &ask, "running|walking|cycling", e))
 		return -1;
-	return hq_athlete_bests_out(c->store, &ask, c->out, e);
+	return hq_athlete_bests_out(c->st.store, &ask, c->out, e);
 }
 
 static int
@@ -575,7 +542,7 @@ run_compare_workouts(struct cli *c, int argc, char **argv, struct hq_err *e)
 	}
 	if (athlete_ask(c, &ask, NULL, e))
 		return -1;
-	return hq_athlete_compare_out(c->store, &ask, c->out, e);
+	return hq_athlete_compare_out(c->st.store, &ask, c->out, e);
 }
 
 /* ---- dispatch ------------------------------------------------------------- */
@@ -848,25 +815,6 @@ parse_cli(int argc, char **argv, struct cli *c, int *status)
 	return p.optind;
 }
 
-/* The zone of local dates, chosen as hq-query chooses it (zone.h), and
- * said on a terminal when the data chose it; the configuration's
- * warnings. 0, or -1 after a message. */
-static int
-choose_zone(const struct cli *c)
-{
-	struct hq_config *cfg;
-	struct hq_err e;
-	int rc;
-
-	if (!(cfg = hq_config_load(NULL, &e))) {
-		hq_warn("%s", e.msg);
-		return -1;
-	}
-	rc = hq_zone_setup(c->tz, cfg, c->store);
-	hq_config_free(cfg);
-	return rc;
-}
-
 int
 main(int argc, char **argv)
 {
@@ -876,6 +824,7 @@ main(int argc, char **argv)
 	int status = 2, first, used = 0, n, rc;
 
 	hq_err_init(argv[0]);
+	hq_start_init(&c.st);
 	if ((first = parse_cli(argc, argv, &c, &status)) < 0)
 		goto out;
 	status = 2;
@@ -905,21 +854,16 @@ main(int argc, char **argv)
 		if (check_accepts(&c, sub))
 			goto out;
 	}
-	if (hq_time_set_zone(c.tz, &e)) {
-		hq_warn("%s", e.msg);
+	c.st.db = c.db;
+	c.st.tz = c.tz;
+	c.st.complete = c.complete;
+	if (hq_start_store(&c.st, &status))
 		goto out;
-	}
-	if (!(c.store = hq_store_open(c.db, HQ_STORE_READONLY, &e))) {
-		if (!c.complete)
-			hq_warn("%s", e.msg);
-		status = c.complete ? 0 : 2;
-		goto out;
-	}
 	if (c.complete) {
-		status = hq_report_lab_tests(c.store, print_test, NULL, &e) ? 2 : 0;
+		status = hq_report_lab_tests(c.st.store, print_test, NULL, &e) ? 2 : 0;
 		goto out;
 	}
-	if (choose_zone(&c))
+	if (hq_start_setup(&c.st))
 		goto out;
 	c.out = hq_out_new(stdout, c.has_format && !c.svg && !c.html ? c.format :
 	    HQ_FMT_AUTO);
@@ -941,6 +885,6 @@ out:
 		hq_warn("write error");
 		status = 2;
 	}
-	hq_store_close(c.store);
+	hq_start_end(&c.st);
 	return hq_finish(status);
 }
