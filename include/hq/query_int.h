@@ -129,12 +129,14 @@ double hq_workout_convert(double v, const char *from, const char *to);
 
 /* A workout's record, the parts read apart from its row
  * (workout_detail.c), as fields of the row being written: its events
- * (counts by kind, the time paused up to end), its metadata, its route's
- * summary (none without a route). 0, or -1 with e. */
+ * (counts by kind, the time paused up to end), its metadata (the ascent
+ * of workout ascent_from when it has none, 0: none), its route's summary
+ * (the route it takes from another, HQ_WORKOUT_FILLED; none without a
+ * route). 0, or -1 with e. */
 int hq_workout_out_events(struct hq_store *s, int64_t id, int64_t end,
     struct hq_out *out, struct hq_err *e);
 int hq_workout_out_metadata(struct hq_store *s, int64_t id,
-    struct hq_out *out, struct hq_err *e);
+    int64_t ascent_from, struct hq_out *out, struct hq_err *e);
 int hq_workout_out_route(struct hq_store *s, int64_t id, struct hq_out *out,
     struct hq_err *e);
 

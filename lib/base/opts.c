@@ -163,13 +163,14 @@ hq_opts_help(const struct hq_cmd_info *c, FILE *fp)
 	fprintf(fp, "\nSee %s(1).\n", c->name);
 }
 
+/* One line that says what is wrong, then where to look (the whole usage is
+ * --help's). */
 static void
 vusage(const struct hq_cmd_info *c, FILE *fp, const char *fmt, va_list ap)
 {
 	fprintf(fp, "%s: ", c->name);
 	vfprintf(fp, fmt, ap);
 	fputc('\n', fp);
-	put_usage(c, fp);
 	fprintf(fp, "try '%s --help'\n", c->name);
 }
 
@@ -516,6 +517,7 @@ unknown(struct hq_opts *p)
 {
 	const char *word = optind > 0 && optind <= p->argc ? p->argv[optind - 1] : "";
 	const struct hq_opt *o = optopt ? find_any(p->cmd, optopt) : NULL;
+	struct hq_catalog_suggestion near;
 	char buf[128], list[256] = "";
 	size_t len, k = 0, nmatch = 0;
 
@@ -536,6 +538,12 @@ unknown(struct hq_opts *p)
 	shown(buf, buf, sizeof buf);
 	if (nmatch > 1)
 		return usage(p, "option '--%s' is ambiguous (%s)", buf, list);
+	hq_catalog_suggest_start(&near, buf);
+	for (size_t i = 0; (o = hq_opts_at(p->cmd, i)); i++)
+		hq_catalog_suggest_word(&near, o->name, strlen(o->name));
+	if (hq_catalog_suggest_pick(&near))
+		return usage(p, "unknown option '--%s' (did you mean --%s?)", buf,
+		    hq_catalog_suggest_pick(&near));
 	return usage(p, "unknown option '--%s'", buf);
 }
 

@@ -300,6 +300,24 @@ complete_options(struct hq_complete *c)
 		}
 }
 
+/* The zone of the dates and weeks offered: --tz on the line, else $HQ_TZ,
+ * else $TZ (hq_time_set_zone's order; a completion does not read the
+ * config's zone nor the data's, which the command itself would weigh). */
+static void
+complete_zone(int nargs, char **argv)
+{
+	const char *tz = NULL;
+	struct hq_err e;
+
+	for (int i = 0; i < nargs; i++)
+		if (strcmp(argv[i], "--tz") == 0 && i + 1 < nargs)
+			tz = argv[++i];
+		else if (strncmp(argv[i], "--tz=", 5) == 0)
+			tz = argv[i] + 5;
+	if (hq_time_set_zone(tz, &e) && tz)
+		hq_time_set_zone(NULL, &e);
+}
+
 void
 hq_opts_complete(const struct hq_cmd_info *cmd, int argc, char **argv,
     FILE *out)
@@ -315,6 +333,7 @@ hq_opts_complete(const struct hq_cmd_info *cmd, int argc, char **argv,
 	 * however long the word and however many names (issue 23) */
 	if (strlen(typed) > HQ_COMPLETE_MAX_WORD)
 		return;
+	complete_zone(c.nargs, argv);
 	c.operands = hq_xcalloc((size_t)c.nargs + 1, sizeof *c.operands);
 	for (int i = 0; i < c.nargs && !value_of; i++) {
 		char *w = argv[i];

@@ -281,11 +281,15 @@ static int
 athlete_ask(const struct hq_report_ask *c, struct hq_athlete_ask *ask,
     const char *only, struct hq_err *e)
 {
+	int rc;
+
 	memset(ask, 0, sizeof *ask);
 	ask->last = c->has_last ? c->last : 3;
-	if (hq_athlete_parse_types(ask, c->type, only, e) ||
-	    (c->ids && hq_athlete_parse_ids(ask, c->ids, e)) ||
-	    hq_time_parse_from_to(c->from, c->to, hq_time_now(), &ask->from,
+	if (hq_athlete_parse_types(ask, c->type, only, e))
+		return -1;
+	if (c->ids && (rc = hq_athlete_parse_ids(ask, c->st.store, c->ids, e)))
+		return rc;
+	if (hq_time_parse_from_to(c->from, c->to, hq_time_now(), &ask->from,
 	    &ask->to, e))
 		return -1;
 	return hq_athlete_setup(&ask->ath, c->st.cfg, c->st.store, c->ath, NULL,
@@ -310,20 +314,20 @@ hq_report_run_zones(struct hq_report_ask *c, int argc, char **argv,
     struct hq_err *e)
 {
 	struct hq_athlete_ask ask;
+	struct hq_workout_ref w;
+	int rc;
 
 	if (athlete_ask(c, &ask, NULL, e))
 		return -1;
 	if (argc) {
-		if (hq_workout_parse_id(argv[0], &ask.id)) {
-			hq_opts_usage_error(c->cmd, "zones ID: '%.64s' is not a workout "
-			    "id (a number: hq-query workouts lists them)", argv[0]);
-			return 2;
-		}
 		if (c->from || c->to || c->type) {
 			hq_opts_usage_error(c->cmd, "zones ID is one workout: drop "
 			    "--from, --to and --type");
 			return 2;
 		}
+		if ((rc = hq_workout_find(c->st.store, argv[0], &w, e)) <= 0)
+			return rc < 0 ? -1 : 1;
+		ask.id = w.id;
 	}
 	return hq_athlete_zones_out(c->st.store, &ask, hq_time_now(), c->out, e);
 }
@@ -353,6 +357,6 @@ hq_report_run_compare_workouts(struct hq_report_ask *c, int argc, char **argv,
 		return 2;
 	}
 	if ((rc = athlete_ask(c, &ask, NULL, e)))
-		return rc < 0 ? -1 : rc;
+		return rc;
 	return hq_athlete_compare_out(c->st.store, &ask, c->out, e);
 }

@@ -129,8 +129,8 @@ parse_quantity(const char *s, double *v, char *unit, size_t n)
 /* The metadata people ask about, in plain units. Keys can repeat in an
  * export (jshrake's has HKIndoorWorkout twice); the first one counts. */
 int
-hq_workout_out_metadata(struct hq_store *s, int64_t id, struct hq_out *out,
-    struct hq_err *e)
+hq_workout_out_metadata(struct hq_store *s, int64_t id, int64_t ascent_from,
+    struct hq_out *out, struct hq_err *e)
 {
 	enum { TZ, INDOOR, ELEVATION, TEMP, HUMIDITY, METS, SUB, VIRTUAL,
 	    PARTIAL, NKEYS };
@@ -154,6 +154,15 @@ hq_workout_out_metadata(struct hq_store *s, int64_t id, struct hq_out *out,
 		for (int k = 0; k < NKEYS; k++)
 			if (!val[k] && strcmp(hq_workout_col_text(q, 0), keys[k]) == 0)
 				val[k] = hq_xstrdup(hq_workout_col_text(q, 1));
+	/* The ascent of the recording it takes it from (filled_from). */
+	if (rc == SQLITE_DONE && !val[ELEVATION] && ascent_from) {
+		sqlite3_reset(q);
+		sqlite3_bind_int64(q, 1, ascent_from);
+		while ((rc = sqlite3_step(q)) == SQLITE_ROW)
+			if (!val[ELEVATION] && strcmp(hq_workout_col_text(q, 0),
+			    keys[ELEVATION]) == 0)
+				val[ELEVATION] = hq_xstrdup(hq_workout_col_text(q, 1));
+	}
 	if (rc != SQLITE_DONE) {
 		hq_err_set(e, "reading workout metadata: %s", sqlite3_errmsg(hq_store_db(s)));
 		status = -1;
@@ -215,7 +224,8 @@ hq_workout_out_route(struct hq_store *s, int64_t id, struct hq_out *out,
 	if (hq_store_prepare(s,
 	    "SELECT rp.route_id, rp.time, rp.lat, rp.lon, rp.ele"
 	    " FROM route_point rp JOIN route r ON r.id = rp.route_id"
-	    " WHERE r.workout_id = ? ORDER BY r.id, rp.seq", &q, e) != 0)
+	    " WHERE r.workout_id = " HQ_WORKOUT_FILLED("route", "?1")
+	    " ORDER BY r.id, rp.seq", &q, e) != 0)
 		return -1;
 	sqlite3_bind_int64(q, 1, id);
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {

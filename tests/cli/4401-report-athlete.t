@@ -168,7 +168,7 @@ bad() {
 	is "$rc" "$want" "$* → exit $want"
 	like "$(cat "$T/err")" "$msg" "$*: says why"
 }
-bad 2 "--ftp 0: expected a power in W above 0" load --ftp 0
+bad 2 "--ftp 0: expected a power in W from 20 to 2500" load --ftp 0
 bad 2 "is not above" load --max-hr 50 --rest-hr 60
 bad 2 "is not between" load --max-hr 190 --rest-hr 50 --lthr 195
 bad 2 "is not between" zones --max-hr 190 --rest-hr 50 --lthr 50
