@@ -69,7 +69,7 @@ ok $? "hq-query workouts"
 compare "$T/rows" "defaults"
 ok $? "every figure as the reference computed it, default settings"
 is "$(python3 -c 'import json,sys; print(json.loads(sys.stdin.readline())["athlete_basis"])' <"$T/rows")" \
-    "default" "athlete_basis: lthr is a default"
+    "store" "athlete_basis: lthr from the store's max_hr and rest_hr is the store's"
 
 mkdir -p "$T/config/hq"
 printf '[athlete]\nsex = female\nzones = 115, 135, 152, 168\nftp = 100\nmax_hr = 150\n' \
