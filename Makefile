@@ -122,17 +122,18 @@ check: all $(UNITS) layers
 	HQ_BUILD=$(abspath $(BUILD)) prove -j2 --exec 'bash scripts/tap-keep.sh $(TAP)' tests/cli/*.t || \
 	    { sh scripts/tap-failures.sh $(TAP); exit 1; }
 
-# The tests that read the clock (scripts/clock-tests.sh lists them) under
-# Debian's faketime at three moments: 03:30 UTC on a Monday (Sunday still
-# in Los Angeles), noon, and 23:30 UTC on a Sunday (Monday already in
-# Berlin). CI runs it; no test may depend on the hour or the date.
+# The tests that read the clock (scripts/clock-tests.sh lists them: CLI
+# and unit) under Debian's faketime at three moments: 03:30 UTC on a
+# Monday (Sunday still in Los Angeles), noon, and 23:30 UTC on a Sunday
+# (Monday already in Berlin). CI runs it after make check; no test may
+# depend on the hour or the date.
 CLOCK_AT = '2026-12-07 03:30:00' '2026-12-09 12:00:00' '2026-12-13 23:30:00'
-check-clock: all
+check-clock: all $(UNITS)
 	@for at in $(CLOCK_AT); do \
 	    echo "== the clock at $$at UTC"; rm -rf $(TAP); \
 	    TZ=UTC faketime "$$at" env HQ_BUILD=$(abspath $(BUILD)) \
 	        prove -j2 --exec 'bash scripts/tap-keep.sh $(TAP)' \
-	        $$(sh scripts/clock-tests.sh) || \
+	        $$(sh scripts/clock-tests.sh $(BUILD)) || \
 	        { sh scripts/tap-failures.sh $(TAP); exit 1; }; \
 	done
 

@@ -6,7 +6,7 @@ PKGS="gcc make pkg-config libc6-dev
 libsqlite3-dev libxml2-dev libcjson-dev libcurl4-openssl-dev libarchive-dev
 zlib1g-dev
 sqlite3 libxml2-utils libarchive-tools python3 perl tzdata time valgrind
-groff-base tmux zsh fish"
+groff-base tmux zsh fish faketime"
 
 missing=""
 for p in $PKGS; do
