@@ -536,6 +536,23 @@ send_segment(struct hq_archive *a, const char *scratch, const char *seg,
 	return rc;
 }
 
+/* Delete the segments no manifest names any more: months replaced, a
+ * killed push's uploads. One writer at a time: a push from elsewhere
+ * would lose what it uploaded before its manifest. */
+static int
+collect(struct hq_archive *a, const struct hq_archive_manifest *m,
+    const struct names *objects, struct hq_archive_counts *c, struct hq_err *e)
+{
+	for (size_t k = 0; k < objects->n; k++)
+		if (is_segment_name(objects->name[k]) &&
+		    !find_object(m, objects->name[k])) {
+			if (hq_remote_del(a->remote, objects->name[k], e))
+				return -1;
+			c->deleted++;
+		}
+	return 0;
+}
+
 int
 hq_archive_push(struct hq_archive *a, const char *store, sqlite3 *db,
     const char *scratch, int all, struct hq_archive_counts *c, struct hq_err *e)
@@ -557,18 +574,20 @@ hq_archive_push(struct hq_archive *a, const char *store, sqlite3 *db,
 		base = old.generation;
 	if (hq_segment_marks(db, &marks, e))
 		goto done;
+	if (hq_remote_list(a->remote, add_name, &objects, e))
+		goto done;
 	if (have == 0 && !all && old.marks && !strcmp(old.marks, marks.data)) {
 		c->unchanged = 1;
 		c->generation = old.generation;
 		c->segments = (int)old.n;
 		for (k = 0; k < old.n; k++)
 			c->bytes_total += old.e[k].size, c->rows += old.e[k].rows;
-		rc = state_put(a->state, hq_remote_name(a->remote), old.generation, e);
+		/* a push killed after its manifest left what it replaced */
+		if (state_put(a->state, hq_remote_name(a->remote), old.generation, e) == 0)
+			rc = collect(a, &old, &objects, c, e);
 		goto done;
 	}
 	if ((nm = hq_segment_months(db, &months, e)) < 0)
-		goto done;
-	if (hq_remote_list(a->remote, add_name, &objects, e))
 		goto done;
 	if (have == 0)
 		base = old.generation;
@@ -629,15 +648,7 @@ fail_month:
 		goto done_journal;
 	unlink(jpath);
 	c->generation = next.generation;
-	/* what no manifest names any more: replaced months, a killed push's */
-	for (k = 0; k < objects.n; k++)
-		if (is_segment_name(objects.name[k]) &&
-		    !find_object(&next, objects.name[k])) {
-			if (hq_remote_del(a->remote, objects.name[k], e))
-				goto done_journal;
-			c->deleted++;
-		}
-	rc = 0;
+	rc = collect(a, &next, &objects, c, e);
 done_journal:
 	progress_end(a);
 	hq_archive_manifest_free(&journal);

@@ -6,7 +6,7 @@
 # of tampering refused by name; a full disk during restore leaves nothing.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/archive.sh"
-need_fixtures apple-health/dogsheep/export.xml cgm/libreview-tiny.csv labs/hl7-r4
+need_fixtures apple-health/dogsheep/export.xml cgm/dexcom-clarity-example.csv labs/hl7-r4
 
 R="file://$T/remote"
 make_store "$HQ_DB"

@@ -18,7 +18,7 @@ make_store() {
 	HQ_DB=$db hq-ingest -q "$d/a.zip" "$d/b.zip" "$d/c.zip" "$d/labs.csv" \
 	    "$d/dexa.json" "$d/w.jsonl" \
 	    "$HQ_FIXTURES/apple-health/dogsheep/export.xml" \
-	    "$HQ_FIXTURES/cgm/libreview-tiny.csv" \
+	    "$HQ_FIXTURES/cgm/dexcom-clarity-example.csv" \
 	    "$HQ_FIXTURES"/labs/hl7-r4/*.json >/dev/null
 	rm -rf "$d"
 }

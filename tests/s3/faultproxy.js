@@ -6,6 +6,7 @@
 //   503 N      answer 503 SlowDown with Retry-After: N
 //   drop       close the connection before answering
 //   cut N      pass the answer but close after N bytes of its body
+//   stall      never answer (a test kills the client meanwhile)
 // LOG gets "METHOD URL signed|UNSIGNED STATUS" a request, so a test can
 // check that every request hq made was signed.
 'use strict'
@@ -36,6 +37,7 @@ const srv = http.createServer((req, res) => {
     return res.end(xml(act === '500' ? 'InternalError' : 'SlowDown'))
   }
   if (act === 'drop') { note('drop'); return req.socket.destroy() }
+  if (act === 'stall') { note('stall'); return }
   const p = http.request({ host: '127.0.0.1', port: up, method: req.method,
     path: req.url, headers: req.headers }, (pr) => {
     note(String(pr.statusCode) + (act === 'cut' ? ' cut' : ''))
