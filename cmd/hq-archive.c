@@ -495,7 +495,7 @@ do_verify(struct settings *s, struct hq_archive *a, const char *scratch,
 		if (stat(store, &st) != 0)
 			status = "ok, no local store";
 		else if (hq_segment_build(store, x->month, local, &rows, &le) ||
-		    hq_seal_sha256_file(local, lsha, &le))
+		    hq_seal_hash_file(local, lsha, &le))
 			status = "ok, local store unreadable";
 		else if (strcmp(lsha, x->plain))
 			status = rows == 0 ? "ok, not in the local store"

@@ -6,7 +6,7 @@
  *                passphrase Argon2id's salt and cost (never the key)
  *   manifest     sealed (seal.h): a generation number, the store's schema
  *                version and fingerprint, and one line a segment: month,
- *                object, rows, size, SHA-256 of the sealed object and of
+ *                object, rows, size, BLAKE2b-256 of the sealed object and of
  *                the segment; written last, so the remote is always whole
  *   32 hex       each a sealed segment (segment.h); random names, so the
  *                remote learns sizes and times, no dates
@@ -44,7 +44,7 @@ struct hq_archive_entry {
 	int month;                    /* segment.h's numbering; HQ_SEGMENT_DIMS */
 	char object[33];
 	int64_t rows, size;
-	char sealed[65], plain[65];   /* SHA-256 hex */
+	char sealed[65], plain[65];   /* BLAKE2b-256, hex */
 };
 
 struct hq_archive_manifest {

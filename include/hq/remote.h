@@ -42,8 +42,10 @@ void hq_remote_free(struct hq_remote *r);
 /* What to show people: "s3://bucket/prefix" or "file:///dir". */
 const char *hq_remote_name(const struct hq_remote *r);
 
-/* Put the file at path as object name; sha256 (64 hex) is its hash,
- * signed with the request. 0 or -1. */
+/* Put the file at path as object name; sha256 (64 hex) is its SHA-256,
+ * signed with the request, or NULL: UNSIGNED-PAYLOAD (what hq-archive
+ * sends is sealed, and checked by its hash in the manifest when read).
+ * 0 or -1. */
 int hq_remote_put(struct hq_remote *r, const char *name, const char *path,
     const char *sha256, struct hq_err *e);
 /* Get object name into path (0600; removed on failure), at most max

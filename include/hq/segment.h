@@ -33,9 +33,9 @@ int hq_segment_month_parse(const char *s);
  * (free()); their count, or -1. */
 int hq_segment_months(sqlite3 *db, int **months, struct hq_err *e);
 
-/* A cheap fingerprint of the store's rows: each table's row count and
- * largest rowid, as text; a store whose fingerprint is unchanged has
- * nothing new to push (hq-archive(1) says what it cannot see). */
+/* A cheap fingerprint of the store: its schema version, and the size and
+ * time of change of its file and WAL, as text. A store whose fingerprint
+ * is unchanged has nothing new to push. */
 int hq_segment_marks(sqlite3 *db, struct hq_buf *out, struct hq_err *e);
 
 /* Write month's segment (or the dims) of the store file at store into a

@@ -106,7 +106,7 @@ int
 hq_archive_params_put(struct hq_remote *r, const struct hq_archive_params *p,
     const char *scratch, struct hq_err *e)
 {
-	char *path = path_in(scratch, PARAMS), hex[80], sha[65];
+	char *path = path_in(scratch, PARAMS), hex[80];
 	FILE *f = fopen(path, "w");
 	int rc = -1;
 
@@ -125,8 +125,7 @@ hq_archive_params_put(struct hq_remote *r, const struct hq_archive_params *p,
 		hq_err_set(e, "%s: %s", path, strerror(errno));
 		goto done;
 	}
-	if (hq_seal_sha256_file(path, sha, e) == 0)
-		rc = hq_remote_put(r, PARAMS, path, sha, e);
+	rc = hq_remote_put(r, PARAMS, path, NULL, e);
 done:
 	unlink(path);
 	free(path);
@@ -343,7 +342,7 @@ manifest_put(struct hq_archive *a, const struct hq_archive_manifest *m,
     const char *scratch, struct hq_err *e)
 {
 	struct hq_buf b = {0};
-	char *path = path_in(scratch, "manifest.new"), sha[65];
+	char *path = path_in(scratch, "manifest.new");
 	unsigned char hash[32];
 	FILE *in, *out;
 	size_t i;
@@ -362,8 +361,7 @@ manifest_put(struct hq_archive *a, const struct hq_archive_manifest *m,
 		if (fclose(out)) {
 			hq_err_set(e, "%s: %s", path, strerror(errno));
 		} else {
-			hq_seal_hex(hash, 32, sha);
-			rc = hq_remote_put(a->remote, MANIFEST, path, sha, e);
+			rc = hq_remote_put(a->remote, MANIFEST, path, NULL, e);
 		}
 		out = NULL;
 	}
@@ -529,7 +527,7 @@ send_segment(struct hq_archive *a, const char *scratch, const char *seg,
 	    stat(sealed, &st) == 0) {
 		x->size = st.st_size;
 		hq_seal_hex(hash, 32, x->sealed);
-		rc = hq_remote_put(a->remote, x->object, sealed, x->sealed, e);
+		rc = hq_remote_put(a->remote, x->object, sealed, NULL, e);
 	}
 	unlink(sealed);
 	free(sealed);
@@ -610,7 +608,7 @@ hq_archive_push(struct hq_archive *a, const char *store, sqlite3 *db,
 			unlink(seg);
 			continue;
 		}
-		if (hq_seal_sha256_file(seg, plain, e))
+		if (hq_seal_hash_file(seg, plain, e))
 			goto fail_month;
 		c->segments++;
 		c->rows += rows;
@@ -693,7 +691,7 @@ hq_archive_fetch(struct hq_archive *a, const struct hq_archive_manifest *m,
 			hq_err_prefix(e, "segment %s", month);
 		goto done;
 	}
-	if (stat(sealed, &st) || hq_seal_sha256_file(sealed, sha, e)) {
+	if (stat(sealed, &st) || hq_seal_hash_file(sealed, sha, e)) {
 		hq_err_prefix(e, "segment %s", month);
 		goto done;
 	}
@@ -719,7 +717,7 @@ hq_archive_fetch(struct hq_archive *a, const struct hq_archive_manifest *m,
 		hq_err_prefix(e, "segment %s", month);
 		goto done;
 	}
-	if (hq_seal_sha256_file(path, sha, e) || strcmp(sha, x->plain)) {
+	if (hq_seal_hash_file(path, sha, e) || strcmp(sha, x->plain)) {
 		unlink(path);
 		hq_err_set(e, "segment %s: not the segment the manifest names", month);
 		goto done;

@@ -385,7 +385,7 @@ s3_request(struct hq_remote *r, const char *method, const char *key,
 	if (query)
 		hq_buf_printf(&url, "?%s", query);
 	snprintf(hdr, sizeof hdr, "x-amz-content-sha256: %s",
-	    sha256 ? sha256 : EMPTY_SHA256);
+	    sha256 ? sha256 : up ? "UNSIGNED-PAYLOAD" : EMPTY_SHA256);
 	for (attempt = 1; attempt <= TRIES; attempt++) {
 		struct curl_slist *h = curl_slist_append(NULL, hdr);
 		CURL *c = r->curl;

@@ -145,13 +145,13 @@ struct sealer {
 	size_t n;
 	const char *ad;
 	FILE *out;
-	crypto_hash_sha256_state hash;
+	crypto_generichash_state hash;
 };
 
 static int
 put(struct sealer *s, const void *p, size_t n)
 {
-	crypto_hash_sha256_update(&s->hash, p, n);
+	crypto_generichash_update(&s->hash, p, n);
 	return fwrite(p, 1, n, s->out) == n ? 0 : -1;
 }
 
@@ -183,7 +183,7 @@ seal_write(struct sealer *s, const unsigned char *p, size_t len)
 
 int
 hq_seal_stream(const unsigned char key[HQ_SEAL_KEY], const char *ad,
-    FILE *in, FILE *out, unsigned char sha256[32], struct hq_err *e)
+    FILE *in, FILE *out, unsigned char hash[32], struct hq_err *e)
 {
 	struct sealer *s = sodium_malloc(sizeof *s);
 	unsigned char hdr[HEADER];
@@ -199,7 +199,7 @@ hq_seal_stream(const unsigned char key[HQ_SEAL_KEY], const char *ad,
 	s->n = 0;
 	s->ad = ad;
 	s->out = out;
-	crypto_hash_sha256_init(&s->hash);
+	crypto_generichash_init(&s->hash, NULL, 0, 32);
 	crypto_secretstream_xchacha20poly1305_init_push(&s->st, hdr, key);
 	ZSTD_CCtx_setParameter(cc, ZSTD_c_compressionLevel, 3);
 	/* the AEAD covers integrity: zstd's own checksum would be 4 bytes of
@@ -232,7 +232,7 @@ hq_seal_stream(const unsigned char key[HQ_SEAL_KEY], const char *ad,
 	}
 	if (flush_chunk(s, TAG_FINAL) || fflush(out))
 		goto write_failed;
-	crypto_hash_sha256_final(&s->hash, sha256);
+	crypto_generichash_final(&s->hash, hash, 32);
 	rc = 0;
 	goto done;
 write_failed:
@@ -246,7 +246,7 @@ done:
 	return rc;
 }
 
-/* A file written 0600 in full or not at all: out.tmp, then renamed. */
+/* A scratch file of ours: 0600, replaced. */
 static FILE *
 create_private(const char *path, struct hq_err *e)
 {
@@ -262,10 +262,13 @@ create_private(const char *path, struct hq_err *e)
 	return f;
 }
 
+/* No fsync: these are scratch files (an object on its way up, a segment
+ * on its way into a store); the remote's copy and the store are synced
+ * where they are written. */
 static int
 close_private(FILE *f, const char *path, struct hq_err *e)
 {
-	int bad = fflush(f) || fsync(fileno(f));
+	int bad = fflush(f) != 0;
 
 	if (fclose(f) || bad) {
 		hq_err_set(e, "%s: %s", path, strerror(errno));
@@ -276,7 +279,7 @@ close_private(FILE *f, const char *path, struct hq_err *e)
 
 int
 hq_seal_file(const unsigned char key[HQ_SEAL_KEY], const char *ad,
-    const char *in, const char *out, unsigned char sha256[32], struct hq_err *e)
+    const char *in, const char *out, unsigned char hash[32], struct hq_err *e)
 {
 	FILE *fi = fopen(in, "rb"), *fo;
 	int rc;
@@ -289,7 +292,7 @@ hq_seal_file(const unsigned char key[HQ_SEAL_KEY], const char *ad,
 		fclose(fi);
 		return -1;
 	}
-	rc = hq_seal_stream(key, ad, fi, fo, sha256, e);
+	rc = hq_seal_stream(key, ad, fi, fo, hash, e);
 	fclose(fi);
 	if (close_private(fo, out, rc ? NULL : e) && rc == 0)
 		rc = -1;
@@ -438,9 +441,9 @@ hq_seal_open_file(const unsigned char key[HQ_SEAL_KEY], const char *ad,
 }
 
 int
-hq_seal_sha256_file(const char *path, char hex[65], struct hq_err *e)
+hq_seal_hash_file(const char *path, char hex[65], struct hq_err *e)
 {
-	crypto_hash_sha256_state st;
+	crypto_generichash_state st;
 	unsigned char *b = hq_xmalloc(CHUNK), h[32];
 	FILE *f = fopen(path, "rb");
 	size_t n;
@@ -451,9 +454,9 @@ hq_seal_sha256_file(const char *path, char hex[65], struct hq_err *e)
 		free(b);
 		return -1;
 	}
-	crypto_hash_sha256_init(&st);
+	crypto_generichash_init(&st, NULL, 0, 32);
 	while ((n = fread(b, 1, CHUNK, f)) > 0)
-		crypto_hash_sha256_update(&st, b, n);
+		crypto_generichash_update(&st, b, n);
 	bad = ferror(f);
 	fclose(f);
 	free(b);
@@ -461,7 +464,7 @@ hq_seal_sha256_file(const char *path, char hex[65], struct hq_err *e)
 		hq_err_set(e, "%s: read failed", path);
 		return -1;
 	}
-	crypto_hash_sha256_final(&st, h);
+	crypto_generichash_final(&st, h, 32);
 	hq_seal_hex(h, 32, hex);
 	return 0;
 }
