@@ -258,7 +258,8 @@ mark_file(struct hq_buf *out, const char *what, const char *path)
 {
 	struct stat st;
 
-	if (stat(path, &st) == 0)
+	/* an empty WAL holds nothing: every open may make one anew */
+	if (stat(path, &st) == 0 && st.st_size > 0)
 		hq_buf_printf(out, ",%s %lld %lld.%09ld", what, (long long)st.st_size,
 		    (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
 	else
@@ -324,6 +325,21 @@ copy_schema(sqlite3 *db, struct hq_err *e)
 	return rc;
 }
 
+/* "file:" URI of path, mode=ro (sqlite.org/uri.html): every byte but the
+ * unreserved ones percent-encoded. */
+static void
+ro_uri(const char *path, struct hq_buf *b)
+{
+	hq_buf_puts(b, path[0] == '/' ? "file://" : "file:");
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++)
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || strchr("/-._~", *p))
+			hq_buf_putc(b, (char)*p);
+		else
+			hq_buf_printf(b, "%%%02X", *p);
+	hq_buf_puts(b, "?mode=ro");
+}
+
 int
 hq_segment_build(const char *store, int month, const char *out, int64_t *rows,
     struct hq_err *e)
@@ -349,7 +365,8 @@ hq_segment_build(const char *store, int month, const char *out, int64_t *rows,
 	}
 	unlink(out);
 	old = umask(077);
-	v = sqlite3_open_v2(out, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+	v = sqlite3_open_v2(out, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+	    SQLITE_OPEN_URI, NULL);
 	umask(old);
 	if (v != SQLITE_OK) {
 		hq_err_set(e, "%s: %s", out, db ? sqlite3_errmsg(db) : "cannot open");
@@ -358,7 +375,15 @@ hq_segment_build(const char *store, int month, const char *out, int64_t *rows,
 	/* a scratch file, rebuilt after any failure */
 	if (exec(db, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF", e))
 		goto done;
-	sql = sqlite3_mprintf("ATTACH %Q AS src", store);
+	/* read-only: a connection that could write would checkpoint the
+	 * store's WAL when it closes last, changing the file a push's
+	 * fingerprint reads */
+	{
+		struct hq_buf uri = {0};
+		ro_uri(store, &uri);
+		sql = sqlite3_mprintf("ATTACH %Q AS src", uri.data);
+		hq_buf_free(&uri);
+	}
 	v = exec(db, sql, e);
 	sqlite3_free(sql);
 	if (v)
