@@ -11,7 +11,7 @@ FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 BUILD    ?= build
 VERSION  := 0.1.0
 
-PKGS     := sqlite3 libxml-2.0 libcjson libcurl libarchive libsodium libzstd
+PKGS     := sqlite3 libxml-2.0 libcjson libcurl libarchive zlib libsodium libzstd
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS))
 
@@ -111,9 +111,30 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(LIBHQ)
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $< $(LIBHQ) $(LIBS_ALL)
 
 # The README's test command. Unit tests first (TAP), then the CLI suite.
+# Each test's TAP is kept in BUILD/tap (scripts/tap-keep.sh); when one
+# fails, scripts/tap-failures.sh prints after prove's summary which file,
+# which test and its got/expected.
+TAP = $(abspath $(BUILD))/tap
 check: all $(UNITS) layers
-	HQ_BUILD=$(abspath $(BUILD)) prove --exec '' $(UNITS)
-	HQ_BUILD=$(abspath $(BUILD)) prove -j2 tests/cli/*.t
+	@rm -rf $(TAP)
+	HQ_BUILD=$(abspath $(BUILD)) prove --exec 'bash scripts/tap-keep.sh $(TAP)' $(UNITS) || \
+	    { sh scripts/tap-failures.sh $(TAP); exit 1; }
+	HQ_BUILD=$(abspath $(BUILD)) prove -j2 --exec 'bash scripts/tap-keep.sh $(TAP)' tests/cli/*.t || \
+	    { sh scripts/tap-failures.sh $(TAP); exit 1; }
+
+# The tests that read the clock (scripts/clock-tests.sh lists them) under
+# Debian's faketime at three moments: 03:30 UTC on a Monday (Sunday still
+# in Los Angeles), noon, and 23:30 UTC on a Sunday (Monday already in
+# Berlin). CI runs it; no test may depend on the hour or the date.
+CLOCK_AT = '2026-12-07 03:30:00' '2026-12-09 12:00:00' '2026-12-13 23:30:00'
+check-clock: all
+	@for at in $(CLOCK_AT); do \
+	    echo "== the clock at $$at UTC"; rm -rf $(TAP); \
+	    TZ=UTC faketime "$$at" env HQ_BUILD=$(abspath $(BUILD)) \
+	        prove -j2 --exec 'bash scripts/tap-keep.sh $(TAP)' \
+	        $$(sh scripts/clock-tests.sh) || \
+	        { sh scripts/tap-failures.sh $(TAP); exit 1; }; \
+	done
 
 units: $(UNITS)
 	HQ_BUILD=$(abspath $(BUILD)) prove --exec '' $(UNITS)
@@ -157,4 +178,4 @@ clean:
 layers: $(LIB_OBJ) $(CMD_SRC:%.c=$(BUILD)/obj/%.o)
 	perl scripts/layers.pl . $(BUILD)
 
-.PHONY: all check layers units bench demo deps install uninstall clean
+.PHONY: all check check-clock layers units bench demo deps install uninstall clean

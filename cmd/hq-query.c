@@ -15,6 +15,7 @@
 
 #include "hq/athlete_rows.h"
 #include "hq/buf.h"
+#include "hq/catalog.h"
 #include "hq/complete.h"
 #include "hq/config.h"
 #include "hq/err.h"
@@ -143,7 +144,9 @@ static const struct hq_cmd_info cmd = {
 	    "trimp, hrss, edwards, np, if, tss, hr_minutes, hr_coverage_pct, "
 	    "z0_min..z5_min (minutes per heart-rate zone), elevation_gain_m; "
 	    "with [\"workouts\"], where filters on any numeric field: "
-	    "[\"load>=50 and duration_min<=90\"], [\"z2_min>=30\"]. Exit 1 "
+	    "[\"load>=50 and duration_min<=90\"], [\"z2_min>=30\"]. An activity "
+	    "recorded twice is listed once; filled_from names the workout ids its "
+	    "distance, energy, ascent, route or power came from (null: its own). Exit 1 "
 	    "means no data in the range (stderr says what there is).",
 	.positional = "metrics",
 	.positional_help = "Metric names, e.g. [\"heart_rate\"] or [\"steps\",\"sleep\"]; "
@@ -214,7 +217,7 @@ filters_text(const struct cli *c, char *buf, size_t n)
  * (stdout stays empty, the status 1). */
 static int
 run_rows(struct hq_store *s, const struct cli *c, const struct hq_select *sel,
-    const char *title, struct hq_out *out)
+    const char *title, const char *workout, struct hq_out *out)
 {
 	int svg = c->shape == SHAPE_SVG;
 	struct hq_rows *rows = svg ? hq_rows_new_chart(title) : hq_rows_new(out);
@@ -228,6 +231,13 @@ run_rows(struct hq_store *s, const struct cli *c, const struct hq_select *sel,
 	} else if (svg && n && hq_rows_write_chart(rows, stdout)) {
 		hq_warn("writing the chart failed");
 		status = 2;
+	} else if (n == 0 && workout) {
+		/* a workout's metric: none recorded during it (a Zwift ride's
+		 * heart rate, all 0, was no reading), whatever other days hold */
+		snprintf(text, sizeof text, "%s", sel->metrics[0]);
+		for (char *p = text; *p; p++)
+			*p = *p == '_' ? ' ' : *p;
+		hq_warn("%s has no %s", workout, text);
 	} else if (n == 0) {
 		filters_text(c, filters, sizeof filters);
 		if (hq_rows_explain_none(rows, s, sel, filters, text, sizeof text, &e))
@@ -301,7 +311,7 @@ run_workout(struct hq_store *s, const struct cli *c, int argc, char **argv,
 	struct hq_athlete_rows *ar;
 	struct hq_workout_ref w;
 	struct hq_err e;
-	char name[200], when[40], title[300];
+	char name[200], when[40], title[300], during[240];
 	const char *metric;
 	int found;
 	long got;
@@ -316,7 +326,7 @@ run_workout(struct hq_store *s, const struct cli *c, int argc, char **argv,
 		return 2;
 	}
 	if (!found) {
-		hq_warn("no workout %s; hq-query workouts lists them", argv[1]);
+		hq_warn("%s", e.msg);
 		return 1;
 	}
 	hq_time_format_local(w.start, when, sizeof when);
@@ -342,7 +352,9 @@ run_workout(struct hq_store *s, const struct cli *c, int argc, char **argv,
 		sel->to = w.end + 1;
 		snprintf(title, sizeof title, "%s during workout %lld: %s", metric,
 		    (long long)w.id, name);
-		return run_rows(s, c, sel, title, out);
+		snprintf(during, sizeof during, "workout %lld (%s)", (long long)w.id,
+		    name);
+		return run_rows(s, c, sel, title, during, out);
 	}
 	if (!(ar = athlete_rows(s, c, cfg)))
 		return 2;
@@ -476,6 +488,17 @@ check_cli(const struct cli *c, int argc, char **argv)
 	if (!c->list && !c->complete && argc == 0) {
 		hq_opts_usage_error(&cmd, "which metric? (hq-query --list shows them)");
 		return 2;
+	}
+	if (!c->list && !c->complete && !workout && strcmp(argv[0], "workouts") &&
+	    !hq_catalog_lookup(argv[0])) {
+		/* workot: a subcommand mistyped, not a metric the store may hold */
+		static const char *const subs[] = { "workouts", "workout" };
+		const char *pick = hq_catalog_suggest(argv[0], subs, 2);
+		if (pick) {
+			hq_opts_usage_error(&cmd, "unknown subcommand '%.64s' (did you "
+			    "mean %s?)", argv[0], pick);
+			return 2;
+		}
 	}
 	if (c->shape == SHAPE_SVG && (c->list || c->complete ||
 	    (argc && strcmp(argv[0], "workouts") == 0))) {
@@ -617,7 +640,7 @@ main(int argc, char **argv)
 	else if (strcmp(argv[0], "workout") == 0)
 		status = run_workout(s, &c, argc, argv, &sel, cfg, out);
 	else
-		status = run_rows(s, &c, &sel, NULL, out);
+		status = run_rows(s, &c, &sel, NULL, NULL, out);
 out:
 	if (out && hq_out_free(out) && status != 2) {
 		hq_warn("write error");

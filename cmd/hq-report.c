@@ -14,6 +14,7 @@
 
 #include "hq/athlete_out.h"
 #include "hq/buf.h"
+#include "hq/catalog.h"
 #include "hq/complete.h"
 #include "hq/config.h"
 #include "hq/correlate.h"
@@ -51,7 +52,7 @@ static const struct hq_opt options[] = {
 	{ OPT_DATES, "dates", HQ_OPT_STRING, "D1,D2", "compare dexa: the scans of two dates (2024-01-10,2024-07-12)",
 	  NULL, "compare dexa: the scans of two dates, \"D1,D2\" (2024-01-10,2024-07-12; a month such as 2024-01 takes the newest scan in it). Use hq-report list dexa to see the dates.", 1 },
 	HQ_OPT_FROM(OPT_FROM, "cgm, trend, goals, alerts, load, zones, bests, compare: from DATE",
-	  "cgm, trend METRIC, goals, alerts, load, zones, bests and compare workouts: start of the range, a local date: 2024-12-01, 2024-12 (a month), 2024-W49, today, yesterday, 7d/4w/3m/1y (ago), this-week, last-month... Without from and to, every reading in the store (cgm), the last 4 weeks (goals), the last 7 days (alerts)."),
+	  "cgm, trend METRIC, goals, alerts, load, zones, bests and compare workouts: start of the range, a local date: 2024-12-01, 2024-12 (a month), 2024-W49, today, yesterday, 7d/4w/3m/1y (ago), this-week, last-month... Without from and to: every reading in the store (cgm, trend METRIC), the last 4 weeks (goals), the last 7 days (alerts), the 90 days ending today (load, zones), every workout (bests, compare workouts)."),
 	HQ_OPT_TO(OPT_TO, "to DATE, inclusive (same subcommands and forms as --from)",
 	  "cgm, trend METRIC, goals, alerts, load, zones, bests and compare workouts: end of the range, inclusive of the whole day/week/month it names: from \"2024-12\" to \"2024-12\" is all of December."),
 	{ OPT_BY, "by", HQ_OPT_ENUM, "PERIOD", "cgm: a row per local day, week or month instead of one for the range",
@@ -60,7 +61,7 @@ static const struct hq_opt options[] = {
 	  NULL, "cgm only: the ambulatory glucose profile instead of the metrics: 96 rows (time 00:00, 00:15, ...) with p5, p25, p50, p75, p95 and n, over all days of the range. Use it for 'when in the day is my glucose high?'.", 1 },
 	{ 'q', "quiet", HQ_OPT_FLAG, NULL, "alerts: print nothing, only the exit status (0: alerts, 1: none)",
 	  NULL, NULL, 0 },
-	HQ_OPT_FORMAT(OPT_FORMAT, "jsonl, json, csv, table, svg (trend, compare dexa, load, cgm's AGP) or html (cgm's AGP); default: table on a terminal, else jsonl",
+	HQ_OPT_FORMAT(OPT_FORMAT, "jsonl, json, csv, table, svg (trend labs, compare dexa, load, cgm's AGP) or html (cgm's AGP, week); default: table on a terminal, else jsonl",
 	  "jsonl|json|csv|table|svg|html"),
 	HQ_OPT_TZ(OPT_TZ, 0),
 	HQ_OPT_DB(OPT_DB),
@@ -503,16 +504,21 @@ run_week(struct cli *c, int argc, char **argv, struct hq_err *e)
 /* ---- training: load, zones, bests, compare workouts (athlete_out.h) ---- */
 
 /* The options as an hq_athlete_ask: types (only: the ones allowed), the
- * range, the settings (config, flags, store). 0, or -1 with e. */
+ * workouts of --ids, the range, the settings (config, flags, store). 0, 1
+ * with e (a workout of --ids is not in the store), or -1 with e. */
 static int
 athlete_ask(const struct cli *c, struct hq_athlete_ask *ask, const char *only,
     struct hq_err *e)
 {
+	int rc;
+
 	memset(ask, 0, sizeof *ask);
 	ask->last = c->has_last ? c->last : 3;
-	if (hq_athlete_parse_types(ask, c->type, only, e) ||
-	    (c->ids && hq_athlete_parse_ids(ask, c->ids, e)) ||
-	    hq_time_parse_from_to(c->from, c->to, hq_time_now(), &ask->from,
+	if (hq_athlete_parse_types(ask, c->type, only, e))
+		return -1;
+	if (c->ids && (rc = hq_athlete_parse_ids(ask, c->store, c->ids, e)))
+		return rc;
+	if (hq_time_parse_from_to(c->from, c->to, hq_time_now(), &ask->from,
 	    &ask->to, e))
 		return -1;
 	return hq_athlete_setup(&ask->ath, c->store, c->ath, NULL, e);
@@ -534,20 +540,20 @@ static int
 run_zones(struct cli *c, int argc, char **argv, struct hq_err *e)
 {
 	struct hq_athlete_ask ask;
+	struct hq_workout_ref w;
+	int rc;
 
 	if (athlete_ask(c, &ask, NULL, e))
 		return -1;
 	if (argc) {
-		if (hq_workout_parse_id(argv[0], &ask.id)) {
-			hq_opts_usage_error(&cmd, "zones ID: '%.64s' is not a workout "
-			    "id (a number: hq-query workouts lists them)", argv[0]);
-			return 2;
-		}
 		if (c->from || c->to || c->type) {
 			hq_opts_usage_error(&cmd, "zones ID is one workout: drop "
 			    "--from, --to and --type");
 			return 2;
 		}
+		if ((rc = hq_workout_find(c->store, argv[0], &w, e)) <= 0)
+			return rc < 0 ? -1 : 1;
+		ask.id = w.id;
 	}
 	return hq_athlete_zones_out(c->store, &ask, hq_time_now(), c->out, e);
 }
@@ -567,14 +573,15 @@ static int
 run_compare_workouts(struct cli *c, int argc, char **argv, struct hq_err *e)
 {
 	struct hq_athlete_ask ask;
+	int rc;
 
 	(void)argc, (void)argv;
 	if (c->ids && c->has_last) {
 		hq_opts_usage_error(&cmd, "--ids and --last: choose one");
 		return 2;
 	}
-	if (athlete_ask(c, &ask, NULL, e))
-		return -1;
+	if ((rc = athlete_ask(c, &ask, NULL, e)))
+		return rc;
 	return hq_athlete_compare_out(c->store, &ask, c->out, e);
 }
 
@@ -735,24 +742,63 @@ find_sub(int argc, char **argv, int *used)
 }
 
 /* what, then the subcommands: "unknown subcommand 'x' (the subcommands
- * are: list, latest, trend, compare, cgm)"; with usage, their forms. */
+ * are: list, latest, trend, compare, cgm)"; with a verb, the forms of its
+ * reports ("the reports are: compare dexa, compare workouts"). */
 static void
-usage_subs(const char *what, int usage)
+usage_subs(const char *what, const char *verb)
 {
 	struct hq_buf b = { 0 };
 
 	for (size_t i = 0; i < NSUBS; i++) {
-		int seen = 0;
-		for (size_t k = 0; k < i && !usage; k++)
+		int seen = verb && strcmp(verb, subs[i].verb) != 0;
+		for (size_t k = 0; k < i && !verb; k++)
 			seen |= strcmp(subs[k].verb, subs[i].verb) == 0;
 		if (seen)
 			continue;
 		hq_buf_puts(&b, b.len ? ", " : "");
-		hq_buf_puts(&b, usage ? subs[i].usage : subs[i].verb);
+		hq_buf_puts(&b, verb ? subs[i].usage : subs[i].verb);
 	}
 	hq_opts_usage_error(&cmd, "%s (the %s are: %s)", what,
-	    usage ? "reports" : "subcommands", b.data);
+	    verb ? "reports" : "subcommands", b.data);
 	hq_buf_free(&b);
+}
+
+/* argv names no report: the closest one, as an unknown metric or command
+ * gets it ("unknown subcommand 'wek' (did you mean week?)", "no such
+ * report 'compare workout' (did you mean compare workouts?)"), else the
+ * subcommands, or the reports of a verb known. */
+static void
+no_such_sub(int argc, char **argv)
+{
+	const char *names[NSUBS], *pick = NULL;
+	char what[300];
+	size_t n = 0;
+	int verb = 0;
+
+	for (size_t i = 0; i < NSUBS; i++)
+		verb |= strcmp(argv[0], subs[i].verb) == 0;
+	for (size_t i = 0; i < NSUBS; i++) {
+		const char *w = verb ? subs[i].kind : subs[i].verb;
+		int seen = !w || (verb && strcmp(argv[0], subs[i].verb) != 0);
+		for (size_t k = 0; k < n && !seen; k++)
+			seen = strcmp(names[k], w) == 0;
+		if (!seen)
+			names[n++] = w;
+	}
+	if (!verb || argc > 1)
+		pick = hq_catalog_suggest(argv[verb], names, n);
+	if (pick && verb)
+		hq_opts_usage_error(&cmd, "no such report '%.100s %.100s' (did you "
+		    "mean %s %s?)", argv[0], argv[1], argv[0], pick);
+	else if (pick)
+		hq_opts_usage_error(&cmd, "unknown subcommand '%.100s' (did you "
+		    "mean %s?)", argv[0], pick);
+	else {
+		snprintf(what, sizeof what, verb ? "no such report '%.100s%s%.100s'"
+		    : "unknown subcommand '%.100s'", argv[0],
+		    verb && argc > 1 ? " " : "", verb && argc > 1 ? argv[1] : "");
+		usage_subs(what, verb ? argv[0] : NULL);
+	}
 }
 
 /* The options a subcommand does not take are a usage error. */
@@ -883,18 +929,11 @@ main(int argc, char **argv)
 	argv += first;
 	if (!c.complete) {
 		if (argc == 0) {
-			usage_subs("no subcommand", 0);
+			usage_subs("no subcommand", NULL);
 			goto out;
 		}
 		if (!(sub = find_sub(argc, argv, &used))) {
-			char what[300];
-			int verb = 0;
-			for (size_t i = 0; i < NSUBS; i++)
-				verb |= strcmp(argv[0], subs[i].verb) == 0;
-			snprintf(what, sizeof what, verb ? "no such report '%.100s%s%.100s'"
-			    : "unknown subcommand '%.100s'", argv[0],
-			    verb && argc > 1 ? " " : "", verb && argc > 1 ? argv[1] : "");
-			usage_subs(what, verb);
+			no_such_sub(argc, argv);
 			goto out;
 		}
 		n = argc - used;

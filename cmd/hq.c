@@ -38,7 +38,7 @@ static const struct hq_opt options[] = {
 static const struct hq_cmd_info cmd = {
 	.name = "hq",
 	.synopsis = "COMMAND [ARG]...\n"
-	    "       hq help [COMMAND]",
+	    "       hq help [COMMAND | config]",
 	.summary = "Run an hq command: 'hq query steps' is 'hq-query steps'. Alone, list "
 	    "the commands.",
 	.tool_description = "Runs another hq command; not offered to models as a tool.",
@@ -268,7 +268,7 @@ run_command(const char *name, int argc, char **argv)
  * directory (BUILD/bin/hq beside man/): "/src/hq/build/bin/../../man/hq-query.1";
  * 0, or -1 when there is none. */
 static int
-checkout_page(const char *page, char *buf, size_t n)
+checkout_page(const char *page, const char *section, char *buf, size_t n)
 {
 	char self[PATH_MAX];
 	ssize_t k = readlink("/proc/self/exe", self, sizeof self - 1);
@@ -279,28 +279,33 @@ checkout_page(const char *page, char *buf, size_t n)
 	self[k] = '\0';
 	if (strrchr(self, '/'))
 		*strrchr(self, '/') = '\0';
-	if ((size_t)snprintf(buf, n, "%s/../../man/%s.1", self, page) >= n)
+	if ((size_t)snprintf(buf, n, "%s/../../man/%s.%s", self, page, section) >= n)
 		return -1;
 	return stat(buf, &st) == 0 && S_ISREG(st.st_mode) ? 0 : -1;
 }
 
-/* hq help NAME: the manual page hq-NAME (hq(1) for "hq"), through man;
- * where man has no such page installed, the page in the checkout hq was
- * built in (man -l); else (no man) the command's --help. */
+/* hq help NAME: the manual page hq-NAME (hq(1) for "hq"; the overview
+ * hq(7), which holds the configuration, for "config", "hq.7" or "7"),
+ * through man; where man has no such page installed, the page in the
+ * checkout hq was built in (man -l); else (no man) the command's --help. */
 static int
 help(const char *name)
 {
+	int overview = strcmp(name, "config") == 0 || strcmp(name, "hq.7") == 0 ||
+	    strcmp(name, "7") == 0;
 	char page[80], local[PATH_MAX + 32], *path = NULL;
-	char *check[] = { "man", "-w", page, NULL };
+	char *section = overview ? "7" : "1";
+	char *check[] = { "man", "-w", section, page, NULL };
 	struct hq_proc man = { .argv = check };
 	char *dirs = search_dirs(), *save = NULL, *manpath = NULL;
 	struct hq_buf b = {0};
 
-	if (strcmp(name, "hq") != 0 && !(path = find_command(name))) {
+	if (!overview && strcmp(name, "hq") != 0 && !(path = find_command(name))) {
 		free(dirs);
 		return not_a_command(name);
 	}
-	snprintf(page, sizeof page, strcmp(name, "hq") ? "hq-%s" : "%s", name);
+	snprintf(page, sizeof page, overview || strcmp(name, "hq") == 0 ? "hq" :
+	    "hq-%s", name);
 	/* man itself, from PATH (proc runs paths, not names) */
 	for (char *d = strtok_r(dirs, ":", &save); d && !manpath; d = strtok_r(NULL, ":", &save)) {
 		b.len = 0;
@@ -318,13 +323,13 @@ help(const char *name)
 			hq_proc_free(&man);
 			free(path);
 			fflush(NULL);
-			execv(manpath, (char *[]){ "man", page, NULL });
+			execv(manpath, (char *[]){ "man", section, page, NULL });
 			hq_warn("cannot run %s: %s", manpath, strerror(errno));
 			free(manpath);
 			return 2;
 		}
 		hq_proc_free(&man);
-		if (checkout_page(page, local, sizeof local) == 0) {
+		if (checkout_page(page, section, local, sizeof local) == 0) {
 			free(path);
 			fflush(NULL);
 			execv(manpath, (char *[]){ "man", "-l", local, NULL });
@@ -335,7 +340,8 @@ help(const char *name)
 		free(manpath);
 	}
 	if (!path) {
-		hq_warn("no manual page for hq is installed; see 'hq --help'");
+		hq_warn("no manual page for %s is installed; see 'hq --help'",
+		    overview ? "hq(7)" : "hq");
 		return 1;
 	}
 	fprintf(stderr, "hq: no manual page for %s is installed; here is its --help\n", page);
@@ -363,6 +369,8 @@ complete_operand(const struct hq_complete *c)
 		}
 		if (c->noperands == 0)
 			hq_complete_add(c, "help", "a command's manual");
+		else
+			hq_complete_add(c, "config", "the configuration, in hq(7)");
 		free(sums);
 		free_commands(v, n);
 		return;

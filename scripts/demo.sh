@@ -206,14 +206,15 @@ fi
 # ---- end training ----
 
 # The one line that sets a new shell up for the README's tour: the
-# commands on PATH, the demo's store, the zone the demo ran in (on a
-# machine whose zone is UTC the tour then prints what the demo printed).
-# Paths quoted, so that the line pastes whatever they hold.
+# commands on PATH, the demo's store, its config (Alex's goals), the zone
+# the demo ran in (on a machine whose zone is UTC the tour then prints
+# what the demo printed). Paths quoted, so that the line pastes whatever
+# they hold.
 q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
 printf '\nThe demo store is %s.\nTo try the tour of README.md in a new shell, ' "$HQ_DB"
 printf 'paste this line first:\n\n'
-printf '    export PATH=%s:"$PATH" HQ_DB=%s HQ_TZ=%s\n\n' "$(q "$HQ_BUILD/bin")" \
-	"$(q "$HQ_DB")" "$HQ_TZ"
+printf '    export PATH=%s:"$PATH" HQ_DB=%s HQ_CONFIG=%s HQ_TZ=%s\n\n' \
+	"$(q "$HQ_BUILD/bin")" "$(q "$HQ_DB")" "$(q "$HQ_CONFIG")" "$HQ_TZ"
 printf 'then, for example: hq-query workouts --type running --limit 3\n'
 printf "'hq help COMMAND' shows a command's manual page (from this checkout until\n"
 printf "'make install' puts the pages where man finds them).\n"

@@ -4,7 +4,7 @@
 set -eu
 PKGS="gcc make pkg-config libc6-dev
 libsqlite3-dev libxml2-dev libcjson-dev libcurl4-openssl-dev libarchive-dev
-libsodium-dev libzstd-dev zstd curl
+libsodium-dev libzstd-dev zlib1g-dev zstd curl
 sqlite3 libxml2-utils libarchive-tools python3 perl tzdata time valgrind
 groff-base tmux zsh fish"
 

@@ -47,6 +47,18 @@
  * their natural key. Heart rates of 0 (Zwift writes 0 without a strap)
  * are no reading: skipped, counted and warned, like the invalid ones a
  * reader hands as -1 (unless a beat gives the point its rate).
+ *
+ * What no body or clock makes is left out and said, one warning a kind,
+ * the rest of the file kept: a sample the writer skips (a heart rate of
+ * 60,000, a power of -50 W: catalog.h's bounds, counted as skipped); a
+ * session's figure past its bound (a maximum heart rate of 60,000, an
+ * energy of 1e30 kcal: dropped); a lap whose length is not one (negative,
+ * past HQ_INGEST_MAX_SPAN: skipped); a distance step faster than 100 m/s;
+ * an altitude below -1,000 m or above 15,000 m (dropped from the route).
+ * What holds a time more than a day after the import (a record, session,
+ * lap or event) is skipped by its reader (hq_act_future()), counted and
+ * said once with the first one's time and where: a device's wrong clock,
+ * or the nonsense last record of a broken file (Strava's of 2085).
  */
 #ifndef HQ_ACTIVITY_H
 #define HQ_ACTIVITY_H
@@ -128,6 +140,20 @@ void hq_act_local_offset(struct hq_act *a, int64_t t, int offset_min);
 /* The file ended early: every session is marked HQPartial, and without
  * a session the points are one of sport. */
 void hq_act_partial(struct hq_act *a, enum hq_act_sport sport);
+
+/* How far past the start of the import a device file's time may be (a
+ * device's clock a little fast, a zone ahead), as a report's date. */
+#define HQ_ACT_MAX_AHEAD 86400
+/* 1 when t is past that: the reader skips what holds it, and a is told
+ * (where: "byte 7451", "line 14", for the warning). 0 otherwise. */
+int hq_act_future(struct hq_act *a, int64_t t, const char *where);
+/* Whether seconds is a length a session or lap can have: 0 to
+ * HQ_INGEST_MAX_SPAN (ingest.h). NaN (absent) is not. */
+int hq_act_length_ok(double seconds);
+/* start + seconds rounded: a session's end. A length no session has (not
+ * finite, 9.2e21 s) gives an end the writer refuses (too long a span),
+ * never a signed overflow; NaN gives start. */
+int64_t hq_act_end(int64_t start, double seconds);
 /* Write everything (above): 0, or -1 with e set. */
 int hq_act_finish(struct hq_act *a, struct hq_err *e);
 

@@ -27,6 +27,14 @@
 #define HQ_ATHLETE_HOLD_S 120        /* a sample holds at most this long */
 #define HQ_ATHLETE_EARTH_R 6371000.0 /* metres: bests and splits */
 #define HQ_ATHLETE_MAX_POINTS 500000L   /* route points read per workout */
+/* What a heart rate setting may be (bpm), and the samples max_hr's
+ * estimate from the store is the highest of: a 60,000 a file once held is
+ * no maximum. An ftp (W) past 0 is at least FTP_LO: a smaller one makes
+ * every ride's TSS explode (1e-300 made it infinite). */
+#define HQ_ATHLETE_HR_LO 25.0
+#define HQ_ATHLETE_HR_HI 250.0
+#define HQ_ATHLETE_FTP_LO 20.0
+#define HQ_ATHLETE_FTP_HI 2500.0
 
 /* ---- settings ---- */
 
@@ -131,6 +139,9 @@ struct hq_athlete_workout {
 	struct hq_held *hr, *power;    /* held pieces, one source each */
 	size_t nhr, npower;
 	int64_t hr_source, power_source;   /* 0: none */
+	int64_t power_fill_source;      /* the source of the recording it
+	                                   takes power from (workout.h's
+	                                   HQ_WORKOUT_FILLED); 0: none */
 	double hr_sample_max;           /* the highest heart-rate sample in
 	                                   [start, end), any source, pauses
 	                                   included (max_hr's default); NAN */
@@ -145,9 +156,12 @@ struct hq_athlete_workout {
 /* Workout id with its pauses (Pause/Resume and MotionPaused/
  * MotionResumed, workout-level events, else those of its activities; an
  * unclosed pause runs to the end), heart rate and cycling power (the
- * workout's own source when it has samples inside, else the source with
- * the most, ties to the smaller source id), the HKElevationAscended
- * metadata and the route's gain. 1, 0 when there is no such workout, -1. */
+ * workout's own source when it has samples inside, else, for power, the
+ * source of the recording it takes power from, else the source with the
+ * most, ties to the smaller source id), the HKElevationAscended metadata
+ * and the route's gain (an activity recorded twice: those of the
+ * recording it takes them from, workout.h). 1, 0 when there is no such
+ * workout, -1. */
 int hq_athlete_read(struct hq_store *s, int64_t id,
     struct hq_athlete_workout *w, struct hq_err *e);
 void hq_athlete_workout_free(struct hq_athlete_workout *w);

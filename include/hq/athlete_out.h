@@ -51,9 +51,11 @@ int hq_athlete_setup(struct hq_athlete *a, struct hq_store *s,
  * type. only: NULL, or "running|walking|cycling": the types allowed. */
 int hq_athlete_parse_types(struct hq_athlete_ask *ask, const char *list,
     const char *only, struct hq_err *e);
-/* --ids "12,15" into ask->ids; -1 with e. */
-int hq_athlete_parse_ids(struct hq_athlete_ask *ask, const char *list,
-    struct hq_err *e);
+/* --ids "12,last,last:cycling" (each as hq_workout_find takes it) into
+ * ask->ids; 0, 1 with e when the store has no such workout, -1 with e
+ * (not a workout reference; fewer than two). */
+int hq_athlete_parse_ids(struct hq_athlete_ask *ask, struct hq_store *s,
+    const char *list, struct hq_err *e);
 
 /* hq-report load: rows date, workouts, workouts_no_hr, load, ctl, atl,
  * tsb, ramp, max_hr, rest_hr, lthr, basis for the local days of

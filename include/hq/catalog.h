@@ -41,6 +41,11 @@ const struct hq_metric_info *hq_catalog_at(size_t i);
 const struct hq_metric_info *hq_catalog_lookup(const char *name);
 const struct hq_metric_info *hq_catalog_by_identifier(const char *identifier);
 const char *hq_catalog_kind_name(enum hq_kind k);
+/* The values a body makes of m, in its canonical unit (heart rate 20 to
+ * 300 count/min; power, cadence, speed): 1 with *lo and *hi, or 0 when
+ * the catalog bounds m by nothing but the writer's own bounds (ingest.h).
+ * The writer skips a value outside; the reports' estimates leave one out. */
+int hq_catalog_bounds(const struct hq_metric_info *m, double *lo, double *hi);
 /* Whether name is one of the space-separated words of list
  * (case-insensitive): the alias lists of metrics and workout types. */
 int hq_catalog_word_in(const char *list, const char *name);

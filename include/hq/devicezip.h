@@ -2,8 +2,12 @@
  * devicezip — device files packed: a gzip of a FIT, TCX or GPX file
  * (Strava's bulk export writes .fit.gz, .tcx.gz, .gpx.gz) and a zip of
  * many (Garmin Connect's and Strava's bulk exports, a folder zipped),
- * read through libarchive as a stream, each file then by its own reader
- * (fitfile.h, trackfile.h), sniffed from content.
+ * read as a stream (a gzip through zlib, its members' CRC-32 and length
+ * checked; a zip through libarchive), each file then by its own reader
+ * (fitfile.h, trackfile.h), sniffed from content. One layer of gzip is
+ * read: a gzip inside a gzip fails. What a file unpacks to, every entry
+ * and layer, is at most 100 times the bytes of it read, past 16 MiB: a
+ * bomb fails the file (a zip: the whole zip) there.
  *
  * A zip is one import (one transaction); each file in it is a part of it
  * (ingest.h) that may fail alone: a file that cannot be read (a broken

@@ -21,7 +21,9 @@
  * The writer checks what every reader hands it, so a new reader inherits
  * the checks: strings are UTF-8, names (a type, source, device, unit,
  * category, key) at most HQ_INGEST_MAX_NAME bytes, numbers finite and at
- * most HQ_INGEST_MAX_VALUE in size, amounts (cumulative samples, a
+ * most HQ_INGEST_MAX_VALUE in size, a metric's values (once in its
+ * canonical unit) what a body makes (hq_catalog_bounds: a heart rate of
+ * 60,000 is none), amounts (cumulative samples, a
  * workout's duration, distance and energy, a day's activity) not negative,
  * an end never before its start, a span at most HQ_INGEST_MAX_SPAN
  * (HQ_CUMULATIVE_MAX_SPAN of catalog.h for a cumulative sample). What

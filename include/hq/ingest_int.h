@@ -53,10 +53,19 @@ struct zone_seen {
 struct type_cache {
 	char type[HQ_INGEST_MAX_NAME + 1];
 	int by_name;
+	int watched;                /* heart rate or cycling power (same.c) */
 	int64_t metric_id;
 	const struct hq_metric_info *info;
 	enum hq_kind kind;
 	char identifier[HQ_INGEST_MAX_NAME + 1];
+};
+
+/* What an import (or a batch of them) added, for what is brought up to
+ * date at its commit: its first sample and import ids, and the times of
+ * its heart-rate and cycling-power records (watch_lo > watch_hi: none). */
+struct hq_ig_added {
+	int64_t first_sample_id, first_import_id;
+	int64_t watch_lo, watch_hi;
 };
 
 /* A batch of files in one transaction (ingest.h). */
@@ -64,6 +73,7 @@ struct hq_ingest_batch {
 	struct hq_store *s;
 	int64_t first_sample_id;    /* of the batch's first file */
 	int64_t first_import_id;    /* its import row */
+	int64_t watch_lo, watch_hi; /* its files' (struct hq_ig_added) */
 	int changed;                /* a file kept inserted something */
 	int lost;                   /* SQLite rolled it back (a failed file) */
 };
@@ -74,6 +84,7 @@ struct hq_ingest {
 	sqlite3 *db;
 	sqlite3_stmt *st[NSTMT];
 	int64_t import_id, first_sample_id;
+	int64_t watch_lo, watch_hi;      /* struct hq_ig_added */
 	struct hq_ingest_counts c;
 	struct type_cache tcs[TYPE_CACHE], *tc;   /* tc: the last resolved */
 	unsigned tc_next;                        /* the slot to fill next */
@@ -133,6 +144,14 @@ int hq_ig_check_span(int64_t start, int64_t end, int64_t max,
     struct hq_err *e);
 /* The route points waiting, written (ingest_other.c): 0 or -1. */
 int hq_ig_flush_points(struct hq_ingest *ig, struct hq_err *e);
+
+/* The same activity recorded twice (same.c): which recordings yield
+ * (workout_same) and what the counted ones take (workout_fill), settled
+ * again for what the import added (when it added anything: changed) and
+ * what a change of the rule left to do (workout_same_todo): 0, or -1
+ * with e. */
+int hq_ig_same_refresh(struct hq_store *s, const struct hq_ig_added *add,
+    int changed, struct hq_err *e);
 
 /* Drop the kept athlete figures that the imports from first_import_id on
  * (one, or a batch's) could change (figures.c). */

@@ -4,8 +4,9 @@
  * hq_input_open() opens a path ("-" is stdin) and reads its first bytes,
  * which sniffing looks at (reader.h); a reader then reads every byte
  * through hq_input_read(), those first ones again. A reader that walks an
- * archive reads each entry as an input of its own (hq_input_entry()); a
- * reader of lines reads them through struct hq_input_lines, which bounds
+ * archive reads each entry as an input of its own (hq_input_entry()), or
+ * through a function of its own that unpacks it (hq_input_stream(): a
+ * gzip's member, a zip's entry under a bound); a reader of lines reads them through struct hq_input_lines, which bounds
  * their length and counts them for messages.
  *
  * Which format the bytes are in, and the reader that reads them, is the
@@ -28,6 +29,10 @@
 
 struct archive;
 
+/* A stream's bytes (hq_input_stream): like read(2), -1 with *why set to
+ * what went wrong (text that lives as long as arg). */
+typedef ssize_t hq_input_fn(void *arg, void *buf, size_t n, const char **why);
+
 struct hq_input {
 	int fd;                      /* -1: none (an archive entry) */
 	struct archive *ar;          /* an entry: the archive it is read from */
@@ -39,6 +44,9 @@ struct hq_input {
 	int err;                     /* errno of the last failed read */
 	int close_fd;                /* hq_input_close() closes fd */
 	unsigned char *prebuf;       /* the first bytes, when open read them */
+	hq_input_fn *fn;             /* a stream: read through fn(arg) */
+	void *arg;
+	const char *why;             /* what fn said when it failed */
 };
 
 /* Open path ("-": stdin) and read its first bytes (up to 64 KiB, fewer
@@ -54,6 +62,9 @@ int hq_input_rewind(struct hq_input *in);
 
 /* The current entry of ar as an input named name (borrowed). */
 void hq_input_entry(struct hq_input *in, struct archive *ar, const char *name);
+/* The bytes fn(arg) gives as an input named name (borrowed). */
+void hq_input_stream(struct hq_input *in, hq_input_fn *fn, void *arg,
+    const char *name);
 
 /* read(2) over the first bytes then the descriptor or entry, retrying
  * EINTR: bytes read, 0 at the end, -1 (hq_input_strerror() says why). */

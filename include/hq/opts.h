@@ -207,9 +207,8 @@ void hq_opts_init(struct hq_opts *p, const struct hq_cmd_info *c, int argc,
  */
 int hq_opts_parse(struct hq_opts *p);
 
-/* "hq-x: message", the usage line and "try 'hq-x --help'", on stderr:
- * for the usage errors a command finds itself (no operands...). The
- * command exits 2. */
+/* "hq-x: message" and "try 'hq-x --help'", on stderr: for the usage
+ * errors a command finds itself (no operands...). The command exits 2. */
 void hq_opts_usage_error(const struct hq_cmd_info *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

@@ -42,6 +42,9 @@ int hq_time_parse_apple(const char *s, int64_t *utc, int *offset_min);
  * fraction, "Z", "+HH:MM", "+HHMM", "+HH"), or a bare date. A time without
  * an offset is local wall time in the current zone. Returns 0 or -1. */
 int hq_time_parse(const char *s, int64_t *utc);
+/* The same, but a time without an offset is UTC, as GPX and TCX times
+ * are, whatever the zone: 0, 1 when it had no offset, -1. */
+int hq_time_parse_utc(const char *s, int64_t *utc);
 
 /* Calendar arithmetic (proleptic Gregorian). */
 int64_t hq_time_days_from_civil(int y, int m, int d);

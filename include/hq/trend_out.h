@@ -7,9 +7,10 @@
  * hq-correlate's caution when the days are serially correlated
  * (hq_corr_serial_caution).
  *
- * Returns 0; 1 when there is nothing to show (an unknown metric, whose
- * message names the metrics it may have meant; no values in the range;
- * fewer than 3 days), e saying so; -1 with e set.
+ * Returns 0; 1 when there is nothing to show (no values in the range;
+ * fewer than 3 days), e saying so; -1 with e set (an unknown metric, whose
+ * message names the one it may have meant, is a usage error, exit 2, as
+ * in every command).
  */
 #ifndef HQ_TREND_OUT_H
 #define HQ_TREND_OUT_H

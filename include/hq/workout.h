@@ -57,9 +57,12 @@ struct hq_workout_filter {
 /* One row per workout, newest first (so limit 3 is the last three): id,
  * type, start, end (local ISO times), date, duration_min, distance_km,
  * energy_kcal, avg_hr, max_hr, source, has_route, pace_min_per_km,
- * speed_kmh. Totals come from the Workout's own attributes, else its
- * statistics; heart rate from its statistic, else from the heart-rate
- * samples between its start and end. Absent values are null, never 0.
+ * speed_kmh, filled_from. Totals come from the Workout's own attributes,
+ * else its statistics, else (an activity recorded twice) those of the
+ * recording it takes them from; filled_from names that recording for each
+ * field taken ({"distance":12,"route":14}), null when none; heart rate
+ * from its statistic, else from the heart-rate samples between its start
+ * and end. Absent values are null, never 0.
  * Into a table (hq_out_format), the row is the one people read in 80
  * columns instead: id, date, start (HH:MM), type, duration (h:mm:ss),
  * km, pace/speed (pace for running, walking and hiking, "min:ss/100m"
@@ -68,6 +71,17 @@ struct hq_workout_filter {
  * Returns the number of rows, or -1 with e set. */
 long hq_workout_list(struct hq_store *s, const struct hq_workout_filter *f,
     struct hq_out *out, struct hq_err *e);
+
+/*
+ * What a counted recording takes from one that yields to it (hq-ingest(1),
+ * "THE SAME ACTIVITY RECORDED TWICE"; lib/store/same.c decides, at import,
+ * in workout_fill): the workout whose field ("distance", "energy",
+ * "ascent", "route", "power") a reader reads for workout id (an SQL
+ * expression): the one it takes it from, else itself.
+ */
+#define HQ_WORKOUT_FILLED(field, id) \
+	"coalesce((SELECT f.from_id FROM workout_fill f WHERE f.workout_id = " \
+	id " AND f.field = '" field "'), " id ")"
 
 /* Whether the store has workout_same, the recordings of an activity
  * recorded twice that yield to another (store.c; a store from before it,
@@ -110,10 +124,12 @@ int hq_workout_detail_more(struct hq_store *s, int64_t id,
     const struct hq_workout_more *more, struct hq_out *out,
     struct hq_err *e);
 
-/* A workout as a command line names it: its ID ("17"), "last" (the
- * newest) or "last:TYPE" (the newest of a type, as --type takes it:
- * last:cycling, last:ride). 1 with *w filled, 0 when the store has no such
- * workout, -1 with e set (not one of those forms; an unknown type). */
+/* A workout as a command line names it, wherever one is taken (hq-query
+ * workout, hq-report zones, compare workouts --ids): its ID ("17"),
+ * "last" (the newest) or "last:TYPE" (the newest of a type, as --type
+ * takes it: last:cycling, last:ride). 1 with *w filled; 0 with e set when
+ * the store has no such workout ("no workout last:yoga; hq-query workouts
+ * lists them"); -1 with e set (not one of those forms; an unknown type). */
 struct hq_workout_ref {
 	int64_t id, start, end;
 	char type[128];          /* "running" */

@@ -1,10 +1,13 @@
 /*
  * xmlfilter — the byte filter in front of libxml2 for Apple Health's
- * export.xml (lib/read/applehealth.c): it drops the internal DTD (iOS 16
- * wrote a malformed one) and the control characters XML forbids (U+000B
- * and friends, counted), keeping line numbers, and notes the "HealthKit
+ * export.xml (lib/read/applehealth.c) and for TCX and GPX files
+ * (lib/read/trackfile.c): it drops the internal DTD (iOS 16 wrote a
+ * malformed one; an entity it declares is then no entity, so an external
+ * one is never loaded) and the control characters XML forbids (U+000B and
+ * friends, counted), keeping line numbers, and notes the "HealthKit
  * Export Version" comment. It knows nothing of the store or of Apple's
- * elements: bytes in, bytes out.
+ * elements: bytes in (UTF-8 or an encoding that is ASCII's below 0x80),
+ * bytes out.
  *
  * Feed it raw bytes, it writes what the parser should see into out, which
  * needs room for n + 16 bytes (bytes held back at the end of one call may
@@ -42,6 +45,9 @@ struct hq_xml_filter {
 	long over_line;
 };
 void hq_xml_filter_init(struct hq_xml_filter *f);
+/* Which bound a filter that set over passed, into buf (n bytes), for a
+ * message after "file:over_line: ". */
+void hq_xml_filter_over(const struct hq_xml_filter *f, char *buf, size_t n);
 size_t hq_xml_filter_run(struct hq_xml_filter *f, const unsigned char *in,
     size_t n, unsigned char *out);
 

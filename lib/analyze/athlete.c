@@ -14,9 +14,8 @@
 #define SEX_KEY "HKCharacteristicTypeIdentifierBiologicalSex"
 
 /* Bounds of a setting (bpm for heart rates, W for ftp). */
-#define HR_LO 25.0
-#define HR_HI 250.0
-#define FTP_HI 2500.0
+#define HR_LO HQ_ATHLETE_HR_LO
+#define HR_HI HQ_ATHLETE_HR_HI
 
 static const char *const keyname[HQ_ATH_NKEYS] = {
 	"sex", "max_hr", "rest_hr", "lthr", "ftp", "zones",
@@ -146,8 +145,9 @@ set_value(struct hq_athlete *a, enum hq_athlete_key key, const char *value,
 		    &a->rest_hr : &a->lthr) = v;
 		return 0;
 	case HQ_ATH_FTP:
-		if (number(value, &v) || v <= 0 || v > FTP_HI) {
-			*why = "expected a power in W above 0, at most 2500";
+		if (number(value, &v) || v < HQ_ATHLETE_FTP_LO ||
+		    v > HQ_ATHLETE_FTP_HI) {
+			*why = "expected a power in W from 20 to 2500";
 			return -1;
 		}
 		a->ftp = v;
@@ -345,11 +345,15 @@ hq_athlete_defaults(struct hq_athlete *a, struct hq_store *s,
 	}
 	if (!a->basis[HQ_ATH_MAX_HR] && s && !all_kept) {
 		/* CROSS JOIN keeps the workouts outside: one range of the
-		 * sample index each (else SQLite scans the workouts per sample). */
-		if (query_num(s, "SELECT max(x.value) FROM workout w CROSS JOIN sample x"
-		    " WHERE x.metric_id = (SELECT id FROM metric WHERE identifier = ?1)"
-		    " AND x.start >= w.start AND x.start < w.end AND x.text = ''",
-		    HR_ID, &v, e))
+		 * sample index each (else SQLite scans the workouts per sample).
+		 * Only rates a setting could be (a file's 60,000 is none). */
+		char sql[400];
+		snprintf(sql, sizeof sql, "SELECT max(x.value) FROM workout w"
+		    " CROSS JOIN sample x WHERE x.metric_id = (SELECT id FROM metric"
+		    " WHERE identifier = ?1) AND x.start >= w.start"
+		    " AND x.start < w.end AND x.text = ''"
+		    " AND x.value BETWEEN %g AND %g", HR_LO, HR_HI);
+		if (query_num(s, sql, HR_ID, &v, e))
 			return -1;
 	}
 	if (!a->basis[HQ_ATH_MAX_HR] && s && !isnan(v)) {

@@ -255,8 +255,13 @@ hq_athcache_max_hr(struct hq_store *s, double *v, struct hq_err *e)
 	 * index on hr_sample_max answers both.) */
 	if (hq_store_prepare(s, "SELECT (SELECT count(*) FROM workout) ="
 	    " (SELECT count(*) FROM workout_figures),"
-	    " (SELECT max(hr_sample_max) FROM workout_figures)", &q, e))
+	    " (SELECT max(hr_sample_max) FROM workout_figures"
+	    "  WHERE hr_sample_max BETWEEN ?1 AND ?2)", &q, e))
 		return -1;
+	/* A row kept before these bounds held (a file's 60,000) is no
+	 * maximum either. */
+	sqlite3_bind_double(q, 1, HQ_ATHLETE_HR_LO);
+	sqlite3_bind_double(q, 2, HQ_ATHLETE_HR_HI);
 	rc = sqlite3_step(q);
 	if (rc == SQLITE_ROW) {
 		all = sqlite3_column_int(q, 0);

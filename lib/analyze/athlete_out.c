@@ -85,10 +85,13 @@ hq_athlete_parse_types(struct hq_athlete_ask *ask, const char *list,
 }
 
 int
-hq_athlete_parse_ids(struct hq_athlete_ask *ask, const char *list,
-    struct hq_err *e)
+hq_athlete_parse_ids(struct hq_athlete_ask *ask, struct hq_store *s,
+    const char *list, struct hq_err *e)
 {
 	char buf[512], *p, *save = NULL;
+	struct hq_workout_ref w;
+	struct hq_err why;
+	int found;
 
 	ask->nids = 0;
 	snprintf(buf, sizeof buf, "%s", list);
@@ -97,12 +100,11 @@ hq_athlete_parse_ids(struct hq_athlete_ask *ask, const char *list,
 			hq_err_set(e, "--ids: at most %d workouts", HQ_ATHLETE_MAX_IDS);
 			return -1;
 		}
-		if (hq_workout_parse_id(p, &ask->ids[ask->nids])) {
-			hq_err_set(e, "--ids %.64s: '%.32s' is not a workout id (a "
-			    "number: hq-query workouts lists them)", list, p);
-			return -1;
+		if ((found = hq_workout_find(s, p, &w, &why)) <= 0) {
+			hq_err_set(e, "--ids %.64s: %s", list, why.msg);
+			return found < 0 ? -1 : 1;
 		}
-		ask->nids++;
+		ask->ids[ask->nids++] = w.id;
 	}
 	if (ask->nids < 2) {
 		hq_err_set(e, "--ids %.64s: compare takes two workouts or more",
@@ -760,8 +762,9 @@ hq_athlete_compare_out(struct hq_store *s, const struct hq_athlete_ask *ask,
 		    "no", n ? "" : "s", types_said(ask));
 		return 1;
 	}
-	if (hq_store_prepare(s, "SELECT energy FROM workout WHERE id = ?",
-	    &c.energy, e))
+	if (hq_store_prepare(s, "SELECT coalesce(energy, (SELECT f.energy FROM"
+	    " workout f WHERE f.id = " HQ_WORKOUT_FILLED("energy", "?1") "))"
+	    " FROM workout WHERE id = ?1", &c.energy, e))
 		return -1;
 	for (long k = 0; k < n && !rc; k++) {
 		if (read_one(s, &ask->ath, ids[k], add_compared, &c, e) ||

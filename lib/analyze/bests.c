@@ -278,7 +278,8 @@ hq_athlete_route(struct hq_store *s, int64_t id, struct hq_route_pt **pt,
 	*n = 0;
 	if (hq_store_prepare(s, "SELECT r.id, rp.time, rp.lat, rp.lon, rp.ele"
 	    " FROM route_point rp JOIN route r ON r.id = rp.route_id"
-	    " WHERE r.workout_id = ?1 AND rp.time IS NOT NULL"
+	    " WHERE r.workout_id = " HQ_WORKOUT_FILLED("route", "?1")
+	    " AND rp.time IS NOT NULL"
 	    " ORDER BY r.id, rp.seq", &q, e))
 		return -1;
 	sqlite3_bind_int64(q, 1, id);

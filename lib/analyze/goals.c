@@ -10,6 +10,10 @@
 #include "hq/goals.h"
 #include "hq/opts.h"
 
+/* The targets a goal may have (besides <= 0), in the metric's unit. */
+#define GOAL_MIN 1e-6
+#define GOAL_MAX 1e12
+
 /* Body measures: a period's figure is its last value (SPEC.md). */
 static const char *const body[] = {
 	"body_mass", "lean_body_mass", "body_mass_index", "body_fat_percentage",
@@ -123,6 +127,12 @@ hq_goal_parse(const char *key, const char *value, const char *where,
 	if (g->target == 0 && !g->at_most)
 		return bad(e, where, key, "a target of 0 is kept by anything; "
 		    "write one above 0");
+	/* What a metric's figures can be (the store keeps values up to
+	 * 1e12): 1e-300 made pct infinite, 1e300 a target of 301 digits. */
+	if (g->target != 0 && (g->target < GOAL_MIN || g->target > GOAL_MAX))
+		return bad(e, where, key, "a target of %g %s is none a figure "
+		    "reaches: write one from %g to %g", g->target, g->unit,
+		    GOAL_MIN, GOAL_MAX);
 
 	g->period = HQ_DAY;
 	if (slash) {
@@ -274,6 +284,8 @@ hq_goal_eval(const struct hq_goal *g, const int64_t *day, const double *v,
 		}
 		r.actual = figure(g->figure, sum, last, r.days);
 		r.pct = r.target != 0 ? 100 * r.actual / r.target : NAN;
+		if (!isfinite(r.pct))     /* a ring's goal of 1e-300 */
+			r.pct = NAN;
 		if (r.last_day >= newest) {
 			r.met = HQ_GOAL_GOING_ON;
 		} else if (r.days == 0 && g->measurement) {

@@ -79,7 +79,7 @@ pct_text(const void *row, char *buf, size_t n)
 {
 	double p = ((const struct grow *)row)->r->pct;
 
-	if (isnan(p))
+	if (!isfinite(p))
 		return -1;
 	snprintf(buf, n, "%.0f%%", p);
 	return 0;

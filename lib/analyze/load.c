@@ -59,7 +59,13 @@ enum {
 };
 
 static const struct hq_store_sql sqls[Q_N] = {
-	[Q_WORKOUT] = { "SELECT activity_type, source_id, start, end, distance"
+	/* An activity recorded twice: the distance, and the source of the
+	 * power, of the recording it takes them from (workout.h). */
+	[Q_WORKOUT] = { "SELECT activity_type, source_id, start, end,"
+	    " coalesce(distance, (SELECT d.distance FROM workout d WHERE d.id ="
+	    " " HQ_WORKOUT_FILLED("distance", "?1") ")), (SELECT p.source_id"
+	    " FROM workout_fill f JOIN workout p ON p.id = f.from_id WHERE"
+	    " f.workout_id = ?1 AND f.field = 'power')"
 	    " FROM workout WHERE id = ?1", "reading a workout" },
 	/* Workout-level events when there are any, else the activities'. */
 	[Q_EVENTS] = { "SELECT type, date FROM workout_event WHERE workout_id = ?1"
@@ -70,11 +76,13 @@ static const struct hq_store_sql sqls[Q_N] = {
 	    " WHERE metric_id = ?1 AND start >= ?2 AND start < ?3 AND text = ''"
 	    " ORDER BY start, source_id, end, value, text",   /* sample_key's order */
 	    "reading a workout's samples" },
-	[Q_META] = { "SELECT value FROM workout_meta WHERE workout_id = ?1"
-	    " AND activity_uuid IS NULL AND key = 'HKElevationAscended'"
-	    " ORDER BY rowid LIMIT 1", "reading a workout's metadata" },
+	[Q_META] = { "SELECT value FROM workout_meta WHERE workout_id = "
+	    HQ_WORKOUT_FILLED("ascent", "?1") " AND activity_uuid IS NULL"
+	    " AND key = 'HKElevationAscended' ORDER BY rowid LIMIT 1",
+	    "reading a workout's metadata" },
 	[Q_ELE] = { "SELECT rp.ele FROM route_point rp JOIN route r"
-	    " ON r.id = rp.route_id WHERE r.workout_id = ?1 AND rp.ele IS NOT NULL"
+	    " ON r.id = rp.route_id WHERE r.workout_id = "
+	    HQ_WORKOUT_FILLED("route", "?1") " AND rp.ele IS NOT NULL"
 	    " ORDER BY r.id, rp.seq", "reading a workout's route" },
 };
 
@@ -177,16 +185,19 @@ read_pauses(struct reader *r, struct hq_athlete_workout *w, struct hq_err *e)
 	return 0;
 }
 
-/* The held pieces of metric's samples inside w from one source. */
+/* The held pieces of metric's samples inside w from one source: w's own
+ * when it has some, else then's (0: none) when it has some, else the one
+ * with the most. */
 static int
 read_series(struct reader *r, struct hq_athlete_workout *w, int64_t metric,
-    struct hq_held **out, size_t *nout, int64_t *source, double *sample_max,
-    struct hq_err *e)
+    int64_t then, struct hq_held **out, size_t *nout, int64_t *source,
+    double *sample_max, struct hq_err *e)
 {
 	sqlite3_stmt *q;
-	size_t n = 0, kept = 0, ip = 0, best_n = 0, k;
+	size_t n = 0, kept = 0, kept_then = 0, ip = 0, best_n = 0, k;
 	int64_t best = 0;
-	int rc;
+	int rc, hr = metric == r->hr_id;
+	double lo, hi;
 
 	*out = NULL;
 	*nout = 0;
@@ -194,6 +205,11 @@ read_series(struct reader *r, struct hq_athlete_workout *w, int64_t metric,
 	*sample_max = NAN;
 	if (metric <= 0)
 		return 0;
+	/* What a body makes (catalog.h): a store filled before the import
+	 * writer checked (a file's heart rate of 60,000, power of -50 W)
+	 * poisons no load. */
+	hq_catalog_bounds(hq_catalog_by_identifier(hr ? HR_ID : POWER_ID), &lo,
+	    &hi);
 	q = stmt(r, Q_SAMPLES, (struct hq_bind[]){ HQ_INT(metric),
 	    HQ_INT(w->start), HQ_INT(w->end), HQ_END }, e);
 	if (!q)
@@ -201,8 +217,12 @@ read_series(struct reader *r, struct hq_athlete_workout *w, int64_t metric,
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		int64_t t = sqlite3_column_int64(q, 0);
 		double v = sqlite3_column_double(q, 1);
-		/* The highest of any source, pauses included: max_hr's default. */
-		if (isnan(*sample_max) || v > *sample_max)
+		if (!(v >= lo && v <= hi))
+			continue;
+		/* The highest of any source, pauses included: max_hr's
+		 * default, among the rates a setting could be. */
+		if (hr && v >= HQ_ATHLETE_HR_LO && v <= HQ_ATHLETE_HR_HI &&
+		    (isnan(*sample_max) || v > *sample_max))
 			*sample_max = v;
 		/* Only samples outside the pauses count towards a source. */
 		while (ip < w->npauses && w->pauses[ip].to <= t)
@@ -224,12 +244,14 @@ read_series(struct reader *r, struct hq_athlete_workout *w, int64_t metric,
 	sqlite3_reset(q);
 	if (n == 0)
 		return 0;
-	/* The workout's own source when it has samples, else the most. */
-	for (size_t i = 0; i < n; i++)
-		if (r->src[i] == w->source_id)
-			kept++;
+	for (size_t i = 0; i < n; i++) {
+		kept += r->src[i] == w->source_id;
+		kept_then += then && r->src[i] == then;
+	}
 	if (kept) {
 		best = w->source_id;
+	} else if (kept_then) {
+		best = then;
 	} else {
 		/* Sources are few: count them in a short list. */
 		struct { int64_t id; size_t n; } *c = NULL;
@@ -350,6 +372,7 @@ reader_head(struct reader *r, int64_t id, struct hq_athlete_workout *w,
 	w->end = sqlite3_column_int64(q, 3);
 	w->distance_m = sqlite3_column_type(q, 4) == SQLITE_NULL ? NAN :
 	    sqlite3_column_double(q, 4);
+	w->power_fill_source = sqlite3_column_int64(q, 5);
 	w->ascended_m = w->route_gain_m = w->hr_sample_max = NAN;
 	sqlite3_reset(q);
 	return 1;
@@ -363,10 +386,10 @@ reader_body(struct reader *r, unsigned flags, struct hq_athlete_workout *w,
 	double pmax;
 
 	if (read_pauses(r, w, e) ||
-	    read_series(r, w, r->hr_id, &w->hr, &w->nhr, &w->hr_source,
+	    read_series(r, w, r->hr_id, 0, &w->hr, &w->nhr, &w->hr_source,
 	    &w->hr_sample_max, e) ||
-	    read_series(r, w, r->power_id, &w->power, &w->npower,
-	    &w->power_source, &pmax, e) ||
+	    read_series(r, w, r->power_id, w->power_fill_source, &w->power,
+	    &w->npower, &w->power_source, &pmax, e) ||
 	    (!(flags & HQ_ATHLETE_LOAD_ONLY) && read_elevation(r, w, e))) {
 		hq_athlete_workout_free(w);
 		return -1;
@@ -644,6 +667,17 @@ hq_athlete_figures_of(const struct hq_athlete *a,
 	f->load = !isnan(f->tss) ? f->tss : f->hrss;
 	f->elevation_gain_m = !isnan(s->route_gain_m) ? s->route_gain_m :
 	    s->ascended_m;
+	/* Nothing non-finite leaves here: an infinite load would make every
+	 * later day's ctl, atl and tsb NaN, on every page. */
+	double *all[] = { &f->trimp, &f->hrss, &f->edwards, &f->avg_hr,
+		&f->max_hr, &f->np, &f->if_, &f->tss, &f->load,
+		&f->elevation_gain_m, &f->hr_minutes, &f->hr_coverage_pct };
+	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+		if (!isfinite(*all[i]))
+			*all[i] = NAN;
+	for (int z = 0; z < 6; z++)
+		if (!isfinite(f->z_min[z]))
+			f->z_min[z] = NAN;
 }
 
 void

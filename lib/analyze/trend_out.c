@@ -125,7 +125,7 @@ hq_trend_metric_out(const struct hq_corr_store *cs, const char *metric,
 	char label[160], range[96];
 
 	if (hq_corr_load(cs, metric, span, 0, 0, &s, e))
-		return 1;   /* an unknown metric: e names the one it may mean */
+		return -1;  /* an unknown metric: e names the one it may mean */
 	hq_time_range_text(from_day == INT64_MIN ? INT64_MIN : hq_time_day_start(from_day),
 	    to_day == INT64_MAX ? INT64_MAX : hq_time_day_start(to_day + 1), range,
 	    sizeof range);

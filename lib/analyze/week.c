@@ -273,6 +273,12 @@ hq_week_run(const struct hq_corr_store *cs, const struct hq_config *cfg,
 		case WORKOUT_MIN: case CTL: case GLUCOSE_MEAN:
 			break;
 		}
+	/* A figure that is not finite is none: no "inf" in a row, no "-nan"
+	 * in the page's points. */
+	for (size_t i = 0; i < w->n; i++)
+		for (int k = 0; k < HQ_WEEK_SPAN; k++)
+			if (!isfinite(w->m[i].value[k]))
+				w->m[i].value[k] = NAN;
 	return rc ? -1 : 0;
 }
 

@@ -171,6 +171,35 @@ hq_catalog_by_identifier(const char *identifier)
 	return NULL;
 }
 
+/* What a body makes, in the canonical unit: the lowest heart rate
+ * recorded in a person is 26, the highest under 300 (a newborn's is below
+ * 230); a track sprinter peaks near 2,500 W, a cyclist's legs turn at most
+ * about 250 times a minute; the fastest bicycle, paced, made 296 km/h, the
+ * fastest runner 44.7. Device files' errors (60,000 bpm, -50 W) fall far
+ * outside. */
+static const struct { const char *name; double lo, hi; } bounds[] = {
+	{ "heart_rate", 20, 300 },
+	{ "resting_heart_rate", 20, 300 },
+	{ "walking_heart_rate_average", 20, 300 },
+	{ "cycling_power", 0, 3000 },
+	{ "running_power", 0, 3000 },
+	{ "cycling_cadence", 0, 300 },
+	{ "cycling_speed", 0, 360 },
+	{ "running_speed", 0, 100 },
+};
+
+int
+hq_catalog_bounds(const struct hq_metric_info *m, double *lo, double *hi)
+{
+	for (size_t i = 0; m && i < sizeof bounds / sizeof bounds[0]; i++)
+		if (strcmp(bounds[i].name, m->name) == 0) {
+			*lo = bounds[i].lo;
+			*hi = bounds[i].hi;
+			return 1;
+		}
+	return 0;
+}
+
 const struct hq_metric_info *
 hq_catalog_lookup(const char *name)
 {

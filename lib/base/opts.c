@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "hq/buf.h"
+#include "hq/catalog.h"
 #include "hq/opts.h"
 #include "hq/time.h"
 
@@ -161,13 +162,14 @@ hq_opts_help(const struct hq_cmd_info *c, FILE *fp)
 	fprintf(fp, "\nSee %s(1).\n", c->name);
 }
 
+/* One line that says what is wrong, then where to look (the whole usage is
+ * --help's). */
 static void
 vusage(const struct hq_cmd_info *c, FILE *fp, const char *fmt, va_list ap)
 {
 	fprintf(fp, "%s: ", c->name);
 	vfprintf(fp, fmt, ap);
 	fputc('\n', fp);
-	put_usage(c, fp);
 	fprintf(fp, "try '%s --help'\n", c->name);
 }
 
@@ -605,6 +607,7 @@ unknown(struct hq_opts *p)
 {
 	const char *word = optind > 0 && optind <= p->argc ? p->argv[optind - 1] : "";
 	const struct hq_opt *o = optopt ? find_any(p->cmd, optopt) : NULL;
+	struct hq_catalog_suggestion near;
 	char buf[128], list[256] = "";
 	size_t len, k = 0, nmatch = 0;
 
@@ -625,6 +628,12 @@ unknown(struct hq_opts *p)
 	shown(buf, buf, sizeof buf);
 	if (nmatch > 1)
 		return usage(p, "option '--%s' is ambiguous (%s)", buf, list);
+	hq_catalog_suggest_start(&near, buf);
+	for (size_t i = 0; (o = opt_at(p->cmd, i)); i++)
+		hq_catalog_suggest_word(&near, o->name, strlen(o->name));
+	if (hq_catalog_suggest_pick(&near))
+		return usage(p, "unknown option '--%s' (did you mean --%s?)", buf,
+		    hq_catalog_suggest_pick(&near));
 	return usage(p, "unknown option '--%s'", buf);
 }
 
@@ -875,6 +884,24 @@ complete_options(struct hq_complete *c)
 		}
 }
 
+/* The zone of the dates and weeks offered: --tz on the line, else $HQ_TZ,
+ * else $TZ (hq_time_set_zone's order; a completion does not read the
+ * config's zone nor the data's, which the command itself would weigh). */
+static void
+complete_zone(int nargs, char **argv)
+{
+	const char *tz = NULL;
+	struct hq_err e;
+
+	for (int i = 0; i < nargs; i++)
+		if (strcmp(argv[i], "--tz") == 0 && i + 1 < nargs)
+			tz = argv[++i];
+		else if (strncmp(argv[i], "--tz=", 5) == 0)
+			tz = argv[i] + 5;
+	if (hq_time_set_zone(tz, &e) && tz)
+		hq_time_set_zone(NULL, &e);
+}
+
 void
 hq_opts_complete(const struct hq_cmd_info *cmd, int argc, char **argv,
     FILE *out)
@@ -890,6 +917,7 @@ hq_opts_complete(const struct hq_cmd_info *cmd, int argc, char **argv,
 	 * however long the word and however many names (issue 23) */
 	if (strlen(typed) > HQ_COMPLETE_MAX_WORD)
 		return;
+	complete_zone(c.nargs, argv);
 	c.operands = hq_xcalloc((size_t)c.nargs + 1, sizeof *c.operands);
 	for (int i = 0; i < c.nargs && !value_of; i++) {
 		char *w = argv[i];

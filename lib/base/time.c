@@ -274,8 +274,10 @@ hq_time_parse_apple(const char *s, int64_t *utc, int *offset_min)
 	return 0;
 }
 
-int
-hq_time_parse(const char *s, int64_t *utc)
+/* hq_time_parse() and hq_time_parse_utc(): a time without an offset in
+ * the local zone (local) or UTC; 0, 1 when it had none, -1. */
+static int
+parse_iso(const char *s, int64_t *utc, int local)
 {
 	int y, mo, d, h = 0, mi = 0, sec = 0;
 	const char *p;
@@ -311,8 +313,10 @@ hq_time_parse(const char *s, int64_t *utc)
 	while (*p == ' ')
 		p++;
 	if (*p == '\0') {
-		*utc = hq_time_from_local(y, mo, d, h, mi, sec);
-		return 0;
+		*utc = local ? hq_time_from_local(y, mo, d, h, mi, sec) :
+		    hq_time_days_from_civil(y, mo, d) * 86400 + h * 3600 +
+		    mi * 60 + sec;
+		return 1;
 	}
 	int off;
 	if (*p == 'Z' || *p == 'z') {
@@ -342,6 +346,18 @@ hq_time_parse(const char *s, int64_t *utc)
 	*utc = hq_time_days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 +
 	    sec - (int64_t)off * 60;
 	return 0;
+}
+
+int
+hq_time_parse(const char *s, int64_t *utc)
+{
+	return parse_iso(s, utc, 1) < 0 ? -1 : 0;
+}
+
+int
+hq_time_parse_utc(const char *s, int64_t *utc)
+{
+	return parse_iso(s, utc, 0);
 }
 
 static int64_t

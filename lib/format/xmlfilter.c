@@ -19,6 +19,17 @@ hq_xml_filter_init(struct hq_xml_filter *f)
 	f->line = 1;
 }
 
+void
+hq_xml_filter_over(const struct hq_xml_filter *f, char *buf, size_t n)
+{
+	if (f->over == 1)
+		snprintf(buf, n, "a tag longer than %ld MiB (its name and "
+		    "attributes; see LIMITS in hq-ingest(1))", HQ_XML_MAX_TAG >> 20);
+	else
+		snprintf(buf, n, "a tag with more than %d attributes (see LIMITS "
+		    "in hq-ingest(1))", HQ_XML_MAX_ATTRS);
+}
+
 static int
 is_illegal(unsigned char c)
 {

@@ -694,7 +694,7 @@ hq_out_free(struct hq_out *o)
 void
 hq_format_short(double v, char *buf, size_t n)
 {
-	if (isnan(v))
+	if (!isfinite(v))
 		snprintf(buf, n, "-");
 	else if (fabs(v) >= 1000)
 		snprintf(buf, n, "%.0f", v);

@@ -5,6 +5,7 @@
 
 #include "hq/buf.h"
 #include "hq/route.h"
+#include "hq/workout.h"
 #include "hq/time.h"
 
 int
@@ -106,7 +107,8 @@ load_routes(struct hq_store *s, int64_t workout_id, struct routes *r,
 
 	memset(r, 0, sizeof *r);
 	if (hq_store_prepare(s, "SELECT r.id, (SELECT count(*) FROM route_point p "
-	    "WHERE p.route_id = r.id) FROM route r WHERE r.workout_id = ? "
+	    "WHERE p.route_id = r.id) FROM route r WHERE r.workout_id = "
+	    HQ_WORKOUT_FILLED("route", "?1") " "
 	    "ORDER BY r.id", &st, e))
 		return -1;
 	sqlite3_bind_int64(st, 1, workout_id);

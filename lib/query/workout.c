@@ -170,6 +170,14 @@ round_to(double v, int decimals)
 
 /* ---- one workout ---------------------------------------------------- */
 
+/* What a counted recording takes from one that yields to it
+ * (HQ_WORKOUT_FILLED), in workout_fill's words. */
+enum { FILL_DISTANCE, FILL_ENERGY, FILL_ASCENT, FILL_ROUTE, FILL_POWER,
+    NFILL };
+static const char *const fill_names[NFILL] = {
+	"distance", "energy", "ascent", "route", "power",
+};
+
 struct workout {
 	int64_t id, start, end;
 	char type[128];
@@ -178,6 +186,7 @@ struct workout {
 	double avg_hr, max_hr;
 	const char *hr_from;          /* "statistics", "samples" or NULL */
 	int has_route;
+	int64_t filled[NFILL];        /* the recording each fill comes from */
 	double more[HQ_WORKOUT_MORE_MAX];   /* hq_workout_more's values */
 	size_t table_more;            /* the one a table shows */
 };
@@ -201,7 +210,8 @@ static const char *const distance_ids[] = {
 #define WORKOUT_SEL \
 	"w.id, w.activity_type, w.start, w.end, w.duration, w.distance," \
 	" w.energy, s.name," \
-	" EXISTS (SELECT 1 FROM route r WHERE r.workout_id = w.id)"
+	" EXISTS (SELECT 1 FROM route r WHERE r.workout_id = "\
+	HQ_WORKOUT_FILLED("route", "w.id") ")"
 #define WORKOUT_FROM " FROM workout w JOIN source s ON s.id = w.source_id"
 #define WORKOUT_COLS WORKOUT_SEL WORKOUT_FROM
 
@@ -523,7 +533,7 @@ more_cells(const struct hq_workout_more *more, const struct workout *w,
 
 /* Statements the list and the detail share. */
 struct queries {
-	sqlite3_stmt *stats, *hr;
+	sqlite3_stmt *stats, *hr, *fill, *one;
 };
 
 static void
@@ -531,6 +541,8 @@ queries_free(struct queries *q)
 {
 	sqlite3_finalize(q->stats);
 	sqlite3_finalize(q->hr);
+	sqlite3_finalize(q->fill);
+	sqlite3_finalize(q->one);
 }
 
 static int
@@ -543,7 +555,11 @@ queries_prepare(struct hq_store *s, struct queries *q, struct hq_err *e)
 	    "SELECT m.identifier, ws.activity_uuid IS NULL, ws.sum, ws.average,"
 	    " ws.minimum, ws.maximum, ws.end - ws.start, ws.unit"
 	    " FROM workout_stat ws JOIN metric m ON m.id = ws.metric_id"
-	    " WHERE ws.workout_id = ? ORDER BY m.identifier", &q->stats, e) != 0)
+	    " WHERE ws.workout_id = ? ORDER BY m.identifier", &q->stats, e) != 0 ||
+	    hq_store_prepare(s, "SELECT field, from_id FROM workout_fill"
+	    " WHERE workout_id = ?", &q->fill, e) != 0 ||
+	    hq_store_prepare(s, "SELECT " WORKOUT_COLS " WHERE w.id = ?",
+	    &q->one, e) != 0)
 		return -1;
 	if ((hr = hq_store_metric_id(s, HR_ID, 0, e)) < 0)
 		return -1;
@@ -564,6 +580,86 @@ queries_prepare(struct hq_store *s, struct queries *q, struct hq_err *e)
 		return -1;
 	sqlite3_bind_int64(q->hr, 1, hr);
 	return 0;
+}
+
+/* Which recording w takes each field from (workout_fill). */
+static int
+fill_load(struct queries *qs, struct workout *w, struct hq_err *e)
+{
+	int rc;
+
+	memset(w->filled, 0, sizeof w->filled);
+	sqlite3_reset(qs->fill);
+	sqlite3_bind_int64(qs->fill, 1, w->id);
+	while ((rc = sqlite3_step(qs->fill)) == SQLITE_ROW)
+		for (int f = 0; f < NFILL; f++)
+			if (strcmp(col_text(qs->fill, 0), fill_names[f]) == 0)
+				w->filled[f] = sqlite3_column_int64(qs->fill, 1);
+	sqlite3_reset(qs->fill);
+	if (rc != SQLITE_DONE) {
+		hq_err_set(e, "reading what workout %lld takes from another: %s",
+		    (long long)w->id, sqlite3_errmsg(sqlite3_db_handle(qs->fill)));
+		return -1;
+	}
+	return 0;
+}
+
+/* w's totals and heart rate (complete_workout, st its statistics), then
+ * the distance and energy it takes from the recording that yields to it,
+ * as that one's own row reads them. */
+static int
+workout_complete(struct queries *qs, struct workout *w, struct stats *st,
+    struct hq_err *e)
+{
+	struct stats fst = { 0 };
+	struct workout f;
+	int rc = 0;
+
+	if (stats_load(qs->stats, w->id, st, e) != 0 ||
+	    complete_workout(w, st, qs->hr, e) != 0 || fill_load(qs, w, e))
+		return -1;
+	for (int k = FILL_DISTANCE; k <= FILL_ENERGY && rc == 0; k++) {
+		double *own = k == FILL_DISTANCE ? &w->distance_m : &w->energy_kcal;
+		if (!w->filled[k] || !isnan(*own))
+			continue;
+		sqlite3_reset(qs->one);
+		sqlite3_bind_int64(qs->one, 1, w->filled[k]);
+		if ((rc = sqlite3_step(qs->one)) == SQLITE_ROW) {
+			read_workout(qs->one, &f);
+			sqlite3_reset(qs->one);
+			rc = stats_load(qs->stats, f.id, &fst, e) != 0 ||
+			    complete_workout(&f, &fst, NULL, e) != 0 ? -1 : 0;
+			*own = k == FILL_DISTANCE ? f.distance_m : f.energy_kcal;
+		} else if (rc == SQLITE_DONE) {
+			rc = 0;
+		} else {
+			hq_err_set(e, "reading workout %lld: %s",
+			    (long long)w->filled[k],
+			    sqlite3_errmsg(sqlite3_db_handle(qs->one)));
+			rc = -1;
+		}
+		sqlite3_reset(qs->one);
+	}
+	stats_free(&fst);
+	return rc;
+}
+
+/* filled_from: {"distance":12,"route":14}, null when it takes nothing. */
+static void
+out_filled(struct hq_out *out, const struct workout *w)
+{
+	struct hq_buf b = { 0 };
+
+	for (int f = 0; f < NFILL; f++)
+		if (w->filled[f])
+			hq_buf_printf(&b, "%s\"%s\":%lld", b.len ? "," : "{",
+			    fill_names[f], (long long)w->filled[f]);
+	if (b.len) {
+		hq_buf_putc(&b, '}');
+		hq_out_raw(out, "filled_from", b.data);
+	} else
+		hq_out_null(out, "filled_from");
+	hq_buf_free(&b);
 }
 
 int
@@ -661,8 +757,7 @@ hq_workout_list(struct hq_store *s, const struct hq_workout_filter *f,
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		read_workout(q, &w);
 		w.table_more = table_ix;
-		if (stats_load(qs.stats, w.id, &st, e) != 0 ||
-		    complete_workout(&w, &st, qs.hr, e) != 0 ||
+		if (workout_complete(&qs, &w, &st, e) != 0 ||
 		    more_fill(more, &w, e) != 0) {
 			rows = -1;
 			break;
@@ -678,8 +773,10 @@ hq_workout_list(struct hq_store *s, const struct hq_workout_filter *f,
 		}
 		hq_out_begin(out);
 		hq_out_cells(out, table ? tcols : workout_cols, &w);
-		if (!table)
+		if (!table) {
+			out_filled(out, &w);
 			more_cells(more, &w, out);
+		}
 		if (f->all_sources && !table) {
 			if (sqlite3_column_type(q, 9) == SQLITE_NULL)
 				hq_out_null(out, "same_as");
@@ -871,6 +968,15 @@ out_metadata(struct hq_store *s, const struct workout *w, struct hq_out *out,
 		for (int k = 0; k < NKEYS; k++)
 			if (!val[k] && strcmp(col_text(q, 0), keys[k]) == 0)
 				val[k] = hq_xstrdup(col_text(q, 1));
+	/* The ascent of the recording it takes it from (filled_from). */
+	if (rc == SQLITE_DONE && !val[ELEVATION] && w->filled[FILL_ASCENT]) {
+		sqlite3_reset(q);
+		sqlite3_bind_int64(q, 1, w->filled[FILL_ASCENT]);
+		while ((rc = sqlite3_step(q)) == SQLITE_ROW)
+			if (!val[ELEVATION] && strcmp(col_text(q, 0),
+			    keys[ELEVATION]) == 0)
+				val[ELEVATION] = hq_xstrdup(col_text(q, 1));
+	}
 	if (rc != SQLITE_DONE) {
 		hq_err_set(e, "reading workout metadata: %s", sqlite3_errmsg(hq_store_db(s)));
 		status = -1;
@@ -932,7 +1038,8 @@ out_route(struct hq_store *s, const struct workout *w, struct hq_out *out,
 	if (hq_store_prepare(s,
 	    "SELECT rp.route_id, rp.time, rp.lat, rp.lon, rp.ele"
 	    " FROM route_point rp JOIN route r ON r.id = rp.route_id"
-	    " WHERE r.workout_id = ? ORDER BY r.id, rp.seq", &q, e) != 0)
+	    " WHERE r.workout_id = " HQ_WORKOUT_FILLED("route", "?1")
+	    " ORDER BY r.id, rp.seq", &q, e) != 0)
 		return -1;
 	sqlite3_bind_int64(q, 1, w->id);
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
@@ -1043,14 +1150,14 @@ hq_workout_detail_more(struct hq_store *s, int64_t id,
 		goto done;
 	}
 	read_workout(q, &w);
-	if (stats_load(qs.stats, w.id, &st, e) != 0 ||
-	    complete_workout(&w, &st, qs.hr, e) != 0 ||
+	if (workout_complete(&qs, &w, &st, e) != 0 ||
 	    count_activities(s, w.id, &nact, e) != 0 ||
 	    more_fill(more && more->n <= HQ_WORKOUT_MORE_MAX ? more : NULL, &w,
 	    e) != 0)
 		goto done;
 	hq_out_begin(out);
 	hq_out_cells(out, workout_cols, &w);
+	out_filled(out, &w);
 	more_cells(more && more->n <= HQ_WORKOUT_MORE_MAX ? more : NULL, &w, out);
 	hq_out_str(out, "hr_source", w.hr_from);
 	hq_out_num(out, "elapsed_min", round_to((double)(w.end - w.start) / 60, 2));

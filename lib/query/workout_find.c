@@ -77,6 +77,8 @@ hq_workout_find(struct hq_store *s, const char *ref, struct hq_workout_ref *w,
 		hq_err_set(e, "reading workouts: %s", sqlite3_errmsg(hq_store_db(s)));
 		return -1;
 	}
+	if (rc == SQLITE_DONE)
+		hq_err_set(e, "no workout %.64s; hq-query workouts lists them", ref);
 	return rc == SQLITE_ROW;
 }
 

@@ -1,10 +1,12 @@
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hq/activity.h"
 #include "hq/buf.h"
+#include "hq/catalog.h"
 #include "hq/geo.h"
 #include "hq/ingest.h"
 #include "hq/input.h"
@@ -33,17 +35,35 @@ struct mark {                 /* a lap or a timer event */
 	int pause;                /* timers: 1 stop, 0 start */
 };
 
+/* Samples of a type the writer skipped (a value no body makes): said
+ * once, with the first. */
+struct skipped {
+	const char *type;          /* the HK() literal add_sample got */
+	long n;
+	int64_t at;
+	char why[256];
+};
+
+#define NSKIPPED 12
+
 struct hq_act {
 	struct hq_ingest *ig;
 	struct hq_store *st;
 	const struct hq_input *in;
 	const char *name;
 	char source[256], device[512];
+	int64_t now;               /* when the import started */
 	struct session *ses;
 	size_t nses, capses;
 	struct mark *laps, *timers;
 	size_t nlaps, caplaps, ntimers, captimers;
 	long invalid_hr, zero_hr, points;
+	long bad_laps, fast_steps, bad_ele;
+	long future;               /* times past the import and a day */
+	int64_t future_at;         /* the first */
+	char future_where[48];
+	struct skipped skipped[NSKIPPED];
+	size_t nskipped;
 	int64_t first_t, last_t;  /* of the points */
 	int partial;              /* the file ended early */
 	enum hq_act_sport partial_sport;
@@ -63,6 +83,13 @@ struct hq_act {
 };
 
 #define MEM_POINTS 32768
+
+/* Where a body goes: the fastest a step between points may be (m/s: a
+ * paced bicycle made 82), the lowest and highest altitudes (m: the Dead
+ * Sea's shore is at -430, an airliner cruises below 13,000). */
+#define MAX_STEP_SPEED 100.0
+#define MIN_ELE (-1000.0)
+#define MAX_ELE 15000.0
 
 static const char *const sport_types[] = {
 	[HQ_ACT_OTHER] = "HKWorkoutActivityTypeOther",
@@ -93,9 +120,46 @@ hq_act_new(struct hq_ingest *ig, const struct hq_input *in,
 	a->st = hq_ingest_store(ig);
 	a->in = in;
 	a->name = in->name;
+	a->now = hq_time_now();
 	snprintf(a->source, sizeof a->source, "unknown device");
 	(void)e;
 	return a;
+}
+
+int
+hq_act_future(struct hq_act *a, int64_t t, const char *where)
+{
+	if (t <= a->now + HQ_ACT_MAX_AHEAD)
+		return 0;
+	if (!a->future++) {
+		a->future_at = t;
+		snprintf(a->future_where, sizeof a->future_where, "%s", where);
+	}
+	return 1;
+}
+
+int
+hq_act_length_ok(double seconds)
+{
+	return seconds >= 0 && seconds <= (double)HQ_INGEST_MAX_SPAN;
+}
+
+int64_t
+hq_act_end(int64_t start, double seconds)
+{
+	/* Past every span the writer takes, and small enough that adding
+	 * any time hq reads (years 1 to 9999) stays in range. */
+	const double big = 4e18;
+	int64_t d;
+
+	if (isnan(seconds))
+		return start;
+	d = llround(fmax(-big, fmin(big, seconds)));
+	if (d > 0 && start > INT64_MAX - d)
+		return INT64_MAX;
+	if (d < 0 && start < INT64_MIN - d)
+		return INT64_MIN;
+	return start + d;
 }
 
 static int keep_point(struct hq_act *a, const struct hq_act_point *p,
@@ -200,6 +264,10 @@ hq_act_point(struct hq_act *a, const struct hq_act_point *p, struct hq_err *e)
 
 	if (isnan(q.lat) || isnan(q.lon))
 		q.lat = q.lon = NAN;
+	if (q.ele < MIN_ELE || q.ele > MAX_ELE) {
+		q.ele = NAN;
+		a->bad_ele++;
+	}
 	if (!a->points++ || q.time < a->first_t)
 		a->first_t = q.time;
 	if (a->points == 1 || q.time > a->last_t)
@@ -277,6 +345,10 @@ int
 hq_act_lap(struct hq_act *a, int64_t start, int64_t end, double elapsed,
     struct hq_err *e)
 {
+	if (!isnan(elapsed) && !hq_act_length_ok(elapsed)) {
+		a->bad_laps++;
+		return 0;
+	}
 	return add_mark(a, &a->laps, &a->nlaps, &a->caplaps,
 	    (struct mark){ .time = start, .end = end, .elapsed = elapsed }, e);
 }
@@ -405,12 +477,61 @@ session_events(struct hq_act *a, int64_t id, size_t k, struct hq_err *e)
 	return 0;
 }
 
+/* A session's figures past what a body or a clock makes (a maximum heart
+ * rate of 60,000, an average power of -50 W, an energy of 1e30 kcal)
+ * dropped and said. */
+static void
+session_values(struct hq_act *a, size_t i, struct hq_act_session *s)
+{
+	static const struct {
+		const char *key, *unit, *metric;   /* metric: catalog.h's bounds */
+		size_t off;
+		double lo, hi;
+	} f[] = {
+		{ "duration", "s", NULL, offsetof(struct hq_act_session, duration),
+		  0, (double)HQ_INGEST_MAX_SPAN },
+		{ "distance", "m", NULL, offsetof(struct hq_act_session, distance),
+		  0, 1e7 },
+		{ "energy", "kcal", NULL, offsetof(struct hq_act_session, energy),
+		  0, 50000 },
+		{ "ascent", "m", NULL, offsetof(struct hq_act_session, ascent),
+		  0, 50000 },
+		{ "avg_hr", "bpm", "heart_rate",
+		  offsetof(struct hq_act_session, avg_hr), 0, 0 },
+		{ "max_hr", "bpm", "heart_rate",
+		  offsetof(struct hq_act_session, max_hr), 0, 0 },
+		{ "avg_power", "W", "cycling_power",
+		  offsetof(struct hq_act_session, avg_power), 0, 0 },
+		{ "max_power", "W", "cycling_power",
+		  offsetof(struct hq_act_session, max_power), 0, 0 },
+	};
+	struct hq_buf b = { 0 };
+
+	for (size_t k = 0; k < sizeof f / sizeof f[0]; k++) {
+		double *v = (double *)((char *)s + f[k].off), lo = f[k].lo,
+		    hi = f[k].hi;
+		if (f[k].metric)
+			hq_catalog_bounds(hq_catalog_lookup(f[k].metric), &lo, &hi);
+		if (isnan(*v) || (*v >= lo && *v <= hi))
+			continue;
+		hq_buf_printf(&b, "%s%s %g %s", b.len ? ", " : "", f[k].key, *v,
+		    f[k].unit);
+		*v = NAN;
+	}
+	if (b.len)
+		hq_ingest_warn(a->ig, "%s: session %zu: %s (not what a body or a "
+		    "clock makes: dropped)", a->name, i + 1, b.data);
+	hq_buf_free(&b);
+}
+
 static int
 write_sessions(struct hq_act *a, struct hq_err *e)
 {
 	for (size_t i = 0; i < a->nses; i++) {
 		struct session *x = &a->ses[i];
 		const struct hq_act_session *s = &x->s;
+
+		session_values(a, i, &x->s);
 		struct hq_ingest_group g = {
 			.type = s->type, .source = a->source,
 			.device = *a->device ? a->device : NULL,
@@ -460,7 +581,7 @@ session_index(const struct hq_act *a, int64_t t)
 	if (lo == 0)
 		return -1;
 	const struct hq_act_session *s = &a->ses[lo - 1].s;
-	if (t < s->end || (t <= s->end + TAIL &&
+	if (t < s->end || (s->end <= INT64_MAX - TAIL && t <= s->end + TAIL &&
 	    (lo == a->nses || t < a->ses[lo].s.start)))
 		return (long)(lo - 1);
 	return -1;
@@ -471,14 +592,16 @@ session_index(const struct hq_act *a, int64_t t)
 static enum hq_act_sport
 sport_at(const struct hq_act *a, long i, int64_t t)
 {
-	int64_t bestd = INT64_MAX;
+	uint64_t bestd = UINT64_MAX;
 	enum hq_act_sport sp = HQ_ACT_OTHER;
 
 	if (i >= 0)
 		return a->ses[i].s.sport;
 	for (size_t k = 0; k < a->nses; k++) {
 		const struct hq_act_session *s = &a->ses[k].s;
-		int64_t d = t < s->start ? s->start - t : t - s->end;
+		/* unsigned: the distance between any two int64 times */
+		uint64_t d = t < s->start ? (uint64_t)s->start - (uint64_t)t
+		    : t > s->end ? (uint64_t)t - (uint64_t)s->end : 0;
 		if (d < bestd) {
 			bestd = d;
 			sp = s->sport;
@@ -515,13 +638,27 @@ add_sample(struct hq_act *a, const char *type, const char *unit, int64_t start,
 		.value_num = v, .has_value = 1, .start = start, .end = end,
 	};
 	int rc = hq_ingest_record_later(a->ig, &r, e);
+	size_t k;
 
-	if (rc == 2) {
+	if (rc != 2)
+		return rc < 0 ? -1 : 0;
+	/* Skipped (and counted) by the writer: said once a type. */
+	for (k = 0; k < a->nskipped && a->skipped[k].type != type; k++)
+		;
+	if (k == NSKIPPED) {
 		hq_ingest_warn(a->ig, "%s: %s at %lld: %s (skipped)", a->name,
 		    type, (long long)start, e->msg);
-		rc = 0;
+		return 0;
 	}
-	return rc < 0 ? -1 : 0;
+	if (k == a->nskipped) {
+		a->nskipped++;
+		a->skipped[k].type = type;
+		a->skipped[k].at = start;
+		snprintf(a->skipped[k].why, sizeof a->skipped[k].why, "%.200s",
+		    e->msg);
+	}
+	a->skipped[k].n++;
+	return 0;
 }
 
 static const char *
@@ -687,9 +824,12 @@ write_point(struct hq_act *a, struct walk *w, const struct hq_act_point *p,
 			w->prev_d = dist;
 			w->prev_t = t;
 		} else if (t > w->prev_t) {
-			if (dtype && dist > w->prev_d)
+			double step = dist - w->prev_d;
+			if (step > MAX_STEP_SPEED * (double)(t - w->prev_t))
+				a->fast_steps++;
+			else if (dtype && step > 0)
 				status = add_sample(a, dtype, "m", w->prev_t, t,
-				    dist - w->prev_d, e);
+				    step, e);
 			w->prev_d = dist;
 			w->prev_t = t;
 		}
@@ -820,6 +960,33 @@ hq_act_finish(struct hq_act *a, struct hq_err *e)
 	if (a->zero_hr)
 		hq_ingest_skip_n(a->ig, a->zero_hr, "%s: %ld heart rates of 0 (no "
 		    "sensor reading: skipped)", a->name, a->zero_hr);
+	for (size_t k = 0; k < a->nskipped; k++) {
+		const struct skipped *x = &a->skipped[k];
+		const struct hq_metric_info *m = hq_catalog_by_identifier(x->type);
+		char when[32];
+		hq_time_format_utc(x->at, when, sizeof when);
+		hq_ingest_warn(a->ig, "%s: %ld %s samples skipped, the first at "
+		    "%s: %s", a->name, x->n, m ? m->name : x->type, when, x->why);
+	}
+	if (a->future) {
+		char when[32];
+		hq_time_format_utc(a->future_at, when, sizeof when);
+		hq_ingest_skip_n(a->ig, a->future, "%s: %ld times more than a day "
+		    "after this import (the first %s, at %s: skipped)", a->name,
+		    a->future, when, a->future_where);
+	}
+	if (a->fast_steps)
+		hq_ingest_skip_n(a->ig, a->fast_steps, "%s: %ld distance steps "
+		    "faster than %.0f m/s (skipped)", a->name, a->fast_steps,
+		    MAX_STEP_SPEED);
+	if (a->bad_laps)
+		hq_ingest_warn(a->ig, "%s: %ld laps with an impossible duration "
+		    "(negative, or longer than %lld days: skipped)", a->name,
+		    a->bad_laps, (long long)(HQ_INGEST_MAX_SPAN / 86400));
+	if (a->bad_ele)
+		hq_ingest_warn(a->ig, "%s: %ld altitudes below %.0f m or above "
+		    "%.0f m (dropped from the route)", a->name, a->bad_ele, MIN_ELE,
+		    MAX_ELE);
 	if (!a->nses && a->points)
 		hq_ingest_warn(a->ig, "%s: no session in the file: its samples "
 		    "are kept, no workout", a->name);

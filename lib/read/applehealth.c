@@ -777,14 +777,9 @@ hq_ah_parse_status(struct ah *a, int failed, int rc, struct hq_err *e)
 		return -1;
 	}
 	if (px->rd.filt.over) {
-		if (px->rd.filt.over == 1)
-			hq_err_set(e, "%s:%ld: a tag longer than %ld MiB (its name "
-			    "and attributes; see LIMITS in hq-ingest(1))", a->name,
-			    px->rd.filt.over_line, HQ_XML_MAX_TAG >> 20);
-		else
-			hq_err_set(e, "%s:%ld: a tag with more than %d attributes "
-			    "(see LIMITS in hq-ingest(1))", a->name,
-			    px->rd.filt.over_line, HQ_XML_MAX_ATTRS);
+		char why[128];
+		hq_xml_filter_over(&px->rd.filt, why, sizeof why);
+		hq_err_set(e, "%s:%ld: %s", a->name, px->rd.filt.over_line, why);
 		return -1;
 	}
 	if (rc != 0 || px->rd.ioerr) {

@@ -8,6 +8,7 @@
 #include "hq/fitfile.h"
 #include "hq/ingest.h"
 #include "hq/input.h"
+#include "hq/utf8.h"
 
 int
 hq_fitfile_sniff(const unsigned char *p, size_t n)
@@ -19,9 +20,15 @@ void
 hq_fitfile_source(int manufacturer, int product, const char *product_name,
     long long serial, char *buf, size_t n)
 {
-	char maker[64] = "", prod[96] = "", sn[32] = "";
+	char maker[64] = "", prod[96] = "", sn[32] = "", pname[64];
 	const char *name;
 
+	/* Not UTF-8 (Latin-1, or cut by its field): repaired, so that the
+	 * source, and everything the file holds, can be stored. */
+	if (product_name) {
+		hq_utf8_repair(product_name, pname, sizeof pname);
+		product_name = pname;
+	}
 	if ((name = hq_fit_maker_name(manufacturer)))
 		snprintf(maker, sizeof maker, "%s", name);
 	else
@@ -42,8 +49,10 @@ hq_fitfile_source(int manufacturer, int product, const char *product_name,
 struct fitread {
 	struct hq_ingest *ig;
 	struct hq_input *in;
-	struct hq_act *act;
+	struct hq_act *act;        /* the recording of this device's files */
+	int file;                  /* the file of the chain being read */
 	int have_id;
+	char src[256], dev[512];   /* the device, from the last file_id */
 	long no_time;              /* records without a time */
 	int sport;                 /* the sport message's, else a lap's */
 	/* hr messages expanded (hr_beats): the anchor, the last beat */
@@ -88,16 +97,26 @@ indoor_of(int sub)
 	}
 }
 
+/* A message's time: 0 to read it; 1 to skip it (more than a day after
+ * the import: hq_act_future); -1 with e set, failing the file, when the
+ * time is device-relative. */
 static int
-relative(const struct hq_fit_msg *m, int64_t t, struct hq_err *e)
+check_time(const struct fitread *f, const struct hq_fit_msg *m, int64_t t,
+    struct hq_err *e)
 {
-	if (t == HQ_FIT_NO_TIME || !hq_fit_time_relative(t))
+	char where[32];
+
+	if (t == HQ_FIT_NO_TIME)
 		return 0;
-	hq_err_set(e, "byte %lld: device-relative time %lld (seconds since the "
-	    "device was switched on, not a date): the file does not say when "
-	    "it was recorded; not imported", m->offset,
-	    (long long)(t - HQ_FIT_EPOCH));
-	return -1;
+	if (hq_fit_time_relative(t)) {
+		hq_err_set(e, "byte %lld: device-relative time %lld (seconds since "
+		    "the device was switched on, not a date): the file does not "
+		    "say when it was recorded; not imported", m->offset,
+		    (long long)(t - HQ_FIT_EPOCH));
+		return -1;
+	}
+	snprintf(where, sizeof where, "byte %lld", m->offset);
+	return hq_act_future(f->act, t, where);
 }
 
 /* The end of a session or lap: start + elapsed, but not past its own
@@ -108,8 +127,8 @@ relative(const struct hq_fit_msg *m, int64_t t, struct hq_err *e)
 static int64_t
 summary_end(const struct hq_fit_summary *s, double elapsed)
 {
-	int64_t end = isnan(elapsed) ? INT64_MIN : s->start_time +
-	    llround(elapsed);
+	int64_t end = isnan(elapsed) ? INT64_MIN : hq_act_end(s->start_time,
+	    elapsed);
 
 	if (s->time != HQ_FIT_NO_TIME && s->time > s->start_time &&
 	    (end == INT64_MIN || s->time < end))
@@ -124,11 +143,12 @@ on_session(struct fitread *f, const struct hq_fit_msg *m, struct hq_err *e)
 	double elapsed;
 	int64_t end;
 	const char *sub;
+	int rc;
 
 	if (hq_fit_session(m, &s) != 0)
 		return 0;
-	if (relative(m, s.start_time, e))
-		return -1;
+	if ((rc = check_time(f, m, s.start_time, e)) != 0)
+		return rc < 0 ? -1 : 0;
 	if (s.start_time == HQ_FIT_NO_TIME) {
 		hq_ingest_warn(f->ig, "%s: byte %lld: session without a start "
 		    "time (skipped)", f->in->name, m->offset);
@@ -160,6 +180,7 @@ on_record(struct fitread *f, const struct hq_fit_msg *m, struct hq_err *e)
 {
 	struct hq_fit_record r;
 	double cad;
+	int rc;
 
 	if (hq_fit_record(m, &r) != 0)
 		return 0;
@@ -167,8 +188,8 @@ on_record(struct fitread *f, const struct hq_fit_msg *m, struct hq_err *e)
 		f->no_time++;
 		return 0;
 	}
-	if (relative(m, r.time, e))
-		return -1;
+	if ((rc = check_time(f, m, r.time, e)) != 0)
+		return rc < 0 ? -1 : 0;
 	/* heart_rate present but invalid (0xFF): -1 for activity.h */
 	if (isnan(r.heart_rate) && hq_fit_find(m, 3))
 		r.heart_rate = -1;
@@ -243,21 +264,43 @@ static int
 on_message(void *arg, const struct hq_fit_msg *m, struct hq_err *e)
 {
 	struct fitread *f = arg;
+	int rc;
 
+	/* The next file of a chain: its own file_id (until then the last
+	 * file's device holds). */
+	if (m->file != f->file) {
+		f->file = m->file;
+		f->have_id = 0;
+	}
 	switch (m->global) {
 	case HQ_FIT_FILE_ID: {
 		struct hq_fit_file_id id;
-		char src[256], dev[512];
+		char src[sizeof f->src];
 		if (f->have_id || hq_fit_file_id(m, &id) != 0)
 			return 0;
 		f->have_id = 1;
 		hq_fitfile_source(id.manufacturer, id.product, id.product_name,
 		    (long long)id.serial, src, sizeof src);
-		snprintf(dev, sizeof dev, "name:%s, manufacturer:%s, product:%d",
-		    src, hq_fit_manufacturer_name(id.manufacturer) ?
-		    hq_fit_manufacturer_name(id.manufacturer) : "unknown",
+		/* A file of another device (two recordings chained: SN 1234,
+		 * then SN 5678) is a recording of its own: what came before is
+		 * written as the first one's. One device's chain (a multisport
+		 * file, its strap's hr messages at the end) stays one, so
+		 * that its beats reach every leg's records. */
+		if (*f->src && strcmp(src, f->src) != 0) {
+			if (hq_act_finish(f->act, e))
+				return -1;
+			hq_act_free(f->act);
+			if (!(f->act = hq_act_new(f->ig, f->in, e)))
+				return -1;
+			f->sport = -1;
+			f->anchor_t = f->beat_t = NAN;
+		}
+		snprintf(f->src, sizeof f->src, "%s", src);
+		snprintf(f->dev, sizeof f->dev, "name:%s, manufacturer:%s, "
+		    "product:%d", f->src, hq_fit_manufacturer_name(id.manufacturer)
+		    ? hq_fit_manufacturer_name(id.manufacturer) : "unknown",
 		    id.product);
-		hq_act_source(f->act, src, dev);
+		hq_act_source(f->act, f->src, f->dev);
 		return 0;
 	}
 	case HQ_FIT_SESSION:
@@ -266,8 +309,8 @@ on_message(void *arg, const struct hq_fit_msg *m, struct hq_err *e)
 		struct hq_fit_summary s;
 		if (hq_fit_lap(m, &s) != 0 || s.start_time == HQ_FIT_NO_TIME)
 			return 0;
-		if (relative(m, s.start_time, e))
-			return -1;
+		if ((rc = check_time(f, m, s.start_time, e)) != 0)
+			return rc < 0 ? -1 : 0;
 		if (f->sport < 0 && s.sport >= 0)
 			f->sport = s.sport;
 		return hq_act_lap(f->act, s.start_time,
@@ -304,8 +347,8 @@ on_message(void *arg, const struct hq_fit_msg *m, struct hq_err *e)
 		if (hq_fit_event(m, &ev) != 0 || ev.time == HQ_FIT_NO_TIME ||
 		    (k = hq_fit_event_timer(&ev)) == 0)
 			return 0;
-		if (relative(m, ev.time, e))
-			return -1;
+		if ((rc = check_time(f, m, ev.time, e)) != 0)
+			return rc < 0 ? -1 : 0;
 		return hq_act_timer(f->act, ev.time, k == 1, e);
 	}
 	default:

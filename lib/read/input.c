@@ -107,6 +107,13 @@ hq_input_entry(struct hq_input *in, struct archive *ar, const char *name)
 	*in = (struct hq_input){ .fd = -1, .ar = ar, .name = name };
 }
 
+void
+hq_input_stream(struct hq_input *in, hq_input_fn *fn, void *arg,
+    const char *name)
+{
+	*in = (struct hq_input){ .fd = -1, .fn = fn, .arg = arg, .name = name };
+}
+
 ssize_t
 hq_input_read(struct hq_input *in, void *buf, size_t n)
 {
@@ -121,14 +128,16 @@ hq_input_read(struct hq_input *in, void *buf, size_t n)
 		in->bytes += k;
 		return (ssize_t)k;
 	}
-	if (in->ar)
+	if (in->fn)
+		r = in->fn(in->arg, buf, n, &in->why);
+	else if (in->ar)
 		r = archive_read_data(in->ar, buf, n);
 	else
 		do
 			r = read(in->fd, buf, n);
 		while (r < 0 && errno == EINTR);
 	if (r < 0)
-		in->err = in->ar ? 0 : errno;
+		in->err = in->fn ? EIO : in->ar ? 0 : errno;
 	else
 		in->bytes += (uint64_t)r;
 	return r < 0 ? -1 : r;
@@ -137,6 +146,8 @@ hq_input_read(struct hq_input *in, void *buf, size_t n)
 const char *
 hq_input_strerror(const struct hq_input *in)
 {
+	if (in->fn)
+		return in->why ? in->why : strerror(in->err);
 	if (in->ar)
 		return archive_error_string(in->ar) ? archive_error_string(in->ar)
 		    : "cannot read the zip entry";

@@ -10,22 +10,83 @@
 #include "hq/activity.h"
 #include "hq/ingest.h"
 #include "hq/input.h"
+#include "hq/opts.h"
 #include "hq/time.h"
 #include "hq/trackfile.h"
+#include "hq/utf8.h"
+#include "hq/xmlfilter.h"
+
+/* The end of what starts with text at p + i (a bound n), or 0. */
+static size_t
+find(const unsigned char *p, size_t n, size_t i, const char *text)
+{
+	size_t k = strlen(text);
+
+	for (; i + k <= n; i++)
+		if (memcmp(p + i, text, k) == 0)
+			return i + k;
+	return 0;
+}
+
+/* Past the markup at p + i ("<?", "<!--", "<!DOCTYPE" with its internal
+ * subset, whose declarations may hold '>' in quotes and comments), or 0
+ * when it does not end within n. */
+static size_t
+markup_end(const unsigned char *p, size_t n, size_t i)
+{
+	int depth = 0;
+	unsigned char quote = 0;
+
+	if (p[i + 1] == '?')
+		return find(p, n, i + 2, "?>");
+	if (i + 3 < n && p[i + 2] == '-' && p[i + 3] == '-')
+		return find(p, n, i + 4, "-->");
+	for (i += 2; i < n; i++) {
+		unsigned char c = p[i];
+		if (quote) {
+			if (c == quote)
+				quote = 0;
+		} else if (c == '"' || c == '\'') {
+			quote = c;
+		} else if (c == '<' && i + 3 < n && p[i + 1] == '!' &&
+		    p[i + 2] == '-' && p[i + 3] == '-') {
+			if (!(i = find(p, n, i + 4, "-->")))
+				return 0;
+			i--;
+		} else if (c == '[') {
+			depth++;
+		} else if (c == ']') {
+			depth--;
+		} else if (c == '>' && depth <= 0) {
+			return i + 1;
+		}
+	}
+	return 0;
+}
+
+/* How much of a UTF-16 file sniffing reads (as the UTF-8 it becomes). */
+#define SNIFF_UTF16 8192
 
 /* The root element's local name past a BOM, white space, the XML
- * declaration, comments and a DOCTYPE; 1 when it is root. */
+ * declaration, comments and a DOCTYPE with its internal subset; 1 when it
+ * is root. A file in UTF-16 is looked at as UTF-8. */
 static int
 root_is(const unsigned char *p, size_t n, const char *root)
 {
+	char u8[3 * SNIFF_UTF16 / 2 + 8];
+	int order = hq_utf16_detect(p, n);
+
+	if (order) {
+		struct hq_utf16 u = { .order = order };
+		n = hq_utf16_decode(&u, p, n < SNIFF_UTF16 ? n : SNIFF_UTF16, u8);
+		p = (const unsigned char *)u8;
+	}
 	size_t i = hq_input_skip_space(p, n), len = strlen(root);
 
 	while (i < n && p[i] == '<') {
 		if (i + 1 < n && (p[i + 1] == '?' || p[i + 1] == '!')) {
-			const unsigned char *gt = memchr(p + i, '>', n - i);
-			if (!gt)
+			if (!(i = markup_end(p, n, i)))
 				return 0;
-			i = (size_t)(gt - p) + 1;
 			while (i < n && isspace(p[i]))
 				i++;
 			continue;
@@ -55,6 +116,10 @@ hq_trackfile_sniff_gpx(const unsigned char *p, size_t n)
 }
 
 #define DEPTH 64
+/* The file's bytes read at a time; as UTF-8 (from UTF-16) at most half
+ * again as many. */
+#define RAW_SIZE 16384
+#define MID_SIZE (3 * RAW_SIZE / 2 + 8)
 
 struct tr {
 	struct hq_ingest *ig;
@@ -63,6 +128,14 @@ struct tr {
 	xmlTextReaderPtr r;
 	int tcx;
 	int started;               /* leading white space dropped */
+	/* What libxml2 reads: the file's bytes (UTF-16 made UTF-8) through
+	 * the filter that drops a DTD and bounds each tag (xmlfilter.h). */
+	struct hq_utf16 u16;       /* order 0: not UTF-16 */
+	struct hq_xml_filter filt;
+	unsigned char raw[RAW_SIZE], mid[MID_SIZE], out[MID_SIZE + 16];
+	size_t opos, olen;
+	long not_numbers;          /* values that are none (0x10, inf) */
+	long zoneless;             /* times without a zone, read as UTC */
 	char err[512];
 	long err_line;
 	char stack[DEPTH][32];     /* local names of the open elements */
@@ -71,6 +144,9 @@ struct tr {
 	/* the point being read */
 	struct hq_act_point pt;
 	int no_time;
+	int future;                /* its time past the import and a day */
+	int ses_future;            /* the activity (trk) held such a time */
+	long future_sessions;      /* activities (trks) that held nothing else */
 	long skipped;
 	int offset_seen;           /* a point's time stated its offset */
 	/* the activity (TCX) or trk (GPX) being read */
@@ -85,24 +161,41 @@ static int
 io_read(void *arg, char *buf, int len)
 {
 	struct tr *t = arg;
-	ssize_t n;
+	size_t n;
 
-	for (;;) {
-		n = hq_input_read(t->in, buf, (size_t)len);
-		if (n <= 0 || t->started)
-			break;
-		/* Strava writes white space (and a BOM) before <?xml. */
-		size_t k = hq_input_skip_space((const unsigned char *)buf,
-		    (size_t)n);
-		if (k < (size_t)n) {
-			memmove(buf, buf + k, (size_t)n - k);
-			n -= (ssize_t)k;
-			t->started = 1;
-			break;
+	while (t->opos == t->olen) {
+		ssize_t r = hq_input_read(t->in, t->raw, sizeof t->raw);
+		const unsigned char *p = t->raw;
+		if (r <= 0)
+			return r < 0 ? -1 : 0;
+		n = (size_t)r;
+		if (t->u16.order) {
+			n = hq_utf16_decode(&t->u16, t->raw, n, (char *)t->mid);
+			p = t->mid;
 		}
+		if (!t->started) {
+			/* Strava writes white space (and a BOM) before <?xml. */
+			size_t k = hq_input_skip_space(p, n);
+			if (k == n)
+				continue;
+			p += k;
+			n -= k;
+			t->started = 1;
+		}
+		t->olen = hq_xml_filter_run(&t->filt, p, n, t->out);
+		t->opos = 0;
+		if (t->filt.over)
+			return -1;   /* read_track says which bound */
 	}
 	hq_ingest_tick(t->ig, t->in);
-	return n < 0 ? -1 : (int)n;
+	n = t->olen - t->opos;
+	if (len < 0)
+		return -1;
+	if (n > (size_t)len)
+		n = (size_t)len;
+	memcpy(buf, t->out + t->opos, n);
+	t->opos += n;
+	return (int)n;
 }
 
 static void
@@ -122,18 +215,60 @@ on_error(void *arg, const char *msg, xmlParserSeverities sev,
 	t->err_line = xmlTextReaderLocatorLineNumber(loc);
 }
 
+/* A number as XML Schema writes a decimal (hq's number syntax,
+ * opts.h): never hex (0x10), inf or nan, which strtod() reads. */
 static double
 num(const char *s)
 {
-	char *end;
+	const char *end;
 	double v;
 
 	while (isspace((unsigned char)*s))
 		s++;
-	v = strtod(s, &end);
+	if (hq_opts_scan_number(s, &end, &v))
+		return NAN;
 	while (isspace((unsigned char)*end))
 		end++;
-	return end == s || *end || !isfinite(v) ? NAN : v;
+	return *end ? NAN : v;
+}
+
+/* The element's text as a value: NaN when empty; one that is no number
+ * is counted (skipped and said at the end). */
+static double
+value(struct tr *t)
+{
+	double v = num(t->txt);
+	const char *s = t->txt;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	if (isnan(v) && *s)
+		t->not_numbers++;
+	return v;
+}
+
+/* A time of the file: UTC when it has no zone (GPX and TCX times are),
+ * so that --tz changes nothing. INT64_MIN when it is no time, or one more
+ * than a day after the import (hq_act_future: what holds it is skipped,
+ * and said; *future set). */
+static int64_t
+file_time(struct tr *t, const char *s, int *future)
+{
+	char where[32];
+	int64_t u;
+	int rc = s ? hq_time_parse_utc(s, &u) : -1;
+
+	if (rc < 0)
+		return INT64_MIN;
+	t->zoneless += rc;
+	snprintf(where, sizeof where, "line %d",
+	    xmlTextReaderGetParserLineNumber(t->r));
+	if (!hq_act_future(t->act, u, where))
+		return u;
+	if (future)
+		*future = 1;
+	t->ses_future = 1;
+	return INT64_MIN;
 }
 
 static const char *
@@ -155,6 +290,7 @@ point_reset(struct tr *t)
 	    .ele = NAN, .hr = NAN, .power = NAN, .cadence = NAN, .speed = NAN,
 	    .distance = NAN };
 	t->no_time = 1;
+	t->future = 0;
 }
 
 static void
@@ -164,6 +300,7 @@ session_reset(struct tr *t)
 	t->start = t->first = t->last = INT64_MIN;
 	t->timer = t->distance = t->energy = t->max_hr = NAN;
 	t->type[0] = t->name[0] = '\0';
+	t->ses_future = 0;
 }
 
 static double
@@ -182,10 +319,8 @@ static int64_t
 attr_time(struct tr *t, const char *name)
 {
 	char *v = attr(t, name);
-	int64_t u;
+	int64_t u = file_time(t, v, NULL);
 
-	if (!v || hq_time_parse(v, &u))
-		u = INT64_MIN;
 	xmlFree(v);
 	return u;
 }
@@ -258,7 +393,8 @@ point_time(struct tr *t)
 {
 	int min;
 
-	t->no_time = hq_time_parse(t->txt, &t->pt.time) != 0;
+	t->pt.time = file_time(t, t->txt, &t->future);
+	t->no_time = t->pt.time == INT64_MIN;
 	if (!t->no_time && !t->offset_seen && stated_offset(t->txt, &min)) {
 		t->offset_seen = 1;
 		hq_act_local_offset(t->act, t->pt.time, min);
@@ -269,7 +405,7 @@ static int
 end_point(struct tr *t, struct hq_err *e)
 {
 	if (t->no_time) {
-		t->skipped++;
+		t->skipped += !t->future;   /* a future one is said apart */
 		return 0;
 	}
 	if (t->first == INT64_MIN || t->pt.time < t->first)
@@ -285,6 +421,10 @@ end_session(struct tr *t, struct hq_err *e)
 	int64_t start = t->start != INT64_MIN ? t->start : t->first;
 	int64_t end = t->last;
 
+	if (start == INT64_MIN && t->ses_future) {
+		t->future_sessions++;      /* its times said at the end */
+		return 0;
+	}
 	if (start == INT64_MIN) {
 		hq_ingest_warn(t->ig, "%s:%d: %s without a time (skipped)",
 		    t->in->name, xmlTextReaderGetParserLineNumber(t->r),
@@ -295,8 +435,8 @@ end_session(struct tr *t, struct hq_err *e)
 		t->sport = sport_word(t->type[0] ? t->type : t->name);
 	if (end == INT64_MIN || end < start)
 		end = start;
-	if (!isnan(t->timer) && start + llround(t->timer) > end)
-		end = start + llround(t->timer);
+	if (!isnan(t->timer) && hq_act_end(start, t->timer) > end)
+		end = hq_act_end(start, t->timer);
 	t->sessions++;
 	return hq_act_session(t->act, &(struct hq_act_session){
 	    .sport = t->sport, .indoor = -1, .start = start, .end = end,
@@ -353,7 +493,6 @@ static int
 end_tcx(struct tr *t, const char *name, struct hq_err *e)
 {
 	const char *up = parent(t, 1), *up2 = parent(t, 2);
-	double v = num(t->txt);
 
 	if (is(name, "Trackpoint"))
 		return end_point(t, e);
@@ -369,39 +508,44 @@ end_tcx(struct tr *t, const char *name, struct hq_err *e)
 		if (is(name, "Time"))
 			point_time(t);
 		else if (is(name, "AltitudeMeters"))
-			t->pt.ele = v;
+			t->pt.ele = value(t);
 		else if (is(name, "DistanceMeters"))
-			t->pt.distance = v;
+			t->pt.distance = value(t);
 		else if (is(name, "Cadence"))
-			t->pt.cadence = v;
+			t->pt.cadence = value(t);
 	} else if (is(up, "Position")) {
+		double v = value(t);
 		if (is(name, "LatitudeDegrees") && fabs(v) <= 90)
 			t->pt.lat = v;
 		else if (is(name, "LongitudeDegrees") && fabs(v) <= 180)
 			t->pt.lon = v;
 	} else if (is(name, "Value") && is(up, "HeartRateBpm") &&
 	    is(up2, "Trackpoint")) {
-		t->pt.hr = v;
+		t->pt.hr = value(t);
 	} else if (is(up, "TPX")) {
 		if (is(name, "Speed"))
-			t->pt.speed = v;
+			t->pt.speed = value(t);
 		else if (is(name, "Watts"))
-			t->pt.power = v;
+			t->pt.power = value(t);
 	} else if (is(up, "Lap")) {
+		double v = value(t);
 		if (is(name, "TotalTimeSeconds")) {
+			/* one no clock makes is the lap's to refuse, not the
+			 * workout's length */
 			t->lap_time = v;
-			t->timer = add(t->timer, v);
+			if (hq_act_length_ok(v))
+				t->timer = add(t->timer, v);
 		} else if (is(name, "DistanceMeters"))
 			t->distance = add(t->distance, v);
 		else if (is(name, "Calories"))
 			t->energy = add(t->energy, v);
 	} else if (is(name, "Value") && is(up, "MaximumHeartRateBpm") &&
 	    is(up2, "Lap")) {
+		double v = value(t);
 		if (isnan(t->max_hr) || v > t->max_hr)
 			t->max_hr = v;
 	} else if (is(up, "Activity") && is(name, "Id")) {
-		if (hq_time_parse(t->txt, &t->start))
-			t->start = INT64_MIN;
+		t->start = file_time(t, t->txt, NULL);
 	} else if (is(up, "Creator") && is(up2, "Activity")) {
 		if (is(name, "Name"))
 			snprintf(t->creator, sizeof t->creator, "%s", t->txt);
@@ -415,7 +559,6 @@ static int
 end_gpx(struct tr *t, const char *name, struct hq_err *e)
 {
 	const char *up = parent(t, 1);
-	double v = num(t->txt);
 
 	if (is(name, "trkpt"))
 		return end_point(t, e);
@@ -428,7 +571,7 @@ end_gpx(struct tr *t, const char *name, struct hq_err *e)
 			snprintf(t->name, sizeof t->name, "%s", t->txt);
 	} else if (is(up, "trkpt")) {
 		if (is(name, "ele"))
-			t->pt.ele = v;
+			t->pt.ele = value(t);
 		else if (is(name, "time"))
 			point_time(t);
 	} else {
@@ -439,13 +582,13 @@ end_gpx(struct tr *t, const char *name, struct hq_err *e)
 		if (!in_pt)
 			return 0;
 		if (is(name, "hr"))
-			t->pt.hr = v;
+			t->pt.hr = value(t);
 		else if (is(name, "cad"))
-			t->pt.cadence = v;
+			t->pt.cadence = value(t);
 		else if (is(name, "speed"))
-			t->pt.speed = v;
+			t->pt.speed = value(t);
 		else if (is(name, "power") || is(name, "PowerInWatts"))
-			t->pt.power = v;
+			t->pt.power = value(t);
 	}
 	return 0;
 }
@@ -474,12 +617,16 @@ read_track(struct hq_ingest *ig, struct hq_input *in, int tcx,
 	t->tcx = tcx;
 	session_reset(t);
 	point_reset(t);
+	hq_xml_filter_init(&t->filt);
+	t->u16.order = hq_utf16_detect(in->pre, in->prelen);
 	if (!(t->act = hq_act_new(ig, in, e)))
 		goto out;
 	/* Without XML_PARSE_HUGE: libxml2's limits hold (10 MB a text
-	 * node, 256 levels); no network. */
-	t->r = xmlReaderForIO(io_read, NULL, t, NULL, NULL,
-	    XML_PARSE_NONET | XML_PARSE_NOBLANKS);
+	 * node, 256 levels); no network. UTF-16 reaches it as UTF-8, whatever
+	 * the declaration says. */
+	t->r = xmlReaderForIO(io_read, NULL, t, NULL, t->u16.order ? "UTF-8" :
+	    NULL, XML_PARSE_NONET | XML_PARSE_NOBLANKS |
+	    (t->u16.order ? XML_PARSE_IGNORE_ENC : 0));
 	if (!t->r) {
 		hq_err_set(e, "%s: cannot start the XML reader", in->name);
 		goto out;
@@ -517,12 +664,26 @@ read_track(struct hq_ingest *ig, struct hq_input *in, int tcx,
 			snprintf(t->txt, sizeof t->txt, "%s", v ? v : "");
 		}
 	}
+	hq_ingest_dropped_chars(ig, t->filt.dropped_ctrl);
+	if (t->filt.over) {
+		char why[128];
+		hq_xml_filter_over(&t->filt, why, sizeof why);
+		hq_err_set(e, "%s:%ld: %s", in->name, t->filt.over_line, why);
+		goto out;
+	}
 	if (rc < 0 || t->err[0]) {
-		if (in->err || (in->ar && !t->err[0]))
+		if (in->err || ((in->ar || in->fn) && !t->err[0]))
 			hq_err_set(e, "%s: %s", in->name, hq_input_strerror(in));
 		else
 			hq_err_set(e, "%s:%ld: %s", in->name, t->err_line,
 			    t->err[0] ? t->err : "malformed XML");
+		goto out;
+	}
+	if (!t->sessions && t->future_sessions) {
+		hq_err_set(e, "%s: every %s in this %s file is more than a day "
+		    "after this import (a device's clock set wrong?): not "
+		    "imported", in->name, tcx ? "Activity" : "track", tcx ? "TCX" :
+		    "GPX");
 		goto out;
 	}
 	if (!t->sessions) {
@@ -538,6 +699,14 @@ read_track(struct hq_ingest *ig, struct hq_input *in, int tcx,
 	if (t->skipped)
 		hq_ingest_skip_n(ig, t->skipped, "%s: %ld track points without a "
 		    "time (skipped)", in->name, t->skipped);
+	if (t->not_numbers)
+		hq_ingest_skip_n(ig, t->not_numbers, "%s: %ld values that are not "
+		    "numbers (0x10, inf, nan...: skipped)", in->name,
+		    t->not_numbers);
+	if (t->zoneless)
+		hq_ingest_warn(ig, "%s: %ld times without a zone read as UTC (GPX "
+		    "and TCX times are; --tz changes nothing)", in->name,
+		    t->zoneless);
 	status = 0;
 out:
 	if (t->r)

@@ -166,6 +166,8 @@ start(struct hq_store *s, struct hq_ingest_batch *b, const char *path,
 	ig->db = hq_store_db(s);
 	ig->path = hq_xstrdup(path);
 	ig->tc = &ig->tcs[0];
+	ig->watch_lo = INT64_MAX;
+	ig->watch_hi = INT64_MIN;
 	if (b ? hq_store_file_savepoint(s, e) : hq_store_begin(s, e)) {
 		ig_free(ig);
 		return NULL;
@@ -240,6 +242,8 @@ hq_ingest_batch_begin(struct hq_store *s, struct hq_err *e)
 		return NULL;
 	b = hq_xcalloc(1, sizeof *b);
 	b->s = s;
+	b->watch_lo = INT64_MAX;
+	b->watch_hi = INT64_MIN;
 	return b;
 }
 
@@ -567,57 +571,20 @@ done:
 }
 
 /*
- * The same activity recorded twice (SPEC: hq-ingest): two workouts of any
- * sources whose time ranges overlap by more than half of the shorter one
- * are one activity. Each pair's recording with fewer heart-rate samples
- * of its own source inside it yields (on a tie, the one not from a device
- * file; then the newer row); workout_same lists those that yield and to
- * whom. Rebuilt whole at every import that adds anything: only workouts
- * that overlap another are scored. Of two that overlap, one starts inside
- * the other: each workout's partners are found by the index on start (a
- * sweep in start order, n log n, not every pair of workouts), both ways
- * round; the scores are joined by id (6,000 workouts: 9.8 s of CPU
- * before, 0.04 s now).
- */
-static const char same_sql[] =
-	"DELETE FROM workout_same;"
-	"WITH later(a, b) AS ("
-	"  SELECT x.id, y.id FROM workout x JOIN workout y"
-	"    ON y.start >= x.start AND y.start < x.end AND y.id != x.id"
-	"  WHERE x.start < y.end"
-	"    AND 2 * (min(x.end, y.end) - max(x.start, y.start))"
-	"    > min(x.end - x.start, y.end - y.start)),"
-	"pair(a, b) AS (SELECT a, b FROM later UNION SELECT b, a FROM later),"
-	"score(id, nhr, dev) AS ("
-	"  SELECT w.id, (SELECT count(*) FROM sample s"
-	"    WHERE s.metric_id = (SELECT id FROM metric WHERE identifier ="
-	"      'HKQuantityTypeIdentifierHeartRate')"
-	"    AND s.source_id = w.source_id"
-	"    AND s.start >= w.start AND s.start <= w.end),"
-	"    coalesce((SELECT i.format IN ('fit', 'tcx', 'gpx', 'device-zip',"
-	"      'gzip') FROM import i WHERE i.id = w.import_id), 0)"
-	"  FROM workout w WHERE w.id IN (SELECT a FROM pair))"
-	"INSERT INTO workout_same(workout_id, same_as)"
-	"  SELECT p.a, min(p.b) FROM score sa"
-	"  CROSS JOIN pair p ON p.a = sa.id CROSS JOIN score sb ON sb.id = p.b"
-	"  WHERE sb.nhr > sa.nhr OR (sb.nhr = sa.nhr AND (sb.dev > sa.dev"
-	"    OR (sb.dev = sa.dev AND p.b < p.a)))"
-	"  GROUP BY p.a;";
-
-/*
  * What depends on all the rows, brought up to date inside the transaction
  * before it commits: the rollups (from the samples with id >=
- * first_sample_id: this is the one place for that call), the same activity
- * when anything was added (changed), the catalog.
+ * first_sample_id: this is the one place for that call), the same
+ * activity (when anything was added, or a change of its rule left work),
+ * the kept figures the import could change, the catalog.
  */
 static int
-derived(struct hq_store *s, int64_t first_sample_id, int64_t first_import_id,
-    int changed, struct hq_err *e)
+derived(struct hq_store *s, const struct hq_ig_added *add, int changed,
+    struct hq_err *e)
 {
-	if (hq_rollup_refresh(s, first_sample_id, e) ||
-	    (changed && (hq_store_exec(s, same_sql, e) ||
-	    hq_ig_figures_stale(s, first_import_id, first_sample_id, e))) ||
-	    describe(s, e))
+	if (hq_rollup_refresh(s, add->first_sample_id, e) ||
+	    hq_ig_same_refresh(s, add, changed, e) ||
+	    (changed && hq_ig_figures_stale(s, add->first_import_id,
+	    add->first_sample_id, e)) || describe(s, e))
 		return -1;
 	return 0;
 }
@@ -630,8 +597,11 @@ hq_ingest_batch_commit(struct hq_ingest_batch *b, struct hq_err *e)
 	if (b->lost)
 		hq_err_set(e, "%s: the batch's transaction was rolled back",
 		    hq_store_filename(b->s));
-	else if (derived(b->s, b->first_sample_id ? b->first_sample_id : 1,
-	    b->first_import_id ? b->first_import_id : 1, b->changed, e) == 0 && hq_store_commit(b->s, e) == 0)
+	else if (derived(b->s, &(struct hq_ig_added){
+	    .first_sample_id = b->first_sample_id ? b->first_sample_id : 1,
+	    .first_import_id = b->first_import_id ? b->first_import_id : 1,
+	    .watch_lo = b->watch_lo, .watch_hi = b->watch_hi }, b->changed,
+	    e) == 0 && hq_store_commit(b->s, e) == 0)
 		rc = 0;
 	else
 		hq_store_rollback(b->s);
@@ -674,10 +644,17 @@ hq_ingest_commit(struct hq_ingest *ig, struct hq_err *e)
 		if (hq_store_file_savepoint_keep(ig->s, e))
 			goto fail;
 		ig->batch->changed |= ig->c.inserted || ig->c.workouts_inserted;
+		if (ig->watch_lo < ig->batch->watch_lo)
+			ig->batch->watch_lo = ig->watch_lo;
+		if (ig->watch_hi > ig->batch->watch_hi)
+			ig->batch->watch_hi = ig->watch_hi;
 		ig_free(ig);
 		return 0;
 	}
-	if (derived(ig->s, ig->first_sample_id, ig->import_id, ig->c.inserted ||
+	if (derived(ig->s, &(struct hq_ig_added){
+	    .first_sample_id = ig->first_sample_id,
+	    .first_import_id = ig->import_id, .watch_lo = ig->watch_lo,
+	    .watch_hi = ig->watch_hi }, ig->c.inserted ||
 	    ig->c.workouts_inserted, e))
 		goto fail;
 	hq_store_finalize(ig->st, NSTMT);
@@ -826,6 +803,9 @@ resolve_type(struct hq_ingest *ig, const char *type, int by_name,
 	tc->metric_id = id;
 	tc->info = info;
 	tc->kind = info ? info->kind : hq_catalog_guess_kind(tc->identifier);
+	tc->watched = strcmp(tc->identifier,
+	    "HKQuantityTypeIdentifierHeartRate") == 0 || strcmp(tc->identifier,
+	    "HKQuantityTypeIdentifierCyclingPower") == 0;
 	ig->tc = tc;
 	ig->tc_next = (ig->tc_next + 1) % TYPE_CACHE;
 	return 0;
@@ -975,7 +955,8 @@ quantity_value(struct hq_ingest *ig, const struct hq_ingest_record *r,
     int top, struct hq_sample *smp, struct hq_err *e)
 {
 	const struct type_cache *tc = ig->tc;
-	double v;
+	double v, lo, hi;
+	int canonical = 1;
 
 	if (r->value_str) {
 		if (parse_number(r->value_str, &v)) {
@@ -994,18 +975,26 @@ quantity_value(struct hq_ingest *ig, const struct hq_ingest_record *r,
 		if (r->percent_fraction && strcmp(smp->unit, "%") == 0 &&
 		    strcmp(tc->info->unit, "%") == 0)
 			v *= 100;
-		else if (hq_unit_convert(v, smp->unit, tc->info->unit, &v) &&
-		    top) {
+		else if (hq_unit_convert(v, smp->unit, tc->info->unit, &v)) {
+			canonical = 0;
 			/* Kept with the unit written, so nothing is lost,
 			 * but a sum over it would be wrong: say so. */
-			ig->c.units_unconverted++;
-			note(ig, "%.200s: unit '%.100s' is not one hq converts "
-			    "to %s (stored as written)", r->type, smp->unit,
-			    tc->info->unit);
+			if (top) {
+				ig->c.units_unconverted++;
+				note(ig, "%.200s: unit '%.100s' is not one hq "
+				    "converts to %s (stored as written)", r->type,
+				    smp->unit, tc->info->unit);
+			}
 		}
 	}
 	if (!isfinite(v) || fabs(v) > HQ_INGEST_MAX_VALUE) {
 		hq_err_set(e, "value %g is out of range", v);
+		return 2;
+	}
+	if (canonical && hq_catalog_bounds(tc->info, &lo, &hi) &&
+	    (v < lo || v > hi)) {
+		hq_err_set(e, "value %g %s is not one a body makes (%s: %g to "
+		    "%g)", v, tc->info->unit, tc->info->name, lo, hi);
 		return 2;
 	}
 	if (v < 0 && tc->kind == HQ_KIND_CUMULATIVE) {
@@ -1084,6 +1073,13 @@ counted_sample(struct hq_ingest *ig, const struct hq_ingest_record *r,
 	rc = make_sample(ig, r, 1, smp, text, TEXT_SIZE, e);
 	if (rc == 2)
 		ig->c.skipped++;
+	/* The times the same activity looks at again (same.c). */
+	if (rc == 0 && ig->tc->watched) {
+		if (smp->start < ig->watch_lo)
+			ig->watch_lo = smp->start;
+		if (smp->start > ig->watch_hi)
+			ig->watch_hi = smp->start;
+	}
 	return rc;
 }
 

@@ -540,6 +540,24 @@ static const char *const migrations[] = {
 	"DROP INDEX IF EXISTS workout_figures_stamp;"
 	"CREATE INDEX IF NOT EXISTS workout_figures_hr"
 	"  ON workout_figures(hr_sample_max);",
+	/* 11 (issues 28 and 29), appended; the lead renumbers at merge if
+	 * another lands first. The same activity by hq-ingest(1)'s rule
+	 * (lib/store/same.c): what a counted recording takes from one that
+	 * yields to it (field distance, energy, ascent, route or power, from
+	 * from_id); the recordings that yield to one, by it; and the
+	 * workouts the next import settles again, all of them here (the rule
+	 * changed: until then workout_same is the old rule's). */
+	"CREATE TABLE IF NOT EXISTS workout_fill ("
+	"  workout_id INTEGER NOT NULL,"
+	"  field TEXT NOT NULL,"
+	"  from_id INTEGER NOT NULL,"
+	"  PRIMARY KEY (workout_id, field)"
+	") WITHOUT ROWID;"
+	"CREATE INDEX IF NOT EXISTS workout_same_as ON workout_same(same_as);"
+	"CREATE TABLE IF NOT EXISTS workout_same_todo ("
+	"  workout_id INTEGER PRIMARY KEY"
+	");"
+	"INSERT OR IGNORE INTO workout_same_todo SELECT id FROM workout;",
 };
 
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))

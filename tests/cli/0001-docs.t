@@ -16,7 +16,8 @@ for c in $cmds; do
 
 	run "$c" --no-such-option
 	is "$rc" 2 "$c: unknown option exits 2"
-	like "$err" "usage: $c" "$c: unknown option prints usage"
+	is "$(printf '%s\n' "$err" | head -1)" "$c: unknown option '--no-such-option'" \
+	    "$c: unknown option: one line says so (the usage is --help's)"
 	like "$err" "--help" "$c: unknown option points at --help"
 	is "$out" "" "$c: nothing on stdout for a usage error"
 

@@ -5,7 +5,8 @@
 . "$(dirname "$0")/lib.sh"
 
 # usage_error CMD WANT NAME ARGS...: exit 2, nothing on stdout, and on
-# stderr the message, the usage line and the pointer to --help.
+# stderr the message and the pointer to --help: two lines (the whole usage
+# is --help's).
 usage_error() {
 	local cmd=$1 want=$2 name=$3
 	shift 3
@@ -13,8 +14,7 @@ usage_error() {
 	is "$rc" 2 "$cmd $name: exit 2"
 	is "$out" "" "$cmd $name: nothing on stdout"
 	is "$(printf '%s\n' "$err" | head -1)" "$cmd: $want" "$cmd $name: the message"
-	like "$(printf '%s\n' "$err" | sed -n 2p)" "^usage: $cmd " "$cmd $name: then the usage"
-	is "$(printf '%s\n' "$err" | tail -1)" "try '$cmd --help'" "$cmd $name: then where to look"
+	is "$(printf '%s\n' "$err" | sed -n '2,$p')" "try '$cmd --help'" "$cmd $name: then where to look, and no more"
 }
 
 # Every command parses its options with hq_opts_parse: one wording.
@@ -101,11 +101,11 @@ is "$(complete_words hq-report cgm --by '')" "day month week " \
 	"completion: hq-report cgm --by"
 is "$(complete_words hq-report '')" "alerts bests cgm compare goals latest list load trend week zones " "completion: hq-report's subcommands"
 is "$(complete_words hq-report latest '')" "dexa labs " "completion: hq-report latest's kinds"
-is "$(complete_words hq-report week --week '')" "$(python3 -c '
-import datetime
-t = datetime.date.today()
-print(" ".join(sorted((t - datetime.timedelta(weeks=i)).strftime("%G-W%V")
-    for i in range(9))) + " ")')" "completion: hq-report week --week, the last few ISO weeks"
+# the weeks are the zone's: at 03:30 UTC on Monday 2026-12-07 it is still
+# Sunday in Los Angeles, so this week is 2026-W49, not W50
+is "$(HQ_NOW=2026-12-07T03:30:00Z complete_words hq-report week --week '')" \
+	"$(printf '2026-W%s ' 41 42 43 44 45 46 47 48 49)" \
+	"completion: hq-report week --week, the last few ISO weeks of the zone's today"
 like "$(complete_words hq-report --db "$T/none.db" trend resting_h)" "^resting_heart_rate resting_hr $" "completion: hq-report trend METRIC"
 like "$(complete_words hq-report trend la)" "^labs $" "completion: hq-report trend labs still"
 is "$(complete_words hq-agent -p '')" "anthropic gemini ollama openai " \

@@ -45,7 +45,8 @@ want=$(sqlite3 "$HQ_DB" "select id from workout order by start desc limit 1")
 like "$(printf '%s\n' "$out" | head -1)" "^$want	20[0-9-]{8} (running|cycling|walking|[a-z_]+) [0-9]+ min" \
 	"workout ID: newest first, with date, type, minutes"
 is "$(ca hq-query workouts '')" "" "nothing after workouts"
-like "$(ca hq-query --from '')" "^today yesterday this-week last-week .* $(date +%Y-%m) " "--from: the date forms"
+like "$(HQ_NOW=2026-12-01T03:30:00Z ca hq-query --from '')" "^today yesterday this-week last-week .* 2026-11-30 2026-W49 2026-11 2026 $" \
+	"--from: the date forms, then the zone's today: at 03:30 UTC on 1 December, 30 November in Los Angeles"
 like "$(ca hq-query --to=l)" "--to=last-week .*--to=last-month " "--to=...: the forms with the option kept"
 like "$(ca hq-query --tz Europe/P)" "(^| )Europe/Paris " "--tz: the zones"
 is "$(ca hq-query --db '')" ":files " "--db: a file"
@@ -81,7 +82,7 @@ like "$out" "^agent	Answer a question" "hq: the commands with their summaries"
 like "$out" "query	Time series" "hq: query"
 like "$(printf '%s\n' "$out" | tail -1)" "^help	" "hq: help"
 is "$(ca hq query --by w)" "hour day week month year " "hq query --by: hq-query's answer"
-is "$(ca hq help '')" "$(cands ls "$HQ_BUILD/bin" | sed 's/hq-//g; s/^hq //; s/ hq / /')" "hq help: the commands"
+is "$(ca hq help '')" "$(cands ls "$HQ_BUILD/bin" | sed 's/hq-//g; s/^hq //; s/ hq / /')config " "hq help: the commands, then config (hq(7))"
 
 # ---- bash ---------------------------------------------------------------
 bash_words() { # WORD...: what the bash function offers for the last word

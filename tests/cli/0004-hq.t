@@ -77,15 +77,20 @@ is "$(printf '%s\n' "$out" | tr -d '\r' | sed -n '/^commands/,/^$/p' | long 60)"
 mkdir -p "$T/man"
 cat >"$T/man/man" <<SH
 #!/bin/sh
-if [ "\$1" = -w ]; then [ "\$2" = hq-query ] || [ "\$2" = hq ] && echo /x/\$2.1 && exit 0; exit 16; fi
+if [ "\$1" = -w ]; then [ "\$3" = hq-query ] || [ "\$3" = hq ] && echo /x/\$3.\$2 && exit 0; exit 16; fi
 echo "man \$*" >"$T/man.log"
 SH
 chmod +x "$T/man/man"
 PATH="$T/man:$PATH" run hq help query
-is "$rc:$(cat "$T/man.log" 2>/dev/null)" "0:man hq-query" "hq help query opens hq-query(1)"
+is "$rc:$(cat "$T/man.log" 2>/dev/null)" "0:man 1 hq-query" "hq help query opens hq-query(1)"
 rm -f "$T/man.log"
 PATH="$T/man:$PATH" run hq help hq
-is "$(cat "$T/man.log" 2>/dev/null)" "man hq" "hq help hq opens hq(1)"
+is "$(cat "$T/man.log" 2>/dev/null)" "man 1 hq" "hq help hq opens hq(1)"
+for w in config hq.7; do
+	rm -f "$T/man.log"
+	PATH="$T/man:$PATH" run hq help $w
+	is "$rc:$(cat "$T/man.log" 2>/dev/null)" "0:man 7 hq" "hq help $w opens hq(7), the overview with the configuration"
+done
 rm -f "$T/man.log"
 PATH="$T/man:$PATH" run hq help echo
 is "$rc" 3 "no manual page: the command's --help runs (its exit status)"

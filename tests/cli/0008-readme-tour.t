@@ -12,14 +12,14 @@ mkdir -p "$T/home"
 HOME="$T/home" HQ_BUILD="$HQ_BUILD" sh "$HQ_ROOT/scripts/demo.sh" >"$T/demo.out" 2>&1
 is "$?" 0 "the demo runs"
 line=$(sed -n 's/^    \(export PATH=.*\)/\1/p' "$T/demo.out")
-is "$line" "export PATH='$HQ_BUILD/bin':\"\$PATH\" HQ_DB='$T/home/.local/share/hq/demo/hq.db' HQ_TZ=America/Los_Angeles" \
-	"the demo ends with the line to paste: PATH, HQ_DB, HQ_TZ, absolute"
+is "$line" "export PATH='$HQ_BUILD/bin':\"\$PATH\" HQ_DB='$T/home/.local/share/hq/demo/hq.db' HQ_CONFIG='$T/home/.local/share/hq/demo/config' HQ_TZ=America/Los_Angeles" \
+	"the demo ends with the line to paste: PATH, HQ_DB, HQ_CONFIG (the demo's goals), HQ_TZ, absolute"
 like "$(grep -A1 'The demo store is' "$T/demo.out")" "To try the tour of README.md in a new shell" \
 	"and says what it is for"
 like "$(cat "$T/demo.out")" "'hq help COMMAND' shows a command's manual page" "and where the manual is"
 is "$(grep -v '^ *{' "$T/demo.out" | awk 'length > 80' | grep -v '^\$ \|^== \|^   open \|^The demo store is\|^    export PATH=')" "" \
 	"the demo's own lines fit 80 columns (commands and titles aside)"
-grep -F 'export PATH="$PWD/build/bin:$PATH" HQ_DB="$HOME/.local/share/hq/demo/hq.db" HQ_TZ=America/Los_Angeles' \
+grep -F 'export PATH="$PWD/build/bin:$PATH" HQ_DB="$HOME/.local/share/hq/demo/hq.db" HQ_CONFIG="$HOME/.local/share/hq/demo/config" HQ_TZ=America/Los_Angeles' \
 	"$HQ_ROOT/README.md" >/dev/null
 ok $? "the README's Set up gives the same line"
 

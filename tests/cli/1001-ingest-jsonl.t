@@ -71,7 +71,8 @@ run hq-ingest "$T/in.jsonl" "$T/no-such-file.jsonl"
 is "$rc" 1 "one file imported, one failed: exit 1"
 run hq-ingest
 is "$rc" 2 "no files: usage error"
-like "$err" "usage: hq-ingest" "no files: prints usage"
+is "$err" "hq-ingest: no files to import ('-' reads stdin)
+try 'hq-ingest --help'" "no files: one line says so, then where to look"
 run hq-ingest --format xml "$T/in.jsonl"
 is "$rc" 2 "an unknown --format is a usage error"
 printf 'hello\n' >"$T/plain.txt"

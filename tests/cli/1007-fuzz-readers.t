@@ -4,8 +4,8 @@
 # hq_input_open/hq_input_import (fuzz_input, the format sniffed from each
 # seed), the --where/--when expressions (fuzz_expr), the config file
 # (fuzz_config, with its `tz` checked as a zone), model replies, streamed
-# or whole (fuzz_llm), and FIT files (fuzz_fit, seeded with small real
-# ones). The seed
+# or whole (fuzz_llm), and device files from the FIT decoder to the store
+# (fuzz_fit: FIT, TCX and GPX imported and committed). The seed
 # changes with the day and is printed; HQ_FUZZ_SEED=N replays a day,
 # HQ_FUZZ_SCALE=K runs K times the iterations. Apple exports: 1005.
 . "$(dirname "$0")/lib.sh"
@@ -55,10 +55,22 @@ fuzz fuzz_config 8000 2 "$D/fuzz/config.ini" "$D/fuzz/config-tz.ini"
 set -- "$F"/llm/*.sse "$F"/llm/*.json "$D"/fuzz/*.sse "$D"/fuzz/*.ndjson "$D"/fuzz/*-body.json \
     "$D"/fuzz/*-error.json "$D"/fuzz/session-msg.json
 fuzz fuzz_llm 5000 $# "$@"
-W=$F/workouts/fitparse
-set -- "$W"/Activity.fit "$W"/DeveloperData.fit \
-    "$W"/compressed-speed-distance.fit "$W"/garmin-fenix-5-run.fit \
-    "$W"/activity-settings-corruptheader.fit "$W"/activity-unexpected-eof.fit \
-    "$W"/sample_mulitple_header.fit
-fuzz fuzz_fit 3000 $# "$@"
+# Device files from the decoder to the store (fuzz_fit): small real FIT,
+# TCX and GPX files, and mkdevice.py's values no body or clock makes (the
+# mutations start at the bounds); the clock pinned, so that a day's seed
+# replays exactly whatever the date (times past it are refused).
+python3 "$HQ_ROOT/tests/cli/data/mkdevice.py" "$T" || exit 1
+W=$F/workouts
+set -- "$W"/fitparse/Activity.fit "$W"/fitparse/DeveloperData.fit \
+    "$W"/fitparse/compressed-speed-distance.fit "$W"/fitparse/garmin-fenix-5-run.fit \
+    "$W"/fitparse/activity-settings-corruptheader.fit \
+    "$W"/fitparse/activity-unexpected-eof.fit "$W"/fitparse/sample_mulitple_header.fit \
+    "$W"/tcxparser/test.tcx "$W"/togeojson/garmin_connect.tcx "$W"/togeojson/run.gpx \
+    "$W"/togeojson/Friday-Evening-Run.gpx
+for f in values.fit laps.fit elapsed.fit elapsed63.fit latin1.fit chained.fit \
+    values.gpx values.tcx lap-huge.tcx lap-1e305.tcx utf16le.gpx utf16be.tcx dtd.gpx; do
+	set -- "$@" "$T/$f"
+done
+export HQ_NOW=2024-06-01T00:00:00Z
+fuzz fuzz_fit 4000 $# "$@"
 done_testing

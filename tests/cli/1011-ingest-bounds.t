@@ -99,9 +99,13 @@ is "$(q "select group_concat(value, ' ') from (select value from dexa_value wher
 
 # ---- dates in the future (item 10) -------------------------------------------
 # More than a day after the import is refused, in every reader of reports;
-# tomorrow (a zone ahead, a clock a little fast) is not.
-tomorrow=$(date -u -d '+1 day' +%Y-%m-%d)
-later=$(date -u -d '+3 days' +%Y-%m-%d)
+# tomorrow (a zone ahead, a clock a little fast) is not. The import's clock
+# is pinned at 03:30 UTC on 7 December, 19:30 on the 6th in Los Angeles
+# (HQ_TZ), where a date is a local day: tomorrow there is the 7th (taken),
+# the 8th is tomorrow in UTC but more than a day ahead here (refused).
+export HQ_NOW=2026-12-07T03:30:00Z
+tomorrow=2026-12-07
+later=2026-12-08
 future() {   # future NAME FILE CONTENT LINE
 	fresh
 	printf '%s\n' "$3" >"$T/$2"
@@ -120,10 +124,11 @@ future "a DEXA CSV scan" fd.csv "$(printf 'date,field,value,unit\n9999-12-31,fat
 fresh
 printf 'date,test,value,unit,ref_low,ref_high\n%s,ldl,90,mg/dL,,\n' "$later" >"$T/later.csv"
 run hq-ingest "$T/later.csv"
-like "$err" "later\.csv:2: date $later is in the future" "three days ahead: refused"
+like "$err" "later\.csv:2: date $later is in the future" "the day after the zone's tomorrow: refused"
 printf 'date,test,value,unit,ref_low,ref_high\n%s,ldl,90,mg/dL,,\n' "$tomorrow" >"$T/tomorrow.csv"
 run hq-ingest "$T/tomorrow.csv"
 is "$rc" 0 "tomorrow's date (within a day of the import): taken"
+unset HQ_NOW
 
 # ---- DEXA JSON: one bound on scans, streamed (item 10) -----------------------
 scans() {   # scans N FILE: N scans of distinct sources as one JSON array

@@ -4,8 +4,9 @@
 # bulk exports) read file by file in one import, storing what the files
 # imported one by one store; a broken file in the zip skipped alone, named
 # with its byte; files that are no device file skipped; --format forces
-# a zip whose first bytes do not show its files; a gzip bomb and a
-# truncated gzip refused; an Apple export zip with its routes still Apple's.
+# a zip whose first bytes do not show its files; a gzip bomb, a gzip
+# inside a gzip and a truncated gzip refused; an Apple export zip with its
+# routes still Apple's.
 . "$(dirname "$0")/lib.sh"
 command -v sqlite3 >/dev/null || skip_all "no sqlite3"
 need_fixtures workouts/fitparse/garmin-fenix-5-run.fit \
@@ -116,6 +117,7 @@ like "$err" "no FIT, TCX or GPX file" "as holding no device file"
 is "$(q 'SELECT count(*) FROM sample')" 0 "nothing stored"
 gzip -c "$T/run.fit.gz" >"$T/twice.gz"
 run hq-ingest -q "$T/twice.gz"
-like "$rc $out" '^0 .*"workouts":1,' "a gzip of a gzip is read through (libarchive unpacks both)"
+is "$rc" 2 "a gzip of a gzip is refused (one layer is read: 1020)"
+like "$err" "twice\.gz: a gzip inside a gzip" "saying so"
 
 done_testing

@@ -117,7 +117,8 @@ run hq-query heart_rate --agg avg,p101
 is "$rc" 2 "unknown aggregation exits 2"
 run hq-query heart_rate --by fortnight
 is "$rc" 2 "unknown period exits 2"
-like "$err" "usage: hq-query" "with the usage"
+is "$err" "hq-query: option '--by' takes hour, day, week, month or year, not 'fortnight'
+try 'hq-query --help'" "in one line, then where to look"
 run hq-query steps --source "Sam's iphon"
 is "$rc" 2 "unknown source exits 2"
 like "$err" "did you mean 'Sam's iPhone'" "and suggests the source"

@@ -134,7 +134,7 @@ is "$(widest "$out" | awk '$1 <= 60')" "$(widest "$out")" "60 columns: the worko
 out=$(COLUMNS=70 hq-query workouts --format table)
 is "$(widest "$out" | awk '$1 <= 70')" "$(widest "$out")" "a table to a pipe fits \$COLUMNS"
 is "$(hq-query workouts --format csv | head -1)" \
-	"id,type,start,end,date,duration_min,distance_km,energy_kcal,avg_hr,max_hr,source,has_route,pace_min_per_km,speed_kmh,trimp,hrss,edwards,np,if,tss,load,hr_minutes,hr_coverage_pct,z0_min,z1_min,z2_min,z3_min,z4_min,z5_min,elevation_gain_m,athlete_max_hr,athlete_rest_hr,athlete_lthr,athlete_ftp,athlete_sex,athlete_basis" \
+	"id,type,start,end,date,duration_min,distance_km,energy_kcal,avg_hr,max_hr,source,has_route,pace_min_per_km,speed_kmh,filled_from,trimp,hrss,edwards,np,if,tss,load,hr_minutes,hr_coverage_pct,z0_min,z1_min,z2_min,z3_min,z4_min,z5_min,elevation_gain_m,athlete_max_hr,athlete_rest_hr,athlete_lthr,athlete_ftp,athlete_sex,athlete_basis" \
 	"csv: every field"
 
 # --- nothing found -----------------------------------------------------------------

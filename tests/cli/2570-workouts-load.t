@@ -69,7 +69,7 @@ ok $? "hq-query workouts"
 compare "$T/rows" "defaults"
 ok $? "every figure as the reference computed it, default settings"
 is "$(python3 -c 'import json,sys; print(json.loads(sys.stdin.readline())["athlete_basis"])' <"$T/rows")" \
-    "default" "athlete_basis: lthr is a default"
+    "store" "athlete_basis: lthr from the store's max_hr and rest_hr is the store's"
 
 mkdir -p "$T/config/hq"
 printf '[athlete]\nsex = female\nzones = 115, 135, 152, 168\nftp = 100\nmax_hr = 150\n' \
@@ -122,7 +122,7 @@ is "$rc" 2 "metric.field on workouts: exit 2"
 
 # Bad settings: a clear message, exit 2.
 run hq-query workouts --ftp 0
-is "$rc:$err" "2:hq-query: --ftp 0: expected a power in W above 0, at most 2500" "--ftp 0"
+is "$rc:$err" "2:hq-query: --ftp 0: expected a power in W from 20 to 2500" "--ftp 0"
 run hq-query workouts --max-hr 120 --rest-hr 120
 is "$rc" 2 "--max-hr <= --rest-hr: exit 2"
 like "$err" "max_hr 120 \(--max-hr\) is not above rest_hr 120 \(--rest-hr\)" "naming both"

@@ -20,7 +20,7 @@ for p in openai anthropic gemini ollama; do
 	start_fake e2e-workouts-load
 	agent $p -v "Which of my workouts under an hour had a load of 45 or more?"
 	is "$rc" 0 "$p: answered"
-	is "$out" "Your latest one is a cycling on 2026-10-20: 60 minutes with a load of 46.08707643 (max_hr 196, default)." \
+	is "$out" "Your latest one is a cycling on 2026-10-20: 60 minutes with a load of 46.08707643 (max_hr 196, store)." \
 		"$p: the ride and its load as the reference computed them"
 	like "$err" "hq_query exit 0, 2 rows" "$p: hq-query's --where kept two workouts"
 done

@@ -26,6 +26,12 @@ hr_at() {
 	done
 }
 
+# A step count at the range's end: the load's rows reach the newest data
+# (hq-report(1)), and this keeps that day where it is once the heart rates
+# are deleted below.
+printf '{"metric":"step_count","start":"2026-11-14T20:00:00Z","value":1000,"unit":"count","source":"Apple Watch"}\n' \
+    >"$T/steps.jsonl"
+hq-ingest -q "$T/steps.jsonl" >/dev/null
 hq-report load "${R[@]}" --format jsonl >"$T/load1"
 ok $? "hq-report load: the figures kept"
 is "$(rows)" 8 "a row for each of the 8 workouts"

@@ -204,7 +204,7 @@ run hq-correlate glucose sleep --night --lag 2
 is "$rc" 2 "--night with --lag: exit 2"
 run hq-correlate glucose
 is "$rc" 2 "one operand without --against: exit 2"
-like "$err" "usage: hq-correlate" "with the usage"
+is "$(printf '%s\n' "$err" | sed -n '2,$p')" "try 'hq-correlate --help'" "in one line, then where to look"
 run hq-correlate glucose sleep --against all
 is "$rc" 2 "--against with B: exit 2"
 run hq-correlate glucose sleep --min-n 2

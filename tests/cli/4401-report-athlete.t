@@ -148,7 +148,7 @@ like "$(head -3 "$T/t")" "max_hr 196 \(store\), rest_hr 55.5 \(store\), lthr 174
 ok "$(awk 'length > 80' "$T/t" | wc -l)" "load's table fits 80 columns"
 HQ_DB=$G hq-report compare workouts --last 4 --format table >"$T/t"
 ok "$(awk 'length > 80' "$T/t" | wc -l)" "compare's table of 4 workouts fits 80 columns"
-like "$(grep '^field' "$T/t")" "field +unit +11-01 #5 +11-01 #6 +11-05 #7 +11-12 #8" \
+like "$(grep '^field' "$T/t")" "field +11-01 #5 +11-01 #6 +11-05 #7 +11-12 #8" \
     "compare on a terminal: a column per workout, oldest first"
 HQ_DB=$G hq-report load --from 2026-10-18 --to 2026-11-14 --format svg >"$T/l.svg"
 ok $? "load --format svg"
@@ -168,15 +168,15 @@ bad() {
 	is "$rc" "$want" "$* → exit $want"
 	like "$(cat "$T/err")" "$msg" "$*: says why"
 }
-bad 2 "--ftp 0: expected a power in W above 0" load --ftp 0
+bad 2 "--ftp 0: expected a power in W from 20 to 2500" load --ftp 0
 bad 2 "is not above" load --max-hr 50 --rest-hr 60
 bad 2 "is not between" load --max-hr 190 --rest-hr 50 --lthr 195
 bad 2 "is not between" zones --max-hr 190 --rest-hr 50 --lthr 50
 bad 2 "unknown workout type" load --type nosuch
 bad 1 "no workouts of swimming in the store" load --type swimming
 bad 2 "last" compare workouts --last 1
-bad 2 "no workout 999 in the store" compare workouts --ids 1,999
-bad 2 "no workout 999 in the store" zones 999
+bad 1 "no workout 999; hq-query workouts lists them" compare workouts --ids 1,999
+bad 1 "no workout 999; hq-query workouts lists them" zones 999
 bad 2 "bests are for running\|walking\|cycling" bests --type swimming
 bad 2 "does not go with" bests --ftp 200
 bad 2 "--ids and --last" compare workouts --ids 1,2 --last 3

@@ -91,7 +91,7 @@ like "$(printf '%s' "$out" | tr '\n' ' ')" "No trend in respiratory rate: it did
 
 # Bad input.
 run hq-report trend resting_hart_rate
-is "$rc" 1 "an unknown metric: exit 1"
+is "$rc" 2 "an unknown metric: exit 2, a usage error as in every command"
 like "$err" "unknown metric 'resting_hart_rate' \(did you mean resting_heart_rate\?\)" "named, with the one meant"
 run hq-report trend heart_rate
 is "$rc" 1 "a metric without data: exit 1"

@@ -44,7 +44,9 @@ job() {
 }
 
 # 40 days up to yesterday, the resting heart rate 12 bpm up three days ago
-start=$(python3 -c 'import datetime; print(datetime.date.today() - datetime.timedelta(40))')
+# (days of the zone gen-export writes and hq-query counts in, $HQ_TZ: at
+# 03:30 UTC it is still yesterday there)
+start=$(TZ="$HQ_TZ" python3 -c 'import datetime; print(datetime.date.today() - datetime.timedelta(40))')
 gen-export --zip --days 40 --start "$start" --seed 3 --everyday -o "$T/home/Health/export.zip" >/dev/null
 ok $? "an export of the last 40 days"
 

@@ -52,4 +52,22 @@ int fuzz_as_file(const uint8_t *data, size_t size, char *path, size_t n);
 /* A few random edits to b; rng is the xorshift state. */
 void fuzz_mutate(struct hq_buf *b, uint64_t *rng);
 
+/*
+ * The input imported as hq-ingest imports a file, into a store of the
+ * engine's (a temporary file, removed at exit): opened by its path as a
+ * user's file (hq_reader_open: sniffed, or read as the format of the
+ * --format word family), read by its reader, the clinical records' step,
+ * then committed (commit: the rollups, the same activity, all that depends
+ * on the rows, then the workouts' figures kept as hq-ingest keeps them) or
+ * rolled back. The store starts
+ * again empty after FUZZ_COMMITS commits, so that it stays small. check,
+ * when not NULL, runs after the reader is chosen (its format's name):
+ * what a target compares on the input itself. Aborts when the store cannot
+ * be made; errors of the import are the input's, not failures.
+ */
+#define FUZZ_COMMITS 64
+void fuzz_import(const uint8_t *data, size_t size, const char *family,
+    int commit, void (*check)(const char *format, const uint8_t *data,
+    size_t size));
+
 #endif

@@ -1,11 +1,16 @@
 /*
- * fuzz_fit — mangled FIT files (lib/format/fit.c): each input is decoded whole,
- * every field of every message read through the getters and the message
- * decoders; then fed again in pieces (sizes taken from the input), which
- * must give the same messages and the same outcome; then, when it starts
- * like a FIT header, decoded once more with its header and file CRCs made
- * right, so that mutations reach past the first CRC (chained files, the
- * end of the input after a good file).
+ * fuzz_fit — mangled device files, from the decoder to the store. A FIT
+ * file (lib/format/fit.c) is decoded whole, every field of every message
+ * read through the getters and the message decoders; then fed again in
+ * pieces (sizes taken from the input), which must give the same messages
+ * and the same outcome; then, when it starts like a FIT header, decoded
+ * once more with its header and file CRCs made right, so that mutations
+ * reach past the first CRC (chained files, the end of the input after a
+ * good file); and that copy is imported as hq-ingest imports a FIT file
+ * (lib/read/fitfile.c, activity.c, the import writer) and committed, its
+ * workouts' figures kept. A TCX or GPX seed's inputs are imported the same
+ * way (lib/read/trackfile.c). Seeds of values no body or clock makes
+ * (tests/cli/data/mkdevice.py) start the mutations at the bounds.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -13,14 +18,27 @@
 
 #include "fuzz.h"
 #include "hq/fit.h"
+#include "hq/reader.h"
 
 const char fuzz_hot[] = "\x00\x01\x02\x07\x0c\x0e\x0d\x14\x12\x13\x15"
-    "\x20\x40\x60\x80\x84\x86\x88\x89\x8c\xa0\xe0\xfd\xfe\xff";
+    "\x20\x40\x60\x80\x84\x86\x88\x89\x8c\xa0\xe0\xfd\xfe\xff"
+    "<>/\"=-.eE0123456789";
 const char *const fuzz_words[] = {
 	".FIT", "\x0e\x20", "\x0c\x10", "\x40\x00\x00\x14\x00",
 	"\x40\x00\x01\x00\x14", "\x60\x00\x00\x14\x00\x01\x03\x01\x02\x01",
 	"\xfd\x04\x86", "\x08\x03\x0d", "\x00\x00\x00\x00", "\xff\xff\xff\xff",
-	"\xff\xff\xff\x7f", "\x00\x00\x00\x10", "\x80", "\x9f", "\xff", NULL
+	"\xff\xff\xff\x7f", "\x00\x00\x00\x10", "\x80", "\x9f", "\xff",
+	/* float64s: the largest, infinity, 2^63, -1e305, 2^63 thousandths
+	 * (an elapsed time in ms), 1e308 */
+	"\xff\xff\xff\xff\xff\xff\xef\x7f", "\x00\x00\x00\x00\x00\x00\xf0\x7f",
+	"\x00\x00\x00\x00\x00\x00\xe0\x43", "\xba\xd9\x82\x6e\x51\x3a\x42\xff",
+	"\xb6\x8f\xf3\xff\xff\x3f\x7f\x44", "\xa0\xc8\xeb\x85\xf3\xcc\xe1\x7f",
+	/* TCX and GPX */
+	"9.223372036e18", "1e305", "-1e305", "1e11", "-50", "0x10", "inf", "nan",
+	"9999-12-31T23:59:59Z", "2126-02-06T06:28:14", "<TotalTimeSeconds>",
+	"<Lap StartTime=\"", "<HeartRateBpm><Value>", "<Watts>", "<Cadence>",
+	"<gpxtpx:hr>", "<power>", "<time>", "<ele>", "<!DOCTYPE gpx [", "]>",
+	" a=\"1\"", "\xff\xfe", NULL
 };
 
 struct seen {
@@ -144,8 +162,10 @@ fix_crcs(uint8_t *p, size_t size)
 	}
 }
 
-int
-LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* One FIT input: decoded whole and in pieces (the same), then with its
+ * CRCs made right, decoded and imported. */
+static void
+fit(const uint8_t *data, size_t size)
 {
 	struct seen whole, parts;
 	long long at1, at2;
@@ -162,6 +182,25 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(copy, data, size);
 	fix_crcs(copy, size);
 	decode(copy, size, 0, &whole, &at1);
+	fuzz_import(copy, size, "fit", 1, NULL);
 	free(copy);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const struct hq_reader *r = NULL;
+
+	/* A TCX or GPX seed's inputs are read as that (libFuzzer: as what
+	 * they are sniffed as); anything else is FIT. */
+	if (fuzz_seed)
+		r = hq_reader_sniff(fuzz_seed, fuzz_seed_len < 65536 ?
+		    fuzz_seed_len : 65536);
+	else
+		r = hq_reader_sniff(data, size < 65536 ? size : 65536);
+	if (r && (strcmp(r->name, "tcx") == 0 || strcmp(r->name, "gpx") == 0))
+		fuzz_import(data, size, r->family, 1, NULL);
+	else
+		fit(data, size);
 	return 0;
 }

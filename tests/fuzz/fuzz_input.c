@@ -22,12 +22,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "fuzz.h"
 #include "hq/dexa.h"
 #include "hq/fhir.h"
-#include "hq/ingest.h"
 #include "hq/reader.h"
 #include "hq/store.h"
 
@@ -50,52 +48,6 @@ const char *const fuzz_words[] = {
 	"<gpxtpx:hr>", "<gpxtpx:cad>", "<power>", "<time>", ".FIT",
 	"\x1f\x8b\x08", "\xff\xff\xff\xff", NULL
 };
-
-static struct hq_store *store;
-static char store_path[64];
-
-static void
-cleanup(void)
-{
-	char p[80];
-
-	hq_store_close(store);
-	store = NULL;
-	unlink(store_path);
-	snprintf(p, sizeof p, "%s-wal", store_path);
-	unlink(p);
-	snprintf(p, sizeof p, "%s-shm", store_path);
-	unlink(p);
-}
-
-static int
-setup(void)
-{
-	struct hq_err e;
-	int fd;
-
-	if (store)
-		return 0;
-	snprintf(store_path, sizeof store_path, "/tmp/hq-fuzz.XXXXXX");
-	if ((fd = mkstemp(store_path)) < 0)
-		return -1;
-	close(fd);
-	unlink(store_path);
-	store = hq_store_open(store_path, HQ_STORE_CREATE, &e);
-	if (!store) {
-		fprintf(stderr, "fuzz_input: %s\n", e.msg);
-		return -1;
-	}
-	atexit(cleanup);
-	return 0;
-}
-
-static void
-quiet(void *arg, const char *msg)
-{
-	(void)arg;
-	(void)msg;
-}
 
 static int
 count(void *arg, const struct hq_lab_result *r, struct hq_err *e)
@@ -192,44 +144,27 @@ dexa_agrees(const uint8_t *data, size_t size)
 	}
 }
 
+/* What the input's format compares on the input itself. */
+static void
+agrees(const char *format, const uint8_t *data, size_t size)
+{
+	if (strcmp(format, "fhir") == 0)
+		fhir_agrees(data, size);
+	else if (strcmp(format, "dexa-json") == 0)
+		dexa_agrees(data, size);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	const struct hq_reader *r;
-	struct hq_input in;
-	struct hq_ingest *ig;
-	struct hq_err e;
 	const char *family = fuzz_word();
-	char path[64];
-	int fd;
 
-	if (setup())
-		abort();
 	hq_reader_sniff(data, size < 65536 ? size : 65536);
 	if (!family && fuzz_seed) {
 		const struct hq_reader *f = hq_reader_sniff(fuzz_seed,
 		    fuzz_seed_len < 65536 ? fuzz_seed_len : 65536);
 		family = f ? f->family : NULL;
 	}
-	/* A file, as hq-ingest opens it: seekable, with a size. */
-	fd = fuzz_as_file(data, size, path, sizeof path);
-	if ((r = hq_reader_open(&in, path, family, &e))) {
-		ig = hq_ingest_start(store, path, r->name,
-		    in.size ? (int64_t)in.size : -1, &e);
-		if (!ig)
-			abort();
-		hq_ingest_set_warn(ig, quiet, NULL);
-		if (strcmp(r->family, "fhir") == 0)
-			fhir_agrees(data, size);
-		else if (strcmp(r->name, "dexa-json") == 0)
-			dexa_agrees(data, size);
-		struct hq_read_opts o = { .family = family &&
-		    strcmp(family, "auto") != 0 ? family : NULL };
-		if (r->read(&in, &o, ig, &e) == 0)
-			hq_ingest_clinical_reports(ig, &e);
-		hq_ingest_abort(ig);
-		hq_input_close(&in);
-	}
-	close(fd);
+	fuzz_import(data, size, family, 0, agrees);
 	return 0;
 }

@@ -1,7 +1,8 @@
 /*
  * mutate — the deterministic engine of the fuzz targets (fuzz.h): the
- * mutator, and, unless libFuzzer is the engine (FUZZING_ENGINE), a main()
- * that feeds a target mutated copies of its seed files.
+ * mutator, the store the targets import into, and, unless libFuzzer is the
+ * engine (FUZZING_ENGINE), a main() that feeds a target mutated copies of
+ * its seed files.
  */
 #include <errno.h>
 #include <signal.h>
@@ -13,6 +14,10 @@
 #include <unistd.h>
 
 #include "fuzz.h"
+#include "hq/athlete.h"
+#include "hq/ingest.h"
+#include "hq/reader.h"
+#include "hq/store.h"
 
 const unsigned char *fuzz_seed;
 size_t fuzz_seed_len;
@@ -122,6 +127,95 @@ fuzz_as_file(const uint8_t *data, size_t size, char *path, size_t n)
 	}
 	snprintf(path, n, "/proc/self/fd/%d", fd);
 	return fd;
+}
+
+static struct hq_store *store;
+static char store_path[64];
+static int commits;
+
+static void
+store_remove(void)
+{
+	char p[80];
+
+	hq_store_close(store);
+	store = NULL;
+	unlink(store_path);
+	snprintf(p, sizeof p, "%s-wal", store_path);
+	unlink(p);
+	snprintf(p, sizeof p, "%s-shm", store_path);
+	unlink(p);
+}
+
+static void
+store_make(void)
+{
+	static int registered;
+	struct hq_err e;
+	int fd;
+
+	/* In memory where there is a tmpfs: a commit's fsync costs nothing. */
+	snprintf(store_path, sizeof store_path, "%s/hq-fuzz.XXXXXX",
+	    access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp");
+	if ((fd = mkstemp(store_path)) < 0)
+		abort();
+	close(fd);
+	unlink(store_path);
+	if (!(store = hq_store_open(store_path, HQ_STORE_CREATE, &e))) {
+		fprintf(stderr, "fuzz: %s\n", e.msg);
+		abort();
+	}
+	if (!registered++)
+		atexit(store_remove);
+	commits = 0;
+}
+
+static void
+quiet(void *arg, const char *msg)
+{
+	(void)arg;
+	(void)msg;
+}
+
+void
+fuzz_import(const uint8_t *data, size_t size, const char *family,
+    int commit, void (*check)(const char *format, const uint8_t *data,
+    size_t size))
+{
+	const struct hq_reader *r;
+	struct hq_input in;
+	struct hq_ingest *ig;
+	struct hq_err e;
+	char path[64];
+	int fd;
+
+	if (store && commits >= FUZZ_COMMITS)
+		store_remove();
+	if (!store)
+		store_make();
+	/* A file, as hq-ingest opens it: seekable, with a size. */
+	fd = fuzz_as_file(data, size, path, sizeof path);
+	if ((r = hq_reader_open(&in, path, family, &e))) {
+		ig = hq_ingest_start(store, path, r->name,
+		    in.size ? (int64_t)in.size : -1, &e);
+		if (!ig)
+			abort();
+		hq_ingest_set_warn(ig, quiet, NULL);
+		if (check)
+			check(r->name, data, size);
+		struct hq_read_opts o = { .family = family &&
+		    strcmp(family, "auto") != 0 ? family : NULL };
+		if (r->read(&in, &o, ig, &e) == 0 &&
+		    hq_ingest_clinical_reports(ig, &e) == 0 && commit) {
+			/* and what hq-ingest does then: the figures kept */
+			commits++;
+			if (hq_ingest_commit(ig, &e) == 0)
+				hq_athlete_keep_figures(store, &e);
+		} else
+			hq_ingest_abort(ig);
+		hq_input_close(&in);
+	}
+	close(fd);
 }
 
 #ifndef FUZZING_ENGINE

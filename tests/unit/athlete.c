@@ -316,7 +316,7 @@ test_settings(void)
 
 	hq_athlete_init(&a);
 	ok(hq_athlete_flag(&a, HQ_ATH_FTP, "--ftp", "0", &e) == -1, "--ftp 0");
-	is_str(e.msg, "--ftp 0: expected a power in W above 0, at most 2500",
+	is_str(e.msg, "--ftp 0: expected a power in W from 20 to 2500",
 	    "its message");
 	ok(hq_athlete_flag(&a, HQ_ATH_ZONES, "--zones", "120,110,130,140", &e) == -1,
 	    "zones must rise");

@@ -137,5 +137,16 @@ main(void)
 	is_dbl(v, 120, 1e-9, "2 hr = 120 min");
 	ok(hq_unit_convert(1, "mi", "kg", &v) != 0, "mi → kg refused");
 	ok(hq_unit_convert(1, "furlong", "km", &v) != 0, "unknown unit refused");
+	/* what a body makes: the writer's bounds (hq-ingest(1) LIMITS) */
+	{
+		double lo = 0, hi = 0;
+		ok(hq_catalog_bounds(hq_catalog_lookup("hr"), &lo, &hi) &&
+		    lo == 20 && hi == 300, "bounds: heart rate 20 to 300 count/min");
+		ok(hq_catalog_bounds(hq_catalog_lookup("cycling_speed"), &lo, &hi) &&
+		    lo == 0 && hi == 360, "bounds: cycling speed 0 to 360 km/hr");
+		ok(!hq_catalog_bounds(hq_catalog_lookup("steps"), &lo, &hi),
+		    "bounds: none for steps");
+		ok(!hq_catalog_bounds(NULL, &lo, &hi), "bounds: none for no metric");
+	}
 	return done_testing();
 }

@@ -136,8 +136,8 @@ usage_error(const char *line, const char *want, const char *name)
 	char full[512];
 
 	run(&cmd, line, &r);
-	snprintf(full, sizeof full, "hq-x: %s\nusage: hq-x [OPTION]... FILE...\n"
-	    "try 'hq-x --help'\n", want);
+	/* one line, then where to look: the whole usage is --help's */
+	snprintf(full, sizeof full, "hq-x: %s\ntry 'hq-x --help'\n", want);
 	ok(r.rc == -1 && r.status == 2, "%s: a usage error, exit 2", name);
 	is_str(r.err, full, "%s: the message", name);
 	is_str(r.out, "", "%s: nothing on stdout", name);
@@ -172,6 +172,8 @@ usage_errors(void)
 	usage_error("--model", "option '--model' needs a value", "--model without a value");
 	usage_error("a.zip -m", "option '-m' needs a value", "-m without a value");
 	usage_error("--bogus", "unknown option '--bogus'", "unknown long option");
+	usage_error("--modle x", "unknown option '--modle' (did you mean --model?)",
+	    "a mistyped option: the one it may mean");
 	usage_error("--bogus=3 a", "unknown option '--bogus'", "unknown option with a value");
 	usage_error("-x", "unknown option '-x'", "unknown short option");
 	usage_error("-qx", "unknown option '-x'", "unknown short option in a bundle");

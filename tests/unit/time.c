@@ -111,6 +111,17 @@ main(void)
 	/* Naive local times are read in the zone. */
 	is_int(iso("2024-07-01T00:00:00"), iso("2024-07-01T07:00:00Z"), "naive summer time is PDT");
 	is_int(iso("2024-01-01"), iso("2024-01-01T08:00:00Z"), "bare date is local midnight");
+	/* GPX and TCX: a time without a zone is UTC, whatever the zone. */
+	{
+		int64_t u = 0;
+		is_int(hq_time_parse_utc("2024-07-01T00:00:00", &u), 1, "utc: no zone written, said");
+		is_int(u, iso("2024-07-01T00:00:00Z"), "utc: read as UTC, not PDT");
+		is_int(hq_time_parse_utc("2024-07-01T00:00:00.500Z", &u), 0, "utc: a zone written");
+		is_int(u, iso("2024-07-01T00:00:00Z"), "utc: its fraction dropped");
+		is_int(hq_time_parse_utc("2024-07-01T02:00:00+02:00", &u), 0, "utc: an offset");
+		is_int(u, iso("2024-07-01T00:00:00Z"), "utc: applied");
+		is_int(hq_time_parse_utc("2024-02-30T00:00:00", &u), -1, "utc: no such day");
+	}
 
 	/* The trap: 23:30 PST written by a summer export as 00:30 -0700. */
 	t = apple("2016-11-15 00:30:00 -0700");

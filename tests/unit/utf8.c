@@ -1,5 +1,6 @@
-/* Unit tests for lib/base/utf8.c: well-formed UTF-8 (RFC 3629), and text made
- * safe for a terminal; and JSON strings that are always valid. */
+/* Unit tests for lib/base/utf8.c: well-formed UTF-8 (RFC 3629), repaired,
+ * and UTF-16 made UTF-8 as a stream; text made safe for a terminal; and
+ * JSON strings that are always valid. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,6 +81,46 @@ main(void)
 	is_str(small, "ab\\x1b[", "into a fixed buffer, cut short");
 	hq_term_escape_to(small, sizeof small, "abcdef\xc3\xbc");
 	is_str(small, "abcdef", "never cut inside a character");
+
+	/* repair: a FIT product name in Latin-1, one cut by its field */
+	{
+		char buf[16];
+		hq_utf8_repair("Edge 8\xe9t\xe9", buf, sizeof buf);
+		is_str(buf, "Edge 8\xef\xbf\xbdt\xef\xbf\xbd", "repair: each bad byte becomes U+FFFD");
+		ok(valid(buf), "repair: the result is UTF-8");
+		hq_utf8_repair("abc\xe2\x82", buf, sizeof buf);
+		is_str(buf, "abc\xef\xbf\xbd\xef\xbf\xbd", "repair: a character cut short");
+		hq_utf8_repair("abcdefghijklm\xc3\xbc", buf, 15);
+		is_str(buf, "abcdefghijklm", "repair: the copy cut at a character's end");
+		hq_utf8_repair("Z\xc3\xbcrich", buf, sizeof buf);
+		is_str(buf, "Z\xc3\xbcrich", "repair: UTF-8 unchanged");
+	}
+	/* UTF-16: which order, and decoded a byte at a time as in one go */
+	{
+		static const unsigned char le[] = "\xff\xfe<\0g\0\xfc\0=\0\x3d\xd8\x03\xdf";
+		static const unsigned char be[] = "\xfe\xff\0<\0g\0\xfc\0=\xd8\x3d\xdf\x03";
+		char whole[64], bytes[64];
+		size_t n = 0;
+		struct hq_utf16 u = { .order = HQ_UTF16_LE };
+		is_int(hq_utf16_detect(le, 12), HQ_UTF16_LE, "utf16: a little-endian mark");
+		is_int(hq_utf16_detect(be, 12), HQ_UTF16_BE, "utf16: a big-endian mark");
+		is_int(hq_utf16_detect((const unsigned char *)"<\0?\0", 4), HQ_UTF16_LE, "utf16: '<' as a unit, no mark");
+		is_int(hq_utf16_detect((const unsigned char *)"\0<\0?", 4), HQ_UTF16_BE, "utf16: the other order");
+		is_int(hq_utf16_detect((const unsigned char *)"<?xml", 5), 0, "utf16: UTF-8 is not");
+		whole[hq_utf16_decode(&u, le, sizeof le - 1, whole)] = '\0';
+		is_str(whole, "\xef\xbb\xbf<g\xc3\xbc=\xf0\x9f\x9c\x83", "utf16 LE: the mark, ASCII, U+00FC, a surrogate pair");
+		u = (struct hq_utf16){ .order = HQ_UTF16_LE };
+		for (size_t i = 0; i < sizeof le - 1; i++)
+			n += hq_utf16_decode(&u, le + i, 1, bytes + n);
+		bytes[n] = '\0';
+		is_str(bytes, whole, "utf16: fed a byte at a time, the same");
+		u = (struct hq_utf16){ .order = HQ_UTF16_BE };
+		bytes[hq_utf16_decode(&u, be, sizeof be - 1, bytes)] = '\0';
+		is_str(bytes, whole, "utf16 BE: the same text");
+		u = (struct hq_utf16){ .order = HQ_UTF16_LE };
+		bytes[hq_utf16_decode(&u, (const unsigned char *)"\x3d\xd8" "a\0\x03\xdf", 6, bytes)] = '\0';
+		is_str(bytes, "\xef\xbf\xbd" "a\xef\xbf\xbd", "utf16: unpaired surrogates become U+FFFD");
+	}
 
 	p = json("A\xff\xfe" "B \xc3\xbc \x1b");
 	is_str(p, "\"A\\ufffd\\ufffdB \xc3\xbc \\u001b\"", "JSON: bad bytes become U+FFFD, controls \\u00XX");

@@ -19,6 +19,10 @@ ctl/atl/tsb/ramp series, the bests (distance and power) and the splits.
                                 SPEC.md's rules for the commands
     reference.py same A B       1e-9 relative: the JSON lines of file A
                                 and of file B hold the same rows
+    reference.py activity DB    the same activity recorded twice by
+                                hq-ingest(1)'s rule, from the store's rows:
+                                "yield ID SAME_AS" and "fill ID FIELD FROM"
+                                lines, sorted
 
 Output lines (the C test reads them; "null" is no value):
     scenario NAME [key=value ...]       settings given; later lines use them
@@ -92,8 +96,10 @@ def in_pause(t, pauses):
     return any(a <= t < b for a, b in pauses)
 
 
-def held(db, metric, wid, wsrc, start, end, pauses):
-    """[(t, value, seconds held)] from one source, and that source."""
+def held(db, metric, wid, wsrc, start, end, pauses, then=None):
+    """[(t, value, seconds held)] from one source, and that source: the
+    workout's own when it has samples inside, else then's (the source of
+    the recording it takes power from), else the one with the most."""
     rows = db.execute("SELECT s.start, s.value, s.source_id FROM sample s"
                       " JOIN metric m ON m.id = s.metric_id WHERE m.identifier = ?"
                       " AND s.text = '' ORDER BY s.start, s.source_id, s.end, s.value, s.text",
@@ -106,6 +112,8 @@ def held(db, metric, wid, wsrc, start, end, pauses):
         counts[r[2]] = counts.get(r[2], 0) + 1
     if wsrc in counts:
         src = wsrc
+    elif then in counts:
+        src = then
     else:
         src = sorted(counts, key=lambda s: (-counts[s], s))[0]
     mine = [r for r in inside if r[2] == src]
@@ -349,28 +357,137 @@ def workouts(db):
     return out
 
 
+# ---- the same activity recorded twice (hq-ingest(1)) ----
+
+DEVICE_FORMATS = ("fit", "tcx", "gpx", "device-zip", "gzip")
+FILL_FIELDS = ("distance", "energy", "ascent", "route", "power")
+
+
+def has_table(db, name):
+    return db.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (name,)).fetchone()
+
+
+def same_activity(db):
+    """hq-ingest(1)'s rule, from the store's rows alone: ({id: the id it
+    yields to}, {(id, field): the id it takes field from}).
+
+    Two workouts are the same activity when they overlap by more than half
+    of the shorter, unless one import and one source wrote both. A
+    recording covers the distinct seconds of its own source's heart rates
+    inside [start, end]; rank: coverage, then length, then a device file's,
+    then the smaller id. Best first, each is counted unless the same as
+    one counted already: then it yields to the one of those it overlaps
+    most (on a tie, the best-ranked). A
+    counted one takes each field it lacks from the best-ranked recording
+    that yields to it, overlaps it by more than half of the longer and
+    has it."""
+    fmt = {}
+    if has_table(db, "import"):
+        fmt = dict(db.execute("SELECT id, format FROM import"))
+    # (the generated data's schema has no import, distance nor energy)
+    have = {r[1] for r in db.execute("PRAGMA table_info(workout)")}
+    cols = ", ".join(c if c in have else "NULL" for c in ("import_id", "distance", "energy"))
+    ws = [{"id": i, "src": src, "imp": imp, "a": a, "b": b, "dist": dist,
+           "energy": en, "dev": 1 if fmt.get(imp) in DEVICE_FORMATS else 0}
+          for i, src, a, b, imp, dist, en in db.execute(
+              "SELECT id, source_id, start, end, %s FROM workout" % cols)]
+    secs = {}
+    for src, t in db.execute("SELECT DISTINCT s.source_id, s.start FROM sample s JOIN metric m"
+                             " ON m.id = s.metric_id WHERE m.identifier = ?", (HR,)):
+        secs.setdefault(src, []).append(t)
+    for w in ws:
+        w["cov"] = sum(1 for t in secs.get(w["src"], ()) if w["a"] <= t <= w["b"])
+        w["dur"] = w["b"] - w["a"]
+
+    def overlap(x, y):
+        return min(x["b"], y["b"]) - max(x["a"], y["a"])
+
+    def partners(x, y):
+        return not (x["imp"] == y["imp"] and x["src"] == y["src"]) and \
+            2 * overlap(x, y) > min(x["dur"], y["dur"])
+
+    ranked = sorted(ws, key=lambda w: (-w["cov"], -w["dur"], -w["dev"], w["id"]))
+    counted, yields = [], {}
+    for w in ranked:
+        mine = [c for c in counted if partners(w, c)]
+        if mine:
+            # the one it overlaps most; on a tie the best-ranked (first)
+            yields[w["id"]] = max(mine, key=lambda c: overlap(w, c))["id"]
+        else:
+            counted.append(w)
+
+    def has(w, field):
+        i = w["id"]
+        if field in ("distance", "energy"):
+            if w["dist" if field == "distance" else "energy"] is not None:
+                return True
+            if not has_table(db, "workout_stat"):
+                return False
+            for ident, in db.execute("SELECT m.identifier FROM workout_stat st JOIN metric m"
+                                     " ON m.id = st.metric_id WHERE st.workout_id = ? AND"
+                                     " st.sum IS NOT NULL", (i,)):
+                if (ident.lower().startswith("hkquantitytypeidentifierdistance")
+                        if field == "distance" else
+                        ident.lower() == "hkquantitytypeidentifieractiveenergyburned"):
+                    return True
+            return False
+        if field == "ascent":
+            return bool(db.execute("SELECT 1 FROM workout_meta WHERE workout_id = ? AND"
+                                   " activity_uuid IS NULL AND key = 'HKElevationAscended'",
+                                   (i,)).fetchone())
+        if field == "route":
+            return bool(db.execute("SELECT 1 FROM route r JOIN route_point p ON"
+                                   " p.route_id = r.id WHERE r.workout_id = ?", (i,)).fetchone())
+        return bool(db.execute("SELECT 1 FROM sample s JOIN metric m ON m.id = s.metric_id"
+                               " WHERE m.identifier = ? AND s.source_id = ? AND s.start >= ?"
+                               " AND s.start < ?", (POWER, w["src"], w["a"], w["b"])).fetchone())
+
+    fills = {}
+    for k in counted:
+        giving = [y for y in ranked if yields.get(y["id"]) == k["id"] and
+                  2 * overlap(k, y) > max(k["dur"], y["dur"])]
+        for field in FILL_FIELDS:
+            if has(k, field):
+                continue
+            for y in giving:
+                if has(y, field):
+                    fills[(k["id"], field)] = y["id"]
+                    break
+    return yields, fills
+
+
 def local_date(t, tz):
     return datetime.fromtimestamp(t, tz).date()
 
 
+def inputs(db, w, fills, src_of):
+    """What workout w's figures read: its heart rate, its power (then the
+    source of the recording it takes power from), the altitudes and timed
+    points of its route and its ascent (those of the recordings it takes
+    them from: hq-ingest(1), the same activity recorded twice)."""
+    then = src_of.get(fills.get((w["id"], "power")))
+    hr, hsrc = held(db, HR, w["id"], w["source"], w["start"], w["end"], w["pauses"])
+    pw, psrc = held(db, POWER, w["id"], w["source"], w["start"], w["end"], w["pauses"],
+                    then)
+    rid = fills.get((w["id"], "route"), w["id"])
+    eles = [r[0] for r in db.execute(
+        "SELECT rp.ele FROM route_point rp JOIN route r ON r.id = rp.route_id"
+        " WHERE r.workout_id = ? ORDER BY r.id, rp.seq", (rid,))]
+    meta = db.execute("SELECT value FROM workout_meta WHERE workout_id = ? AND"
+                      " activity_uuid IS NULL AND key = 'HKElevationAscended'"
+                      " ORDER BY rowid LIMIT 1",
+                      (fills.get((w["id"], "ascent"), w["id"]),)).fetchone()
+    pts = db.execute("SELECT rp.time, rp.lat, rp.lon, r.id, rp.ele FROM route_point rp"
+                     " JOIN route r ON r.id = rp.route_id WHERE r.workout_id = ?"
+                     " AND rp.time IS NOT NULL ORDER BY r.id, rp.seq", (rid,)).fetchall()
+    return hr, hsrc, pw, psrc, gain_of(eles), metres(meta[0]) if meta else None, pts
+
+
 def report(db, tz, scenarios, out, only_busy=False):
     ws = workouts(db)
-    data = {}
-    for w in ws:
-        hr, hsrc = held(db, HR, w["id"], w["source"], w["start"], w["end"], w["pauses"])
-        pw, psrc = held(db, POWER, w["id"], w["source"], w["start"], w["end"], w["pauses"])
-        eles = [r[0] for r in db.execute(
-            "SELECT rp.ele FROM route_point rp JOIN route r ON r.id = rp.route_id"
-            " WHERE r.workout_id = ? ORDER BY r.id, rp.seq", (w["id"],))]
-        meta = db.execute("SELECT value FROM workout_meta WHERE workout_id = ? AND"
-                          " activity_uuid IS NULL AND key = 'HKElevationAscended'"
-                          " ORDER BY rowid LIMIT 1", (w["id"],)).fetchone()
-        pts = db.execute("SELECT rp.time, rp.lat, rp.lon, r.id, rp.ele FROM route_point rp"
-                         " JOIN route r ON r.id = rp.route_id WHERE r.workout_id = ?"
-                         " AND rp.time IS NOT NULL ORDER BY r.id, rp.seq",
-                         (w["id"],)).fetchall()
-        data[w["id"]] = (hr, hsrc, pw, psrc, gain_of(eles),
-                         metres(meta[0]) if meta else None, pts)
+    yields, fills = same_activity(db)
+    src_of = {w["id"]: w["source"] for w in ws}
+    data = {w["id"]: inputs(db, w, fills, src_of) for w in ws}
     for name, given, day_types in scenarios:
         st = defaults(db)
         st.update(given)
@@ -392,7 +509,9 @@ def report(db, tz, scenarios, out, only_busy=False):
             for k, v in f.items():
                 out.append("workout %d %s %s" % (w["id"], k, fmt(v)))
         for types in day_types:
-            chosen = [w for w in ws if types == "all" or w["type"] == types]
+            # an activity recorded twice counts once
+            chosen = [w for w in ws if (types == "all" or w["type"] == types) and
+                      w["id"] not in yields]
             if not chosen:
                 continue
             first = local_date(chosen[0]["start"], tz)
@@ -712,9 +831,9 @@ def rows(db, tz, kind, args):
     types = [type_id(t) for t in opts["type"].split(",")] if "type" in opts else None
     d0 = datetime.strptime(opts["from"], "%Y-%m-%d").date() if "from" in opts else None
     d1 = datetime.strptime(opts["to"], "%Y-%m-%d").date() if "to" in opts else None
-    same = set()
-    if db.execute("SELECT 1 FROM sqlite_master WHERE name = 'workout_same'").fetchone():
-        same = {r[0] for r in db.execute("SELECT workout_id FROM workout_same")}
+    # the same activity by the written rule, not the store's workout_same
+    same, fills = same_activity(db)
+    src_of = {w["id"]: w["source"] for w in workouts(db)}
     ws = [w for w in workouts(db) if w["id"] not in same and
           (types is None or w["type"] in types)]
 
@@ -723,15 +842,8 @@ def rows(db, tz, kind, args):
         return (d0 is None or d >= d0) and (d1 is None or d <= d1)
 
     def figs(w, want_route=False):
-        hr, _ = held(db, HR, w["id"], w["source"], w["start"], w["end"], w["pauses"])
-        pw, _ = held(db, POWER, w["id"], w["source"], w["start"], w["end"], w["pauses"])
-        eles = [r[0] for r in db.execute(
-            "SELECT rp.ele FROM route_point rp JOIN route r ON r.id = rp.route_id"
-            " WHERE r.workout_id = ? ORDER BY r.id, rp.seq", (w["id"],))]
-        meta = db.execute("SELECT value FROM workout_meta WHERE workout_id = ? AND"
-                          " activity_uuid IS NULL AND key = 'HKElevationAscended'"
-                          " ORDER BY rowid LIMIT 1", (w["id"],)).fetchone()
-        f = figures(st, w, hr, pw, gain_of(eles), metres(meta[0]) if meta else None)
+        hr, _, pw, _, gain, asc, _ = inputs(db, w, fills, src_of)
+        f = figures(st, w, hr, pw, gain, asc)
         f["max_hr"] = max(p[1] for p in hr if p[2] > 0) if any(p[2] > 0 for p in hr) else None
         return f, hr, pw
 
@@ -796,16 +908,12 @@ def rows(db, tz, kind, args):
             targets = RIDE_TARGETS if tname == "cycling" else FOOT_TARGETS
             dist, power = {}, {}
             for w in mine:
-                pts = db.execute("SELECT rp.time, rp.lat, rp.lon, r.id FROM route_point rp"
-                                 " JOIN route r ON r.id = rp.route_id WHERE r.workout_id = ?"
-                                 " AND rp.time IS NOT NULL ORDER BY r.id, rp.seq",
-                                 (w["id"],)).fetchall()
+                _, _, pw, _, _, _, pts = inputs(db, w, fills, src_of)
+                pts = [p[:4] for p in pts]
                 for t in targets:
                     b = best_distance(pts, w["start"], w["end"], w["pauses"], t)
                     if b and (t not in dist or b[0] < dist[t][0]):
                         dist[t] = (b[0], w, b[1])
-                pw, _ = held(db, POWER, w["id"], w["source"], w["start"], w["end"],
-                             w["pauses"])
                 for win in POWER_WINDOWS:
                     b = best_power(pw, win)
                     if b and (win not in power or b[0] > power[win][0]):
@@ -828,8 +936,11 @@ def rows(db, tz, kind, args):
         table = []
         for w in chosen:
             f = figs(w)[0]
-            dist, energy = db.execute("SELECT distance, energy FROM workout WHERE id = ?",
-                                      (w["id"],)).fetchone()
+            # the workout's own, else those of the recording it takes them from
+            dist = db.execute("SELECT distance FROM workout WHERE id = ?", (fills.get(
+                (w["id"], "distance"), w["id"]),)).fetchone()[0]
+            energy = db.execute("SELECT energy FROM workout WHERE id = ?", (fills.get(
+                (w["id"], "energy"), w["id"]),)).fetchone()[0]
             km = dist / 1000 if dist is not None else None
             mv = f["moving_min"]
             foot = w["type"] in (W + "Running", W + "Walking")
@@ -919,9 +1030,15 @@ def main():
                               for k, v in r.items()}))
     elif len(sys.argv) == 4 and sys.argv[1] == "same":
         sys.exit(0 if same_rows(sys.argv[2], sys.argv[3]) else 1)
+    elif len(sys.argv) == 3 and sys.argv[1] == "activity":
+        db = sqlite3.connect("file:%s?mode=ro" % sys.argv[2], uri=True)
+        yields, fills = same_activity(db)
+        for line in sorted(["yield %d %d" % kv for kv in yields.items()] +
+                           ["fill %d %s %d" % (k, f, v) for (k, f), v in fills.items()]):
+            print(line)
     else:
         sys.exit("usage: reference.py generate DIR | store DB TZ | rows DB TZ REPORT ..."
-                 " | same A B")
+                 " | same A B | activity DB")
 
 
 if __name__ == "__main__":
