@@ -48,6 +48,7 @@ my @graph = (
 	['read',     'read',      [qw(base format store)]],
 	['query',    'query',     [qw(base out store)]],
 	['agent',    'agent',     [qw(base store)]],
+	['archive',  'archive',   [qw(base store)]],
 	['analyze',  'analyze',   [qw(base out format store query)]],
 	['cli',      'cli',       [qw(base store query analyze agent)]],
 );
