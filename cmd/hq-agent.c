@@ -19,6 +19,7 @@
 #include "hq/err.h"
 #include "hq/llm.h"
 #include "hq/opts.h"
+#include "hq/privacy.h"
 #include "hq/store.h"
 #include "hq/term.h"
 #include "hq/time.h"
@@ -27,7 +28,7 @@
 enum {
 	OPT_BASE_URL = HQ_OPT_LONG, OPT_MAX_STEPS, OPT_TIMEOUT, OPT_TOOL_TIMEOUT,
 	OPT_MAX_OUTPUT, OPT_TOOL_MODE, OPT_NO_STREAM, OPT_JSONL, OPT_SESSION, OPT_LOG,
-	OPT_MAX_TOKENS, OPT_DB, OPT_TZ,
+	OPT_MAX_TOKENS, OPT_DB, OPT_TZ, OPT_SHARE, OPT_PRIVACY,
 };
 
 static const struct hq_opt options[] = {
@@ -57,6 +58,11 @@ static const struct hq_opt options[] = {
 	{ OPT_JSONL, "jsonl", HQ_OPT_FLAG, NULL, "events as JSON lines on stdout", NULL, NULL, 0 },
 	{ OPT_SESSION, "session", HQ_OPT_STRING, "NAME",
 	  "continue (or start) the conversation NAME", NULL, NULL, 0 },
+	{ OPT_SHARE, "share", HQ_OPT_STRING, "WHAT",
+	  "let a remote model see positions, names, serials (comma-separated)",
+	  NULL, NULL, 0 },
+	{ OPT_PRIVACY, "privacy", HQ_OPT_FLAG, NULL,
+	  "print what the model is not shown, and why, and exit", NULL, NULL, 0 },
 	{ OPT_LOG, "log", HQ_OPT_FLAG, NULL, "list past runs (or show run ID: --log ID) and exit",
 	  NULL, NULL, 0 },
 	HQ_OPT_DB(OPT_DB),
@@ -72,18 +78,31 @@ complete_operand(const struct hq_complete *c)
 		hq_complete_runs(c);
 }
 
+/* --share's values */
+static void
+complete_share(const struct hq_complete *c)
+{
+	hq_complete_add(c, "positions", "route points, places, coordinates");
+	hq_complete_add(c, "names", "names of people and organisations");
+	hq_complete_add(c, "serials", "device serial numbers");
+	hq_complete_add(c, "all", "everything: no filtering");
+	hq_complete_add(c, "none", "nothing more than the config shares");
+}
+
 /* --help's end: what hq-agent reads besides its options. */
 static void
 help_settings(FILE *fp)
 {
 	fputs("\nsettings: an option, else the variable, else the config file\n"
-	    "  HQ_LLM_PROVIDER, HQ_LLM_MODEL, HQ_LLM_BASE_URL\n"
-	    "                  provider (default openai), model, base URL\n"
+	    "  HQ_LLM_PROVIDER, HQ_LLM_MODEL, HQ_LLM_BASE_URL, HQ_LLM_PRIVACY\n"
+	    "                  provider (default openai), model, base URL, what a\n"
+	    "                  model elsewhere is not shown (hq-agent --privacy)\n"
 	    "  OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY\n"
 	    "                  the provider's key (never printed nor logged)\n"
 	    "  ~/.config/hq/config ($XDG_CONFIG_HOME/hq/config), under [llm]:\n"
 	    "                  provider, model, base_url, api_key_env (the key's\n"
-	    "                  variable); tz at the top\n"
+	    "                  variable), privacy (remote, always, never), share;\n"
+	    "                  tz at the top\n"
 	    "  HQ_DB, HQ_TZ    the store and the time zone\n"
 	    "  HQ_AGENT_TOOL_PATH  directories searched for tools first\n"
 	    "Without a base URL: a provider named with its key set is asked at its\n"
@@ -106,8 +125,10 @@ static const struct hq_cmd_info info = {
 		{ "session", hq_complete_sessions },
 		{ "model", hq_complete_models },
 		{ "base-url", hq_complete_base_urls },
+		{ "share", complete_share },
 		{ NULL, NULL },
 	},
+	.split = "share",
 	.complete_operand = complete_operand,
 	.help_more = help_settings,
 };
@@ -115,10 +136,13 @@ static const struct hq_cmd_info info = {
 /* The command line; then what flags, environment and config settle. */
 struct cli {
 	const char *provider, *model, *base_url, *session, *dbpath, *tz;
-	const char *tool_mode;
+	const char *tool_mode, *share;
 	long max_steps, max_output, max_tokens;
 	double timeout, tool_timeout;
-	int text_mode, stream, yes, verbose, jsonl, list_log;
+	int text_mode, stream, yes, verbose, jsonl, list_log, show_privacy;
+	enum hq_privacy_mode privacy;	/* the config's privacy */
+	unsigned shared;	/* what --share and the config's share let through */
+	unsigned withhold;	/* what the model is not shown (HQ_PRIV_*) */
 	char **words;           /* the question, as arguments */
 	int nwords;
 	struct hq_config *cfg;  /* provider, model, base_url may point into it */
@@ -133,6 +157,7 @@ struct question {
 	struct hq_llm_conv conv;
 	size_t from;            /* the first message of this run in conv */
 	struct hq_agent_outcome out;
+	struct hq_privacy priv;
 };
 
 /* ---- settings and the question ------------------------------------------- */
@@ -166,6 +191,8 @@ parse_cli(int argc, char **argv, struct cli *c)
 		case OPT_JSONL: c->jsonl = 1; break;
 		case OPT_SESSION: c->session = p.arg; break;
 		case OPT_LOG: c->list_log = 1; break;
+		case OPT_SHARE: c->share = p.arg; break;
+		case OPT_PRIVACY: c->show_privacy = 1; break;
 		case OPT_DB: c->dbpath = p.arg; break;
 		case OPT_TZ: c->tz = p.arg; break;
 		}
@@ -187,6 +214,75 @@ pick(const char *flag, const char *env, const struct hq_config *cfg,
 		return getenv(env);
 	v = cfg ? hq_config_get(cfg, "llm", key) : NULL;
 	return v && *v ? v : dflt;
+}
+
+/* privacy and share under [llm], --share: what the model is not shown.
+ * 0, or -1 after a message. */
+static int
+configure_privacy(struct cli *c)
+{
+	const char *mode = pick(NULL, "HQ_LLM_PRIVACY", c->cfg, "privacy", NULL);
+	const char *share = hq_config_get(c->cfg, "llm", "share");
+	struct hq_err e;
+
+	if (mode && *mode && hq_privacy_parse_mode(mode, &c->privacy)) {
+		hq_warn("privacy '%.40s' (HQ_LLM_PRIVACY or privacy under [llm] in the "
+		    "config): say remote (the default), always or never", mode);
+		return -1;
+	}
+	if (hq_privacy_parse_share(share, &c->shared, &e)) {
+		hq_warn("share under [llm] in the config: %s", e.msg);
+		return -1;
+	}
+	if (hq_privacy_parse_share(c->share, &c->shared, &e)) {
+		hq_opts_usage_error(&info, "%s", e.msg);
+		return -1;
+	}
+	c->withhold = hq_privacy_withheld(c->privacy, c->base_url, c->shared);
+	return 0;
+}
+
+/* --privacy: what the model is not shown, and why. */
+static int
+show_privacy(const struct cli *c)
+{
+	static const char *const what[] = {
+		"route points, GPX and GeoJSON, latitude and longitude fields,\n"
+		"    bounding boxes, places, coordinate pairs in text",
+		"the export's Me, names in source and device names (\"Jane's Apple\n"
+		"    Watch\"), FHIR patients, practitioners and organisations, names\n"
+		"    after a title in text (Dr, Prof...); each becomes a placeholder\n"
+		"    (\"Person 1\") that the printed answer turns back into the name",
+		"serial numbers: serial fields, \"SN ...\" in device names,\n"
+		"    HKDevice identifiers",
+	};
+	static const char *const modes[] = { "remote", "always", "never" };
+	int local = hq_privacy_url_is_local(c->base_url);
+	struct hq_buf b = {0};
+
+	printf("model server: %s\n", hq_term_text(&b, c->base_url, strlen(c->base_url), 0));
+	hq_buf_free(&b);
+	printf("  %s (a Unix socket, localhost, 127.0.0.0/8 and ::1 are)\n",
+	    local ? "on this machine" : "not on this machine");
+	printf("privacy = %s%s\n", modes[c->privacy],
+	    c->privacy == HQ_PRIVACY_REMOTE ? " (filter what goes to a server elsewhere)"
+	    : c->privacy == HQ_PRIVACY_ALWAYS ? " (filter what goes to any server)"
+	    : " (filter nothing)");
+	for (int k = 0; k < HQ_PRIV_NKINDS; k++) {
+		unsigned bit = 1u << k;
+		printf("%s %s: %s\n", hq_privacy_kind_name(k),
+		    c->withhold & bit ? "withheld" : "sent",
+		    c->withhold & bit ? "" : c->privacy == HQ_PRIVACY_NEVER ? "privacy = never"
+		    : c->shared & bit ? "shared (--share or share in the config)"
+		    : "the server is on this machine");
+		if (c->withhold & bit)
+			printf("    %s\n", what[k]);
+	}
+	if (!c->withhold)
+		puts("The model sees tool results as the tools print them.");
+	else
+		puts("Every other field reaches the model byte for byte; numbers stay exact.");
+	return 0;
 }
 
 /* The configuration (its warnings said); the provider, model, base URL
@@ -217,7 +313,8 @@ configure(struct cli *c)
 		    c->provider);
 		return -1;
 	}
-	if (!(c->model = pick(c->model, "HQ_LLM_MODEL", c->cfg, "model", NULL))) {
+	if (!(c->model = pick(c->model, "HQ_LLM_MODEL", c->cfg, "model", NULL)) &&
+	    !c->show_privacy) {
 		hq_warn("no model set — pass --model NAME, set HQ_LLM_MODEL, or write "
 		    "'model = NAME' under [llm] in ~/.config/hq/config (e.g. llama3.1 for Ollama)");
 		return -1;
@@ -231,7 +328,9 @@ configure(struct cli *c)
 	    hq_llm_default_base_url(c->provider, named && c->api_key));
 	/* no tool gets a key: not this provider's, nor any other */
 	hq_agent_clear_keys(kenv);
-	if (!c->api_key && hq_llm_needs_key(c->provider)) {
+	if (configure_privacy(c))
+		return -1;
+	if (!c->api_key && hq_llm_needs_key(c->provider) && !c->show_privacy) {
 		hq_warn("no API key for %s — set %s (or name another variable with "
 		    "api_key_env under [llm] in ~/.config/hq/config)", c->provider, kenv);
 		return -1;
@@ -300,6 +399,19 @@ prepare(const struct cli *c, struct question *q)
 	    (c->session && hq_agent_log_load_session(q->store, c->session, &q->conv, &e) < 0)) {
 		hq_warn("%s", e.msg);
 		return -1;
+	}
+	hq_privacy_init(&q->priv, c->withhold);
+	if (hq_privacy_learn_store(&q->priv, q->store, &e)) {
+		hq_warn("%s", e.msg);
+		return -1;
+	}
+	{
+		char why[256];
+		if (hq_privacy_check_question(&q->priv, q->text, why, sizeof why)) {
+			hq_warn("%s; it was not sent. Leave it out, or pass --share "
+			    "positions,serials to send it anyway (hq-agent --privacy)", why);
+			return -1;
+		}
 	}
 	/* The zone of --tz, the environment, the config or the data: the
 	 * tools are told it, so that their days are the model's. */
@@ -378,6 +490,7 @@ run_question(const struct cli *c, struct question *q)
 		.max_steps = (int)c->max_steps, .timeout = c->timeout,
 		.tool_timeout = c->tool_timeout, .output_cap = (size_t)c->max_output,
 		.text_mode = c->text_mode, .yes = c->yes,
+		.privacy = c->withhold ? &q->priv : NULL,
 	};
 	struct hq_agent_hooks hooks = hq_agent_console_hooks(&con);
 	struct hq_err e;
@@ -388,10 +501,23 @@ run_question(const struct cli *c, struct question *q)
 		return 2;
 	}
 	hq_agent_run(&ac, &q->tools, &q->conv, &hooks, &q->out);
+	if (c->withhold) {
+		const char *kinds[HQ_PRIV_NKINDS];
+		for (int k = 0; k < HQ_PRIV_NKINDS; k++)
+			kinds[k] = hq_privacy_kind_name(k);
+		if (hq_agent_log_withheld(q->store, con.run_id, q->priv.count, HQ_PRIV_NKINDS,
+		    kinds, &e)) {
+			hq_warn("%s", e.msg);
+			con.failed = 1;
+		}
+	}
 	if (hq_agent_log_finish(q->store, con.run_id, &q->out, &q->conv, q->from, &e)) {
 		hq_warn("%s", e.msg);
 		con.failed = 1;
 	}
+	if (c->verbose && c->withhold)
+		fprintf(stderr, "hq-agent: withheld from the model: %zu positions, %zu names, "
+		    "%zu serials\n", q->priv.count[0], q->priv.count[1], q->priv.count[2]);
 	hq_agent_console_answer(&con, &q->out);
 	status = outcome_status(&q->out);
 	/* an answer whose run could not be logged is not a success */
@@ -460,12 +586,15 @@ main(int argc, char **argv)
 		c.dbpath = NULL;
 	if (c.list_log)
 		status = show_log(&c);
+	else if (c.show_privacy)
+		status = configure(&c) == 0 ? show_privacy(&c) : 2;
 	else if (configure(&c) == 0 && prepare(&c, &q) == 0)
 		status = run_question(&c, &q);
 done:
 	hq_agent_outcome_free(&q.out);
 	hq_llm_conv_free(&q.conv);
 	hq_agent_tools_free(&q.tools);
+	hq_privacy_free(&q.priv);
 	hq_store_close(q.store);
 	free(q.text);
 	free(q.dirs);

@@ -19,6 +19,7 @@
 #include "hq/llm.h"
 
 struct cJSON;
+struct hq_privacy;
 
 /* The calls of one reply run, at most HQ_AGENT_MAX_RUNNING at once (the
  * others wait their turn; results go back in the calls' order); calls
@@ -111,6 +112,11 @@ struct hq_agent_config {
 	size_t output_cap;	/* bytes of a tool's output given to the model */
 	int text_mode;
 	int yes;		/* run write tools without asking */
+	/* what a model elsewhere must not see (privacy.h), or NULL: each
+	 * request's conversation is filtered through it, the model's
+	 * placeholders in tool calls, streamed words and the answer are
+	 * given back their names */
+	struct hq_privacy *privacy;
 };
 
 enum hq_agent_status {

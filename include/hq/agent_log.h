@@ -32,6 +32,10 @@ int hq_agent_log_request(struct hq_store *s, int64_t run, int step,
 int hq_agent_log_tool(struct hq_store *s, int64_t run, int step, const struct hq_llm_call *c,
     const struct hq_agent_result *res, struct hq_err *e);
 /* Records the outcome and the conversation's messages from index `from`. */
+/* What the run withheld from the model: counts by kind (privacy.h), never
+ * values. */
+int hq_agent_log_withheld(struct hq_store *s, int64_t run, const size_t *counts, int nkinds,
+    const char *const *names, struct hq_err *e);
 int hq_agent_log_finish(struct hq_store *s, int64_t run, const struct hq_agent_outcome *o,
     const struct hq_llm_conv *conv, size_t from, struct hq_err *e);
 /* Appends the stored messages of every earlier run of the session. */
@@ -48,6 +52,7 @@ struct hq_agent_log_entry {
 	int steps, tool_calls;
 	int64_t input_tokens, output_tokens;
 	double seconds, tool_seconds;
+	const char *withheld;           /* JSON counts, or NULL: nothing filtered */
 };
 /* fn returns non-zero to stop. */
 typedef int (*hq_agent_log_fn)(void *ctx, const struct hq_agent_log_entry *r);

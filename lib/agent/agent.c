@@ -15,6 +15,7 @@
 #include "hq/buf.h"
 #include "hq/json.h"
 #include "hq/opts.h"
+#include "hq/privacy.h"
 #include "hq/proc.h"
 #include "hq/time.h"
 
@@ -640,6 +641,23 @@ tools_list(const struct hq_agent_tools *tools, char *buf, size_t n)
 		snprintf(buf, n, "none");
 }
 
+/* The argv of a call whose arguments may name placeholders: the names
+ * they stand for go to the tool. */
+static int
+argv_restored(const struct hq_privacy *p, const struct hq_agent_tool *t, const char *args,
+    char ***argv, struct hq_err *why)
+{
+	char *real;
+	int rc;
+
+	if (!p || !p->withhold || !args)
+		return hq_agent_argv(t, args, argv, why);
+	real = hq_privacy_restore(p, args, 1);
+	rc = hq_agent_argv(t, real, argv, why);
+	free(real);
+	return rc;
+}
+
 /* One call's tool and argv, or why it is not run (in why). */
 static void
 prepare_call(const struct hq_agent_config *cfg, const struct hq_agent_tools *tools,
@@ -656,7 +674,7 @@ prepare_call(const struct hq_agent_config *cfg, const struct hq_agent_tools *too
 	else if (!*tool) {
 		tools_list(tools, names, sizeof names);
 		hq_err_set(why, "error: unknown tool '%s'; the tools are: %s", c->name, names);
-	} else if (hq_agent_argv(*tool, c->args, argv, why))
+	} else if (argv_restored(cfg->privacy, *tool, c->args, argv, why))
 		hq_err_prefix(why, "error");
 	else if ((*tool)->writes && !cfg->yes &&
 	    !(h->confirm && h->confirm(h->ctx, *tool, *argv)))
@@ -744,6 +762,75 @@ retry_note(const struct hq_llm_reply *r)
 	return NULL;
 }
 
+/* The conversation as a model elsewhere sees it: the same messages (the
+ * system prompt and calls shared, not copied), their texts filtered, after
+ * the names every message shows are learnt. */
+static void
+private_conv(struct hq_privacy *p, const struct hq_llm_conv *in, struct hq_llm_conv *out)
+{
+	*out = *in;
+	out->msgs = hq_xcalloc(in->n ? in->n : 1, sizeof *out->msgs);
+	out->cap = in->n;
+	for (size_t i = 0; i < in->n; i++)
+		if (in->msgs[i].role != HQ_LLM_ASSISTANT)
+			hq_privacy_learn(p, in->msgs[i].text);
+	memset(p->count, 0, sizeof p->count);
+	for (size_t i = 0; i < in->n; i++) {
+		out->msgs[i] = in->msgs[i];
+		out->msgs[i].text = hq_privacy_filter(p, in->msgs[i].text);
+	}
+}
+
+static void
+private_conv_free(struct hq_llm_conv *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		free(c->msgs[i].text);
+	free(c->msgs);
+}
+
+/* Streamed words with the placeholders given back their names; the end of
+ * what came that may still grow into a placeholder waits for more. */
+struct token_restore {
+	hq_llm_token_fn fn;
+	void *ctx;
+	const struct hq_privacy *p;
+	struct hq_buf held;
+};
+
+static void
+token_emit(struct token_restore *t, size_t n)
+{
+	char save = t->held.data[n];
+	char *real;
+
+	t->held.data[n] = '\0';
+	real = hq_privacy_restore(t->p, t->held.data, 0);
+	t->held.data[n] = save;
+	if (*real)
+		t->fn(t->ctx, real, strlen(real));
+	free(real);
+	memmove(t->held.data, t->held.data + n, t->held.len - n + 1);
+	t->held.len -= n;
+}
+
+static void
+on_token_restore(void *ctx, const char *text, size_t len)
+{
+	struct token_restore *t = ctx;
+
+	hq_buf_append(&t->held, text, len);
+	token_emit(t, t->held.len - hq_privacy_pending(t->held.data, t->held.len));
+}
+
+static void
+token_restore_flush(struct token_restore *t)
+{
+	if (t->held.len)
+		token_emit(t, t->held.len);
+	hq_buf_free(&t->held);
+}
+
 /* The model's reply to the conversation (in text mode with the tool
  * results as user messages, and the calls read from its text). 0, or -1
  * with out->status and out->error set. */
@@ -753,13 +840,26 @@ ask_model(const struct hq_agent_config *cfg, const struct hq_llm_options *llm,
     const struct hq_agent_hooks *h, struct hq_llm_reply *r,
     struct hq_agent_outcome *out)
 {
-	struct hq_llm_conv text_conv;
-	int timed_out = 0, rc;
+	struct hq_llm_conv text_conv, priv_conv;
+	const struct hq_llm_conv *sent = conv;
+	struct token_restore tr = { h->token, h->ctx, cfg->privacy, {0} };
+	int timed_out = 0, rc, priv = cfg->privacy && cfg->privacy->withhold;
 
-	if (cfg->text_mode)
+	if (cfg->text_mode) {
 		render_text_conv(conv, &text_conv);
-	rc = hq_llm_complete(llm, cfg->text_mode ? &text_conv : conv, lt,
-	    cfg->text_mode ? 0 : nt, h->token, h->ctx, r, &timed_out, &out->error);
+		sent = &text_conv;
+	}
+	if (priv) {
+		private_conv(cfg->privacy, sent, &priv_conv);
+		sent = &priv_conv;
+	}
+	rc = hq_llm_complete(llm, sent, lt, cfg->text_mode ? 0 : nt,
+	    priv && h->token ? on_token_restore : h->token, priv ? (void *)&tr : h->ctx, r,
+	    &timed_out, &out->error);
+	if (priv) {
+		token_restore_flush(&tr);
+		private_conv_free(&priv_conv);
+	}
 	if (cfg->text_mode)
 		hq_llm_conv_free(&text_conv);
 	if (rc) {
@@ -802,6 +902,19 @@ found_so_far(struct hq_agent_outcome *out, const char *last_text, const char *fo
 	out->answer = s.data;
 }
 
+/* A model's text (taken) with its placeholders' names given back. */
+static char *
+restored(const struct hq_privacy *p, char *text)
+{
+	char *real;
+
+	if (!p || !p->withhold || !text)
+		return text;
+	real = hq_privacy_restore(p, text, 0);
+	free(text);
+	return real;
+}
+
 int
 hq_agent_run(const struct hq_agent_config *cfg, const struct hq_agent_tools *tools,
     struct hq_llm_conv *conv, const struct hq_agent_hooks *h,
@@ -838,7 +951,7 @@ hq_agent_run(const struct hq_agent_config *cfg, const struct hq_agent_tools *too
 		hq_llm_conv_add_reply(conv, &r);
 		if (r.text && *r.text) {
 			free(last_text);
-			last_text = hq_xstrdup(r.text);
+			last_text = restored(cfg->privacy, hq_xstrdup(r.text));
 		}
 		if (!r.ncalls && (note = retry_note(&r)) && step < cfg->max_steps) {
 			hq_llm_reply_free(&r);
@@ -847,7 +960,7 @@ hq_agent_run(const struct hq_agent_config *cfg, const struct hq_agent_tools *too
 		}
 		if (!r.ncalls) {
 			out->status = HQ_AGENT_ANSWERED;
-			out->answer = r.text;
+			out->answer = restored(cfg->privacy, r.text);
 			r.text = NULL;
 			hq_llm_reply_free(&r);
 			break;

@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "hq/agent_log.h"
+#include "hq/buf.h"
 
 /* finalize st after its last step returned rc; -1 unless that was SQLITE_DONE */
 static int
@@ -93,6 +94,23 @@ hq_agent_log_tool(struct hq_store *s, int64_t run, int step, const struct hq_llm
 }
 
 int
+hq_agent_log_withheld(struct hq_store *s, int64_t run, const size_t *counts, int nkinds,
+    const char *const *names, struct hq_err *e)
+{
+	struct hq_buf b = {0};
+	int rc;
+
+	hq_buf_putc(&b, '{');
+	for (int k = 0; k < nkinds; k++)
+		hq_buf_printf(&b, "%s\"%s\":%zu", k ? "," : "", names[k], counts[k]);
+	hq_buf_putc(&b, '}');
+	rc = write_row(s, "UPDATE agent_run SET withheld = ? WHERE id = ?",
+	    (struct hq_bind[]){ HQ_TEXT(b.data), HQ_INT(run), HQ_END }, e);
+	hq_buf_free(&b);
+	return rc;
+}
+
+int
 hq_agent_log_finish(struct hq_store *s, int64_t run, const struct hq_agent_outcome *o,
     const struct hq_llm_conv *conv, size_t from, struct hq_err *e)
 {
@@ -173,7 +191,7 @@ hq_agent_log_runs(struct hq_store *s, int64_t id, int limit, hq_agent_log_fn fn,
 	    "SELECT r.id, r.started, r.session, r.question, r.provider, r.model, r.steps,"
 	    " r.outcome, r.input_tokens, r.output_tokens, r.seconds,"
 	    " (SELECT count(*) FROM agent_tool_call t WHERE t.run_id = r.id), r.answer, r.error,"
-	    " r.tool_seconds, r.base_url, r.tool_mode"
+	    " r.tool_seconds, r.base_url, r.tool_mode, r.withheld"
 	    " FROM agent_run r WHERE ?1 = 0 OR r.id = ?1 ORDER BY r.id DESC LIMIT ?2", &st, e))
 		return -1;
 	sqlite3_bind_int64(st, 1, id);
@@ -198,6 +216,7 @@ hq_agent_log_runs(struct hq_store *s, int64_t id, int limit, hq_agent_log_fn fn,
 			.tool_seconds = sqlite3_column_double(st, 14),
 			.base_url = col_text(st, 15),
 			.tool_mode = col_text(st, 16),
+			.withheld = col_text(st, 17),
 		};
 		n++;
 		if (fn(ctx, &r))

@@ -90,6 +90,11 @@ run_json(const struct hq_agent_log_entry *r, int detail)
 		cJSON_AddStringToObject(o, "answer", r->answer);
 	if (r->error)
 		cJSON_AddStringToObject(o, "error", r->error);
+	if (detail && r->withheld) {
+		cJSON *w = cJSON_Parse(r->withheld);
+		if (w)
+			cJSON_AddItemToObject(o, "withheld", w);
+	}
 	return o;
 }
 

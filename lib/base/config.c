@@ -19,7 +19,7 @@ static const struct {
 	{ "", "tz" },
 	{ "goals", NULL },
 	{ "llm", "provider" }, { "llm", "model" }, { "llm", "base_url" },
-	{ "llm", "api_key_env" },
+	{ "llm", "api_key_env" }, { "llm", "privacy" }, { "llm", "share" },
 	{ "query", "source_priority" }, { "query", "sleep_cutoff" },
 	{ "query", "tz" },
 	{ "athlete", "sex" }, { "athlete", "max_hr" }, { "athlete", "rest_hr" },

@@ -558,6 +558,12 @@ static const char *const migrations[] = {
 	"  workout_id INTEGER PRIMARY KEY"
 	");"
 	"INSERT OR IGNORE INTO workout_same_todo SELECT id FROM workout;",
+	/* 12 (issue 34), appended; the lead renumbers at merge if another
+	 * lands first. What hq-agent withheld from a model elsewhere in a
+	 * run's last request: a JSON object of counts ({"positions":N,
+	 * "names":N,"serials":N}), never the values nor the placeholders'
+	 * names; NULL when nothing was filtered. */
+	"ALTER TABLE agent_run ADD COLUMN withheld TEXT;",
 };
 
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))

@@ -11,8 +11,10 @@ export PATH HQ_ROOT HQ_BUILD HQ_FIXTURES T
 export HQ_DB="$T/hq.db" HQ_TZ=America/Los_Angeles HOME="$T/home"
 export XDG_CONFIG_HOME="$T/config" XDG_DATA_HOME="$T/home/.local/share"
 export NO_COLOR=1 LC_ALL=C.UTF-8
-unset HQ_CONFIG HQ_LLM_PROVIDER HQ_LLM_MODEL HQ_LLM_BASE_URL \
+unset HQ_CONFIG HQ_LLM_PROVIDER HQ_LLM_MODEL HQ_LLM_BASE_URL HQ_LLM_PRIVACY \
       OPENAI_API_KEY ANTHROPIC_API_KEY GEMINI_API_KEY
+# the agent's tests again with what a remote model sees (3051)
+[ -n "${HQ_TEST_LLM_PRIVACY:-}" ] && export HQ_LLM_PRIVACY=$HQ_TEST_LLM_PRIVACY
 
 _tap_n=0
 _tap_fail=0
