@@ -11,7 +11,7 @@ FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 BUILD    ?= build
 VERSION  := 0.1.0
 
-PKGS     := sqlite3 libxml-2.0 libcjson libcurl libarchive zlib
+PKGS     := sqlite3 libxml-2.0 libcjson libcurl libarchive zlib libsodium libzstd
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS))
 

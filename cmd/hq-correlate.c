@@ -16,17 +16,16 @@
 #include "hq/agent.h"
 #include "hq/buf.h"
 #include "hq/complete.h"
-#include "hq/config.h"
 #include "hq/correlate.h"
 #include "hq/err.h"
 #include "hq/expr.h"
 #include "hq/opts.h"
 #include "hq/output.h"
 #include "hq/select.h"
+#include "hq/start.h"
 #include "hq/store.h"
 #include "hq/term.h"
 #include "hq/time.h"
-#include "hq/zone.h"
 
 enum {
 	OPT_LAG = HQ_OPT_LONG, OPT_NIGHT, OPT_FROM, OPT_TO, OPT_METHOD, OPT_MIN_N,
@@ -112,10 +111,9 @@ struct cli {
 /* Everything a run holds, freed in one place. */
 struct run {
 	struct cli c;
-	struct hq_corr_store cs;
-	struct hq_select settings;
-	struct hq_corr_span span;
-	struct hq_corr_series a, b;
+	struct hq_start st;            /* the store, config, zone, settings */
+	struct hq_daily_span span;
+	struct hq_daily a, b;
 	struct hq_expr **conds;
 	size_t nconds;
 	struct hq_buf condition;       /* the conditions as one text */
@@ -184,7 +182,7 @@ run_when(struct run *rn)
 	size_t paired;
 	int lag, shift, status = 1;
 
-	if (hq_corr_when(&rn->cs, &rn->a, &rn->b, rn->conds, rn->nconds, rn->span,
+	if (hq_corr_when(&rn->st.daily, &rn->a, &rn->b, rn->conds, rn->nconds, rn->span,
 	    (int)rn->c.lag, rn->c.night, &g, &e)) {
 		hq_warn("%s", e.msg);
 		return 2;
@@ -226,7 +224,7 @@ run_against(struct run *rn)
 	struct hq_err e;
 	int serial = 0;
 
-	if (hq_corr_against(&rn->cs, &rn->a, rn->c.against, rn->span, (int)rn->c.lag,
+	if (hq_corr_against(&rn->st.daily, &rn->a, rn->c.against, rn->span, (int)rn->c.lag,
 	    rn->c.night, rn->c.min_n, rn->c.pearson, &rk, &e)) {
 		hq_warn("--against: %s", e.msg);
 		return 2;
@@ -326,7 +324,7 @@ check_cli(const struct cli *c, int nops)
 
 /* --from/--to as A's days: 0, or 2 after a message. */
 static int
-parse_span(const struct cli *c, struct hq_corr_span *sp)
+parse_span(const struct cli *c, struct hq_daily_span *sp)
 {
 	struct hq_err e;
 	int64_t start, end;
@@ -360,70 +358,28 @@ parse_conditions(struct run *rn)
 
 /* A or B, from a file or the store. */
 static int
-load_operand(struct run *rn, const char *op, int is_b, struct hq_corr_series *s)
+load_operand(struct run *rn, const char *op, int is_b, struct hq_daily *s)
 {
 	struct hq_err e;
 	int rc;
 
 	if (hq_corr_is_file(op)) {
-		rc = hq_corr_read_file(op, s, &e);
+		rc = hq_daily_read(op, s, &e);
 		if (rc == 0 && is_b && rn->c.night && !s->nights) {
 			hq_warn("--night: %s holds daily %s rows, whose evenings and nights "
 			    "cannot be told apart; name the metric so it is read from the "
 			    "store", op, s->metric);
 			return 2;
 		}
-	} else if (!rn->cs.s) {
+	} else if (!rn->st.store) {
 		hq_warn("%s", "no store to read from");
 		return 2;
 	} else
-		rc = hq_corr_load(&rn->cs, op, rn->span, is_b ? (int)rn->c.lag : 0,
+		rc = hq_daily_load(&rn->st.daily, op, rn->span, is_b ? (int)rn->c.lag : 0,
 		    is_b && rn->c.night, s, &e);
 	if (rc)
 		hq_warn("%s", e.msg);
 	return rc ? 2 : 0;
-}
-
-static int
-open_store(struct run *rn)
-{
-	struct hq_config *cfg;
-	struct hq_err e;
-	int rc = 0;
-
-	if (!(rn->cs.s = hq_store_open(rn->c.db, HQ_STORE_READONLY, &e))) {
-		hq_warn("%s", e.msg);
-		return 2;
-	}
-	if (hq_store_exec(rn->cs.s, "PRAGMA mmap_size = 1073741824", &e))
-		hq_warn("%s (continuing without mmap)", e.msg);
-	if (!(cfg = hq_config_load(NULL, &e)) ||
-	    hq_select_config(&rn->settings, cfg, &e)) {
-		hq_warn("%s", e.msg);
-		rc = 2;
-	}
-	hq_config_free(cfg);
-	rn->cs.settings = &rn->settings;
-	return rc;
-}
-
-/* The zone of --tz, the environment, the config, the data (when a store
- * is open) or the system, as hq-query chooses it, said on a terminal when
- * the data chose; the config's warnings. 0, or 2 after a message. */
-static int
-choose_zone(struct run *rn)
-{
-	struct hq_config *cfg;
-	struct hq_err e;
-	int rc;
-
-	if (!(cfg = hq_config_load(NULL, &e))) {
-		hq_warn("%s", e.msg);
-		return 2;
-	}
-	rc = hq_zone_setup(rn->c.tz, cfg, rn->cs.s) ? 2 : 0;
-	hq_config_free(cfg);
-	return rc;
 }
 
 /* A model (hq-agent) names metrics of the store, never a file (issue 23):
@@ -454,10 +410,10 @@ int
 main(int argc, char **argv)
 {
 	struct run rn = { .c = { .min_n = 10 } };
-	int status = 2, first, nops;
+	int status = 2, first, nops, store;
 
 	hq_err_init(argv[0]);
-	hq_select_init(&rn.settings);
+	hq_start_init(&rn.st);
 	if ((first = parse_cli(argc, argv, &rn.c, &status)) < 0)
 		goto out;
 	status = 2;
@@ -467,12 +423,15 @@ main(int argc, char **argv)
 		goto out;
 	if (parse_conditions(&rn))
 		goto out;
-	/* The store, unless every series and condition comes from files. */
-	if ((!hq_corr_is_file(argv[0]) || rn.c.against || nops < 2 ||
-	    !hq_corr_is_file(argv[1]) || rn.nconds) && open_store(&rn))
-		goto out;
-	/* Days in the zone hq-query's days are in (zone.h). */
-	if (choose_zone(&rn) || parse_span(&rn.c, &rn.span))
+	/* The store, unless every series and condition comes from files;
+	 * days in the zone hq-query's days are in (zone.h). */
+	rn.st.db = rn.c.db;
+	rn.st.tz = rn.c.tz;
+	rn.st.mmap = 1073741824;
+	store = !hq_corr_is_file(argv[0]) || rn.c.against || nops < 2 ||
+	    !hq_corr_is_file(argv[1]) || rn.nconds;
+	if ((store && hq_start_store(&rn.st, &status)) || hq_start_setup(&rn.st) ||
+	    (store && hq_start_settings(&rn.st)) || parse_span(&rn.c, &rn.span))
 		goto out;
 	if (load_operand(&rn, argv[0], 0, &rn.a) ||
 	    (nops == 2 && load_operand(&rn, argv[1], 1, &rn.b)))
@@ -494,9 +453,8 @@ out:
 	free(rn.conds);
 	free(rn.c.when);
 	hq_buf_free(&rn.condition);
-	hq_corr_series_free(&rn.a);
-	hq_corr_series_free(&rn.b);
-	hq_select_free(&rn.settings);
-	hq_store_close(rn.cs.s);
+	hq_daily_free(&rn.a);
+	hq_daily_free(&rn.b);
+	hq_start_end(&rn.st);
 	return hq_finish(status);
 }

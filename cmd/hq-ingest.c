@@ -355,6 +355,93 @@ check_operands(int n, char **files)
 	return 0;
 }
 
+/* The options: the index of the first operand, or -1 with *status set
+ * (0 after --help and the like, 2 after a usage error). */
+static int
+parse_cli(int argc, char **argv, const char **dbpath, const char **tz,
+    struct hq_read_opts *ro, int *status)
+{
+	struct hq_opts p;
+	int id;
+
+	hq_opts_init(&p, &cmd, argc, argv);
+	while ((id = hq_opts_parse(&p)) > 0)
+		switch (id) {
+		case 'q': quiet = 1; break;
+		case OPT_DB: *dbpath = p.arg; break;
+		case OPT_FORMAT: opt_format = p.arg; break;
+		case OPT_TZ: *tz = p.arg; break;
+		case OPT_WAIT: wait_seconds = p.num; break;
+		case OPT_STRICT: ro->strict = 1; break;
+		case OPT_DATE_ORDER:
+			hq_cgmfile_parse_date_order(p.arg, &ro->date_order);
+			break;
+		}
+	*status = p.status;
+	return id < 0 ? -1 : p.optind;
+}
+
+/* Every file in batches (batch_end commits one): *ok files imported,
+ * *failed not. */
+static void
+import_all(struct hq_store *store, struct batch *bt, int n, char **files,
+    const struct hq_read_opts *ro, int *ok, int *failed)
+{
+	struct hq_err e;
+
+	for (int i = 0; i < n; i++) {
+		int end, f;
+		/* stdin may wait long: the files before it committed first */
+		if (strcmp(files[i], "-") == 0) {
+			f = batch_end(bt, &e);
+			*ok -= f;
+			*failed += f;
+		}
+		/* After a file that failed too: an error may have ended the
+		 * transaction (batch_end then says which files it took). */
+		end = i + 1 == n || strcmp(files[i], "-") == 0;
+		if (ingest_file(store, bt, files[i], ro, &e) == 0)
+			(*ok)++;
+		else {
+			(*failed)++;
+			end = 1;
+			hq_warn("%s (nothing from this file was imported)", e.msg);
+		}
+		if (end || hq_time_monotonic() - bt->t0 >= BATCH_SECONDS) {
+			f = batch_end(bt, &e);
+			*ok -= f;
+			*failed += f;
+		}
+	}
+}
+
+/* The training figures of the workouts imported (or whose kept figures
+ * an import dropped) computed and kept now, in a transaction of their own
+ * once the imports have committed, so that hq-report and hq-query read no
+ * samples for them. Best effort: the import stands whatever happens here
+ * (its lines, its status); what is not kept is computed at its first use.
+ * Through a connection of its own (*store, the import's, closed first and
+ * its memory given back), and a long workout's arrays mapped apart
+ * (glibc's threshold had grown past them) so that they leave no holes: a
+ * ride of 300,000 s (tests/cli/1013) peaks at 51 MB, 48 without the fill,
+ * 58 on the import's connection, 158 on a new one without these. */
+static void
+keep_figures(const char *dbpath, struct hq_store **store)
+{
+	struct hq_err e;
+
+	hq_store_close(*store);
+#ifdef __GLIBC__
+	mallopt(M_MMAP_THRESHOLD, 256 * 1024);
+	malloc_trim(0);
+#endif
+	if (!(*store = hq_store_open(dbpath, HQ_STORE_READONLY, &e)) ||
+	    hq_athlete_keep_figures(*store, &e) < 0) {
+		if (!quiet)
+			hq_warn("%s (computed at their first use instead)", e.msg);
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -362,9 +449,8 @@ main(int argc, char **argv)
 	struct hq_store *store = NULL;
 	struct hq_config *cfg = NULL;
 	struct hq_zone_choice zone;
-	struct hq_opts p;
 	struct hq_err e;
-	int id, status = 2, ok = 0, failed = 0;
+	int first, status = 2, ok = 0, failed = 0;
 	struct hq_read_opts ro = { .date_order = HQ_DATES_AUTO };
 	struct batch bt = { 0 };
 
@@ -373,25 +459,11 @@ main(int argc, char **argv)
 	 * the locale's charset, so the locale must be able to hold them. */
 	if (!setlocale(LC_CTYPE, "C.UTF-8"))
 		setlocale(LC_CTYPE, "");
-	hq_opts_init(&p, &cmd, argc, argv);
-	while ((id = hq_opts_parse(&p)) > 0)
-		switch (id) {
-		case 'q': quiet = 1; break;
-		case OPT_DB: dbpath = p.arg; break;
-		case OPT_FORMAT: opt_format = p.arg; break;
-		case OPT_TZ: tz = p.arg; break;
-		case OPT_WAIT: wait_seconds = p.num; break;
-		case OPT_STRICT: ro.strict = 1; break;
-		case OPT_DATE_ORDER:
-			hq_cgmfile_parse_date_order(p.arg, &ro.date_order);
-			break;
-		}
-	if (id < 0) {
-		status = p.status;
+	if ((first = parse_cli(argc, argv, &dbpath, &tz, &ro, &status)) < 0)
 		goto done;
-	}
-	argc -= p.optind;
-	argv += p.optind;
+	status = 2;
+	argc -= first;
+	argv += first;
 	if (check_operands(argc, argv))
 		goto done;
 	/* The --format word given, for readers of archives (devicezip.h). */
@@ -427,59 +499,14 @@ main(int argc, char **argv)
 	}
 	bt.kept = hq_xcalloc((size_t)argc, sizeof *bt.kept);
 	bt.db = hq_store_db(store);
-	for (int i = 0; i < argc; i++) {
-		int end, f;
-		/* stdin may wait long: the files before it committed first */
-		if (strcmp(argv[i], "-") == 0) {
-			f = batch_end(&bt, &e);
-			ok -= f;
-			failed += f;
-		}
-		/* After a file that failed too: an error may have ended the
-		 * transaction (batch_end then says which files it took). */
-		end = i + 1 == argc || strcmp(argv[i], "-") == 0;
-		if (ingest_file(store, &bt, argv[i], &ro, &e) == 0)
-			ok++;
-		else {
-			failed++;
-			end = 1;
-			hq_warn("%s (nothing from this file was imported)", e.msg);
-		}
-		if (end || hq_time_monotonic() - bt.t0 >= BATCH_SECONDS) {
-			f = batch_end(&bt, &e);
-			ok -= f;
-			failed += f;
-		}
-	}
+	import_all(store, &bt, argc, argv, &ro, &ok, &failed);
 	free(bt.kept);
 	hq_buf_free(&bt.lines);
 	/* A file kept in part (a FIT file that ends early) is a partial
 	 * import, as a file that failed among others. */
 	status = failed == 0 ? (partial ? 1 : 0) : ok > 0 ? 1 : 2;
-	/* The training figures of the workouts imported (or whose kept
-	 * figures an import dropped) computed and kept now, in a transaction
-	 * of their own once the imports have committed, so that hq-report and
-	 * hq-query read no samples for them. Best effort: the import stands
-	 * whatever happens here (its lines, its status); what is not kept is
-	 * computed at its first use. Through a connection of its own, the
-	 * import's closed first and its memory given back, and a long
-	 * workout's arrays mapped apart (glibc's threshold had grown past
-	 * them) so that they leave no holes: a ride of 300,000 s
-	 * (tests/cli/1013) peaks at 51 MB, 48 without the fill, 58 on the
-	 * import's connection, 158 on a new one without these. */
-	if (ok > 0) {
-		hq_store_close(store);
-#ifdef __GLIBC__
-		mallopt(M_MMAP_THRESHOLD, 256 * 1024);
-		malloc_trim(0);
-#endif
-		if (!(store = hq_store_open(dbpath, HQ_STORE_READONLY, &e)) ||
-		    hq_athlete_keep_figures(store, &e) < 0) {
-			if (!quiet)
-				hq_warn("%s (computed at their first use instead)",
-				    e.msg);
-		}
-	}
+	if (ok > 0)
+		keep_figures(dbpath, &store);
 done:
 	hq_config_free(cfg);
 	hq_store_close(store);

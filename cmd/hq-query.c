@@ -26,10 +26,10 @@
 #include "hq/route.h"
 #include "hq/rows.h"
 #include "hq/select.h"
+#include "hq/start.h"
 #include "hq/store.h"
 #include "hq/time.h"
 #include "hq/workout.h"
-#include "hq/zone.h"
 
 enum {
 	OPT_FROM = HQ_OPT_LONG, OPT_TO, OPT_BY, OPT_AGG, OPT_WHERE, OPT_WHEN,
@@ -543,20 +543,6 @@ parse_range(const struct cli *c, int64_t *from, int64_t *to)
 	return 0;
 }
 
-/* The configuration (its warnings said) and the local zone (said when
- * the data chose it and a person is watching): 0, or 2 after a message. */
-static int
-configure(const struct cli *c, struct hq_store *s, struct hq_config **cfg)
-{
-	struct hq_err e;
-
-	if (!(*cfg = hq_config_load(NULL, &e))) {
-		hq_warn("%s", e.msg);
-		return 2;
-	}
-	return hq_zone_setup(c->tz, *cfg, s) ? 2 : 0;
-}
-
 /* The options as a selection: 0, or 2 after a message. */
 static int
 make_selection(const struct cli *c, int argc, char **argv,
@@ -598,14 +584,14 @@ main(int argc, char **argv)
 {
 	struct cli c = { .by = HQ_PERIOD_NONE };
 	struct hq_select sel;
-	struct hq_store *s = NULL;
-	struct hq_config *cfg = NULL;
+	struct hq_start st;
 	struct hq_out *out = NULL;
 	struct hq_err e;
 	int status = 2, first;
 
 	hq_err_init(argv[0]);
 	hq_select_init(&sel);
+	hq_start_init(&st);
 	if ((first = parse_cli(argc, argv, &c, &status)) < 0)
 		goto out;
 	status = 2;
@@ -613,34 +599,32 @@ main(int argc, char **argv)
 	argv += first;
 	if (check_cli(&c, argc, argv))
 		goto out;
-	if (!(s = hq_store_open(c.db, HQ_STORE_READONLY, &e))) {
-		if (!c.complete)
-			hq_warn("%s", e.msg);
-		status = c.complete ? 0 : 2;
-		goto out;
-	}
+	st.db = c.db;
+	st.tz = c.tz;
+	st.complete = c.complete;
 	/* Years of rollups are tens of megabytes read once: mapping them
 	 * saves SQLite copying every page into its cache. */
-	if (hq_store_exec(s, "PRAGMA mmap_size = 0", &e))
-		hq_warn("%s (continuing without mmap)", e.msg);
+	st.mmap = 0;
+	if (hq_start_store(&st, &status))
+		goto out;
 	if (c.complete) {
-		status = hq_query_metric_names(s, print_name, NULL, &e) ? 2 : 0;
+		status = hq_query_metric_names(st.store, print_name, NULL, &e) ? 2 : 0;
 		goto out;
 	}
-	if (configure(&c, s, &cfg) || make_selection(&c, argc, argv, &sel))
+	if (hq_start_setup(&st) || make_selection(&c, argc, argv, &sel))
 		goto out;
 	out = hq_out_new(stdout, c.has_format && c.shape == SHAPE_ROWS ? c.format
 	    : HQ_FMT_AUTO);
 	if (c.list)
-		status = run_list(s, out);
+		status = run_list(st.store, out);
 	else if (strcmp(argv[0], "workouts") == 0)
-		status = run_workouts(s, &c, argc, &sel, cfg, out);
-	else if (hq_select_config(&sel, cfg, &e))
+		status = run_workouts(st.store, &c, argc, &sel, st.cfg, out);
+	else if (hq_select_config(&sel, st.cfg, &e))
 		hq_warn("%s", e.msg);
 	else if (strcmp(argv[0], "workout") == 0)
-		status = run_workout(s, &c, argc, argv, &sel, cfg, out);
+		status = run_workout(st.store, &c, argc, argv, &sel, st.cfg, out);
 	else
-		status = run_rows(s, &c, &sel, NULL, NULL, out);
+		status = run_rows(st.store, &c, &sel, NULL, NULL, out);
 out:
 	if (out && hq_out_free(out) && status != 2) {
 		hq_warn("write error");
@@ -649,7 +633,6 @@ out:
 	hq_select_free(&sel);
 	free(c.where);
 	free(c.when);
-	hq_config_free(cfg);
-	hq_store_close(s);
+	hq_start_end(&st);
 	return hq_finish(status);
 }

@@ -4,7 +4,7 @@
 set -eu
 PKGS="gcc make pkg-config libc6-dev
 libsqlite3-dev libxml2-dev libcjson-dev libcurl4-openssl-dev libarchive-dev
-zlib1g-dev
+libsodium-dev libzstd-dev zlib1g-dev zstd curl
 sqlite3 libxml2-utils libarchive-tools python3 perl tzdata time valgrind
 groff-base tmux zsh fish faketime"
 
@@ -13,7 +13,20 @@ for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
 		missing="$missing $p"
 done
-[ -z "$missing" ] && exit 0
+# node and npm from Debian unless a node with its npm is there already
+command -v npm >/dev/null 2>&1 || missing="$missing nodejs npm"
+# hq-archive's tests run a real S3 server from npm (tests/s3, pinned in
+# its package-lock.json)
+s3() {
+	[ -d tests/s3/node_modules/@20minutes/s3rver ] && return 0
+	echo "deps: npm ci in tests/s3" >&2
+	(cd tests/s3 && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+}
+cd "$(dirname "$0")/.."
+if [ -z "$missing" ]; then
+	s3
+	exit 0
+fi
 echo "deps: installing$missing" >&2
 if [ "$(id -u)" -eq 0 ]; then
 	SUDO=
@@ -27,3 +40,4 @@ export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 # shellcheck disable=SC2086
 $SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
+s3

@@ -48,16 +48,18 @@ my @graph = (
 	['read',     'read',      [qw(base format store)]],
 	['query',    'query',     [qw(base out store)]],
 	['agent',    'agent',     [qw(base store)]],
-	['analyze',  'analyze',   [qw(base out format store read query)]],
+	['archive',  'archive',   [qw(base store)]],
+	['analyze',  'analyze',   [qw(base out format store query)]],
 	['cli',      'cli',       [qw(base store query analyze agent)]],
 );
 # Headers of include/hq/ with no lib/.../x.c of the same name: their layer.
 my %header = (llm_provider => 'agent', ingest_int => 'store',
-	applehealth_int => 'read', query_int => 'query', svg_int => 'out');
+	applehealth_int => 'read', query_int => 'query', svg_int => 'out',
+	opts_int => 'base');
 # Headers of include/hq/ that only their own layer includes (as curl's
 # vtls_int.h); a header kept inside lib/LAYER/ is internal too.
 my %internal = map { $_ => 1 } qw(llm_provider ingest_int applehealth_int
-	query_int svg_int athlete_cache);
+	query_int svg_int athlete_cache opts_int);
 
 my (%dir, %layer_in, %may);   # layer => folder, folder => layer, layer => {layer}
 for my $g (@graph) {

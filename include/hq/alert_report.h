@@ -3,8 +3,8 @@
  * rules over the store, the rows written.
  *
  * Over local days [from, to]: each baseline rule's metric (resting heart
- * rate, HRV, sleep) as hq-query --by day gives its days (correlate.h's
- * hq_corr_load: dedup, nights keyed by the morning they end, a night
+ * rate, HRV, sleep) as hq-query --by day gives its days (daily.h's
+ * hq_daily_load: dedup, nights keyed by the morning they end, a night
  * still going on left out), read from the 28 days before from, so that
  * the first day has its baseline; every lab result (hq-report trend
  * labs' rows, each test's) whose collection falls on a local day of the

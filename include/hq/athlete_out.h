@@ -17,6 +17,7 @@
 #include <stdio.h>
 
 #include "hq/athlete.h"
+#include "hq/config.h"
 #include "hq/err.h"
 #include "hq/output.h"
 #include "hq/store.h"
@@ -38,11 +39,12 @@ struct hq_athlete_ask {
 	long last;                      /* compare --last */
 };
 
-/* The settings: [athlete] of the config (path NULL: the usual one), then
- * flags[key] (NULL: not given) named as typed in flag_names[key] (NULL: --max-hr...), then the
- * defaults from s. -1 with e ("--ftp 0: expected ...", "--max-hr 50 is not
- * above ..."). */
-int hq_athlete_setup(struct hq_athlete *a, struct hq_store *s,
+/* The settings: [athlete] of cfg (the command's configuration, loaded
+ * once), then flags[key] (NULL: not given) named as typed in
+ * flag_names[key] (NULL: --max-hr...), then the defaults from s. -1 with
+ * e ("--ftp 0: expected ...", "--max-hr 50 is not above ..."). */
+int hq_athlete_setup(struct hq_athlete *a, const struct hq_config *cfg,
+    struct hq_store *s,
     const char *const flags[HQ_ATH_NKEYS],
     const char *const flag_names[HQ_ATH_NKEYS], struct hq_err *e);
 

@@ -1,16 +1,12 @@
 /*
- * correlate — does one thing move with another? Daily series, paired by
- * day, and the statistics of the pairs (stats.h): hq-correlate's engine.
+ * correlate — does one thing move with another? Daily series (daily.h),
+ * paired by day, and the statistics of the pairs (stats.h): hq-correlate's
+ * engine.
  *
- * A series is one value per local day, a day without data absent (never
- * 0). It comes from an operand:
- *   a metric, with an optional daily aggregate ("glucose.max", "steps"):
- *     read from the store through lib/select, so its days are exactly
- *     hq-query METRIC --by day's (device dedup, nights keyed by the
- *     morning they end, local days in the zone);
- *   a file of hq-query day rows ("-" is stdin): one metric, "period" a
- *     date, "value" the day's value; its other numeric fields (max, n...)
- *     are kept for conditions that name the file's metric.
+ * An operand is a metric with an optional daily aggregate ("glucose.max",
+ * "steps"), loaded from the store (hq_daily_load), or a file of hq-query
+ * day rows ("-" is stdin; hq_daily_read), whose numeric fields (max, n...)
+ * are kept for conditions that name the file's metric.
  *
  * Pairing: A on day D with B on day D + lag. The night after D (--night)
  * is, for a sleep metric, the night dated D + 1 (lag 1); for another
@@ -21,9 +17,7 @@
  * source (select.h) that reads the files given and else the store; a day
  * on which a condition's metric has no value is in neither group.
  *
- * Memory: a struct hq_corr_series owns its arrays (hq_corr_series_free);
- * so do pairs and groups. struct hq_corr_store borrows the store and the
- * selection its settings come from; they must outlive it.
+ * Memory: pairs, groups and rankings own their arrays (their _free).
  */
 #ifndef HQ_CORRELATE_H
 #define HQ_CORRELATE_H
@@ -34,6 +28,7 @@
 #include <stdio.h>
 
 #include "hq/buf.h"
+#include "hq/daily.h"
 #include "hq/err.h"
 #include "hq/expr.h"
 #include "hq/output.h"
@@ -41,77 +36,14 @@
 #include "hq/stats.h"
 #include "hq/store.h"
 
-/* The hours of a night window for metrics that are not sleep: 18:00 on D
- * to 12:00 on D + 1. */
-#define HQ_CORR_NIGHT_FROM 18
-#define HQ_CORR_NIGHT_TO 12
-
-struct hq_corr_series {
-	char metric[128];      /* as the rows name it: "blood_glucose" */
-	char agg[8];           /* the daily aggregate of v: "max" */
-	int agg_default;       /* agg is the metric's default (sum, avg) */
-	char unit[32];
-	char identifier[256];  /* as stored; one identifier is one family */
-	int nights;            /* sleep: day D is the morning a night ends */
-	int window;            /* v is of 18:00 on D to 12:00 on D + 1 */
-	const char *path;      /* a file's name (borrowed); NULL: the store */
-	int64_t *days;         /* local day numbers, ascending, each once */
-	double *v;
-	size_t n;
-	/* a file's numeric fields, for conditions: fv[i * nfields + j] is
-	 * field j on days[i], NaN when that row has none */
-	char (*fields)[32];
-	size_t nfields;
-	double *fv;
-};
-void hq_corr_series_free(struct hq_corr_series *s);
-
 /* Whether an operand names a file: "-", a path with a '/', or a name
  * ending in .jsonl or .json (write ./name for any other file). */
 int hq_corr_is_file(const char *operand);
 
-/* A metric operand split: "glucose.max" into "glucose" and max. 0, or -1
- * with e saying which aggregation is unknown. has_agg 0: the default. */
-int hq_corr_parse_operand(const char *operand, char *metric, size_t n,
-    struct hq_agg *agg, int *has_agg, struct hq_err *e);
-
-/* Read a file of hq-query day rows (dayrows.h, which bounds it) as a
- * series: 0, or -1 with e naming file:line (not JSON, two metrics, a
- * period that is not a day, a day twice, a line too long, too many
- * rows). */
-int hq_corr_read_file(const char *path, struct hq_corr_series *s,
-    struct hq_err *e);
-
-/* The store as a source of series: priority, sleep cutoff and rollups
- * from sel (hq_select_config), its range and metrics ignored. */
-struct hq_corr_store {
-	struct hq_store *s;
-	const struct hq_select *settings;
-};
-
-/* Days [from_day, to_day], inclusive; INT64_MIN/INT64_MAX: open. */
-struct hq_corr_span {
-	int64_t from_day, to_day;
-};
-
-/* Load a metric operand's daily series for pairing with A's days in
- * span: B's days D + lag (lag 0 for A itself); with night, a sleep
- * metric's nights dated D + 1, or another metric's night windows of the
- * days D themselves. 0, or -1 with e set ("unknown metric 'x' (did you
- * mean y?)"). */
-int hq_corr_load(const struct hq_corr_store *cs, const char *operand,
-    struct hq_corr_span span, int lag, int night, struct hq_corr_series *s,
-    struct hq_err *e);
-
-/* The identifier a metric operand is stored under (its family), without
- * loading it: 0, or -1 with e set. */
-int hq_corr_identifier(const struct hq_corr_store *cs, const char *operand,
-    char *buf, size_t n, struct hq_err *e);
-
 /* How a loaded B pairs: *shift is added to A's day to find B's (0 for
  * night windows, which are keyed by D), *reported is the row's lag (the
  * days B follows A: 1 for any night). */
-void hq_corr_lag(const struct hq_corr_series *b, int lag, int night,
+void hq_corr_lag(const struct hq_daily *b, int lag, int night,
     int *reported, int *shift);
 
 /* ---- pairs ------------------------------------------------------------ */
@@ -122,8 +54,8 @@ struct hq_corr_pairs {
 	size_t n;
 };
 /* A's days in [span.from_day, span.to_day] that have a B on day + shift. */
-void hq_corr_pair(const struct hq_corr_series *a,
-    const struct hq_corr_series *b, int shift, struct hq_corr_span span,
+void hq_corr_pair(const struct hq_daily *a,
+    const struct hq_daily *b, int shift, struct hq_daily_span span,
     struct hq_corr_pairs *p);
 void hq_corr_pairs_free(struct hq_corr_pairs *p);
 
@@ -179,8 +111,8 @@ int hq_corr_groups_serial(const struct hq_corr_groups *g);
  * metric is read from the store as hq-query's --when reads it. The files
  * and store are borrowed; hq_corr_daysrc_free. */
 void hq_corr_daysrc(struct hq_select_daysrc *src,
-    struct hq_corr_series *const *files, size_t nfiles,
-    const struct hq_corr_store *cs, const struct hq_select *range);
+    struct hq_daily *const *files, size_t nfiles,
+    const struct hq_daily_store *cs, const struct hq_select *range);
 void hq_corr_daysrc_free(struct hq_select_daysrc *src);
 
 /* ---- --against ---------------------------------------------------------- */
@@ -194,16 +126,16 @@ void hq_corr_rank(struct hq_corr_result *r, size_t *idx, size_t n,
 /* Whether a metric stored under identifier is of a's family (--against
  * leaves it out): the same identifier (sleep and its stages, in bed,
  * awake; heart_rate and heart_rate.max). */
-int hq_corr_same_family(const struct hq_corr_series *a, const char *identifier);
+int hq_corr_same_family(const struct hq_daily *a, const char *identifier);
 
 /* ---- the questions, run ------------------------------------------------------ */
 
 /* --when: B paired with A's days (lag, or the night after), split by the
  * conditions on A's day, read from the files among a and b and from the
  * store. 0, or -1 with e set (a condition's unknown metric or field). */
-int hq_corr_when(const struct hq_corr_store *cs, struct hq_corr_series *a,
-    struct hq_corr_series *b, struct hq_expr *const *conds, size_t nconds,
-    struct hq_corr_span span, int lag, int night, struct hq_corr_groups *g,
+int hq_corr_when(const struct hq_daily_store *cs, struct hq_daily *a,
+    struct hq_daily *b, struct hq_expr *const *conds, size_t nconds,
+    struct hq_daily_span span, int lag, int night, struct hq_corr_groups *g,
     struct hq_err *e);
 
 /* --against: A paired with each metric against names ("all": every metric
@@ -211,38 +143,38 @@ int hq_corr_when(const struct hq_corr_store *cs, struct hq_corr_series *a,
  * those with fewer than min_n pairs or no defined statistic; ranked
  * (hq_corr_rank). b[i] names result r[i] (its days are not kept). */
 struct hq_corr_ranking {
-	struct hq_corr_series *b;
+	struct hq_daily *b;
 	struct hq_corr_result *r;
 	size_t n;                   /* tested */
 	int lag;                    /* as rows report it */
 	char **names;               /* the candidates */
 	size_t nnames;
 };
-int hq_corr_against(const struct hq_corr_store *cs, const struct hq_corr_series *a,
-    const char *against, struct hq_corr_span span, int lag, int night,
+int hq_corr_against(const struct hq_daily_store *cs, const struct hq_daily *a,
+    const char *against, struct hq_daily_span span, int lag, int night,
     long min_n, int pearson, struct hq_corr_ranking *rk, struct hq_err *e);
 void hq_corr_ranking_free(struct hq_corr_ranking *rk);
 
 /* ---- rows and charts --------------------------------------------------------- */
 
 /* A pair row (SPEC's fields); with tested >= 0, also tested and p_adj. */
-void hq_corr_row_pair(struct hq_out *o, const struct hq_corr_series *a,
-    const struct hq_corr_series *b, int lag, const struct hq_corr_result *r,
+void hq_corr_row_pair(struct hq_out *o, const struct hq_daily *a,
+    const struct hq_daily *b, int lag, const struct hq_corr_result *r,
     long tested);
 /* --against as a table keeps what fits 80 columns: b, b_agg, n, rho,
  * rho_p, r, p_adj. */
-void hq_corr_row_ranked(struct hq_out *o, const struct hq_corr_series *b,
+void hq_corr_row_ranked(struct hq_out *o, const struct hq_daily *b,
     const struct hq_corr_result *r);
 /* A row of --when. */
-void hq_corr_row_groups(struct hq_out *o, const struct hq_corr_series *a,
-    const struct hq_corr_series *b, const char *condition, int lag,
+void hq_corr_row_groups(struct hq_out *o, const struct hq_daily *a,
+    const struct hq_daily *b, const char *condition, int lag,
     const struct hq_stats_welch *w);
 /* The pairs as a scatter with the least-squares line; the groups as two
  * strips with their means. 0, or -1 on a write error. */
-int hq_corr_svg_pairs(FILE *fp, const struct hq_corr_series *a,
-    const struct hq_corr_series *b, int lag, int night,
+int hq_corr_svg_pairs(FILE *fp, const struct hq_daily *a,
+    const struct hq_daily *b, int lag, int night,
     const struct hq_corr_pairs *p, const struct hq_corr_result *r, int pearson);
-int hq_corr_svg_groups(FILE *fp, const struct hq_corr_series *b,
+int hq_corr_svg_groups(FILE *fp, const struct hq_daily *b,
     const char *condition, int lag, int night, const struct hq_corr_groups *g,
     const struct hq_stats_welch *w);
 
@@ -252,19 +184,19 @@ int hq_corr_svg_groups(FILE *fp, const struct hq_corr_series *b,
  * day", "the next day", "2 days later", "the day before". */
 void hq_corr_timing(int lag, int night, char *buf, size_t n);
 /* "blood glucose (max)": a series as a sentence names it. */
-void hq_corr_label(const struct hq_corr_series *s, char *buf, size_t n);
+void hq_corr_label(const struct hq_daily *s, char *buf, size_t n);
 /* One plain sentence about a pair row, its last word a period:
  * direction, size with units, p, n, and that it is an association; for a
  * link between serially correlated series (hq_corr_serial), that the
  * days are not independent and about how many independent days n is
  * worth. */
-void hq_corr_sentence_pair(struct hq_buf *b, const struct hq_corr_series *a,
-    const struct hq_corr_series *bs, int lag, int night,
+void hq_corr_sentence_pair(struct hq_buf *b, const struct hq_daily *a,
+    const struct hq_daily *bs, int lag, int night,
     const struct hq_corr_result *r, int pearson);
 /* The same for two groups: the difference in B's unit, means and
  * medians, p, g, n of each; for serially correlated days
  * (hq_corr_groups_serial), the same warning as for pairs. */
-void hq_corr_sentence_groups(struct hq_buf *b, const struct hq_corr_series *bs,
+void hq_corr_sentence_groups(struct hq_buf *b, const struct hq_daily *bs,
     const char *condition, int lag, int night,
     const struct hq_corr_groups *g, const struct hq_stats_welch *w);
 /* One of --against's rows, ranked: "2. resting heart rate the same day:
@@ -274,7 +206,7 @@ void hq_corr_sentence_groups(struct hq_buf *b, const struct hq_corr_series *bs,
  * series (hq_corr_serial) adds ", worth about 60 independent" to n and
  * returns 1 (else 0); then the caller adds hq_corr_serial_note() once. */
 int hq_corr_sentence_against(struct hq_buf *b, size_t rank,
-    const struct hq_corr_series *a, const struct hq_corr_series *bs, int lag,
+    const struct hq_daily *a, const struct hq_daily *bs, int lag,
     int night, const struct hq_corr_result *r, int pearson);
 /* " The days are not independent (why), so p is smaller than it should
  * be: the n days are worth about n_eff independent ones." (a space

@@ -4,7 +4,7 @@
  * (the export's ActivitySummary, as the store keeps it), each over its
  * daily values, into rows goal, period, target, actual, pct, met, streak.
  *
- * Daily values are hq-query --by day's (correlate.h's hq_corr_load: the
+ * Daily values are hq-query --by day's (daily.h's hq_daily_load: the
  * same selection, dedup, nights and local days), read from the first
  * data on, so that streaks count the periods before from. The rings are
  * three goals per day, `move` (kcal), `exercise` (min) and `stand` (h),

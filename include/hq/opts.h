@@ -45,6 +45,8 @@
 #include <getopt.h>
 #include <stdio.h>
 
+#include "hq/number.h"
+
 enum hq_opt_type {
 	HQ_OPT_FLAG,    /* no argument; boolean in the schema */
 	HQ_OPT_STRING,
@@ -57,6 +59,7 @@ enum hq_opt_type {
 /* Ids for long-only options start here; short options use their letter
  * ('h' is --help's). */
 #define HQ_OPT_LONG 256
+
 
 struct hq_opt {
 	int id;                 /* what hq_opts_parse returns: 'q' or HQ_OPT_LONG + n */
@@ -73,6 +76,31 @@ struct hq_opt {
 	const char *accept;
 	const char *tool_help;  /* for the model; NULL: help is used */
 	int tool;               /* exposed in --tool-schema */
+};
+
+/*
+ * A command with subcommands (hq_cmd_info.subcmds): the ones an option
+ * goes with, by name, '|' between ("cgm|trend labs"), or an enum's
+ * choice that goes with fewer than the option does (choice "svg": the
+ * reports that draw). Beside the option table rather than in its entries,
+ * whose every other command would have to spell the fields out. An option
+ * not listed goes with every subcommand. hq_opts_subcmd refuses the
+ * others ("--unit does not go with 'cgm'", "--format svg does not go with
+ * 'list'"), and the completion offers, after a subcommand, only its own.
+ */
+struct hq_opt_subs {
+	const char *name;       /* the option, without dashes */
+	const char *choice;     /* NULL: the option itself */
+	const char *subs;
+};
+
+/* A subcommand: the words that name it ("latest labs", "cgm") and the
+ * operands after them. A name of two words is a verb and a kind: the
+ * completion offers the verbs, then the kinds of the verb typed. */
+struct hq_subcmd {
+	const char *name;
+	const char *usage;      /* "latest labs [TEST...]" */
+	int min, max;           /* operands after the name; max -1: any */
 };
 
 /*
@@ -160,9 +188,17 @@ struct hq_cmd_info {
 	/* Completes an operand (see struct hq_complete); NULL: files when
 	 * positional is "files", else nothing. */
 	void (*complete_operand)(const struct hq_complete *c);
-	/* Whether the completion offers option o after the operands typed
-	 * so far (c->operands: a subcommand's own options); NULL: all. */
-	int (*complete_offers)(const struct hq_complete *c, const struct hq_opt *o);
+	/* The subcommands (hq_opts_subcmd), ending with a NULL name; NULL:
+	 * none. The completion offers their words before complete_operand's
+	 * values, and after them only the options (and choices) that go with
+	 * the one typed. */
+	const struct hq_subcmd *subcmds;
+	/* The options (and choices) that go with some subcommands only,
+	 * ending with a NULL name; NULL: every option goes with every one. */
+	const struct hq_opt_subs *opt_subs;
+	/* What a subcommand is called in messages ("no such report 'x y'");
+	 * NULL: "subcommand". */
+	const char *subcmd_noun;
 	/* Writes more of --help after the options (subcommands); NULL: none. */
 	void (*help_more)(FILE *fp);
 	/* Options end at the first operand, which with all that follows is
@@ -192,6 +228,10 @@ struct hq_opts {
 	int status;
 	/* private */
 	int started, done;
+	/* the command's options given (by index in cmd->opts), and the
+	 * choice of an HQ_OPT_ENUM given last; for hq_opts_subcmd */
+	unsigned char given[HQ_OPTS_MAX];
+	int given_choice[HQ_OPTS_MAX];
 	struct option longopts[HQ_OPTS_MAX + 1];
 	char shortopts[2 * HQ_OPTS_MAX + 2];
 };
@@ -212,6 +252,17 @@ int hq_opts_parse(struct hq_opts *p);
 void hq_opts_usage_error(const struct hq_cmd_info *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/*
+ * Once hq_opts_parse has returned 0, for a command with subcommands: the
+ * one the operands name (p->argv[p->optind]...), checked: its index in
+ * p->cmd->subcmds, *used the words that name it; or -1 after a usage
+ * error: no subcommand, an unknown one (the nearest said, else the
+ * list), too few or too many operands ("usage: hq-x SUB..."), an option
+ * given that does not go with it ("--unit does not go with 'cgm'", an
+ * enum's choice: "--format svg does not go with 'list'").
+ */
+int hq_opts_subcmd(struct hq_opts *p, int *used);
+
 void hq_opts_help(const struct hq_cmd_info *c, FILE *fp);
 void hq_opts_tool_schema(const struct hq_cmd_info *c, FILE *fp);
 void hq_opts_version(const struct hq_cmd_info *c, FILE *fp);
@@ -223,11 +274,6 @@ const struct hq_opt *hq_opts_find(const struct hq_cmd_info *c, int id);
  * subcommand's table. */
 void hq_opts_complete(const struct hq_cmd_info *c, int argc, char **argv,
     FILE *out);
-
-/* Strict number parsing for option values: 0, or -1 when s is not wholly a
- * number within [min, max]. */
-int hq_opts_parse_long(const char *s, long min, long max, long *out);
-int hq_opts_parse_double(const char *s, double *out);
 
 /*
  * The options the commands share, written once: a command's table lists
@@ -249,21 +295,5 @@ extern const char hq_opt_db_help[], hq_opt_tz_help[], hq_opt_tz_tool_help[];
 	{ (id), "to", HQ_OPT_STRING, "DATE", (help), NULL, (tool_help), 1 }
 #define HQ_OPT_FORMAT(id, help, choices) \
 	{ (id), "format", HQ_OPT_ENUM, "FMT", (help), (choices), NULL, 0 }
-
-/* hq's one number syntax, wherever a number is typed (options, --when and
- * --where, a model's tool arguments): decimal only, [+-]digits[.digits]
- * or [+-].digits, with an optional exponent e[+-]digits; never hex
- * (0x10), inf, infinity or nan, which strtod() takes. The number must be
- * finite and representable: 1e400 (and 1e-400, which underflows) are out
- * of range. hq_opts_scan_number() reads the number at the start of s and
- * sets *end past it: 0; HQ_NUM_SYNTAX when s does not start with a
- * decimal number or one runs on into letters (0x10, 1e, 5abc);
- * HQ_NUM_RANGE when it is out of range. */
-#define HQ_NUM_SYNTAX (-1)
-#define HQ_NUM_RANGE (-2)
-int hq_opts_scan_number(const char *s, const char **end, double *out);
-/* The same number followed at once by a unit (2km, 7h, 1.5e3m): *end at
- * the unit. Same returns. */
-int hq_opts_scan_quantity(const char *s, const char **end, double *out);
 
 #endif

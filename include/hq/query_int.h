@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hq/output.h"
 #include "hq/query.h"
 
 /* Where rows go: the caller's function, one row at a time. stop is set
@@ -117,6 +118,27 @@ int hq_query_rollup_eligible(const struct hq_query *q, int *vals);
 int hq_query_run_rollup(struct hq_store *s, const struct hq_query *q,
     const int64_t ids[2], int64_t source_id, int vals, int quarters,
     struct emit *em, struct hq_err *e);
+
+/* What workout.c and workout_detail.c share: a column as a number (NaN
+ * when NULL) or as text ("" when NULL); v rounded to decimals; v from
+ * unit from to unit to (NaN when it cannot be). */
+double hq_workout_col_num(sqlite3_stmt *st, int i);
+const char *hq_workout_col_text(sqlite3_stmt *st, int i);
+double hq_workout_round(double v, int decimals);
+double hq_workout_convert(double v, const char *from, const char *to);
+
+/* A workout's record, the parts read apart from its row
+ * (workout_detail.c), as fields of the row being written: its events
+ * (counts by kind, the time paused up to end), its metadata (the ascent
+ * of workout ascent_from when it has none, 0: none), its route's summary
+ * (the route it takes from another, HQ_WORKOUT_FILLED; none without a
+ * route). 0, or -1 with e. */
+int hq_workout_out_events(struct hq_store *s, int64_t id, int64_t end,
+    struct hq_out *out, struct hq_err *e);
+int hq_workout_out_metadata(struct hq_store *s, int64_t id,
+    int64_t ascent_from, struct hq_out *out, struct hq_err *e);
+int hq_workout_out_route(struct hq_store *s, int64_t id, struct hq_out *out,
+    struct hq_err *e);
 
 /* --where on workouts (workout_where.c): the expressions srcs[0..n),
  * each name one of fields[0..nfields) (no metric., no [day]); NULL with e

@@ -1,6 +1,6 @@
 /*
  * trend_out — hq-report trend METRIC: a metric's daily values, read as
- * hq-query METRIC --by day reads them (hq_corr_load: one code path for
+ * hq-query METRIC --by day reads them (hq_daily_load: one code path for
  * dedup, nights and local days), through the trend engine (trend.h), as
  * one row: metric, from, to, n, slope_per_week, ci_low, ci_high, tau, p,
  * unit. A table (a terminal) adds one sentence under the row, with
@@ -18,13 +18,13 @@
 #include <stdint.h>
 
 #include "hq/buf.h"
-#include "hq/correlate.h"
+#include "hq/daily.h"
 #include "hq/err.h"
 #include "hq/output.h"
 #include "hq/trend.h"
 
 /* Days [from_day, to_day] (INT64_MIN/INT64_MAX: open). */
-int hq_trend_metric_out(const struct hq_corr_store *cs, const char *metric,
+int hq_trend_metric_out(const struct hq_daily_store *ds, const char *metric,
     int64_t from_day, int64_t to_day, struct hq_out *o, struct hq_err *e);
 
 /* The sentence: "resting heart rate went up by 0.12 count/min a week

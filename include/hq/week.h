@@ -6,7 +6,7 @@
  * computes it:
  *
  *   steps, sleep, resting_heart_rate, hrv, active_energy, exercise_time,
- *   weight   the daily values of hq-query METRIC --by day (hq_corr_load:
+ *   weight   the daily values of hq-query METRIC --by day (hq_daily_load:
  *            rollups, dedup, nights keyed by the morning they end, local
  *            days), per week by goals.c's rule (hq_goal_figure_over):
  *            steps, sleep, rhr, hrv, active energy the average of the
@@ -39,7 +39,7 @@
 #include "hq/output.h"
 #include "hq/store.h"
 
-struct hq_corr_store;      /* correlate.h (which athlete.h cannot meet) */
+struct hq_daily_store;      /* daily.h (which athlete.h cannot meet) */
 
 #define HQ_WEEK_SPAN 13       /* the week and the 12 before it */
 #define HQ_WEEK_MEASURES 14
@@ -103,7 +103,7 @@ int hq_week_parse(const char *arg, int64_t now, int64_t *monday,
  * (w->note says it, for the command to warn: the rest of the week still
  * stands). 0; 1 when the week begins after the newest data or today (e
  * says so: a future week has no rows); -1 with e set. */
-int hq_week_run(const struct hq_corr_store *cs, const struct hq_config *cfg,
+int hq_week_run(const struct hq_daily_store *ds, const struct hq_config *cfg,
     int64_t monday, int64_t now, struct hq_week *w, struct hq_err *e);
 
 /* The week's goals (the config's [goals] and Apple's rings, as hq-report
@@ -111,7 +111,7 @@ int hq_week_run(const struct hq_corr_store *cs, const struct hq_config *cfg,
  * alerts over the week's days), for the page: one mail says it all. A
  * config whose goals do not read leaves the goals out (w->goals_note says
  * why) and the rest stands. 0, or -1 with e set. hq_week_done frees them. */
-int hq_week_goals_alerts(const struct hq_corr_store *cs,
+int hq_week_goals_alerts(const struct hq_daily_store *ds,
     const struct hq_config *cfg, int64_t now, struct hq_week *w,
     struct hq_err *e);
 void hq_week_done(struct hq_week *w);

@@ -56,11 +56,4 @@ void hq_zone_note(const struct hq_zone_choice *z, char *buf, size_t n);
 void hq_zone_offset_note(const char *file, int stated_min, int zone_min,
     char *buf, size_t n);
 
-/* What every reading command does first: the configuration's warnings
- * said (hq_warn), the zone chosen (hq_zone_choose) and, when the data
- * chose it and standard error is a terminal, the note said. 0, or -1
- * after a message. */
-int hq_zone_setup(const char *option, const struct hq_config *cfg,
-    struct hq_store *s);
-
 #endif

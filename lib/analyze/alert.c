@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "hq/alert.h"
+#include "hq/daily.h"
 #include "hq/time.h"
 
 /* hq-report alerts' rules per measure (SPEC.md): z against the 28 days
@@ -39,28 +40,12 @@ hq_alert_rule_fires(const struct hq_alert_rule *r, double z)
 	return r->direction > 0 ? z >= r->z : z <= -r->z;
 }
 
-/* The first index whose day is >= d (day[] ascending). */
-static size_t
-lower_bound(const int64_t *day, size_t n, int64_t d)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (day[mid] < d)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 void
 hq_alert_baseline(const int64_t *day, const double *v, size_t n, int64_t d,
     double value, struct hq_alert_baseline *b)
 {
-	size_t from = lower_bound(day, n, d - HQ_ALERT_BASELINE_DAYS);
-	size_t to = lower_bound(day, n, d);   /* days before d: [from, to) */
+	size_t from = hq_daily_lower(day, n, d - HQ_ALERT_BASELINE_DAYS);
+	size_t to = hq_daily_lower(day, n, d);   /* days before d: [from, to) */
 	double sum = 0, ss = 0, min = INFINITY, max = -INFINITY;
 
 	b->n = (int)(to - from);
@@ -93,7 +78,7 @@ hq_alert_scan(const struct hq_alert_rule *r, const char *unit,
 {
 	long count = 0;
 
-	for (size_t i = lower_bound(day, n, from); i < n && day[i] <= to; i++) {
+	for (size_t i = hq_daily_lower(day, n, from); i < n && day[i] <= to; i++) {
 		struct hq_alert_baseline b;
 		struct hq_alert a;
 		hq_alert_baseline(day, v, n, day[i], v[i], &b);

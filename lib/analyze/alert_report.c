@@ -8,7 +8,7 @@
 #include "hq/alert_report.h"
 #include "hq/buf.h"
 #include "hq/cgm_report.h"
-#include "hq/correlate.h"
+#include "hq/daily.h"
 #include "hq/horizon.h"
 #include "hq/report_read.h"
 #include "hq/rowdesc.h"
@@ -65,17 +65,17 @@ static int
 baselines(struct hq_store *s, const struct hq_select *settings, int64_t from,
     int64_t to, struct alerts *al, struct hq_err *e)
 {
-	struct hq_corr_store cs = { s, settings };
-	struct hq_corr_span span = { from - HQ_ALERT_BASELINE_DAYS, to };
+	struct hq_daily_store ds = { s, settings };
+	struct hq_daily_span span = { from - HQ_ALERT_BASELINE_DAYS, to };
 	const struct hq_alert_rule *r;
 
 	al->rank = 0;
 	for (size_t i = 0; (r = hq_alert_rule_at(i)); i++) {
-		struct hq_corr_series sr;
-		if (hq_corr_load(&cs, r->metric, span, 0, 0, &sr, e))
+		struct hq_daily sr;
+		if (hq_daily_load(&ds, r->metric, span, 0, 0, &sr, e))
 			return -1;
 		hq_alert_scan(r, sr.unit, sr.days, sr.v, sr.n, from, to, keep, al);
-		hq_corr_series_free(&sr);
+		hq_daily_free(&sr);
 	}
 	return 0;
 }

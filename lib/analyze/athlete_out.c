@@ -23,19 +23,12 @@
 /* ---- settings and operands ------------------------------------------------ */
 
 int
-hq_athlete_setup(struct hq_athlete *a, struct hq_store *s,
-    const char *const flags[HQ_ATH_NKEYS],
+hq_athlete_setup(struct hq_athlete *a, const struct hq_config *cfg,
+    struct hq_store *s, const char *const flags[HQ_ATH_NKEYS],
     const char *const flag_names[HQ_ATH_NKEYS], struct hq_err *e)
 {
-	struct hq_config *cfg;
-	int rc;
-
 	hq_athlete_init(a);
-	if (!(cfg = hq_config_load(NULL, e)))
-		return -1;
-	rc = hq_athlete_resolve(a, cfg, flags, flag_names, s, e);
-	hq_config_free(cfg);
-	return rc;
+	return hq_athlete_resolve(a, cfg, flags, flag_names, s, e);
 }
 
 int

@@ -8,22 +8,11 @@
 #include "hq/buf.h"
 #include "hq/catalog.h"
 #include "hq/correlate.h"
-#include "hq/dayrows.h"
 #include "hq/query.h"
 #include "hq/term.h"
 #include "hq/time.h"
 
-/* ---- series and operands -------------------------------------------------- */
-
-void
-hq_corr_series_free(struct hq_corr_series *s)
-{
-	free(s->days);
-	free(s->v);
-	free(s->fields);
-	free(s->fv);
-	memset(s, 0, sizeof *s);
-}
+/* ---- operands ------------------------------------------------------------ */
 
 int
 hq_corr_is_file(const char *operand)
@@ -35,220 +24,8 @@ hq_corr_is_file(const char *operand)
 	    (n > 5 && strcmp(operand + n - 5, ".json") == 0);
 }
 
-int
-hq_corr_parse_operand(const char *operand, char *metric, size_t n,
-    struct hq_agg *agg, int *has_agg, struct hq_err *e)
-{
-	const char *dot = strrchr(operand, '.');
-	size_t len = dot ? (size_t)(dot - operand) : strlen(operand);
-
-	*has_agg = 0;
-	if (len == 0 || len >= n) {
-		hq_err_set(e, "'%s' is not a metric name (such as glucose or "
-		    "glucose.max)", operand);
-		return -1;
-	}
-	memcpy(metric, operand, len);
-	metric[len] = '\0';
-	if (!dot)
-		return 0;
-	if (hq_stats_parse_agg(dot + 1, agg)) {
-		hq_err_set(e, "%s: unknown daily aggregate '%s'; use avg, min, max, "
-		    "sum, count, median, stddev, p1..p99, first or last (%s.max)",
-		    operand, dot + 1, metric);
-		return -1;
-	}
-	*has_agg = 1;
-	return 0;
-}
-
-/* Whether agg is what a metric of kind gives without one. */
-static int
-is_default_agg(enum hq_kind kind, const char *agg)
-{
-	struct hq_agg d;
-
-	hq_query_default_agg(kind, &d);
-	return !agg[0] || strcmp(agg, d.name) == 0;
-}
-
-static void
-push_day(struct hq_corr_series *s, size_t *cap, int64_t day, double v)
-{
-	if (s->n == *cap) {
-		*cap = *cap ? *cap * 2 : 256;
-		s->days = hq_xrealloc(s->days, *cap * sizeof *s->days);
-		s->v = hq_xrealloc(s->v, *cap * sizeof *s->v);
-	}
-	s->days[s->n] = day;
-	s->v[s->n++] = v;
-}
-
-/* ---- a file of hq-query day rows (read by lib/read/dayrows.c) ------------- */
-
-int
-hq_corr_read_file(const char *path, struct hq_corr_series *s, struct hq_err *e)
-{
-	const struct hq_metric_info *info;
-	struct hq_dayrows d;
-
-	memset(s, 0, sizeof *s);
-	if (hq_dayrows_read(path, &d, e))
-		return -1;
-	s->path = path;
-	memcpy(s->metric, d.metric, sizeof s->metric);
-	memcpy(s->agg, d.agg, sizeof s->agg);
-	memcpy(s->unit, d.unit, sizeof s->unit);
-	s->days = d.days;
-	s->v = d.v;
-	s->n = d.n;
-	s->fields = d.fields;
-	s->nfields = d.nfields;
-	s->fv = d.fv;
-	if (s->n == 0)   /* every value null: the metric is all there is */
-		return 0;
-	/* What the metric means, as the store would say it. */
-	info = hq_catalog_lookup(s->metric);
-	if (info) {
-		snprintf(s->identifier, sizeof s->identifier, "%s", info->identifier);
-		s->nights = info->kind == HQ_KIND_SLEEP;
-	} else {
-		snprintf(s->identifier, sizeof s->identifier, "%s", s->metric);
-	}
-	s->agg_default = is_default_agg(info ? info->kind
-	    : hq_catalog_guess_kind(s->metric), s->agg);
-	return 0;
-}
-
-/* ---- the store ---------------------------------------------------------- */
-
-struct collect {
-	struct hq_corr_series *s;
-	size_t cap;
-};
-
-static int
-collect_series(void *ctx, const struct hq_select_series *sr, struct hq_err *e)
-{
-	struct hq_corr_series *s = ((struct collect *)ctx)->s;
-
-	(void)e;
-	snprintf(s->metric, sizeof s->metric, "%s", sr->metric->name);
-	snprintf(s->identifier, sizeof s->identifier, "%s", sr->metric->identifier);
-	snprintf(s->unit, sizeof s->unit, "%s", sr->metric->unit);
-	snprintf(s->agg, sizeof s->agg, "%s", sr->aggs[0].name);
-	s->agg_default = is_default_agg(sr->metric->kind, s->agg);
-	s->nights = sr->metric->kind == HQ_KIND_SLEEP;
-	return 0;
-}
-
-static int
-collect_row(void *ctx, const struct hq_select_series *sr, const struct hq_row *r,
-    struct hq_err *e)
-{
-	struct collect *c = ctx;
-
-	(void)sr;
-	(void)e;
-	if (!isnan(r->v[0]))
-		push_day(c->s, &c->cap, r->day, r->v[0]);
-	return 0;
-}
-
-/* Local instants of days [from, to] (inclusive), at hours from_h on the
- * first and to_h on the day after the last. */
-static void
-span_instants(struct hq_corr_span sp, int from_h, int to_h, int64_t *from,
-    int64_t *to)
-{
-	*from = sp.from_day == INT64_MIN ? INT64_MIN : hq_time_day_at(sp.from_day, from_h);
-	*to = sp.to_day == INT64_MAX ? INT64_MAX : hq_time_day_at(sp.to_day + 1, to_h);
-}
-
-static struct hq_corr_span
-span_shift(struct hq_corr_span sp, int by)
-{
-	if (sp.from_day != INT64_MIN)
-		sp.from_day += by;
-	if (sp.to_day != INT64_MAX)
-		sp.to_day += by;
-	return sp;
-}
-
-/* An operand's metric as the store knows it, and its aggregate. */
-static int
-resolve(const struct hq_corr_store *cs, const char *operand, char *metric,
-    size_t n, struct hq_agg *agg, int *has_agg, struct hq_metric_ref *ref,
-    struct hq_err *e)
-{
-	if (hq_corr_parse_operand(operand, metric, n, agg, has_agg, e))
-		return -1;
-	return hq_query_resolve(cs->s, metric, ref, e);
-}
-
-int
-hq_corr_load(const struct hq_corr_store *cs, const char *operand,
-    struct hq_corr_span span, int lag, int night, struct hq_corr_series *s,
-    struct hq_err *e)
-{
-	struct hq_select sel = *cs->settings;   /* borrowed: never freed here */
-	struct hq_metric_ref ref;
-	struct collect c = { s, 0 };
-	struct hq_select_sink sink = { collect_series, collect_row, &c };
-	char metric[128];
-	const char *names[1] = { metric };
-	struct hq_agg agg;
-	int has_agg;
-
-	memset(s, 0, sizeof *s);
-	if (resolve(cs, operand, metric, sizeof metric, &agg, &has_agg, &ref, e))
-		return -1;
-	sel.metrics = names;
-	sel.nmetrics = 1;
-	sel.by = HQ_DAY;
-	sel.whole = 0;
-	sel.naggs = 0;
-	sel.offset = sel.limit = 0;
-	sel.when = sel.where = NULL;
-	sel.nwhen = sel.nwhere = 0;
-	if (has_agg) {
-		sel.aggs[0] = agg;
-		sel.naggs = 1;
-	}
-	if (night && ref.kind != HQ_KIND_SLEEP) {
-		/* the evening and night of day D itself */
-		sel.day_from_hour = HQ_CORR_NIGHT_FROM;
-		sel.day_to_hour = HQ_CORR_NIGHT_TO;
-		span_instants(span, HQ_CORR_NIGHT_FROM, HQ_CORR_NIGHT_TO, &sel.from, &sel.to);
-		s->window = 1;
-	} else {
-		sel.day_from_hour = sel.day_to_hour = 0;
-		span_instants(span_shift(span, night ? 1 : lag), 0, 0, &sel.from, &sel.to);
-	}
-	if (hq_select_run(cs->s, &sel, &sink, e) < 0) {
-		hq_corr_series_free(s);
-		return -1;
-	}
-	return 0;
-}
-
-int
-hq_corr_identifier(const struct hq_corr_store *cs, const char *operand,
-    char *buf, size_t n, struct hq_err *e)
-{
-	struct hq_metric_ref ref;
-	char metric[128];
-	struct hq_agg agg;
-	int has_agg;
-
-	if (resolve(cs, operand, metric, sizeof metric, &agg, &has_agg, &ref, e))
-		return -1;
-	snprintf(buf, n, "%s", ref.identifier);
-	return 0;
-}
-
 void
-hq_corr_lag(const struct hq_corr_series *b, int lag, int night, int *reported,
+hq_corr_lag(const struct hq_daily *b, int lag, int night, int *reported,
     int *shift)
 {
 	*reported = night ? 1 : lag;
@@ -272,8 +49,8 @@ push_pair(struct hq_corr_pairs *p, size_t *cap, int64_t day, double a, double b)
 }
 
 void
-hq_corr_pair(const struct hq_corr_series *a, const struct hq_corr_series *b,
-    int shift, struct hq_corr_span span, struct hq_corr_pairs *p)
+hq_corr_pair(const struct hq_daily *a, const struct hq_daily *b,
+    int shift, struct hq_daily_span span, struct hq_corr_pairs *p)
 {
 	size_t j = 0, cap = 0;
 
@@ -400,7 +177,7 @@ hq_corr_groups_free(struct hq_corr_groups *g)
 /* ---- conditions over files and the store ------------------------------------ */
 
 struct corr_days {
-	struct hq_corr_series *const *files;
+	struct hq_daily *const *files;
 	size_t nfiles;
 	struct hq_select range;             /* a borrowing copy: never freed */
 	struct hq_select_daysrc store;
@@ -408,13 +185,13 @@ struct corr_days {
 
 /* The file a condition's metric names: by the rows' name, or a name the
  * catalog takes for the same metric (glucose for blood_glucose). */
-static const struct hq_corr_series *
+static const struct hq_daily *
 file_for(const struct corr_days *cd, const char *metric)
 {
 	const struct hq_metric_info *m = hq_catalog_lookup(metric);
 
 	for (size_t i = 0; i < cd->nfiles; i++) {
-		const struct hq_corr_series *f = cd->files[i];
+		const struct hq_daily *f = cd->files[i];
 		if (strcmp(f->metric, metric) == 0 ||
 		    (m && m == hq_catalog_lookup(f->metric)))
 			return f;
@@ -424,7 +201,7 @@ file_for(const struct corr_days *cd, const char *metric)
 
 /* The column of a file's field: -1 value, -2 absent, else fields[j]. */
 static int
-file_field(const struct hq_corr_series *f, const char *field)
+file_field(const struct hq_daily *f, const char *field)
 {
 	struct hq_agg a;
 
@@ -442,7 +219,7 @@ static int
 corr_check(void *ctx, const char *metric, const char *field, struct hq_err *e)
 {
 	struct corr_days *cd = ctx;
-	const struct hq_corr_series *f = file_for(cd, metric);
+	const struct hq_daily *f = file_for(cd, metric);
 
 	if (!f)
 		return cd->store.check(cd->store.ctx, metric, field, e);
@@ -466,7 +243,7 @@ corr_load(void *ctx, const char *metric, const char *const *fields,
     struct hq_err *e)
 {
 	struct corr_days *cd = ctx;
-	const struct hq_corr_series *f = file_for(cd, metric);
+	const struct hq_daily *f = file_for(cd, metric);
 
 	if (!f)
 		return cd->store.load(cd->store.ctx, metric, fields, nfields, lag_lo,
@@ -485,8 +262,8 @@ corr_load(void *ctx, const char *metric, const char *const *fields,
 }
 
 void
-hq_corr_daysrc(struct hq_select_daysrc *src, struct hq_corr_series *const *files,
-    size_t nfiles, const struct hq_corr_store *cs, const struct hq_select *range)
+hq_corr_daysrc(struct hq_select_daysrc *src, struct hq_daily *const *files,
+    size_t nfiles, const struct hq_daily_store *cs, const struct hq_select *range)
 {
 	struct corr_days *cd = hq_xcalloc(1, sizeof *cd);
 
@@ -545,7 +322,7 @@ hq_corr_rank(struct hq_corr_result *r, size_t *idx, size_t n, int pearson)
 }
 
 int
-hq_corr_same_family(const struct hq_corr_series *a, const char *identifier)
+hq_corr_same_family(const struct hq_daily *a, const char *identifier)
 {
 	return strcasecmp(a->identifier, identifier) == 0;
 }
@@ -554,7 +331,7 @@ hq_corr_same_family(const struct hq_corr_series *a, const char *identifier)
 
 /* The days conditions read: A's span widened by their day offsets. */
 static void
-condition_range(struct hq_corr_span span, struct hq_expr *const *conds,
+condition_range(struct hq_daily_span span, struct hq_expr *const *conds,
     size_t n, struct hq_select *range)
 {
 	int64_t reach = 0;
@@ -572,12 +349,12 @@ condition_range(struct hq_corr_span span, struct hq_expr *const *conds,
 }
 
 int
-hq_corr_when(const struct hq_corr_store *cs, struct hq_corr_series *a,
-    struct hq_corr_series *b, struct hq_expr *const *conds, size_t nconds,
-    struct hq_corr_span span, int lag, int night, struct hq_corr_groups *g,
+hq_corr_when(const struct hq_daily_store *cs, struct hq_daily *a,
+    struct hq_daily *b, struct hq_expr *const *conds, size_t nconds,
+    struct hq_daily_span span, int lag, int night, struct hq_corr_groups *g,
     struct hq_err *e)
 {
-	struct hq_corr_series *files[2];
+	struct hq_daily *files[2];
 	struct hq_select_daysrc src;
 	struct hq_select_days *days;
 	struct hq_select range;
@@ -623,7 +400,7 @@ add_stored(const char *name, void *ctx)
 
 /* --against's candidates: every metric in the store, or the list. */
 static int
-candidates(const struct hq_corr_store *cs, const char *against,
+candidates(const struct hq_daily_store *cs, const char *against,
     struct hq_corr_ranking *rk, struct hq_err *e)
 {
 	const char *p = against;
@@ -642,8 +419,8 @@ candidates(const struct hq_corr_store *cs, const char *against,
 }
 
 int
-hq_corr_against(const struct hq_corr_store *cs, const struct hq_corr_series *a,
-    const char *against, struct hq_corr_span span, int lag, int night,
+hq_corr_against(const struct hq_daily_store *cs, const struct hq_daily *a,
+    const char *against, struct hq_daily_span span, int lag, int night,
     long min_n, int pearson, struct hq_corr_ranking *rk, struct hq_err *e)
 {
 	size_t *idx = NULL, k = 0;
@@ -656,15 +433,15 @@ hq_corr_against(const struct hq_corr_store *cs, const struct hq_corr_series *a,
 	rk->r = hq_xcalloc(rk->nnames + 1, sizeof *rk->r);
 	idx = hq_xcalloc(rk->nnames + 1, sizeof *idx);
 	for (size_t i = 0; i < rk->nnames; i++) {
-		struct hq_corr_series s;
+		struct hq_daily s;
 		struct hq_corr_pairs p;
 		char id[256];
 		/* A's own family is left out before it costs a query. */
-		if (hq_corr_identifier(cs, rk->names[i], id, sizeof id, e))
+		if (hq_daily_identifier(cs, rk->names[i], id, sizeof id, e))
 			goto fail;
 		if (hq_corr_same_family(a, id))
 			continue;
-		if (hq_corr_load(cs, rk->names[i], span, lag, night, &s, e))
+		if (hq_daily_load(cs, rk->names[i], span, lag, night, &s, e))
 			goto fail;
 		hq_corr_lag(&s, lag, night, &rk->lag, &shift);
 		hq_corr_pair(a, &s, shift, span, &p);
@@ -679,13 +456,13 @@ hq_corr_against(const struct hq_corr_store *cs, const struct hq_corr_series *a,
 			idx[k] = k;
 			k++;
 		} else
-			hq_corr_series_free(&s);
+			hq_daily_free(&s);
 		hq_corr_pairs_free(&p);
 	}
 	rk->n = k;
 	hq_corr_rank(rk->r, idx, k, pearson);
 	/* the series in the results' new order */
-	struct hq_corr_series *b = hq_xcalloc(k + 1, sizeof *b);
+	struct hq_daily *b = hq_xcalloc(k + 1, sizeof *b);
 	for (size_t i = 0; i < k; i++)
 		b[i] = rk->b[idx[i]];
 	free(rk->b);
@@ -703,7 +480,7 @@ void
 hq_corr_ranking_free(struct hq_corr_ranking *rk)
 {
 	for (size_t i = 0; i < rk->n; i++)
-		hq_corr_series_free(&rk->b[i]);
+		hq_daily_free(&rk->b[i]);
 	for (size_t i = 0; i < rk->nnames; i++)
 		free(rk->names[i]);
 	free(rk->names);

@@ -28,8 +28,8 @@ out_day(struct hq_out *o, const char *key, int64_t day)
 }
 
 void
-hq_corr_row_pair(struct hq_out *o, const struct hq_corr_series *a,
-    const struct hq_corr_series *b, int lag, const struct hq_corr_result *r,
+hq_corr_row_pair(struct hq_out *o, const struct hq_daily *a,
+    const struct hq_daily *b, int lag, const struct hq_corr_result *r,
     long tested)
 {
 	hq_out_begin(o);
@@ -59,7 +59,7 @@ hq_corr_row_pair(struct hq_out *o, const struct hq_corr_series *a,
 }
 
 void
-hq_corr_row_ranked(struct hq_out *o, const struct hq_corr_series *b,
+hq_corr_row_ranked(struct hq_out *o, const struct hq_daily *b,
     const struct hq_corr_result *r)
 {
 	hq_out_begin(o);
@@ -74,8 +74,8 @@ hq_corr_row_ranked(struct hq_out *o, const struct hq_corr_series *b,
 }
 
 void
-hq_corr_row_groups(struct hq_out *o, const struct hq_corr_series *a,
-    const struct hq_corr_series *b, const char *condition, int lag,
+hq_corr_row_groups(struct hq_out *o, const struct hq_daily *a,
+    const struct hq_daily *b, const char *condition, int lag,
     const struct hq_stats_welch *w)
 {
 	hq_out_begin(o);
@@ -121,8 +121,8 @@ free_labels(char **l, size_t n)
 }
 
 int
-hq_corr_svg_pairs(FILE *fp, const struct hq_corr_series *a,
-    const struct hq_corr_series *b, int lag, int night,
+hq_corr_svg_pairs(FILE *fp, const struct hq_daily *a,
+    const struct hq_daily *b, int lag, int night,
     const struct hq_corr_pairs *p, const struct hq_corr_result *r, int pearson)
 {
 	char la[160], lb[160], title[400], sub[200], when[32];
@@ -146,7 +146,7 @@ hq_corr_svg_pairs(FILE *fp, const struct hq_corr_series *a,
 }
 
 int
-hq_corr_svg_groups(FILE *fp, const struct hq_corr_series *b,
+hq_corr_svg_groups(FILE *fp, const struct hq_daily *b,
     const char *condition, int lag, int night, const struct hq_corr_groups *g,
     const struct hq_stats_welch *w)
 {
@@ -176,7 +176,7 @@ hq_corr_svg_groups(FILE *fp, const struct hq_corr_series *b,
 /* ---- words ------------------------------------------------------------------- */
 
 void
-hq_corr_label(const struct hq_corr_series *s, char *buf, size_t n)
+hq_corr_label(const struct hq_daily *s, char *buf, size_t n)
 {
 	size_t k = 0;
 
@@ -273,8 +273,8 @@ round_step(double v)
 
 /* "each 10 mg/dL more blood glucose (max) went with 0.12 h less sleep" */
 static void
-size_clause(struct hq_buf *b, const struct hq_corr_series *a,
-    const struct hq_corr_series *bs, const struct hq_corr_result *r)
+size_clause(struct hq_buf *b, const struct hq_daily *a,
+    const struct hq_daily *bs, const struct hq_corr_result *r)
 {
 	char la[160], lb[160], step[32], by[32], ua[40], ub[40];
 	double st = r->sd_a > 0 ? round_step(r->sd_a) : 1;
@@ -289,8 +289,8 @@ size_clause(struct hq_buf *b, const struct hq_corr_series *a,
 }
 
 void
-hq_corr_sentence_pair(struct hq_buf *b, const struct hq_corr_series *a,
-    const struct hq_corr_series *bs, int lag, int night,
+hq_corr_sentence_pair(struct hq_buf *b, const struct hq_daily *a,
+    const struct hq_daily *bs, int lag, int night,
     const struct hq_corr_result *r, int pearson)
 {
 	char la[160], lb[160], when[32], c[32], other[32], p[32], d0[16], d1[16];
@@ -323,7 +323,7 @@ hq_corr_sentence_pair(struct hq_buf *b, const struct hq_corr_series *a,
 }
 
 void
-hq_corr_sentence_groups(struct hq_buf *b, const struct hq_corr_series *bs,
+hq_corr_sentence_groups(struct hq_buf *b, const struct hq_daily *bs,
     const char *condition, int lag, int night, const struct hq_corr_groups *gr,
     const struct hq_stats_welch *w)
 {
@@ -368,7 +368,7 @@ hq_corr_sentence_groups(struct hq_buf *b, const struct hq_corr_series *bs,
 
 int
 hq_corr_sentence_against(struct hq_buf *b, size_t rank,
-    const struct hq_corr_series *a, const struct hq_corr_series *bs, int lag,
+    const struct hq_daily *a, const struct hq_daily *bs, int lag,
     int night, const struct hq_corr_result *r, int pearson)
 {
 	char la[160], lb[160], when[32], c[32], p[32], q[32], ua[40], ub[40];

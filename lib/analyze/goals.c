@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "hq/buf.h"
+#include "hq/daily.h"
 #include "hq/goals.h"
 #include "hq/opts.h"
 
@@ -234,15 +235,8 @@ hq_goal_figure_over(enum hq_goal_figure f, const int64_t *day, const double *v,
     size_t n, int64_t first, int64_t last, int *days)
 {
 	double sum = 0, lastv = NAN;
-	size_t lo = 0, hi = n;
+	size_t lo = hq_daily_lower(day, n, first);
 
-	while (lo < hi) {                  /* the first day >= first */
-		size_t mid = lo + (hi - lo) / 2;
-		if (day[mid] < first)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	*days = 0;
 	for (size_t i = lo; i < n && day[i] <= last; i++) {
 		sum += v[i];

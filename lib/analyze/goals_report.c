@@ -6,7 +6,7 @@
 
 #include "hq/buf.h"
 #include "hq/catalog.h"
-#include "hq/correlate.h"
+#include "hq/daily.h"
 #include "hq/goals_report.h"
 #include "hq/horizon.h"
 #include "hq/rowdesc.h"
@@ -178,17 +178,17 @@ config_goal(struct hq_store *s, const struct hq_select *settings,
     const struct hq_goal *g, int64_t from, int64_t to, int64_t newest,
     struct hq_buf *notes, struct each *ea, struct hq_err *e)
 {
-	struct hq_corr_store cs = { s, settings };
-	struct hq_corr_span span = { INT64_MIN, to };
-	struct hq_corr_series sr;
+	struct hq_daily_store ds = { s, settings };
+	struct hq_daily_span span = { INT64_MIN, to };
+	struct hq_daily sr;
 	int64_t t;
 	int rc, none;
 
-	if (hq_corr_load(&cs, g->metric->name, span, 0, 0, &sr, e))
+	if (hq_daily_load(&ds, g->metric->name, span, 0, 0, &sr, e))
 		return -1;
 	if (sr.n == 0) {
 		if (hq_horizon_metric_newest(s, g->metric->name, &t, &none, e)) {
-			hq_corr_series_free(&sr);
+			hq_daily_free(&sr);
 			return -1;
 		}
 		if (none && notes)
@@ -196,13 +196,13 @@ config_goal(struct hq_store *s, const struct hq_select *settings,
 			    "at all: is it recorded, or imported?\n", g->where,
 			    *g->where ? ": " : "", g->name, g->metric->name);
 		if (none) {
-			hq_corr_series_free(&sr);
+			hq_daily_free(&sr);
 			return 0;
 		}
 	}
 	rc = hq_goal_eval(g, sr.days, sr.v, NULL, sr.n, from, to, newest,
 	    each_row, ea);
-	hq_corr_series_free(&sr);
+	hq_daily_free(&sr);
 	return rc;
 }
 

@@ -291,12 +291,65 @@ discordant(double *a, double *tmp, size_t n)
 	return d;
 }
 
+/* Kendall's S, its variance with the groups of equal values, tau, z and
+ * p (with status) over the n values in day order. */
+static void
+kendall(const double *v, size_t n, struct hq_trend *tr)
+{
+	double *a, *tmp, tied = 0, vu = 0, dn = (double)n;
+	int64_t disc, nslopes = (int64_t)n * (int64_t)(n - 1) / 2;
+
+	a = hq_xmalloc(n * sizeof *a);
+	tmp = hq_xmalloc(n * sizeof *tmp);
+	memcpy(a, v, n * sizeof *a);
+	disc = discordant(a, tmp, n);
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i + 1; j < n && a[j] == a[i]; j++)
+			;
+		double u = (double)(j - i);
+		tied += u * (u - 1) / 2;
+		vu += u * (u - 1) * (2 * u + 5);
+	}
+	free(a);
+	free(tmp);
+	tr->s = nslopes - (int64_t)tied - 2 * disc;
+	tr->var_s = (dn * (dn - 1) * (2 * dn + 5) - vu) / 18;
+	if ((double)nslopes - tied > 0) {
+		tr->tau = (double)tr->s / sqrt((double)nslopes * ((double)nslopes - tied));
+		tr->z = (double)tr->s / sqrt(tr->var_s);
+		tr->p = erfc(fabs(tr->z) / M_SQRT2);
+		tr->status = HQ_STATS_OK;
+	} else {
+		tr->status = HQ_STATS_CONSTANT_Y;
+	}
+}
+
+/* The detrended values' lag-1 autocorrelation, the independent days it
+ * leaves and whether the sentence warns of them. */
+static void
+serial(const int64_t *t, const double *v, size_t n, struct hq_trend *tr)
+{
+	double *a = hq_xmalloc(n * sizeof *a), dn = (double)n;
+
+	for (size_t i = 0; i < n; i++)
+		a[i] = v[i] - tr->slope_day * (double)t[i];
+	tr->acf1 = hq_stats_acf1(t, a, n);
+	free(a);
+	tr->n_eff = dn;
+	if (tr->acf1 > 0) {
+		tr->n_eff = dn * (1 - tr->acf1) / (1 + tr->acf1);
+		tr->n_eff = tr->n_eff < 2 ? 2 : tr->n_eff > dn ? dn : tr->n_eff;
+	}
+	tr->serial = tr->acf1 > HQ_CORR_SERIAL_ACF &&
+	    tr->n_eff < HQ_CORR_SERIAL_RATIO * dn;
+}
+
 int
 hq_trend(const int64_t *t, const double *v, size_t n, struct hq_trend *tr,
     struct hq_err *e)
 {
-	double *a, *tmp, tied = 0, vu = 0, dn = (double)n, med[2], ci[2];
-	int64_t k[MAXK], disc, nslopes;
+	double med[2], ci[2];
+	int64_t k[MAXK], nslopes;
 	size_t m = 0;
 
 	memset(tr, 0, sizeof *tr);
@@ -332,30 +385,7 @@ hq_trend(const int64_t *t, const double *v, size_t n, struct hq_trend *tr,
 	nslopes = (int64_t)n * (int64_t)(n - 1) / 2;
 	tr->n_slopes = nslopes;
 
-	/* Kendall's S, and the groups of equal values for Var(S). */
-	a = hq_xmalloc(n * sizeof *a);
-	tmp = hq_xmalloc(n * sizeof *tmp);
-	memcpy(a, v, n * sizeof *a);
-	disc = discordant(a, tmp, n);
-	for (size_t i = 0, j; i < n; i = j) {
-		for (j = i + 1; j < n && a[j] == a[i]; j++)
-			;
-		double u = (double)(j - i);
-		tied += u * (u - 1) / 2;
-		vu += u * (u - 1) * (2 * u + 5);
-	}
-	free(a);
-	free(tmp);
-	tr->s = nslopes - (int64_t)tied - 2 * disc;
-	tr->var_s = (dn * (dn - 1) * (2 * dn + 5) - vu) / 18;
-	if ((double)nslopes - tied > 0) {
-		tr->tau = (double)tr->s / sqrt((double)nslopes * ((double)nslopes - tied));
-		tr->z = (double)tr->s / sqrt(tr->var_s);
-		tr->p = erfc(fabs(tr->z) / M_SQRT2);
-		tr->status = HQ_STATS_OK;
-	} else {
-		tr->status = HQ_STATS_CONSTANT_Y;
-	}
+	kendall(v, n, tr);
 
 	/* Gilbert's positions, then the order statistics in one selection. */
 	tr->c = hq_stats_qnorm(0.975) * sqrt(tr->var_s);
@@ -382,18 +412,6 @@ hq_trend(const int64_t *t, const double *v, size_t n, struct hq_trend *tr,
 	tr->ci_low = 7 * ci[0];
 	tr->ci_high = 7 * ci[1];
 
-	/* The detrended values' serial correlation. */
-	a = hq_xmalloc(n * sizeof *a);
-	for (size_t i = 0; i < n; i++)
-		a[i] = v[i] - tr->slope_day * (double)t[i];
-	tr->acf1 = hq_stats_acf1(t, a, n);
-	free(a);
-	tr->n_eff = dn;
-	if (tr->acf1 > 0) {
-		tr->n_eff = dn * (1 - tr->acf1) / (1 + tr->acf1);
-		tr->n_eff = tr->n_eff < 2 ? 2 : tr->n_eff > dn ? dn : tr->n_eff;
-	}
-	tr->serial = tr->acf1 > HQ_CORR_SERIAL_ACF &&
-	    tr->n_eff < HQ_CORR_SERIAL_RATIO * dn;
+	serial(t, v, n, tr);
 	return 0;
 }

@@ -115,16 +115,16 @@ footnote_wrapped(struct hq_out *o, const char *text)
 }
 
 int
-hq_trend_metric_out(const struct hq_corr_store *cs, const char *metric,
+hq_trend_metric_out(const struct hq_daily_store *ds, const char *metric,
     int64_t from_day, int64_t to_day, struct hq_out *o, struct hq_err *e)
 {
-	struct hq_corr_series s;
-	struct hq_corr_span span = { from_day, to_day };
+	struct hq_daily s;
+	struct hq_daily_span span = { from_day, to_day };
 	struct hq_trend tr;
 	struct trend_row row;
 	char label[160], range[96];
 
-	if (hq_corr_load(cs, metric, span, 0, 0, &s, e))
+	if (hq_daily_load(ds, metric, span, 0, 0, &s, e))
 		return -1;  /* an unknown metric: e names the one it may mean */
 	hq_time_range_text(from_day == INT64_MIN ? INT64_MIN : hq_time_day_start(from_day),
 	    to_day == INT64_MAX ? INT64_MAX : hq_time_day_start(to_day + 1), range,
@@ -133,11 +133,11 @@ hq_trend_metric_out(const struct hq_corr_store *cs, const char *metric,
 		hq_err_set(e, "%s has %s daily values%s: a trend needs at least 3 "
 		    "days", metric, s.n == 0 ? "no" : s.n == 1 ? "1 day of" :
 		    "2 days of", range);
-		hq_corr_series_free(&s);
+		hq_daily_free(&s);
 		return 1;
 	}
 	if (hq_trend(s.days, s.v, s.n, &tr, e)) {
-		hq_corr_series_free(&s);
+		hq_daily_free(&s);
 		return -1;
 	}
 	row = (struct trend_row){
@@ -155,6 +155,6 @@ hq_trend_metric_out(const struct hq_corr_store *cs, const char *metric,
 		footnote_wrapped(o, b.data);
 		hq_buf_free(&b);
 	}
-	hq_corr_series_free(&s);
+	hq_daily_free(&s);
 	return 0;
 }

@@ -4,7 +4,8 @@
 #include <string.h>
 
 #include "hq/cgm_report.h"
-#include "hq/correlate.h"
+#include "hq/buf.h"
+#include "hq/daily.h"
 #include "hq/goals.h"
 #include "hq/horizon.h"
 #include "hq/report_read.h"
@@ -83,19 +84,19 @@ monday_of(const struct hq_week *w, int k)
 }
 
 static int
-load_daily(const struct hq_corr_store *cs, const struct spec *sp,
+load_daily(const struct hq_daily_store *ds, const struct spec *sp,
     const struct hq_week *w, struct hq_week_measure *m, struct hq_err *e)
 {
-	struct hq_corr_series s;
-	struct hq_corr_span span = { monday_of(w, 0), w->monday + 6 };
+	struct hq_daily s;
+	struct hq_daily_span span = { monday_of(w, 0), w->monday + 6 };
 
-	if (hq_corr_load(cs, sp->metric, span, 0, 0, &s, e))
+	if (hq_daily_load(ds, sp->metric, span, 0, 0, &s, e))
 		return -1;
 	snprintf(m->unit, sizeof m->unit, "%s", s.unit);
 	for (int k = 0; k < HQ_WEEK_SPAN; k++)
 		m->value[k] = hq_goal_figure_over(sp->figure, s.days, s.v, s.n,
 		    monday_of(w, k), monday_of(w, k) + 6, &m->days[k]);
-	hq_corr_series_free(&s);
+	hq_daily_free(&s);
 	return 0;
 }
 
@@ -220,7 +221,7 @@ load_labs(struct hq_store *s, const struct hq_week *w,
 }
 
 int
-hq_week_run(const struct hq_corr_store *cs, const struct hq_config *cfg,
+hq_week_run(const struct hq_daily_store *ds, const struct hq_config *cfg,
     int64_t monday, int64_t now, struct hq_week *w, struct hq_err *e)
 {
 	struct hq_horizon h;
@@ -231,7 +232,7 @@ hq_week_run(const struct hq_corr_store *cs, const struct hq_config *cfg,
 	w->monday = monday;
 	hq_time_bucket_label(hq_time_day_start(monday), HQ_WEEK, w->label,
 	    sizeof w->label);
-	if (hq_horizon_read(cs->s, now, &h, e))
+	if (hq_horizon_read(ds->s, now, &h, e))
 		return -1;
 	w->last = h.last;
 	if (monday > h.last) {
@@ -251,13 +252,13 @@ hq_week_run(const struct hq_corr_store *cs, const struct hq_config *cfg,
 	for (size_t i = 0; rc == 0 && i < w->n; i++)
 		switch (specs[i].from) {
 		case DAILY:
-			rc = load_daily(cs, &specs[i], w, &w->m[i], e);
+			rc = load_daily(ds, &specs[i], w, &w->m[i], e);
 			break;
 		case WORKOUTS:      /* with WORKOUT_MIN, next */
-			rc = load_workouts(cs->s, w, &w->m[i], &w->m[i + 1], e);
+			rc = load_workouts(ds->s, w, &w->m[i], &w->m[i + 1], e);
 			break;
 		case LOAD:          /* with CTL, next */
-			if (cfg && hq_week_training(cs->s, cfg, w, &w->m[i], e)) {
+			if (cfg && hq_week_training(ds->s, cfg, w, &w->m[i], e)) {
 				snprintf(w->note, sizeof w->note, "load and ctl left "
 				    "out: %.1000s", e->msg);
 				for (int k = 0; k < HQ_WEEK_SPAN; k++)
@@ -265,10 +266,10 @@ hq_week_run(const struct hq_corr_store *cs, const struct hq_config *cfg,
 			}
 			break;
 		case GLUCOSE_TIR:   /* with GLUCOSE_MEAN, next */
-			rc = load_glucose(cs->s, w, &w->m[i], &w->m[i + 1], e);
+			rc = load_glucose(ds->s, w, &w->m[i], &w->m[i + 1], e);
 			break;
 		case LABS:
-			rc = load_labs(cs->s, w, &w->m[i], e);
+			rc = load_labs(ds->s, w, &w->m[i], e);
 			break;
 		case WORKOUT_MIN: case CTL: case GLUCOSE_MEAN:
 			break;

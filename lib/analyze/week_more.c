@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "hq/alert_report.h"
-#include "hq/correlate.h"
+#include "hq/daily.h"
 #include "hq/goals_report.h"
 #include "hq/sense.h"
 #include "hq/time.h"
@@ -123,7 +123,7 @@ add_alert(void *arg, const struct hq_alert *a)
 }
 
 int
-hq_week_goals_alerts(const struct hq_corr_store *cs,
+hq_week_goals_alerts(const struct hq_daily_store *ds,
     const struct hq_config *cfg, int64_t now, struct hq_week *w,
     struct hq_err *e)
 {
@@ -136,14 +136,14 @@ hq_week_goals_alerts(const struct hq_corr_store *cs,
 		snprintf(w->goals_note, sizeof w->goals_note, "goals left out: "
 		    "%.500s", e->msg);
 	} else {
-		rc = hq_goals_each(cs->s, cs->settings, goals, n, w->monday,
+		rc = hq_goals_each(ds->s, ds->settings, goals, n, w->monday,
 		    w->monday + 6, now, 1, NULL, 0, NULL, add_row, &t, e);
 		close_goal(&t);
 		/* 1: no goal at all, or none with a period in the week */
 		rc = rc < 0 ? -1 : 0;
 	}
 	free(goals);
-	if (rc == 0 && hq_alerts_each(cs->s, cs->settings, w->monday,
+	if (rc == 0 && hq_alerts_each(ds->s, ds->settings, w->monday,
 	    w->monday + 6, now, add_alert, w, e) < 0)
 		rc = -1;
 	w->alerts_read = rc == 0;

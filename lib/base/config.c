@@ -24,6 +24,9 @@ static const struct {
 	{ "query", "tz" },
 	{ "athlete", "sex" }, { "athlete", "max_hr" }, { "athlete", "rest_hr" },
 	{ "athlete", "lthr" }, { "athlete", "ftp" }, { "athlete", "zones" },
+	{ "archive", "remote" }, { "archive", "endpoint" }, { "archive", "region" },
+	{ "archive", "addressing" }, { "archive", "key" },
+	{ "archive", "credentials" },
 };
 
 #define NKNOWN (sizeof known / sizeof known[0])

@@ -10,6 +10,7 @@
 #include "hq/buf.h"
 #include "hq/catalog.h"
 #include "hq/opts.h"
+#include "hq/opts_int.h"
 #include "hq/time.h"
 
 /* One entry into a getopt_long table and its short option string, which
@@ -279,97 +280,6 @@ hq_opts_tool_schema(const struct hq_cmd_info *c, FILE *fp)
 	hq_buf_free(&b);
 }
 
-int
-hq_opts_parse_long(const char *s, long min, long max, long *out)
-{
-	char *end;
-	long v;
-
-	if (!s || !*s || isspace((unsigned char)*s))
-		return -1;
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || *end || v < min || v > max)
-		return -1;
-	*out = v;
-	return 0;
-}
-
-int
-hq_opts_scan_number(const char *s, const char **end, double *out)
-{
-	const char *p = s;
-	size_t digits = 0;
-	char *e;
-
-	*end = s;
-	if (*p == '+' || *p == '-')
-		p++;
-	for (; isdigit((unsigned char)*p); p++)
-		digits++;
-	if (*p == '.')
-		for (p++; isdigit((unsigned char)*p); p++)
-			digits++;
-	if (!digits)
-		return HQ_NUM_SYNTAX;
-	if (*p == 'e' || *p == 'E') {
-		p++;
-		if (*p == '+' || *p == '-')
-			p++;
-		if (!isdigit((unsigned char)*p))
-			return HQ_NUM_SYNTAX;
-		while (isdigit((unsigned char)*p))
-			p++;
-	}
-	/* 0x10 or 5abc is not 0 followed by a name */
-	if (isalnum((unsigned char)*p) || *p == '_' || *p == '.')
-		return HQ_NUM_SYNTAX;
-	/* strtod() reads exactly what was scanned: its hex, inf and nan
-	 * forms all start with a letter after the sign or 0 */
-	errno = 0;
-	double v = strtod(s, &e);
-	if (e != p)
-		return HQ_NUM_SYNTAX;
-	if (errno == ERANGE || !isfinite(v))
-		return HQ_NUM_RANGE;
-	*end = p;
-	*out = v;
-	return 0;
-}
-
-int
-hq_opts_scan_quantity(const char *s, const char **end, double *out)
-{
-	char num[64];
-	const char *e;
-	size_t len = strspn(s, "0123456789.eE+-");
-	int rc;
-
-	*end = s;
-	if (len == 0 || len >= sizeof num)
-		return HQ_NUM_SYNTAX;
-	memcpy(num, s, len);
-	num[len] = '\0';
-	if ((rc = hq_opts_scan_number(num, &e, out)))
-		return rc;
-	if (*e)
-		return HQ_NUM_SYNTAX;
-	*end = s + len;
-	return 0;
-}
-
-int
-hq_opts_parse_double(const char *s, double *out)
-{
-	const char *end;
-	double v;
-
-	if (!s || hq_opts_scan_number(s, &end, &v) || *end)
-		return -1;
-	*out = v;
-	return 0;
-}
-
 /* ---- the option loop ---------------------------------------------------- */
 
 void
@@ -590,8 +500,8 @@ find_any(const struct hq_cmd_info *c, int id)
 
 /* The i-th long option, the command's then the built-in ones; NULL past
  * the end. */
-static const struct hq_opt *
-opt_at(const struct hq_cmd_info *c, size_t i)
+const struct hq_opt *
+hq_opts_at(const struct hq_cmd_info *c, size_t i)
 {
 	size_t n = 0;
 
@@ -619,7 +529,7 @@ unknown(struct hq_opts *p)
 	if (strncmp(word, "--", 2) == 0)
 		word += 2;
 	len = strcspn(word, "=");
-	for (size_t i = 0; len && (o = opt_at(p->cmd, i)); i++)
+	for (size_t i = 0; len && (o = hq_opts_at(p->cmd, i)); i++)
 		if (strncmp(o->name, word, len) == 0 && k < sizeof list) {
 			k += (size_t)snprintf(list + k, sizeof list - k, "%s--%s",
 			    nmatch++ ? ", " : "", o->name);
@@ -629,337 +539,12 @@ unknown(struct hq_opts *p)
 	if (nmatch > 1)
 		return usage(p, "option '--%s' is ambiguous (%s)", buf, list);
 	hq_catalog_suggest_start(&near, buf);
-	for (size_t i = 0; (o = opt_at(p->cmd, i)); i++)
+	for (size_t i = 0; (o = hq_opts_at(p->cmd, i)); i++)
 		hq_catalog_suggest_word(&near, o->name, strlen(o->name));
 	if (hq_catalog_suggest_pick(&near))
 		return usage(p, "unknown option '--%s' (did you mean --%s?)", buf,
 		    hq_catalog_suggest_pick(&near));
 	return usage(p, "unknown option '--%s'", buf);
-}
-
-/* ---- the shell completion (opts.h) ------------------------------------- */
-
-void
-hq_complete_add(const struct hq_complete *c, const char *value,
-    const char *descr)
-{
-	for (const char *v = value; *v; v++)
-		if ((unsigned char)*v < 0x20 || *v == 0x7f)
-			return;
-	fprintf(c->out, "%.*s%s", (int)c->head, c->typed ? c->typed : "", value);
-	if (descr && *descr && !c->plain) {
-		fputc('\t', c->out);
-		for (const char *d = descr; *d; d++)
-			fputc((unsigned char)*d < 0x20 || *d == 0x7f ? ' ' : *d, c->out);
-	}
-	fputc('\n', c->out);
-}
-
-void
-hq_complete_files(const struct hq_complete *c)
-{
-	if (!c->plain)
-		fputs(":files\n", c->out);
-}
-
-static int
-takes_value(const struct hq_opt *o)
-{
-	return o->type != HQ_OPT_FLAG;
-}
-
-/* A long option by its name or the start of it, as getopt_long takes it:
- * an exact name, else the one option it begins; NULL when none or several. */
-static const struct hq_opt *
-lookup_long(const struct hq_cmd_info *c, const char *name, size_t len)
-{
-	const struct hq_opt *o, *found = NULL;
-	int n = 0;
-
-	for (size_t i = 0; (o = opt_at(c, i)); i++) {
-		if (strncmp(o->name, name, len) != 0)
-			continue;
-		if (strlen(o->name) == len)
-			return o;
-		found = o;
-		n++;
-	}
-	return n == 1 ? found : NULL;
-}
-
-static const struct hq_opt *
-lookup_short(const struct hq_cmd_info *c, char letter)
-{
-	const struct hq_opt *o;
-
-	for (size_t i = 0; (o = opt_at(c, i)); i++)
-		if (o->id < HQ_OPT_LONG && o->id == (unsigned char)letter)
-			return o;
-	return NULL;
-}
-
-const char *
-hq_complete_arg(const struct hq_complete *c, const char *name)
-{
-	const struct hq_opt *want = lookup_long(c->cmd, name, strlen(name));
-	const char *found = NULL;
-
-	if (!want && strlen(name) == 1)
-		want = lookup_short(c->cmd, name[0]);
-	for (int i = 0; want && i < c->nargs; i++) {
-		const char *w = c->args[i], *eq;
-		const struct hq_opt *o = NULL;
-
-		if (strcmp(w, "--") == 0)
-			break;
-		if (w[0] != '-' || !w[1])
-			continue;
-		if (w[1] == '-') {
-			eq = strchr(w, '=');
-			o = lookup_long(c->cmd, w + 2, eq ? (size_t)(eq - w - 2) : strlen(w + 2));
-			if (o == want && !takes_value(o))
-				found = "";
-			else if (o == want && eq)
-				found = eq + 1;
-			else if (o == want && i + 1 < c->nargs)
-				found = c->args[i + 1];
-			if (o && takes_value(o) && !eq)
-				i++;
-			continue;
-		}
-		for (const char *p = w + 1; *p; p++) {
-			if ((o = lookup_short(c->cmd, *p)) == want && !takes_value(o))
-				found = "";
-			if (!o || !takes_value(o))
-				continue;
-			if (o == want)
-				found = p[1] ? p + 1 : i + 1 < c->nargs ? c->args[i + 1] : NULL;
-			if (!p[1])
-				i++;
-			break;
-		}
-	}
-	return found;
-}
-
-/* The date forms of hq_time_parse_range (tests/unit/opts.c checks that
- * each one parses), then today's date, week, month and year. */
-static void
-complete_dates(const struct hq_complete *c)
-{
-	static const char *const forms[][2] = {
-		{ "today", NULL }, { "yesterday", NULL },
-		{ "this-week", "since Monday" }, { "last-week", "Monday to Sunday" },
-		{ "this-month", NULL }, { "last-month", NULL },
-		{ "this-year", NULL }, { "last-year", NULL },
-		{ "7d", "a week ago" }, { "30d", "30 days ago" },
-		{ "3m", "3 months ago" }, { "1y", "a year ago" },
-	};
-	time_t now = (time_t)hq_time_now();
-	struct tm tm;
-	char buf[32];
-
-	for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++)
-		hq_complete_add(c, forms[i][0], forms[i][1]);
-	if (!localtime_r(&now, &tm))
-		return;
-	if (strftime(buf, sizeof buf, "%Y-%m-%d", &tm))
-		hq_complete_add(c, buf, "a day");
-	if (strftime(buf, sizeof buf, "%G-W%V", &tm))
-		hq_complete_add(c, buf, "an ISO week");
-	if (strftime(buf, sizeof buf, "%Y-%m", &tm))
-		hq_complete_add(c, buf, "a month");
-	if (strftime(buf, sizeof buf, "%Y", &tm))
-		hq_complete_add(c, buf, "a year");
-}
-
-/* The IANA zones, from tzdata's zone1970.tab, with its comment. */
-static void
-complete_zones(const struct hq_complete *c)
-{
-	const char *tab = getenv("HQ_ZONE_TAB");
-	FILE *fp = fopen(tab && *tab ? tab : "/usr/share/zoneinfo/zone1970.tab", "r");
-	char line[512];
-	int n = 0;
-
-	hq_complete_add(c, "UTC", NULL);
-	while (fp && fgets(line, sizeof line, fp) && n++ < 5000) {
-		char *f[4] = { line }, *nl = strchr(line, '\n');
-		int k = 1;
-
-		if (nl)
-			*nl = '\0';
-		if (line[0] == '#')
-			continue;
-		for (char *t = line; k < 4 && (t = strchr(t, '\t')); k++) {
-			*t++ = '\0';
-			f[k] = t;
-		}
-		if (k >= 3)
-			hq_complete_add(c, f[2], k > 3 ? f[3] : NULL);
-	}
-	if (fp)
-		fclose(fp);
-}
-
-/* Whether name is one of the space-separated words of list. */
-static int
-word_in(const char *list, const char *name)
-{
-	size_t n = strlen(name);
-
-	for (const char *w = list; *w; ) {
-		size_t k = strcspn(w, " ");
-		if (k == n && strncmp(w, name, n) == 0)
-			return 1;
-		w += k + (w[k] == ' ');
-	}
-	return 0;
-}
-
-static int
-is_name_char(char ch)
-{
-	return isalnum((unsigned char)ch) || ch == '_' || ch == '.';
-}
-
-/* The values of option o for the word typed, of which head bytes are kept. */
-static void
-complete_value(struct hq_complete *c, const struct hq_opt *o, const char *typed,
-    size_t head)
-{
-	const struct hq_opt_values *v = c->cmd->values;
-	const struct hq_opt_completer *f = c->cmd->completers;
-	const char *a = o->arg ? o->arg : "";
-
-	while (v && v->name && strcmp(v->name, o->name) != 0)
-		v++;
-	if (v && !v->name)
-		v = NULL;
-	while (f && f->name && strcmp(f->name, o->name) != 0)
-		f++;
-	if (f && !f->name)
-		f = NULL;
-	if (c->cmd->split && word_in(c->cmd->split, o->name))
-		for (size_t k = head; typed[k]; k++)
-			if (!is_name_char(typed[k]))
-				head = k + 1;
-	c->opt = o;
-	c->typed = typed;
-	c->head = head;
-	c->word = typed + head;
-	if (o->type == HQ_OPT_ENUM)
-		for (const char *ch = o->accept; *ch; ch += *ch == '|') {
-			size_t n = strcspn(ch, "|");
-			char choice[64];
-			snprintf(choice, sizeof choice, "%.*s", (int)n, ch);
-			hq_complete_add(c, choice, NULL);
-			ch += n;
-		}
-	if (v || f) {
-		for (size_t i = 0; v && v->at(i); i++)
-			hq_complete_add(c, v->at(i), NULL);
-		if (f)
-			f->complete(c);
-	} else if (strcmp(a, "PATH") == 0 || strcmp(a, "FILE") == 0 || strcmp(a, "DIR") == 0)
-		hq_complete_files(c);
-	else if (strcmp(a, "ZONE") == 0)
-		complete_zones(c);
-	else if (strcmp(a, "DATE") == 0)
-		complete_dates(c);
-}
-
-static void
-complete_options(struct hq_complete *c)
-{
-	const struct hq_opt *o;
-
-	c->typed = "";
-	c->head = 0;
-	for (size_t i = 0; (o = opt_at(c->cmd, i)); i++)
-		if (o->help && (!c->cmd->complete_offers || c->cmd->complete_offers(c, o))) {
-			char name[128];
-			snprintf(name, sizeof name, "--%s", o->name);
-			hq_complete_add(c, name, o->help);
-		}
-}
-
-/* The zone of the dates and weeks offered: --tz on the line, else $HQ_TZ,
- * else $TZ (hq_time_set_zone's order; a completion does not read the
- * config's zone nor the data's, which the command itself would weigh). */
-static void
-complete_zone(int nargs, char **argv)
-{
-	const char *tz = NULL;
-	struct hq_err e;
-
-	for (int i = 0; i < nargs; i++)
-		if (strcmp(argv[i], "--tz") == 0 && i + 1 < nargs)
-			tz = argv[++i];
-		else if (strncmp(argv[i], "--tz=", 5) == 0)
-			tz = argv[i] + 5;
-	if (hq_time_set_zone(tz, &e) && tz)
-		hq_time_set_zone(NULL, &e);
-}
-
-void
-hq_opts_complete(const struct hq_cmd_info *cmd, int argc, char **argv,
-    FILE *out)
-{
-	struct hq_complete c = { .cmd = cmd, .out = out, .args = argv,
-		.nargs = argc > 0 ? argc - 1 : 0 };
-	const char *typed = argc > 0 ? argv[argc - 1] : "", *eq;
-	const struct hq_opt *o, *value_of = NULL;
-	int rest = 0;   /* operands only from here on */
-
-	/* every candidate echoes the word's head (a list, an expression):
-	 * a word too long gets none, so the answer stays a few hundred KB
-	 * however long the word and however many names (issue 23) */
-	if (strlen(typed) > HQ_COMPLETE_MAX_WORD)
-		return;
-	complete_zone(c.nargs, argv);
-	c.operands = hq_xcalloc((size_t)c.nargs + 1, sizeof *c.operands);
-	for (int i = 0; i < c.nargs && !value_of; i++) {
-		char *w = argv[i];
-
-		if (rest || w[0] != '-' || !w[1]) {
-			c.operands[c.noperands++] = w;
-			rest = cmd->options_first;
-		} else if (strcmp(w, "--") == 0)
-			rest = 1;
-		else if (w[1] == '-') {
-			if (strchr(w, '=') || !(o = lookup_long(cmd, w + 2, strlen(w + 2))) ||
-			    !takes_value(o))
-				continue;
-			if (i + 1 == c.nargs)
-				value_of = o;
-			i++;
-		} else
-			for (const char *p = w + 1; *p; p++) {
-				if (!(o = lookup_short(cmd, *p)) || !takes_value(o))
-					continue;
-				if (!p[1] && i + 1 == c.nargs)
-					value_of = o;
-				i += !p[1];
-				break;
-			}
-	}
-	if (value_of)
-		complete_value(&c, value_of, typed, 0);
-	else if (!rest && typed[0] == '-' && typed[1] == '-' && (eq = strchr(typed, '='))) {
-		o = lookup_long(cmd, typed + 2, (size_t)(eq - typed - 2));
-		if (o && takes_value(o))
-			complete_value(&c, o, typed, (size_t)(eq + 1 - typed));
-	} else if (!rest && typed[0] == '-')
-		complete_options(&c);
-	else {
-		c.typed = c.word = typed;
-		if (cmd->complete_operand)
-			cmd->complete_operand(&c);
-		else if (cmd->positional && strcmp(cmd->positional, "files") == 0)
-			hq_complete_files(&c);
-	}
-	free(c.operands);
 }
 
 /* --complete OPTION: the values it takes, one a line. */
@@ -973,7 +558,7 @@ complete(struct hq_opts *p, const char *name)
 		name++;
 	if (!(o = find_name(p->cmd->opts, name)))
 		return usage(p, "unknown option '--%s'", shown(name, buf, sizeof buf));
-	complete_value(&(struct hq_complete){ .cmd = p->cmd, .out = p->out,
+	hq_opts_complete_value(&(struct hq_complete){ .cmd = p->cmd, .out = p->out,
 	    .plain = 1 }, o, "", 0);
 	return stop(p, 0);
 }
@@ -1077,7 +662,203 @@ hq_opts_parse(struct hq_opts *p)
 		return stop(p, 0);
 	}
 	p->opt = hq_opts_find(p->cmd, id);
-	return check_value(p) ? -1 : id;
+	if (check_value(p))
+		return -1;
+	p->given[p->opt - p->cmd->opts] = 1;
+	p->given_choice[p->opt - p->cmd->opts] = p->choice;
+	return id;
+}
+
+/* ---- subcommands ------------------------------------------------------- */
+
+/* Whether name is one of list's, '|' between. */
+static int
+in_list(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *w = list; *w; w += *w == '|') {
+		size_t k = strcspn(w, "|");
+		if (k == n && strncmp(w, name, n) == 0)
+			return 1;
+		w += k;
+	}
+	return 0;
+}
+
+/* The length of a subcommand's verb, its first word. */
+size_t
+hq_opts_verb_len(const struct hq_subcmd *s)
+{
+	return strcspn(s->name, " ");
+}
+
+/* The subcommand the words name (the first match in the table, as typed:
+ * "trend labs ldl" is trend labs, "trend steps" trend), *used its words;
+ * NULL when none. */
+const struct hq_subcmd *
+hq_opts_find_subcmd(const struct hq_cmd_info *c, int n, char *const *words, int *used)
+{
+	for (const struct hq_subcmd *s = c->subcmds; s && s->name && n > 0; s++) {
+		size_t vl = hq_opts_verb_len(s);
+		if (strlen(words[0]) != vl || strncmp(words[0], s->name, vl) != 0)
+			continue;
+		if (!s->name[vl]) {
+			*used = 1;
+			return s;
+		}
+		if (n > 1 && strcmp(words[1], s->name + vl + 1) == 0) {
+			*used = 2;
+			return s;
+		}
+	}
+	return NULL;
+}
+
+/* Whether option o, or its choice (NULL: the option itself), goes with
+ * sub (NULL: none typed yet, every one goes). */
+int
+hq_opts_goes_with(const struct hq_cmd_info *c, const struct hq_opt *o,
+    const char *choice, const struct hq_subcmd *sub)
+{
+	for (const struct hq_opt_subs *x = c->opt_subs; sub && x && x->name; x++)
+		if (strcmp(x->name, o->name) == 0 && (x->choice ? choice &&
+		    strcmp(x->choice, choice) == 0 : !choice))
+			return in_list(x->subs, sub->name);
+	return 1;
+}
+
+/* ---- a command's subcommand, checked (hq_opts_subcmd) ---- */
+
+/* what, then the subcommands: "unknown subcommand 'x' (the subcommands
+ * are: list, latest, trend, compare, cgm)"; with a verb, the forms of its
+ * subcommands ("the reports are: compare dexa, compare workouts"). */
+static int
+usage_subcmds(struct hq_opts *p, const char *what, const char *verb)
+{
+	const struct hq_subcmd *subs = p->cmd->subcmds;
+	const char *noun = p->cmd->subcmd_noun ? p->cmd->subcmd_noun : "subcommand";
+	struct hq_buf b = { 0 };
+	int rc;
+
+	for (size_t i = 0; subs[i].name; i++) {
+		size_t vl = hq_opts_verb_len(&subs[i]);
+		int seen = verb && (strlen(verb) != vl ||
+		    strncmp(verb, subs[i].name, vl) != 0);
+		for (size_t k = 0; k < i && !verb; k++)
+			seen |= hq_opts_verb_len(&subs[k]) == vl &&
+			    strncmp(subs[k].name, subs[i].name, vl) == 0;
+		if (seen)
+			continue;
+		hq_buf_puts(&b, b.len ? ", " : "");
+		if (verb)
+			hq_buf_puts(&b, subs[i].usage);
+		else
+			hq_buf_printf(&b, "%.*s", (int)vl, subs[i].name);
+	}
+	rc = usage(p, "%s (the %ss are: %s)", what, verb ? noun : "subcommand",
+	    b.data);
+	hq_buf_free(&b);
+	return rc;
+}
+
+/* The words name no subcommand: the closest one, as an unknown metric or
+ * command gets it ("unknown subcommand 'wek' (did you mean week?)", "no
+ * such report 'compare workout' (did you mean compare workouts?)"), else
+ * the subcommands, or the forms of a verb known. */
+static int
+no_such_subcmd(struct hq_opts *p, int argc, char **argv)
+{
+	const struct hq_subcmd *subs = p->cmd->subcmds;
+	const char *noun = p->cmd->subcmd_noun ? p->cmd->subcmd_noun : "subcommand";
+	const char *names[HQ_OPTS_MAX], *pick = NULL;
+	char words[HQ_OPTS_MAX][64], what[300];
+	size_t n = 0;
+	int verb = 0;
+
+	for (size_t i = 0; subs[i].name; i++)
+		verb |= strlen(argv[0]) == hq_opts_verb_len(&subs[i]) &&
+		    strncmp(argv[0], subs[i].name, hq_opts_verb_len(&subs[i])) == 0;
+	for (size_t i = 0; subs[i].name && n < HQ_OPTS_MAX; i++) {
+		size_t vl = hq_opts_verb_len(&subs[i]);
+		int seen = verb && (!subs[i].name[vl] || strlen(argv[0]) != vl ||
+		    strncmp(argv[0], subs[i].name, vl) != 0);
+		if (verb && !seen)
+			snprintf(words[n], sizeof words[n], "%s", subs[i].name + vl + 1);
+		else
+			snprintf(words[n], sizeof words[n], "%.*s", (int)vl, subs[i].name);
+		for (size_t k = 0; k < n && !seen; k++)
+			seen = strcmp(names[k], words[n]) == 0;
+		if (!seen) {
+			names[n] = words[n];
+			n++;
+		}
+	}
+	if (!verb || argc > 1)
+		pick = hq_catalog_suggest(argv[verb], names, n);
+	if (pick && verb)
+		return usage(p, "no such %s '%.100s %.100s' (did you mean %s %s?)",
+		    noun, argv[0], argv[1], argv[0], pick);
+	if (pick)
+		return usage(p, "unknown subcommand '%.100s' (did you mean %s?)",
+		    argv[0], pick);
+	if (verb)
+		snprintf(what, sizeof what, "no such %s '%.100s%s%.100s'", noun,
+		    argv[0], argc > 1 ? " " : "", argc > 1 ? argv[1] : "");
+	else
+		snprintf(what, sizeof what, "unknown subcommand '%.100s'", argv[0]);
+	return usage_subcmds(p, what, verb ? argv[0] : NULL);
+}
+
+/* An option given that does not go with sub: "--unit", "-q" or "--format
+ * svg" in what; 0 when none. */
+static int
+wrong_option(const struct hq_opts *p, const struct hq_subcmd *sub,
+    char *what, size_t n)
+{
+	for (size_t i = 0; p->cmd->opts[i].name; i++) {
+		const struct hq_opt *o = &p->cmd->opts[i];
+		char choice[64] = "";
+		if (!p->given[i])
+			continue;
+		if (o->type == HQ_OPT_ENUM) {
+			const char *ch = o->accept;
+			for (int k = 0; k < p->given_choice[i] && *ch; k++)
+				ch += strcspn(ch, "|") + (ch[strcspn(ch, "|")] == '|');
+			snprintf(choice, sizeof choice, "%.*s", (int)strcspn(ch, "|"), ch);
+		}
+		if (!hq_opts_goes_with(p->cmd, o, NULL, sub)) {
+			if (o->id < HQ_OPT_LONG && isalnum(o->id))
+				snprintf(what, n, "-%c", o->id);
+			else
+				snprintf(what, n, "--%s", o->name);
+			return 1;
+		}
+		if (choice[0] && !hq_opts_goes_with(p->cmd, o, choice, sub)) {
+			snprintf(what, n, "--%s %s", o->name, choice);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int
+hq_opts_subcmd(struct hq_opts *p, int *used)
+{
+	const struct hq_subcmd *sub;
+	int argc = p->argc - p->optind, n;
+	char **argv = p->argv + p->optind, what[160];
+
+	if (argc == 0)
+		return usage_subcmds(p, "no subcommand", NULL);
+	if (!(sub = hq_opts_find_subcmd(p->cmd, argc, argv, used)))
+		return no_such_subcmd(p, argc, argv);
+	n = argc - *used;
+	if (n < sub->min || (sub->max >= 0 && n > sub->max))
+		return usage(p, "usage: %s %s", p->cmd->name, sub->usage);
+	if (wrong_option(p, sub, what, sizeof what))
+		return usage(p, "%s does not go with '%s'", what, sub->usage);
+	return (int)(sub - p->cmd->subcmds);
 }
 
 /* ---- the options the commands share (opts.h) ---- */

@@ -3,20 +3,14 @@
  * selection makes them, hq_select_days_set()), asked of every sample,
  * piece, night and rollup slot a series reads.
  */
+#include "hq/daily.h"
 #include "hq/query.h"
 
 long
 hq_dayset_find(const struct hq_dayset *d, int64_t day)
 {
-	size_t lo = 0, hi = d->n;
+	size_t lo = hq_daily_lower(d->days, d->n, day);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (d->days[mid] < day)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo < d->n && d->days[lo] == day ? (long)lo : -1;
 }
 

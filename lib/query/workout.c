@@ -7,7 +7,6 @@
 
 #include "hq/buf.h"
 #include "hq/catalog.h"
-#include "hq/geo.h"
 #include "hq/query_int.h"
 #include "hq/rowdesc.h"
 #include "hq/sense.h"
@@ -35,15 +34,15 @@ struct stats {
 	size_t nmerged;
 };
 
-static double
-col_num(sqlite3_stmt *st, int i)
+double
+hq_workout_col_num(sqlite3_stmt *st, int i)
 {
 	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN
 	    : sqlite3_column_double(st, i);
 }
 
-static const char *
-col_text(sqlite3_stmt *st, int i)
+const char *
+hq_workout_col_text(sqlite3_stmt *st, int i)
 {
 	const unsigned char *t = sqlite3_column_text(st, i);
 
@@ -109,16 +108,16 @@ stats_load(sqlite3_stmt *q, int64_t workout_id, struct stats *st,
 	sqlite3_reset(q);
 	sqlite3_bind_int64(q, 1, workout_id);
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		const char *id = col_text(q, 0);
+		const char *id = hq_workout_col_text(q, 0);
 		int top = sqlite3_column_int(q, 1);
 		struct stat *s = top ? stat_find(&st->top, &st->ntop, &st->captop, id)
 		    : stat_find(&st->act, &st->nact, &st->capact, id);
 		const struct hq_metric_info *mi = hq_catalog_by_identifier(id);
-		const char *unit = mi && mi->unit ? mi->unit : col_text(q, 7);
+		const char *unit = mi && mi->unit ? mi->unit : hq_workout_col_text(q, 7);
 
 		snprintf(s->unit, sizeof s->unit, "%s", unit);
-		stat_add(s, col_num(q, 2), col_num(q, 3), col_num(q, 4),
-		    col_num(q, 5), col_num(q, 6));
+		stat_add(s, hq_workout_col_num(q, 2), hq_workout_col_num(q, 3), hq_workout_col_num(q, 4),
+		    hq_workout_col_num(q, 5), hq_workout_col_num(q, 6));
 	}
 	if (rc != SQLITE_DONE) {
 		hq_err_set(e, "reading workout statistics: %s",
@@ -150,8 +149,8 @@ stats_get(const struct stats *st, const char *identifier)
 	return NULL;
 }
 
-static double
-convert(double v, const char *from, const char *to)
+double
+hq_workout_convert(double v, const char *from, const char *to)
 {
 	double out;
 
@@ -160,8 +159,8 @@ convert(double v, const char *from, const char *to)
 	return out;
 }
 
-static double
-round_to(double v, int decimals)
+double
+hq_workout_round(double v, int decimals)
 {
 	double f = pow(10, decimals);
 
@@ -220,15 +219,15 @@ read_workout(sqlite3_stmt *q, struct workout *w)
 {
 	memset(w, 0, sizeof *w);
 	w->id = sqlite3_column_int64(q, 0);
-	snprintf(w->type, sizeof w->type, "%s", col_text(q, 1));
+	snprintf(w->type, sizeof w->type, "%s", hq_workout_col_text(q, 1));
 	w->start = sqlite3_column_int64(q, 2);
 	w->end = sqlite3_column_int64(q, 3);
-	w->duration_s = col_num(q, 4);
+	w->duration_s = hq_workout_col_num(q, 4);
 	if (isnan(w->duration_s))
 		w->duration_s = (double)(w->end - w->start);
-	w->distance_m = col_num(q, 5);
-	w->energy_kcal = col_num(q, 6);
-	snprintf(w->source, sizeof w->source, "%s", col_text(q, 7));
+	w->distance_m = hq_workout_col_num(q, 5);
+	w->energy_kcal = hq_workout_col_num(q, 6);
+	snprintf(w->source, sizeof w->source, "%s", hq_workout_col_text(q, 7));
 	w->has_route = sqlite3_column_int(q, 8);
 	w->avg_hr = w->max_hr = NAN;
 }
@@ -248,16 +247,16 @@ complete_workout(struct workout *w, const struct stats *st,
 			s = stats_get(st, distance_ids[i]);
 			if (!s)
 				continue;
-			double m = convert(s->sum, s->unit, "m");
+			double m = hq_workout_convert(s->sum, s->unit, "m");
 			if (!isnan(m))
 				w->distance_m = isnan(w->distance_m) ? m : w->distance_m + m;
 		}
 	}
 	if (isnan(w->energy_kcal) && (s = stats_get(st, ENERGY_ID)))
-		w->energy_kcal = convert(s->sum, s->unit, "kcal");
+		w->energy_kcal = hq_workout_convert(s->sum, s->unit, "kcal");
 	if ((s = stats_get(st, HR_ID)) && (!isnan(s->avg) || !isnan(s->max))) {
-		w->avg_hr = convert(s->avg, s->unit, "count/min");
-		w->max_hr = convert(s->max, s->unit, "count/min");
+		w->avg_hr = hq_workout_convert(s->avg, s->unit, "count/min");
+		w->max_hr = hq_workout_convert(s->max, s->unit, "count/min");
 		w->hr_from = "statistics";
 		return 0;
 	}
@@ -383,15 +382,15 @@ route_text(const void *r, char *buf, size_t n)
 	return W_(r)->has_route ? 0 : -1;
 }
 
-static double duration_min(const void *r) { return round_to(W_(r)->duration_s / 60, 2); }
-static double distance_km(const void *r) { return round_to(W_(r)->distance_m / 1000, 3); }
-static double energy_kcal(const void *r) { return round_to(W_(r)->energy_kcal, 1); }
-static double avg_hr(const void *r) { return round_to(W_(r)->avg_hr, 1); }
-static double max_hr(const void *r) { return round_to(W_(r)->max_hr, 1); }
-static double kcal_whole(const void *r) { return round_to(W_(r)->energy_kcal, 0); }
-static double hr_whole(const void *r) { return round_to(W_(r)->avg_hr, 0); }
-static double max_whole(const void *r) { return round_to(W_(r)->max_hr, 0); }
-static double more_whole(const void *r) { return round_to(W_(r)->more[W_(r)->table_more], 0); }
+static double duration_min(const void *r) { return hq_workout_round(W_(r)->duration_s / 60, 2); }
+static double distance_km(const void *r) { return hq_workout_round(W_(r)->distance_m / 1000, 3); }
+static double energy_kcal(const void *r) { return hq_workout_round(W_(r)->energy_kcal, 1); }
+static double avg_hr(const void *r) { return hq_workout_round(W_(r)->avg_hr, 1); }
+static double max_hr(const void *r) { return hq_workout_round(W_(r)->max_hr, 1); }
+static double kcal_whole(const void *r) { return hq_workout_round(W_(r)->energy_kcal, 0); }
+static double hr_whole(const void *r) { return hq_workout_round(W_(r)->avg_hr, 0); }
+static double max_whole(const void *r) { return hq_workout_round(W_(r)->max_hr, 0); }
+static double more_whole(const void *r) { return hq_workout_round(W_(r)->more[W_(r)->table_more], 0); }
 
 static double
 pace_min_per_km(const void *r)
@@ -399,7 +398,7 @@ pace_min_per_km(const void *r)
 	double pace, speed;
 
 	pace_speed(W_(r), &pace, &speed);
-	return round_to(pace, 3);
+	return hq_workout_round(pace, 3);
 }
 
 static double
@@ -408,7 +407,7 @@ speed_kmh(const void *r)
 	double pace, speed;
 
 	pace_speed(W_(r), &pace, &speed);
-	return round_to(speed, 2);
+	return hq_workout_round(speed, 2);
 }
 
 #define WK(k, t, f) HQ_COL_AT(k, t, struct workout, f)
@@ -593,7 +592,7 @@ fill_load(struct queries *qs, struct workout *w, struct hq_err *e)
 	sqlite3_bind_int64(qs->fill, 1, w->id);
 	while ((rc = sqlite3_step(qs->fill)) == SQLITE_ROW)
 		for (int f = 0; f < NFILL; f++)
-			if (strcmp(col_text(qs->fill, 0), fill_names[f]) == 0)
+			if (strcmp(hq_workout_col_text(qs->fill, 0), fill_names[f]) == 0)
 				w->filled[f] = sqlite3_column_int64(qs->fill, 1);
 	sqlite3_reset(qs->fill);
 	if (rc != SQLITE_DONE) {
@@ -677,41 +676,37 @@ hq_workout_has_same(struct hq_store *s)
 	return yes;
 }
 
-long
-hq_workout_list(struct hq_store *s, const struct hq_workout_filter *f,
-    struct hq_out *out, struct hq_err *e)
+/* The list's --where over its own fields and more's: 0 with *where
+ * (NULL without --where), or -1 with e. */
+static int
+list_where(const struct hq_workout_filter *f, const struct hq_workout_more *more,
+    struct hq_workout_where **where, struct hq_err *e)
 {
-	static const struct hq_workout_filter none = { 0 };
-	struct queries qs;
-	struct stats st = { 0 };
-	struct workout w;
-	struct hq_workout_more_cols tc;
-	struct hq_workout_where *where = NULL;
-	const struct hq_workout_more *more;
-	const struct hq_col *tcols;
-	sqlite3_stmt *q = NULL;
-	const char *type = NULL;
 	const char *fields[NOWN + HQ_WORKOUT_MORE_MAX];
-	double vals[NOWN + HQ_WORKOUT_MORE_MAX];
-	char suggest[64], sql[1024];
-	long rows = 0, skip;
-	size_t table_ix = 0;
-	int rc, same, table = hq_out_format(out) == HQ_FMT_TABLE;
+	size_t nf = 0;
 
-	if (!f)
-		f = &none;
-	more = f->more && f->more->n <= HQ_WORKOUT_MORE_MAX ? f->more : NULL;
-	if (f->nwhere) {
-		size_t nf = 0;
-		for (size_t i = 0; i < NOWN; i++)
-			fields[nf++] = own_fields[i];
-		for (size_t i = 0; more && i < more->n; i++)
-			fields[nf++] = more->keys[i];
-		if (!(where = hq_workout_where_new(f->where, f->nwhere, fields, nf,
-		    e)))
-			return -1;
-	}
-	skip = where && f->offset > 0 ? f->offset : 0;
+	*where = NULL;
+	if (!f->nwhere)
+		return 0;
+	for (size_t i = 0; i < NOWN; i++)
+		fields[nf++] = own_fields[i];
+	for (size_t i = 0; more && i < more->n; i++)
+		fields[nf++] = more->keys[i];
+	*where = hq_workout_where_new(f->where, f->nwhere, fields, nf, e);
+	return *where ? 0 : -1;
+}
+
+/* The list's statement, its values bound: --type, the range, the
+ * duration, and the limit and offset (left to the caller with --where). 0,
+ * or -1 with e (an unknown type). */
+static int
+list_prepare(struct hq_store *s, const struct hq_workout_filter *f,
+    int where, sqlite3_stmt **q, struct hq_err *e)
+{
+	const char *type = NULL;
+	char suggest[64], sql[1024];
+	int same;
+
 	if (f->type) {
 		type = hq_workout_type_identifier(f->type, suggest, sizeof suggest);
 		if (!type) {
@@ -724,11 +719,6 @@ hq_workout_list(struct hq_store *s, const struct hq_workout_filter *f,
 			return -1;
 		}
 	}
-	if (queries_prepare(s, &qs, e) != 0) {
-		queries_free(&qs);
-		hq_workout_where_free(where);
-		return -1;
-	}
 	same = hq_workout_has_same(s);
 	snprintf(sql, sizeof sql, "SELECT " WORKOUT_SEL ", %s" WORKOUT_FROM
 	    " WHERE (?1 IS NULL OR w.activity_type = ?1)"
@@ -738,21 +728,77 @@ hq_workout_list(struct hq_store *s, const struct hq_workout_filter *f,
 	    same ? "(SELECT same_as FROM workout_same ws WHERE ws.workout_id ="
 	    " w.id)" : "NULL", same && !f->all_sources ? " AND w.id NOT IN"
 	    " (SELECT workout_id FROM workout_same)" : "");
-	if (hq_store_prepare(s, sql, &q, e) != 0) {
+	if (hq_store_prepare(s, sql, q, e) != 0)
+		return -1;
+	if (type)
+		sqlite3_bind_text(*q, 1, type, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(*q, 2, f->from ? f->from : INT64_MIN);
+	sqlite3_bind_int64(*q, 3, f->to);
+	sqlite3_bind_double(*q, 4, f->min_duration * 60);
+	/* With --where the rows that hold are counted by the caller, not by
+	 * SQL. */
+	sqlite3_bind_int64(*q, 5, f->limit > 0 && !where ? f->limit : -1);
+	sqlite3_bind_int64(*q, 6, f->offset > 0 && !where ? f->offset : 0);
+	return 0;
+}
+
+/* One row of the list: a table's columns, or every field (and same_as
+ * with all_sources, column 9 of the list's statement). */
+static void
+list_row(struct hq_out *out, const struct hq_col *tcols,
+    const struct hq_workout_more *more, const struct workout *w,
+    int all_sources, sqlite3_stmt *q)
+{
+	int table = hq_out_format(out) == HQ_FMT_TABLE;
+
+	hq_out_begin(out);
+	hq_out_cells(out, table ? tcols : workout_cols, w);
+	if (!table) {
+		out_filled(out, w);
+		more_cells(more, w, out);
+	}
+	if (all_sources && !table) {
+		if (sqlite3_column_type(q, 9) == SQLITE_NULL)
+			hq_out_null(out, "same_as");
+		else
+			hq_out_int(out, "same_as", sqlite3_column_int64(q, 9));
+	}
+	hq_out_end(out);
+}
+
+long
+hq_workout_list(struct hq_store *s, const struct hq_workout_filter *f,
+    struct hq_out *out, struct hq_err *e)
+{
+	static const struct hq_workout_filter none = { 0 };
+	struct queries qs = { 0 };
+	struct stats st = { 0 };
+	struct workout w;
+	struct hq_workout_more_cols tc;
+	struct hq_workout_where *where;
+	const struct hq_workout_more *more;
+	const struct hq_col *tcols;
+	sqlite3_stmt *q = NULL;
+	double vals[NOWN + HQ_WORKOUT_MORE_MAX];
+	long rows = 0, skip;
+	size_t table_ix = 0;
+	int rc;
+
+	if (!f)
+		f = &none;
+	more = f->more && f->more->n <= HQ_WORKOUT_MORE_MAX ? f->more : NULL;
+	if (list_where(f, more, &where, e))
+		return -1;
+	skip = where && f->offset > 0 ? f->offset : 0;
+	if (list_prepare(s, f, where != NULL, &q, e) != 0 ||
+	    queries_prepare(s, &qs, e) != 0) {
+		sqlite3_finalize(q);
 		queries_free(&qs);
 		hq_workout_where_free(where);
 		return -1;
 	}
-	if (type)
-		sqlite3_bind_text(q, 1, type, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(q, 2, f->from ? f->from : INT64_MIN);
-	sqlite3_bind_int64(q, 3, f->to);
-	sqlite3_bind_double(q, 4, f->min_duration * 60);
-	/* With --where the rows that hold are counted here, not by SQL. */
-	sqlite3_bind_int64(q, 5, f->limit > 0 && !where ? f->limit : -1);
-	sqlite3_bind_int64(q, 6, f->offset > 0 && !where ? f->offset : 0);
 	tcols = table_cols(more, &tc, &table_ix);
-	if (table)
+	if (hq_out_format(out) == HQ_FMT_TABLE)
 		hq_out_fit_cols(out, tcols);
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		read_workout(q, &w);
@@ -771,19 +817,7 @@ hq_workout_list(struct hq_store *s, const struct hq_workout_filter *f,
 				continue;
 			}
 		}
-		hq_out_begin(out);
-		hq_out_cells(out, table ? tcols : workout_cols, &w);
-		if (!table) {
-			out_filled(out, &w);
-			more_cells(more, &w, out);
-		}
-		if (f->all_sources && !table) {
-			if (sqlite3_column_type(q, 9) == SQLITE_NULL)
-				hq_out_null(out, "same_as");
-			else
-				hq_out_int(out, "same_as", sqlite3_column_int64(q, 9));
-		}
-		hq_out_end(out);
+		list_row(out, tcols, more, &w, f->all_sources, q);
 		rows++;
 		if (where && f->limit > 0 && rows >= f->limit) {
 			rc = SQLITE_DONE;
@@ -822,278 +856,11 @@ out_stats(struct hq_out *out, const struct stats *st)
 			if (isnan(v))
 				continue;
 			snprintf(key, sizeof key, "%s_%s", name, parts[j].suffix);
-			hq_out_num(out, key, round_to(v, 3));
+			hq_out_num(out, key, hq_workout_round(v, 3));
 		}
 		snprintf(key, sizeof key, "%s_unit", name);
 		hq_out_str(out, key, s->unit[0] ? s->unit : NULL);
 	}
-}
-
-static int
-ends_with(const char *s, const char *suffix)
-{
-	size_t ls = strlen(s), lf = strlen(suffix);
-
-	return ls >= lf && strcmp(s + ls - lf, suffix) == 0;
-}
-
-enum hq_workout_event_kind
-hq_workout_event_kind(const char *type)
-{
-	if (ends_with(type, "Pause") || ends_with(type, "MotionPaused"))
-		return HQ_EVENT_PAUSE;
-	if (ends_with(type, "Resume") || ends_with(type, "MotionResumed"))
-		return HQ_EVENT_RESUME;
-	if (ends_with(type, "Lap"))
-		return HQ_EVENT_LAP;
-	if (ends_with(type, "Segment"))
-		return HQ_EVENT_SEGMENT;
-	if (ends_with(type, "Marker"))
-		return HQ_EVENT_MARKER;
-	return HQ_EVENT_OTHER;
-}
-
-/* Events: counts by kind and the time spent paused (Pause → Resume, and
- * the Watch's automatic MotionPaused → MotionResumed). Workout-level
- * events are used when there are any, else those of the activities. */
-static int
-out_events(struct hq_store *s, const struct workout *w, struct hq_out *out,
-    struct hq_err *e)
-{
-	sqlite3_stmt *q;
-	long pauses = 0, laps = 0, segments = 0, markers = 0, total = 0;
-	int64_t paused_since = 0, paused = 0;
-	int in_pause = 0, level = -1, rc;
-
-	if (hq_store_prepare(s,
-	    "SELECT type, date, activity_uuid IS NULL FROM workout_event"
-	    " WHERE workout_id = ? ORDER BY activity_uuid IS NOT NULL, date",
-	    &q, e) != 0)
-		return -1;
-	sqlite3_bind_int64(q, 1, w->id);
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		const char *type = col_text(q, 0);
-		int64_t date = sqlite3_column_int64(q, 1);
-		int top = sqlite3_column_int(q, 2);
-
-		if (level < 0)
-			level = top;
-		if (top != level)
-			break;
-		total++;
-		switch (hq_workout_event_kind(type)) {
-		case HQ_EVENT_PAUSE:
-			pauses++;
-			if (!in_pause) {
-				in_pause = 1;
-				paused_since = date;
-			}
-			break;
-		case HQ_EVENT_RESUME:
-			if (in_pause) {
-				paused += date - paused_since;
-				in_pause = 0;
-			}
-			break;
-		case HQ_EVENT_LAP:
-			laps++;
-			break;
-		case HQ_EVENT_SEGMENT:
-			segments++;
-			break;
-		case HQ_EVENT_MARKER:
-			markers++;
-			break;
-		case HQ_EVENT_OTHER:
-			break;
-		}
-	}
-	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
-		hq_err_set(e, "reading workout events: %s", sqlite3_errmsg(hq_store_db(s)));
-		sqlite3_finalize(q);
-		return -1;
-	}
-	sqlite3_finalize(q);
-	if (in_pause && w->end > paused_since)
-		paused += w->end - paused_since;
-	hq_out_int(out, "events", total);
-	hq_out_int(out, "pauses", pauses);
-	hq_out_num(out, "paused_min", round_to((double)paused / 60, 2));
-	hq_out_int(out, "laps", laps);
-	hq_out_int(out, "segments", segments);
-	hq_out_int(out, "markers", markers);
-	return 0;
-}
-
-/* "217 cm" → 217 and "cm"; -1 when there is no number. */
-static int
-parse_quantity(const char *s, double *v, char *unit, size_t n)
-{
-	char *end;
-
-	*v = strtod(s, &end);
-	if (end == s || !isfinite(*v))
-		return -1;
-	while (*end == ' ')
-		end++;
-	snprintf(unit, n, "%s", end);
-	return 0;
-}
-
-/* The metadata people ask about, in plain units. Keys can repeat in an
- * export (jshrake's has HKIndoorWorkout twice); the first one counts. */
-static int
-out_metadata(struct hq_store *s, const struct workout *w, struct hq_out *out,
-    struct hq_err *e)
-{
-	enum { TZ, INDOOR, ELEVATION, TEMP, HUMIDITY, METS, SUB, VIRTUAL,
-	    PARTIAL, NKEYS };
-	static const char *const keys[NKEYS] = {
-		"HKTimeZone", "HKIndoorWorkout", "HKElevationAscended",
-		"HKWeatherTemperature", "HKWeatherHumidity", "HKAverageMETs",
-		"HQSubSport", "HQVirtualRoute", "HQPartial",
-	};
-	char *val[NKEYS] = { 0 };
-	sqlite3_stmt *q;
-	int rc, status = 0;
-	double v;
-	char unit[64];
-
-	if (hq_store_prepare(s,
-	    "SELECT key, value FROM workout_meta WHERE workout_id = ?"
-	    " AND activity_uuid IS NULL ORDER BY rowid", &q, e) != 0)
-		return -1;
-	sqlite3_bind_int64(q, 1, w->id);
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
-		for (int k = 0; k < NKEYS; k++)
-			if (!val[k] && strcmp(col_text(q, 0), keys[k]) == 0)
-				val[k] = hq_xstrdup(col_text(q, 1));
-	/* The ascent of the recording it takes it from (filled_from). */
-	if (rc == SQLITE_DONE && !val[ELEVATION] && w->filled[FILL_ASCENT]) {
-		sqlite3_reset(q);
-		sqlite3_bind_int64(q, 1, w->filled[FILL_ASCENT]);
-		while ((rc = sqlite3_step(q)) == SQLITE_ROW)
-			if (!val[ELEVATION] && strcmp(col_text(q, 0),
-			    keys[ELEVATION]) == 0)
-				val[ELEVATION] = hq_xstrdup(col_text(q, 1));
-	}
-	if (rc != SQLITE_DONE) {
-		hq_err_set(e, "reading workout metadata: %s", sqlite3_errmsg(hq_store_db(s)));
-		status = -1;
-		goto done;
-	}
-	hq_out_str(out, "time_zone", val[TZ]);
-	if (val[INDOOR])
-		hq_out_bool(out, "indoor", strcmp(val[INDOOR], "1") == 0);
-	else
-		hq_out_null(out, "indoor");
-	if (val[ELEVATION] && parse_quantity(val[ELEVATION], &v, unit, sizeof unit) == 0)
-		hq_out_num(out, "elevation_ascended_m", round_to(convert(v, unit, "m"), 2));
-	if (val[TEMP] && parse_quantity(val[TEMP], &v, unit, sizeof unit) == 0)
-		hq_out_num(out, "temperature_c", round_to(convert(v, unit, "degC"), 1));
-	if (val[HUMIDITY] && parse_quantity(val[HUMIDITY], &v, unit, sizeof unit) == 0)
-		/* Some exports write humidity ×100 ("5700 %"). */
-		hq_out_num(out, "humidity_pct", round_to(v > 100 ? v / 100 : v, 1));
-	if (val[METS] && parse_quantity(val[METS], &v, unit, sizeof unit) == 0)
-		hq_out_num(out, "average_mets", round_to(v, 2));
-	/* Device files (activity.h): the sub-sport, a game's map. */
-	hq_out_str(out, "sub_sport", val[SUB]);
-	hq_out_bool(out, "virtual_route", val[VIRTUAL] &&
-	    strcmp(val[VIRTUAL], "1") == 0);
-	hq_out_bool(out, "partial", val[PARTIAL] &&
-	    strcmp(val[PARTIAL], "1") == 0);
-done:
-	for (int k = 0; k < NKEYS; k++)
-		free(val[k]);
-	sqlite3_finalize(q);
-	return status;
-}
-
-double
-hq_workout_great_circle(double r, double lat1, double lon1, double lat2,
-    double lon2)
-{
-	return hq_geo_distance(r, lat1, lon1, lat2, lon2);
-}
-
-double
-hq_workout_haversine(double lat1, double lon1, double lat2, double lon2)
-{
-	return hq_workout_great_circle(6371008.8, lat1, lon1, lat2, lon2);
-}
-
-/* The route summary: distance is the sum of the great-circle steps within
- * each route; elevation gain the sum of the rises between points. */
-static int
-out_route(struct hq_store *s, const struct workout *w, struct hq_out *out,
-    struct hq_err *e)
-{
-	sqlite3_stmt *q;
-	long n = 0;
-	int64_t route = -1, tmin = 0, tmax = 0;
-	double dist = 0, gain = 0, plat = 0, plon = 0, pele = NAN;
-	double minlat = 0, maxlat = 0, minlon = 0, maxlon = 0;
-	int rc, have_time = 0;
-
-	if (hq_store_prepare(s,
-	    "SELECT rp.route_id, rp.time, rp.lat, rp.lon, rp.ele"
-	    " FROM route_point rp JOIN route r ON r.id = rp.route_id"
-	    " WHERE r.workout_id = " HQ_WORKOUT_FILLED("route", "?1")
-	    " ORDER BY r.id, rp.seq", &q, e) != 0)
-		return -1;
-	sqlite3_bind_int64(q, 1, w->id);
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		int64_t rid = sqlite3_column_int64(q, 0);
-		double lat = sqlite3_column_double(q, 2);
-		double lon = sqlite3_column_double(q, 3);
-		double ele = col_num(q, 4);
-
-		if (sqlite3_column_type(q, 1) != SQLITE_NULL) {
-			int64_t t = sqlite3_column_int64(q, 1);
-			if (!have_time || t < tmin)
-				tmin = t;
-			if (!have_time || t > tmax)
-				tmax = t;
-			have_time = 1;
-		}
-		if (n == 0) {
-			minlat = maxlat = lat;
-			minlon = maxlon = lon;
-		}
-		minlat = lat < minlat ? lat : minlat;
-		maxlat = lat > maxlat ? lat : maxlat;
-		minlon = lon < minlon ? lon : minlon;
-		maxlon = lon > maxlon ? lon : maxlon;
-		if (rid == route) {
-			dist += hq_workout_haversine(plat, plon, lat, lon);
-			if (!isnan(ele) && !isnan(pele) && ele > pele)
-				gain += ele - pele;
-		}
-		route = rid;
-		plat = lat;
-		plon = lon;
-		if (!isnan(ele))
-			pele = ele;
-		n++;
-	}
-	if (rc != SQLITE_DONE) {
-		hq_err_set(e, "reading the route: %s", sqlite3_errmsg(hq_store_db(s)));
-		sqlite3_finalize(q);
-		return -1;
-	}
-	sqlite3_finalize(q);
-	if (n == 0)
-		return 0;
-	hq_out_int(out, "route_points", n);
-	hq_out_num(out, "route_distance_km", round_to(dist / 1000, 3));
-	hq_out_num(out, "route_elevation_gain_m", round_to(gain, 1));
-	hq_out_num(out, "route_duration_min",
-	    have_time ? round_to((double)(tmax - tmin) / 60, 2) : NAN);
-	hq_out_num(out, "route_min_lat", minlat);
-	hq_out_num(out, "route_min_lon", minlon);
-	hq_out_num(out, "route_max_lat", maxlat);
-	hq_out_num(out, "route_max_lon", maxlon);
-	return 0;
 }
 
 static int
@@ -1160,11 +927,12 @@ hq_workout_detail_more(struct hq_store *s, int64_t id,
 	out_filled(out, &w);
 	more_cells(more && more->n <= HQ_WORKOUT_MORE_MAX ? more : NULL, &w, out);
 	hq_out_str(out, "hr_source", w.hr_from);
-	hq_out_num(out, "elapsed_min", round_to((double)(w.end - w.start) / 60, 2));
+	hq_out_num(out, "elapsed_min", hq_workout_round((double)(w.end - w.start) / 60, 2));
 	hq_out_int(out, "activities", nact);
 	out_stats(out, &st);
-	if (out_events(s, &w, out, e) != 0 || out_metadata(s, &w, out, e) != 0 ||
-	    out_route(s, &w, out, e) != 0) {
+	if (hq_workout_out_events(s, w.id, w.end, out, e) != 0 ||
+	    hq_workout_out_metadata(s, w.id, w.filled[FILL_ASCENT], out, e) != 0 ||
+	    hq_workout_out_route(s, w.id, out, e) != 0) {
 		hq_out_end(out);
 		goto done;
 	}

@@ -1,7 +1,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "hq/config.h"
 #include "hq/err.h"
@@ -128,26 +127,4 @@ hq_zone_offset_note(const char *file, int stated_min, int zone_min,
 	    stated_min < 0 ? '-' : '+', abs(stated_min) / 60,
 	    abs(stated_min) % 60, zone_min < 0 ? '-' : '+', abs(zone_min) / 60,
 	    abs(zone_min) % 60, path);
-}
-
-int
-hq_zone_setup(const char *option, const struct hq_config *cfg,
-    struct hq_store *s)
-{
-	struct hq_zone_choice z;
-	struct hq_err e;
-	const char *w;
-	char note[1024];
-
-	for (size_t i = 0; cfg && (w = hq_config_warning(cfg, i)); i++)
-		hq_warn("%s", w);
-	if (hq_zone_choose(option, cfg, s, &z, &e)) {
-		hq_warn("%s", e.msg);
-		return -1;
-	}
-	if (isatty(STDERR_FILENO)) {
-		hq_zone_note(&z, note, sizeof note);
-		hq_warn_lines(note);
-	}
-	return 0;
 }

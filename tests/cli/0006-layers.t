@@ -93,11 +93,18 @@ is "$rc" 1 "format including out (peers): fails"
 like "$err" "lib/format/csv.c:$n: format includes hq/svg.h of out, a peer" "and names it"
 
 fresh
-add lib/query/list.c '#include "hq/dayrows.h"'
+add lib/query/list.c '#include "hq/cgmfile.h"'
 build lib/query/list.c
 check
 is "$rc" 1 "query including read (both on store, peers): fails"
-like "$err" "lib/query/list.c:$n: query includes hq/dayrows.h of read, a peer" "and names it"
+like "$err" "lib/query/list.c:$n: query includes hq/cgmfile.h of read, a peer" "and names it"
+
+fresh
+add lib/analyze/trend.c '#include "hq/cgmfile.h"'
+build lib/analyze/trend.c
+check
+is "$rc" 1 "analyze including read (which only hq-ingest needs): fails"
+like "$err" "lib/analyze/trend.c:$n: analyze includes hq/cgmfile.h of read" "and names it"
 
 fresh
 add lib/read/jsonl.c '#include "hq/select.h"'

@@ -50,8 +50,16 @@ start=$(TZ="$HQ_TZ" python3 -c 'import datetime; print(datetime.date.today() - d
 gen-export --zip --days 40 --start "$start" --seed 3 --everyday -o "$T/home/Health/export.zip" >/dev/null
 ok $? "an export of the last 40 days"
 
+# the archive the import's line pushes to: a directory, made once
+mkdir -p "$T/home/.config/hq"
+printf '[archive]\nremote = file://%s/archive\n' "$T" >"$T/home/.config/hq/config"
+env HOME="$T/home" XDG_CONFIG_HOME= hq-archive -q init
+ok $? "hq-archive init for the archive the crontab pushes to"
+
 job 1 "$T/hq.db"
 is "$rc:$out" "0:" "the nightly import: exit 0, nothing printed (nothing for cron to mail)"
+[ -f "$T/archive/manifest" ]
+ok $? "the nightly import's line pushed the store off the machine (hq-archive push -q)"
 job 1 "$T/hq.db"
 is "$rc:$out" "0:" "again the next night (the same export): still quiet"
 is "$(HQ_DB="$T/hq.db" hq-query resting_heart_rate --by day --from 7d | grep -c .)" 7 \

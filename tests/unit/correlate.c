@@ -40,21 +40,21 @@ test_operands(void)
 	ok(hq_corr_is_file("-") && hq_corr_is_file("./steps") && hq_corr_is_file("hrv.jsonl") &&
 	    hq_corr_is_file("x.json"), "files: -, a path, .jsonl, .json");
 	ok(!hq_corr_is_file("glucose.max") && !hq_corr_is_file("steps"), "metrics: glucose.max, steps");
-	ok(hq_corr_parse_operand("glucose.max", m, sizeof m, &a, &has, &e) == 0 && has &&
+	ok(hq_daily_parse_operand("glucose.max", m, sizeof m, &a, &has, &e) == 0 && has &&
 	    strcmp(m, "glucose") == 0 && strcmp(a.name, "max") == 0, "glucose.max: glucose, max");
-	ok(hq_corr_parse_operand("sleep", m, sizeof m, &a, &has, &e) == 0 && !has &&
+	ok(hq_daily_parse_operand("sleep", m, sizeof m, &a, &has, &e) == 0 && !has &&
 	    strcmp(m, "sleep") == 0, "sleep: the default aggregate");
-	ok(hq_corr_parse_operand("heart_rate.mean", m, sizeof m, &a, &has, &e) == 0 &&
+	ok(hq_daily_parse_operand("heart_rate.mean", m, sizeof m, &a, &has, &e) == 0 &&
 	    strcmp(a.name, "avg") == 0, "mean is avg");
-	ok(hq_corr_parse_operand("glucose.maxx", m, sizeof m, &a, &has, &e) < 0 &&
+	ok(hq_daily_parse_operand("glucose.maxx", m, sizeof m, &a, &has, &e) < 0 &&
 	    strstr(e.msg, "unknown daily aggregate 'maxx'"), "an unknown aggregate: %s", e.msg);
-	ok(hq_corr_parse_operand(".max", m, sizeof m, &a, &has, &e) < 0, "no metric before the dot");
+	ok(hq_daily_parse_operand(".max", m, sizeof m, &a, &has, &e) < 0, "no metric before the dot");
 }
 
 static void
 test_files(void)
 {
-	struct hq_corr_series s;
+	struct hq_daily s;
 	struct hq_err e;
 	const char *p;
 
@@ -65,7 +65,7 @@ test_files(void)
 	    "{\"metric\":\"blood_glucose\",\"period\":\"2024-04-01\",\"value\":130,\"max\":130,\"n\":280,\"unit\":\"mg/dL\"}\n"
 	    "{\"metric\":\"blood_glucose\",\"period\":\"2024-04-02\",\"value\":null,\"max\":null,\"n\":0,\"unit\":\"mg/dL\"}\n"
 	    "{\"metric\":\"blood_glucose\",\"period\":\"2024-04-04\",\"value\":145,\"max\":145,\"n\":288,\"unit\":\"mg/dL\"}\n");
-	ok(hq_corr_read_file(p, &s, &e) == 0, "a file of glucose day rows");
+	ok(hq_daily_read(p, &s, &e) == 0, "a file of glucose day rows");
 	is_int(s.n, 3, "three days: a null value is a missing day, a blank line nothing");
 	ok(s.n == 3 && s.days[0] == D0 && s.days[1] == D0 + 2 && s.days[2] == D0 + 3,
 	    "in day order whatever the file's order");
@@ -76,12 +76,12 @@ test_files(void)
 	is_int(s.nfields, 3, "numeric fields kept: max, avg, n");
 	ok(s.nfields == 3 && strcmp(s.fields[2], "n") == 0 && s.fv[0 * 3 + 2] == 280 &&
 	    isnan(s.fv[0 * 3 + 1]), "n of the first day; avg absent there is NaN");
-	hq_corr_series_free(&s);
+	hq_daily_free(&s);
 
 	p = write_file("sleep.jsonl", "{\"metric\":\"sleep\",\"period\":\"2024-04-02\",\"value\":7.5,\"avg\":7.5,\"n\":1,\"unit\":\"h\"}\n");
-	ok(hq_corr_read_file(p, &s, &e) == 0 && s.nights && s.agg_default,
+	ok(hq_daily_read(p, &s, &e) == 0 && s.nights && s.agg_default,
 	    "a file of sleep: nights, its default aggregate");
-	hq_corr_series_free(&s);
+	hq_daily_free(&s);
 
 	static const struct { const char *text, *want; } bad[] = {
 		{ "{\"metric\":\"steps\",\"period\":\"2024-04-01\",\"value\":1}\n[1]\n", "b.jsonl:2: not a JSON object" },
@@ -94,7 +94,7 @@ test_files(void)
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		p = write_file("b.jsonl", bad[i].text);
-		ok(hq_corr_read_file(p, &s, &e) < 0 && strstr(e.msg, bad[i].want),
+		ok(hq_daily_read(p, &s, &e) < 0 && strstr(e.msg, bad[i].want),
 		    "refused: %s", bad[i].want);
 		if (!strstr(e.msg, bad[i].want))
 			printf("#   got: %s\n", e.msg);
@@ -103,7 +103,7 @@ test_files(void)
 
 /* A series by hand: days D0 + d[i] with values v[i]. */
 static void
-series(struct hq_corr_series *s, const char *metric, const int *d, const double *v,
+series(struct hq_daily *s, const char *metric, const int *d, const double *v,
     size_t n)
 {
 	memset(s, 0, sizeof *s);
@@ -123,9 +123,9 @@ test_pairs(void)
 {
 	static const int da[] = { 0, 1, 2, 3, 5, 6 }, db[] = { 1, 2, 3, 4, 6, 7 };
 	static const double va[] = { 10, 11, 12, 13, 15, 16 }, vb[] = { 1, 2, 3, 4, 6, 7 };
-	struct hq_corr_series a, b;
+	struct hq_daily a, b;
 	struct hq_corr_pairs p;
-	struct hq_corr_span all = { INT64_MIN, INT64_MAX }, some = { D0 + 1, D0 + 5 };
+	struct hq_daily_span all = { INT64_MIN, INT64_MAX }, some = { D0 + 1, D0 + 5 };
 	int lag, shift;
 
 	series(&a, "a", da, va, 6);
@@ -156,21 +156,21 @@ test_pairs(void)
 	ok(lag == -2 && shift == -2, "a lag as given");
 	ok(!hq_corr_same_family(&a, b.identifier) && hq_corr_same_family(&a, "A"),
 	    "families by identifier, whatever its case");
-	hq_corr_series_free(&a);
-	hq_corr_series_free(&b);
+	hq_daily_free(&a);
+	hq_daily_free(&b);
 }
 
 /* Split B's days by cond on the file series a ("lab.jsonl"), as
  * hq-correlate --when does without a store: 0, or -1 with e set (a
  * condition the file cannot answer). */
 static int
-split_by(struct hq_corr_series *a, struct hq_corr_series *b, const char *cond,
+split_by(struct hq_daily *a, struct hq_daily *b, const char *cond,
     struct hq_corr_groups *g, struct hq_err *e)
 {
-	struct hq_corr_series *files[1] = { a };
-	struct hq_corr_span all = { INT64_MIN, INT64_MAX };
+	struct hq_daily *files[1] = { a };
+	struct hq_daily_span all = { INT64_MIN, INT64_MAX };
 	struct hq_select settings, range;
-	struct hq_corr_store cs = { NULL, &settings };
+	struct hq_daily_store cs = { NULL, &settings };
 	struct hq_select_daysrc src;
 	struct hq_select_days *days;
 	struct hq_corr_pairs p;
@@ -198,7 +198,7 @@ test_groups(void)
 {
 	static const int d[] = { 0, 1, 2, 3, 4, 5, 6, 7 };
 	static const double va[] = { 1, 2, 3, 4, 5, 6, 7, 8 }, vb[] = { 5, 6, 5, 6, 9, 8, 9, 8 };
-	struct hq_corr_series a, b;
+	struct hq_daily a, b;
 	struct hq_corr_groups g;
 	struct hq_err e;
 
@@ -214,8 +214,8 @@ test_groups(void)
 	}
 	ok(split_by(&a, &b, "lab.p90 > 4", &g, &e) < 0 && strstr(e.msg,
 	    "lab.jsonl has no daily lab.p90 (its rows have value)"), "a field the file lacks: %s", e.msg);
-	hq_corr_series_free(&a);
-	hq_corr_series_free(&b);
+	hq_daily_free(&a);
+	hq_daily_free(&b);
 }
 
 /* The serial correlation behind --when, against R (the days and values
@@ -228,7 +228,7 @@ groups_serial(int alternate)
 	int d[40];
 	double va[40], vb[40];
 	size_t n = 0;
-	struct hq_corr_series a, b;
+	struct hq_daily a, b;
 	struct hq_corr_groups g;
 	struct hq_err e;
 	struct hq_buf buf = { 0 };
@@ -268,8 +268,8 @@ groups_serial(int alternate)
 		hq_corr_groups_free(&g);
 	}
 	hq_buf_free(&buf);
-	hq_corr_series_free(&a);
-	hq_corr_series_free(&b);
+	hq_daily_free(&a);
+	hq_daily_free(&b);
 }
 
 static void
@@ -328,8 +328,8 @@ test_serial(void)
 static void
 test_words(void)
 {
-	struct hq_corr_series a = { .metric = "blood_glucose", .agg = "max", .unit = "mg/dL" };
-	struct hq_corr_series b = { .metric = "sleep", .agg = "avg", .unit = "h", .agg_default = 1, .nights = 1 };
+	struct hq_daily a = { .metric = "blood_glucose", .agg = "max", .unit = "mg/dL" };
+	struct hq_daily b = { .metric = "sleep", .agg = "avg", .unit = "h", .agg_default = 1, .nights = 1 };
 	struct hq_corr_result r = { .n = 53, .first = D0, .last = D0 + 60, .sd_a = 12 };
 	struct hq_stats_welch w = { .n_x = 12, .n_y = 41, .mean_x = 6.41, .mean_y = 7.08,
 	    .median_x = 6.45, .median_y = 7.1, .diff = -0.67, .p = 0.0031, .g = -0.93 };

@@ -34,9 +34,9 @@ against_ops(const char *dir, int n, size_t *tested)
 	struct hq_store *s;
 	struct hq_err e;
 	struct hq_select settings;
-	struct hq_corr_store cs;
-	struct hq_corr_span all = { INT64_MIN, INT64_MAX };
-	struct hq_corr_series a;
+	struct hq_daily_store cs;
+	struct hq_daily_span all = { INT64_MIN, INT64_MAX };
+	struct hq_daily a;
 	struct hq_corr_ranking rk;
 	long ops = 0;
 	int rc;
@@ -64,8 +64,8 @@ against_ops(const char *dir, int n, size_t *tested)
 		return -1;
 	}
 	hq_select_init(&settings);
-	cs = (struct hq_corr_store){ s, &settings };
-	if (hq_corr_load(&cs, "m0", all, 0, 0, &a, &e)) {
+	cs = (struct hq_daily_store){ s, &settings };
+	if (hq_daily_load(&cs, "m0", all, 0, 0, &a, &e)) {
 		printf("# %s\n", e.msg);
 		hq_store_close(s);
 		return -1;
@@ -79,7 +79,7 @@ against_ops(const char *dir, int n, size_t *tested)
 		*tested = rk.n;
 		hq_corr_ranking_free(&rk);
 	}
-	hq_corr_series_free(&a);
+	hq_daily_free(&a);
 	hq_store_close(s);
 	return rc ? -1 : ops;
 }

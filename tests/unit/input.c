@@ -1,4 +1,4 @@
-/* Unit tests for lib/read/input.c and reader.c: opening and sniffing a
+/* Unit tests for lib/base/input.c and lib/read/reader.c: opening and sniffing a
  * file, --format families, a reader's options (no global), the errors
  * for files of no known format, rewinding, and bounded lines across
  * reads. */

@@ -443,6 +443,115 @@ completion(void)
 	    "options_first: before it, options as usual");
 }
 
+/* ---- subcommands: which options go with which (hq_opts_subcmd) ---- */
+
+static const struct hq_opt sub_options[] = {
+	{ 'u', "unit", HQ_OPT_STRING, "UNIT", "labs: a unit", NULL, NULL, 0 },
+	{ 'q', "quiet", HQ_OPT_FLAG, NULL, "alerts: quiet", NULL, NULL, 0 },
+	HQ_OPT_FORMAT(HQ_OPT_LONG, "the format", "jsonl|table|svg"),
+	{ 0, NULL, 0, NULL, NULL, NULL, NULL, 0 },
+};
+
+static const struct hq_subcmd sub_subcmds[] = {
+	{ "list", "list [labs]", 0, 1 },
+	{ "latest labs", "latest labs [TEST...]", 0, -1 },
+	{ "trend labs", "trend labs TEST", 1, 1 },
+	{ "trend", "trend METRIC", 1, 1 },
+	{ "alerts", "alerts", 0, 0 },
+	{ NULL, NULL, 0, 0 },
+};
+
+static const struct hq_opt_subs sub_opt_subs[] = {
+	{ "unit", NULL, "latest labs|trend labs" },
+	{ "quiet", NULL, "alerts" },
+	{ "format", "svg", "trend labs|trend" },
+	{ NULL, NULL, NULL },
+};
+
+static const struct hq_cmd_info subcmd_cmd = {
+	.name = "hq-x", .synopsis = "SUB...", .summary = "s.",
+	.opts = sub_options, .subcmds = sub_subcmds, .opt_subs = sub_opt_subs,
+	.subcmd_noun = "report",
+};
+
+/* The subcommand a line names, or -1, and what was said. */
+static int
+subcmd_of(const char *line, int *used, char *err, size_t n)
+{
+	char *argv[16], buf[256], *save = NULL, *e = NULL;
+	size_t elen = 0;
+	int argc = 0, sub = -2;
+	struct hq_opts p;
+
+	snprintf(buf, sizeof buf, "hq-x %s", line);
+	for (char *w = strtok_r(buf, " ", &save); w && argc < 15;
+	    w = strtok_r(NULL, " ", &save))
+		argv[argc++] = w;
+	argv[argc] = NULL;
+	hq_opts_init(&p, &subcmd_cmd, argc, argv);
+	p.err = open_memstream(&e, &elen);
+	while (hq_opts_parse(&p) > 0)
+		;
+	if (p.done > 0)
+		sub = hq_opts_subcmd(&p, used);
+	fclose(p.err);
+	snprintf(err, n, "%s", e ? e : "");
+	free(e);
+	return sub;
+}
+
+static void
+subcommands(void)
+{
+	char err[512];
+	int used = 0;
+
+	is_int(subcmd_of("trend labs ldl -u mg/dL", &used, err, sizeof err), 2,
+	    "trend labs ldl: the second subcommand of that verb");
+	is_int(used, 2, "named by two words");
+	is_int(subcmd_of("trend steps --format svg", &used, err, sizeof err), 3,
+	    "trend steps: the verb alone, svg goes with it");
+	is_int(used, 1, "named by one word");
+	is_int(subcmd_of("alerts -q", &used, err, sizeof err), 4, "alerts -q");
+	ok(subcmd_of("list -q", &used, err, sizeof err) == -1 &&
+	    strstr(err, "hq-x: -q does not go with 'list [labs]'"),
+	    "an option of another subcommand: refused, named as typed");
+	ok(subcmd_of("latest labs --format svg", &used, err, sizeof err) == -1 &&
+	    strstr(err, "--format svg does not go with 'latest labs [TEST...]'"),
+	    "a choice of another subcommand: refused");
+	ok(subcmd_of("latest labs --format table -u x", &used, err, sizeof err) == 1,
+	    "its own options and the choices every one takes");
+	ok(subcmd_of("trend labs", &used, err, sizeof err) == -1 &&
+	    strstr(err, "usage: hq-x trend labs TEST"), "too few operands");
+	ok(subcmd_of("list a b", &used, err, sizeof err) == -1 &&
+	    strstr(err, "usage: hq-x list [labs]"), "too many operands");
+	ok(subcmd_of("", &used, err, sizeof err) == -1 &&
+	    strstr(err, "no subcommand (the subcommands are: list, latest, trend, "
+	    "alerts)"), "none: the verbs, each once");
+	ok(subcmd_of("alrets", &used, err, sizeof err) == -1 &&
+	    strstr(err, "unknown subcommand 'alrets' (did you mean alerts?)"),
+	    "a verb mistyped: the nearest");
+	ok(subcmd_of("latest lbas", &used, err, sizeof err) == -1 &&
+	    strstr(err, "no such report 'latest lbas' (did you mean latest labs?)"),
+	    "a kind mistyped: the nearest, in the command's noun");
+	ok(subcmd_of("latest", &used, err, sizeof err) == -1 &&
+	    strstr(err, "no such report 'latest' (the reports are: latest labs "
+	    "[TEST...])"), "a verb alone: its forms");
+	is_str(completes(&subcmd_cmd, ""), "list\tlist [labs]\nlatest\n"
+	    "trend\nalerts\talerts\n", "the verbs, a whole one described");
+	is_str(completes(&subcmd_cmd, "latest|"), "labs\tlatest labs [TEST...]\n",
+	    "then the kinds of the verb typed");
+	ok(!strstr(completes(&subcmd_cmd, "list|--"), "--unit") &&
+	    !strstr(complete_out, "--quiet") && strstr(complete_out, "--format"),
+	    "after a subcommand, its own options");
+	ok(strstr(completes(&subcmd_cmd, "alerts|--"), "--quiet") != NULL,
+	    "alerts: --quiet");
+	is_str(completes(&subcmd_cmd, "list|--format|"), "jsonl\ntable\n",
+	    "and the choices that go with it");
+	is_str(completes(&subcmd_cmd, "--format|"), "jsonl\ntable\nsvg\n",
+	    "before a subcommand, every choice");
+}
+
 int
 main(void)
 {
@@ -452,5 +561,6 @@ main(void)
 	bad_tables();
 	library_lists();
 	completion();
+	subcommands();
 	return done_testing();
 }

@@ -1,3 +1,7 @@
+/*
+ * dayrows — a file of hq-query day rows as a daily series (daily.h:
+ * hq_daily_read): hq-correlate's file operands.
+ */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -6,33 +10,11 @@
 #include <cjson/cJSON.h>
 
 #include "hq/buf.h"
-#include "hq/dayrows.h"
+#include "hq/daily.h"
 #include "hq/input.h"
 #include "hq/stats.h"
 #include "hq/term.h"
 #include "hq/time.h"
-
-void
-hq_dayrows_free(struct hq_dayrows *d)
-{
-	free(d->days);
-	free(d->v);
-	free(d->fields);
-	free(d->fv);
-	memset(d, 0, sizeof *d);
-}
-
-static void
-push_day(struct hq_dayrows *s, size_t *cap, int64_t day, double v)
-{
-	if (s->n == *cap) {
-		*cap = *cap ? *cap * 2 : 256;
-		s->days = hq_xrealloc(s->days, *cap * sizeof *s->days);
-		s->v = hq_xrealloc(s->v, *cap * sizeof *s->v);
-	}
-	s->days[s->n] = day;
-	s->v[s->n++] = v;
-}
 
 /* Whether s holds a control character: text from a file that messages,
  * labels and tables would send to a terminal. */
@@ -61,7 +43,7 @@ parse_day(const char *s, int64_t *day)
 /* What the first row with a value says about the file: unit, aggregate
  * (the key after "value", as hq-query writes rows), the numeric fields. */
 static int
-first_row(struct hq_dayrows *s, const cJSON *o, struct hq_err *e)
+first_row(struct hq_daily *s, const cJSON *o, struct hq_err *e)
 {
 	const cJSON *unit = cJSON_GetObjectItemCaseSensitive(o, "unit"), *f;
 	int after_value = 0;
@@ -81,9 +63,9 @@ first_row(struct hq_dayrows *s, const cJSON *o, struct hq_err *e)
 		if (after_value == 1 && hq_stats_parse_agg(f->string, &a) == 0)
 			snprintf(s->agg, sizeof s->agg, "%s", a.name);
 		after_value = 2;
-		if (s->nfields == HQ_DAYROWS_MAX_FIELDS) {
+		if (s->nfields == HQ_DAILY_MAX_FIELDS) {
 			hq_err_set(e, "more than %d numeric fields in a row",
-			    HQ_DAYROWS_MAX_FIELDS);
+			    HQ_DAILY_MAX_FIELDS);
 			return -1;
 		}
 		s->fields = hq_xrealloc(s->fields, (s->nfields + 1) * sizeof *s->fields);
@@ -95,7 +77,7 @@ first_row(struct hq_dayrows *s, const cJSON *o, struct hq_err *e)
 /* One line: 1 a day added, 0 nothing (a blank line, a null value), -1
  * with e saying what is wrong (the caller adds file:line). */
 static int
-file_row(struct hq_dayrows *s, const char *line, size_t *cap,
+file_row(struct hq_daily *s, const char *line, size_t *cap,
     struct hq_err *e)
 {
 	cJSON *o;
@@ -157,12 +139,12 @@ file_row(struct hq_dayrows *s, const char *line, size_t *cap,
 	}
 	if (s->n == 0 && !s->fields && first_row(s, o, e))
 		goto out;
-	if (s->n == HQ_DAYROWS_MAX_DAYS) {
-		hq_err_set(e, "more than %d days", HQ_DAYROWS_MAX_DAYS);
+	if (s->n == HQ_DAILY_MAX_DAYS) {
+		hq_err_set(e, "more than %d days", HQ_DAILY_MAX_DAYS);
 		goto out;
 	}
 	size_t had = *cap;
-	push_day(s, cap, day, value->valuedouble);
+	hq_daily_push(s, cap, day, value->valuedouble);
 	if (*cap != had)
 		s->fv = hq_xrealloc(s->fv, (*cap * s->nfields + 1) * sizeof *s->fv);
 	for (size_t j = 0; j < s->nfields; j++) {
@@ -177,7 +159,7 @@ out:
 
 /* Rows in day order, each day once (the second of a day is an error). */
 static int
-sort_rows(struct hq_dayrows *s, const long *lines, const char *name,
+sort_rows(struct hq_daily *s, const long *lines, const char *name,
     struct hq_err *e)
 {
 	size_t *o = hq_xcalloc(s->n + 1, sizeof *o);
@@ -215,8 +197,24 @@ sort_rows(struct hq_dayrows *s, const long *lines, const char *name,
 	return rc;
 }
 
+/* What a file's metric means, as the store would say it. */
+static void
+meaning(struct hq_daily *s)
+{
+	const struct hq_metric_info *info = hq_catalog_lookup(s->metric);
+
+	if (info) {
+		snprintf(s->identifier, sizeof s->identifier, "%s", info->identifier);
+		s->nights = info->kind == HQ_KIND_SLEEP;
+	} else {
+		snprintf(s->identifier, sizeof s->identifier, "%s", s->metric);
+	}
+	s->agg_default = hq_daily_agg_is_default(info ? info->kind
+	    : hq_catalog_guess_kind(s->metric), s->agg);
+}
+
 int
-hq_dayrows_read(const char *path, struct hq_dayrows *s, struct hq_err *e)
+hq_daily_read(const char *path, struct hq_daily *s, struct hq_err *e)
 {
 	struct hq_input in;
 	struct hq_input_lines ln;
@@ -227,12 +225,12 @@ hq_dayrows_read(const char *path, struct hq_dayrows *s, struct hq_err *e)
 	memset(s, 0, sizeof *s);
 	if (hq_input_open(&in, path, e))
 		return -1;
-	hq_input_lines_start(&ln, &in, HQ_DAYROWS_MAX_LINE);
+	hq_input_lines_start(&ln, &in, HQ_DAILY_MAX_LINE);
 	while ((rc = hq_input_lines_next(&ln, e)) > 0) {
 		struct hq_err le;
 		if (ln.too_long) {
 			hq_err_set(e, "%s:%ld: a line longer than %d bytes", in.name,
-			    ln.lineno, HQ_DAYROWS_MAX_LINE);
+			    ln.lineno, HQ_DAILY_MAX_LINE);
 			goto out;
 		}
 		rc = file_row(s, ln.line.data ? ln.line.data : "", &cap, &le);
@@ -255,11 +253,14 @@ hq_dayrows_read(const char *path, struct hq_dayrows *s, struct hq_err *e)
 		goto out;
 	}
 	status = sort_rows(s, lines, in.name, e);
+	s->path = path;
+	if (status == 0 && s->n)   /* every value null: the metric is all there is */
+		meaning(s);
 out:
 	hq_input_lines_end(&ln);
 	hq_input_close(&in);
 	free(lines);
 	if (status)
-		hq_dayrows_free(s);
+		hq_daily_free(s);
 	return status;
 }

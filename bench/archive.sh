@@ -1,0 +1,75 @@
+#!/bin/sh
+# hq-archive against a real S3 server (tests/s3, on a free loopback port):
+# a store of YEARS (default 10) of per-minute heart rate and steps
+# (query-bench make). Goals (issue 33): push <= 1.5x of zstd -3 plus one
+# plain curl upload of the same bytes (SigV4); a push with nothing
+# changed < 1 s; restore <= 2x the push; the archive <= 0.5x the store;
+# memory < 64 MB. Wall times (best of 2, one for the first push) and
+# peak RSS from GNU time; CPU (user+sys) beside them, steadier on a busy
+# machine.
+set -eu
+. "$(dirname "$0")/lib.sh"
+YEARS=${HQ_BENCH_ARCHIVE_YEARS:-10}
+S3=$(pwd)/tests/s3
+if [ ! -d "$S3/node_modules/@20minutes/s3rver" ]; then
+	echo "archive: skipped (no S3 server: make deps)"
+	exit 0
+fi
+DIR=$(mktemp -d "${TMPDIR:-/tmp}/hq-bench-archive.XXXXXX")
+mkfifo "$DIR/in"
+node --openssl-legacy-provider "$S3/s3server.js" "$DIR/s3" b BENCHKEY benchsecret \
+    <"$DIR/in" >"$DIR/port" 2>/dev/null &
+SRV=$!
+exec 7>"$DIR/in"
+trap 'exec 7>&-; kill $SRV 2>/dev/null; wait 2>/dev/null; rm -rf "$DIR"' EXIT
+for _ in $(seq 300); do grep -q PORT "$DIR/port" && break; sleep 0.05; done
+P=$(awk '/PORT/ { print $2 }' "$DIR/port")
+export HQ_ARCHIVE_ACCESS_KEY=BENCHKEY HQ_ARCHIVE_SECRET_KEY=benchsecret
+export HQ_DB="$DIR/hq.db" XDG_CONFIG_HOME="$DIR/config"
+query-bench make "$HQ_DB" "$YEARS" >/dev/null 2>&1
+A="--remote s3://b/a --endpoint http://127.0.0.1:$P"
+# shellcheck disable=SC2086
+hq-archive -q $A init 2>/dev/null
+
+# timed NAME CMD...: wall seconds, CPU seconds, peak KB into $DIR/NAME
+timed() {
+	n=$1
+	shift
+	/usr/bin/time -f '%e %U %S %M' -o "$DIR/$n" "$@" >/dev/null
+}
+# shellcheck disable=SC2086
+timed push hq-archive -q $A push
+timed base1 sh -c "$(command -v zstd) -q -3 -f '$HQ_DB' -o '$DIR/store.zst' && curl -sf --aws-sigv4 aws:amz:us-east-1:s3 --user BENCHKEY:benchsecret -H 'x-amz-content-sha256: UNSIGNED-PAYLOAD' -T '$DIR/store.zst' http://127.0.0.1:$P/b/baseline"
+timed base2 sh -c "$(command -v zstd) -q -3 -f '$HQ_DB' -o '$DIR/store.zst' && curl -sf --aws-sigv4 aws:amz:us-east-1:s3 --user BENCHKEY:benchsecret -H 'x-amz-content-sha256: UNSIGNED-PAYLOAD' -T '$DIR/store.zst' http://127.0.0.1:$P/b/baseline"
+# shellcheck disable=SC2086
+timed same1 hq-archive -q $A push
+# shellcheck disable=SC2086
+timed same2 hq-archive -q $A push
+# shellcheck disable=SC2086
+timed restore hq-archive -q $A --db "$DIR/restored.db" restore
+# shellcheck disable=SC2086
+bytes=$(hq-archive $A list --format jsonl | awk -F'"bytes":' '{ split($2, a, "}"); s += a[1] } END { print s }')
+store=$(stat -c %s "$HQ_DB")
+zst=$(stat -c %s "$DIR/store.zst")
+same=$(sqlite3 "$DIR/restored.db" "SELECT count(*) FROM sample")
+orig=$(sqlite3 "$HQ_DB" "SELECT count(*) FROM sample")
+awk -v y="$YEARS" -v store="$store" -v bytes="$bytes" -v zst="$zst" \
+    -v same="$same" -v orig="$orig" \
+    -v push="$(cat "$DIR/push")" -v b1="$(cat "$DIR/base1")" -v b2="$(cat "$DIR/base2")" \
+    -v s1="$(cat "$DIR/same1")" -v s2="$(cat "$DIR/same2")" -v r="$(cat "$DIR/restore")" '
+function f(s, i) { split(s, a, " "); return a[i] }
+BEGIN {
+	pw = f(push, 1); pc = f(push, 2) + f(push, 3); pm = f(push, 4)
+	bw = f(b1, 1) < f(b2, 1) ? f(b1, 1) : f(b2, 1)
+	bc = f(b1, 2) + f(b1, 3); if (f(b2, 2) + f(b2, 3) < bc) bc = f(b2, 2) + f(b2, 3)
+	sw = f(s1, 1) < f(s2, 1) ? f(s1, 1) : f(s2, 1)
+	rw = f(r, 1); rc = f(r, 2) + f(r, 3); rm = f(r, 4)
+	printf "archive, %d years, store %.1f MB (%d samples):\n", y, store / 1e6, orig
+	printf "  push %.2f s (CPU %.2f s, %.1f MB)  zstd -3 + curl %.2f s (CPU %.2f s)\n", pw, pc, pm / 1024, bw, bc
+	printf "  ratio %.2f wall, %.2f CPU   goal <= 1.5: %s\n", pw / bw, pc / bc, pw / bw <= 1.5 ? "met" : "MISSED"
+	printf "  push, nothing changed: %.3f s   goal < 1 s: %s\n", sw, sw < 1 ? "met" : "MISSED"
+	printf "  restore %.2f s (CPU %.2f s, %.1f MB)  ratio to push %.2f   goal <= 2: %s\n", rw, rc, rm / 1024, rw / pw, rw / pw <= 2 ? "met" : "MISSED"
+	printf "  archive %.1f MB = %.2f x the store (zstd -3 alone %.2f)   goal <= 0.5: %s\n", bytes / 1e6, bytes / store, zst / store, bytes / store <= 0.5 ? "met" : "MISSED"
+	printf "  memory: push %.1f MB, restore %.1f MB   goal < 64 MB: %s\n", pm / 1024, rm / 1024, (pm < 65536 && rm < 65536) ? "met" : "MISSED"
+	printf "  restored samples: %d of %d\n", same, orig
+}'

@@ -1,0 +1,678 @@
+/*
+ * hq-archive — the store off the machine, encrypted, and back: init,
+ * push, list, verify, restore (lib/archive/archive.c does the work; this
+ * file reads the settings, the key and the credentials, and prints).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "hq/archive.h"
+#include "hq/buf.h"
+#include "hq/config.h"
+#include "hq/err.h"
+#include "hq/opts.h"
+#include "hq/remote.h"
+#include "hq/seal.h"
+#include "hq/segment.h"
+#include "hq/store.h"
+#include "hq/term.h"
+
+enum {
+	OPT_DB = HQ_OPT_LONG, OPT_REMOTE, OPT_ENDPOINT, OPT_REGION,
+	OPT_ADDRESSING, OPT_KEY, OPT_CREDENTIALS, OPT_PASSPHRASE, OPT_ALL,
+	OPT_FORMAT,
+};
+
+static const struct hq_opt options[] = {
+	{ OPT_REMOTE, "remote", HQ_OPT_STRING, "URL", "s3://BUCKET[/PREFIX] or file:///DIR (default: [archive] remote)",
+	  NULL, NULL, 0 },
+	{ OPT_ENDPOINT, "endpoint", HQ_OPT_STRING, "URL", "the S3 server, https://HOST[:PORT] (default: [archive] endpoint, else AWS)",
+	  NULL, NULL, 0 },
+	{ OPT_REGION, "region", HQ_OPT_STRING, "REGION", "the S3 region (default: [archive] region, else us-east-1)",
+	  NULL, NULL, 0 },
+	{ OPT_ADDRESSING, "addressing", HQ_OPT_ENUM, "STYLE", "S3 URLs: path (HOST/BUCKET) or virtual (BUCKET.HOST)",
+	  "path|virtual", NULL, 0 },
+	{ OPT_KEY, "key", HQ_OPT_STRING, "FILE", "the archive key (default: [archive] key, else ~/.config/hq/archive.key)",
+	  NULL, NULL, 0 },
+	{ OPT_CREDENTIALS, "credentials", HQ_OPT_STRING, "FILE", "S3 keys, a 0600 file (default: ~/.config/hq/archive.credentials)",
+	  NULL, NULL, 0 },
+	{ OPT_PASSPHRASE, "passphrase", HQ_OPT_FLAG, NULL, "init, restore: the key from a passphrase (asked, or stdin's first line)",
+	  NULL, NULL, 0 },
+	{ OPT_ALL, "all", HQ_OPT_FLAG, NULL, "push: rebuild every month, even when the store looks unchanged",
+	  NULL, NULL, 0 },
+	HQ_OPT_FORMAT(OPT_FORMAT, "list, verify: jsonl or table; default: table on a terminal, else jsonl",
+	  "jsonl|table"),
+	{ 'q', "quiet", HQ_OPT_FLAG, NULL, "print nothing but errors (for cron)", NULL, NULL, 0 },
+	{ 'v', "verbose", HQ_OPT_FLAG, NULL, "a line per request on stderr (never a key)", NULL, NULL, 0 },
+	HQ_OPT_DB(OPT_DB),
+	{ 0, NULL, 0, NULL, NULL, NULL, NULL, 0 },
+};
+
+static const char *const subcommands[] = { "init", "push", "list", "verify",
+	"restore", NULL };
+
+static void
+complete_operand(const struct hq_complete *c)
+{
+	if (c->operands == 0)
+		for (int i = 0; subcommands[i]; i++)
+			hq_complete_add(c, subcommands[i], NULL);
+}
+
+static void
+help_more(FILE *fp)
+{
+	fputs("\nsubcommands:\n"
+	    "  init     make the archive key (or derive it from a passphrase)\n"
+	    "  push     send the months changed since the last push\n"
+	    "  list     the months in the archive\n"
+	    "  verify   fetch and check every month, and compare with the store\n"
+	    "  restore  a new store from the archive (--db PATH)\n"
+	    "\nsettings: ~/.config/hq/config under [archive]: remote, endpoint,\n"
+	    "region, addressing, key, credentials. S3 keys from\n"
+	    "HQ_ARCHIVE_ACCESS_KEY and HQ_ARCHIVE_SECRET_KEY, else the\n"
+	    "credentials file (access_key = ..., secret_key = ..., mode 0600).\n", fp);
+}
+
+static const struct hq_cmd_info cmd = {
+	.name = "hq-archive",
+	.synopsis = "init|push|list|verify|restore [OPTION]...",
+	.summary = "The store off the machine, encrypted, and back: monthly segments "
+	    "sealed with a key only you hold, sent to S3-compatible storage or a "
+	    "directory; only changed months; a whole store restored from them.",
+	.tool_description = "The user's encrypted off-machine archive of the health "
+	    "store. Use [\"list\"] to see which months are archived: rows month "
+	    "(YYYY-MM, or dims for the tables not by month), rows, bytes. Use "
+	    "[\"push\"] to send the months changed since the last push (it writes "
+	    "to the remote), [\"verify\"] to fetch and check every month against "
+	    "the store.",
+	.positional = "args",
+	.positional_help = "The subcommand: [\"list\"], [\"push\"] or [\"verify\"].",
+	.positional_required = 1,
+	.writes = 1,
+	.opts = options,
+	.complete_operand = complete_operand,
+	.help_more = help_more,
+};
+
+struct settings {
+	const char *dbpath, *remote, *endpoint, *region, *key, *credentials;
+	int addressing;          /* -1 default, 0 path, 1 virtual */
+	int passphrase, all, quiet, verbose, table;
+	char keybuf[4096], credbuf[4096], statebuf[4200], access[256], secret[256];
+};
+
+static const char *
+config_dir(char *buf, size_t n)
+{
+	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+
+	if (xdg && *xdg)
+		snprintf(buf, n, "%s/hq", xdg);
+	else
+		snprintf(buf, n, "%s/.config/hq", home && *home ? home : ".");
+	return buf;
+}
+
+/* The S3 keys: the environment, else the credentials file (0600). */
+static int
+load_credentials(struct settings *s, struct hq_err *e)
+{
+	const char *ak = getenv("HQ_ARCHIVE_ACCESS_KEY"), *sk = getenv("HQ_ARCHIVE_SECRET_KEY");
+	char line[600];
+	struct stat st;
+	FILE *f;
+	long n = 0;
+
+	if (ak && *ak && sk && *sk) {
+		snprintf(s->access, sizeof s->access, "%s", ak);
+		snprintf(s->secret, sizeof s->secret, "%s", sk);
+		return 0;
+	}
+	if (!(f = fopen(s->credentials, "r")))
+		return 0;   /* the remote says what is missing, if it needs it */
+	if (fstat(fileno(f), &st) || (st.st_mode & 077)) {
+		hq_err_set(e, "%s: others may read these credentials: chmod 600 %s",
+		    s->credentials, s->credentials);
+		fclose(f);
+		return -1;
+	}
+	while (fgets(line, sizeof line, f)) {
+		char *k = line, *v = strchr(line, '='), *end;
+		n++;
+		if (*k == '#' || *k == '\n' || !v)
+			continue;
+		*v++ = 0;
+		while (*k == ' ' || *k == '\t')
+			k++;
+		for (end = k + strlen(k); end > k && (end[-1] == ' ' || end[-1] == '\t'); )
+			*--end = 0;
+		while (*v == ' ' || *v == '\t')
+			v++;
+		v[strcspn(v, " \t\r\n")] = 0;
+		if (!strcmp(k, "access_key"))
+			snprintf(s->access, sizeof s->access, "%s", v);
+		else if (!strcmp(k, "secret_key"))
+			snprintf(s->secret, sizeof s->secret, "%s", v);
+		else {
+			/* the line may hold a secret: its number only */
+			hq_err_set(e, "%s:%ld: not access_key nor secret_key",
+			    s->credentials, n);
+			sodium_memzero(line, sizeof line);
+			fclose(f);
+			return -1;
+		}
+	}
+	sodium_memzero(line, sizeof line);
+	fclose(f);
+	return 0;
+}
+
+/* A passphrase: asked on the terminal (twice when making one), else the
+ * first line of stdin. */
+static int
+read_passphrase(char *buf, size_t n, int twice, struct hq_err *e)
+{
+	FILE *tty = isatty(0) ? fopen("/dev/tty", "r+") : NULL;
+	struct termios old, quiet;
+	char again[1024];
+	int rc = -1;
+
+	if (!tty) {
+		if (!fgets(buf, (int)n, stdin)) {
+			hq_err_set(e, "no passphrase on stdin");
+			return -1;
+		}
+		buf[strcspn(buf, "\r\n")] = 0;
+		goto check;
+	}
+	tcgetattr(fileno(tty), &old);
+	quiet = old;
+	quiet.c_lflag &= ~(tcflag_t)ECHO;
+	tcsetattr(fileno(tty), TCSAFLUSH, &quiet);
+	fputs("passphrase: ", tty);
+	fflush(tty);
+	if (!fgets(buf, (int)n, tty))
+		buf[0] = 0;
+	buf[strcspn(buf, "\r\n")] = 0;
+	fputc('\n', tty);
+	if (twice) {
+		fputs("the same again: ", tty);
+		fflush(tty);
+		if (!fgets(again, sizeof again, tty))
+			again[0] = 0;
+		again[strcspn(again, "\r\n")] = 0;
+		fputc('\n', tty);
+		if (strcmp(buf, again)) {
+			hq_err_set(e, "the two passphrases differ");
+			goto done;
+		}
+	}
+check:
+	if (strlen(buf) < 8) {
+		hq_err_set(e, "a passphrase of at least 8 characters, please");
+		goto done;
+	}
+	rc = 0;
+done:
+	if (tty) {
+		tcsetattr(fileno(tty), TCSAFLUSH, &old);
+		fclose(tty);
+	}
+	sodium_memzero(again, sizeof again);
+	return rc;
+}
+
+static int
+key_from_passphrase(const struct hq_archive_params *p, int twice,
+    unsigned char key[HQ_SEAL_KEY], struct hq_err *e)
+{
+	char pass[1024];
+	int rc;
+
+	if (read_passphrase(pass, sizeof pass, twice, e))
+		return -1;
+	rc = hq_seal_key_derive(pass, p->salt, p->ops, p->mem, key, e);
+	sodium_memzero(pass, sizeof pass);
+	return rc;
+}
+
+static int
+make_dir(const char *path, struct hq_err *e)
+{
+	char *copy = hq_xstrdup(path), *p;
+
+	for (p = copy + 1; *p; p++)
+		if (*p == '/') {
+			*p = 0;
+			mkdir(copy, 0700);
+			*p = '/';
+		}
+	free(copy);
+	if (mkdir(path, 0700) && errno != EEXIST) {
+		hq_err_set(e, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int
+make_parent(const char *file, struct hq_err *e)
+{
+	char *copy = hq_xstrdup(file), *slash = strrchr(copy, '/');
+	int rc = 0;
+
+	if (slash && slash != copy) {
+		*slash = 0;
+		rc = make_dir(copy, e);
+	}
+	free(copy);
+	return rc;
+}
+
+/* The scratch directory beside path (0700), locked: one hq-archive at a
+ * time per store. Its fd (held until exit), or -1. */
+static int
+scratch_open(const char *path, char *dir, size_t n, struct hq_err *e)
+{
+	char lock[4300];
+	int fd;
+
+	snprintf(dir, n, "%s.archive-tmp", path);
+	if (make_dir(dir, e))
+		return -1;
+	snprintf(lock, sizeof lock, "%s/lock", dir);
+	if ((fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600)) < 0) {
+		hq_err_set(e, "%s: %s", lock, strerror(errno));
+		return -1;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		hq_err_set(e, "another hq-archive is at work on %s", path);
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static void
+print_counts(const char *what, const struct hq_archive_counts *c, double secs)
+{
+	printf("{\"%s\":true,\"generation\":%lld,\"segments\":%d,\"sent\":%d,"
+	    "\"kept\":%d,\"deleted\":%d,\"bytes_sent\":%lld,\"bytes\":%lld,"
+	    "\"rows\":%lld,\"unchanged\":%s,\"seconds\":%.3f}\n", what,
+	    (long long)c->generation, c->segments, c->sent, c->kept, c->deleted,
+	    (long long)c->bytes_sent, (long long)c->bytes_total, (long long)c->rows,
+	    c->unchanged ? "true" : "false", secs);
+}
+
+static double
+now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+
+static int
+do_init(struct settings *s, struct hq_archive *a, const char *scratch,
+    struct hq_err *e)
+{
+	struct hq_archive_params p = {0};
+	struct stat st;
+	int have = hq_archive_params_get(a->remote, &p, e), have_key;
+
+	if (have < 0)
+		return -1;
+	have_key = stat(s->key, &st) == 0;
+	if (have == 0) {
+		/* joining an archive made elsewhere */
+		if (have_key) {
+			if (hq_seal_key_load(s->key, a->key, e) ||
+			    hq_archive_check_key(&p, a->key, e))
+				return -1;
+		} else if (s->passphrase && p.have_kdf) {
+			if (key_from_passphrase(&p, 0, a->key, e) ||
+			    hq_archive_check_key(&p, a->key, e) ||
+			    make_parent(s->key, e) || hq_seal_key_save(s->key, a->key, e))
+				return -1;
+		} else {
+			hq_err_set(e, "%s already holds an archive: copy its key to %s, "
+			    "or give --passphrase if a passphrase made it",
+			    hq_remote_name(a->remote), s->key);
+			return -1;
+		}
+		if (!s->quiet)
+			fprintf(stderr, "hq-archive: %s is this archive's key\n", s->key);
+		return 0;
+	}
+	if (have_key && s->passphrase) {
+		hq_err_set(e, "%s exists: a passphrase would make another key "
+		    "(move it away first)", s->key);
+		return -1;
+	}
+	if (have_key) {
+		if (hq_seal_key_load(s->key, a->key, e))
+			return -1;
+	} else if (s->passphrase) {
+		p.have_kdf = 1;
+		p.ops = HQ_SEAL_KDF_OPS;
+		p.mem = HQ_SEAL_KDF_MEM;
+		randombytes_buf(p.salt, sizeof p.salt);
+		if (key_from_passphrase(&p, 1, a->key, e))
+			return -1;
+	} else {
+		hq_seal_key_new(a->key);
+	}
+	hq_seal_key_check(a->key, p.check);
+	if (!have_key && (make_parent(s->key, e) || hq_seal_key_save(s->key, a->key, e)))
+		return -1;
+	if (hq_archive_params_put(a->remote, &p, scratch, e))
+		return -1;
+	if (!s->quiet)
+		fprintf(stderr, "hq-archive: the key is in %s%s.\n"
+		    "Without it%s nothing in the archive can be read back: keep a "
+		    "copy somewhere safe, off this machine.\n", s->key,
+		    p.have_kdf ? ", made from your passphrase" : "",
+		    p.have_kdf ? " or the passphrase" : "");
+	return 0;
+}
+
+/* The key for a command that reads or writes the archive: the key file,
+ * else (restore --passphrase) the passphrase, then saved. */
+static int
+load_key(struct settings *s, struct hq_archive *a, struct hq_err *e)
+{
+	struct hq_archive_params p;
+	struct stat st;
+	int have = hq_archive_params_get(a->remote, &p, e);
+
+	if (have == 1)
+		hq_err_set(e, "%s holds no archive: run hq-archive init first",
+		    hq_remote_name(a->remote));
+	if (have)
+		return -1;
+	if (s->passphrase && stat(s->key, &st) != 0) {
+		if (!p.have_kdf) {
+			hq_err_set(e, "this archive's key is a key file, not a "
+			    "passphrase: copy it to %s", s->key);
+			return -1;
+		}
+		if (key_from_passphrase(&p, 0, a->key, e) ||
+		    hq_archive_check_key(&p, a->key, e) ||
+		    make_parent(s->key, e) || hq_seal_key_save(s->key, a->key, e))
+			return -1;
+		return 0;
+	}
+	if (hq_seal_key_load(s->key, a->key, e))
+		return -1;
+	return hq_archive_check_key(&p, a->key, e);
+}
+
+static void
+print_segment(const struct settings *s, const struct hq_archive_entry *x,
+    const char *status)
+{
+	char month[16];
+
+	hq_segment_month_name(x->month, month, sizeof month);
+	if (s->table)
+		printf("%-8s %10lld %12lld%s%s\n", month, (long long)x->rows,
+		    (long long)x->size, status ? "  " : "", status ? status : "");
+	else if (status)
+		printf("{\"month\":\"%s\",\"rows\":%lld,\"bytes\":%lld,\"status\":\"%s\"}\n",
+		    month, (long long)x->rows, (long long)x->size, status);
+	else
+		printf("{\"month\":\"%s\",\"rows\":%lld,\"bytes\":%lld}\n", month,
+		    (long long)x->rows, (long long)x->size);
+}
+
+static int
+do_list(struct settings *s, struct hq_archive *a, const char *scratch,
+    struct hq_err *e)
+{
+	struct hq_archive_manifest m;
+	int rc = hq_archive_manifest_get(a, scratch, &m, e);
+
+	if (rc == 1) {
+		hq_err_set(e, "nothing pushed to %s yet", hq_remote_name(a->remote));
+		return -1;
+	}
+	if (rc)
+		return -1;
+	if (s->table)
+		printf("%-8s %10s %12s\n", "month", "rows", "bytes");
+	for (size_t i = 0; i < m.n; i++)
+		print_segment(s, &m.e[i], NULL);
+	hq_archive_manifest_free(&m);
+	return 0;
+}
+
+static int
+do_verify(struct settings *s, struct hq_archive *a, const char *scratch,
+    const char *store, struct hq_err *e)
+{
+	struct hq_archive_manifest m;
+	char *seg = NULL, *local = NULL;
+	struct hq_buf b = {0};
+	struct stat st;
+	int rc = hq_archive_manifest_get(a, scratch, &m, e), bad = 0;
+
+	if (rc == 1) {
+		hq_err_set(e, "nothing pushed to %s yet", hq_remote_name(a->remote));
+		return -1;
+	}
+	if (rc)
+		return -1;
+	hq_buf_printf(&b, "%s/verify.db", scratch);
+	seg = hq_buf_steal(&b);
+	hq_buf_printf(&b, "%s/local.db", scratch);
+	local = hq_buf_steal(&b);
+	if (s->table)
+		printf("%-8s %10s %12s  %s\n", "month", "rows", "bytes", "status");
+	for (size_t i = 0; i < m.n; i++) {
+		const struct hq_archive_entry *x = &m.e[i];
+		const char *status = "ok";
+		char lsha[65];
+		int64_t rows;
+		struct hq_err le;
+
+		if (hq_archive_fetch(a, &m, i, scratch, seg, e)) {
+			hq_warn("%s", e->msg);
+			bad++;
+			continue;
+		}
+		unlink(seg);
+		if (stat(store, &st) != 0)
+			status = "ok, no local store";
+		else if (hq_segment_build(store, x->month, local, &rows, &le) ||
+		    hq_seal_hash_file(local, lsha, &le))
+			status = "ok, local store unreadable";
+		else if (strcmp(lsha, x->plain))
+			status = rows == 0 ? "ok, not in the local store"
+			    : "ok, the local store differs (push)";
+		unlink(local);
+		print_segment(s, x, status);
+	}
+	free(seg);
+	free(local);
+	if (bad)
+		hq_err_set(e, "%d of %zu segments failed verification", bad, m.n);
+	hq_archive_manifest_free(&m);
+	return bad ? -1 : 0;
+}
+
+static const char *
+setting(const char *given, const struct hq_config *cfg, const char *key)
+{
+	const char *v = given ? given : hq_config_get(cfg, "archive", key);
+
+	return v && *v ? v : NULL;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct settings s = { .addressing = -1 };
+	struct hq_config *cfg = NULL;
+	struct hq_remote *remote = NULL;
+	struct hq_archive a = {0};
+	struct hq_archive_counts counts;
+	struct hq_opts p;
+	struct hq_err e;
+	char dir[3000], store[4096], scratch[4200];
+	const char *sub, *w;
+	int id, status = 2, lock = -1, format = -1, rc;
+	double t0 = now();
+
+	hq_err_init(argv[0]);
+	hq_opts_init(&p, &cmd, argc, argv);
+	while ((id = hq_opts_parse(&p)) > 0)
+		switch (id) {
+		case 'q': s.quiet = 1; break;
+		case 'v': s.verbose = 1; break;
+		case OPT_DB: s.dbpath = p.arg; break;
+		case OPT_REMOTE: s.remote = p.arg; break;
+		case OPT_ENDPOINT: s.endpoint = p.arg; break;
+		case OPT_REGION: s.region = p.arg; break;
+		case OPT_ADDRESSING: s.addressing = p.choice; break;
+		case OPT_KEY: s.key = p.arg; break;
+		case OPT_CREDENTIALS: s.credentials = p.arg; break;
+		case OPT_PASSPHRASE: s.passphrase = 1; break;
+		case OPT_ALL: s.all = 1; break;
+		case OPT_FORMAT: format = p.choice; break;
+		}
+	if (id < 0) {
+		status = p.status;
+		goto done;
+	}
+	if (p.optind >= argc) {
+		hq_opts_usage_error(&cmd, "no subcommand (init, push, list, verify "
+		    "or restore)");
+		goto done;
+	}
+	sub = p.argv[p.optind];
+	for (id = 0; subcommands[id] && strcmp(subcommands[id], sub); id++)
+		;
+	if (!subcommands[id]) {
+		hq_opts_usage_error(&cmd, "unknown subcommand '%.100s' (init, push, "
+		    "list, verify or restore)", sub);
+		goto done;
+	}
+	if (p.optind + 1 < argc) {
+		hq_opts_usage_error(&cmd, "%s takes no operand ('%.100s')", sub,
+		    p.argv[p.optind + 1]);
+		goto done;
+	}
+	if ((s.passphrase && strcmp(sub, "init") && strcmp(sub, "restore")) ||
+	    (s.all && strcmp(sub, "push")) ||
+	    (format >= 0 && strcmp(sub, "list") && strcmp(sub, "verify"))) {
+		hq_opts_usage_error(&cmd, "%s does not go with %s", s.passphrase &&
+		    strcmp(sub, "init") && strcmp(sub, "restore") ? "--passphrase" :
+		    s.all && strcmp(sub, "push") ? "--all" : "--format", sub);
+		goto done;
+	}
+	s.table = format >= 0 ? format == 1 : isatty(1);
+	status = 1;
+	if (hq_seal_init(&e) || !(cfg = hq_config_load(NULL, &e))) {
+		hq_warn("%s", e.msg);
+		goto done;
+	}
+	for (size_t i = 0; !s.quiet && (w = hq_config_warning(cfg, i)); i++)
+		hq_warn("%s", w);
+	s.remote = setting(s.remote, cfg, "remote");
+	s.endpoint = setting(s.endpoint, cfg, "endpoint");
+	s.region = setting(s.region, cfg, "region");
+	if (s.addressing < 0 && (w = setting(NULL, cfg, "addressing"))) {
+		if (strcmp(w, "path") && strcmp(w, "virtual")) {
+			hq_warn("[archive] addressing is path or virtual, not '%s'", w);
+			goto done;
+		}
+		s.addressing = !strcmp(w, "virtual");
+	}
+	config_dir(dir, sizeof dir);
+	if (!(s.key = setting(s.key, cfg, "key"))) {
+		snprintf(s.keybuf, sizeof s.keybuf, "%s/archive.key", dir);
+		s.key = s.keybuf;
+	}
+	if (!(s.credentials = setting(s.credentials, cfg, "credentials"))) {
+		snprintf(s.credbuf, sizeof s.credbuf, "%s/archive.credentials", dir);
+		s.credentials = s.credbuf;
+	}
+	snprintf(s.statebuf, sizeof s.statebuf, "%s.state", s.key);
+	if (load_credentials(&s, &e)) {
+		hq_warn("%s", e.msg);
+		goto done;
+	}
+	{
+		struct hq_remote_conf rc_conf = {
+			.url = s.remote, .endpoint = s.endpoint, .region = s.region,
+			.virtual_host = s.addressing, .access_key = s.access,
+			.secret_key = s.secret, .trace = s.verbose ? stderr : NULL,
+		};
+		remote = hq_remote_open(&rc_conf, &e);
+		sodium_memzero(s.secret, sizeof s.secret);
+		if (!remote) {
+			hq_warn("%s", e.msg);
+			goto done;
+		}
+	}
+	a.remote = remote;
+	a.state = s.statebuf;
+	a.progress = !s.quiet && isatty(2) ? stderr : NULL;
+	if (hq_store_path(s.dbpath, store, sizeof store, &e) ||
+	    make_parent(store, &e) ||
+	    (lock = scratch_open(store, scratch, sizeof scratch, &e)) < 0) {
+		hq_warn("%s", e.msg);
+		goto done;
+	}
+	if (!strcmp(sub, "init")) {
+		rc = do_init(&s, &a, scratch, &e);
+	} else if ((rc = load_key(&s, &a, &e)) != 0) {
+		;
+	} else if (!strcmp(sub, "push")) {
+		struct hq_store *st = hq_store_open(s.dbpath, HQ_STORE_READONLY, &e);
+		rc = -1;
+		if (st) {
+			rc = hq_archive_push(&a, hq_store_filename(st), hq_store_db(st),
+			    scratch, s.all, &counts, &e);
+			hq_store_close(st);
+		}
+		if (rc == 0 && !s.quiet)
+			print_counts("push", &counts, now() - t0);
+	} else if (!strcmp(sub, "list")) {
+		rc = do_list(&s, &a, scratch, &e);
+	} else if (!strcmp(sub, "verify")) {
+		rc = do_verify(&s, &a, scratch, store, &e);
+	} else {
+		rc = hq_archive_restore(&a, store, scratch, &counts, &e);
+		if (rc == 0 && !s.quiet)
+			print_counts("restore", &counts, now() - t0);
+	}
+	if (rc) {
+		hq_warn("%s", e.msg);
+		goto done;
+	}
+	status = 0;
+done:
+	if (lock >= 0) {
+		char path[4400];
+		snprintf(path, sizeof path, "%s/lock", scratch);
+		unlink(path);
+		rmdir(scratch);
+		close(lock);
+	}
+	hq_archive_done(&a);
+	hq_remote_free(remote);
+	hq_config_free(cfg);
+	return hq_finish(status);
+}

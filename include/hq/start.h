@@ -1,0 +1,58 @@
+/*
+ * start — the start and the end of the commands that read the store
+ * (hq-query, hq-report, hq-correlate), written once:
+ *
+ *   hq_start_store     the store opened read-only (--db, $HQ_DB, the
+ *                      default), its memory map sized; when the shell is
+ *                      completing, a store that does not open is said to
+ *                      nobody
+ *   hq_start_setup     the configuration loaded, once a run, its warnings
+ *                      said; the zone of local days chosen (zone.h) and,
+ *                      when the data chose it and a person watches
+ *                      standard error, said
+ *   hq_start_settings  the [query] settings (source priority, sleep
+ *                      cutoff) as hq-query takes them, for a daily series
+ *                      (st->daily) or a selection
+ *   hq_start_end       everything above freed, in one place
+ *
+ * Each says what went wrong itself (hq_warn) and returns the status to
+ * exit with, so a command's main reads: parse, check, start, run, end.
+ * struct hq_start belongs to the caller; hq_start_init first.
+ */
+#ifndef HQ_START_H
+#define HQ_START_H
+
+#include "hq/config.h"
+#include "hq/daily.h"
+#include "hq/select.h"
+#include "hq/store.h"
+
+struct hq_start {
+	const char *db;              /* --db; NULL: $HQ_DB, else the default */
+	const char *tz;              /* --tz; NULL: not given */
+	int complete;                /* answering the shell */
+	long long mmap;              /* PRAGMA mmap_size: 0 none, < 0 SQLite's */
+	struct hq_store *store;      /* NULL until hq_start_store */
+	struct hq_config *cfg;       /* NULL until hq_start_setup */
+	struct hq_select settings;   /* the [query] settings (hq_start_settings) */
+	struct hq_daily_store daily; /* the store and settings, for hq_daily_load */
+};
+
+/* Zeroed, with SQLite's own memory map and fresh settings. */
+void hq_start_init(struct hq_start *st);
+
+/* Open the store read-only: 0, or -1 with *status the exit status (2
+ * after a message; 0 when completing, with nothing said). */
+int hq_start_store(struct hq_start *st, int *status);
+
+/* The configuration and the zone: 0, or 2 after a message. The store, if
+ * open, is where the data's zone is read. */
+int hq_start_setup(struct hq_start *st);
+
+/* The configuration's [query] settings into st->settings (after
+ * hq_start_setup): 0, or 2 after a message. */
+int hq_start_settings(struct hq_start *st);
+
+void hq_start_end(struct hq_start *st);
+
+#endif

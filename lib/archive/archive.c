@@ -1,0 +1,855 @@
+/*
+ * archive — push, fetch and restore over a remote (archive.h), with the
+ * objects sealed by seal.c and the months cut by segment.c.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "hq/archive.h"
+#include "hq/buf.h"
+#include "hq/segment.h"
+#include "hq/store.h"
+
+#define PARAMS "hq-archive"
+#define MANIFEST "manifest"
+#define MANIFEST_AD "hq-archive/1 manifest"
+#define MANIFEST_MAX (16 << 20)
+#define PARAMS_MAX 4096
+
+static char *
+path_in(const char *dir, const char *name)
+{
+	struct hq_buf b = {0};
+
+	hq_buf_printf(&b, "%s/%s", dir, name);
+	return hq_buf_steal(&b);
+}
+
+static void
+segment_ad(const struct hq_archive_entry *x, char *ad, size_t n)
+{
+	char month[16];
+
+	hq_segment_month_name(x->month, month, sizeof month);
+	snprintf(ad, n, "hq-archive/1 segment %s %s", month, x->object);
+}
+
+static int
+read_small(const char *path, char *buf, size_t n, struct hq_err *e)
+{
+	FILE *f = fopen(path, "rb");
+	size_t k;
+
+	if (!f) {
+		hq_err_set(e, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	k = fread(buf, 1, n - 1, f);
+	buf[k] = 0;
+	fclose(f);
+	return 0;
+}
+
+/* ---- the clear parameters ---- */
+
+int
+hq_archive_params_get(struct hq_remote *r, struct hq_archive_params *p,
+    struct hq_err *e)
+{
+	char tmpl[] = "/tmp/hq-archive-params.XXXXXX", text[PARAMS_MAX], hex[80];
+	char *line, *save;
+	int fd = mkstemp(tmpl), rc, format = 0;
+	size_t n;
+
+	memset(p, 0, sizeof *p);
+	if (fd < 0) {
+		hq_err_set(e, "a temporary file: %s", strerror(errno));
+		return -1;
+	}
+	close(fd);
+	rc = hq_remote_get(r, PARAMS, tmpl, PARAMS_MAX, e);
+	if (rc == 0)
+		rc = read_small(tmpl, text, sizeof text, e);
+	unlink(tmpl);
+	if (rc)
+		return rc;
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (sscanf(line, "hq-archive %d", &format) == 1)
+			continue;
+		if (sscanf(line, "check %79s", hex) == 1 &&
+		    sodium_hex2bin(p->check, HQ_SEAL_CHECK, hex, strlen(hex), NULL, &n,
+		    NULL) == 0 && n == HQ_SEAL_CHECK)
+			continue;
+		if (sscanf(line, "kdf argon2id13 %llu %zu %79s", &p->ops, &p->mem, hex) == 3 &&
+		    sodium_hex2bin(p->salt, HQ_SEAL_SALT, hex, strlen(hex), NULL, &n,
+		    NULL) == 0 && n == HQ_SEAL_SALT) {
+			p->have_kdf = 1;
+			continue;
+		}
+	}
+	if (format != 1) {
+		hq_err_set(e, "%s: the remote's %s object is not one this hq "
+		    "reads (format %d)", hq_remote_name(r), PARAMS, format);
+		return -1;
+	}
+	return 0;
+}
+
+int
+hq_archive_params_put(struct hq_remote *r, const struct hq_archive_params *p,
+    const char *scratch, struct hq_err *e)
+{
+	char *path = path_in(scratch, PARAMS), hex[80];
+	FILE *f = fopen(path, "w");
+	int rc = -1;
+
+	if (!f) {
+		hq_err_set(e, "%s: %s", path, strerror(errno));
+		free(path);
+		return -1;
+	}
+	hq_seal_hex(p->check, HQ_SEAL_CHECK, hex);
+	fprintf(f, "hq-archive 1\ncheck %s\n", hex);
+	if (p->have_kdf) {
+		hq_seal_hex(p->salt, HQ_SEAL_SALT, hex);
+		fprintf(f, "kdf argon2id13 %llu %zu %s\n", p->ops, p->mem, hex);
+	}
+	if (fclose(f)) {
+		hq_err_set(e, "%s: %s", path, strerror(errno));
+		goto done;
+	}
+	rc = hq_remote_put(r, PARAMS, path, NULL, e);
+done:
+	unlink(path);
+	free(path);
+	return rc;
+}
+
+int
+hq_archive_check_key(const struct hq_archive_params *p,
+    const unsigned char key[HQ_SEAL_KEY], struct hq_err *e)
+{
+	unsigned char check[HQ_SEAL_CHECK];
+
+	hq_seal_key_check(key, check);
+	if (sodium_memcmp(check, p->check, HQ_SEAL_CHECK) == 0)
+		return 0;
+	hq_err_set(e, p->have_kdf ? "wrong passphrase, or wrong key: it is not "
+	    "the one this archive was made with" : "wrong key: it is not the one "
+	    "this archive was made with");
+	return -1;
+}
+
+/* ---- the generations this machine saw: "GENERATION REMOTE" lines ---- */
+
+static int64_t
+state_get(const char *state, const char *remote)
+{
+	FILE *f = state ? fopen(state, "r") : NULL;
+	char line[4200];
+	int64_t gen = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof line, f)) {
+		long long g;
+		int at = 0;
+		line[strcspn(line, "\n")] = 0;
+		if (sscanf(line, "%lld %n", &g, &at) == 1 && at &&
+		    !strcmp(line + at, remote))
+			gen = g;
+	}
+	fclose(f);
+	return gen;
+}
+
+static int
+state_put(const char *state, const char *remote, int64_t gen, struct hq_err *e)
+{
+	struct hq_buf tmp = {0}, keep = {0};
+	FILE *f;
+	char line[4200];
+	int fd, rc = -1;
+
+	if (!state)
+		return 0;
+	if ((f = fopen(state, "r"))) {
+		while (fgets(line, sizeof line, f)) {
+			char *sp = strchr(line, ' ');
+			line[strcspn(line, "\n")] = 0;
+			if (sp && strcmp(sp + 1, remote))
+				hq_buf_printf(&keep, "%s\n", line);
+		}
+		fclose(f);
+	}
+	hq_buf_printf(&keep, "%lld %s\n", (long long)gen, remote);
+	hq_buf_printf(&tmp, "%s.tmp", state);
+	fd = open(tmp.data, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0 || write(fd, keep.data, keep.len) != (ssize_t)keep.len ||
+	    fsync(fd) || close(fd) || rename(tmp.data, state)) {
+		hq_err_set(e, "%s: %s", state, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		unlink(tmp.data);
+	} else {
+		rc = 0;
+	}
+	hq_buf_free(&tmp);
+	hq_buf_free(&keep);
+	return rc;
+}
+
+/* ---- the manifest ---- */
+
+void
+hq_archive_manifest_free(struct hq_archive_manifest *m)
+{
+	free(m->marks);
+	free(m->e);
+	memset(m, 0, sizeof *m);
+}
+
+static int
+parse_entry(const char *line, struct hq_archive_entry *x)
+{
+	char month[16];
+	long long rows, size;
+
+	if (sscanf(line, "segment %15s %32s %lld %lld %64s %64s", month, x->object,
+	    &rows, &size, x->sealed, x->plain) != 6 || strlen(x->object) != 32 ||
+	    strlen(x->sealed) != 64 || strlen(x->plain) != 64 || rows < 0 || size < 0)
+		return -1;
+	x->month = strcmp(month, "dims") ? hq_segment_month_parse(month) : HQ_SEGMENT_DIMS;
+	if (x->month == -1 && strcmp(month, "dims"))
+		return -1;
+	x->rows = rows;
+	x->size = size;
+	return 0;
+}
+
+static void
+print_entry(struct hq_buf *b, const struct hq_archive_entry *x)
+{
+	char month[16];
+
+	hq_segment_month_name(x->month, month, sizeof month);
+	hq_buf_printf(b, "segment %s %s %lld %lld %s %s\n", month, x->object,
+	    (long long)x->rows, (long long)x->size, x->sealed, x->plain);
+}
+
+static void
+add_entry(struct hq_archive_manifest *m, const struct hq_archive_entry *x)
+{
+	m->e = hq_xrealloc(m->e, (m->n + 1) * sizeof *m->e);
+	m->e[m->n++] = *x;
+}
+
+static int
+parse_manifest(char *text, struct hq_archive_manifest *m)
+{
+	char *line, *save;
+	int format = 0;
+
+	memset(m, 0, sizeof *m);
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		long long v;
+		struct hq_archive_entry x;
+
+		if (sscanf(line, "hq-archive-manifest %d", &format) == 1)
+			continue;
+		if (sscanf(line, "generation %lld", &v) == 1)
+			m->generation = v;
+		else if (sscanf(line, "created %lld", &v) == 1)
+			m->created = v;
+		else if (sscanf(line, "schema %lld", &v) == 1)
+			m->schema = (int)v;
+		else if (!strncmp(line, "marks ", 6))
+			m->marks = hq_xstrdup(line + 6), (void)0;
+		else if (parse_entry(line, &x) == 0)
+			add_entry(m, &x);
+		else
+			return -1;
+	}
+	return format == 1 && m->generation > 0 ? 0 : -1;
+}
+
+int
+hq_archive_manifest_get(struct hq_archive *a, const char *scratch,
+    struct hq_archive_manifest *m, struct hq_err *e)
+{
+	char *path = path_in(scratch, "manifest.sealed");
+	char *text = NULL;
+	size_t len = 0;
+	FILE *in = NULL, *out = NULL;
+	int64_t seen;
+	int rc;
+
+	memset(m, 0, sizeof *m);
+	rc = hq_remote_get(a->remote, MANIFEST, path, MANIFEST_MAX, e);
+	if (rc)
+		goto done;
+	rc = -1;
+	if (!(in = fopen(path, "rb")) || !(out = open_memstream(&text, &len))) {
+		hq_err_set(e, "%s: %s", path, strerror(errno));
+		goto done;
+	}
+	if (hq_seal_open_stream(a->key, MANIFEST_AD, in, out, MANIFEST_MAX, e)) {
+		hq_err_prefix(e, "the manifest");
+		goto done;
+	}
+	fclose(out);
+	out = NULL;
+	if (parse_manifest(text, m)) {
+		hq_archive_manifest_free(m);
+		hq_err_set(e, "the manifest: not one this hq reads");
+		goto done;
+	}
+	seen = state_get(a->state, hq_remote_name(a->remote));
+	if (m->generation < seen) {
+		hq_err_set(e, "the manifest is generation %lld, older than generation "
+		    "%lld this machine saw: an old manifest was put back (replayed "
+		    "or rolled back); nothing was read", (long long)m->generation,
+		    (long long)seen);
+		hq_archive_manifest_free(m);
+		m->generation = seen;
+		rc = 2;
+		goto done;
+	}
+	rc = 0;
+done:
+	if (in)
+		fclose(in);
+	if (out)
+		fclose(out);
+	if (text) {
+		sodium_memzero(text, len);
+		free(text);
+	}
+	unlink(path);
+	free(path);
+	return rc;
+}
+
+static int
+manifest_put(struct hq_archive *a, const struct hq_archive_manifest *m,
+    const char *scratch, struct hq_err *e)
+{
+	struct hq_buf b = {0};
+	char *path = path_in(scratch, "manifest.new");
+	unsigned char hash[32];
+	FILE *in, *out;
+	size_t i;
+	int rc = -1;
+
+	hq_buf_printf(&b, "hq-archive-manifest 1\ngeneration %lld\ncreated %lld\n"
+	    "schema %d\nmarks %s\n", (long long)m->generation, (long long)m->created,
+	    m->schema, m->marks ? m->marks : "");
+	for (i = 0; i < m->n; i++)
+		print_entry(&b, &m->e[i]);
+	in = fmemopen(b.data, b.len, "rb");
+	out = fopen(path, "wb");
+	if (!in || !out) {
+		hq_err_set(e, "%s: %s", path, strerror(errno));
+	} else if (hq_seal_stream(a->key, MANIFEST_AD, in, out, hash, e) == 0) {
+		if (fclose(out)) {
+			hq_err_set(e, "%s: %s", path, strerror(errno));
+		} else {
+			rc = hq_remote_put(a->remote, MANIFEST, path, NULL, e);
+		}
+		out = NULL;
+	}
+	if (in)
+		fclose(in);
+	if (out)
+		fclose(out);
+	unlink(path);
+	free(path);
+	sodium_memzero(b.data, b.len);
+	hq_buf_free(&b);
+	return rc;
+}
+
+/* ---- the remote's objects, for the journal and the clean-up ---- */
+
+struct names {
+	char (*name)[64];
+	int64_t *size;
+	size_t n;
+};
+
+static int
+add_name(const char *name, int64_t size, void *u)
+{
+	struct names *ns = u;
+
+	if (strlen(name) >= 64)
+		return 0;
+	ns->name = hq_xrealloc(ns->name, (ns->n + 1) * sizeof *ns->name);
+	ns->size = hq_xrealloc(ns->size, (ns->n + 1) * sizeof *ns->size);
+	snprintf(ns->name[ns->n], 64, "%s", name);
+	ns->size[ns->n++] = size;
+	return 0;
+}
+
+static int64_t
+name_size(const struct names *ns, const char *name)
+{
+	for (size_t i = 0; i < ns->n; i++)
+		if (!strcmp(ns->name[i], name))
+			return ns->size[i];
+	return -1;
+}
+
+static int
+is_segment_name(const char *s)
+{
+	size_t i;
+
+	for (i = 0; s[i]; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+			return 0;
+	return i == 32;
+}
+
+/* ---- push ---- */
+
+static int
+find_object(const struct hq_archive_manifest *m, const char *object)
+{
+	for (size_t i = 0; i < m->n; i++)
+		if (!strcmp(m->e[i].object, object))
+			return 1;
+	return 0;
+}
+
+static int
+schema_of(sqlite3 *db)
+{
+	sqlite3_stmt *st;
+	int v = -1;
+
+	if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+static const struct hq_archive_entry *
+find_month(const struct hq_archive_entry *x, size_t n, int month, const char *plain)
+{
+	for (size_t i = 0; i < n; i++)
+		if (x[i].month == month && (!plain || !strcmp(x[i].plain, plain)))
+			return &x[i];
+	return NULL;
+}
+
+/* The journal: what this push (or a killed one on the same manifest)
+ * uploaded, so a rerun sends it no more. */
+static void
+journal_read(const char *path, int64_t base, struct hq_archive_manifest *j)
+{
+	FILE *f = fopen(path, "r");
+	char line[512];
+	long long b = -1;
+
+	memset(j, 0, sizeof *j);
+	if (!f)
+		return;
+	if (fgets(line, sizeof line, f) && sscanf(line, "base %lld", &b) == 1 && b == base)
+		while (fgets(line, sizeof line, f)) {
+			struct hq_archive_entry x;
+			if (parse_entry(line, &x) == 0)
+				add_entry(j, &x);
+		}
+	fclose(f);
+}
+
+static void
+journal_add(const char *path, int64_t base, const struct hq_archive_entry *x)
+{
+	struct hq_buf b = {0};
+	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+	struct stat st;
+
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) == 0 && st.st_size == 0)
+		hq_buf_printf(&b, "base %lld\n", (long long)base);
+	print_entry(&b, x);
+	if (write(fd, b.data, b.len) == (ssize_t)b.len)
+		fsync(fd);
+	close(fd);
+	hq_buf_free(&b);
+}
+
+static void
+progress(struct hq_archive *a, const char *what, int i, int n)
+{
+	if (a->progress)
+		fprintf(a->progress, "\rhq-archive: %s %d/%d ", what, i, n);
+}
+
+static void
+progress_end(struct hq_archive *a)
+{
+	if (a->progress)
+		fprintf(a->progress, "\r%40s\r", "");
+}
+
+/* Seal seg (month's segment, plain its hash) and upload it under a new
+ * random name into *x. */
+static int
+send_segment(struct hq_archive *a, const char *scratch, const char *seg,
+    int month, int64_t rows, const char *plain, struct hq_archive_entry *x,
+    struct hq_err *e)
+{
+	unsigned char rnd[16], hash[32];
+	char ad[128], *sealed = path_in(scratch, "segment.sealed");
+	struct stat st;
+	int rc = -1;
+
+	memset(x, 0, sizeof *x);
+	x->month = month;
+	x->rows = rows;
+	snprintf(x->plain, sizeof x->plain, "%s", plain);
+	randombytes_buf(rnd, sizeof rnd);
+	hq_seal_hex(rnd, sizeof rnd, x->object);
+	segment_ad(x, ad, sizeof ad);
+	if (hq_seal_file(a->key, ad, seg, sealed, hash, e) == 0 &&
+	    stat(sealed, &st) == 0) {
+		x->size = st.st_size;
+		hq_seal_hex(hash, 32, x->sealed);
+		rc = hq_remote_put(a->remote, x->object, sealed, NULL, e);
+	}
+	unlink(sealed);
+	free(sealed);
+	return rc;
+}
+
+/* Delete the segments no manifest names any more: months replaced, a
+ * killed push's uploads. One writer at a time: a push from elsewhere
+ * would lose what it uploaded before its manifest. */
+static int
+collect(struct hq_archive *a, const struct hq_archive_manifest *m,
+    const struct names *objects, struct hq_archive_counts *c, struct hq_err *e)
+{
+	for (size_t k = 0; k < objects->n; k++)
+		if (is_segment_name(objects->name[k]) &&
+		    !find_object(m, objects->name[k])) {
+			if (hq_remote_del(a->remote, objects->name[k], e))
+				return -1;
+			c->deleted++;
+		}
+	return 0;
+}
+
+int
+hq_archive_push(struct hq_archive *a, const char *store, sqlite3 *db,
+    const char *scratch, int all, struct hq_archive_counts *c, struct hq_err *e)
+{
+	struct hq_archive_manifest old, next = {0}, journal;
+	struct hq_buf marks = {0};
+	struct names objects = {0};
+	char *seg = path_in(scratch, "segment.db"), *jpath = path_in(scratch, "journal");
+	int *months = NULL, nm, i, rc = -1, have;
+	int64_t base = 0;
+	size_t k;
+
+	memset(c, 0, sizeof *c);
+	/* over a replayed manifest, the store is the truth: a whole push,
+	 * numbered past what this machine saw */
+	if ((have = hq_archive_manifest_get(a, scratch, &old, e)) < 0)
+		goto done;
+	if (have == 2)
+		base = old.generation;
+	if (hq_segment_marks(db, &marks, e))
+		goto done;
+	if (hq_remote_list(a->remote, add_name, &objects, e))
+		goto done;
+	if (have == 0 && !all && old.marks && !strcmp(old.marks, marks.data)) {
+		c->unchanged = 1;
+		c->generation = old.generation;
+		c->segments = (int)old.n;
+		for (k = 0; k < old.n; k++)
+			c->bytes_total += old.e[k].size, c->rows += old.e[k].rows;
+		/* a push killed after its manifest left what it replaced */
+		if (state_put(a->state, hq_remote_name(a->remote), old.generation, e) == 0)
+			rc = collect(a, &old, &objects, c, e);
+		goto done;
+	}
+	if ((nm = hq_segment_months(db, &months, e)) < 0)
+		goto done;
+	if (have == 0)
+		base = old.generation;
+	journal_read(jpath, base, &journal);
+	next.generation = base + 1;
+	next.created = (int64_t)time(NULL);
+	next.schema = schema_of(db);
+	next.marks = hq_buf_steal(&marks);
+	for (i = -1; i < nm; i++) {
+		int month = i < 0 ? HQ_SEGMENT_DIMS : months[i];
+		const struct hq_archive_entry *same;
+		struct hq_archive_entry x;
+		char plain[65];
+		int64_t rows;
+
+		progress(a, "month", i + 1, nm);
+		if (hq_segment_build(store, month, seg, &rows, e))
+			goto fail_month;
+		if (rows == 0 && month != HQ_SEGMENT_DIMS) {
+			unlink(seg);
+			continue;
+		}
+		if (hq_seal_hash_file(seg, plain, e))
+			goto fail_month;
+		c->segments++;
+		c->rows += rows;
+		if ((same = have == 0 ? find_month(old.e, old.n, month, plain) : NULL) &&
+		    name_size(&objects, same->object) == same->size) {
+			add_entry(&next, same);
+			c->kept++;
+		} else if ((same = find_month(journal.e, journal.n, month, plain)) &&
+		    name_size(&objects, same->object) == same->size) {
+			add_entry(&next, same);
+			c->sent++;
+		} else {
+			if (send_segment(a, scratch, seg, month, rows, plain, &x, e))
+				goto fail_month;
+			journal_add(jpath, base, &x);
+			add_entry(&next, &x);
+			c->sent++;
+			c->bytes_sent += x.size;
+		}
+		c->bytes_total += next.e[next.n - 1].size;
+		unlink(seg);
+		continue;
+fail_month:
+		{
+			char name[16];
+			hq_segment_month_name(month, name, sizeof name);
+			hq_err_prefix(e, "segment %s", name);
+		}
+		goto done_journal;
+	}
+	progress_end(a);
+	/* the manifest last: until it is written the remote is the old one */
+	if (manifest_put(a, &next, scratch, e) ||
+	    state_put(a->state, hq_remote_name(a->remote), next.generation, e))
+		goto done_journal;
+	unlink(jpath);
+	c->generation = next.generation;
+	rc = collect(a, &next, &objects, c, e);
+done_journal:
+	progress_end(a);
+	hq_archive_manifest_free(&journal);
+done:
+	if (have == 0)
+		hq_archive_manifest_free(&old);
+	hq_archive_manifest_free(&next);
+	hq_buf_free(&marks);
+	free(objects.name);
+	free(objects.size);
+	free(months);
+	unlink(seg);
+	free(seg);
+	free(jpath);
+	return rc;
+}
+
+/* ---- fetch and restore ---- */
+
+int
+hq_archive_fetch(struct hq_archive *a, const struct hq_archive_manifest *m,
+    size_t i, const char *scratch, const char *path, struct hq_err *e)
+{
+	const struct hq_archive_entry *x = &m->e[i];
+	char *sealed = path_in(scratch, "fetch.sealed"), sha[65], ad[128], month[16];
+	struct stat st;
+	int rc = -1, got;
+	size_t k;
+
+	hq_segment_month_name(x->month, month, sizeof month);
+	got = hq_remote_get(a->remote, x->object, sealed, x->size + 1, e);
+	if (got == 1) {
+		hq_err_set(e, "segment %s: its object %s is missing from the remote",
+		    month, x->object);
+		goto done;
+	}
+	if (got < 0) {
+		if (strstr(e->msg, "larger than"))
+			hq_err_set(e, "segment %s: damaged (longer than the %lld bytes "
+			    "pushed)", month, (long long)x->size);
+		else
+			hq_err_prefix(e, "segment %s", month);
+		goto done;
+	}
+	if (stat(sealed, &st) || hq_seal_hash_file(sealed, sha, e)) {
+		hq_err_prefix(e, "segment %s", month);
+		goto done;
+	}
+	if (strcmp(sha, x->sealed)) {
+		for (k = 0; k < m->n; k++)
+			if (k != i && !strcmp(sha, m->e[k].sealed)) {
+				char other[16];
+				hq_segment_month_name(m->e[k].month, other, sizeof other);
+				hq_err_set(e, "segment %s: its object holds month %s's "
+				    "segment (swapped)", month, other);
+				goto done;
+			}
+		if (st.st_size < x->size)
+			hq_err_set(e, "segment %s: truncated (%lld of the %lld bytes "
+			    "pushed)", month, (long long)st.st_size, (long long)x->size);
+		else
+			hq_err_set(e, "segment %s: damaged or altered (its bytes are "
+			    "not those pushed)", month);
+		goto done;
+	}
+	segment_ad(x, ad, sizeof ad);
+	if (hq_seal_open_file(a->key, ad, sealed, path, e)) {
+		hq_err_prefix(e, "segment %s", month);
+		goto done;
+	}
+	if (hq_seal_hash_file(path, sha, e) || strcmp(sha, x->plain)) {
+		unlink(path);
+		hq_err_set(e, "segment %s: not the segment the manifest names", month);
+		goto done;
+	}
+	rc = 0;
+done:
+	unlink(sealed);
+	free(sealed);
+	return rc;
+}
+
+static void
+remove_store_files(const char *path)
+{
+	static const char *const ext[] = { "", "-wal", "-shm", "-journal" };
+	struct hq_buf b = {0};
+
+	for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++) {
+		hq_buf_reset(&b);
+		hq_buf_printf(&b, "%s%s", path, ext[i]);
+		unlink(b.data);
+	}
+	hq_buf_free(&b);
+}
+
+int
+hq_archive_restore(struct hq_archive *a, const char *path, const char *scratch,
+    struct hq_archive_counts *c, struct hq_err *e)
+{
+	struct hq_archive_manifest m;
+	struct hq_buf tmp = {0};
+	char *seg = path_in(scratch, "segment.db");
+	sqlite3 *db = NULL;
+	struct hq_store *s;
+	struct stat st;
+	mode_t old;
+	size_t i;
+	int rc = -1, v, pass;
+
+	memset(c, 0, sizeof *c);
+	if (stat(path, &st) == 0) {
+		hq_err_set(e, "%s exists: restore makes a new store (give --db "
+		    "another path, or move it away)", path);
+		free(seg);
+		return -1;
+	}
+	if ((v = hq_archive_manifest_get(a, scratch, &m, e)) != 0) {
+		if (v == 1)
+			hq_err_set(e, "%s has no manifest: nothing was pushed to it",
+			    hq_remote_name(a->remote));
+		free(seg);
+		return -1;
+	}
+	if (m.schema > hq_store_latest_version() || m.schema < 1) {
+		hq_err_set(e, "the archive's store is of schema version %d, newer "
+		    "than this hq understands (%d); upgrade hq", m.schema,
+		    hq_store_latest_version());
+		goto done;
+	}
+	hq_buf_printf(&tmp, "%s.restore", path);
+	remove_store_files(tmp.data);
+	old = umask(077);
+	v = sqlite3_open_v2(tmp.data, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+	umask(old);
+	if (v != SQLITE_OK) {
+		hq_err_set(e, "%s: %s", tmp.data, db ? sqlite3_errmsg(db) : "cannot open");
+		goto done;
+	}
+	/* the archive's schema, then its rows, then the migrations since */
+	if (sqlite3_exec(db, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF",
+	    NULL, NULL, NULL) != SQLITE_OK)
+		goto sql_failed;
+	for (v = 0; v < m.schema; v++)
+		if (sqlite3_exec(db, hq_store_migration(v), NULL, NULL, NULL) != SQLITE_OK)
+			goto sql_failed;
+	{
+		char pv[64];
+		snprintf(pv, sizeof pv, "PRAGMA user_version = %d", m.schema);
+		if (sqlite3_exec(db, pv, NULL, NULL, NULL) != SQLITE_OK)
+			goto sql_failed;
+	}
+	/* the dims first: the months' rows name them */
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < m.n; i++) {
+			char month[16];
+			if ((m.e[i].month == HQ_SEGMENT_DIMS) != (pass == 0))
+				continue;
+			progress(a, "segment", (int)c->segments + 1, (int)m.n);
+			if (hq_archive_fetch(a, &m, i, scratch, seg, e))
+				goto done;
+			if (hq_segment_merge(db, seg, e)) {
+				hq_segment_month_name(m.e[i].month, month, sizeof month);
+				hq_err_prefix(e, "segment %s: %s", month, tmp.data);
+				goto done;
+			}
+			unlink(seg);
+			c->segments++;
+			c->rows += m.e[i].rows;
+			c->bytes_total += m.e[i].size;
+		}
+	progress_end(a);
+	if (sqlite3_close(db) != SQLITE_OK)
+		goto sql_failed;
+	db = NULL;
+	/* the store's own open: migrations past the archive's, WAL, 0600 */
+	if (!(s = hq_store_open(tmp.data, 0, e)))
+		goto done;
+	hq_store_close(s);
+	if (renameat2(AT_FDCWD, tmp.data, AT_FDCWD, path, RENAME_NOREPLACE)) {
+		hq_err_set(e, "%s: %s", path, strerror(errno));
+		goto done;
+	}
+	c->generation = m.generation;
+	rc = 0;
+	goto done;
+sql_failed:
+	hq_err_set(e, "%s: %s", tmp.data, db ? sqlite3_errmsg(db) : "cannot close");
+done:
+	progress_end(a);
+	if (db)
+		sqlite3_close(db);
+	if (rc && tmp.data)
+		remove_store_files(tmp.data);
+	unlink(seg);
+	free(seg);
+	hq_buf_free(&tmp);
+	hq_archive_manifest_free(&m);
+	return rc;
+}
+
+void
+hq_archive_done(struct hq_archive *a)
+{
+	sodium_memzero(a->key, sizeof a->key);
+}

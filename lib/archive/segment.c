@@ -1,0 +1,512 @@
+/*
+ * segment — a month of the store as a SQLite file (segment.h). The
+ * segment is opened as main and the store ATTACHed read-only as src, so
+ * each table is filled by one INSERT ... SELECT with its rule's WHERE:
+ * SQLite's backup and VACUUM INTO copy the whole file and cannot filter.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "hq/segment.h"
+
+enum kind { DIMS, TIME, RANGE, CHILD };
+
+/*
+ * Every table's rule, parents before children. TIME and RANGE tables are
+ * cut by month: :a and :b are the month's UTC seconds [a, b), :da and :db
+ * the same as dates; months is how their months are found (RANGE: the
+ * first and last, by the (metric_id, time) index, every month between
+ * tried; TIME: each distinct one). CHILD rows follow the rows of their
+ * parent already in the segment. The metric_id IN (...) lets SQLite use
+ * the (metric_id, start) index instead of reading the whole table.
+ */
+#define MONTH_OF(t) "(CAST(strftime('%Y', " t ", 'unixepoch') AS INT) * 12 + " \
+	"CAST(strftime('%m', " t ", 'unixepoch') AS INT) - 1)"
+#define MONTH_OF_DATE(d) "(CAST(substr(" d ", 1, 4) AS INT) * 12 + " \
+	"CAST(substr(" d ", 6, 2) AS INT) - 1)"
+#define BY_METRIC(col) "t.metric_id IN (SELECT id FROM src.metric) AND t." col \
+	" >= :a AND t." col " < :b"
+#define RANGE_OF(tab, col) "SELECT min(lo), max(hi) FROM (SELECT " \
+	"(SELECT min(" col ") FROM " tab " WHERE metric_id = m.id) AS lo, " \
+	"(SELECT max(" col ") FROM " tab " WHERE metric_id = m.id) AS hi " \
+	"FROM metric AS m)"
+#define OF_SAMPLE "t.sample_id IN (SELECT id FROM main.sample)"
+#define OF_WORKOUT "t.workout_id IN (SELECT id FROM main.workout)"
+#define OF_REPORT "t.report_id IN (SELECT id FROM main.report)"
+#define OF_RUN "t.run_id IN (SELECT id FROM main.agent_run)"
+
+static const struct rule {
+	const char *table;
+	enum kind kind;
+	const char *where, *months;
+} rules[] = {
+	{ "metric", DIMS, NULL, NULL },
+	{ "source", DIMS, NULL, NULL },
+	{ "device", DIMS, NULL, NULL },
+	{ "import", DIMS, NULL, NULL },
+	{ "me", DIMS, NULL, NULL },
+	{ "catalog", DIMS, NULL, NULL },
+	{ "time_zone", DIMS, NULL, NULL },
+	{ "rollup_state", DIMS, NULL, NULL },
+	{ "rollup_vals_state", DIMS, NULL, NULL },
+	{ "rollup_merged_metric", DIMS, NULL, NULL },
+	{ "rollup_merged_q_metric", DIMS, NULL, NULL },
+	{ "workout_same_todo", DIMS, NULL, NULL },
+	{ "sample", RANGE, BY_METRIC("start"), RANGE_OF("sample", "start") },
+	{ "sample_meta", CHILD, OF_SAMPLE, NULL },
+	{ "hrv_beat", CHILD, OF_SAMPLE, NULL },
+	{ "correlation", TIME, "t.start >= :a AND t.start < :b",
+	  "SELECT DISTINCT " MONTH_OF("start") " FROM correlation" },
+	{ "correlation_member", CHILD,
+	  "t.correlation_id IN (SELECT id FROM main.correlation)", NULL },
+	{ "workout", TIME, "t.start >= :a AND t.start < :b",
+	  "SELECT DISTINCT " MONTH_OF("start") " FROM workout" },
+	{ "workout_meta", CHILD, OF_WORKOUT, NULL },
+	{ "workout_activity", CHILD, OF_WORKOUT, NULL },
+	{ "workout_stat", CHILD, OF_WORKOUT, NULL },
+	{ "workout_event", CHILD, OF_WORKOUT, NULL },
+	{ "workout_same", CHILD, OF_WORKOUT, NULL },
+	{ "workout_fill", CHILD, OF_WORKOUT, NULL },
+	{ "workout_figures", CHILD, OF_WORKOUT, NULL },
+	{ "route", CHILD, OF_WORKOUT, NULL },
+	{ "route_point", CHILD, "t.route_id IN (SELECT id FROM main.route)", NULL },
+	{ "activity_summary", TIME, "t.date >= :da AND t.date < :db",
+	  "SELECT DISTINCT " MONTH_OF_DATE("date") " FROM activity_summary" },
+	{ "clinical_record", TIME,
+	  "coalesce(t.received, 0) >= :a AND coalesce(t.received, 0) < :b",
+	  "SELECT DISTINCT " MONTH_OF("coalesce(received, 0)") " FROM clinical_record" },
+	{ "report", TIME, "t.date >= :da AND t.date < :db",
+	  "SELECT DISTINCT " MONTH_OF_DATE("date") " FROM report" },
+	{ "lab_result", CHILD, OF_REPORT, NULL },
+	{ "dexa_value", CHILD, OF_REPORT, NULL },
+	{ "rollup", RANGE, BY_METRIC("slot"), RANGE_OF("rollup", "slot") },
+	{ "rollup_merged", RANGE, BY_METRIC("slot"), RANGE_OF("rollup_merged", "slot") },
+	{ "rollup_merged_q", RANGE, BY_METRIC("slot"), RANGE_OF("rollup_merged_q", "slot") },
+	{ "rollup_vals", RANGE, BY_METRIC("slot"), RANGE_OF("rollup_vals", "slot") },
+	{ "agent_run", TIME, "t.started >= :a AND t.started < :b",
+	  "SELECT DISTINCT " MONTH_OF("started") " FROM agent_run" },
+	{ "agent_request", CHILD, OF_RUN, NULL },
+	{ "agent_tool_call", CHILD, OF_RUN, NULL },
+	{ "agent_message", CHILD, OF_RUN, NULL },
+};
+#define NRULES (sizeof rules / sizeof rules[0])
+
+void
+hq_segment_month_name(int month, char *buf, size_t n)
+{
+	if (month == HQ_SEGMENT_DIMS)
+		snprintf(buf, n, "dims");
+	else
+		snprintf(buf, n, "%04d-%02d", month / 12, month % 12 + 1);
+}
+
+int
+hq_segment_month_parse(const char *s)
+{
+	int y, m;
+	char end;
+
+	if (sscanf(s, "%4d-%2d%c", &y, &m, &end) != 2 || strlen(s) != 7 ||
+	    y < 1900 || y > 9999 || m < 1 || m > 12)
+		return -1;
+	return y * 12 + m - 1;
+}
+
+static int
+exec(sqlite3 *db, const char *sql, struct hq_err *e)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		hq_err_set(e, "%s", msg ? msg : sqlite3_errmsg(db));
+		sqlite3_free(msg);
+		return -1;
+	}
+	return 0;
+}
+
+static const struct rule *
+rule_of(const char *table)
+{
+	size_t i;
+
+	for (i = 0; i < NRULES; i++)
+		if (!strcmp(rules[i].table, table))
+			return &rules[i];
+	return NULL;
+}
+
+/* Whether schema (main or src) has the table; every table of it has a
+ * rule, else -1. */
+static int
+check_rules(sqlite3 *db, const char *schema, struct hq_err *e)
+{
+	char sql[200];
+	sqlite3_stmt *st;
+	int rc = 0;
+
+	snprintf(sql, sizeof sql, "SELECT name FROM %s.sqlite_schema WHERE "
+	    "type = 'table' AND name NOT LIKE 'sqlite_%%' ORDER BY name", schema);
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+		hq_err_set(e, "%s", sqlite3_errmsg(db));
+		return -1;
+	}
+	while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
+		const char *t = (const char *)sqlite3_column_text(st, 0);
+		if (!rule_of(t)) {
+			hq_err_set(e, "the store's table %s has no archive rule "
+			    "(lib/archive/segment.c)", t);
+			rc = -1;
+		}
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static int
+has_table(sqlite3 *db, const char *schema, const char *table)
+{
+	char *sql = sqlite3_mprintf("SELECT 1 FROM %s.sqlite_schema WHERE "
+	    "type = 'table' AND name = %Q", schema, table);
+	sqlite3_stmt *st;
+	int yes = 0;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK)
+		yes = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	sqlite3_free(sql);
+	return yes;
+}
+
+static int
+cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int
+month_of_time(int64_t t)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if (!gmtime_r(&tt, &tm))
+		return -1;
+	return (tm.tm_year + 1900) * 12 + tm.tm_mon;
+}
+
+int
+hq_segment_months(sqlite3 *db, int **months, struct hq_err *e)
+{
+	size_t n = 0, cap = 64, i, k;
+	int *m = hq_xmalloc(cap * sizeof *m);
+
+	*months = NULL;
+	for (i = 0; i < NRULES; i++) {
+		const struct rule *r = &rules[i];
+		sqlite3_stmt *st;
+
+		if ((r->kind != TIME && r->kind != RANGE) || !has_table(db, "main", r->table))
+			continue;
+		if (sqlite3_prepare_v2(db, r->months, -1, &st, NULL) != SQLITE_OK) {
+			hq_err_set(e, "%s: %s", r->table, sqlite3_errmsg(db));
+			goto fail;
+		}
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			int lo, hi, x;
+			if (sqlite3_column_type(st, 0) == SQLITE_NULL)
+				continue;
+			if (r->kind == RANGE) {
+				lo = month_of_time(sqlite3_column_int64(st, 0));
+				hi = month_of_time(sqlite3_column_int64(st, 1));
+			} else {
+				lo = hi = sqlite3_column_int(st, 0);
+			}
+			for (x = lo; x >= 0 && x <= hi; x++) {
+				if (n == cap)
+					m = hq_xrealloc(m, (cap *= 2) * sizeof *m);
+				m[n++] = x;
+			}
+		}
+		sqlite3_finalize(st);
+	}
+	qsort(m, n, sizeof *m, cmp_int);
+	for (i = k = 0; i < n; i++)
+		if (k == 0 || m[k - 1] != m[i])
+			m[k++] = m[i];
+	*months = m;
+	return (int)k;
+fail:
+	free(m);
+	return -1;
+}
+
+/* The store's file and its WAL: size and time of last change. Every
+ * commit changes one of them; reading changes neither (a later checkpoint
+ * may: the push then builds the months again and finds them the same). A
+ * count of each table's rows would see the same, but reads the whole
+ * store: 1 s of the no-change push on 2 years. */
+static void
+mark_file(struct hq_buf *out, const char *what, const char *path)
+{
+	struct stat st;
+
+	/* an empty WAL holds nothing: every open may make one anew */
+	if (stat(path, &st) == 0 && st.st_size > 0)
+		hq_buf_printf(out, ",%s %lld %lld.%09ld", what, (long long)st.st_size,
+		    (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+	else
+		hq_buf_printf(out, ",%s -", what);
+}
+
+int
+hq_segment_marks(sqlite3 *db, struct hq_buf *out, struct hq_err *e)
+{
+	const char *file = sqlite3_db_filename(db, "main");
+	struct hq_buf wal = {0};
+	sqlite3_stmt *st;
+
+	if (!file || !*file) {
+		hq_err_set(e, "the store has no file");
+		return -1;
+	}
+	if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK) {
+		hq_err_set(e, "%s", sqlite3_errmsg(db));
+		return -1;
+	}
+	if (sqlite3_step(st) == SQLITE_ROW)
+		hq_buf_printf(out, "schema %d", sqlite3_column_int(st, 0));
+	sqlite3_finalize(st);
+	mark_file(out, "db", file);
+	hq_buf_printf(&wal, "%s-wal", file);
+	mark_file(out, "wal", wal.data);
+	hq_buf_free(&wal);
+	return 0;
+}
+
+static void
+bind_month(sqlite3_stmt *st, int64_t a, int64_t b, const char *da, const char *db)
+{
+	int k;
+
+	if ((k = sqlite3_bind_parameter_index(st, ":a")))
+		sqlite3_bind_int64(st, k, a);
+	if ((k = sqlite3_bind_parameter_index(st, ":b")))
+		sqlite3_bind_int64(st, k, b);
+	if ((k = sqlite3_bind_parameter_index(st, ":da")))
+		sqlite3_bind_text(st, k, da, -1, SQLITE_STATIC);
+	if ((k = sqlite3_bind_parameter_index(st, ":db")))
+		sqlite3_bind_text(st, k, db, -1, SQLITE_STATIC);
+}
+
+/* Copy the CREATE TABLE of every table of src that segment holds. */
+static int
+copy_schema(sqlite3 *db, struct hq_err *e)
+{
+	sqlite3_stmt *st;
+	int rc = 0;
+
+	if (sqlite3_prepare_v2(db, "SELECT sql FROM src.sqlite_schema WHERE "
+	    "type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name", -1, &st,
+	    NULL) != SQLITE_OK) {
+		hq_err_set(e, "%s", sqlite3_errmsg(db));
+		return -1;
+	}
+	while (rc == 0 && sqlite3_step(st) == SQLITE_ROW)
+		rc = exec(db, (const char *)sqlite3_column_text(st, 0), e);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* "file:" URI of path, mode=ro (sqlite.org/uri.html): every byte but the
+ * unreserved ones percent-encoded. */
+static void
+ro_uri(const char *path, struct hq_buf *b)
+{
+	hq_buf_puts(b, path[0] == '/' ? "file://" : "file:");
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++)
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || strchr("/-._~", *p))
+			hq_buf_putc(b, (char)*p);
+		else
+			hq_buf_printf(b, "%%%02X", *p);
+	hq_buf_puts(b, "?mode=ro");
+}
+
+int
+hq_segment_build(const char *store, int month, const char *out, int64_t *rows,
+    struct hq_err *e)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st;
+	char *sql;
+	char da[16] = "", dbs[16] = "";
+	int64_t a = 0, b = 0;
+	size_t i;
+	mode_t old;
+	int rc = -1, v;
+
+	*rows = 0;
+	if (month != HQ_SEGMENT_DIMS) {
+		struct tm ta = { .tm_year = month / 12 - 1900, .tm_mon = month % 12, .tm_mday = 1 };
+		struct tm tb = { .tm_year = (month + 1) / 12 - 1900, .tm_mon = (month + 1) % 12,
+		    .tm_mday = 1 };
+		a = timegm(&ta);
+		b = timegm(&tb);
+		strftime(da, sizeof da, "%Y-%m-%d", &ta);
+		strftime(dbs, sizeof dbs, "%Y-%m-%d", &tb);
+	}
+	unlink(out);
+	old = umask(077);
+	v = sqlite3_open_v2(out, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+	    SQLITE_OPEN_URI, NULL);
+	umask(old);
+	if (v != SQLITE_OK) {
+		hq_err_set(e, "%s: %s", out, db ? sqlite3_errmsg(db) : "cannot open");
+		goto done;
+	}
+	/* a scratch file, rebuilt after any failure */
+	if (exec(db, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF", e))
+		goto done;
+	/* read-only: a connection that could write would checkpoint the
+	 * store's WAL when it closes last, changing the file a push's
+	 * fingerprint reads */
+	{
+		struct hq_buf uri = {0};
+		ro_uri(store, &uri);
+		sql = sqlite3_mprintf("ATTACH %Q AS src", uri.data);
+		hq_buf_free(&uri);
+	}
+	v = exec(db, sql, e);
+	sqlite3_free(sql);
+	if (v)
+		goto done;
+	/* one snapshot of the store for every table */
+	if (exec(db, "BEGIN", e) || check_rules(db, "src", e) || copy_schema(db, e))
+		goto detach;
+	if (sqlite3_prepare_v2(db, "PRAGMA src.user_version", -1, &st, NULL) == SQLITE_OK) {
+		char pv[64];
+		snprintf(pv, sizeof pv, "PRAGMA main.user_version = %d",
+		    sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0);
+		sqlite3_finalize(st);
+		if (exec(db, pv, e))
+			goto detach;
+	}
+	for (i = 0; i < NRULES; i++) {
+		const struct rule *r = &rules[i];
+		int ordered;
+
+		if ((month == HQ_SEGMENT_DIMS) != (r->kind == DIMS) ||
+		    !has_table(db, "src", r->table))
+			continue;
+		sql = sqlite3_mprintf("INSERT INTO main.\"%w\" SELECT t.* FROM "
+		    "src.\"%w\" AS t WHERE %s ORDER BY t.rowid", r->table, r->table,
+		    r->where ? r->where : "1");
+		/* WITHOUT ROWID: in the order of its key */
+		ordered = sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK;
+		sqlite3_free(sql);
+		if (!ordered) {
+			sql = sqlite3_mprintf("INSERT INTO main.\"%w\" SELECT t.* FROM "
+			    "src.\"%w\" AS t WHERE %s", r->table, r->table,
+			    r->where ? r->where : "1");
+			v = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+			sqlite3_free(sql);
+			if (v != SQLITE_OK) {
+				hq_err_set(e, "%s: %s", r->table, sqlite3_errmsg(db));
+				goto detach;
+			}
+		}
+		bind_month(st, a, b, da, dbs);
+		if (sqlite3_step(st) != SQLITE_DONE) {
+			hq_err_set(e, "%s: %s", r->table, sqlite3_errmsg(db));
+			sqlite3_finalize(st);
+			goto detach;
+		}
+		*rows += sqlite3_changes(db);
+		sqlite3_finalize(st);
+	}
+	if (exec(db, "COMMIT", e))
+		goto detach;
+	rc = 0;
+detach:
+	if (rc)
+		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	sqlite3_exec(db, "DETACH src", NULL, NULL, NULL);
+done:
+	if (db && sqlite3_close(db) != SQLITE_OK && rc == 0) {
+		hq_err_set(e, "%s: cannot close", out);
+		rc = -1;
+	}
+	if (rc)
+		unlink(out);
+	return rc;
+}
+
+int
+hq_segment_schema(const char *seg, struct hq_err *e)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st;
+	int v = -1;
+
+	if (sqlite3_open_v2(seg, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK) {
+		hq_err_set(e, "%s: %s", seg, db ? sqlite3_errmsg(db) : "cannot open");
+		sqlite3_close(db);
+		return -1;
+	}
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return v;
+}
+
+int
+hq_segment_merge(sqlite3 *db, const char *seg, struct hq_err *e)
+{
+	char *sql = sqlite3_mprintf("ATTACH %Q AS seg", seg);
+	size_t i;
+	int rc = exec(db, sql, e);
+
+	sqlite3_free(sql);
+	if (rc)
+		return -1;
+	/* ATTACH and DETACH cannot be inside a transaction: one per segment */
+	if (check_rules(db, "seg", e) || exec(db, "BEGIN", e))
+		goto detach;
+	for (i = 0; i < NRULES && rc == 0; i++) {
+		if (!has_table(db, "seg", rules[i].table))
+			continue;
+		if (!has_table(db, "main", rules[i].table)) {
+			hq_err_set(e, "the segment's table %s is not in the store",
+			    rules[i].table);
+			rc = -1;
+			break;
+		}
+		/* the migrations seed some tables (rollup_state): the
+		 * archive's rows win */
+		sql = sqlite3_mprintf("INSERT %s INTO main.\"%w\" SELECT * FROM "
+		    "seg.\"%w\"", rules[i].kind == DIMS ? "OR REPLACE" : "",
+		    rules[i].table, rules[i].table);
+		rc = exec(db, sql, e);
+		if (rc)
+			hq_err_prefix(e, "%s", rules[i].table);
+		sqlite3_free(sql);
+	}
+	if (rc == 0 && exec(db, "COMMIT", e) == 0) {
+		exec(db, "DETACH seg", e);
+		return 0;
+	}
+	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+detach:
+	sqlite3_exec(db, "DETACH seg", NULL, NULL, NULL);
+	return -1;
+}
