@@ -104,8 +104,8 @@ hq_agent_log_withheld(struct hq_store *s, int64_t run, const size_t *counts, int
 	for (int k = 0; k < nkinds; k++)
 		hq_buf_printf(&b, "%s\"%s\":%zu", k ? "," : "", names[k], counts[k]);
 	hq_buf_putc(&b, '}');
-	rc = write_row(s, "UPDATE agent_run SET withheld = ? WHERE id = ?",
-	    (struct hq_bind[]){ HQ_TEXT(b.data), HQ_INT(run), HQ_END }, e);
+	rc = write_row(s, "INSERT OR REPLACE INTO agent_withheld (run_id, counts) VALUES (?, ?)",
+	    (struct hq_bind[]){ HQ_INT(run), HQ_TEXT(b.data), HQ_END }, e);
 	hq_buf_free(&b);
 	return rc;
 }
@@ -191,7 +191,8 @@ hq_agent_log_runs(struct hq_store *s, int64_t id, int limit, hq_agent_log_fn fn,
 	    "SELECT r.id, r.started, r.session, r.question, r.provider, r.model, r.steps,"
 	    " r.outcome, r.input_tokens, r.output_tokens, r.seconds,"
 	    " (SELECT count(*) FROM agent_tool_call t WHERE t.run_id = r.id), r.answer, r.error,"
-	    " r.tool_seconds, r.base_url, r.tool_mode, r.withheld"
+	    " r.tool_seconds, r.base_url, r.tool_mode,"
+	    " (SELECT w.counts FROM agent_withheld w WHERE w.run_id = r.id)"
 	    " FROM agent_run r WHERE ?1 = 0 OR r.id = ?1 ORDER BY r.id DESC LIMIT ?2", &st, e))
 		return -1;
 	sqlite3_bind_int64(st, 1, id);

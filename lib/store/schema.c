@@ -562,8 +562,12 @@ static const char *const migrations[] = {
 	 * lands first. What hq-agent withheld from a model elsewhere in a
 	 * run's last request: a JSON object of counts ({"positions":N,
 	 * "names":N,"serials":N}), never the values nor the placeholders'
-	 * names; NULL when nothing was filtered. */
-	"ALTER TABLE agent_run ADD COLUMN withheld TEXT;",
+	 * names; no row when nothing was filtered. A table of its own, not a
+	 * column: a migration must run again over its own tables. */
+	"CREATE TABLE IF NOT EXISTS agent_withheld ("
+	"  run_id INTEGER PRIMARY KEY REFERENCES agent_run(id),"
+	"  counts TEXT NOT NULL"
+	");",
 };
 
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
