@@ -93,6 +93,7 @@ static const struct rule {
 	{ "agent_request", CHILD, OF_RUN, NULL },
 	{ "agent_tool_call", CHILD, OF_RUN, NULL },
 	{ "agent_message", CHILD, OF_RUN, NULL },
+	{ "agent_withheld", CHILD, OF_RUN, NULL },
 };
 #define NRULES (sizeof rules / sizeof rules[0])
 
