@@ -31,6 +31,11 @@ struct hq_store *hq_store_open(const char *dbpath, int flags, struct hq_err *e);
 void hq_store_close(struct hq_store *s);
 sqlite3 *hq_store_db(struct hq_store *s);
 const char *hq_store_filename(const struct hq_store *s);
+/* Into b: the "file:" URI of path (sqlite.org/uri.html), every byte but
+ * the unreserved ones percent-encoded, then "?" and query
+ * ("immutable=1", "mode=ro"). */
+struct hq_buf;
+void hq_store_uri(const char *path, const char *query, struct hq_buf *b);
 int hq_store_schema_version(struct hq_store *s);
 /* The newest schema version this build knows (schema.c). */
 int hq_store_latest_version(void);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "hq/segment.h"
+#include "hq/store.h"
 
 enum kind { DIMS, TIME, RANGE, CHILD };
 
@@ -326,21 +327,6 @@ copy_schema(sqlite3 *db, struct hq_err *e)
 	return rc;
 }
 
-/* "file:" URI of path, mode=ro (sqlite.org/uri.html): every byte but the
- * unreserved ones percent-encoded. */
-static void
-ro_uri(const char *path, struct hq_buf *b)
-{
-	hq_buf_puts(b, path[0] == '/' ? "file://" : "file:");
-	for (const unsigned char *p = (const unsigned char *)path; *p; p++)
-		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		    (*p >= '0' && *p <= '9') || strchr("/-._~", *p))
-			hq_buf_putc(b, (char)*p);
-		else
-			hq_buf_printf(b, "%%%02X", *p);
-	hq_buf_puts(b, "?mode=ro");
-}
-
 int
 hq_segment_build(const char *store, int month, const char *out, int64_t *rows,
     struct hq_err *e)
@@ -381,7 +367,7 @@ hq_segment_build(const char *store, int month, const char *out, int64_t *rows,
 	 * fingerprint reads */
 	{
 		struct hq_buf uri = {0};
-		ro_uri(store, &uri);
+		hq_store_uri(store, "mode=ro", &uri);
 		sql = sqlite3_mprintf("ATTACH %Q AS src", uri.data);
 		hq_buf_free(&uri);
 	}

@@ -177,10 +177,8 @@ fail:
 	return -1;
 }
 
-/* "file:" URI of path with immutable=1 (sqlite.org/uri.html): every byte
- * but the unreserved ones percent-encoded. */
-static void
-immutable_uri(const char *path, struct hq_buf *b)
+void
+hq_store_uri(const char *path, const char *query, struct hq_buf *b)
 {
 	hq_buf_puts(b, path[0] == '/' ? "file://" : "file:");
 	for (const unsigned char *p = (const unsigned char *)path; *p; p++)
@@ -189,7 +187,7 @@ immutable_uri(const char *path, struct hq_buf *b)
 			hq_buf_putc(b, (char)*p);
 		else
 			hq_buf_printf(b, "%%%02X", *p);
-	hq_buf_puts(b, "?immutable=1");
+	hq_buf_printf(b, "?%s", query);
 }
 
 /* Open s->path for reading and read its schema: 0, or an SQLite error
@@ -245,7 +243,7 @@ open_readonly(struct hq_store *s, struct hq_err *e)
 		    "writable", s->path);
 		return -1;
 	}
-	immutable_uri(s->path, &uri);
+	hq_store_uri(s->path, "immutable=1", &uri);
 	rc = open_probe(s, uri.data, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI |
 	    SQLITE_OPEN_NOMUTEX);
 	hq_buf_free(&uri);
