@@ -771,7 +771,7 @@ no_such_subcmd(struct hq_opts *p, int argc, char **argv)
 {
 	const struct hq_subcmd *subs = p->cmd->subcmds;
 	const char *noun = p->cmd->subcmd_noun ? p->cmd->subcmd_noun : "subcommand";
-	const char *names[HQ_OPTS_MAX], *pick = NULL;
+	const char *names[HQ_OPTS_MAX] = { 0 }, *pick = NULL;
 	char words[HQ_OPTS_MAX][64], what[300];
 	size_t n = 0;
 	int verb = 0;
