@@ -92,13 +92,14 @@ static const struct hq_cmd_info cmd = {
 	.tool_description = "The user's encrypted off-machine archive of the health "
 	    "store. Use [\"list\"] to see which months are archived: rows month "
 	    "(YYYY-MM, or dims for the tables not by month), rows, bytes. Use "
-	    "[\"push\"] to send the months changed since the last push (it writes "
-	    "to the remote), [\"verify\"] to fetch and check every month against "
-	    "the store.",
+	    "[\"verify\"] to fetch and check every month against the store; both "
+	    "only read. [\"push\"] sends the months changed since the last push "
+	    "(it writes to the remote: the user is asked first).",
 	.positional = "args",
 	.positional_help = "The subcommand: [\"list\"], [\"push\"] or [\"verify\"].",
 	.positional_required = 1,
 	.writes = 1,
+	.reads = "list verify",
 	.opts = options,
 	.complete_operand = complete_operand,
 	.help_more = help_more,

@@ -43,6 +43,8 @@ struct hq_agent_tool {
 	struct cJSON *parameters;	/* JSON Schema object */
 	char *positional;	/* property holding positional arguments, or NULL */
 	int writes;		/* changes the store: needs confirmation */
+	char *reads;		/* " list verify ": the first operands that only
+				 * read ("x-reads"), or NULL */
 };
 
 struct hq_agent_tools {
@@ -77,6 +79,10 @@ void hq_agent_clear_keys(const char *also);
 int hq_agent_argv(const struct hq_agent_tool *t, const char *args, char ***argv,
     struct hq_err *e);
 void hq_agent_argv_free(char **argv);
+/* Whether the call argv (from hq_agent_argv) changes the store: the tool
+ * writes, and its first operand (after "--") is not one of the
+ * subcommands its schema says only read. */
+int hq_agent_call_writes(const struct hq_agent_tool *t, char *const *argv);
 
 /* The system prompt: the data, today's date and zone, how to answer;
  * in text tool mode also the tools and how to call them. */

@@ -177,6 +177,10 @@ struct hq_cmd_info {
 	const char *positional_help;
 	int positional_required;
 	int writes;                /* changes the store: hq-agent asks first */
+	/* For a command that writes: the subcommands (its first operand)
+	 * that only read, space-separated ("list verify"); hq-agent asks
+	 * before the others only. NULL: every call writes. */
+	const char *reads;
 	const struct hq_opt *opts; /* ends with an entry whose name is NULL */
 	const struct hq_opt_values *values; /* NULL, or ends with a NULL name */
 	const struct hq_opt_completer *completers; /* NULL, or ends with a NULL name */

@@ -28,6 +28,7 @@ tool_free(struct hq_agent_tool *t)
 	free(t->path);
 	free(t->description);
 	free(t->positional);
+	free(t->reads);
 	cJSON_Delete(t->parameters);
 	memset(t, 0, sizeof *t);
 }
@@ -75,6 +76,18 @@ hq_agent_tool_parse(const char *json, const char *path, struct hq_agent_tool *t,
 		pos = hq_json_str(j, "x-positional");
 	t->parameters = params;
 	t->writes = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "writes"));
+	const cJSON *rd, *reads = cJSON_GetObjectItemCaseSensitive(j, "x-reads");
+	if (t->writes && cJSON_IsArray(reads)) {
+		struct hq_buf rb = {0};
+		hq_buf_putc(&rb, ' ');
+		cJSON_ArrayForEach(rd, reads)
+			if (cJSON_IsString(rd) && *rd->valuestring &&
+			    !strchr(rd->valuestring, ' ')) {
+				hq_buf_puts(&rb, rd->valuestring);
+				hq_buf_putc(&rb, ' ');
+			}
+		t->reads = rb.data;
+	}
 	t->name = hq_xstrdup(name);
 	t->path = hq_xstrdup(path);
 	t->description = hq_xstrdup(desc ? desc : name);
@@ -480,6 +493,23 @@ done:
 	return rc;
 }
 
+int
+hq_agent_call_writes(const struct hq_agent_tool *t, char *const *argv)
+{
+	char word[80];
+
+	if (!t->writes)
+		return 0;
+	if (!t->reads || !argv)
+		return 1;
+	while (*argv && strcmp(*argv, "--"))
+		argv++;
+	if (!*argv || !argv[1] || strchr(argv[1], ' ') ||
+	    snprintf(word, sizeof word, " %s ", argv[1]) >= (int)sizeof word)
+		return 1;
+	return strstr(t->reads, word) == NULL;
+}
+
 /* ---- system prompt ---- */
 
 char *
@@ -676,7 +706,7 @@ prepare_call(const struct hq_agent_config *cfg, const struct hq_agent_tools *too
 		hq_err_set(why, "error: unknown tool '%s'; the tools are: %s", c->name, names);
 	} else if (argv_restored(cfg->privacy, *tool, c->args, argv, why))
 		hq_err_prefix(why, "error");
-	else if ((*tool)->writes && !cfg->yes &&
+	else if (hq_agent_call_writes(*tool, *argv) && !cfg->yes &&
 	    !(h->confirm && h->confirm(h->ctx, *tool, *argv)))
 		hq_err_set(why, "error: refused: %s changes the user's data store and the "
 		    "user did not allow it (they can rerun hq-agent with --yes); do not "

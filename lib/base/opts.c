@@ -271,6 +271,22 @@ hq_opts_tool_schema(const struct hq_cmd_info *c, FILE *fp)
 	}
 	hq_buf_puts(&b, "},\"writes\":");
 	hq_buf_puts(&b, c->writes ? "true" : "false");
+	if (c->writes && c->reads) {
+		/* "x-reads":["list","verify"]: the first operands that only read */
+		hq_buf_puts(&b, ",\"x-reads\":[");
+		for (const char *p = c->reads; *p;) {
+			size_t len = strcspn(p, " ");
+			char word[64];
+			if (len) {
+				snprintf(word, sizeof word, "%.*s", (int)len, p);
+				if (b.data[b.len - 1] != '[')
+					hq_buf_putc(&b, ',');
+				hq_buf_json_str(&b, word);
+			}
+			p += len + (p[len] == ' ');
+		}
+		hq_buf_putc(&b, ']');
+	}
 	if (c->positional) {
 		hq_buf_puts(&b, ",\"x-positional\":");
 		hq_buf_json_str(&b, c->positional);

@@ -252,10 +252,64 @@ static void keys(void)
 	ok(!getenv("ANTHROPIC_API_KEY"), "keys: with no api_key_env too");
 }
 
+static void tool_free(struct hq_agent_tool *t)
+{
+	free(t->name);
+	free(t->path);
+	free(t->description);
+	free(t->positional);
+	free(t->reads);
+	cJSON_Delete(t->parameters);
+}
+
+/* a command that writes, with subcommands that only read (x-reads) */
+static void tool_reads(void)
+{
+	static const char archive[] =
+	    "{\"name\":\"hq_archive\",\"description\":\"d\",\"parameters\":{\"type\":\"object\","
+	    "\"properties\":{\"args\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},"
+	    "\"description\":\"a\"},\"from\":{\"type\":\"string\",\"description\":\"f\"}},"
+	    "\"required\":[\"args\"]},\"writes\":true,\"x-reads\":[\"list\",\"verify\",\"a b\",7],"
+	    "\"x-positional\":\"args\"}";
+	static const struct { const char *args; int writes; } calls[] = {
+		{ "{\"args\":[\"list\"]}", 0 },
+		{ "{\"args\":[\"verify\"]}", 0 },
+		{ "{\"args\":[\"push\"]}", 1 },
+		{ "{\"args\":[\"prune\"]}", 1 },
+		{ "{\"args\":[\"lis\"]}", 1 },
+		{ "{\"args\":[\"list verify\"]}", 1 },
+		{ "{\"args\":[\"a b\"]}", 1 },
+		{ "{\"args\":[\"push\",\"list\"]}", 1 },
+		{ "{\"args\":[\"--\",\"list\"]}", 1 },
+		{ "{\"args\":[\"push\"],\"from\":\"--\"}", 1 },
+		{ "{\"args\":[\"list\"],\"from\":\"--\"}", 1 },
+	};
+	struct hq_agent_tool t;
+	struct hq_err e = {{0}};
+	char **argv;
+
+	is_int(hq_agent_tool_parse(archive, "/bin/hq-archive", &t, &e), 0, "x-reads schema parsed");
+	is_int(t.writes, 1, "x-reads: writes stays true");
+	for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) {
+		is_int(hq_agent_argv(&t, calls[i].args, &argv, &e), 0, "argv for %s", calls[i].args);
+		is_int(hq_agent_call_writes(&t, argv), calls[i].writes, "%s %s", calls[i].args,
+		    calls[i].writes ? "writes: asks first" : "only reads");
+		hq_agent_argv_free(argv);
+	}
+	is_int(hq_agent_call_writes(&t, NULL), 1, "no argv: writes");
+	tool_free(&t);
+	is_int(hq_agent_tool_parse(schema, "/bin/hq-query", &t, &e), 0, "a reading tool");
+	is_int(hq_agent_argv(&t, "{\"metrics\":[\"push\"]}", &argv, &e), 0, "its argv");
+	is_int(hq_agent_call_writes(&t, argv), 0, "a tool that does not write never asks");
+	hq_agent_argv_free(argv);
+	tool_free(&t);
+}
+
 int main(void)
 {
 	retry_policy();
 	tool_argv();
+	tool_reads();
 	messages();
 	procs();
 	pool();

@@ -310,6 +310,21 @@ main(void)
 	    "\"by\":{\"type\":\"string\",\"enum\":[\"hour\",\"day\"],\"description\":\"bucket size\"}},"
 	    "\"required\":[\"things\"]},\"writes\":false,\"x-positional\":\"things\"}\n", "tool schema");
 	free(text);
+	struct hq_cmd_info winfo = info;
+	winfo.writes = 1;
+	winfo.reads = "list  verify";
+	fp = open_memstream(&text, &len);
+	hq_opts_tool_schema(&winfo, fp);
+	fclose(fp);
+	ok(strstr(text, "\"writes\":true,\"x-reads\":[\"list\",\"verify\"],\"x-positional\"") != NULL,
+	    "a writing command's read-only subcommands: x-reads");
+	free(text);
+	winfo.writes = 0;
+	fp = open_memstream(&text, &len);
+	hq_opts_tool_schema(&winfo, fp);
+	fclose(fp);
+	ok(strstr(text, "x-reads") == NULL, "no x-reads for a command that does not write");
+	free(text);
 	long l;
 	ok(hq_opts_parse_long("42", 0, 100, &l) == 0 && l == 42, "parse 42");
 	ok(hq_opts_parse_long("42x", 0, 100, &l) != 0, "42x rejected");
