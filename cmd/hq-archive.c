@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "hq/archive.h"
+#include "hq/archive_conf.h"
 #include "hq/buf.h"
 #include "hq/config.h"
 #include "hq/err.h"
@@ -25,11 +26,12 @@
 #include "hq/segment.h"
 #include "hq/store.h"
 #include "hq/term.h"
+#include "hq/time.h"
 
 enum {
 	OPT_DB = HQ_OPT_LONG, OPT_REMOTE, OPT_ENDPOINT, OPT_REGION,
 	OPT_ADDRESSING, OPT_KEY, OPT_CREDENTIALS, OPT_PASSPHRASE, OPT_ALL,
-	OPT_FORMAT,
+	OPT_FORMAT, OPT_KEEP, OPT_BEFORE, OPT_YES,
 };
 
 static const struct hq_opt options[] = {
@@ -49,6 +51,12 @@ static const struct hq_opt options[] = {
 	  NULL, NULL, 0 },
 	{ OPT_ALL, "all", HQ_OPT_FLAG, NULL, "push: rebuild every month, even when the store looks unchanged",
 	  NULL, NULL, 0 },
+	{ OPT_KEEP, "keep", HQ_OPT_STRING, "SPAN", "prune: keep the raw rows of the last SPAN (1y, 18m) of months",
+	  NULL, NULL, 0 },
+	{ OPT_BEFORE, "before", HQ_OPT_STRING, "MONTH", "prune: the raw rows of the months before MONTH (YYYY-MM)",
+	  NULL, NULL, 0 },
+	{ OPT_YES, "yes", HQ_OPT_FLAG, NULL, "prune: delete; without it, only say what would go",
+	  NULL, NULL, 0 },
 	HQ_OPT_FORMAT(OPT_FORMAT, "list, verify: jsonl or table; default: table on a terminal, else jsonl",
 	  "jsonl|table"),
 	{ 'q', "quiet", HQ_OPT_FLAG, NULL, "print nothing but errors (for cron)", NULL, NULL, 0 },
@@ -58,7 +66,7 @@ static const struct hq_opt options[] = {
 };
 
 static const char *const subcommands[] = { "init", "push", "list", "verify",
-	"restore", NULL };
+	"restore", "prune", NULL };
 
 static void
 complete_operand(const struct hq_complete *c)
@@ -77,6 +85,9 @@ help_more(FILE *fp)
 	    "  list     the months in the archive\n"
 	    "  verify   fetch and check every month, and compare with the store\n"
 	    "  restore  a new store from the archive (--db PATH)\n"
+	    "  prune    delete old months' raw rows that the archive holds\n"
+	    "           (--keep SPAN or --before MONTH; --yes to delete); queries\n"
+	    "           read them back from the archive (--offline: left out)\n"
 	    "\nsettings: ~/.config/hq/config under [archive]: remote, endpoint,\n"
 	    "region, addressing, key, credentials. S3 keys from\n"
 	    "HQ_ARCHIVE_ACCESS_KEY and HQ_ARCHIVE_SECRET_KEY, else the\n"
@@ -85,7 +96,7 @@ help_more(FILE *fp)
 
 static const struct hq_cmd_info cmd = {
 	.name = "hq-archive",
-	.synopsis = "init|push|list|verify|restore [OPTION]...",
+	.synopsis = "init|push|list|verify|restore|prune [OPTION]...",
 	.summary = "The store off the machine, encrypted, and back: monthly segments "
 	    "sealed with a key only you hold, sent to S3-compatible storage or a "
 	    "directory; only changed months; a whole store restored from them.",
@@ -106,77 +117,10 @@ static const struct hq_cmd_info cmd = {
 };
 
 struct settings {
-	const char *dbpath, *remote, *endpoint, *region, *key, *credentials;
-	int addressing;          /* -1 default, 0 path, 1 virtual */
+	const char *dbpath;
+	struct hq_archive_conf c;
 	int passphrase, all, quiet, verbose, table;
-	char keybuf[4096], credbuf[4096], statebuf[4200], access[256], secret[256];
 };
-
-static const char *
-config_dir(char *buf, size_t n)
-{
-	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
-
-	if (xdg && *xdg)
-		snprintf(buf, n, "%s/hq", xdg);
-	else
-		snprintf(buf, n, "%s/.config/hq", home && *home ? home : ".");
-	return buf;
-}
-
-/* The S3 keys: the environment, else the credentials file (0600). */
-static int
-load_credentials(struct settings *s, struct hq_err *e)
-{
-	const char *ak = getenv("HQ_ARCHIVE_ACCESS_KEY"), *sk = getenv("HQ_ARCHIVE_SECRET_KEY");
-	char line[600];
-	struct stat st;
-	FILE *f;
-	long n = 0;
-
-	if (ak && *ak && sk && *sk) {
-		snprintf(s->access, sizeof s->access, "%s", ak);
-		snprintf(s->secret, sizeof s->secret, "%s", sk);
-		return 0;
-	}
-	if (!(f = fopen(s->credentials, "r")))
-		return 0;   /* the remote says what is missing, if it needs it */
-	if (fstat(fileno(f), &st) || (st.st_mode & 077)) {
-		hq_err_set(e, "%s: others may read these credentials: chmod 600 %s",
-		    s->credentials, s->credentials);
-		fclose(f);
-		return -1;
-	}
-	while (fgets(line, sizeof line, f)) {
-		char *k = line, *v = strchr(line, '='), *end;
-		n++;
-		if (*k == '#' || *k == '\n' || !v)
-			continue;
-		*v++ = 0;
-		while (*k == ' ' || *k == '\t')
-			k++;
-		for (end = k + strlen(k); end > k && (end[-1] == ' ' || end[-1] == '\t'); )
-			*--end = 0;
-		while (*v == ' ' || *v == '\t')
-			v++;
-		v[strcspn(v, " \t\r\n")] = 0;
-		if (!strcmp(k, "access_key"))
-			snprintf(s->access, sizeof s->access, "%s", v);
-		else if (!strcmp(k, "secret_key"))
-			snprintf(s->secret, sizeof s->secret, "%s", v);
-		else {
-			/* the line may hold a secret: its number only */
-			hq_err_set(e, "%s:%ld: not access_key nor secret_key",
-			    s->credentials, n);
-			sodium_memzero(line, sizeof line);
-			fclose(f);
-			return -1;
-		}
-	}
-	sodium_memzero(line, sizeof line);
-	fclose(f);
-	return 0;
-}
 
 /* A passphrase: asked on the terminal (twice when making one), else the
  * first line of stdin. */
@@ -248,25 +192,6 @@ key_from_passphrase(const struct hq_archive_params *p, int twice,
 }
 
 static int
-make_dir(const char *path, struct hq_err *e)
-{
-	char *copy = hq_xstrdup(path), *p;
-
-	for (p = copy + 1; *p; p++)
-		if (*p == '/') {
-			*p = 0;
-			mkdir(copy, 0700);
-			*p = '/';
-		}
-	free(copy);
-	if (mkdir(path, 0700) && errno != EEXIST) {
-		hq_err_set(e, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
-static int
 make_parent(const char *file, struct hq_err *e)
 {
 	char *copy = hq_xstrdup(file), *slash = strrchr(copy, '/');
@@ -274,7 +199,7 @@ make_parent(const char *file, struct hq_err *e)
 
 	if (slash && slash != copy) {
 		*slash = 0;
-		rc = make_dir(copy, e);
+		rc = hq_archive_mkdir(copy, e);
 	}
 	free(copy);
 	return rc;
@@ -289,7 +214,7 @@ scratch_open(const char *path, char *dir, size_t n, struct hq_err *e)
 	int fd;
 
 	snprintf(dir, n, "%s.archive-tmp", path);
-	if (make_dir(dir, e))
+	if (hq_archive_mkdir(dir, e))
 		return -1;
 	snprintf(lock, sizeof lock, "%s/lock", dir);
 	if ((fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600)) < 0) {
@@ -334,35 +259,35 @@ do_init(struct settings *s, struct hq_archive *a, const char *scratch,
 
 	if (have < 0)
 		return -1;
-	have_key = stat(s->key, &st) == 0;
+	have_key = stat(s->c.key, &st) == 0;
 	if (have == 0) {
 		/* joining an archive made elsewhere */
 		if (have_key) {
-			if (hq_seal_key_load(s->key, a->key, e) ||
+			if (hq_seal_key_load(s->c.key, a->key, e) ||
 			    hq_archive_check_key(&p, a->key, e))
 				return -1;
 		} else if (s->passphrase && p.have_kdf) {
 			if (key_from_passphrase(&p, 0, a->key, e) ||
 			    hq_archive_check_key(&p, a->key, e) ||
-			    make_parent(s->key, e) || hq_seal_key_save(s->key, a->key, e))
+			    make_parent(s->c.key, e) || hq_seal_key_save(s->c.key, a->key, e))
 				return -1;
 		} else {
 			hq_err_set(e, "%s already holds an archive: copy its key to %s, "
 			    "or give --passphrase if a passphrase made it",
-			    hq_remote_name(a->remote), s->key);
+			    hq_remote_name(a->remote), s->c.key);
 			return -1;
 		}
 		if (!s->quiet)
-			fprintf(stderr, "hq-archive: %s is this archive's key\n", s->key);
+			fprintf(stderr, "hq-archive: %s is this archive's key\n", s->c.key);
 		return 0;
 	}
 	if (have_key && s->passphrase) {
 		hq_err_set(e, "%s exists: a passphrase would make another key "
-		    "(move it away first)", s->key);
+		    "(move it away first)", s->c.key);
 		return -1;
 	}
 	if (have_key) {
-		if (hq_seal_key_load(s->key, a->key, e))
+		if (hq_seal_key_load(s->c.key, a->key, e))
 			return -1;
 	} else if (s->passphrase) {
 		p.have_kdf = 1;
@@ -375,14 +300,14 @@ do_init(struct settings *s, struct hq_archive *a, const char *scratch,
 		hq_seal_key_new(a->key);
 	}
 	hq_seal_key_check(a->key, p.check);
-	if (!have_key && (make_parent(s->key, e) || hq_seal_key_save(s->key, a->key, e)))
+	if (!have_key && (make_parent(s->c.key, e) || hq_seal_key_save(s->c.key, a->key, e)))
 		return -1;
 	if (hq_archive_params_put(a->remote, &p, scratch, e))
 		return -1;
 	if (!s->quiet)
 		fprintf(stderr, "hq-archive: the key is in %s%s.\n"
 		    "Without it%s nothing in the archive can be read back: keep a "
-		    "copy somewhere safe, off this machine.\n", s->key,
+		    "copy somewhere safe, off this machine.\n", s->c.key,
 		    p.have_kdf ? ", made from your passphrase" : "",
 		    p.have_kdf ? " or the passphrase" : "");
 	return 0;
@@ -395,28 +320,25 @@ load_key(struct settings *s, struct hq_archive *a, struct hq_err *e)
 {
 	struct hq_archive_params p;
 	struct stat st;
-	int have = hq_archive_params_get(a->remote, &p, e);
+	int have;
 
-	if (have == 1)
+	if (!s->passphrase || stat(s->c.key, &st) == 0)
+		return hq_archive_key(a, s->c.key, e);
+	if ((have = hq_archive_params_get(a->remote, &p, e)) == 1)
 		hq_err_set(e, "%s holds no archive: run hq-archive init first",
 		    hq_remote_name(a->remote));
 	if (have)
 		return -1;
-	if (s->passphrase && stat(s->key, &st) != 0) {
-		if (!p.have_kdf) {
-			hq_err_set(e, "this archive's key is a key file, not a "
-			    "passphrase: copy it to %s", s->key);
-			return -1;
-		}
-		if (key_from_passphrase(&p, 0, a->key, e) ||
-		    hq_archive_check_key(&p, a->key, e) ||
-		    make_parent(s->key, e) || hq_seal_key_save(s->key, a->key, e))
-			return -1;
-		return 0;
-	}
-	if (hq_seal_key_load(s->key, a->key, e))
+	if (!p.have_kdf) {
+		hq_err_set(e, "this archive's key is a key file, not a "
+		    "passphrase: copy it to %s", s->c.key);
 		return -1;
-	return hq_archive_check_key(&p, a->key, e);
+	}
+	if (key_from_passphrase(&p, 0, a->key, e) ||
+	    hq_archive_check_key(&p, a->key, e) ||
+	    make_parent(s->c.key, e) || hq_seal_key_save(s->c.key, a->key, e))
+		return -1;
+	return 0;
 }
 
 static void
@@ -512,25 +434,101 @@ do_verify(struct settings *s, struct hq_archive *a, const char *scratch,
 	return bad ? -1 : 0;
 }
 
-static const char *
-setting(const char *given, const struct hq_config *cfg, const char *key)
+/* The first month kept: --before MONTH, or --keep SPAN back from this
+ * month (1y: this month and the twelve before it stay); -1 after a usage
+ * error. */
+static int
+prune_cut(const char *keep, const char *before)
 {
-	const char *v = given ? given : hq_config_get(cfg, "archive", key);
+	char unit = 0, end;
+	int n = 0, month;
+	time_t t;
+	struct tm tm;
 
-	return v && *v ? v : NULL;
+	if (!keep == !before) {
+		hq_opts_usage_error(&cmd, "prune takes --keep SPAN or --before MONTH");
+		return -1;
+	}
+	if (before) {
+		if ((month = hq_segment_month_parse(before)) < 0)
+			hq_opts_usage_error(&cmd, "--before takes a month, YYYY-MM, not "
+			    "'%.40s'", before);
+		return month;
+	}
+	if (sscanf(keep, "%d%c%c", &n, &unit, &end) != 2 || n < 1 || n > 1000 ||
+	    (unit != 'y' && unit != 'm')) {
+		hq_opts_usage_error(&cmd, "--keep takes a span, 1y or 18m (1 to 1000), "
+		    "not '%.40s'", keep);
+		return -1;
+	}
+	t = (time_t)hq_time_now();
+	gmtime_r(&t, &tm);
+	return (tm.tm_year + 1900) * 12 + tm.tm_mon - n * (unit == 'y' ? 12 : 1);
+}
+
+static int
+do_prune(struct settings *s, struct hq_archive *a, const char *scratch, int cut,
+    int yes, struct hq_err *e)
+{
+	struct hq_store *st = hq_store_open(s->dbpath, 0, e);
+	struct hq_archive_pruning p;
+	struct hq_buf names = {0};
+	struct stat sb;
+	long long size0 = 0, size1 = 0;
+	char first[16];
+	int rc = -1;
+
+	if (!st)
+		return -1;
+	if (stat(hq_store_filename(st), &sb) == 0)
+		size0 = sb.st_size;
+	hq_segment_month_name(cut, first, sizeof first);
+	if (hq_archive_prune(a, hq_store_filename(st), hq_store_db(st), scratch, cut,
+	    yes, &p, e))
+		goto done;
+	/* the space back: VACUUM is one transaction, whole or not at all */
+	if (yes && p.n && hq_store_exec(st, "VACUUM; PRAGMA wal_checkpoint(TRUNCATE)", e))
+		goto done_p;
+	if (stat(hq_store_filename(st), &sb) == 0)
+		size1 = sb.st_size;
+	hq_segment_month_list(&names, p.month, p.n);
+	if (!s->quiet) {
+		printf("{\"prune\":%s,\"before\":\"%s\",\"months\":%d,"
+		    "\"already\":%d,\"rows\":%lld,\"bytes_before\":%lld,"
+		    "\"bytes_after\":%lld}\n", yes ? "true" : "false", first, p.n,
+		    p.already, (long long)p.rows, size0, size1);
+		if (!p.n)
+			fprintf(stderr, "hq-archive: no month before %s to prune\n", first);
+		else if (yes)
+			fprintf(stderr, "hq-archive: pruned %s: their raw samples and "
+			    "route points are now only in the archive\n", names.data);
+		else
+			fprintf(stderr, "hq-archive: would prune %s (each checked "
+			    "against the archive); nothing deleted: add --yes\n",
+			    names.data);
+	}
+	rc = 0;
+done_p:
+	hq_archive_pruning_free(&p);
+done:
+	hq_buf_free(&names);
+	hq_store_close(st);
+	return rc;
 }
 
 int
 main(int argc, char **argv)
 {
-	struct settings s = { .addressing = -1 };
+	struct settings s = { .c.addressing = -1 };
+	const char *keep = NULL, *before = NULL;
+	int yes = 0, cut = -1;
 	struct hq_config *cfg = NULL;
 	struct hq_remote *remote = NULL;
 	struct hq_archive a = {0};
 	struct hq_archive_counts counts;
 	struct hq_opts p;
 	struct hq_err e;
-	char dir[3000], store[4096], scratch[4200];
+	char store[4096], scratch[4200];
 	const char *sub, *w;
 	int id, status = 2, lock = -1, format = -1, rc;
 	double t0 = now();
@@ -542,23 +540,26 @@ main(int argc, char **argv)
 		case 'q': s.quiet = 1; break;
 		case 'v': s.verbose = 1; break;
 		case OPT_DB: s.dbpath = p.arg; break;
-		case OPT_REMOTE: s.remote = p.arg; break;
-		case OPT_ENDPOINT: s.endpoint = p.arg; break;
-		case OPT_REGION: s.region = p.arg; break;
-		case OPT_ADDRESSING: s.addressing = p.choice; break;
-		case OPT_KEY: s.key = p.arg; break;
-		case OPT_CREDENTIALS: s.credentials = p.arg; break;
+		case OPT_REMOTE: s.c.remote = p.arg; break;
+		case OPT_ENDPOINT: s.c.endpoint = p.arg; break;
+		case OPT_REGION: s.c.region = p.arg; break;
+		case OPT_ADDRESSING: s.c.addressing = p.choice; break;
+		case OPT_KEY: s.c.key = p.arg; break;
+		case OPT_CREDENTIALS: s.c.credentials = p.arg; break;
 		case OPT_PASSPHRASE: s.passphrase = 1; break;
 		case OPT_ALL: s.all = 1; break;
 		case OPT_FORMAT: format = p.choice; break;
+		case OPT_KEEP: keep = p.arg; break;
+		case OPT_BEFORE: before = p.arg; break;
+		case OPT_YES: yes = 1; break;
 		}
 	if (id < 0) {
 		status = p.status;
 		goto done;
 	}
 	if (p.optind >= argc) {
-		hq_opts_usage_error(&cmd, "no subcommand (init, push, list, verify "
-		    "or restore)");
+		hq_opts_usage_error(&cmd, "no subcommand (init, push, list, verify, "
+		    "restore or prune)");
 		goto done;
 	}
 	sub = p.argv[p.optind];
@@ -566,7 +567,7 @@ main(int argc, char **argv)
 		;
 	if (!subcommands[id]) {
 		hq_opts_usage_error(&cmd, "unknown subcommand '%.100s' (init, push, "
-		    "list, verify or restore)", sub);
+		    "list, verify, restore or prune)", sub);
 		goto done;
 	}
 	if (p.optind + 1 < argc) {
@@ -582,6 +583,13 @@ main(int argc, char **argv)
 		    s.all && strcmp(sub, "push") ? "--all" : "--format", sub);
 		goto done;
 	}
+	if ((keep || before || yes) && strcmp(sub, "prune")) {
+		hq_opts_usage_error(&cmd, "%s does not go with %s", keep ? "--keep" :
+		    before ? "--before" : "--yes", sub);
+		goto done;
+	}
+	if (!strcmp(sub, "prune") && (cut = prune_cut(keep, before)) < 0)
+		goto done;
 	s.table = format >= 0 ? format == 1 : isatty(1);
 	status = 1;
 	if (hq_seal_init(&e) || !(cfg = hq_config_load(NULL, &e))) {
@@ -590,45 +598,13 @@ main(int argc, char **argv)
 	}
 	for (size_t i = 0; !s.quiet && (w = hq_config_warning(cfg, i)); i++)
 		hq_warn("%s", w);
-	s.remote = setting(s.remote, cfg, "remote");
-	s.endpoint = setting(s.endpoint, cfg, "endpoint");
-	s.region = setting(s.region, cfg, "region");
-	if (s.addressing < 0 && (w = setting(NULL, cfg, "addressing"))) {
-		if (strcmp(w, "path") && strcmp(w, "virtual")) {
-			hq_warn("[archive] addressing is path or virtual, not '%s'", w);
-			goto done;
-		}
-		s.addressing = !strcmp(w, "virtual");
-	}
-	config_dir(dir, sizeof dir);
-	if (!(s.key = setting(s.key, cfg, "key"))) {
-		snprintf(s.keybuf, sizeof s.keybuf, "%s/archive.key", dir);
-		s.key = s.keybuf;
-	}
-	if (!(s.credentials = setting(s.credentials, cfg, "credentials"))) {
-		snprintf(s.credbuf, sizeof s.credbuf, "%s/archive.credentials", dir);
-		s.credentials = s.credbuf;
-	}
-	snprintf(s.statebuf, sizeof s.statebuf, "%s.state", s.key);
-	if (load_credentials(&s, &e)) {
+	if (hq_archive_conf_load(&s.c, cfg, &e) ||
+	    !(remote = hq_archive_conf_remote(&s.c, s.verbose ? stderr : NULL, &e))) {
 		hq_warn("%s", e.msg);
 		goto done;
 	}
-	{
-		struct hq_remote_conf rc_conf = {
-			.url = s.remote, .endpoint = s.endpoint, .region = s.region,
-			.virtual_host = s.addressing, .access_key = s.access,
-			.secret_key = s.secret, .trace = s.verbose ? stderr : NULL,
-		};
-		remote = hq_remote_open(&rc_conf, &e);
-		sodium_memzero(s.secret, sizeof s.secret);
-		if (!remote) {
-			hq_warn("%s", e.msg);
-			goto done;
-		}
-	}
 	a.remote = remote;
-	a.state = s.statebuf;
+	a.state = s.c.state;
 	a.progress = !s.quiet && isatty(2) ? stderr : NULL;
 	if (hq_store_path(s.dbpath, store, sizeof store, &e) ||
 	    make_parent(store, &e) ||
@@ -654,6 +630,8 @@ main(int argc, char **argv)
 		rc = do_list(&s, &a, scratch, &e);
 	} else if (!strcmp(sub, "verify")) {
 		rc = do_verify(&s, &a, scratch, store, &e);
+	} else if (!strcmp(sub, "prune")) {
+		rc = do_prune(&s, &a, scratch, cut, yes, &e);
 	} else {
 		rc = hq_archive_restore(&a, store, scratch, &counts, &e);
 		if (rc == 0 && !s.quiet)

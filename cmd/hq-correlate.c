@@ -29,7 +29,7 @@
 
 enum {
 	OPT_LAG = HQ_OPT_LONG, OPT_NIGHT, OPT_FROM, OPT_TO, OPT_METHOD, OPT_MIN_N,
-	OPT_WHEN, OPT_AGAINST, OPT_FORMAT, OPT_TZ, OPT_DB,
+	OPT_WHEN, OPT_AGAINST, OPT_FORMAT, OPT_TZ, OPT_DB, OPT_OFFLINE,
 };
 
 static const struct hq_opt options[] = {
@@ -53,6 +53,7 @@ static const struct hq_opt options[] = {
 	  "jsonl|json|csv|table|text|svg"),
 	HQ_OPT_TZ(OPT_TZ, 1),
 	HQ_OPT_DB(OPT_DB),
+	HQ_OPT_OFFLINE(OPT_OFFLINE),
 	{ 0, NULL, 0, NULL, NULL, NULL, NULL, 0 },
 };
 
@@ -104,7 +105,7 @@ struct cli {
 	char **when;
 	size_t nwhen;
 	long lag, min_n;
-	int night, pearson, has_format, svg, text;
+	int night, pearson, has_format, svg, text, offline;
 	enum hq_format format;
 };
 
@@ -293,6 +294,7 @@ parse_cli(int argc, char **argv, struct cli *c, int *status)
 			break;
 		case OPT_TZ: c->tz = p.arg; break;
 		case OPT_DB: c->db = p.arg; break;
+		case OPT_OFFLINE: c->offline = 1; break;
 		}
 	*status = p.status;
 	return id < 0 ? -1 : p.optind;
@@ -427,6 +429,10 @@ main(int argc, char **argv)
 	 * days in the zone hq-query's days are in (zone.h). */
 	rn.st.db = rn.c.db;
 	rn.st.tz = rn.c.tz;
+	rn.st.from = rn.c.from;
+	rn.st.to = rn.c.to;
+	rn.st.lookback = 1;	/* a lag, a night's sleep: days before --from */
+	rn.st.offline = rn.c.offline;
 	rn.st.mmap = 1073741824;
 	store = !hq_corr_is_file(argv[0]) || rn.c.against || nops < 2 ||
 	    !hq_corr_is_file(argv[1]) || rn.nconds;

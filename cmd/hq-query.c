@@ -33,7 +33,7 @@
 
 enum {
 	OPT_FROM = HQ_OPT_LONG, OPT_TO, OPT_BY, OPT_AGG, OPT_WHERE, OPT_WHEN,
-	OPT_SOURCE, OPT_LIMIT, OPT_OFFSET, OPT_FORMAT, OPT_TZ, OPT_DB, OPT_LIST,
+	OPT_SOURCE, OPT_LIMIT, OPT_OFFSET, OPT_FORMAT, OPT_TZ, OPT_DB, OPT_OFFLINE, OPT_LIST,
 	OPT_TYPE, OPT_MIN_DURATION, OPT_ALL_SOURCES, OPT_RAW, OPT_COMPLETE,
 	OPT_MAX_HR, OPT_REST_HR, OPT_LTHR, OPT_FTP, OPT_SPLITS,
 };
@@ -61,6 +61,7 @@ static const struct hq_opt options[] = {
 	  "jsonl|json|csv|table|svg|gpx|geojson"),
 	HQ_OPT_TZ(OPT_TZ, 1),
 	HQ_OPT_DB(OPT_DB),
+	HQ_OPT_OFFLINE(OPT_OFFLINE),
 	{ OPT_LIST, "list", HQ_OPT_FLAG, NULL, "what the store holds: metrics, workouts by type, routes, activity summaries, clinical records, lab results, DEXA scans; count, first and last date, sources",
 	  NULL, "List what the store holds: every metric with its unit, number of samples, first and last date and sources; workouts and routes by type, activity summaries, clinical records, lab results and DEXA scans (for hq_report). Use it first to learn which metrics exist and how far back they go.", 1 },
 	{ OPT_TYPE, "type", HQ_OPT_STRING, "TYPE", "workouts: only this type (running, cycling, walking...)",
@@ -182,7 +183,7 @@ struct cli {
 	long limit, offset;
 	double min_duration;
 	int all_sources;
-	int has_format, list, complete, no_rollup;
+	int has_format, list, complete, no_rollup, offline;
 	enum shape shape;
 	enum hq_format format;
 	enum hq_route_format route_format;
@@ -463,6 +464,7 @@ parse_cli(int argc, char **argv, struct cli *c, int *status)
 			break;
 		case OPT_TZ: c->tz = p.arg; break;
 		case OPT_DB: c->db = p.arg; break;
+		case OPT_OFFLINE: c->offline = 1; break;
 		case OPT_LIST: c->list = 1; break;
 		case OPT_TYPE: c->type = p.arg; break;
 		case OPT_MIN_DURATION: c->min_duration = p.real; break;
@@ -601,6 +603,9 @@ main(int argc, char **argv)
 		goto out;
 	st.db = c.db;
 	st.tz = c.tz;
+	st.from = c.from;
+	st.to = c.to;
+	st.offline = c.offline;
 	st.complete = c.complete;
 	/* Years of rollups are tens of megabytes read once: mapping them
 	 * saves SQLite copying every page into its cache. */

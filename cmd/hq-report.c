@@ -31,7 +31,7 @@
 
 enum {
 	OPT_UNIT = HQ_OPT_LONG, OPT_FIELDS, OPT_LAST, OPT_DATES, OPT_FROM,
-	OPT_TO, OPT_BY, OPT_AGP, OPT_FORMAT, OPT_TZ, OPT_DB, OPT_COMPLETE_TESTS,
+	OPT_TO, OPT_BY, OPT_AGP, OPT_FORMAT, OPT_TZ, OPT_DB, OPT_OFFLINE, OPT_COMPLETE_TESTS,
 	OPT_WEEK,
 	OPT_TYPE, OPT_IDS, OPT_MAX_HR, OPT_REST_HR, OPT_LTHR, OPT_FTP,
 };
@@ -59,6 +59,7 @@ static const struct hq_opt options[] = {
 	  "jsonl|json|csv|table|svg|html"),
 	HQ_OPT_TZ(OPT_TZ, 0),
 	HQ_OPT_DB(OPT_DB),
+	HQ_OPT_OFFLINE(OPT_OFFLINE),
 	{ OPT_WEEK, "week", HQ_OPT_STRING, "YYYY-Www", "week: the ISO week to show (2026-W47); default the last complete one",
 	  NULL, "week only: the ISO week (Monday to Sunday, local days), as YEAR-Wnn: 2026-W47. Omit for the last complete week, the usual question ('how was my week?').", 1 },
 	{ OPT_TYPE, "type", HQ_OPT_STRING, "TYPE,...", "load, zones, bests, compare workouts: only these workout types",
@@ -339,7 +340,7 @@ print_test(void *arg, const char *name)
 /* What the command line asks. */
 struct cli {
 	const char *tz, *db;
-	int complete, has_format;
+	int complete, has_format, offline;
 	enum hq_format format;
 	int sub, used;               /* the subcommand and its words */
 };
@@ -375,6 +376,7 @@ parse_cli(int argc, char **argv, struct hq_report_ask *a, struct cli *c,
 			break;
 		case OPT_TZ: c->tz = p.arg; break;
 		case OPT_DB: c->db = p.arg; break;
+		case OPT_OFFLINE: c->offline = 1; break;
 		case OPT_COMPLETE_TESTS: c->complete = 1; break;
 		case 'q': a->quiet = 1; break;
 		case OPT_WEEK: a->week = p.arg; break;
@@ -411,6 +413,10 @@ main(int argc, char **argv)
 	argv += first;
 	a.st.db = c.db;
 	a.st.tz = c.tz;
+	a.st.from = a.from;
+	a.st.to = a.to;
+	a.st.lookback = 1;	/* loads, baselines, trends read before --from */
+	a.st.offline = c.offline;
 	a.st.complete = c.complete;
 	if (hq_start_store(&a.st, &status))
 		goto out;

@@ -50,7 +50,7 @@ my @graph = (
 	['agent',    'agent',     [qw(base store)]],
 	['archive',  'archive',   [qw(base store)]],
 	['analyze',  'analyze',   [qw(base out format store query)]],
-	['cli',      'cli',       [qw(base store query analyze agent)]],
+	['cli',      'cli',       [qw(base store query analyze agent archive)]],
 );
 # Headers of include/hq/ with no lib/.../x.c of the same name: their layer.
 my %header = (llm_provider => 'agent', ingest_int => 'store',

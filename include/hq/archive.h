@@ -104,6 +104,30 @@ int hq_archive_fetch(struct hq_archive *a, const struct hq_archive_manifest *m,
 int hq_archive_restore(struct hq_archive *a, const char *path,
     const char *scratch, struct hq_archive_counts *c, struct hq_err *e);
 
+/* What a prune found or did. */
+struct hq_archive_pruning {
+	int *month;                   /* the months pruned (or to prune) */
+	int n;
+	int already;                  /* months pruned before */
+	int64_t rows;                 /* rows deleted */
+};
+
+/*
+ * Prune the months of the store before month before (segment.h's
+ * numbering) that the archive holds: for each, the manifest names it,
+ * the store's month builds into the very segment pushed, and the remote's
+ * object reads back with this key as that segment; any month that fails
+ * (not pushed, changed since, damaged) stops the whole prune, named, and
+ * nothing is deleted. Then, when apply, their raw rows go
+ * (hq_segment_prune) in one transaction: a prune killed leaves the store
+ * as it was or wholly pruned. db is the store's read-write handle, in no
+ * transaction. 0 with the months in *p (hq_archive_pruning_free), or -1.
+ */
+int hq_archive_prune(struct hq_archive *a, const char *store, sqlite3 *db,
+    const char *scratch, int before, int apply, struct hq_archive_pruning *p,
+    struct hq_err *e);
+void hq_archive_pruning_free(struct hq_archive_pruning *p);
+
 void hq_archive_done(struct hq_archive *a);
 
 #endif

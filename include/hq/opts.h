@@ -288,9 +288,14 @@ void hq_opts_complete(const struct hq_cmd_info *c, int argc, char **argv,
  * the command's words what the range is of; --format is the command's
  * choices of output (hq-ingest's --format, an input format, is its own).
  */
-extern const char hq_opt_db_help[], hq_opt_tz_help[], hq_opt_tz_tool_help[];
+extern const char hq_opt_db_help[], hq_opt_tz_help[], hq_opt_tz_tool_help[],
+    hq_opt_offline_help[];
 #define HQ_OPT_DB(id) \
 	{ (id), "db", HQ_OPT_STRING, "PATH", hq_opt_db_help, NULL, NULL, 0 }
+/* --offline: a pruned store's old months are left out (and named), not
+ * read back from the archive (hq-archive(1)). */
+#define HQ_OPT_OFFLINE(id) \
+	{ (id), "offline", HQ_OPT_FLAG, NULL, hq_opt_offline_help, NULL, NULL, 0 }
 #define HQ_OPT_TZ(id, tool) { (id), "tz", HQ_OPT_STRING, "ZONE", \
 	hq_opt_tz_help, NULL, hq_opt_tz_tool_help, (tool) }
 #define HQ_OPT_FROM(id, help, tool_help) \

@@ -23,9 +23,14 @@
 #include "hq/err.h"
 
 #define HQ_SEGMENT_DIMS (-1)
+/* The store's table of the months hq-archive prune took out of it
+ * (month, rows): this machine's own, never in a segment. */
+#define HQ_SEGMENT_PRUNED "archive_pruned"
 
 /* "2020-03" into buf (8 bytes); "dims" for HQ_SEGMENT_DIMS. */
 void hq_segment_month_name(int month, char *buf, size_t n);
+/* Months (ascending) appended to out as runs: "2019-01..2019-12, 2021-03". */
+void hq_segment_month_list(struct hq_buf *out, const int *m, int n);
 /* "2020-03" -> its number, or -1. */
 int hq_segment_month_parse(const char *s);
 
@@ -49,5 +54,30 @@ int hq_segment_merge(sqlite3 *db, const char *seg, struct hq_err *e);
 
 /* The segment's schema version (PRAGMA user_version), or -1. */
 int hq_segment_schema(const char *seg, struct hq_err *e);
+
+/*
+ * Prune: month's raw rows deleted from the store db, in the caller's
+ * transaction: its samples (but those a correlation names) with their
+ * metadata and heartbeats, and the route points of its workouts. Kept:
+ * the rollups, workouts, their figures and routes, everything else. The
+ * month is recorded in HQ_SEGMENT_PRUNED. 0 with the rows deleted in
+ * *rows, or -1.
+ */
+int hq_segment_prune(sqlite3 *db, int month, int64_t *rows, struct hq_err *e);
+/* The months pruned from db, ascending, into *months (free()); their
+ * count (0: none, or a store never pruned), or -1. */
+int hq_segment_pruned(sqlite3 *db, int **months, struct hq_err *e);
+
+/*
+ * The hybrid read: on a connection to a pruned store, temp tables take
+ * the pruned rows of each segment added (the rows the store no longer
+ * has), then temp views named sample, sample_meta, hrv_beat and
+ * route_point put the store's rows and them together. Unqualified names
+ * find the temp schema first, so every query reads as before the prune.
+ * begin, add each segment file, end.
+ */
+int hq_segment_hybrid_begin(sqlite3 *db, struct hq_err *e);
+int hq_segment_hybrid_add(sqlite3 *db, const char *seg, struct hq_err *e);
+int hq_segment_hybrid_end(sqlite3 *db, struct hq_err *e);
 
 #endif

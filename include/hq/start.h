@@ -9,7 +9,10 @@
  *   hq_start_setup     the configuration loaded, once a run, its warnings
  *                      said; the zone of local days chosen (zone.h) and,
  *                      when the data chose it and a person watches
- *                      standard error, said
+ *                      standard error, said; a pruned store's months that
+ *                      the range (from, to, lookback) reaches read back
+ *                      from the archive (hybrid.h), or with offline named
+ *                      and left out
  *   hq_start_settings  the [query] settings (source priority, sleep
  *                      cutoff) as hq-query takes them, for a daily series
  *                      (st->daily) or a selection
@@ -31,6 +34,9 @@ struct hq_start {
 	const char *db;              /* --db; NULL: $HQ_DB, else the default */
 	const char *tz;              /* --tz; NULL: not given */
 	int complete;                /* answering the shell */
+	const char *from, *to;       /* --from, --to as given; NULL: open */
+	int lookback;                /* reads before --from (baselines, loads) */
+	int offline;                 /* --offline: pruned months left out */
 	long long mmap;              /* PRAGMA mmap_size: 0 none, < 0 SQLite's */
 	struct hq_store *store;      /* NULL until hq_start_store */
 	struct hq_config *cfg;       /* NULL until hq_start_setup */

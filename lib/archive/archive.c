@@ -442,6 +442,14 @@ schema_of(sqlite3 *db)
 	return v;
 }
 
+static int
+cmp_month(const void *x, const void *y)
+{
+	int p = *(const int *)x, q = *(const int *)y;
+
+	return (p > q) - (p < q);
+}
+
 static const struct hq_archive_entry *
 find_month(const struct hq_archive_entry *x, size_t n, int month, const char *plain)
 {
@@ -559,7 +567,7 @@ hq_archive_push(struct hq_archive *a, const char *store, sqlite3 *db,
 	struct hq_buf marks = {0};
 	struct names objects = {0};
 	char *seg = path_in(scratch, "segment.db"), *jpath = path_in(scratch, "journal");
-	int *months = NULL, nm, i, rc = -1, have;
+	int *months = NULL, *pruned = NULL, nm, npruned = 0, i, rc = -1, have;
 	int64_t base = 0;
 	size_t k;
 
@@ -585,8 +593,17 @@ hq_archive_push(struct hq_archive *a, const char *store, sqlite3 *db,
 			rc = collect(a, &old, &objects, c, e);
 		goto done;
 	}
-	if ((nm = hq_segment_months(db, &months, e)) < 0)
+	if ((nm = hq_segment_months(db, &months, e)) < 0 ||
+	    (npruned = hq_segment_pruned(db, &pruned, e)) < 0)
 		goto done;
+	/* a pruned month is the archive's: its entry is kept as it is */
+	if (npruned) {
+		months = hq_xrealloc(months, (size_t)(nm + npruned) * sizeof *months);
+		for (i = 0; i < npruned; i++)
+			if (!bsearch(&pruned[i], months, (size_t)nm, sizeof *months, cmp_month))
+				months[nm++] = pruned[i];
+		qsort(months, (size_t)nm, sizeof *months, cmp_month);
+	}
 	if (have == 0)
 		base = old.generation;
 	journal_read(jpath, base, &journal);
@@ -602,6 +619,21 @@ hq_archive_push(struct hq_archive *a, const char *store, sqlite3 *db,
 		int64_t rows;
 
 		progress(a, "month", i + 1, nm);
+		if (npruned && month != HQ_SEGMENT_DIMS &&
+		    bsearch(&month, pruned, (size_t)npruned, sizeof *pruned, cmp_month)) {
+			if (!(same = have == 0 ? find_month(old.e, old.n, month, NULL) : NULL)) {
+				hq_err_set(e, "pruned from this store, and not in the "
+				    "archive's manifest: restore the archive elsewhere "
+				    "before pushing over it");
+				goto fail_month;
+			}
+			add_entry(&next, same);
+			c->segments++;
+			c->kept++;
+			c->rows += same->rows;
+			c->bytes_total += same->size;
+			continue;
+		}
 		if (hq_segment_build(store, month, seg, &rows, e))
 			goto fail_month;
 		if (rows == 0 && month != HQ_SEGMENT_DIMS) {
@@ -658,6 +690,7 @@ done:
 	free(objects.name);
 	free(objects.size);
 	free(months);
+	free(pruned);
 	unlink(seg);
 	free(seg);
 	free(jpath);
@@ -852,4 +885,111 @@ void
 hq_archive_done(struct hq_archive *a)
 {
 	sodium_memzero(a->key, sizeof a->key);
+}
+
+/* ---- prune ---------------------------------------------------------- */
+
+int
+hq_archive_prune(struct hq_archive *a, const char *store, sqlite3 *db,
+    const char *scratch, int before, int apply, struct hq_archive_pruning *p,
+    struct hq_err *e)
+{
+	struct hq_archive_manifest m;
+	char *seg = path_in(scratch, "segment.db"), *got = path_in(scratch, "prune.db");
+	char plain[65], name[16];
+	int *months = NULL, *pruned = NULL, nm, np, i, rc = -1, have, began = 0;
+
+	memset(p, 0, sizeof *p);
+	if ((have = hq_archive_manifest_get(a, scratch, &m, e)) == 1)
+		hq_err_set(e, "nothing pushed to %s yet: push first",
+		    hq_remote_name(a->remote));
+	if (have) {
+		free(seg);
+		free(got);
+		return -1;
+	}
+	/* the store held still from the check to the delete: no import
+	 * can add to a month between */
+	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
+		hq_err_set(e, "%s: %s", store, sqlite3_errmsg(db));
+		goto done;
+	}
+	began = 1;
+	if ((nm = hq_segment_months(db, &months, e)) < 0 ||
+	    (np = hq_segment_pruned(db, &pruned, e)) < 0)
+		goto done;
+	p->month = hq_xcalloc((size_t)nm + 1, sizeof *p->month);
+	for (i = 0; i < nm && months[i] < before; i++) {
+		const struct hq_archive_entry *x;
+		int64_t rows;
+		size_t k;
+
+		if (bsearch(&months[i], pruned, (size_t)np, sizeof *pruned, cmp_month))
+			continue;
+		hq_segment_month_name(months[i], name, sizeof name);
+		progress(a, "checking month", i + 1, nm);
+		if (hq_segment_build(store, months[i], seg, &rows, e) ||
+		    hq_seal_hash_file(seg, plain, e)) {
+			hq_err_prefix(e, "month %s", name);
+			goto done;
+		}
+		unlink(seg);
+		if (rows == 0)
+			continue;       /* a month between others, empty */
+		if (!(x = find_month(m.e, m.n, months[i], NULL))) {
+			hq_err_set(e, "month %s is not in the archive: push first; "
+			    "nothing was pruned", name);
+			goto done;
+		}
+		if (strcmp(plain, x->plain)) {
+			hq_err_set(e, "month %s changed since the last push: push "
+			    "first; nothing was pruned", name);
+			goto done;
+		}
+		/* the remote's copy read back whole: this key opens it and it
+		 * is the month the manifest names */
+		k = (size_t)(x - m.e);
+		if (hq_archive_fetch(a, &m, k, scratch, got, e)) {
+			char why[sizeof e->msg];
+			snprintf(why, sizeof why, "%s", e->msg);
+			hq_err_set(e, "%.900s; nothing was pruned", why);
+			goto done;
+		}
+		unlink(got);
+		p->month[p->n++] = months[i];
+	}
+	progress_end(a);
+	for (i = 0; apply && i < p->n; i++) {
+		int64_t rows;
+
+		if (hq_segment_prune(db, p->month[i], &rows, e))
+			goto done;
+		p->rows += rows;
+	}
+	if (sqlite3_exec(db, apply ? "COMMIT" : "ROLLBACK", NULL, NULL, NULL) != SQLITE_OK) {
+		hq_err_set(e, "%s: %s", store, sqlite3_errmsg(db));
+		goto done;
+	}
+	began = 0;
+	p->already = np;
+	rc = 0;
+done:
+	progress_end(a);
+	if (began)
+		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	hq_archive_manifest_free(&m);
+	unlink(seg);
+	unlink(got);
+	free(seg);
+	free(got);
+	free(months);
+	free(pruned);
+	return rc;
+}
+
+void
+hq_archive_pruning_free(struct hq_archive_pruning *p)
+{
+	free(p->month);
+	memset(p, 0, sizeof *p);
 }

@@ -15,7 +15,7 @@
 #include "hq/segment.h"
 #include "hq/store.h"
 
-enum kind { DIMS, TIME, RANGE, CHILD };
+enum kind { DIMS, TIME, RANGE, CHILD, LOCAL };
 
 /*
  * Every table's rule, parents before children. TIME and RANGE tables are
@@ -95,6 +95,8 @@ static const struct rule {
 	{ "agent_tool_call", CHILD, OF_RUN, NULL },
 	{ "agent_message", CHILD, OF_RUN, NULL },
 	{ "agent_withheld", CHILD, OF_RUN, NULL },
+	/* this machine's own: the months hq-archive prune took out of it */
+	{ HQ_SEGMENT_PRUNED, LOCAL, NULL, NULL },
 };
 #define NRULES (sizeof rules / sizeof rules[0])
 
@@ -105,6 +107,27 @@ hq_segment_month_name(int month, char *buf, size_t n)
 		snprintf(buf, n, "dims");
 	else
 		snprintf(buf, n, "%04d-%02d", month / 12, month % 12 + 1);
+}
+
+void
+hq_segment_month_list(struct hq_buf *out, const int *m, int n)
+{
+	char a[16], b[16];
+
+	for (int i = 0; i < n;) {
+		int j = i;
+		while (j + 1 < n && m[j + 1] == m[j] + 1)
+			j++;
+		hq_segment_month_name(m[i], a, sizeof a);
+		hq_segment_month_name(m[j], b, sizeof b);
+		if (out->len)
+			hq_buf_puts(out, ", ");
+		if (j > i)
+			hq_buf_printf(out, "%s..%s", a, b);
+		else
+			hq_buf_puts(out, a);
+		i = j + 1;
+	}
 }
 
 int
@@ -316,8 +339,8 @@ copy_schema(sqlite3 *db, struct hq_err *e)
 	int rc = 0;
 
 	if (sqlite3_prepare_v2(db, "SELECT sql FROM src.sqlite_schema WHERE "
-	    "type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name", -1, &st,
-	    NULL) != SQLITE_OK) {
+	    "type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> '"
+	    HQ_SEGMENT_PRUNED "' ORDER BY name", -1, &st, NULL) != SQLITE_OK) {
 		hq_err_set(e, "%s", sqlite3_errmsg(db));
 		return -1;
 	}
@@ -391,7 +414,7 @@ hq_segment_build(const char *store, int month, const char *out, int64_t *rows,
 		int ordered;
 
 		if ((month == HQ_SEGMENT_DIMS) != (r->kind == DIMS) ||
-		    !has_table(db, "src", r->table))
+		    r->kind == LOCAL || !has_table(db, "src", r->table))
 			continue;
 		sql = sqlite3_mprintf("INSERT INTO main.\"%w\" SELECT t.* FROM "
 		    "src.\"%w\" AS t WHERE %s ORDER BY t.rowid", r->table, r->table,
@@ -470,7 +493,7 @@ hq_segment_merge(sqlite3 *db, const char *seg, struct hq_err *e)
 	if (check_rules(db, "seg", e) || exec(db, "BEGIN", e))
 		goto detach;
 	for (i = 0; i < NRULES && rc == 0; i++) {
-		if (!has_table(db, "seg", rules[i].table))
+		if (rules[i].kind == LOCAL || !has_table(db, "seg", rules[i].table))
 			continue;
 		if (!has_table(db, "main", rules[i].table)) {
 			hq_err_set(e, "the segment's table %s is not in the store",
@@ -496,4 +519,178 @@ hq_segment_merge(sqlite3 *db, const char *seg, struct hq_err *e)
 detach:
 	sqlite3_exec(db, "DETACH seg", NULL, NULL, NULL);
 	return -1;
+}
+
+/* ---- prune ---------------------------------------------------------- */
+
+/* month's [a, b) in UTC seconds */
+static void
+month_bounds(int month, int64_t *a, int64_t *b)
+{
+	struct tm ta = { .tm_year = month / 12 - 1900, .tm_mon = month % 12, .tm_mday = 1 };
+	struct tm tb = { .tm_year = (month + 1) / 12 - 1900, .tm_mon = (month + 1) % 12,
+	    .tm_mday = 1 };
+
+	*a = timegm(&ta);
+	*b = timegm(&tb);
+}
+
+/*
+ * The raw rows of a month, as the month's segment holds them: its samples
+ * (by the sample rule) but those a correlation names (a blood pressure's
+ * two readings stay: they are few, and correlation_member needs them),
+ * with their metadata and beats; the route points of its workouts' routes
+ * (the route rule). Gathered in temp.prune_sample first.
+ */
+static const char *const prune_sql[] = {
+	"DELETE FROM temp.prune_sample",
+	"INSERT INTO temp.prune_sample SELECT t.id FROM main.sample AS t WHERE "
+	    "t.metric_id IN (SELECT id FROM main.metric) AND t.start >= :a AND "
+	    "t.start < :b AND t.id NOT IN (SELECT sample_id FROM main.correlation_member)",
+	"DELETE FROM main.sample_meta WHERE sample_id IN (SELECT id FROM temp.prune_sample)",
+	"DELETE FROM main.hrv_beat WHERE sample_id IN (SELECT id FROM temp.prune_sample)",
+	"DELETE FROM main.sample WHERE id IN (SELECT id FROM temp.prune_sample)",
+	"DELETE FROM main.route_point WHERE route_id IN (SELECT r.id FROM main.route "
+	    "AS r JOIN main.workout AS w ON w.id = r.workout_id WHERE w.start >= :a "
+	    "AND w.start < :b)",
+	"INSERT OR REPLACE INTO main." HQ_SEGMENT_PRUNED " (month, rows) VALUES (:m, :n)",
+};
+
+int
+hq_segment_prune(sqlite3 *db, int month, int64_t *rows, struct hq_err *e)
+{
+	int64_t a, b;
+	size_t i;
+
+	*rows = 0;
+	month_bounds(month, &a, &b);
+	if (exec(db, "CREATE TABLE IF NOT EXISTS main." HQ_SEGMENT_PRUNED " ("
+	    "month INTEGER PRIMARY KEY, rows INTEGER NOT NULL);"
+	    "CREATE TEMP TABLE IF NOT EXISTS prune_sample (id INTEGER PRIMARY KEY)", e))
+		return -1;
+	for (i = 0; i < sizeof prune_sql / sizeof prune_sql[0]; i++) {
+		sqlite3_stmt *st;
+		int k;
+
+		if (sqlite3_prepare_v2(db, prune_sql[i], -1, &st, NULL) != SQLITE_OK) {
+			hq_err_set(e, "%s", sqlite3_errmsg(db));
+			return -1;
+		}
+		bind_month(st, a, b, NULL, NULL);
+		if ((k = sqlite3_bind_parameter_index(st, ":m")))
+			sqlite3_bind_int(st, k, month);
+		if ((k = sqlite3_bind_parameter_index(st, ":n")))
+			sqlite3_bind_int64(st, k, *rows);
+		if (sqlite3_step(st) != SQLITE_DONE) {
+			hq_err_set(e, "%s", sqlite3_errmsg(db));
+			sqlite3_finalize(st);
+			return -1;
+		}
+		if (i >= 2 && i <= 5)
+			*rows += sqlite3_changes(db);
+		sqlite3_finalize(st);
+	}
+	return 0;
+}
+
+int
+hq_segment_pruned(sqlite3 *db, int **months, struct hq_err *e)
+{
+	sqlite3_stmt *st;
+	size_t n = 0, cap = 16;
+	int *m;
+
+	*months = NULL;
+	if (!has_table(db, "main", HQ_SEGMENT_PRUNED))
+		return 0;
+	if (sqlite3_prepare_v2(db, "SELECT month FROM main." HQ_SEGMENT_PRUNED
+	    " ORDER BY month", -1, &st, NULL) != SQLITE_OK) {
+		hq_err_set(e, "%s", sqlite3_errmsg(db));
+		return -1;
+	}
+	m = hq_xmalloc(cap * sizeof *m);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		if (n == cap)
+			m = hq_xrealloc(m, (cap *= 2) * sizeof *m);
+		m[n++] = sqlite3_column_int(st, 0);
+	}
+	sqlite3_finalize(st);
+	*months = m;
+	return (int)n;
+}
+
+/* The tables a prune takes rows of, and which of their rows a segment
+ * adds back: those the store no longer has. */
+static const struct {
+	const char *table, *missing;
+} hybrid_tables[] = {
+	{ "sample", "t.id NOT IN (SELECT id FROM main.sample)" },
+	{ "sample_meta", "t.sample_id NOT IN (SELECT id FROM main.sample)" },
+	{ "hrv_beat", "t.sample_id NOT IN (SELECT id FROM main.sample)" },
+	{ "route_point", "(t.route_id, t.seq) NOT IN (SELECT route_id, seq FROM "
+	    "main.route_point)" },
+};
+#define NHYBRID (sizeof hybrid_tables / sizeof hybrid_tables[0])
+
+int
+hq_segment_hybrid_begin(sqlite3 *db, struct hq_err *e)
+{
+	for (size_t i = 0; i < NHYBRID; i++) {
+		char *sql = sqlite3_mprintf("CREATE TEMP TABLE archive_%s AS "
+		    "SELECT * FROM main.\"%w\" WHERE 0", hybrid_tables[i].table,
+		    hybrid_tables[i].table);
+		int rc = exec(db, sql, e);
+		sqlite3_free(sql);
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
+
+int
+hq_segment_hybrid_add(sqlite3 *db, const char *seg, struct hq_err *e)
+{
+	char *sql;
+	int rc;
+	struct hq_buf uri = {0};
+
+	hq_store_uri(seg, "mode=ro", &uri);
+	sql = sqlite3_mprintf("ATTACH %Q AS arc", uri.data);
+	hq_buf_free(&uri);
+	rc = exec(db, sql, e);
+	sqlite3_free(sql);
+	if (rc)
+		return -1;
+	for (size_t i = 0; i < NHYBRID && rc == 0; i++) {
+		if (!has_table(db, "arc", hybrid_tables[i].table))
+			continue;
+		sql = sqlite3_mprintf("INSERT INTO temp.archive_%s SELECT t.* FROM "
+		    "arc.\"%w\" AS t WHERE %s", hybrid_tables[i].table,
+		    hybrid_tables[i].table, hybrid_tables[i].missing);
+		rc = exec(db, sql, e);
+		sqlite3_free(sql);
+	}
+	sqlite3_exec(db, "DETACH arc", NULL, NULL, NULL);
+	return rc;
+}
+
+int
+hq_segment_hybrid_end(sqlite3 *db, struct hq_err *e)
+{
+	if (exec(db, "CREATE INDEX temp.archive_sample_ms ON archive_sample(metric_id, start);"
+	    "CREATE INDEX temp.archive_sample_id ON archive_sample(id);"
+	    "CREATE INDEX temp.archive_sample_meta_s ON archive_sample_meta(sample_id);"
+	    "CREATE INDEX temp.archive_hrv_beat_s ON archive_hrv_beat(sample_id);"
+	    "CREATE INDEX temp.archive_route_point_r ON archive_route_point(route_id, seq)", e))
+		return -1;
+	for (size_t i = 0; i < NHYBRID; i++) {
+		char *sql = sqlite3_mprintf("CREATE TEMP VIEW \"%w\" AS SELECT * FROM "
+		    "main.\"%w\" UNION ALL SELECT * FROM temp.archive_%s",
+		    hybrid_tables[i].table, hybrid_tables[i].table, hybrid_tables[i].table);
+		int rc = exec(db, sql, e);
+		sqlite3_free(sql);
+		if (rc)
+			return -1;
+	}
+	return 0;
 }

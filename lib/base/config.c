@@ -26,7 +26,8 @@ static const struct {
 	{ "athlete", "lthr" }, { "athlete", "ftp" }, { "athlete", "zones" },
 	{ "archive", "remote" }, { "archive", "endpoint" }, { "archive", "region" },
 	{ "archive", "addressing" }, { "archive", "key" },
-	{ "archive", "credentials" },
+	{ "archive", "credentials" }, { "archive", "cache" },
+	{ "archive", "cache_size" },
 };
 
 #define NKNOWN (sizeof known / sizeof known[0])

@@ -881,6 +881,9 @@ hq_opts_subcmd(struct hq_opts *p, int *used)
 
 const char hq_opt_db_help[] =
     "the store (default $HQ_DB, ~/.local/share/hq/hq.db)";
+const char hq_opt_offline_help[] =
+    "months pruned from the store are left out (and named), not read back "
+    "from the archive";
 const char hq_opt_tz_help[] =
     "local days and times in IANA zone ZONE (default $HQ_TZ, $TZ, tz in the "
     "config, the zone the data records, the system's)";

@@ -7,7 +7,9 @@
 #include <unistd.h>
 
 #include "hq/err.h"
+#include "hq/hybrid.h"
 #include "hq/start.h"
+#include "hq/time.h"
 #include "hq/zone.h"
 
 void
@@ -38,6 +40,40 @@ hq_start_store(struct hq_start *st, int *status)
 	return 0;
 }
 
+/* A pruned store: the months of the range read back from the archive.
+ * The range is widened by 8 days each side (a zone's day, a week begun
+ * before --from); a command that looks back reads from the first month. A
+ * range that does not parse reaches every month: the command says what is
+ * wrong with it. */
+static int
+hybrid(struct hq_start *st)
+{
+	struct hq_buf left = {0};
+	struct hq_err e;
+	int64_t from = INT64_MIN, to = INT64_MAX;
+	const int64_t margin = 8 * 86400;
+	int rc;
+
+	if ((st->from || st->to) &&
+	    hq_time_parse_from_to(st->from, st->to, hq_time_now(), &from, &to, &e) == 0) {
+		if (from != INT64_MIN)
+			from -= margin;
+		if (to != INT64_MAX)
+			to += margin;
+	}
+	if (st->lookback)
+		from = INT64_MIN;
+	rc = hq_archive_hybrid(hq_store_db(st->store), st->cfg, from, to, st->offline,
+	    &left, &e);
+	if (rc == 1)
+		hq_warn("--offline: left out %s: pruned from this store, only in the "
+		    "archive", left.data);
+	else if (rc < 0)
+		hq_warn("%s", e.msg);
+	hq_buf_free(&left);
+	return rc < 0 ? 2 : 0;
+}
+
 int
 hq_start_setup(struct hq_start *st)
 {
@@ -60,7 +96,7 @@ hq_start_setup(struct hq_start *st)
 		hq_zone_note(&z, note, sizeof note);
 		hq_warn_lines(note);
 	}
-	return 0;
+	return st->store && !st->complete ? hybrid(st) : 0;
 }
 
 int
