@@ -87,7 +87,7 @@ help_more(FILE *fp)
 	    "  restore  a new store from the archive (--db PATH)\n"
 	    "  prune    delete old months' raw rows that the archive holds\n"
 	    "           (--keep SPAN or --before MONTH; --yes to delete); queries\n"
-	    "           read them back from the archive (--offline: left out)\n"
+	    "           read them back from the archive (hq-archive(1))\n"
 	    "\nsettings: ~/.config/hq/config under [archive]: remote, endpoint,\n"
 	    "region, addressing, key, credentials. S3 keys from\n"
 	    "HQ_ARCHIVE_ACCESS_KEY and HQ_ARCHIVE_SECRET_KEY, else the\n"

@@ -56,9 +56,9 @@ like "$(ca hq-correlate --against '')" "^all .*(^| )steps " "hq-correlate --agai
 like "$(hq-correlate --complete-args --against al)" "^all	every other metric" "--against al: all, said what it is"
 unlike "$(ca hq-correlate --against steps,)" "(^| )steps,all " "--against LIST,: metrics only, not all"
 # hq-report: a subcommand's own options once it is typed
-is "$(ca hq-report cgm --)" "--from --to --by --agp --format --tz --db --complete-tests --help --version --tool-schema " \
+is "$(ca hq-report cgm --)" "--from --to --by --agp --format --tz --db --offline --complete-tests --help --version --tool-schema " \
 	"hq-report cgm --: cgm's options, not labs' --unit nor dexa's --fields"
-is "$(ca hq-report trend labs --)" "--unit --format --tz --db --complete-tests --help --version --tool-schema " \
+is "$(ca hq-report trend labs --)" "--unit --format --tz --db --offline --complete-tests --help --version --tool-schema " \
 	"hq-report trend labs --: --unit, not cgm's nor dexa's"
 like "$(ca hq-report compare dexa --)" "^--fields --last --dates --format " "hq-report compare dexa --: --fields, --last, --dates"
 unlike "$(ca hq-report latest dexa --)" "--last|--unit|--from" "hq-report latest dexa --: not compare's --last"
