@@ -36,6 +36,9 @@
  * hq-archive keeps to. Stored with the archive, so it may be raised. */
 #define HQ_SEAL_KDF_OPS 3
 #define HQ_SEAL_KDF_MEM (48u << 20)
+/* What a passphrase archive's clear object may ask, at most. */
+#define HQ_SEAL_KDF_OPS_MAX 64
+#define HQ_SEAL_KDF_MEM_MAX (1024u << 20)
 
 /* hq_seal_open's failures, beside -1 (I/O, with e set). */
 enum {

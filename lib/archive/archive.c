@@ -99,6 +99,16 @@ hq_archive_params_get(struct hq_remote *r, struct hq_archive_params *p,
 		    "reads (format %d)", hq_remote_name(r), PARAMS, format);
 		return -1;
 	}
+	/* the object is in clear: a cost past these would have Argon2id
+	 * take hours or all the memory */
+	if (p->have_kdf && (p->ops < 1 || p->ops > HQ_SEAL_KDF_OPS_MAX ||
+	    p->mem < 8192 || p->mem > HQ_SEAL_KDF_MEM_MAX)) {
+		hq_err_set(e, "%s: the remote's %s object asks a passphrase cost "
+		    "past hq's bounds (%llu passes, %zu bytes): not one this hq "
+		    "made", hq_remote_name(r), PARAMS, p->ops, p->mem);
+		p->have_kdf = 0;
+		return -1;
+	}
 	return 0;
 }
 

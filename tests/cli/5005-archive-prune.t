@@ -167,4 +167,12 @@ run env HQ_DB="$T/k.db" hq-archive prune --before 2024-12 --yes
 is "$rc" 0 "a rerun after the kills completes"
 is "$(samples "$T/k.db")" "$after" "and prunes the same rows"
 
+# the remote's clear object is read before any key: a passphrase cost
+# past hq's bounds (Argon2id for hours, or all the memory) is refused
+mkdir -p "$T/evil"
+printf 'hq-archive 1\ncheck %064d\nkdf argon2id13 3 5033164800000 %032d\n' 0 0 >"$T/evil/hq-archive"
+run hq-archive --remote "file://$T/evil" --db "$T/evil.db" restore --passphrase <<<"correct horse battery"
+is "$rc" 1 "a clear object asking 5 TB for Argon2id: exit 1"
+like "$err" "asks a passphrase cost past hq's bounds \(3 passes, 5033164800000 bytes\)" "it is refused, saying why"
+
 done_testing
