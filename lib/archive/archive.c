@@ -934,7 +934,7 @@ hq_archive_prune(struct hq_archive *a, const char *store, sqlite3 *db,
 		int64_t rows;
 		size_t k;
 
-		if (bsearch(&months[i], pruned, (size_t)np, sizeof *pruned, cmp_month))
+		if (np && bsearch(&months[i], pruned, (size_t)np, sizeof *pruned, cmp_month))
 			continue;
 		hq_segment_month_name(months[i], name, sizeof name);
 		progress(a, "checking month", i + 1, nm);
