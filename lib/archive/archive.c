@@ -987,6 +987,8 @@ done:
 	progress_end(a);
 	if (began)
 		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	if (rc)
+		hq_archive_pruning_free(p);
 	hq_archive_manifest_free(&m);
 	unlink(seg);
 	unlink(got);
