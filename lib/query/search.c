@@ -1,0 +1,809 @@
+/*
+ * search — hq-query search (search.h). Words: TEXT is checked and
+ * rewritten here (every word quoted), so that SQLite's FTS5 never sees a
+ * syntax it could refuse: a malformed query is named by its word, never
+ * an SQL error. Places: the R*Tree's boxes of 64 route points each give
+ * the candidate segments, whose points are then read one by one (never a
+ * whole route in memory) for the exact great-circle distance.
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "hq/buf.h"
+#include "hq/catalog.h"
+#include "hq/geo.h"
+#include "hq/number.h"
+#include "hq/rowdesc.h"
+#include "hq/search.h"
+#include "hq/time.h"
+
+/* ---- --in ------------------------------------------------------------------ */
+
+static const struct {
+	const char *word, *kind;
+	unsigned bit;
+} kinds[] = {
+	{ "workouts", "workout", HQ_SEARCH_WORKOUT },
+	{ "labs", "lab", HQ_SEARCH_LAB },
+	{ "records", "record", HQ_SEARCH_RECORD },
+	{ "metrics", "metric", HQ_SEARCH_METRIC },
+	{ "sources", "source", HQ_SEARCH_SOURCE },
+};
+
+#define NKINDS (sizeof kinds / sizeof kinds[0])
+
+const char *
+hq_search_kind_at(size_t i)
+{
+	return i < NKINDS ? kinds[i].word : NULL;
+}
+
+int
+hq_search_parse_kinds(const char *list, unsigned *bits, struct hq_err *e)
+{
+	const char *p = list;
+
+	*bits = 0;
+	while (*p) {
+		size_t n = strcspn(p, ","), i;
+		for (i = 0; i < NKINDS; i++)
+			if ((strlen(kinds[i].word) == n &&
+			    !strncmp(p, kinds[i].word, n)) ||
+			    (strlen(kinds[i].kind) == n && !strncmp(p, kinds[i].kind, n)))
+				break;
+		if (i == NKINDS) {
+			hq_err_set(e, "--in '%.*s': use workouts, labs, records, "
+			    "metrics or sources (comma-separated)", (int)(n > 64 ? 64 : n), p);
+			return -1;
+		}
+		*bits |= kinds[i].bit;
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+	if (!*bits) {
+		hq_err_set(e, "--in: name a kind: workouts, labs, records, metrics "
+		    "or sources");
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- --near ---------------------------------------------------------------- */
+
+/* "LAT,LON[,KM]": 0, or -1 saying what is wrong with it (what: how it
+ * was given, for the message). */
+static int
+parse_point(const char *s, const char *what, struct hq_search *q,
+    struct hq_err *e)
+{
+	double v[3] = { 0, 0, HQ_SEARCH_DEFAULT_KM };
+	const char *p = s, *end;
+	int n = 0;
+
+	for (;;) {
+		if (n == 3 || hq_opts_scan_number(p, &end, &v[n]) || (*end &&
+		    *end != ',')) {
+			hq_err_set(e, "%s '%.64s': write LAT,LON or LAT,LON,KM in "
+			    "decimal degrees and kilometres (37.8199,-122.4783,0.5)",
+			    what, s);
+			return -1;
+		}
+		n++;
+		if (!*end)
+			break;
+		p = end + 1;
+	}
+	if (n < 2) {
+		hq_err_set(e, "%s '%.64s': write LAT,LON or LAT,LON,KM", what, s);
+		return -1;
+	}
+	if (v[0] < -90 || v[0] > 90) {
+		hq_err_set(e, "%s '%.64s': latitude %g is outside -90 to 90", what,
+		    s, v[0]);
+		return -1;
+	}
+	if (v[1] < -180 || v[1] > 180) {
+		hq_err_set(e, "%s '%.64s': longitude %g is outside -180 to 180",
+		    what, s, v[1]);
+		return -1;
+	}
+	if (!(v[2] > 0) || v[2] > HQ_SEARCH_MAX_KM) {
+		hq_err_set(e, "%s '%.64s': the radius %g km is not above 0 and "
+		    "at most %g km", what, s, v[2], HQ_SEARCH_MAX_KM);
+		return -1;
+	}
+	q->near = 1;
+	q->lat = v[0];
+	q->lon = v[1];
+	q->km = v[2];
+	return 0;
+}
+
+/* Whether s is written as a coordinate rather than a name. */
+static int
+looks_numeric(const char *s)
+{
+	return *s == '+' || *s == '-' || *s == '.' || isdigit((unsigned char)*s);
+}
+
+/* A place's name: a letter, then letters, digits, '_' and '-'. */
+static int
+good_name(const char *s)
+{
+	if (!isalpha((unsigned char)*s))
+		return 0;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '-')
+			return 0;
+	return 1;
+}
+
+/* A [places] line whose name is not one: file:line. */
+static int
+check_places(const struct hq_config *cfg, struct hq_err *e)
+{
+	const char *k;
+	char where[600];
+
+	for (size_t i = 0; cfg && (k = hq_config_key_at(cfg, "places", i)); i++)
+		if (!good_name(k)) {
+			if (hq_config_where(cfg, "places", k, where, sizeof where))
+				snprintf(where, sizeof where, "the config");
+			hq_err_set(e, "%s: [places] '%.64s': a place's name starts "
+			    "with a letter and holds letters, digits, _ and - (%s)",
+			    where, k, looks_numeric(k) ? "this one is a "
+			    "coordinate, which --near takes as it is" : "rename it");
+			return -1;
+		}
+	return 0;
+}
+
+int
+hq_search_parse_near(const char *arg, const struct hq_config *cfg,
+    struct hq_search *q, struct hq_err *e)
+{
+	const char *v = NULL;
+	char where[600], what[700];
+
+	if (check_places(cfg, e))
+		return -1;
+	if (looks_numeric(arg))
+		return parse_point(arg, "--near", q, e);
+	if (cfg)
+		v = hq_config_get(cfg, "places", arg);
+	if (!v) {
+		hq_err_set(e, "--near '%.64s': no such place under [places] in the "
+		    "config (give LAT,LON[,KM], or add a line such as 'home = "
+		    "37.770,-122.420,0.5')", arg);
+		return -1;
+	}
+	if (hq_config_where(cfg, "places", arg, where, sizeof where))
+		snprintf(what, sizeof what, "[places] %s", arg);
+	else
+		snprintf(what, sizeof what, "%s: [places] %s", where, arg);
+	return parse_point(v, what, q, e);
+}
+
+void
+hq_search_places(const struct hq_config *cfg,
+    void (*fn)(const char *name, const char *value, void *ctx), void *ctx)
+{
+	const char *k;
+
+	for (size_t i = 0; cfg && (k = hq_config_key_at(cfg, "places", i)); i++)
+		if (good_name(k))
+			fn(k, hq_config_get(cfg, "places", k), ctx);
+}
+
+/* ---- TEXT ------------------------------------------------------------------ */
+
+/* Whether the bytes [p, p+n) hold a letter or a digit (any non-ASCII
+ * byte counts: FTS5's tokenizer knows the letters of every script). */
+static int
+has_word(const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (isalnum((unsigned char)p[i]) || (unsigned char)p[i] >= 0x80)
+			return 1;
+	return 0;
+}
+
+static int
+is_op(const char *p, size_t n, const char *op)
+{
+	return strlen(op) == n && !strncmp(p, op, n);
+}
+
+int
+hq_search_compile(const char *text, char **fts, struct hq_err *e)
+{
+	struct hq_buf b = {0};
+	const char *p = text, *last_op = NULL;
+	size_t last_n = 0;
+	int want = 1, depth = 0, words = 0, operands = 0;
+	size_t len = strlen(text);
+
+	*fts = NULL;
+	if (len > HQ_SEARCH_MAX_BYTES) {
+		hq_err_set(e, "the search is %zu bytes long; at most %d", len,
+		    HQ_SEARCH_MAX_BYTES);
+		return -1;
+	}
+	while (*p) {
+		const char *w;
+		size_t n;
+
+		if (isspace((unsigned char)*p)) {
+			p++;
+			continue;
+		}
+		w = p;
+		if (*p == '"') {
+			const char *close = strchr(p + 1, '"');
+			if (!close) {
+				hq_err_set(e, "'%.64s': the quote is not closed (a "
+				    "phrase is \"two words\")", w);
+				goto fail;
+			}
+			n = (size_t)(close - p - 1);
+			if (!has_word(p + 1, n)) {
+				hq_err_set(e, "'%.*s': no word in the phrase",
+				    (int)(n + 2 > 64 ? 64 : n + 2), w);
+				goto fail;
+			}
+			if (!want)
+				hq_buf_puts(&b, " AND");
+			hq_buf_printf(&b, " \"%.*s\"", (int)n, p + 1);
+			for (const char *c = p + 1; c < close; c++)
+				words += !isspace((unsigned char)*c) &&
+				    (c == p + 1 || isspace((unsigned char)c[-1]));
+			p = close + 1;
+			want = 0;
+			operands++;
+		} else if (*p == '(') {
+			if (!want)
+				hq_buf_puts(&b, " AND");
+			hq_buf_puts(&b, " (");
+			depth++;
+			p++;
+			want = 1;
+			last_op = "(";
+			last_n = 1;
+		} else if (*p == ')') {
+			if (!depth) {
+				hq_err_set(e, "')': it closes no '('");
+				goto fail;
+			}
+			if (want) {
+				hq_err_set(e, "'%.*s )': words must come before ')'",
+				    (int)last_n, last_op);
+				goto fail;
+			}
+			hq_buf_puts(&b, " )");
+			depth--;
+			p++;
+		} else {
+			n = strcspn(p, " \t\r\n\f\v\"()");
+			p += n;
+			if (is_op(w, n, "NEAR") && *p == '(') {
+				hq_err_set(e, "'NEAR(': NEAR groups are not searched; "
+				    "give the words, \"a phrase\", prefix*, AND, OR, NOT "
+				    "and ( )");
+				goto fail;
+			}
+			if (is_op(w, n, "AND") || is_op(w, n, "OR") ||
+			    is_op(w, n, "NOT")) {
+				if (want) {
+					hq_err_set(e, "'%.*s': it needs words before it "
+					    "(coffee %.*s tea)", (int)n, w, (int)n, w);
+					goto fail;
+				}
+				hq_buf_printf(&b, " %.*s", (int)n, w);
+				want = 1;
+				last_op = w;
+				last_n = n;
+				continue;
+			}
+			{
+				const char *star = memchr(w, '*', n);
+				int prefix = star == w + n - 1;
+				if ((star && !prefix) || (prefix && !has_word(w, n - 1))) {
+					hq_err_set(e, "'%.*s': '*' ends a word to find the "
+					    "words it begins (run* finds running)",
+					    (int)(n > 64 ? 64 : n), w);
+					goto fail;
+				}
+				if (!has_word(w, n))
+					continue;   /* "?", "-": no word */
+				if (!want)
+					hq_buf_puts(&b, " AND");
+				hq_buf_printf(&b, " \"%.*s\"%s", (int)(n - prefix), w,
+				    prefix ? "*" : "");
+			}
+			words++;
+			want = 0;
+			operands++;
+		}
+		if (words > HQ_SEARCH_MAX_WORDS) {
+			for (; *p; p++)
+				words += !isspace((unsigned char)*p) &&
+				    isspace((unsigned char)p[-1]);
+			hq_err_set(e, "the search has %d words; at most %d", words,
+			    HQ_SEARCH_MAX_WORDS);
+			goto fail;
+		}
+	}
+	if (depth) {
+		hq_err_set(e, "'(': it is not closed");
+		goto fail;
+	}
+	if (!operands) {
+		hq_err_set(e, "'%.64s': no word to search for", text);
+		goto fail;
+	}
+	if (want) {
+		hq_err_set(e, "'%.*s': it needs words after it", (int)last_n,
+		    last_op);
+		goto fail;
+	}
+	*fts = hq_buf_steal(&b);
+	return 0;
+fail:
+	hq_buf_free(&b);
+	return -1;
+}
+
+/* ---- places: the workouts whose route passes near ------------------------- */
+
+struct near_hit {
+	int64_t workout;
+	double km;
+};
+
+struct near_set {
+	struct near_hit *v;
+	size_t n, cap;
+};
+
+static void
+near_add(struct near_set *ns, int64_t workout, double km)
+{
+	if (ns->n && ns->v[ns->n - 1].workout == workout) {
+		if (km < ns->v[ns->n - 1].km)
+			ns->v[ns->n - 1].km = km;
+		return;
+	}
+	if (ns->n == ns->cap)
+		ns->v = hq_xrealloc(ns->v, (ns->cap = ns->cap ? 2 * ns->cap : 64) *
+		    sizeof *ns->v);
+	ns->v[ns->n++] = (struct near_hit){ workout, km };
+}
+
+static int
+cmp_hit(const void *a, const void *b)
+{
+	const struct near_hit *x = a, *y = b;
+
+	if (x->workout != y->workout)
+		return (x->workout > y->workout) - (x->workout < y->workout);
+	return (x->km > y->km) - (x->km < y->km);
+}
+
+static int
+cmp_hit_id(const void *a, const void *b)
+{
+	const struct near_hit *x = a, *y = b;
+
+	return (x->workout > y->workout) - (x->workout < y->workout);
+}
+
+static int sql_fail(sqlite3 *db, struct hq_err *e);
+
+/*
+ * The candidate segments in one box of latitudes and longitudes, each
+ * segment's points read for the closest; the workouts within km added
+ * to ns. A point on the circle counts (a micrometre of slack: the
+ * distance of a point placed on it, computed another way, may differ in
+ * its last digit).
+ */
+static int
+near_box(sqlite3 *db, const struct hq_search *q, double lat_lo, double lat_hi,
+    double lon_lo, double lon_hi, struct near_set *ns, struct hq_err *e)
+{
+	sqlite3_stmt *box = NULL, *pt = NULL;
+	int rc = -1, step;
+	int64_t cur = -1;
+	double best = INFINITY;
+
+	if (sqlite3_prepare_v2(db, "SELECT r.workout_id, b.route_id, b.seq_lo,"
+	    " b.seq_hi FROM route_box AS b JOIN route AS r ON r.id = b.route_id"
+	    " WHERE b.lat_hi >= ?1 AND b.lat_lo <= ?2 AND b.lon_hi >= ?3 AND"
+	    " b.lon_lo <= ?4 ORDER BY r.workout_id", -1, &box, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "SELECT lat, lon FROM route_point WHERE"
+	    " route_id = ?1 AND seq BETWEEN ?2 AND ?3", -1, &pt, NULL) != SQLITE_OK) {
+		sql_fail(db, e);
+		goto done;
+	}
+	sqlite3_bind_double(box, 1, lat_lo);
+	sqlite3_bind_double(box, 2, lat_hi);
+	sqlite3_bind_double(box, 3, lon_lo);
+	sqlite3_bind_double(box, 4, lon_hi);
+	while ((step = sqlite3_step(box)) == SQLITE_ROW) {
+		int64_t w = sqlite3_column_int64(box, 0);
+		if (w != cur) {
+			if (cur >= 0 && best <= q->km + 1e-9)
+				near_add(ns, cur, best);
+			cur = w;
+			best = INFINITY;
+		}
+		sqlite3_bind_int64(pt, 1, sqlite3_column_int64(box, 1));
+		sqlite3_bind_int64(pt, 2, sqlite3_column_int64(box, 2));
+		sqlite3_bind_int64(pt, 3, sqlite3_column_int64(box, 3));
+		while ((step = sqlite3_step(pt)) == SQLITE_ROW) {
+			double d = hq_geo_distance(HQ_SEARCH_EARTH_R / 1000, q->lat,
+			    q->lon, sqlite3_column_double(pt, 0),
+			    sqlite3_column_double(pt, 1));
+			if (d < best)
+				best = d;
+		}
+		sqlite3_reset(pt);
+		if (step != SQLITE_DONE) {
+			sql_fail(db, e);
+			goto done;
+		}
+	}
+	if (step != SQLITE_DONE) {
+		sql_fail(db, e);
+		goto done;
+	}
+	if (cur >= 0 && best <= q->km + 1e-9)
+		near_add(ns, cur, best);
+	rc = 0;
+done:
+	sqlite3_finalize(box);
+	sqlite3_finalize(pt);
+	return rc;
+}
+
+/*
+ * The circle's bounding box: latitudes lat ± d (d the angle the radius
+ * spans), and longitudes lon ± asin(sin d / cos lat), the widest the
+ * circle reaches; every longitude when the circle holds a pole; two
+ * boxes when it crosses the antimeridian. A hair wider than exact, so
+ * that rounding never leaves out a point on the circle (the R*Tree's
+ * boxes are rounded outward; the exact distance decides).
+ */
+static int
+near_collect(sqlite3 *db, const struct hq_search *q, struct near_set *ns,
+    struct hq_err *e)
+{
+	const double deg = 180 / M_PI;
+	double d = q->km / (HQ_SEARCH_EARTH_R / 1000) * (1 + 1e-9) + 1e-12;
+	double lat_lo = q->lat - d * deg, lat_hi = q->lat + d * deg;
+	double dlon, lo, hi;
+	size_t i, k;
+
+	if (lat_lo <= -90 || lat_hi >= 90 || sin(d) >= cos(q->lat / deg)) {
+		if (near_box(db, q, lat_lo, lat_hi, -180, 180, ns, e))
+			return -1;
+	} else {
+		dlon = asin(sin(d) / cos(q->lat / deg)) * deg + 1e-9;
+		lo = q->lon - dlon;
+		hi = q->lon + dlon;
+		if (near_box(db, q, lat_lo, lat_hi, lo < -180 ? -180 : lo,
+		    hi > 180 ? 180 : hi, ns, e) ||
+		    (lo < -180 && near_box(db, q, lat_lo, lat_hi, lo + 360, 180,
+		    ns, e)) ||
+		    (hi > 180 && near_box(db, q, lat_lo, lat_hi, -180, hi - 360,
+		    ns, e)))
+			return -1;
+	}
+	/* two boxes may name one workout: its closest */
+	qsort(ns->v, ns->n, sizeof *ns->v, cmp_hit);
+	for (i = k = 0; i < ns->n; i++)
+		if (k == 0 || ns->v[k - 1].workout != ns->v[i].workout)
+			ns->v[k++] = ns->v[i];
+	ns->n = k;
+	return 0;
+}
+
+/* ---- the rows -------------------------------------------------------------- */
+
+struct hit {
+	const char *kind, *id, *title, *snippet;
+	int64_t time;          /* INT64_MIN: none */
+	double score, km;      /* NaN: none */
+};
+
+static int
+sql_fail(sqlite3 *db, struct hq_err *e)
+{
+	hq_err_set(e, "searching: %s", sqlite3_errmsg(db));
+	return -1;
+}
+
+static int
+id_text(const void *row, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s", ((const struct hit *)row)->id);
+	return 0;
+}
+
+/* The id as a number where it is one (workout, lab, record ids), the
+ * name of a metric or a source. */
+static void
+id_put(struct hq_out *o, const char *key, const void *row)
+{
+	const struct hit *h = row;
+
+	if (strcmp(h->kind, "metric") && strcmp(h->kind, "source"))
+		hq_out_int(o, key, strtoll(h->id, NULL, 10));
+	else
+		hq_out_str(o, key, h->id);
+}
+
+static int
+date_text(const void *row, char *buf, size_t n)
+{
+	const struct hit *h = row;
+
+	if (h->time == INT64_MIN)
+		return -1;
+	hq_time_format_local(h->time, buf, n);
+	return 0;
+}
+
+/* "2026-11-17 18:15" for a person */
+static int
+date_short(const void *row, char *buf, size_t n)
+{
+	char t[40];
+
+	if (date_text(row, t, sizeof t))
+		return -1;
+	t[10] = ' ';
+	snprintf(buf, n, "%.16s", t);
+	return 0;
+}
+
+#define HIT(k, t, f) HQ_COL_AT(k, t, struct hit, f)
+
+static const struct hq_col hit_cols[] = {
+	{ HIT("kind", HQ_COL_STR, kind) },
+	{ HQ_COL_P("id", id_put), .in = HQ_COL_DATA },
+	{ HQ_COL_FN("id", id_text), .in = HQ_COL_TABLE, .fit = { .min_width = 6 } },
+	{ HQ_COL_FN("date", date_text), .in = HQ_COL_DATA },
+	{ HQ_COL_FN("date", date_short), .in = HQ_COL_TABLE, .fit = { .drop = 3 } },
+	{ HIT("title", HQ_COL_STR0, title), .fit = { .min_width = 12 } },
+	{ HIT("snippet", HQ_COL_STR0, snippet), .fit = { .drop = 1, .min_width = 16 } },
+	{ HIT("score", HQ_COL_NUM, score), .in = HQ_COL_DATA },
+	{ HIT("score", HQ_COL_SHORT, score), .in = HQ_COL_TABLE, .fit = { .drop = 2 } },
+	{ .key = NULL },
+};
+
+static const struct hq_col near_cols[] = {
+	{ HIT("kind", HQ_COL_STR, kind) },
+	{ HQ_COL_P("id", id_put), .in = HQ_COL_DATA },
+	{ HQ_COL_FN("id", id_text), .in = HQ_COL_TABLE, .fit = { .min_width = 6 } },
+	{ HQ_COL_FN("date", date_text), .in = HQ_COL_DATA },
+	{ HQ_COL_FN("date", date_short), .in = HQ_COL_TABLE, .fit = { .drop = 3 } },
+	{ HIT("title", HQ_COL_STR0, title), .fit = { .min_width = 12 } },
+	{ HIT("snippet", HQ_COL_STR0, snippet), .fit = { .drop = 1, .min_width = 16 } },
+	{ HIT("score", HQ_COL_NUM, score), .in = HQ_COL_DATA },
+	{ HIT("score", HQ_COL_SHORT, score), .in = HQ_COL_TABLE, .fit = { .drop = 2 } },
+	{ HIT("distance_km", HQ_COL_NUM, km), .in = HQ_COL_DATA },
+	{ HIT("distance_km", HQ_COL_SHORT, km), .in = HQ_COL_TABLE },
+	{ .key = NULL },
+};
+
+/* The statement of the matches: kind, ref, time, title, snippet, score;
+ * newest first or best first. NULL after a message. */
+static sqlite3_stmt *
+prepare(sqlite3 *db, const struct hq_search *q, const char *fts,
+    unsigned bits, int paged, int snip, struct hq_err *e)
+{
+	struct hq_buf b = {0}, in = {0};
+	sqlite3_stmt *st = NULL;
+	int ranged = q->from != INT64_MIN || q->to != INT64_MAX;
+
+	for (size_t i = 0; i < NKINDS; i++)
+		if (bits & kinds[i].bit)
+			hq_buf_printf(&in, "%s'%s'", in.len ? ", " : "", kinds[i].kind);
+	hq_buf_printf(&b, "SELECT kind, ref, time, title, %s, %s FROM"
+	    " main.search_text WHERE %s kind IN (%s)",
+	    fts && snip ? "snippet(search_text, 1, '[', ']', '…', 10)" : "''",
+	    fts ? "-bm25(search_text, 4.0, 1.0) AS score" : "NULL AS score",
+	    fts ? "search_text MATCH ?1 AND" : "", in.data);
+	/* metrics and sources have no date: a range leaves them out */
+	if (ranged)
+		hq_buf_puts(&b, " AND time >= ?2 AND time < ?3");
+	if (q->type)
+		hq_buf_puts(&b, " AND ref IN (SELECT id FROM workout WHERE"
+		    " activity_type = ?4)");
+	/* an activity recorded twice: the recording counted */
+	if (bits & HQ_SEARCH_WORKOUT)
+		hq_buf_puts(&b, " AND NOT (kind = 'workout' AND ref IN (SELECT"
+		    " workout_id FROM workout_same))");
+	if (q->find && fts)
+		hq_buf_puts(&b, " ORDER BY score DESC, time DESC");
+	else
+		hq_buf_puts(&b, " ORDER BY time IS NULL, time DESC, kind, title");
+	if (paged && q->limit)
+		hq_buf_printf(&b, " LIMIT %ld OFFSET %ld", q->limit, q->offset);
+	else if (paged && q->offset)
+		hq_buf_printf(&b, " LIMIT -1 OFFSET %ld", q->offset);
+	if (sqlite3_prepare_v2(db, b.data, -1, &st, NULL) != SQLITE_OK) {
+		sql_fail(db, e);
+		goto done;
+	}
+	if (fts)
+		sqlite3_bind_text(st, 1, fts, -1, SQLITE_STATIC);
+	if (ranged) {
+		sqlite3_bind_int64(st, 2, q->from);
+		sqlite3_bind_int64(st, 3, q->to);
+	}
+	if (q->type)
+		sqlite3_bind_text(st, 4, q->type, -1, SQLITE_STATIC);
+done:
+	hq_buf_free(&b);
+	hq_buf_free(&in);
+	return st;
+}
+
+/* What the search asks for, checked: the kinds it reads (bits). */
+static int
+kinds_of(const struct hq_search *q, unsigned *bits, struct hq_err *e)
+{
+	*bits = q->kinds ? q->kinds : HQ_SEARCH_ALL;
+	if (q->near || q->type) {
+		if (q->kinds && !(q->kinds & HQ_SEARCH_WORKOUT)) {
+			hq_err_set(e, "%s finds workouts: --in must name workouts",
+			    q->near ? "--near" : "--type");
+			return -1;
+		}
+		*bits = HQ_SEARCH_WORKOUT;
+	}
+	if (!q->text && !q->near) {
+		hq_err_set(e, "search for what? give words, --near PLACE, or both");
+		return -1;
+	}
+	return 0;
+}
+
+/* --near without words, find: the closest few, closest first. */
+struct kept {
+	struct hit h;
+	char *id, *title;
+};
+
+static int
+cmp_kept(const void *a, const void *b)
+{
+	const struct kept *x = a, *y = b;
+
+	return (x->h.km > y->h.km) - (x->h.km < y->h.km);
+}
+
+/*
+ * Every match, in order, to out (NULL: counted only): the rows written.
+ * Without --near SQLite pages; with it the rows are those of the
+ * workouts near, and the paging is here.
+ */
+static long
+run(struct hq_store *s, const struct hq_search *q, struct hq_out *out,
+    struct hq_err *e)
+{
+	sqlite3 *db = hq_store_db(s);
+	struct near_set ns = {0};
+	struct kept *keep = NULL;
+	size_t nkeep = 0;
+	sqlite3_stmt *st = NULL;
+	char *fts = NULL;
+	unsigned bits;
+	int find = q->find && out, closest = find && q->near && !q->text;
+	long n = -1, seen = 0, want = find ? HQ_SEARCH_FIND_ROWS : out ? q->limit : 0;
+	double best = NAN;
+	int step;
+
+	if (kinds_of(q, &bits, e) ||
+	    (q->text && hq_search_compile(q->text, &fts, e)))
+		return -1;
+	if (q->near && near_collect(db, q, &ns, e))
+		goto done;
+	if (!(st = prepare(db, &(struct hq_search){ .from = q->from, .to = q->to,
+	    .type = q->type, .near = q->near, .find = find, .limit = q->limit,
+	    .offset = q->offset }, fts, bits, !q->near && !find && out, out != NULL,
+	    e)))
+		goto done;
+	if (out)
+		hq_out_fit_cols(out, q->near ? near_cols : hit_cols);
+	n = 0;
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		struct hit h = {
+			.kind = (const char *)sqlite3_column_text(st, 0),
+			.id = (const char *)sqlite3_column_text(st, 1),
+			.time = sqlite3_column_type(st, 2) == SQLITE_NULL ? INT64_MIN :
+			    sqlite3_column_int64(st, 2),
+			.title = (const char *)sqlite3_column_text(st, 3),
+			.snippet = (const char *)sqlite3_column_text(st, 4),
+			.score = sqlite3_column_type(st, 5) == SQLITE_NULL ? NAN :
+			    sqlite3_column_double(st, 5),
+			.km = NAN,
+		};
+		if (!h.kind || !h.id)
+			continue;
+		if (q->near) {
+			struct near_hit key = { strtoll(h.id, NULL, 10), 0 };
+			const struct near_hit *nh = bsearch(&key, ns.v, ns.n,
+			    sizeof *ns.v, cmp_hit_id);
+			if (!nh)
+				continue;
+			h.km = nh->km;
+			if (closest) {
+				keep = hq_xrealloc(keep, (nkeep + 1) * sizeof *keep);
+				keep[nkeep].h = h;
+				keep[nkeep].id = hq_xstrdup(h.id);
+				keep[nkeep++].title = h.title ? hq_xstrdup(h.title) : NULL;
+				continue;
+			}
+			if (!find && seen++ < q->offset)
+				continue;
+		}
+		/* find: the strong matches, at least half the best's score */
+		if (find) {
+			if (isnan(best))
+				best = h.score;
+			else if (!(h.score >= best / 2))
+				break;
+		}
+		if (out)
+			hq_out_row(out, q->near ? near_cols : hit_cols, &h);
+		if (++n == want)
+			break;
+	}
+	if (step != SQLITE_ROW && step != SQLITE_DONE) {
+		sql_fail(db, e);
+		n = -1;
+		goto done;
+	}
+	if (closest) {
+		qsort(keep, nkeep, sizeof *keep, cmp_kept);
+		for (size_t i = 0; i < nkeep && n < HQ_SEARCH_FIND_ROWS; i++, n++) {
+			keep[i].h.id = keep[i].id;
+			keep[i].h.title = keep[i].title;
+			keep[i].h.kind = "workout";
+			keep[i].h.snippet = NULL;
+			hq_out_row(out, near_cols, &keep[i].h);
+		}
+	}
+done:
+	for (size_t i = 0; i < nkeep; i++) {
+		free(keep[i].id);
+		free(keep[i].title);
+	}
+	free(keep);
+	sqlite3_finalize(st);
+	free(ns.v);
+	free(fts);
+	return n;
+}
+
+long
+hq_search_run(struct hq_store *s, const struct hq_search *q,
+    struct hq_out *out, struct hq_err *e)
+{
+	return run(s, q, out, e);
+}
+
+long
+hq_search_count(struct hq_store *s, const struct hq_search *q,
+    struct hq_err *e)
+{
+	return run(s, q, NULL, e);
+}
