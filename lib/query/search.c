@@ -173,7 +173,8 @@ hq_search_parse_near(const char *arg, const struct hq_config *cfg,
 
 	if (check_places(cfg, e))
 		return -1;
-	if (looks_numeric(arg))
+	/* a name holds no comma: "NaN,0" is a coordinate gone wrong */
+	if (looks_numeric(arg) || strchr(arg, ','))
 		return parse_point(arg, "--near", q, e);
 	if (cfg)
 		v = hq_config_get(cfg, "places", arg);
@@ -230,6 +231,15 @@ hq_search_compile(const char *text, char **fts, struct hq_err *e)
 	size_t len = strlen(text);
 
 	*fts = NULL;
+	for (const char *c = text; *c; c++)
+		words += !isspace((unsigned char)*c) && (c == text ||
+		    isspace((unsigned char)c[-1]));
+	if (words > HQ_SEARCH_MAX_WORDS) {
+		hq_err_set(e, "the search has %d words; at most %d", words,
+		    HQ_SEARCH_MAX_WORDS);
+		return -1;
+	}
+	words = 0;
 	if (len > HQ_SEARCH_MAX_BYTES) {
 		hq_err_set(e, "the search is %zu bytes long; at most %d", len,
 		    HQ_SEARCH_MAX_BYTES);
