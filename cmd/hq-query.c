@@ -111,11 +111,32 @@ complete_operand(const struct hq_complete *c)
 	}
 	if (c->noperands && is_workouts(c->operands[0]))
 		return;
+	if (c->noperands && strcmp(c->operands[0], "search") == 0)
+		return;   /* the words are the person's */
 	hq_complete_metrics(c);
 	if (c->noperands == 0) {
 		hq_complete_add(c, "workouts", "the workouts: --type, --min-duration");
 		hq_complete_add(c, "workout", "one workout by its id");
+		hq_complete_add(c, "search", "anything by its words, or by place: --near");
 	}
+}
+
+static void
+add_place(const char *name, const char *value, void *ctx)
+{
+	hq_complete_add(ctx, name, value);
+}
+
+/* --near: the places under [places] in the config. */
+static void
+complete_places(const struct hq_complete *c)
+{
+	struct hq_config *cfg;
+	struct hq_err e;
+
+	if ((cfg = hq_config_load(NULL, &e)))
+		hq_search_places(cfg, add_place, (void *)c);
+	hq_config_free(cfg);
 }
 
 /* --splits' usual distances, for completion. */
@@ -183,15 +204,17 @@ static const struct hq_cmd_info cmd = {
 		{ "type", hq_workout_type_at },
 		{ "agg", hq_stats_agg_at },
 		{ "splits", split_at },
+		{ "in", hq_search_kind_at },
 		{ NULL, NULL },
 	},
 	.completers = (const struct hq_opt_completer[]){
+		{ "near", complete_places },
 		{ "when", hq_complete_when },
 		{ "where", hq_complete_where },
 		{ "source", hq_complete_sources },
 		{ NULL, NULL },
 	},
-	.split = "agg when where",
+	.split = "agg when where in",
 	.complete_operand = complete_operand,
 };
 
