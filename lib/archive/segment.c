@@ -139,7 +139,8 @@ exec(sqlite3 *db, const char *sql, struct hq_err *e)
  * INSERT ... SELECT, and would make every month's bytes depend on every
  * other's), and a restore builds them again (hq_store_search_fill).
  */
-static const char *const derived[] = { "search_text", "route_box" };
+static const char *const derived[] = { "search_text", "route_box",
+    "search_mark" };
 
 int
 hq_segment_derived(const char *table)

@@ -612,38 +612,43 @@ static const struct hq_col near_cols[] = {
 	{ .key = NULL },
 };
 
-/* The statement of the matches: kind, ref, time, title, snippet, score;
- * newest first or best first. NULL after a message. */
+/*
+ * The statement of the matches' rowids (and, for find, their scores): in
+ * order, paged when paged. A kind is its rowid modulo 8 (schema.c), so
+ * --in and an activity recorded twice need no read of the row; the
+ * snippets and scores of the rows shown are read afterwards, one by one
+ * (detail): computing them for every match before sorting was most of a
+ * search's time.
+ */
 static sqlite3_stmt *
 prepare(sqlite3 *db, const struct hq_search *q, const char *fts,
-    unsigned bits, int paged, int snip, struct hq_err *e)
+    unsigned bits, int paged, struct hq_err *e)
 {
+	static const int code[] = { 1, 2, 3, 4, 5 };
 	struct hq_buf b = {0}, in = {0};
 	sqlite3_stmt *st = NULL;
 	int ranged = q->from != INT64_MIN || q->to != INT64_MAX;
 
 	for (size_t i = 0; i < NKINDS; i++)
 		if (bits & kinds[i].bit)
-			hq_buf_printf(&in, "%s'%s'", in.len ? ", " : "", kinds[i].kind);
-	hq_buf_printf(&b, "SELECT kind, ref, time, title, %s, %s FROM"
-	    " main.search_text WHERE %s kind IN (%s)",
-	    fts && snip ? "snippet(search_text, 1, '[', ']', '…', 10)" : "''",
-	    fts ? "-bm25(search_text, 4.0, 1.0) AS score" : "NULL AS score",
-	    fts ? "search_text MATCH ?1 AND" : "", in.data);
+			hq_buf_printf(&in, "%s%d", in.len ? ", " : "", code[i]);
+	hq_buf_printf(&b, "SELECT rowid, %s FROM search_text WHERE %s rowid %% 8"
+	    " IN (%s)", fts ? "-bm25(search_text, 4.0, 1.0) AS score" :
+	    "NULL AS score", fts ? "search_text MATCH ?1 AND" : "", in.data);
 	/* metrics and sources have no date: a range leaves them out */
 	if (ranged)
 		hq_buf_puts(&b, " AND time >= ?2 AND time < ?3");
 	if (q->type)
-		hq_buf_puts(&b, " AND ref IN (SELECT id FROM workout WHERE"
+		hq_buf_puts(&b, " AND rowid / 8 IN (SELECT id FROM workout WHERE"
 		    " activity_type = ?4)");
 	/* an activity recorded twice: the recording counted */
 	if (bits & HQ_SEARCH_WORKOUT)
-		hq_buf_puts(&b, " AND NOT (kind = 'workout' AND ref IN (SELECT"
+		hq_buf_puts(&b, " AND NOT (rowid % 8 = 1 AND rowid / 8 IN (SELECT"
 		    " workout_id FROM workout_same))");
-	if (q->find && fts)
+	if (q->find)
 		hq_buf_puts(&b, " ORDER BY score DESC, time DESC");
 	else
-		hq_buf_puts(&b, " ORDER BY time IS NULL, time DESC, kind, title");
+		hq_buf_puts(&b, " ORDER BY time IS NULL, time DESC, rowid % 8, title");
 	if (paged && q->limit)
 		hq_buf_printf(&b, " LIMIT %ld OFFSET %ld", q->limit, q->offset);
 	else if (paged && q->offset)
@@ -686,24 +691,152 @@ kinds_of(const struct hq_search *q, unsigned *bits, struct hq_err *e)
 	return 0;
 }
 
-/* --near without words, find: the closest few, closest first. */
-struct kept {
-	struct hit h;
-	char *id, *title;
+/* A row to show, read by its rowid: its kind, id, time and title, and
+ * with words its snippet (its score is the list's: bm25() here would
+ * count each word's rows again for every row). */
+struct detail {
+	sqlite3_stmt *st;
+	int fts;
 };
 
 static int
-cmp_kept(const void *a, const void *b)
+detail_open(sqlite3 *db, struct detail *d, const char *fts, struct hq_err *e)
+{
+	d->fts = fts != NULL;
+	if (sqlite3_prepare_v2(db, fts ? "SELECT kind, ref, time, title,"
+	    " snippet(search_text, 1, '[', ']', '…', 10), NULL FROM search_text"
+	    " WHERE search_text MATCH ?1 AND rowid = ?2" :
+	    "SELECT kind, ref, time, title, NULL, NULL FROM search_text WHERE"
+	    " rowid = ?2", -1, &d->st, NULL) != SQLITE_OK)
+		return sql_fail(db, e);
+	if (fts)
+		sqlite3_bind_text(d->st, 1, fts, -1, SQLITE_STATIC);
+	return 0;
+}
+
+/* The row of rowid into h (its strings the statement's, good until the
+ * next call): 1, 0 when there is none, -1. */
+static int
+detail_get(sqlite3 *db, struct detail *d, int64_t rowid, struct hit *h,
+    struct hq_err *e)
+{
+	int step;
+
+	sqlite3_reset(d->st);
+	sqlite3_bind_int64(d->st, 2, rowid);
+	if ((step = sqlite3_step(d->st)) == SQLITE_DONE)
+		return 0;
+	if (step != SQLITE_ROW)
+		return sql_fail(db, e);
+	*h = (struct hit){
+		.kind = (const char *)sqlite3_column_text(d->st, 0),
+		.id = (const char *)sqlite3_column_text(d->st, 1),
+		.time = sqlite3_column_type(d->st, 2) == SQLITE_NULL ? INT64_MIN :
+		    sqlite3_column_int64(d->st, 2),
+		.title = (const char *)sqlite3_column_text(d->st, 3),
+		.snippet = (const char *)sqlite3_column_text(d->st, 4),
+		.score = sqlite3_column_type(d->st, 5) == SQLITE_NULL ? NAN :
+		    sqlite3_column_double(d->st, 5),
+		.km = NAN,
+	};
+	return h->kind && h->id ? 1 : 0;
+}
+
+/* --near without words: the workouts near that pass --type, --from and
+ * --to and are not a recording that yields, in ns (bounded by the
+ * workouts near, never the points), newest first or closest first. */
+struct kept {
+	int64_t workout, time;
+	double km;
+};
+
+static int
+cmp_kept_time(const void *a, const void *b)
 {
 	const struct kept *x = a, *y = b;
 
-	return (x->h.km > y->h.km) - (x->h.km < y->h.km);
+	if (x->time != y->time)
+		return (x->time < y->time) - (x->time > y->time);
+	return (x->workout > y->workout) - (x->workout < y->workout);
+}
+
+static int
+cmp_kept_km(const void *a, const void *b)
+{
+	const struct kept *x = a, *y = b;
+
+	if (x->km != y->km)
+		return (x->km > y->km) - (x->km < y->km);
+	return cmp_kept_time(a, b);
+}
+
+static long
+near_only(sqlite3 *db, const struct hq_search *q, const struct near_set *ns,
+    struct hq_out *out, struct hq_err *e)
+{
+	sqlite3_stmt *w = NULL;
+	struct detail d = {0};
+	struct kept *k = hq_xcalloc(ns->n ? ns->n : 1, sizeof *k);
+	size_t n = 0, i, first, end;
+	long rows = -1;
+	int step;
+
+	if (sqlite3_prepare_v2(db, "SELECT start FROM workout AS w WHERE id = ?1"
+	    " AND (?2 IS NULL OR activity_type = ?2) AND start >= ?3 AND start"
+	    " < ?4 AND NOT EXISTS (SELECT 1 FROM workout_same WHERE workout_id ="
+	    " w.id)", -1, &w, NULL) != SQLITE_OK) {
+		sql_fail(db, e);
+		goto done;
+	}
+	for (i = 0; i < ns->n; i++) {
+		sqlite3_reset(w);
+		sqlite3_bind_int64(w, 1, ns->v[i].workout);
+		if (q->type)
+			sqlite3_bind_text(w, 2, q->type, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(w, 3, q->from);
+		sqlite3_bind_int64(w, 4, q->to);
+		if ((step = sqlite3_step(w)) == SQLITE_ROW)
+			k[n++] = (struct kept){ ns->v[i].workout,
+			    sqlite3_column_int64(w, 0), ns->v[i].km };
+		else if (step != SQLITE_DONE) {
+			sql_fail(db, e);
+			goto done;
+		}
+	}
+	if (!out) {
+		rows = (long)n;
+		goto done;
+	}
+	qsort(k, n, sizeof *k, q->find ? cmp_kept_km : cmp_kept_time);
+	first = q->find ? 0 : (size_t)q->offset;
+	end = q->find ? HQ_SEARCH_FIND_ROWS : q->limit ? first + (size_t)q->limit : n;
+	if (detail_open(db, &d, NULL, e))
+		goto done;
+	rows = 0;
+	for (i = first; i < n && i < end; i++) {
+		struct hit h;
+		int got = detail_get(db, &d, k[i].workout * 8 + 1, &h, e);
+		if (got < 0) {
+			rows = -1;
+			goto done;
+		}
+		if (!got)
+			continue;
+		h.km = k[i].km;
+		hq_out_row(out, near_cols, &h);
+		rows++;
+	}
+done:
+	sqlite3_finalize(d.st);
+	sqlite3_finalize(w);
+	free(k);
+	return rows;
 }
 
 /*
  * Every match, in order, to out (NULL: counted only): the rows written.
- * Without --near SQLite pages; with it the rows are those of the
- * workouts near, and the paging is here.
+ * Without --near SQLite pages; with words and --near the matches are
+ * those of the workouts near, and the paging is here.
  */
 static long
 run(struct hq_store *s, const struct hq_search *q, struct hq_out *out,
@@ -711,12 +844,11 @@ run(struct hq_store *s, const struct hq_search *q, struct hq_out *out,
 {
 	sqlite3 *db = hq_store_db(s);
 	struct near_set ns = {0};
-	struct kept *keep = NULL;
-	size_t nkeep = 0;
+	struct detail d = {0};
 	sqlite3_stmt *st = NULL;
 	char *fts = NULL;
 	unsigned bits;
-	int find = q->find && out, closest = find && q->near && !q->text;
+	int find = q->find && out != NULL;
 	long n = -1, seen = 0, want = find ? HQ_SEARCH_FIND_ROWS : out ? q->limit : 0;
 	double best = NAN;
 	int step;
@@ -726,78 +858,65 @@ run(struct hq_store *s, const struct hq_search *q, struct hq_out *out,
 		return -1;
 	if (q->near && near_collect(db, q, &ns, e))
 		goto done;
-	if (!(st = prepare(db, &(struct hq_search){ .from = q->from, .to = q->to,
-	    .type = q->type, .near = q->near, .find = find, .limit = q->limit,
-	    .offset = q->offset }, fts, bits, !q->near && !find && out, out != NULL,
-	    e)))
-		goto done;
 	if (out)
 		hq_out_fit_cols(out, q->near ? near_cols : hit_cols);
+	if (q->near && !fts) {
+		struct hq_search qq = *q;
+		qq.find = find;
+		n = near_only(db, &qq, &ns, out, e);
+		goto done;
+	}
+	if (!(st = prepare(db, &(struct hq_search){ .from = q->from, .to = q->to,
+	    .type = q->type, .find = find, .limit = q->limit,
+	    .offset = q->offset }, fts, bits, !q->near && !find && out, e)) ||
+	    (out && detail_open(db, &d, fts, e)))
+		goto done;
 	n = 0;
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-		struct hit h = {
-			.kind = (const char *)sqlite3_column_text(st, 0),
-			.id = (const char *)sqlite3_column_text(st, 1),
-			.time = sqlite3_column_type(st, 2) == SQLITE_NULL ? INT64_MIN :
-			    sqlite3_column_int64(st, 2),
-			.title = (const char *)sqlite3_column_text(st, 3),
-			.snippet = (const char *)sqlite3_column_text(st, 4),
-			.score = sqlite3_column_type(st, 5) == SQLITE_NULL ? NAN :
-			    sqlite3_column_double(st, 5),
-			.km = NAN,
-		};
-		if (!h.kind || !h.id)
-			continue;
+		int64_t rowid = sqlite3_column_int64(st, 0);
+		double km = NAN;
+		struct hit h;
+		int got;
+
 		if (q->near) {
-			struct near_hit key = { strtoll(h.id, NULL, 10), 0 };
+			struct near_hit key = { rowid / 8, 0 };
 			const struct near_hit *nh = bsearch(&key, ns.v, ns.n,
 			    sizeof *ns.v, cmp_hit_id);
 			if (!nh)
 				continue;
-			h.km = nh->km;
-			if (closest) {
-				keep = hq_xrealloc(keep, (nkeep + 1) * sizeof *keep);
-				keep[nkeep].h = h;
-				keep[nkeep].id = hq_xstrdup(h.id);
-				keep[nkeep++].title = h.title ? hq_xstrdup(h.title) : NULL;
-				continue;
-			}
+			km = nh->km;
 			if (!find && seen++ < q->offset)
 				continue;
 		}
 		/* find: the strong matches, at least half the best's score */
 		if (find) {
+			double score = sqlite3_column_double(st, 1);
 			if (isnan(best))
-				best = h.score;
-			else if (!(h.score >= best / 2))
+				best = score;
+			else if (!(score >= best / 2))
 				break;
 		}
-		if (out)
+		if (out) {
+			if ((got = detail_get(db, &d, rowid, &h, e)) < 0) {
+				n = -1;
+				goto done;
+			}
+			if (!got)
+				continue;
+			h.km = km;
+			if (fts)
+				h.score = sqlite3_column_double(st, 1);
 			hq_out_row(out, q->near ? near_cols : hit_cols, &h);
+		}
 		if (++n == want)
 			break;
 	}
 	if (step != SQLITE_ROW && step != SQLITE_DONE) {
 		sql_fail(db, e);
 		n = -1;
-		goto done;
-	}
-	if (closest) {
-		qsort(keep, nkeep, sizeof *keep, cmp_kept);
-		for (size_t i = 0; i < nkeep && n < HQ_SEARCH_FIND_ROWS; i++, n++) {
-			keep[i].h.id = keep[i].id;
-			keep[i].h.title = keep[i].title;
-			keep[i].h.kind = "workout";
-			keep[i].h.snippet = NULL;
-			hq_out_row(out, near_cols, &keep[i].h);
-		}
 	}
 done:
-	for (size_t i = 0; i < nkeep; i++) {
-		free(keep[i].id);
-		free(keep[i].title);
-	}
-	free(keep);
+	sqlite3_finalize(d.st);
 	sqlite3_finalize(st);
 	free(ns.v);
 	free(fts);

@@ -18,11 +18,15 @@
 
 /*
  * hq-query search's indexes brought up to what the store holds (run by
- * migration 13 and by every import, hq_store_search_fill): the rows the
- * index lacks added, the ones whose row is gone or was superseded
- * removed. Each kind's rowids are id * 8 + kind, so "has it" is a rowid
- * lookup. Workouts: their type, sub-sport and the metadata that are words
- * (indoor or outdoor, brand, name, notes), the device and the app;
+ * migration 13 and by every import, hq_store_search_fill): the rows past
+ * search_mark's ids added (each kind's rowids are id * 8 + kind, so "has
+ * it" is a rowid lookup), superseded lab results removed, the marks
+ * moved on (the routes' boxes and their mark are search_index.c's,
+ * which reads the points in order). Workouts, routes and records are never deleted, and an
+ * import reads only the ids it added: its cost does not grow with the
+ * store (make bench). Workouts: their type, sub-sport and the metadata
+ * that are words (indoor or outdoor, brand, name, notes), the device and
+ * the app;
  * labs: the test, its name as written, LOINC, text, flag (high or low:
  * the lab's, else from the reference range), the lab; records: the FHIR
  * resource's display strings, texts, notes and names, dated by the
@@ -30,12 +34,8 @@
  * from UTC-12 to UTC+11), else when Apple received it.
  */
 #define SEARCH_FILL \
-	"DELETE FROM search_text WHERE rowid IN (SELECT s.rowid FROM" \
-	"  search_text AS s WHERE (s.kind = 'workout' AND NOT EXISTS (SELECT 1" \
-	"  FROM workout WHERE id = s.ref)) OR (s.kind = 'lab' AND NOT EXISTS" \
-	"  (SELECT 1 FROM lab_result WHERE id = s.ref AND superseded_by IS" \
-	"  NULL)) OR (s.kind = 'record' AND NOT EXISTS (SELECT 1 FROM" \
-	"  clinical_record WHERE id = s.ref)));" \
+	"DELETE FROM search_text WHERE rowid IN (SELECT id * 8 + 2 FROM" \
+	"  lab_result WHERE superseded_by IS NOT NULL);" \
 	"INSERT INTO search_text(rowid, title, body, kind, ref, time)" \
 	"  SELECT w.id * 8 + 1, replace(coalesce(c.name, w.activity_type), '_', ' ')" \
 	"  || coalesce(' ' || (SELECT value FROM workout_meta WHERE" \
@@ -48,7 +48,8 @@
 	"  FROM workout AS w LEFT JOIN catalog AS c ON c.identifier =" \
 	"  w.activity_type LEFT JOIN device AS d ON d.id = w.device_id" \
 	"  LEFT JOIN source AS src ON src.id = w.source_id" \
-	"  WHERE NOT EXISTS (SELECT 1 FROM search_text WHERE rowid = w.id * 8 + 1);" \
+	"  WHERE w.id > (SELECT last FROM search_mark WHERE kind = 'workout')" \
+	"  AND NOT EXISTS (SELECT 1 FROM search_text WHERE rowid = w.id * 8 + 1);" \
 	"INSERT INTO search_text(rowid, title, body, kind, ref, time)" \
 	"  SELECT l.id * 8 + 2, replace(l.test, '_', ' '), l.name || ' ' ||" \
 	"  l.loinc || ' ' || l.text || ' ' || CASE WHEN l.lab_flag IN ('H', 'HH')" \
@@ -57,7 +58,8 @@
 	"  THEN 'low' ELSE l.lab_flag END || ' ' || l.status ||" \
 	"  ' ' || r.source," \
 	"  'lab', l.id, l.time FROM lab_result AS l JOIN report AS r ON r.id =" \
-	"  l.report_id WHERE l.superseded_by IS NULL AND NOT EXISTS (SELECT 1" \
+	"  l.report_id WHERE l.id > (SELECT last FROM search_mark WHERE kind =" \
+	"  'lab') AND l.superseded_by IS NULL AND NOT EXISTS (SELECT 1" \
 	"  FROM search_text WHERE rowid = l.id * 8 + 2);" \
 	"INSERT INTO search_text(rowid, title, body, kind, ref, time)" \
 	"  SELECT r.id * 8 + 3, coalesce(CASE WHEN json_valid(r.resource) THEN" \
@@ -83,16 +85,14 @@
 	"  json_extract(r.resource, '$.effectivePeriod.start')," \
 	"  json_extract(r.resource, '$.period.start')) END AS d)), r.received)" \
 	"  FROM clinical_record AS r LEFT JOIN source AS src ON src.id =" \
-	"  r.source_id WHERE NOT EXISTS (SELECT 1 FROM search_text WHERE" \
+	"  r.source_id WHERE r.id > (SELECT last FROM search_mark WHERE kind =" \
+	"  'record') AND NOT EXISTS (SELECT 1 FROM search_text WHERE" \
 	"  rowid = r.id * 8 + 3);" \
-	"DELETE FROM route_box WHERE route_id NOT IN (SELECT id FROM route);" \
-	"INSERT INTO route_box(id, lat_lo, lat_hi, lon_lo, lon_hi, route_id," \
-	"  seq_lo, seq_hi) SELECT p.route_id * 1048576 + p.seq / 64, min(p.lat)," \
-	"  max(p.lat), min(p.lon), max(p.lon), p.route_id, min(p.seq)," \
-	"  max(p.seq) FROM route AS r JOIN route_point AS p ON p.route_id =" \
-	"  r.id WHERE NOT EXISTS (SELECT 1 FROM route_box WHERE id =" \
-	"  r.id * 1048576 + (SELECT min(seq) FROM route_point WHERE route_id =" \
-	"  r.id) / 64) GROUP BY p.route_id, p.seq / 64;"
+	"UPDATE search_mark SET last = CASE kind" \
+	"  WHEN 'workout' THEN (SELECT coalesce(max(id), 0) FROM workout)" \
+	"  WHEN 'lab' THEN (SELECT coalesce(max(id), 0) FROM lab_result)" \
+	"  WHEN 'record' THEN (SELECT coalesce(max(id), 0) FROM clinical_record)" \
+	"  ELSE last END;"
 
 const char *
 hq_store_search_fill(void)
@@ -658,7 +658,9 @@ static const char *const migrations[] = {
 	 * result and clinical record (rowid = id * 8 + kind: 1 workout, 2
 	 * lab, 3 record; case and accents folded, English stems); route_box,
 	 * an R*Tree of each route's segments of 64 points (id = route id *
-	 * 2^20 + segment), their bounding boxes in degrees. Built here from
+	 * 2^20 + segment), their bounding boxes in degrees; search_mark, the
+ * last id of each table indexed (rows are never deleted, so an import
+ * indexes the ids past it). Built here from
 	 * what the store holds, kept by every import (SEARCH_FILL), left out
 	 * of the archive and built again at a restore (HACKING.md). */
 	"CREATE VIRTUAL TABLE IF NOT EXISTS search_text USING fts5(title,"
@@ -666,6 +668,12 @@ static const char *const migrations[] = {
 	"  tokenize = 'porter unicode61 remove_diacritics 2');"
 	"CREATE VIRTUAL TABLE IF NOT EXISTS route_box USING rtree(id,"
 	"  lat_lo, lat_hi, lon_lo, lon_hi, +route_id, +seq_lo, +seq_hi);"
+	"CREATE TABLE IF NOT EXISTS search_mark ("
+	"  kind TEXT PRIMARY KEY,"
+	"  last INTEGER NOT NULL"
+	");"
+	"INSERT OR IGNORE INTO search_mark VALUES ('workout', 0), ('lab', 0),"
+	"  ('record', 0), ('route', 0);"
 	SEARCH_FILL,
 };
 

@@ -1,10 +1,11 @@
 /*
  * search_index — hq-query search's indexes brought up to the store's rows
- * (store.h, hq_store_search_refresh): the SQL of migration 13 (workouts,
- * labs, clinical records, route boxes; schema.c), then the kinds a
- * program's table names: hq's metrics (the catalog, in this binary) and
+ * (store.h, hq_store_search_refresh): the routes' boxes, read in one pass
+ * over their points; the SQL of migration 13 (workouts, labs, clinical
+ * records; schema.c); then the kinds a program's table names: hq's metrics (the catalog, in this binary) and
  * the store's sources, few enough to write again every time.
  */
+#include <stdint.h>
 #include <stdio.h>
 
 #include "hq/catalog.h"
@@ -47,9 +48,89 @@ done:
 	return rc;
 }
 
+/* One box of a route's points, growing. */
+struct box {
+	int64_t route, seg, lo, hi;
+	double lat_lo, lat_hi, lon_lo, lon_hi;
+	int n;
+};
+
+static int
+box_put(sqlite3_stmt *ins, const struct box *b)
+{
+	sqlite3_bind_int64(ins, 1, b->route * 1048576 + b->seg);
+	sqlite3_bind_double(ins, 2, b->lat_lo);
+	sqlite3_bind_double(ins, 3, b->lat_hi);
+	sqlite3_bind_double(ins, 4, b->lon_lo);
+	sqlite3_bind_double(ins, 5, b->lon_hi);
+	sqlite3_bind_int64(ins, 6, b->route);
+	sqlite3_bind_int64(ins, 7, b->lo);
+	sqlite3_bind_int64(ins, 8, b->hi);
+	if (sqlite3_step(ins) != SQLITE_DONE)
+		return -1;
+	sqlite3_reset(ins);
+	return 0;
+}
+
+/*
+ * The R*Tree's boxes of the routes past the mark: the points read once,
+ * in the order of route_point's key, each run of seq / 64 one box (id =
+ * route id * 2^20 + seq / 64). In SQL, GROUP BY seq / 64 sorted every
+ * point first: 3.9 s of a 14 s import of 900,000 points (make bench).
+ */
+static int
+route_boxes(sqlite3 *db, struct hq_err *e)
+{
+	sqlite3_stmt *pts = NULL, *ins = NULL;
+	struct box b = { .route = -1 };
+	int rc = -1, step;
+
+	if (sqlite3_prepare_v2(db, "SELECT route_id, seq, lat, lon FROM"
+	    " route_point WHERE route_id > (SELECT last FROM search_mark WHERE"
+	    " kind = 'route') ORDER BY route_id, seq", -1, &pts, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO route_box(id, lat_lo,"
+	    " lat_hi, lon_lo, lon_hi, route_id, seq_lo, seq_hi) VALUES (?1, ?2,"
+	    " ?3, ?4, ?5, ?6, ?7, ?8)", -1, &ins, NULL) != SQLITE_OK)
+		goto done;
+	while ((step = sqlite3_step(pts)) == SQLITE_ROW) {
+		int64_t r = sqlite3_column_int64(pts, 0), seq = sqlite3_column_int64(pts, 1);
+		double lat = sqlite3_column_double(pts, 2), lon = sqlite3_column_double(pts, 3);
+
+		if (b.n && (r != b.route || seq / 64 != b.seg)) {
+			if (box_put(ins, &b))
+				goto done;
+			b.n = 0;
+		}
+		if (!b.n) {
+			b = (struct box){ r, seq / 64, seq, seq, lat, lat, lon, lon, 0 };
+		} else {
+			b.hi = seq;
+			b.lat_lo = lat < b.lat_lo ? lat : b.lat_lo;
+			b.lat_hi = lat > b.lat_hi ? lat : b.lat_hi;
+			b.lon_lo = lon < b.lon_lo ? lon : b.lon_lo;
+			b.lon_hi = lon > b.lon_hi ? lon : b.lon_hi;
+		}
+		b.n++;
+	}
+	if (step != SQLITE_DONE || (b.n && box_put(ins, &b)) ||
+	    sqlite3_exec(db, "UPDATE search_mark SET last = (SELECT"
+	    " coalesce(max(id), 0) FROM route) WHERE kind = 'route'", NULL, NULL,
+	    NULL) != SQLITE_OK)
+		goto done;
+	rc = 0;
+done:
+	if (rc)
+		hq_err_set(e, "search's route boxes: %s", sqlite3_errmsg(db));
+	sqlite3_finalize(pts);
+	sqlite3_finalize(ins);
+	return rc;
+}
+
 int
 hq_store_search_refresh(sqlite3 *db, struct hq_err *e)
 {
+	if (route_boxes(db, e))
+		return -1;
 	if (sqlite3_exec(db, hq_store_search_fill(), NULL, NULL, NULL) != SQLITE_OK) {
 		hq_err_set(e, "search's index: %s", sqlite3_errmsg(db));
 		return -1;
