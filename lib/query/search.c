@@ -371,6 +371,8 @@ fail:
 
 /* ---- places: the workouts whose route passes near ------------------------- */
 
+/* A workout near; km < 0: within the radius, its closest approach not
+ * measured yet (near_exact). */
 struct near_hit {
 	int64_t workout;
 	double km;
@@ -379,30 +381,18 @@ struct near_hit {
 struct near_set {
 	struct near_hit *v;
 	size_t n, cap;
+	/* the circle's bounding boxes: one, or two across the antimeridian */
+	double box[2][4];
+	int nbox;
 };
 
 static void
 near_add(struct near_set *ns, int64_t workout, double km)
 {
-	if (ns->n && ns->v[ns->n - 1].workout == workout) {
-		if (km < ns->v[ns->n - 1].km)
-			ns->v[ns->n - 1].km = km;
-		return;
-	}
 	if (ns->n == ns->cap)
 		ns->v = hq_xrealloc(ns->v, (ns->cap = ns->cap ? 2 * ns->cap : 64) *
 		    sizeof *ns->v);
 	ns->v[ns->n++] = (struct near_hit){ workout, km };
-}
-
-static int
-cmp_hit(const void *a, const void *b)
-{
-	const struct near_hit *x = a, *y = b;
-
-	if (x->workout != y->workout)
-		return (x->workout > y->workout) - (x->workout < y->workout);
-	return (x->km > y->km) - (x->km < y->km);
 }
 
 static int
@@ -415,112 +405,259 @@ cmp_hit_id(const void *a, const void *b)
 
 static int sql_fail(sqlite3 *db, struct hq_err *e);
 
-/*
- * The candidate segments in one box of latitudes and longitudes, each
- * segment's points read for the closest; the workouts within km added
- * to ns. A point on the circle counts (a micrometre of slack: the
- * distance of a point placed on it, computed another way, may differ in
- * its last digit).
- */
-static int
-near_box(sqlite3 *db, const struct hq_search *q, double lat_lo, double lat_hi,
-    double lon_lo, double lon_hi, struct near_set *ns, struct hq_err *e)
-{
-	sqlite3_stmt *box = NULL, *pt = NULL;
-	int rc = -1, step;
-	int64_t cur = -1;
-	double best = INFINITY;
+/* A segment of a route whose box meets the circle's. */
+struct cand {
+	int64_t route, lo, hi;
+	double guess;          /* km to the box's middle: which to read first */
+	double lat_gap;        /* km of latitude between the box and the centre */
+};
 
-	if (sqlite3_prepare_v2(db, "SELECT r.workout_id, b.route_id, b.seq_lo,"
-	    " b.seq_hi FROM route_box AS b JOIN route AS r ON r.id = b.route_id"
-	    " WHERE b.lat_hi >= ?1 AND b.lat_lo <= ?2 AND b.lon_hi >= ?3 AND"
-	    " b.lon_lo <= ?4 ORDER BY r.workout_id", -1, &box, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db, "SELECT lat, lon FROM route_point WHERE"
-	    " route_id = ?1 AND seq BETWEEN ?2 AND ?3", -1, &pt, NULL) != SQLITE_OK) {
-		sql_fail(db, e);
-		goto done;
-	}
-	sqlite3_bind_double(box, 1, lat_lo);
-	sqlite3_bind_double(box, 2, lat_hi);
-	sqlite3_bind_double(box, 3, lon_lo);
-	sqlite3_bind_double(box, 4, lon_hi);
-	while ((step = sqlite3_step(box)) == SQLITE_ROW) {
-		int64_t w = sqlite3_column_int64(box, 0);
-		if (w != cur) {
-			if (cur >= 0 && best <= q->km + 1e-9)
-				near_add(ns, cur, best);
-			cur = w;
-			best = INFINITY;
-		}
-		sqlite3_bind_int64(pt, 1, sqlite3_column_int64(box, 1));
-		sqlite3_bind_int64(pt, 2, sqlite3_column_int64(box, 2));
-		sqlite3_bind_int64(pt, 3, sqlite3_column_int64(box, 3));
-		while ((step = sqlite3_step(pt)) == SQLITE_ROW) {
-			double d = hq_geo_distance(HQ_SEARCH_EARTH_R / 1000, q->lat,
-			    q->lon, sqlite3_column_double(pt, 0),
-			    sqlite3_column_double(pt, 1));
-			if (d < best)
-				best = d;
-		}
-		sqlite3_reset(pt);
-		if (step != SQLITE_DONE) {
-			sql_fail(db, e);
-			goto done;
-		}
-	}
-	if (step != SQLITE_DONE) {
-		sql_fail(db, e);
-		goto done;
-	}
-	if (cur >= 0 && best <= q->km + 1e-9)
-		near_add(ns, cur, best);
-	rc = 0;
-done:
-	sqlite3_finalize(box);
-	sqlite3_finalize(pt);
-	return rc;
+/* The great-circle distance is at least the latitudes' difference. */
+static double
+lat_gap(const struct hq_search *q, double lat_lo, double lat_hi)
+{
+	double g = q->lat < lat_lo ? lat_lo - q->lat : q->lat > lat_hi ?
+	    q->lat - lat_hi : 0;
+
+	/* a hair less: a bound, never above the exact distance */
+	return g * M_PI / 180 * (HQ_SEARCH_EARTH_R / 1000) * (1 - 1e-9);
+}
+
+static int
+cmp_cand(const void *a, const void *b)
+{
+	const struct cand *x = a, *y = b;
+
+	return (x->guess > y->guess) - (x->guess < y->guess);
+}
+
+static double
+km_to(const struct hq_search *q, double lat, double lon)
+{
+	return hq_geo_distance(HQ_SEARCH_EARTH_R / 1000, q->lat, q->lon, lat, lon);
 }
 
 /*
- * The circle's bounding box: latitudes lat ± d (d the angle the radius
+ * The closest point of the segments c[0..n) (exact), or the first point
+ * found within the radius (!exact: whether the workout is in), the
+ * segments nearest their middle first. A point on the circle counts (a
+ * micrometre of slack: the distance of a point placed on it, computed
+ * another way, may differ in its last digit). INFINITY: none within.
+ */
+static int
+settle(sqlite3 *db, sqlite3_stmt *pt, const struct hq_search *q,
+    struct cand *c, size_t n, int exact, double *best, struct hq_err *e)
+{
+	int step;
+
+	*best = INFINITY;
+	qsort(c, n, sizeof *c, cmp_cand);
+	for (size_t i = 0; i < n; i++) {
+		/* no point of a box is nearer than its latitudes are */
+		if (c[i].lat_gap > *best)
+			continue;
+		sqlite3_reset(pt);
+		sqlite3_bind_int64(pt, 1, c[i].route);
+		sqlite3_bind_int64(pt, 2, c[i].lo);
+		sqlite3_bind_int64(pt, 3, c[i].hi);
+		while ((step = sqlite3_step(pt)) == SQLITE_ROW) {
+			double d = km_to(q, sqlite3_column_double(pt, 0),
+			    sqlite3_column_double(pt, 1));
+			if (d < *best)
+				*best = d;
+			if (!exact && *best <= q->km + 1e-9)
+				return 0;
+		}
+		if (step != SQLITE_DONE)
+			return sql_fail(db, e);
+	}
+	if (*best > q->km + 1e-9)
+		*best = INFINITY;
+	return 0;
+}
+
+/*
+ * The circle's bounding boxes: latitudes lat ± d (d the angle the radius
  * spans), and longitudes lon ± asin(sin d / cos lat), the widest the
  * circle reaches; every longitude when the circle holds a pole; two
  * boxes when it crosses the antimeridian. A hair wider than exact, so
  * that rounding never leaves out a point on the circle (the R*Tree's
  * boxes are rounded outward; the exact distance decides).
  */
-static int
-near_collect(sqlite3 *db, const struct hq_search *q, struct near_set *ns,
-    struct hq_err *e)
+static void
+near_bounds(const struct hq_search *q, struct near_set *ns)
 {
 	const double deg = 180 / M_PI;
 	double d = q->km / (HQ_SEARCH_EARTH_R / 1000) * (1 + 1e-9) + 1e-12;
 	double lat_lo = q->lat - d * deg, lat_hi = q->lat + d * deg;
 	double dlon, lo, hi;
-	size_t i, k;
 
+	ns->nbox = 0;
 	if (lat_lo <= -90 || lat_hi >= 90 || sin(d) >= cos(q->lat / deg)) {
-		if (near_box(db, q, lat_lo, lat_hi, -180, 180, ns, e))
-			return -1;
-	} else {
-		dlon = asin(sin(d) / cos(q->lat / deg)) * deg + 1e-9;
-		lo = q->lon - dlon;
-		hi = q->lon + dlon;
-		if (near_box(db, q, lat_lo, lat_hi, lo < -180 ? -180 : lo,
-		    hi > 180 ? 180 : hi, ns, e) ||
-		    (lo < -180 && near_box(db, q, lat_lo, lat_hi, lo + 360, 180,
-		    ns, e)) ||
-		    (hi > 180 && near_box(db, q, lat_lo, lat_hi, -180, hi - 360,
-		    ns, e)))
-			return -1;
+		memcpy(ns->box[ns->nbox++], (double[]){ lat_lo, lat_hi, -180, 180 },
+		    sizeof ns->box[0]);
+		return;
 	}
-	/* two boxes may name one workout: its closest */
-	qsort(ns->v, ns->n, sizeof *ns->v, cmp_hit);
-	for (i = k = 0; i < ns->n; i++)
-		if (k == 0 || ns->v[k - 1].workout != ns->v[i].workout)
-			ns->v[k++] = ns->v[i];
-	ns->n = k;
+	dlon = asin(sin(d) / cos(q->lat / deg)) * deg + 1e-9;
+	lo = q->lon - dlon;
+	hi = q->lon + dlon;
+	memcpy(ns->box[ns->nbox++], (double[]){ lat_lo, lat_hi, lo < -180 ? -180 :
+	    lo, hi > 180 ? 180 : hi }, sizeof ns->box[0]);
+	if (lo < -180)
+		memcpy(ns->box[ns->nbox++], (double[]){ lat_lo, lat_hi, lo + 360, 180 },
+		    sizeof ns->box[0]);
+	if (hi > 180)
+		memcpy(ns->box[ns->nbox++], (double[]){ lat_lo, lat_hi, -180, hi - 360 },
+		    sizeof ns->box[0]);
+}
+
+static int
+meets(const struct near_set *ns, double lat_lo, double lat_hi, double lon_lo,
+    double lon_hi)
+{
+	for (int i = 0; i < ns->nbox; i++)
+		if (lat_hi >= ns->box[i][0] && lat_lo <= ns->box[i][1] &&
+		    lon_hi >= ns->box[i][2] && lon_lo <= ns->box[i][3])
+			return 1;
 	return 0;
+}
+
+/*
+ * The workouts within the radius into ns, sorted by id: the R*Tree's
+ * segments in the circle's boxes, a workout's read together (its
+ * segments are few: held, never its points); exact: each one's closest
+ * approach, else only whether it is in (near_exact measures the rows
+ * shown).
+ */
+static int
+near_collect(sqlite3 *db, const struct hq_search *q, struct near_set *ns,
+    int exact, struct hq_err *e)
+{
+	sqlite3_stmt *box = NULL, *pt = NULL;
+	struct cand *c = NULL;
+	size_t nc = 0, cap = 0, i, k;
+	int rc = -1, step;
+
+	near_bounds(q, ns);
+	if (sqlite3_prepare_v2(db, "SELECT r.workout_id, b.route_id, b.seq_lo,"
+	    " b.seq_hi, b.lat_lo, b.lat_hi, b.lon_lo, b.lon_hi FROM route_box AS b"
+	    " JOIN route AS r ON r.id = b.route_id WHERE b.lat_hi >= ?1 AND"
+	    " b.lat_lo <= ?2 AND b.lon_hi >= ?3 AND b.lon_lo <= ?4 ORDER BY"
+	    " r.workout_id", -1, &box, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "SELECT lat, lon FROM route_point WHERE"
+	    " route_id = ?1 AND seq BETWEEN ?2 AND ?3", -1, &pt, NULL) != SQLITE_OK) {
+		sql_fail(db, e);
+		goto done;
+	}
+	for (int x = 0; x < ns->nbox; x++) {
+		int64_t cur = -1;
+		double best;
+		for (int j = 0; j < 4; j++)
+			sqlite3_bind_double(box, j + 1, ns->box[x][j]);
+		for (;;) {
+			step = sqlite3_step(box);
+			if (step != SQLITE_ROW && step != SQLITE_DONE) {
+				sql_fail(db, e);
+				goto done;
+			}
+			if (nc && (step == SQLITE_DONE ||
+			    sqlite3_column_int64(box, 0) != cur)) {
+				if (settle(db, pt, q, c, nc, exact, &best, e))
+					goto done;
+				if (best < INFINITY)
+					near_add(ns, cur, exact ? best : -1);
+				nc = 0;
+			}
+			if (step == SQLITE_DONE)
+				break;
+			cur = sqlite3_column_int64(box, 0);
+			if (nc == cap)
+				c = hq_xrealloc(c, (cap = cap ? 2 * cap : 64) * sizeof *c);
+			c[nc++] = (struct cand){ sqlite3_column_int64(box, 1),
+			    sqlite3_column_int64(box, 2), sqlite3_column_int64(box, 3),
+			    km_to(q, (sqlite3_column_double(box, 4) +
+			    sqlite3_column_double(box, 5)) / 2,
+			    (sqlite3_column_double(box, 6) +
+			    sqlite3_column_double(box, 7)) / 2),
+			    lat_gap(q, sqlite3_column_double(box, 4),
+			    sqlite3_column_double(box, 5)) };
+		}
+		sqlite3_reset(box);
+	}
+	/* two boxes may name one workout: once, its closest */
+	qsort(ns->v, ns->n, sizeof *ns->v, cmp_hit_id);
+	for (i = k = 0; i < ns->n; i++)
+		if (k && ns->v[k - 1].workout == ns->v[i].workout) {
+			if (ns->v[i].km < ns->v[k - 1].km)
+				ns->v[k - 1].km = ns->v[i].km;
+		} else {
+			ns->v[k++] = ns->v[i];
+		}
+	ns->n = k;
+	rc = 0;
+done:
+	free(c);
+	sqlite3_finalize(box);
+	sqlite3_finalize(pt);
+	return rc;
+}
+
+/* One workout's closest approach, from its routes' segments whose box
+ * meets the circle's (the closest point is within the radius, so in one
+ * of them), each route's boxes looked up by id. */
+static int
+near_exact(sqlite3 *db, const struct hq_search *q, const struct near_set *ns,
+    int64_t workout, double *km, struct hq_err *e)
+{
+	sqlite3_stmt *rt = NULL, *bx = NULL, *pt = NULL;
+	struct cand *c = NULL;
+	size_t nc = 0, cap = 0;
+	int rc = -1, step;
+
+	if (sqlite3_prepare_v2(db, "SELECT r.id, (SELECT min(seq) FROM route_point"
+	    " WHERE route_id = r.id) / 64, (SELECT max(seq) FROM route_point WHERE"
+	    " route_id = r.id) / 64 FROM route AS r WHERE r.workout_id = ?1", -1,
+	    &rt, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "SELECT lat_lo, lat_hi, lon_lo, lon_hi, seq_lo,"
+	    " seq_hi FROM route_box WHERE id = ?1", -1, &bx, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "SELECT lat, lon FROM route_point WHERE"
+	    " route_id = ?1 AND seq BETWEEN ?2 AND ?3", -1, &pt, NULL) != SQLITE_OK) {
+		sql_fail(db, e);
+		goto done;
+	}
+	sqlite3_bind_int64(rt, 1, workout);
+	while ((step = sqlite3_step(rt)) == SQLITE_ROW) {
+		int64_t r = sqlite3_column_int64(rt, 0);
+		for (int64_t k = sqlite3_column_int64(rt, 1);
+		    k <= sqlite3_column_int64(rt, 2); k++) {
+			sqlite3_reset(bx);
+			sqlite3_bind_int64(bx, 1, r * 1048576 + k);
+			if (sqlite3_step(bx) != SQLITE_ROW ||
+			    !meets(ns, sqlite3_column_double(bx, 0),
+			    sqlite3_column_double(bx, 1), sqlite3_column_double(bx, 2),
+			    sqlite3_column_double(bx, 3)))
+				continue;
+			if (nc == cap)
+				c = hq_xrealloc(c, (cap = cap ? 2 * cap : 64) * sizeof *c);
+			c[nc++] = (struct cand){ r, sqlite3_column_int64(bx, 4),
+			    sqlite3_column_int64(bx, 5), km_to(q,
+			    (sqlite3_column_double(bx, 0) + sqlite3_column_double(bx, 1)) / 2,
+			    (sqlite3_column_double(bx, 2) + sqlite3_column_double(bx, 3)) / 2),
+			    lat_gap(q, sqlite3_column_double(bx, 0),
+			    sqlite3_column_double(bx, 1)) };
+		}
+	}
+	if (step != SQLITE_DONE) {
+		sql_fail(db, e);
+		goto done;
+	}
+	rc = settle(db, pt, q, c, nc, 1, km, e);
+done:
+	free(c);
+	sqlite3_finalize(rt);
+	sqlite3_finalize(bx);
+	sqlite3_finalize(pt);
+	return rc;
 }
 
 /* ---- the rows -------------------------------------------------------------- */
@@ -823,6 +960,10 @@ near_only(sqlite3 *db, const struct hq_search *q, const struct near_set *ns,
 		if (!got)
 			continue;
 		h.km = k[i].km;
+		if (h.km < 0 && near_exact(db, q, ns, k[i].workout, &h.km, e)) {
+			rows = -1;
+			goto done;
+		}
 		hq_out_row(out, near_cols, &h);
 		rows++;
 	}
@@ -856,7 +997,11 @@ run(struct hq_store *s, const struct hq_search *q, struct hq_out *out,
 	if (kinds_of(q, &bits, e) ||
 	    (q->text && hq_search_compile(q->text, &fts, e)))
 		return -1;
-	if (q->near && near_collect(db, q, &ns, e))
+	/* the closest five, and every row shown, need every workout's
+	 * distance; a page or a count, whether each is in (and the distance
+	 * of the rows shown) */
+	if (q->near && near_collect(db, q, &ns, (find && !fts) || (out &&
+	    !q->limit && !find), e))
 		goto done;
 	if (out)
 		hq_out_fit_cols(out, q->near ? near_cols : hit_cols);
@@ -903,6 +1048,10 @@ run(struct hq_store *s, const struct hq_search *q, struct hq_out *out,
 			}
 			if (!got)
 				continue;
+			if (km < 0 && near_exact(db, q, &ns, rowid / 8, &km, e)) {
+				n = -1;
+				goto done;
+			}
 			h.km = km;
 			if (fts)
 				h.score = sqlite3_column_double(st, 1);
