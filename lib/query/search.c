@@ -749,6 +749,21 @@ static const struct hq_col near_cols[] = {
 	{ .key = NULL },
 };
 
+/* --near without words: no snippet or score in a table */
+static const struct hq_col near_plain_cols[] = {
+	{ HIT("kind", HQ_COL_STR, kind) },
+	{ HQ_COL_P("id", id_put), .in = HQ_COL_DATA },
+	{ HQ_COL_FN("id", id_text), .in = HQ_COL_TABLE, .fit = { .min_width = 6 } },
+	{ HQ_COL_FN("date", date_text), .in = HQ_COL_DATA },
+	{ HQ_COL_FN("date", date_short), .in = HQ_COL_TABLE, .fit = { .drop = 3 } },
+	{ HIT("title", HQ_COL_STR0, title), .fit = { .min_width = 12 } },
+	{ HIT("snippet", HQ_COL_STR0, snippet), .in = HQ_COL_DATA },
+	{ HIT("score", HQ_COL_NUM, score), .in = HQ_COL_DATA },
+	{ HIT("distance_km", HQ_COL_NUM, km), .in = HQ_COL_DATA },
+	{ HIT("distance_km", HQ_COL_SHORT, km), .in = HQ_COL_TABLE },
+	{ .key = NULL },
+};
+
 /*
  * The statement of the matches' rowids (and, for find, their scores): in
  * order, paged when paged. A kind is its rowid modulo 8 (schema.c), so
@@ -964,7 +979,7 @@ near_only(sqlite3 *db, const struct hq_search *q, const struct near_set *ns,
 			rows = -1;
 			goto done;
 		}
-		hq_out_row(out, near_cols, &h);
+		hq_out_row(out, near_plain_cols, &h);
 		rows++;
 	}
 done:
@@ -1004,7 +1019,8 @@ run(struct hq_store *s, const struct hq_search *q, struct hq_out *out,
 	    !q->limit && !find), e))
 		goto done;
 	if (out)
-		hq_out_fit_cols(out, q->near ? near_cols : hit_cols);
+		hq_out_fit_cols(out, q->near ? fts ? near_cols : near_plain_cols :
+		    hit_cols);
 	if (q->near && !fts) {
 		struct hq_search qq = *q;
 		qq.find = find;

@@ -43,7 +43,8 @@
 	"  group_concat(CASE WHEN m.key = 'HKIndoorWorkout' THEN CASE m.value" \
 	"  WHEN '1' THEN 'indoor' ELSE 'outdoor' END WHEN m.value GLOB" \
 	"  '[0-9+.-]*' THEN NULL ELSE m.value END, ' ') FROM workout_meta AS m" \
-	"  WHERE m.workout_id = w.id), '') || ' ' || coalesce(d.descr, '') ||" \
+	"  WHERE m.workout_id = w.id AND m.key <> 'HKTimeZone'), '') || ' ' ||" \
+	"  coalesce(d.descr, '') ||" \
 	"  ' ' || coalesce(src.name, ''), 'workout', w.id, w.start" \
 	"  FROM workout AS w LEFT JOIN catalog AS c ON c.identifier =" \
 	"  w.activity_type LEFT JOIN device AS d ON d.id = w.device_id" \
