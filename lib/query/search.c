@@ -721,46 +721,31 @@ date_short(const void *row, char *buf, size_t n)
 
 #define HIT(k, t, f) HQ_COL_AT(k, t, struct hit, f)
 
-static const struct hq_col hit_cols[] = {
-	{ HIT("kind", HQ_COL_STR, kind) },
-	{ HQ_COL_P("id", id_put), .in = HQ_COL_DATA },
-	{ HQ_COL_FN("id", id_text), .in = HQ_COL_TABLE, .fit = { .min_width = 6 } },
-	{ HQ_COL_FN("date", date_text), .in = HQ_COL_DATA },
-	{ HQ_COL_FN("date", date_short), .in = HQ_COL_TABLE, .fit = { .drop = 3 } },
-	{ HIT("title", HQ_COL_STR0, title), .fit = { .min_width = 12 } },
-	{ HIT("snippet", HQ_COL_STR0, snippet), .fit = { .drop = 1, .min_width = 16 } },
-	{ HIT("score", HQ_COL_NUM, score), .in = HQ_COL_DATA },
-	{ HIT("score", HQ_COL_SHORT, score), .in = HQ_COL_TABLE, .fit = { .drop = 2 } },
-	{ .key = NULL },
-};
+/* Every row's first columns, then its snippet and score (for a table:
+ * WORDS, or none, --near alone), then distance_km with --near. */
+#define HIT_COLS \
+	{ HIT("kind", HQ_COL_STR, kind) }, \
+	{ HQ_COL_P("id", id_put), .in = HQ_COL_DATA }, \
+	{ HQ_COL_FN("id", id_text), .in = HQ_COL_TABLE, .fit = { .min_width = 6 } }, \
+	{ HQ_COL_FN("date", date_text), .in = HQ_COL_DATA }, \
+	{ HQ_COL_FN("date", date_short), .in = HQ_COL_TABLE, .fit = { .drop = 3 } }, \
+	{ HIT("title", HQ_COL_STR0, title), .fit = { .min_width = 12 } }
+#define WORDS \
+	{ HIT("snippet", HQ_COL_STR0, snippet), .fit = { .drop = 1, .min_width = 16 } }, \
+	{ HIT("score", HQ_COL_NUM, score), .in = HQ_COL_DATA }, \
+	{ HIT("score", HQ_COL_SHORT, score), .in = HQ_COL_TABLE, .fit = { .drop = 2 } }
+#define DISTANCE \
+	{ HIT("distance_km", HQ_COL_NUM, km), .in = HQ_COL_DATA }, \
+	{ HIT("distance_km", HQ_COL_SHORT, km), .in = HQ_COL_TABLE }
 
-static const struct hq_col near_cols[] = {
-	{ HIT("kind", HQ_COL_STR, kind) },
-	{ HQ_COL_P("id", id_put), .in = HQ_COL_DATA },
-	{ HQ_COL_FN("id", id_text), .in = HQ_COL_TABLE, .fit = { .min_width = 6 } },
-	{ HQ_COL_FN("date", date_text), .in = HQ_COL_DATA },
-	{ HQ_COL_FN("date", date_short), .in = HQ_COL_TABLE, .fit = { .drop = 3 } },
-	{ HIT("title", HQ_COL_STR0, title), .fit = { .min_width = 12 } },
-	{ HIT("snippet", HQ_COL_STR0, snippet), .fit = { .drop = 1, .min_width = 16 } },
-	{ HIT("score", HQ_COL_NUM, score), .in = HQ_COL_DATA },
-	{ HIT("score", HQ_COL_SHORT, score), .in = HQ_COL_TABLE, .fit = { .drop = 2 } },
-	{ HIT("distance_km", HQ_COL_NUM, km), .in = HQ_COL_DATA },
-	{ HIT("distance_km", HQ_COL_SHORT, km), .in = HQ_COL_TABLE },
-	{ .key = NULL },
-};
-
-/* --near without words: no snippet or score in a table */
+static const struct hq_col hit_cols[] = { HIT_COLS, WORDS, { .key = NULL } };
+static const struct hq_col near_cols[] = { HIT_COLS, WORDS, DISTANCE,
+    { .key = NULL } };
 static const struct hq_col near_plain_cols[] = {
-	{ HIT("kind", HQ_COL_STR, kind) },
-	{ HQ_COL_P("id", id_put), .in = HQ_COL_DATA },
-	{ HQ_COL_FN("id", id_text), .in = HQ_COL_TABLE, .fit = { .min_width = 6 } },
-	{ HQ_COL_FN("date", date_text), .in = HQ_COL_DATA },
-	{ HQ_COL_FN("date", date_short), .in = HQ_COL_TABLE, .fit = { .drop = 3 } },
-	{ HIT("title", HQ_COL_STR0, title), .fit = { .min_width = 12 } },
+	HIT_COLS,
 	{ HIT("snippet", HQ_COL_STR0, snippet), .in = HQ_COL_DATA },
 	{ HIT("score", HQ_COL_NUM, score), .in = HQ_COL_DATA },
-	{ HIT("distance_km", HQ_COL_NUM, km), .in = HQ_COL_DATA },
-	{ HIT("distance_km", HQ_COL_SHORT, km), .in = HQ_COL_TABLE },
+	DISTANCE,
 	{ .key = NULL },
 };
 
