@@ -13,7 +13,9 @@
 #     (an import of one sample then builds them all; the same import on
 #     the store itself, which builds nothing, is taken off);
 #   - their share of the store: the store VACUUMed into a file with and
-#     without the three tables.
+#     without the three tables;
+#   - with valgrind, each search's instructions (callgrind), which a busy
+#     machine does not change, beside hq-query --version's.
 set -eu
 . "$(dirname "$0")/lib.sh"
 DIR=$(mktemp -d "${TMPDIR:-/tmp}/hq-bench-search.XXXXXX")
@@ -149,3 +151,17 @@ awk -v b="$base" -v w="$words" -v l="$lee" -v f="$find" -v n="$near" -v p="$plac
 	printf "store %.1f MB, without the indexes %.1f MB: +%.1f %% (goal < 10 %%: %s)\n",
 	    full / 1e6, none / 1e6, 100 * r, r < 0.1 ? "met" : "MISSED"
 }'
+command -v valgrind >/dev/null || exit 0
+ir() {
+	valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null |
+	    sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
+}
+v=$(ir $Q --version)
+printf '%-52s %12s %6s\n' "instructions (callgrind)" "Ir" "ratio"
+for c in "--version" "search cholesterol --limit 20" "search Dr Lee --in records --limit 1" \
+    "search hypertension OR asthma --mode find" "search --near 47.62,-122.33,1" \
+    "search --near lake --count" "search running --near 37.80,-122.45,2 --limit 20"; do
+	# shellcheck disable=SC2086
+	n=$(ir $Q $c --format jsonl)
+	awk -v c="$c" -v n="$n" -v v="$v" 'BEGIN { printf "%-52s %12d %6.2f\n", c, n, n / v }'
+done
