@@ -11,13 +11,52 @@
 #include "hq/catalog.h"
 #include "hq/store.h"
 
-/* Metrics' rowids: the catalog's index * 8 + 4; sources': id * 8 + 5. */
+/* A digest of this binary's catalog (its names, FNV-1a) and the store's
+ * sources (their largest id): the marks under which they were indexed. */
+static int64_t
+catalog_mark(void)
+{
+	uint64_t h = 1469598103934665603u;
+
+	for (size_t i = 0; i < hq_catalog_count(); i++)
+		for (const char *p = hq_catalog_at(i)->name; ; p++) {
+			h = (h ^ (unsigned char)*p) * 1099511628211u;
+			if (!*p)
+				break;
+		}
+	return (int64_t)(h >> 1);
+}
+
+/* Whether the metrics and sources are indexed as they are now. */
+static int
+unchanged(sqlite3 *db, int64_t cat)
+{
+	sqlite3_stmt *st;
+	int same = 0;
+
+	if (sqlite3_prepare_v2(db, "SELECT (SELECT last FROM search_mark WHERE"
+	    " kind = 'metric') = ?1 AND (SELECT last FROM search_mark WHERE kind ="
+	    " 'source') = (SELECT coalesce(max(id), 0) FROM source)", -1, &st,
+	    NULL) != SQLITE_OK)
+		return 0;
+	sqlite3_bind_int64(st, 1, cat);
+	same = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) == 1;
+	sqlite3_finalize(st);
+	return same;
+}
+
+/* Metrics' rowids: the catalog's index * 8 + 4; sources': id * 8 + 5.
+ * Written again when the catalog or the sources changed (not at every
+ * import: FTS5 keeps deleted rows' markers until it merges). */
 static int
 metrics_sources(sqlite3 *db, struct hq_err *e)
 {
 	sqlite3_stmt *ins = NULL;
+	int64_t cat = catalog_mark();
 	int rc = -1;
 
+	if (unchanged(db, cat))
+		return 0;
 	if (sqlite3_exec(db, "DELETE FROM search_text WHERE kind IN ('metric',"
 	    " 'source');"
 	    "INSERT INTO search_text(rowid, title, body, kind, ref, time)"
@@ -40,6 +79,14 @@ metrics_sources(sqlite3 *db, struct hq_err *e)
 			goto done;
 		sqlite3_reset(ins);
 	}
+	sqlite3_finalize(ins);
+	if (sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO search_mark VALUES"
+	    " ('metric', ?1), ('source', (SELECT coalesce(max(id), 0) FROM"
+	    " source))", -1, &ins, NULL) != SQLITE_OK)
+		goto done;
+	sqlite3_bind_int64(ins, 1, cat);
+	if (sqlite3_step(ins) != SQLITE_DONE)
+		goto done;
 	rc = 0;
 done:
 	if (rc)
