@@ -65,6 +65,10 @@ steps = 10000/day
 sleep = 7h/night
 exercise_time = 150min/week
 weight = <= 72kg/week
+
+# a place on Alex's longer runs, for hq-query search --near (hq(7))
+[places]
+hilltop = 34.1340,-118.3000,0.3
 EOF
 
 # The demo's 60 days: the last week is W47 (Monday 2026-11-16 to Sunday

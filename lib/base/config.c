@@ -18,6 +18,7 @@ static const struct {
 } known[] = {
 	{ "", "tz" },
 	{ "goals", NULL },
+	{ "places", NULL },
 	{ "llm", "provider" }, { "llm", "model" }, { "llm", "base_url" },
 	{ "llm", "api_key_env" }, { "llm", "privacy" }, { "llm", "share" },
 	{ "query", "source_priority" }, { "query", "sleep_cutoff" },
