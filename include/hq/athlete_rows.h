@@ -1,6 +1,6 @@
 /*
  * athlete_rows — the athlete's figures beside hq-query's workout rows
- * (SPEC.md, "Athlete: load, fitness, zones, bests"): trimp, hrss,
+ * (hq-query(1), WORKOUTS): trimp, hrss,
  * edwards, np, if, tss, load, hr_minutes, hr_coverage_pct, z0_min ...
  * z5_min, elevation_gain_m for each workout (from the kept per-workout
  * figures where they are good, athlete.h's hq_athlete_reader), then the

@@ -89,7 +89,7 @@ const char *hq_catalog_suggest_known(const char *name,
 void hq_catalog_category(const char *type, const char *value, char *name,
     size_t n, int *code);
 
-/* What a category metric's rows measure (SPEC.md: category samples are
+/* What a category metric's rows measure (hq-query(1): category samples are
  * counted, not timed, unless the catalog says otherwise). The unit of its
  * rows: "min" when the catalog times it (mindful minutes; the raw sleep
  * analysis intervals, whose nights are the sleep metrics) — a sample is its

@@ -29,7 +29,7 @@
  * rewound, anything else is kept in memory up to HQ_CGMFILE_MAX_SPOOL
  * bytes. "LO"/"HI" (Libre's range is 40-500) are stored as 39 and 501.
  *
- * mmol/L converts with 18.016 (SPEC.md). A malformed line fails the whole
+ * mmol/L converts with 18.016 (hq-ingest(1)). A malformed line fails the whole
  * file with name:line; nothing is emitted after it, and the caller's
  * transaction makes the import all or nothing.
  */

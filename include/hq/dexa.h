@@ -1,5 +1,5 @@
 /*
- * dexa — DEXA body-composition scans: the fields SPEC.md names, with their
+ * dexa — DEXA body-composition scans: the fields hq-ingest(1) names, with their
  * aliases and canonical units, and the readers of hq's DEXA JSON and CSV.
  *
  * A field is whole-body (fat_mass, vat_mass, total_body_fat_pct, ...) or

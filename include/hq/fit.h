@@ -11,8 +11,7 @@
  * counters: the same whatever the file's size. Developer fields are
  * skipped by the sizes their definition gives and never held.
  *
- * The protocol as read here (../shared/reference/device-files.md, from
- * Garmin's FIT SDK and fitdecode):
+ * The protocol as read here (as Garmin's FIT SDK and fitdecode read it):
  * - the file header (12 or 14 bytes, ".FIT"; its CRC checked when the
  *   14-byte header stores one: 0 means "not computed") and the file CRC
  *   after the data (CRC-16/ARC over header and data) are checked;

@@ -1,5 +1,5 @@
 /* The athlete's settings (athlete.h): [athlete] in the config, flags, and
- * the defaults SPEC.md gives, from the store. */
+ * the defaults hq-report(1) gives (Training), from the store. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -376,7 +376,7 @@ hq_report_labs_trend(struct hq_store *s, const char *test, const char *unit,
 		lab_row(st, unit, &r, ubuf, sizeof ubuf);
 		r.method_changed = rows && *prev_method && *r.method &&
 		    strcmp(prev_method, r.method) != 0;
-		/* From the previous result whatever its method (SPEC: the
+		/* From the previous result whatever its method (hq-report(1): the
 		 * change is from the previous result; method_change says the
 		 * two are not the same measurement), so changes sum to the
 		 * last value less the first. */
@@ -471,7 +471,7 @@ hq_report_labs_flagged(struct hq_store *s, int64_t from, int64_t to,
 /* Reading: DEXA                                                        */
 
 /*
- * Precision (../shared/reference/health-analytics.md §5.1): lean mass CV
+ * Precision: lean mass CV
  * below 0.5 % (Hologic whitepaper); VAT CV about 5-15 % (Goldberg & Fung,
  * J Clin Densitom 2019), the lower end taken, so that a change called
  * beyond noise is beyond it even on the best scanner. A change between

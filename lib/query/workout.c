@@ -564,7 +564,7 @@ queries_prepare(struct hq_store *s, struct queries *q, struct hq_err *e)
 		return -1;
 	if (hr == 0)
 		return 0;
-	/* One source (SPEC: a workout's heart rate): the workout's own when
+	/* One source (hq-query(1), WORKOUTS): the workout's own when
 	 * it has samples there, else the one with the most (equal counts:
 	 * the smaller id), not every source's at once (a strap's and a
 	 * watch's would be averaged together). */
