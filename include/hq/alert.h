@@ -91,8 +91,6 @@ struct hq_alert_cgm_target {
 	double limit;         /* percent of readings */
 	const char *what;     /* "time below range" */
 };
-/* The i-th target, NULL past the last. */
-const struct hq_alert_cgm_target *hq_alert_cgm_target_at(size_t i);
 /* One alert per target missed by m (none when it has no readings), dated
  * day; the number of alerts, or -1 when fn said stop. */
 long hq_alert_cgm(const struct hq_cgm_metrics *m, int64_t day,

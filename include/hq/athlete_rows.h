@@ -50,7 +50,7 @@ int hq_athlete_split_unit(const char *text, double *metres, struct hq_err *e);
 long hq_athlete_splits_write(struct hq_store *s, int64_t id, double unit_m,
     struct hq_out *out, struct hq_err *e);
 
-/* hq-query workout ID --format gpx|geojson: hq_route_write (route.h),
+/* hq-query workout ID --format gpx|geojson: hq_route_write_hr (route.h),
  * each GPX point with the heart rate in force at its time (athlete.h's
  * hold rule) as gpxtpx:hr. */
 long hq_athlete_route_write(struct hq_store *s, int64_t id, const char *name,

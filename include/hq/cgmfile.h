@@ -86,7 +86,6 @@ struct hq_cgmfile_stats {
 
 /* The format of a file from its first bytes (a whole record at least). */
 enum hq_cgm_format hq_cgmfile_sniff(const unsigned char *p, size_t n);
-const char *hq_cgmfile_format_name(enum hq_cgm_format f);
 
 /* Read the file; 0, or -1 with e set (name:line for a bad line). */
 int hq_cgmfile_read(const struct hq_cgmfile_input *in, enum hq_cgm_format f,

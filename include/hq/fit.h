@@ -182,7 +182,6 @@ int hq_fit_feed(struct hq_fit *d, const void *p, size_t n, struct hq_err *e);
  * set (an empty input is not FIT either). */
 int hq_fit_end(struct hq_fit *d, struct hq_err *e);
 
-long long hq_fit_offset(const struct hq_fit *d);        /* bytes fed */
 /* 1 when the decoder failed because the input ended inside a file (its
  * header read): truncated, or no file CRC. The messages handed out before
  * were whole. */

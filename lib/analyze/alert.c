@@ -114,12 +114,6 @@ static const struct hq_alert_cgm_target targets[] = {
 
 #define NTARGETS (sizeof targets / sizeof targets[0])
 
-const struct hq_alert_cgm_target *
-hq_alert_cgm_target_at(size_t i)
-{
-	return i < NTARGETS ? &targets[i] : NULL;
-}
-
 long
 hq_alert_cgm(const struct hq_cgm_metrics *m, int64_t day, hq_alert_fn *fn,
     void *arg)

@@ -84,22 +84,10 @@ hq_dexa_field_count(void)
 	return NFIELDS;
 }
 
-const struct hq_dexa_field *
-hq_dexa_field_at(size_t i)
-{
-	return i < NFIELDS ? &fields[i] : NULL;
-}
-
 size_t
 hq_dexa_region_count(void)
 {
 	return NREGIONS;
-}
-
-const char *
-hq_dexa_region_at(size_t i)
-{
-	return i < NREGIONS ? regions[i].name : NULL;
 }
 
 const char *

@@ -157,12 +157,6 @@ hq_fit_free(struct hq_fit *d)
 }
 
 long long
-hq_fit_offset(const struct hq_fit *d)
-{
-	return d->off;
-}
-
-long long
 hq_fit_error_offset(const struct hq_fit *d)
 {
 	return d->err_off;

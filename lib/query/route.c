@@ -134,13 +134,6 @@ routes_free(struct routes *r)
 }
 
 long
-hq_route_write(struct hq_store *s, int64_t workout_id, const char *name,
-    enum hq_route_format f, FILE *fp, struct hq_err *e)
-{
-	return hq_route_write_hr(s, workout_id, name, f, fp, NULL, NULL, e);
-}
-
-long
 hq_route_write_hr(struct hq_store *s, int64_t workout_id, const char *name,
     enum hq_route_format f, FILE *fp, double (*hr_at)(void *arg, int64_t t),
     void *arg, struct hq_err *e)
