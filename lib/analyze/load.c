@@ -9,6 +9,7 @@
 #include "hq/athlete_cache.h"
 #include "hq/buf.h"
 #include "hq/catalog.h"
+#include "hq/store.h"
 #include "hq/time.h"
 #include "hq/workout.h"
 
@@ -370,8 +371,7 @@ reader_head(struct reader *r, int64_t id, struct hq_athlete_workout *w,
 	w->source_id = sqlite3_column_int64(q, 1);
 	w->start = sqlite3_column_int64(q, 2);
 	w->end = sqlite3_column_int64(q, 3);
-	w->distance_m = sqlite3_column_type(q, 4) == SQLITE_NULL ? NAN :
-	    sqlite3_column_double(q, 4);
+	w->distance_m = hq_store_col_num(q, 4);
 	w->power_fill_source = sqlite3_column_int64(q, 5);
 	w->ascended_m = w->route_gain_m = w->hr_sample_max = NAN;
 	sqlite3_reset(q);
