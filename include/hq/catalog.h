@@ -19,6 +19,10 @@
  * rollup.c). Daily totals are the longest any app writes. */
 #define HQ_CUMULATIVE_MAX_SPAN (7 * 86400)
 
+/* Heart rate's identifier, the metric a workout's heart rate and the
+ * athlete's figures are read from (hq_store_metric_id). */
+#define HQ_HEART_RATE_ID "HKQuantityTypeIdentifierHeartRate"
+
 enum hq_kind {
 	HQ_KIND_CUMULATIVE, /* counts and amounts over an interval: summed */
 	HQ_KIND_DISCRETE,   /* a measurement at an instant: averaged */

@@ -197,7 +197,6 @@ static const char *const distance_ids[] = {
 	"HKQuantityTypeIdentifierDistanceSkatingSports",
 };
 
-#define HR_ID "HKQuantityTypeIdentifierHeartRate"
 #define ENERGY_ID "HKQuantityTypeIdentifierActiveEnergyBurned"
 
 /* The SELECT list both queries share; the row is read by read_workout. */
@@ -249,7 +248,8 @@ complete_workout(struct workout *w, const struct stats *st,
 	}
 	if (isnan(w->energy_kcal) && (s = stats_get(st, ENERGY_ID)))
 		w->energy_kcal = hq_workout_convert(s->sum, s->unit, "kcal");
-	if ((s = stats_get(st, HR_ID)) && (!isnan(s->avg) || !isnan(s->max))) {
+	if ((s = stats_get(st, HQ_HEART_RATE_ID)) &&
+	    (!isnan(s->avg) || !isnan(s->max))) {
 		w->avg_hr = hq_workout_convert(s->avg, s->unit, "count/min");
 		w->max_hr = hq_workout_convert(s->max, s->unit, "count/min");
 		w->hr_from = "statistics";
@@ -555,7 +555,7 @@ queries_prepare(struct hq_store *s, struct queries *q, struct hq_err *e)
 	    hq_store_prepare(s, "SELECT " WORKOUT_COLS " WHERE w.id = ?",
 	    &q->one, e) != 0)
 		return -1;
-	if ((hr = hq_store_metric_id(s, HR_ID, 0, e)) < 0)
+	if ((hr = hq_store_metric_id(s, HQ_HEART_RATE_ID, 0, e)) < 0)
 		return -1;
 	if (hr == 0)
 		return 0;
