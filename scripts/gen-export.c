@@ -420,7 +420,7 @@ static int plan_watch_off(struct rng *r, int day, const struct night *n0, int64_
 }
 
 /* The persona trains: during a workout the Watch records heart rate every
- * 5 s (on through a pause, as a Watch does: SPEC's rule leaves those out),
+ * 5 s (on through a pause, as a Watch does: hq-query(1)'s rule leaves those out),
  * rising and falling with the route's hills and with intervals, with a
  * dropout of 2-4 minutes now and then; on some rides a power meter writes
  * cycling power every second (coasting at 0, nothing in the pause). Its

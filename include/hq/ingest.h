@@ -174,7 +174,7 @@ struct hq_ingest_record {
 	int percent_fraction;   /* "%" written as a fraction (Apple) */
 	int converted;          /* the value is in the canonical unit already;
 	                           unit is only what the file wrote (CGM CSV,
-	                           whose mmol/L converts by SPEC's 18.016) */
+	                           whose mmol/L converts by hq-ingest(1)'s 18.016) */
 	int64_t start, end, created;
 	int offset_min;
 };

@@ -11,6 +11,7 @@
 #ifndef HQ_STORE_H
 #define HQ_STORE_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -101,6 +102,14 @@ struct hq_bind {
 #define HQ_END          { HQ_BIND_END, 0, 0, NULL }
 
 void hq_store_bind(sqlite3_stmt *st, const struct hq_bind *v);
+/* Column i of a row as a number, NAN when it is NULL (a figure the row
+ * does not have). */
+static inline double
+hq_store_col_num(sqlite3_stmt *st, int i)
+{
+	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN :
+	    sqlite3_column_double(st, i);
+}
 /* Bind v to a statement that returns no rows, step it and reset it: 0, or
  * -1 with e "store: what: why". Text that is not UTF-8 is refused (-1,
  * "what: text that is not UTF-8"): every writer stores UTF-8 alone. */
