@@ -558,6 +558,18 @@ static const char *const migrations[] = {
 	"  workout_id INTEGER PRIMARY KEY"
 	");"
 	"INSERT OR IGNORE INTO workout_same_todo SELECT id FROM workout;",
+	/* 15 (issue 31: the food log), appended; the lead renumbers at merge
+	 * if another lands first. Safe to run again (IF NOT EXISTS). A
+	 * correlation's own MetadataEntry pairs (a Food correlation's
+	 * HKFoodType: the food's name), one value per key; empty here until
+	 * the next import, which fills them for the correlations stored
+	 * before it too. */
+	"CREATE TABLE IF NOT EXISTS correlation_meta ("
+	"  correlation_id INTEGER NOT NULL REFERENCES correlation(id),"
+	"  key TEXT NOT NULL,"
+	"  value TEXT NOT NULL,"
+	"  PRIMARY KEY (correlation_id, key)"
+	") WITHOUT ROWID;",
 	/* 12 (issue 34), appended; the lead renumbers at merge if another
 	 * lands first. What hq-agent withheld from a model elsewhere in a
 	 * run's last request: a JSON object of counts ({"positions":N,
