@@ -52,7 +52,6 @@ struct nutr_row {
 	{ NR(k, HQ_COL_NUM, v[i]), .in = HQ_COL_DATA }, \
 	{ NR(k, HQ_COL_SHORT, v[i]), .in = HQ_COL_TABLE, .fit = { .drop = (dr) } }
 #define NUTRIENTS \
-	NUTR("energy_kcal", HQ_NUTR_ENERGY, 0), \
 	NUTR("protein_g", HQ_NUTR_PROTEIN, 0), \
 	NUTR("carbs_g", HQ_NUTR_CARBS, 0), \
 	NUTR("fat_g", HQ_NUTR_FAT, 0), \
@@ -65,6 +64,7 @@ struct nutr_row {
 /* A table heads the shares protein% (its width is the table's). */
 static const struct hq_col day_cols[] = {
 	{ NR("date", HQ_COL_DAY, day) },
+	NUTR("energy_kcal", HQ_NUTR_ENERGY, 0),
 	NUTRIENTS,
 	{ NR("protein_pct", HQ_COL_NUM, pct[0]), .in = HQ_COL_DATA },
 	{ NR("protein%", HQ_COL_SHORT, pct[0]), .in = HQ_COL_TABLE },
@@ -75,14 +75,15 @@ static const struct hq_col day_cols[] = {
 	{ .key = NULL },
 };
 
-/* A table's time: the local date and minute, "2024-10-27 07:36". */
+/* A table's time: the local month, day and minute, "10-27 07:36" (its
+ * heading says the year when the rows are of one; JSON has it all). */
 static int
 time_text(const void *row, char *buf, size_t n)
 {
 	char iso[40];
 
 	hq_time_format_local(((const struct nutr_row *)row)->time, iso, sizeof iso);
-	snprintf(buf, n, "%.10s %.5s", iso, iso + 11);
+	snprintf(buf, n, "%.5s %.5s", iso + 5, iso + 11);
 	return 0;
 }
 
@@ -91,8 +92,10 @@ static const struct hq_col entry_cols[] = {
 	{ HQ_COL_FN("time", time_text), .in = HQ_COL_TABLE },
 	{ NR("food", HQ_COL_STR, food), .fit = { .min_width = 20 } },
 	{ NR("meal", HQ_COL_STR0, meal), .fit = { .drop = 1 } },
+	{ NR("energy_kcal", HQ_COL_NUM, v[HQ_NUTR_ENERGY]), .in = HQ_COL_DATA },
+	{ NR("kcal", HQ_COL_SHORT, v[HQ_NUTR_ENERGY]), .in = HQ_COL_TABLE },
 	NUTRIENTS,
-	{ NR("source", HQ_COL_STR, source), .fit = { .drop = 1 } },
+	{ NR("source", HQ_COL_STR, source) },
 	{ .key = NULL },
 };
 
@@ -173,6 +176,20 @@ fail:
 	return -1;
 }
 
+/* An entry table's heading: the year of the days when it is one. */
+static void
+entries_heading(struct hq_out *o, int64_t from_day, int64_t to_day)
+{
+	char a[16], b[16], line[64];
+
+	hq_time_format_day(from_day, a, sizeof a);
+	hq_time_format_day(to_day, b, sizeof b);
+	if (strncmp(a, b, 4) == 0) {
+		snprintf(line, sizeof line, "Food logged in %.4s (local times)", a);
+		hq_out_heading(o, line);
+	}
+}
+
 /* The entries: one SELECT of the correlations, one of each's members. */
 #define HK_FOOD "HKCorrelationTypeIdentifierFood"
 #define HK_Q "HKQuantityTypeIdentifier"
@@ -239,6 +256,7 @@ hq_nutrition_entries_out(struct hq_store *s, int64_t from_day,
 	sqlite3_bind_int64(st, 1, hq_time_day_start(from_day));
 	sqlite3_bind_int64(st, 2, hq_time_day_start(to_day + 1));
 	hq_out_fit_cols(o, entry_cols);
+	entries_heading(o, from_day, to_day);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct nutr_row r = {
 			.time = sqlite3_column_int64(st, 1),
