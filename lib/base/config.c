@@ -333,44 +333,44 @@ fail:
 	return NULL;
 }
 
+/* The entry of a key, or NULL. */
+static const struct entry *
+find(const struct hq_config *c, const char *section, const char *key)
+{
+	for (size_t i = 0; c && i < c->n; i++)
+		if (strcmp(c->e[i].section, section) == 0 &&
+		    strcmp(c->e[i].key, key) == 0)
+			return &c->e[i];
+	return NULL;
+}
+
 const char *
 hq_config_get(const struct hq_config *c, const char *section, const char *key)
 {
-	if (!c)
-		return NULL;
-	for (size_t i = 0; i < c->n; i++)
-		if (strcmp(c->e[i].section, section) == 0 &&
-		    strcmp(c->e[i].key, key) == 0)
-			return c->e[i].value;
-	return NULL;
+	const struct entry *en = find(c, section, key);
+
+	return en ? en->value : NULL;
 }
 
 int
 hq_config_where(const struct hq_config *c, const char *section,
     const char *key, char *buf, size_t n)
 {
-	if (!c)
+	const struct entry *en = find(c, section, key);
+
+	if (!en)
 		return -1;
-	for (size_t i = 0; i < c->n; i++)
-		if (strcmp(c->e[i].section, section) == 0 &&
-		    strcmp(c->e[i].key, key) == 0) {
-			snprintf(buf, n, "%s:%ld", c->path, c->e[i].line);
-			return 0;
-		}
-	return -1;
+	snprintf(buf, n, "%s:%ld", c->path, en->line);
+	return 0;
 }
 
 const char *
 hq_config_comment(const struct hq_config *c, const char *section,
     const char *key)
 {
-	if (!c)
-		return NULL;
-	for (size_t i = 0; i < c->n; i++)
-		if (strcmp(c->e[i].section, section) == 0 &&
-		    strcmp(c->e[i].key, key) == 0)
-			return c->e[i].comment;
-	return NULL;
+	const struct entry *en = find(c, section, key);
+
+	return en ? en->comment : NULL;
 }
 
 const char *
