@@ -558,6 +558,16 @@ static const char *const migrations[] = {
 	"  workout_id INTEGER PRIMARY KEY"
 	");"
 	"INSERT OR IGNORE INTO workout_same_todo SELECT id FROM workout;",
+	/* 12 (issue 34), appended; the lead renumbers at merge if another
+	 * lands first. What hq-agent withheld from a model elsewhere in a
+	 * run's last request: a JSON object of counts ({"positions":N,
+	 * "names":N,"serials":N}), never the values nor the placeholders'
+	 * names; no row when nothing was filtered. A table of its own, not a
+	 * column: a migration must run again over its own tables. */
+	"CREATE TABLE IF NOT EXISTS agent_withheld ("
+	"  run_id INTEGER PRIMARY KEY REFERENCES agent_run(id),"
+	"  counts TEXT NOT NULL"
+	");",
 	/* 15 (issue 31: the food log), appended; the lead renumbers at merge
 	 * if another lands first. Safe to run again (IF NOT EXISTS). A
 	 * correlation's own MetadataEntry pairs (a Food correlation's
@@ -569,17 +579,16 @@ static const char *const migrations[] = {
 	"  key TEXT NOT NULL,"
 	"  value TEXT NOT NULL,"
 	"  PRIMARY KEY (correlation_id, key)"
-	") WITHOUT ROWID;",
-	/* 12 (issue 34), appended; the lead renumbers at merge if another
-	 * lands first. What hq-agent withheld from a model elsewhere in a
-	 * run's last request: a JSON object of counts ({"positions":N,
-	 * "names":N,"serials":N}), never the values nor the placeholders'
-	 * names; no row when nothing was filtered. A table of its own, not a
-	 * column: a migration must run again over its own tables. */
-	"CREATE TABLE IF NOT EXISTS agent_withheld ("
-	"  run_id INTEGER PRIMARY KEY REFERENCES agent_run(id),"
-	"  counts TEXT NOT NULL"
-	");",
+	") WITHOUT ROWID;"
+	/* The merge's rule for instants changed with it (merge.h: an instant
+	 * at a higher-ranked instant's time is covered: a meal two apps
+	 * logged counts once), so the dietary metrics' merged rollups, made
+	 * by the old rule, are no longer complete: queries read their samples
+	 * until the next import merges each whole again. */
+	"DELETE FROM rollup_merged_metric WHERE metric_id IN (SELECT id FROM"
+	"  metric WHERE identifier LIKE 'HKQuantityTypeIdentifierDietary%');"
+	"DELETE FROM rollup_merged_q_metric WHERE metric_id IN (SELECT id FROM"
+	"  metric WHERE identifier LIKE 'HKQuantityTypeIdentifierDietary%');",
 };
 
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
