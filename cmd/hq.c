@@ -520,8 +520,8 @@ complete_operand(const struct hq_complete *c)
 			free(sums[i]);
 		}
 		if (c->noperands == 0) {
-			hq_complete_add(c, "help", "a command's manual");
 			hq_complete_add(c, "run", "a saved query ([queries] in the config)");
+			hq_complete_add(c, "help", "a command's manual");
 		} else
 			hq_complete_add(c, "config", "the configuration, in hq(7)");
 		free(sums);
