@@ -66,6 +66,10 @@ sleep = 7h/night
 exercise_time = 150min/week
 weight = <= 72kg/week
 
+# a place on Alex's longer runs, for hq-query search --near (hq(7))
+[places]
+hilltop = 34.1340,-118.3000,0.3
+
 # Alex's saved queries: hq run NAME (hq(1)); hq-agent offers each as a tool
 [queries]
 # what Alex ate on the Monday of the demo's last week, food by food

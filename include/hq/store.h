@@ -30,6 +30,10 @@ int hq_store_path(const char *dbpath, char *buf, size_t n, struct hq_err *e);
 struct hq_store *hq_store_open(const char *dbpath, int flags, struct hq_err *e);
 void hq_store_close(struct hq_store *s);
 sqlite3 *hq_store_db(struct hq_store *s);
+/* hq-query search's indexes brought up to the rows (search_index.c): the
+ * fill above, then hq's metrics and the store's sources; by every import,
+ * the migration to 13 and a restore. 0, or -1. */
+int hq_store_search_refresh(sqlite3 *db, struct hq_err *e);
 const char *hq_store_filename(const struct hq_store *s);
 /* Into b: the "file:" URI of path (sqlite.org/uri.html), every byte but
  * the unreserved ones percent-encoded, then "?" and query
@@ -42,6 +46,9 @@ int hq_store_latest_version(void);
 /* The SQL that brings a store from schema version to version + 1 (0: an
  * empty file), or NULL past the latest. */
 const char *hq_store_migration(int version);
+/* The SQL that brings hq-query search's indexes (search_text, route_box)
+ * up to the store's workouts, labs, records and routes (migration 13's). */
+const char *hq_store_search_fill(void);
 
 void hq_store_set_busy_timeout(struct hq_store *s, int ms);
 /* BEGIN IMMEDIATE: the write lock is taken now, so two writers queue up

@@ -19,6 +19,7 @@ static const struct {
 	{ "", "tz" },
 	{ "goals", NULL },
 	{ "queries", NULL },
+	{ "places", NULL },
 	{ "llm", "provider" }, { "llm", "model" }, { "llm", "base_url" },
 	{ "llm", "api_key_env" }, { "llm", "privacy" }, { "llm", "share" },
 	{ "query", "source_priority" }, { "query", "sleep_cutoff" },
