@@ -65,6 +65,8 @@ static const struct rule {
 	  "SELECT DISTINCT " MONTH_OF("start") " FROM correlation" },
 	{ "correlation_member", CHILD,
 	  "t.correlation_id IN (SELECT id FROM main.correlation)", NULL },
+	{ "correlation_meta", CHILD,
+	  "t.correlation_id IN (SELECT id FROM main.correlation)", NULL },
 	{ "workout", TIME, "t.start >= :a AND t.start < :b",
 	  "SELECT DISTINCT " MONTH_OF("start") " FROM workout" },
 	{ "workout_meta", CHILD, OF_WORKOUT, NULL },

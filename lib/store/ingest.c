@@ -29,6 +29,9 @@ static const struct hq_store_sql stmts[NSTMT] = {
 	    "source_id = ? AND start = ? AND end = ?", "looking up a correlation" },
 	[ST_CORR_MEMBER] = { "INSERT OR IGNORE INTO correlation_member("
 	    "correlation_id, sample_id) VALUES (?,?)", "linking a correlation" },
+	[ST_CORR_META] = { "INSERT OR IGNORE INTO correlation_meta("
+	    "correlation_id, key, value) VALUES (?,?,?)",
+	    "adding correlation metadata" },
 	[ST_WORKOUT] = { "INSERT OR IGNORE INTO workout(activity_type, source_id, "
 	    "start, end, duration, distance, energy, device_id, source_version, "
 	    "created, offset_min, import_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",

@@ -676,6 +676,27 @@ static const char *const migrations[] = {
 	"INSERT OR IGNORE INTO search_mark VALUES ('workout', 0), ('lab', 0),"
 	"  ('record', 0), ('route', 0);"
 	SEARCH_FILL,
+	/* 15 (issue 31: the food log), appended; the lead renumbers at merge
+	 * if another lands first. Safe to run again (IF NOT EXISTS). A
+	 * correlation's own MetadataEntry pairs (a Food correlation's
+	 * HKFoodType: the food's name), one value per key; empty here until
+	 * the next import, which fills them for the correlations stored
+	 * before it too. */
+	"CREATE TABLE IF NOT EXISTS correlation_meta ("
+	"  correlation_id INTEGER NOT NULL REFERENCES correlation(id),"
+	"  key TEXT NOT NULL,"
+	"  value TEXT NOT NULL,"
+	"  PRIMARY KEY (correlation_id, key)"
+	") WITHOUT ROWID;"
+	/* The merge's rule for instants changed with it (merge.h: an instant
+	 * at a higher-ranked instant's time is covered: a meal two apps
+	 * logged counts once), so the dietary metrics' merged rollups, made
+	 * by the old rule, are no longer complete: queries read their samples
+	 * until the next import merges each whole again. */
+	"DELETE FROM rollup_merged_metric WHERE metric_id IN (SELECT id FROM"
+	"  metric WHERE identifier LIKE 'HKQuantityTypeIdentifierDietary%');"
+	"DELETE FROM rollup_merged_q_metric WHERE metric_id IN (SELECT id FROM"
+	"  metric WHERE identifier LIKE 'HKQuantityTypeIdentifierDietary%');",
 };
 
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
