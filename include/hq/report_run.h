@@ -31,6 +31,7 @@ struct hq_report_ask {
 	int has_last, svg, html, quiet;
 	const char *type, *ids;      /* load, zones, bests, compare workouts */
 	const char *ath[HQ_ATH_NKEYS];   /* --max-hr, --rest-hr, --lthr, --ftp */
+	int entries;                 /* nutrition: each food logged */
 	struct hq_start st;          /* the store, config, zone, settings */
 	struct hq_out *out;          /* NULL once a report wrote its own */
 };
@@ -49,5 +50,7 @@ hq_report_run_fn hq_report_run_goals, hq_report_run_alerts,
 /* load, zones [ID], bests, compare workouts */
 hq_report_run_fn hq_report_run_load, hq_report_run_zones,
     hq_report_run_bests, hq_report_run_compare_workouts;
+/* nutrition [--entries] */
+hq_report_run_fn hq_report_run_nutrition;
 
 #endif

@@ -3,8 +3,9 @@
 # with leak checks in the sanitizer pass): each reader of hq-ingest through
 # hq_input_open/hq_input_import (fuzz_input, the format sniffed from each
 # seed), the --where/--when expressions (fuzz_expr), the config file
-# (fuzz_config, with its `tz` checked as a zone), hq-archive's settings
-# (fuzz_archive), model replies, streamed
+# (fuzz_config, with its `tz` checked as a zone), its saved queries split
+# into words (fuzz_queries), hq-archive's settings (fuzz_archive), model
+# replies, streamed
 # or whole (fuzz_llm), and device files from the FIT decoder to the store
 # (fuzz_fit: FIT, TCX and GPX imported and committed). The seed
 # changes with the day and is printed; HQ_FUZZ_SEED=N replays a day,
@@ -53,6 +54,7 @@ set -- "$W"/tcxparser/test.tcx "$W"/togeojson/garmin_connect.tcx \
 fuzz fuzz_input 1500 $# "$@"
 fuzz fuzz_expr 8000 1 "$D/fuzz/expr.txt"
 fuzz fuzz_config 8000 2 "$D/fuzz/config.ini" "$D/fuzz/config-tz.ini"
+fuzz fuzz_queries 8000 1 "$D/fuzz/queries.ini"
 # hq-archive's settings: [archive], the credentials file, the remote's
 # clear object (a secret never in an error; a passphrase cost bounded)
 fuzz fuzz_archive 1500 3 "$D/fuzz/archive.ini" "$D/fuzz/archive.credentials" "$D/fuzz/archive.params"
