@@ -30,6 +30,7 @@ struct hq_report_ask {
 	int by, agp;                 /* by: index in "day|week|month", -1 none */
 	int has_last, svg, html, quiet;
 	const char *type, *ids;      /* load, zones, bests, compare workouts */
+	const char *ahead, *target;  /* forecast */
 	const char *ath[HQ_ATH_NKEYS];   /* --max-hr, --rest-hr, --lthr, --ftp */
 	struct hq_start st;          /* the store, config, zone, settings */
 	struct hq_out *out;          /* NULL once a report wrote its own */
@@ -49,5 +50,7 @@ hq_report_run_fn hq_report_run_goals, hq_report_run_alerts,
 /* load, zones [ID], bests, compare workouts */
 hq_report_run_fn hq_report_run_load, hq_report_run_zones,
     hq_report_run_bests, hq_report_run_compare_workouts;
+/* forecast METRIC */
+hq_report_run_fn hq_report_run_forecast;
 
 #endif

@@ -11,6 +11,7 @@
 #include "hq/athlete_out.h"
 #include "hq/buf.h"
 #include "hq/cgm_report.h"
+#include "hq/forecast_out.h"
 #include "hq/goals.h"
 #include "hq/goals_report.h"
 #include "hq/report_out.h"
@@ -359,4 +360,31 @@ hq_report_run_compare_workouts(struct hq_report_ask *c, int argc, char **argv,
 	if ((rc = athlete_ask(c, &ask, NULL, e)))
 		return rc;
 	return hq_athlete_compare_out(c->st.store, &ask, c->out, e);
+}
+
+/* ---- forecast METRIC (forecast_out.h) ----------------------------------- */
+
+int
+hq_report_run_forecast(struct hq_report_ask *c, int argc, char **argv,
+    struct hq_err *e)
+{
+	struct hq_forecast_ask a = { .metric = argv[0], .ahead = c->ahead,
+	    .target = c->target, .svg = c->svg ? stdout : NULL };
+	int64_t from, to;
+	int rc;
+
+	(void)argc;
+	if (hq_time_parse_from_to(c->from, c->to, hq_time_now(), &from,
+	    &to, e)) {
+		hq_warn("%s", e->msg);
+		return 2;
+	}
+	if (hq_start_settings(&c->st))
+		return 2;
+	a.from_day = from == INT64_MIN ? INT64_MIN : hq_time_local_day(from);
+	a.to_day = to == INT64_MAX ? INT64_MAX : hq_time_local_day(to - 1);
+	rc = hq_forecast_out(&c->st.daily, &a, c->out, e);
+	if (rc == 2)
+		hq_opts_usage_error(c->cmd, "%s", e->msg);
+	return rc;
 }
