@@ -46,10 +46,10 @@ static const struct hq_opt options[] = {
 	  "2..1000", "compare dexa: compare the oldest of the last N scans with the newest; 2 (the default) is the last two scans. compare workouts: the last N workouts (of type) side by side, default 3.", 1 },
 	{ OPT_DATES, "dates", HQ_OPT_STRING, "D1,D2", "compare dexa: the scans of two dates (2024-01-10,2024-07-12)",
 	  NULL, "compare dexa: the scans of two dates, \"D1,D2\" (2024-01-10,2024-07-12; a month such as 2024-01 takes the newest scan in it). Use hq-report list dexa to see the dates.", 1 },
-	HQ_OPT_FROM(OPT_FROM, "cgm, trend, forecast, goals, alerts, load, zones, bests, compare: from DATE",
-	  "cgm, trend METRIC, forecast, goals, alerts, load, zones, bests and compare workouts: start of the range, a local date: 2024-12-01, 2024-12 (a month), 2024-W49, today, yesterday, 7d/4w/3m/1y (ago), this-week, last-month... Without from and to: every reading in the store (cgm, trend METRIC), the last 4 weeks (goals), the last 7 days (alerts), the 90 days ending today (load, zones), every workout (bests, compare workouts)."),
+	HQ_OPT_FROM(OPT_FROM, "cgm, trend, forecast, plan, goals, alerts, load, zones, bests, compare: from DATE",
+	  "cgm, trend METRIC, forecast, plan, goals, alerts, load, zones, bests and compare workouts: start of the range, a local date: 2024-12-01, 2024-12 (a month), 2024-W49, today, yesterday, 7d/4w/3m/1y (ago), this-week, last-month... Without from and to: every reading in the store (cgm, trend METRIC), the last 4 weeks (goals), the last 7 days (alerts), the 90 days ending today (load, zones), every workout (bests, compare workouts)."),
 	HQ_OPT_TO(OPT_TO, "to DATE, inclusive (same subcommands and forms as --from)",
-	  "cgm, trend METRIC, forecast, goals, alerts, load, zones, bests and compare workouts: end of the range, inclusive of the whole day/week/month it names: from \"2024-12\" to \"2024-12\" is all of December."),
+	  "cgm, trend METRIC, forecast, plan, goals, alerts, load, zones, bests and compare workouts: end of the range, inclusive of the whole day/week/month it names: from \"2024-12\" to \"2024-12\" is all of December."),
 	{ OPT_BY, "by", HQ_OPT_ENUM, "PERIOD", "cgm: a row per local day, week or month instead of one for the range",
 	  "day|week|month", "cgm only: one row per local day, ISO week or month instead of one for the whole range (to compare weeks, or see a trend).", 1 },
 	{ OPT_AGP, "agp", HQ_OPT_FLAG, NULL, "cgm: the daily profile, 96 rows: percentiles per 15 minutes",
@@ -60,8 +60,8 @@ static const struct hq_opt options[] = {
 	  "jsonl|json|csv|table|svg|html"),
 	HQ_OPT_TZ(OPT_TZ, 0),
 	HQ_OPT_DB(OPT_DB),
-	{ OPT_WEEK, "week", HQ_OPT_STRING, "YYYY-Www", "week: the ISO week to show (2026-W47); default the last complete one",
-	  NULL, "week only: the ISO week (Monday to Sunday, local days), as YEAR-Wnn: 2026-W47. Omit for the last complete week, the usual question ('how was my week?').", 1 },
+	{ OPT_WEEK, "week", HQ_OPT_STRING, "YYYY-Www", "week: the ISO week to show (2026-W47), default the last complete one; plan: default this week",
+	  NULL, "week and plan: the ISO week (Monday to Sunday, local days), as YEAR-Wnn: 2026-W47. Omit for the last complete week (week: the usual question, 'how was my week?') or this week (plan).", 1 },
 	{ OPT_TYPE, "type", HQ_OPT_STRING, "TYPE,...", "load, zones, bests, compare workouts: only these workout types",
 	  NULL, "load, zones, bests and compare workouts only: workout types, comma-separated (running, walking, cycling, swimming, hiking...; bests: running, walking or cycling). Omit for every type.", 1 },
 	{ OPT_IDS, "ids", HQ_OPT_STRING, "A,B,...", "compare workouts: these workouts (ids from hq-query workouts)",
@@ -103,6 +103,7 @@ static const struct hq_subcmd subcmds[] = {
 	{ "bests", "bests", 0, 0 },
 	{ "compare workouts", "compare workouts", 0, 0 },
 	{ "forecast", "forecast METRIC", 1, 1 },
+	{ "plan", "plan", 0, 0 },
 	{ NULL, NULL, 0, 0 },
 };
 
@@ -112,12 +113,12 @@ static hq_report_run_fn *const runs[] = {
 	hq_report_run_compare_dexa, hq_report_run_cgm, hq_report_run_goals,
 	hq_report_run_alerts, hq_report_run_week, hq_report_run_load,
 	hq_report_run_zones, hq_report_run_bests, hq_report_run_compare_workouts,
-	hq_report_run_forecast,
+	hq_report_run_forecast, hq_report_run_plan,
 };
 _Static_assert(sizeof runs / sizeof runs[0] + 1 ==
     sizeof subcmds / sizeof subcmds[0], "a run function per subcommand");
 
-#define RANGE "cgm|trend|goals|alerts|load|zones|bests|compare workouts|forecast"
+#define RANGE "cgm|trend|goals|alerts|load|zones|bests|compare workouts|forecast|plan"
 #define ATHLETE "load|zones|compare workouts"
 
 /* The options (and --format's choices) that go with some reports only. */
@@ -133,7 +134,7 @@ static const struct hq_opt_subs opt_subs[] = {
 	{ "quiet", NULL, "alerts" },
 	{ "format", "svg", "trend labs|compare dexa|cgm|load|forecast" },
 	{ "format", "html", "cgm|week" },
-	{ "week", NULL, "week" },
+	{ "week", NULL, "week|plan" },
 	{ "type", NULL, "load|zones|bests|compare workouts" },
 	{ "ids", NULL, "compare workouts" },
 	{ "max-hr", NULL, ATHLETE },
@@ -168,7 +169,7 @@ static const struct hq_cmd_info cmd = {
 	.synopsis = "list [labs|dexa|cgm] | latest labs [TEST...] | trend labs TEST | "
 	    "latest dexa | compare dexa | cgm [OPTION]... | week | trend METRIC | "
 	    "goals [GOAL...] | alerts [-q] | load | zones [ID] | bests | "
-	    "compare workouts | forecast METRIC",
+	    "compare workouts | forecast METRIC | plan",
 	.summary = "Lab results, DEXA scans and glucose control: the latest, a trend, "
 	    "two scans compared, the CGM consensus metrics and the AGP; the week in "
 	    "one look, goals, alerts, a metric's trend; training load, fitness and "
@@ -256,6 +257,15 @@ static const struct hq_cmd_info cmd = {
 	    "reach_latest (the band's edges): say the range, not just the day; "
 	    "null reach: the line points away (or is flat), null reach_latest: "
 	    "perhaps never. Needs 14 days of values. "
+	    "Use [\"plan\"] for 'did I do what the plan said this week?' (week "
+	    "\"2026-W47\" or from/to; default this week): a row per planned day "
+	    "of the user's training plan and per unplanned workout: date, type, "
+	    "title, planned_min, planned_load, done_min, done_load, workout_id, "
+	    "status (done: >= 80% of the planned load; partial; missed; ahead: "
+	    "still to come; extra: not in the plan). For 'how fresh will I be on "
+	    "race day?' use [\"load\"] with to the race day: days after today "
+	    "continue with the plan's loads, rows planned true; tsb that day is "
+	    "the form. "
 	    "Exit 1: nothing found (the message says what).",
 	.positional = "args",
 	.positional_help = "The subcommand and its operands, in command-line order: "
@@ -265,7 +275,7 @@ static const struct hq_cmd_info cmd = {
 	    "[\"week\"], [\"trend\",\"resting_heart_rate\"], [\"goals\"], "
 	    "[\"goals\",\"steps\"], [\"alerts\"], [\"load\"], [\"zones\"], "
 	    "[\"zones\",\"123\"], [\"bests\"], [\"compare\",\"workouts\"], "
-	    "[\"forecast\",\"weight\"].",
+	    "[\"forecast\",\"weight\"], [\"plan\"].",
 	.positional_required = 1,
 	.opts = options,
 	.values = (const struct hq_opt_values[]){

@@ -52,5 +52,7 @@ hq_report_run_fn hq_report_run_load, hq_report_run_zones,
     hq_report_run_bests, hq_report_run_compare_workouts;
 /* forecast METRIC */
 hq_report_run_fn hq_report_run_forecast;
+/* plan */
+hq_report_run_fn hq_report_run_plan;
 
 #endif

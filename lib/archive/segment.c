@@ -95,6 +95,8 @@ static const struct rule {
 	{ "agent_tool_call", CHILD, OF_RUN, NULL },
 	{ "agent_message", CHILD, OF_RUN, NULL },
 	{ "agent_withheld", CHILD, OF_RUN, NULL },
+	{ "plan", TIME, "t.date >= :da AND t.date < :db",
+	  "SELECT DISTINCT " MONTH_OF_DATE("date") " FROM plan" },
 };
 #define NRULES (sizeof rules / sizeof rules[0])
 

@@ -14,6 +14,7 @@
 #include "hq/forecast_out.h"
 #include "hq/goals.h"
 #include "hq/goals_report.h"
+#include "hq/plan_report.h"
 #include "hq/report_out.h"
 #include "hq/report_read.h"
 #include "hq/report_run.h"
@@ -387,4 +388,38 @@ hq_report_run_forecast(struct hq_report_ask *c, int argc, char **argv,
 	if (rc == 2)
 		hq_opts_usage_error(c->cmd, "%s", e->msg);
 	return rc;
+}
+
+/* ---- plan (plan_report.h) ------------------------------------------------ */
+
+/* --week, else --from/--to, else this week (Monday to Sunday). */
+int
+hq_report_run_plan(struct hq_report_ask *c, int argc, char **argv,
+    struct hq_err *e)
+{
+	struct hq_athlete_ask ask;
+	int64_t today = hq_time_local_day(hq_time_now()), from, to;
+
+	(void)argc, (void)argv;
+	if (c->week && (c->from || c->to)) {
+		hq_opts_usage_error(c->cmd, "--week or --from/--to: choose one");
+		return 2;
+	}
+	if (c->week) {
+		if (hq_week_parse(c->week, hq_time_now(), &from, e)) {
+			hq_opts_usage_error(c->cmd, "%s", e->msg);
+			return 2;
+		}
+		to = from + 6;
+	} else if (c->from || c->to) {
+		if (range_days(c, 6, 0, &from, &to, e))
+			return -1;
+	} else {
+		from = today - hq_time_weekday(today);
+		to = from + 6;
+	}
+	if (athlete_ask(c, &ask, NULL, e))
+		return -1;
+	return hq_plan_report_out(c->st.store, &ask.ath, from, to, today, c->out,
+	    e);
 }

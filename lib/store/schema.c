@@ -568,6 +568,18 @@ static const char *const migrations[] = {
 	"  run_id INTEGER PRIMARY KEY REFERENCES agent_run(id),"
 	"  counts TEXT NOT NULL"
 	");",
+	/* 14 (issue 32; 13 is issue 33's), appended; the lead renumbers at
+	 * merge. A training plan (plan.h): one planned workout a local day
+	 * (YYYY-MM-DD), its type (a HealthKit identifier), minutes, load
+	 * and, when the plan gave an intensity factor instead, that. */
+	"CREATE TABLE IF NOT EXISTS plan ("
+	"  date TEXT PRIMARY KEY,"
+	"  type TEXT NOT NULL,"
+	"  duration_min REAL NOT NULL,"
+	"  load REAL NOT NULL,"
+	"  if_ REAL,"
+	"  title TEXT"
+	") WITHOUT ROWID;",
 };
 
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
