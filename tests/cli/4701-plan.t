@@ -15,6 +15,9 @@ hq-ingest -q --format jsonl "$T/empty.jsonl" >/dev/null &&
     sqlite3 "$HQ_DB" <"$HQ_ROOT/tests/data/athlete/generated.sql"
 ok $? "a store with the generated workouts"
 
+run hq-report week --week 2026-W46 --format html
+unlike "$out" "Next week's plan" "the week's page without a plan: no plan on it"
+
 run hq-ingest --plan "$D/plan.csv"
 is "$rc" 0 "a CSV plan: exit 0"
 like "$out" '^\{"file":"[^"]*plan.csv","format":"plan","days":6,"from":"2026-10-28","to":"2026-11-13","replaced":0\}$' \
@@ -99,5 +102,15 @@ is "$rc" 1 "a week without plan nor workouts: exit 1"
 like "$err" "no plan and no workouts from 2025-03-03 to 2025-03-09" "says so"
 run hq-report plan extra
 is "$rc" 2 "an operand: exit 2"
+
+# hq-report week's page: next week's plan when there is one, escaped.
+printf 'date,type,duration_min,load,title\n2026-11-16,running,40,40,Easy <b>&\n2026-11-22,running,60,300,Race\n' >"$T/next.csv"
+hq-ingest -q --plan "$T/next.csv" >/dev/null
+run hq-report week --week 2026-W46 --format html
+is "$rc" 0 "the week's page: exit 0"
+like "$out" "<h2>Next week's plan</h2>" "next week's plan on it"
+like "$out" "Mon 11-16</td><td class=\"m\">running: Easy &lt;b&gt;&amp;</td><td>40</td><td>40</td>" \
+	"a day: weekday, type, title escaped, minutes, load"
+like "$out" "<td class=\"m\">week</td><td class=\"m\"></td><td>100</td><td>340</td>" "the week's sums"
 
 done_testing
