@@ -280,8 +280,17 @@ hq_athlete_load_out(struct hq_store *s, const struct hq_athlete_ask *ask,
 	 * after it, marked so). */
 	if (hq_horizon_read(s, now, &h, e))
 		return -1;
-	/* Past today: the days after the data go on with the plan. */
+	/* Past today, or past the data onto days of a plan: the days after
+	 * the data go on with the plan. */
 	ahead = day1 > h.today ? day1 : 0;
+	if (!ahead && day1 > h.last) {
+		struct hq_plan_day *p;
+		size_t np;
+		if (hq_plan_get(s, h.last + 1, day1, &p, &np, e))
+			return -1;
+		ahead = np ? day1 : 0;
+		free(p);
+	}
 	if (day0 > h.last && !ahead) {
 		hq_horizon_after(&h, day0, why, sizeof why);
 		hq_err_set(e, "no training load to show: %s", why);

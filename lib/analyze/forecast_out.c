@@ -119,7 +119,7 @@ sentence(struct hq_buf *b, const struct hq_daily *s, const struct hq_forecast *f
 
 	hq_corr_format2(7 * f->b, sl, sizeof sl);
 	snprintf(sl + strlen(sl), sizeof sl - strlen(sl), "%s%s%s", sp, u,
-	    u[0] ? "/week" : " a week");
+	    u[0] && !strchr(u, '/') ? "/week" : " a week");
 	hq_corr_label(s, label, sizeof label);
 	if (!target) {
 		hq_format_short(last->value, v, sizeof v);
@@ -143,17 +143,24 @@ sentence(struct hq_buf *b, const struct hq_daily *s, const struct hq_forecast *f
 	hq_time_civil_from_days(last->reach[0], &y, &m, &dd);
 	day_words(last->reach[0], 0, d, sizeof d);
 	hq_buf_printf(b, "At %s you reach %s%s%s around %s", sl, v, sp, u, d);
-	if (last->has[1] && last->has[2]) {
-		day_words(last->reach[1], y, d1, sizeof d1);
+	int held = last->has[1] && last->reach[1] <= f->last;
+	if (last->has[2])
 		day_words(last->reach[2], y, d2, sizeof d2);
-		hq_buf_printf(b, ", between %s and %s.", d1, d2);
-	} else if (last->has[1]) {
+	if (last->has[1])
 		day_words(last->reach[1], y, d1, sizeof d1);
+	if (held && last->has[2])
+		hq_buf_printf(b, "; the band holds it already, its far edge gets "
+		    "there by %s.", d2);
+	else if (last->has[1] && last->has[2])
+		hq_buf_printf(b, ", between %s and %s.", d1, d2);
+	else if (held)
+		hq_buf_printf(b, "; the band holds it already, but the slope's "
+		    "interval holds 0: perhaps never.");
+	else if (last->has[1])
 		hq_buf_printf(b, ", from %s at the earliest, but the slope's "
 		    "interval holds 0: perhaps never.", d1);
-	} else {
+	else
 		hq_buf_printf(b, "; the slope's interval holds 0: perhaps never.");
-	}
 }
 
 /* The past days as points, the line and its band day by day from the

@@ -63,12 +63,12 @@ workout_num(const void *row)
 #define D HQ_COL_DATA
 static const struct hq_col plan_cols[] = {
 	{ PR("date", HQ_COL_DAY, day) },
-	{ PR("type", HQ_COL_CHARS, type) },
-	{ PR("title", HQ_COL_STR0, title), .fit = { .drop = 1, .min_width = 8 } },
+	{ PR("type", HQ_COL_CHARS, type), .fit = { .min_width = 8 } },
+	{ PR("title", HQ_COL_STR0, title), .fit = { .drop = 2, .min_width = 6 } },
 	{ PR("planned_min", HQ_COL_NUM, planned_min), .in = D },
-	{ PR("planned_min", HQ_COL_SHORT, planned_min), .in = T, .fit = { .right = 1 } },
+	{ PR("plan_min", HQ_COL_SHORT, planned_min), .in = T, .fit = { .right = 1 } },
 	{ PR("planned_load", HQ_COL_NUM, planned_load), .in = D },
-	{ PR("planned_load", HQ_COL_SHORT, planned_load), .in = T, .fit = { .right = 1 } },
+	{ PR("plan_load", HQ_COL_SHORT, planned_load), .in = T, .fit = { .right = 1 } },
 	{ PR("done_min", HQ_COL_NUM, done_min), .in = D },
 	{ PR("done_min", HQ_COL_SHORT, done_min), .in = T, .fit = { .right = 1 } },
 	{ PR("done_load", HQ_COL_NUM, done_load), .in = D },

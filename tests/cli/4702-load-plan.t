@@ -92,6 +92,15 @@ is "$rc" 0 "svg: exit 0"
 is "$(printf '%s\n' "$out" | grep -c 'stroke-dasharray="6 4"')" 3 "fitness, fatigue and form dashed ahead"
 like "$out" "dashed: the plan" "the subtitle says so"
 
+# A plan after the data but before today (an export a while old): the
+# days after the data still go on with it.
+run env HQ_NOW=2026-12-01T20:00:00Z hq-report load --from 2026-11-12 --to 2026-11-21
+is "$(printf '%s\n' "$out" | python3 -c '
+import json, sys
+print(" ".join("%s:%s" % (r["date"][8:], r["planned"]) for r in map(json.loads, sys.stdin)))')" \
+	"12:False 13:True 14:True 15:True 16:True 17:True 18:True 19:True 20:True 21:True" \
+	"today 1 Dec, data to 12 Nov, a plan on: the days after the data planned"
+
 # Today and before: no planned field, as before.
 run hq-report load --from 2026-11-01 --to 2026-11-12
 unlike "$out" '"planned"' "--to today: the rows of before"
