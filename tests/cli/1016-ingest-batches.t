@@ -91,7 +91,12 @@ gen-fit -n 80 -r 3600 -d 86400 -o "$T/many" >/dev/null
 export HQ_DB="$T/killed.db"
 hq-ingest -q "$T"/many/*.fit >"$T/killed.out" 2>"$T/killed.err" &
 pid=$!
-sleep 1.5
+# killed once the first batch is printed (a fixed sleep killed it before
+# any commit on a loaded machine under ASan), with more batches to come
+for _ in $(seq 1200); do
+	grep -q '"file"' "$T/killed.out" 2>/dev/null && break
+	sleep 0.05
+done
 kill -9 "$pid" 2>/dev/null
 wait "$pid" 2>/dev/null
 printed=$(sed -n 's/.*"file":"\([^"]*\)".*/\1/p' "$T/killed.out" | sort)
