@@ -280,10 +280,10 @@ hq_athlete_load_out(struct hq_store *s, const struct hq_athlete_ask *ask,
 	 * after it, marked so). */
 	if (hq_horizon_read(s, now, &h, e))
 		return -1;
-	/* Past today, or past the data onto days of a plan: the days after
-	 * the data go on with the plan. */
-	ahead = day1 > h.today ? day1 : 0;
-	if (!ahead && day1 > h.last) {
+	/* Past the data onto days of a plan: the days after the data go on
+	 * with the plan (without one, the rows end with the data, as ever). */
+	ahead = 0;
+	if (day1 > h.last) {
 		struct hq_plan_day *p;
 		size_t np;
 		if (hq_plan_get(s, h.last + 1, day1, &p, &np, e))
