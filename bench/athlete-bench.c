@@ -29,7 +29,7 @@
  *                               (as hq-ingest leaves it: every workout's
  *                               figures kept) and the SQL pass, alternately,
  *                               3 each: prints their medians
- *   athlete-bench bests DB      every route's bests (SPEC's distances) and
+ *   athlete-bench bests DB      every route's bests (hq-report(1)'s distances) and
  *                               every ride's best powers, one workout at a
  *                               time: prints seconds and the peak RSS in MB
  *

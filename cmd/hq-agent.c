@@ -424,6 +424,18 @@ prepare(const struct cli *c, struct question *q)
 	q->dirs = hq_agent_tool_dirs();
 	/* a command that hangs on --tool-schema must not hold up every question */
 	hq_agent_discover(q->dirs, c->tool_timeout < 10 ? c->tool_timeout : 10, &q->tools);
+	/* the saved queries, each a tool of its own */
+	{
+		struct hq_saved_query *sq;
+		size_t nsq;
+		int bad = hq_queries_load(c->cfg, &sq, &nsq, &e) ||
+		    hq_agent_add_queries(&q->tools, sq, nsq, &e);
+		hq_queries_free(sq, nsq);
+		if (bad) {
+			hq_warn("%s (nothing was asked)", e.msg);
+			return -1;
+		}
+	}
 	if (c->verbose) {
 		fprintf(stderr, "hq-agent: %s %s at %s; tools:", c->provider, c->model, c->base_url);
 		for (size_t i = 0; i < q->tools.n; i++)

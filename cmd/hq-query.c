@@ -25,6 +25,7 @@
 #include "hq/query.h"
 #include "hq/route.h"
 #include "hq/rows.h"
+#include "hq/search.h"
 #include "hq/select.h"
 #include "hq/start.h"
 #include "hq/store.h"
@@ -36,6 +37,7 @@ enum {
 	OPT_SOURCE, OPT_LIMIT, OPT_OFFSET, OPT_FORMAT, OPT_TZ, OPT_DB, OPT_LIST,
 	OPT_TYPE, OPT_MIN_DURATION, OPT_ALL_SOURCES, OPT_RAW, OPT_COMPLETE,
 	OPT_MAX_HR, OPT_REST_HR, OPT_LTHR, OPT_FTP, OPT_SPLITS,
+	OPT_IN, OPT_NEAR, OPT_MODE, OPT_COUNT,
 };
 
 static const struct hq_opt options[] = {
@@ -79,6 +81,14 @@ static const struct hq_opt options[] = {
 	  NULL, "With workouts: functional threshold power in watts, for if and tss (a ride's load is its tss when it has power). Default: ftp under [athlete]; without one, no if or tss.", 1 },
 	{ OPT_SPLITS, "splits", HQ_OPT_STRING, "DIST", "workout ID: its route split every DIST: 1 (km), 0.5, 2km, 1mi, 400m",
 	  NULL, "With metrics [\"workout\", ID]: split its route every DIST (1 = 1 km, \"1mi\" = a mile, \"400m\"): rows split, km, seconds (moving), pace_min_per_km, speed_kmh, avg_hr, gain_m. A split ends at the first point where the route's distance reaches its multiple.", 1 },
+	{ OPT_IN, "in", HQ_OPT_STRING, "KINDS", "search: only these kinds: workouts,labs,records,metrics,sources",
+	  NULL, "With metrics [\"search\", ...]: only these kinds, comma-separated: workouts, labs, records (clinical records' text), metrics (hq's metric names and descriptions), sources (devices and apps). Default: every kind.", 1 },
+	{ OPT_NEAR, "near", HQ_OPT_STRING, "PLACE", "search: workouts whose route passes within KM of LAT,LON[,KM] (default 1 km) or a [places] name",
+	  NULL, "With metrics [\"search\"]: only workouts whose GPS route passes within the radius of a point: \"LAT,LON\" (1 km) or \"LAT,LON,KM\" in decimal degrees, or a place's name from the user's config [places]. Rows carry distance_km, the closest approach. Landmarks are not looked up: give their coordinates (the Golden Gate Bridge is 37.8199,-122.4783).", 1 },
+	{ OPT_MODE, "mode", HQ_OPT_ENUM, "MODE", "search: browse (every match, newest first; default) or find (the few best)",
+	  "browse|find", "With metrics [\"search\", ...]: browse (default) lists every match newest first (page with limit/offset); find gives at most 5, the best matches first (BM25; with near and no words, the closest).", 1 },
+	{ OPT_COUNT, "count", HQ_OPT_FLAG, NULL, "search: print the number of matches alone",
+	  NULL, "With metrics [\"search\", ...]: print only how many rows match.", 1 },
 	{ OPT_RAW, "no-rollup", HQ_OPT_FLAG, NULL, "compute from raw samples even where rollups would answer (for checking)", NULL, NULL, 0 },
 	{ OPT_COMPLETE, "complete-metrics", HQ_OPT_FLAG, NULL, "print the metric names in the store, one per line (for shell completion)", NULL, NULL, 0 },
 	{ 0, NULL, 0, NULL, NULL, NULL, NULL, 0 },
@@ -101,11 +111,32 @@ complete_operand(const struct hq_complete *c)
 	}
 	if (c->noperands && is_workouts(c->operands[0]))
 		return;
+	if (c->noperands && strcmp(c->operands[0], "search") == 0)
+		return;   /* the words are the person's */
 	hq_complete_metrics(c);
 	if (c->noperands == 0) {
 		hq_complete_add(c, "workouts", "the workouts: --type, --min-duration");
 		hq_complete_add(c, "workout", "one workout by its id");
+		hq_complete_add(c, "search", "anything by its words, or by place: --near");
 	}
+}
+
+static void
+add_place(const char *name, const char *value, void *ctx)
+{
+	hq_complete_add(ctx, name, value);
+}
+
+/* --near: the places under [places] in the config. */
+static void
+complete_places(const struct hq_complete *c)
+{
+	struct hq_config *cfg;
+	struct hq_err e;
+
+	if ((cfg = hq_config_load(NULL, &e)))
+		hq_search_places(cfg, add_place, (void *)c);
+	hq_config_free(cfg);
 }
 
 /* --splits' usual distances, for completion. */
@@ -127,7 +158,9 @@ static const struct hq_cmd_info cmd = {
 	    "                [--where EXPR] [--max-hr BPM] [--rest-hr BPM] [--lthr BPM]\n"
 	    "                [--ftp WATTS]\n"
 	    "       hq-query workout ID|last|last:TYPE [METRIC] [--format FMT]\n"
-	    "       hq-query workout ID|last|last:TYPE --splits DIST",
+	    "       hq-query workout ID|last|last:TYPE --splits DIST\n"
+	    "       hq-query search [TEXT...] [--in KINDS] [--near PLACE]\n"
+	    "                [--mode browse|find] [--count] [--type TYPE]",
 	.summary = "Time series of health metrics, merged across devices, by local day, week or month.",
 	.tool_description = "Query the user's health data (Apple Health and more) as time "
 	    "series. Give metric names (steps, heart_rate, resting_heart_rate, hrv, sleep, "
@@ -146,28 +179,42 @@ static const struct hq_cmd_info cmd = {
 	    "with [\"workouts\"], where filters on any numeric field: "
 	    "[\"load>=50 and duration_min<=90\"], [\"z2_min>=30\"]. An activity "
 	    "recorded twice is listed once; filled_from names the workout ids its "
-	    "distance, energy, ascent, route or power came from (null: its own). Exit 1 "
+	    "distance, energy, ascent, route or power came from (null: its own). "
+	    "[\"search\", WORDS...] finds anything by its words: workouts (type, "
+	    "sub-sport, indoor/outdoor, brand and other metadata, device, app), lab "
+	    "results (test, LOINC, flag high/low, lab), clinical records' text "
+	    "(diagnoses, medications, notes, doctors' and clinics' names), metrics "
+	    "(\"oxygen\" finds blood_oxygen_saturation) and sources; words, "
+	    "\"a phrase\", prefix*, AND, OR, NOT, case and accents ignored; rows "
+	    "kind, id, date, title, snippet, score, newest first (mode find: the "
+	    "best 5). With near (\"LAT,LON,KM\" or a place's name) the workouts "
+	    "whose GPS route passed within the radius, with distance_km: 'which "
+	    "runs went past the Golden Gate Bridge?' is [\"search\"] with near "
+	    "\"37.8199,-122.4783,0.5\" and type running. Exit 1 "
 	    "means no data in the range (stderr says what there is).",
 	.positional = "metrics",
 	.positional_help = "Metric names, e.g. [\"heart_rate\"] or [\"steps\",\"sleep\"]; "
 	    "[\"workouts\"] for the workout list, [\"workout\",\"12\"] or "
 	    "[\"workout\",\"last:running\"] for one workout, [\"workout\",\"last\","
-	    "\"heart_rate\"] for the heart rate during it.",
+	    "\"heart_rate\"] for the heart rate during it; [\"search\", \"cholesterol\"] "
+	    "or [\"search\", \"Dr\", \"Lee\"] to find anything by its words.",
 	.positional_required = 0,
 	.opts = options,
 	.values = (const struct hq_opt_values[]){
 		{ "type", hq_workout_type_at },
 		{ "agg", hq_stats_agg_at },
 		{ "splits", split_at },
+		{ "in", hq_search_kind_at },
 		{ NULL, NULL },
 	},
 	.completers = (const struct hq_opt_completer[]){
+		{ "near", complete_places },
 		{ "when", hq_complete_when },
 		{ "where", hq_complete_where },
 		{ "source", hq_complete_sources },
 		{ NULL, NULL },
 	},
-	.split = "agg when where",
+	.split = "agg when where in",
 	.complete_operand = complete_operand,
 };
 
@@ -188,6 +235,8 @@ struct cli {
 	enum hq_route_format route_format;
 	struct hq_athlete_flags athlete;   /* --max-hr ... as typed */
 	const char *splits;
+	const char *in, *near;             /* search */
+	int find, count;
 };
 
 
@@ -410,6 +459,57 @@ run_workouts(struct hq_store *s, const struct cli *c, int argc,
 	return got ? 0 : 1;
 }
 
+/* ---- search ---------------------------------------------------------------- */
+
+/* hq-query search [TEXT...]: the operands are the words, joined. A
+ * malformed search or place is a usage error (2), nothing found 1. */
+static int
+run_search(struct hq_store *s, const struct cli *c, int argc, char **argv,
+    const struct hq_select *sel, const struct hq_config *cfg,
+    struct hq_out *out)
+{
+	struct hq_search q = { .find = c->find, .limit = c->limit,
+	    .offset = c->offset, .from = sel->from, .to = sel->to };
+	struct hq_buf text = {0};
+	char suggest[64], *fts = NULL;
+	struct hq_err e;
+	long n;
+	int status = 2;
+
+	for (int i = 1; i < argc; i++)
+		hq_buf_printf(&text, "%s%s", i > 1 ? " " : "", argv[i]);
+	q.text = argc > 1 ? text.data : NULL;
+	if (c->type && !(q.type = hq_workout_type_identifier(c->type, suggest,
+	    sizeof suggest))) {
+		hq_opts_usage_error(&cmd, "--type '%.64s': no such workout type%s%s%s",
+		    c->type, *suggest ? " (did you mean " : "", suggest,
+		    *suggest ? "?)" : "");
+		goto done;
+	}
+	if ((c->in && hq_search_parse_kinds(c->in, &q.kinds, &e)) ||
+	    (c->near && hq_search_parse_near(c->near, cfg, &q, &e)) ||
+	    (q.text && hq_search_compile(q.text, &fts, &e))) {
+		hq_opts_usage_error(&cmd, "search: %s", e.msg);
+		goto done;
+	}
+	if (c->count) {
+		if ((n = hq_search_count(s, &q, &e)) >= 0)
+			printf("%ld\n", n);
+	} else {
+		n = hq_search_run(s, &q, out, &e);
+	}
+	if (n < 0)
+		hq_warn("%s", e.msg);
+	else if (n == 0 && !c->count)
+		hq_warn("nothing matches%s%s%s", q.text ? " '" : "",
+		    q.text ? q.text : "", q.text ? "'" : "");
+	status = n < 0 ? 2 : n || c->count ? 0 : 1;
+done:
+	free(fts);
+	hq_buf_free(&text);
+	return status;
+}
+
 /* ---- main ------------------------------------------------------------------ */
 
 static void
@@ -474,6 +574,10 @@ parse_cli(int argc, char **argv, struct cli *c, int *status)
 		case OPT_LTHR: c->athlete.lthr = p.arg; break;
 		case OPT_FTP: c->athlete.ftp = p.arg; break;
 		case OPT_SPLITS: c->splits = p.arg; break;
+		case OPT_IN: c->in = p.arg; break;
+		case OPT_NEAR: c->near = p.arg; break;
+		case OPT_MODE: c->find = p.choice == 1; break;
+		case OPT_COUNT: c->count = 1; break;
 		}
 	*status = p.status;
 	return id < 0 ? -1 : p.optind;
@@ -484,16 +588,17 @@ static int
 check_cli(const struct cli *c, int argc, char **argv)
 {
 	int workout = argc && strcmp(argv[0], "workout") == 0;
+	int search = argc && strcmp(argv[0], "search") == 0;
 
 	if (!c->list && !c->complete && argc == 0) {
 		hq_opts_usage_error(&cmd, "which metric? (hq-query --list shows them)");
 		return 2;
 	}
 	if (!c->list && !c->complete && !workout && strcmp(argv[0], "workouts") &&
-	    !hq_catalog_lookup(argv[0])) {
+	    !search && !hq_catalog_lookup(argv[0])) {
 		/* workot: a subcommand mistyped, not a metric the store may hold */
-		static const char *const subs[] = { "workouts", "workout" };
-		const char *pick = hq_catalog_suggest(argv[0], subs, 2);
+		static const char *const subs[] = { "workouts", "workout", "search" };
+		const char *pick = hq_catalog_suggest(argv[0], subs, 3);
 		if (pick) {
 			hq_opts_usage_error(&cmd, "unknown subcommand '%.64s' (did you "
 			    "mean %s?)", argv[0], pick);
@@ -520,6 +625,24 @@ check_cli(const struct cli *c, int argc, char **argv)
 	if (c->splits && (!workout || argc != 2 || c->shape != SHAPE_ROWS)) {
 		hq_opts_usage_error(&cmd, "--splits splits one workout's route into "
 		    "rows: hq-query workout ID --splits 1");
+		return 2;
+	}
+	if ((c->in || c->near || c->find || c->count) && (!search || c->list)) {
+		hq_opts_usage_error(&cmd, "--in, --near, --mode and --count go with "
+		    "hq-query search");
+		return 2;
+	}
+	if (search && (c->shape != SHAPE_ROWS || c->nwhere || c->nwhen ||
+	    c->by != HQ_PERIOD_NONE || c->agg || c->source || c->min_duration ||
+	    c->all_sources)) {
+		hq_opts_usage_error(&cmd, "search takes words, --in, --near, --type, "
+		    "--from, --to, --mode, --limit, --offset, --count and --format "
+		    "jsonl|json|csv|table");
+		return 2;
+	}
+	if (search && argc == 1 && !c->near) {
+		hq_opts_usage_error(&cmd, "search for what? give words, --near "
+		    "PLACE, or both");
 		return 2;
 	}
 	if (workout && (c->from || c->to)) {
@@ -619,6 +742,8 @@ main(int argc, char **argv)
 		status = run_list(st.store, out);
 	else if (strcmp(argv[0], "workouts") == 0)
 		status = run_workouts(st.store, &c, argc, &sel, st.cfg, out);
+	else if (strcmp(argv[0], "search") == 0)
+		status = run_search(st.store, &c, argc, argv, &sel, st.cfg, out);
 	else if (hq_select_config(&sel, st.cfg, &e))
 		hq_warn("%s", e.msg);
 	else if (strcmp(argv[0], "workout") == 0)

@@ -34,6 +34,7 @@ enum {
 	OPT_TO, OPT_BY, OPT_AGP, OPT_FORMAT, OPT_TZ, OPT_DB, OPT_COMPLETE_TESTS,
 	OPT_WEEK,
 	OPT_TYPE, OPT_IDS, OPT_MAX_HR, OPT_REST_HR, OPT_LTHR, OPT_FTP,
+	OPT_ENTRIES,
 	OPT_AHEAD, OPT_TARGET,
 };
 
@@ -74,6 +75,8 @@ static const struct hq_opt options[] = {
 	  NULL, "load, zones, compare workouts: lactate threshold heart rate in bpm, between rest and max (default: rest_hr + 0.85 x (max_hr - rest_hr)).", 1 },
 	{ OPT_FTP, "ftp", HQ_OPT_NUMBER, "WATTS", "load, compare: functional threshold power, for TSS from cycling power",
 	  NULL, "load and compare workouts: functional threshold power in W; with it, rides with power get TSS from normalized power (else load is from heart rate).", 1 },
+	{ OPT_ENTRIES, "entries", HQ_OPT_FLAG, NULL, "nutrition: each food logged (name, nutrients, app) instead of days",
+	  NULL, "nutrition only: one row per food logged (Apple Health's Food entries): time, food (its name), meal, the nutrients and the app that logged it, instead of one row per day. A meal logged by two apps is two entries here; the days count it once.", 1 },
 	{ OPT_AHEAD, "ahead", HQ_OPT_STRING, "SPAN", "forecast: how far past the last day of data (30d, 8w, 3m, 1y; default 8w, at most 2y)",
 	  NULL, "forecast only: how far ahead of the last day of data, as 30d, 8w (the default), 3m or 1y; a row per week, at most two years.", 1 },
 	{ OPT_TARGET, "target", HQ_OPT_STRING, "VALUE", "forecast: the day the line and its band reach VALUE (72, \"72 kg\")",
@@ -102,6 +105,7 @@ static const struct hq_subcmd subcmds[] = {
 	{ "zones", "zones [ID]", 0, 1 },
 	{ "bests", "bests", 0, 0 },
 	{ "compare workouts", "compare workouts", 0, 0 },
+	{ "nutrition", "nutrition", 0, 0 },
 	{ "forecast", "forecast METRIC", 1, 1 },
 	{ "plan", "plan", 0, 0 },
 	{ NULL, NULL, 0, 0 },
@@ -113,12 +117,14 @@ static hq_report_run_fn *const runs[] = {
 	hq_report_run_compare_dexa, hq_report_run_cgm, hq_report_run_goals,
 	hq_report_run_alerts, hq_report_run_week, hq_report_run_load,
 	hq_report_run_zones, hq_report_run_bests, hq_report_run_compare_workouts,
+	hq_report_run_nutrition,
 	hq_report_run_forecast, hq_report_run_plan,
 };
 _Static_assert(sizeof runs / sizeof runs[0] + 1 ==
     sizeof subcmds / sizeof subcmds[0], "a run function per subcommand");
 
-#define RANGE "cgm|trend|goals|alerts|load|zones|bests|compare workouts|forecast|plan"
+#define RANGE "cgm|trend|goals|alerts|load|zones|bests|compare workouts|" \
+	"nutrition|forecast|plan"
 #define ATHLETE "load|zones|compare workouts"
 
 /* The options (and --format's choices) that go with some reports only. */
@@ -141,6 +147,7 @@ static const struct hq_opt_subs opt_subs[] = {
 	{ "rest-hr", NULL, ATHLETE },
 	{ "lthr", NULL, ATHLETE },
 	{ "ftp", NULL, ATHLETE },
+	{ "entries", NULL, "nutrition" },
 	{ "ahead", NULL, "forecast" },
 	{ "target", NULL, "forecast" },
 	{ NULL, NULL, NULL },
@@ -169,11 +176,11 @@ static const struct hq_cmd_info cmd = {
 	.synopsis = "list [labs|dexa|cgm] | latest labs [TEST...] | trend labs TEST | "
 	    "latest dexa | compare dexa | cgm [OPTION]... | week | trend METRIC | "
 	    "goals [GOAL...] | alerts [-q] | load | zones [ID] | bests | "
-	    "compare workouts | forecast METRIC | plan",
+	    "compare workouts | nutrition [--entries] | forecast METRIC | plan",
 	.summary = "Lab results, DEXA scans and glucose control: the latest, a trend, "
 	    "two scans compared, the CGM consensus metrics and the AGP; the week in "
 	    "one look, goals, alerts, a metric's trend; training load, fitness and "
-	    "form, heart-rate zones, bests, workouts compared.",
+	    "form, heart-rate zones, bests, workouts compared; the food log.",
 	.tool_description = "The user's lab results (blood work) and DEXA body-composition "
 	    "scans. Use [\"latest\",\"labs\",TEST...] for 'what is my latest LDL, is it in "
 	    "range?': rows test, loinc, date, value, comparator, unit, ref_low, ref_high, "
@@ -247,6 +254,14 @@ static const struct hq_cmd_info cmd = {
 	    "[\"zones\",ID] for one workout) and [\"bests\"] for 'what is my fastest "
 	    "5 km this year?' (type running|walking|cycling: fastest times over "
 	    "400 m to marathon, 5-100 km rides, best power 5 s to 60 min). "
+	    "Use [\"nutrition\"] for 'how much protein did I eat yesterday?', "
+	    "'what share of my calories came from fat this week?': a row per "
+	    "local day (from/to; default the last 7 days) with energy_kcal, "
+	    "protein_g, carbs_g, fat_g, fiber_g, sugar_g, sodium_mg, water_ml, "
+	    "caffeine_mg and protein_pct, carbs_pct, fat_pct (each macro's share "
+	    "of the energy at 4/4/9 kcal per g); a meal two apps logged counts "
+	    "once. With entries true, each food logged instead: time, food, "
+	    "meal, the nutrients, source (the app). "
 	    "Use [\"forecast\",METRIC] (weight, resting_heart_rate, hrv...) for "
 	    "'when will I reach 72 kg?', 'where will my weight be in 2 months?': "
 	    "the trend's Theil-Sen line continued, a row a week after the last "
@@ -263,8 +278,8 @@ static const struct hq_cmd_info cmd = {
 	    "title, planned_min, planned_load, done_min, done_load, workout_id, "
 	    "status (done: >= 80% of the planned load; partial; missed; ahead: "
 	    "still to come; extra: not in the plan). For 'how fresh will I be on "
-	    "race day?' use [\"load\"] with to the race day: days after today "
-	    "continue with the plan's loads, rows planned true; tsb that day is "
+	    "race day?' use [\"load\"] with to the race day: days after the "
+	    "data continue with the plan's loads, rows planned true; tsb that day is "
 	    "the form. "
 	    "Exit 1: nothing found (the message says what).",
 	.positional = "args",
@@ -275,7 +290,7 @@ static const struct hq_cmd_info cmd = {
 	    "[\"week\"], [\"trend\",\"resting_heart_rate\"], [\"goals\"], "
 	    "[\"goals\",\"steps\"], [\"alerts\"], [\"load\"], [\"zones\"], "
 	    "[\"zones\",\"123\"], [\"bests\"], [\"compare\",\"workouts\"], "
-	    "[\"forecast\",\"weight\"], [\"plan\"].",
+	    "[\"nutrition\"], [\"forecast\",\"weight\"], [\"plan\"].",
 	.positional_required = 1,
 	.opts = options,
 	.values = (const struct hq_opt_values[]){
@@ -415,6 +430,7 @@ parse_cli(int argc, char **argv, struct hq_report_ask *a, struct cli *c,
 		case OPT_REST_HR: a->ath[HQ_ATH_REST_HR] = p.arg; break;
 		case OPT_LTHR: a->ath[HQ_ATH_LTHR] = p.arg; break;
 		case OPT_FTP: a->ath[HQ_ATH_FTP] = p.arg; break;
+		case OPT_ENTRIES: a->entries = 1; break;
 		case OPT_AHEAD: a->ahead = p.arg; break;
 		case OPT_TARGET: a->target = p.arg; break;
 		}

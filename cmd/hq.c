@@ -19,9 +19,11 @@
 
 #include "hq/buf.h"
 #include "hq/catalog.h"
+#include "hq/config.h"
 #include "hq/err.h"
 #include "hq/opts.h"
 #include "hq/proc.h"
+#include "hq/queries.h"
 #include "hq/term.h"
 
 /* Bounds: commands listed, and how long a --summary may take. */
@@ -38,9 +40,10 @@ static const struct hq_opt options[] = {
 static const struct hq_cmd_info cmd = {
 	.name = "hq",
 	.synopsis = "COMMAND [ARG]...\n"
+	    "       hq run [NAME [ARG]...]\n"
 	    "       hq help [COMMAND | config]",
-	.summary = "Run an hq command: 'hq query steps' is 'hq-query steps'. Alone, list "
-	    "the commands.",
+	.summary = "Run an hq command: 'hq query steps' is 'hq-query steps'; 'hq run NAME' "
+	    "a saved query. Alone, list the commands.",
 	.tool_description = "Runs another hq command; not offered to models as a tool.",
 	.positional = "command",
 	.positional_help = "the command and its arguments",
@@ -264,6 +267,111 @@ run_command(const char *name, int argc, char **argv)
 	return 2;
 }
 
+/* The config's saved queries into *q, *n: 0, or 2 (said, with FILE:LINE). */
+static int
+load_queries(struct hq_saved_query **q, size_t *n, int quiet)
+{
+	struct hq_err e;
+	struct hq_config *cfg = hq_config_load(NULL, &e);
+	int rc = 0;
+
+	*q = NULL;
+	*n = 0;
+	if (!cfg) {
+		if (!quiet)
+			hq_warn("%s", e.msg);
+		return 2;
+	}
+	if (hq_queries_load(cfg, q, n, &e)) {
+		if (!quiet)
+			hq_warn("%s (nothing was run)", e.msg);
+		rc = 2;
+	}
+	hq_config_free(cfg);
+	return rc;
+}
+
+/* hq run: the saved queries, a name and its line each. */
+static int
+list_queries(const struct hq_saved_query *q, size_t n)
+{
+	char path[4096];
+
+	if (n == 0) {
+		if (hq_config_path(path, sizeof path))
+			snprintf(path, sizeof path, "~/.config/hq/config");
+		hq_warn("no saved queries: write them under [queries] in %s "
+		    "(hq help config)", path);
+		return 1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		char line[1024];
+		printf("%s", q[i].name);
+		if (q[i].description[0]) {
+			hq_term_fit(line, sizeof line, q[i].description, 76 -
+			    strlen(q[i].name) > 20 ? 76 - strlen(q[i].name) : 20);
+			printf("  %s", line);
+		}
+		hq_term_fit(line, sizeof line, q[i].line, 76);
+		printf("\n    %s\n", line);
+	}
+	return 0;
+}
+
+/* hq run NAME [ARG]...: hq-COMMAND with the query's words, then the
+ * ARGs, in hq's place (execv, no shell); returns only when it cannot. */
+static int
+run_saved(int argc, char **argv)
+{
+	struct hq_saved_query *q;
+	const struct hq_saved_query *sq;
+	size_t n;
+	char **args, *path, argv0[80], shown[64];
+	const char **names;
+	int rc;
+
+	if ((rc = load_queries(&q, &n, 0)))
+		return rc;
+	if (argc == 0) {
+		rc = list_queries(q, n);
+		hq_queries_free(q, n);
+		return rc;
+	}
+	if (!(sq = hq_queries_find(q, n, argv[0]))) {
+		names = hq_xcalloc(n + 1, sizeof *names);
+		for (size_t i = 0; i < n; i++)
+			names[i] = q[i].name;
+		const char *guess = hq_catalog_suggest(argv[0], names, n);
+		hq_term_fit(shown, sizeof shown, argv[0], 40);
+		hq_opts_usage_error(&cmd, "no saved query '%s'%s%s%s ('hq run' lists "
+		    "them)", shown, guess ? " (did you mean " : "", guess ? guess : "",
+		    guess ? "?)" : "");
+		free(names);
+		hq_queries_free(q, n);
+		return 2;
+	}
+	if (!(path = find_command(sq->command))) {
+		hq_warn("%s: [queries]: %s runs hq-%s, which is not beside hq nor on "
+		    "PATH (nothing was run)", sq->where, sq->name, sq->command);
+		hq_queries_free(q, n);
+		return 2;
+	}
+	args = hq_xcalloc(sq->nwords + (size_t)argc + 1, sizeof *args);
+	snprintf(argv0, sizeof argv0, "hq-%s", sq->command);
+	args[0] = argv0;
+	for (size_t i = 0; i < sq->nwords; i++)
+		args[1 + i] = sq->words[i];
+	for (int i = 1; i < argc; i++)
+		args[sq->nwords + (size_t)i] = argv[i];
+	fflush(NULL);
+	execv(path, args);
+	hq_warn("cannot run %s: %s", path, strerror(errno));
+	free(args);
+	free(path);
+	hq_queries_free(q, n);
+	return 2;
+}
+
 /* The page in the checkout hq was built in, when it runs from its build
  * directory (BUILD/bin/hq beside man/): "/src/hq/build/bin/../../man/hq-query.1";
  * 0, or -1 when there is none. */
@@ -349,6 +457,50 @@ help(const char *name)
 	return run_command(name, 1, (char *[]){ "--help", NULL });
 }
 
+/* hq run's completion: the saved queries' names, then, once one is
+ * named, its command's completion of its words and the rest of the line. */
+static void
+complete_run(const struct hq_complete *c)
+{
+	struct hq_saved_query *q;
+	const struct hq_saved_query *sq;
+	size_t n;
+	char **args, *path, argv0[80];
+	int first = -1, k;
+
+	if (load_queries(&q, &n, 1))
+		return;
+	if (c->noperands == 1) {
+		for (size_t i = 0; i < n; i++)
+			hq_complete_add(c, q[i].name, q[i].description[0] ?
+			    q[i].description : q[i].line);
+		hq_queries_free(q, n);
+		return;
+	}
+	if (!(sq = hq_queries_find(q, n, c->operands[1])) ||
+	    !(path = find_command(sq->command))) {
+		hq_queries_free(q, n);
+		return;
+	}
+	for (int i = 0; i < c->nargs; i++)
+		if (c->args[i] == c->operands[1])
+			first = i;
+	args = hq_xcalloc(sq->nwords + (size_t)(c->nargs - first) + 3, sizeof *args);
+	snprintf(argv0, sizeof argv0, "hq-%s", sq->command);
+	args[0] = argv0;
+	args[1] = "--complete-args";
+	k = 2;
+	for (size_t i = 0; i < sq->nwords; i++)
+		args[k++] = sq->words[i];
+	for (int i = first + 1; i <= c->nargs; i++)
+		args[k++] = i < c->nargs ? c->args[i] : (char *)c->typed;
+	fflush(NULL);
+	execv(path, args);
+	free(args);
+	free(path);
+	hq_queries_free(q, n);
+}
+
 /* The shell completion: the commands (and help), then, once one is
  * named, that command's own completion of the rest of the line. */
 static void
@@ -367,12 +519,17 @@ complete_operand(const struct hq_complete *c)
 			hq_complete_add(c, v[i].name, sums[i]);
 			free(sums[i]);
 		}
-		if (c->noperands == 0)
+		if (c->noperands == 0) {
+			hq_complete_add(c, "run", "a saved query ([queries] in the config)");
 			hq_complete_add(c, "help", "a command's manual");
-		else
+		} else
 			hq_complete_add(c, "config", "the configuration, in hq(7)");
 		free(sums);
 		free_commands(v, n);
+		return;
+	}
+	if (strcmp(c->operands[0], "run") == 0) {
+		complete_run(c);
 		return;
 	}
 	if (strcmp(c->operands[0], "help") == 0 || !(path = find_command(c->operands[0])))
@@ -417,6 +574,8 @@ main(int argc, char **argv)
 		status = help(argv[1]);
 	else if (strcmp(argv[0], "help") == 0)
 		hq_opts_usage_error(&cmd, "help takes one command");
+	else if (strcmp(argv[0], "run") == 0)
+		status = run_saved(argc - 1, argv + 1);
 	else
 		status = run_command(argv[0], argc - 1, argv + 1);
 	return hq_finish(status);

@@ -65,6 +65,15 @@ steps = 10000/day
 sleep = 7h/night
 exercise_time = 150min/week
 weight = <= 72kg/week
+
+# a place on Alex's longer runs, for hq-query search --near (hq(7))
+[places]
+hilltop = 34.1340,-118.3000,0.3
+
+# Alex's saved queries: hq run NAME (hq(1)); hq-agent offers each as a tool
+[queries]
+# what Alex ate on the Monday of the demo's last week, food by food
+monday_food = hq-report nutrition --entries --from 2026-11-16 --to 2026-11-16
 EOF
 
 # The demo's 60 days: the last week is W47 (Monday 2026-11-16 to Sunday
@@ -76,7 +85,8 @@ printf '$ gen-export --zip --days 60 --start %s --everyday --clinical --labs %s/
 	"$start" "$DIR" "$DIR" "$DIR"
 gen-export --zip --days 60 --start "$start" --seed 1 --everyday \
 	--truth "$DIR/truth.jsonl" --clinical --labs "$DIR/labs.csv" \
-	--dexa "$DIR/dexa.json" --clarity "$DIR/clarity.csv" -o "$DIR/export.zip"
+	--dexa "$DIR/dexa.json" --clarity "$DIR/clarity.csv" \
+	--meals "$DIR/meals.xml" -o "$DIR/export.zip"
 ls -l "$DIR/export.zip" | awk '{ printf "   %s bytes, %s\n", $5, $NF }'
 
 step "Import it" hq-ingest "$DIR/export.zip"
@@ -180,6 +190,14 @@ if have hq-report; then
 		printf '   open %s/week.html in a browser (or mail it)\n' "$DIR"
 fi
 # ---- end week ----
+# ---- the food log (issue 31) ----
+step "Alex's food log of the last week: MyFitnessPal, and Lose It! logging some dinners again" \
+	hq-ingest "$DIR/meals.xml"
+step "What did Alex eat on Monday? Energy, macros and their share; the dinner two apps logged counts once" \
+	hq-report nutrition --from $week_from --to $week_from --format table
+step "A saved query of the demo's config: that Monday food by food" \
+	hq run monday_food --format table
+# ---- end food log ----
 if have hq-correlate; then
 	printf '\n== Sleep after high-glucose days, as a chart\n'
 	printf '$ hq-correlate glucose sleep --when '"'"'glucose.max>140'"'"' --night --format svg > %s/sleep-after-glucose.svg\n' "$DIR"

@@ -46,11 +46,12 @@ static struct {
 	const char *xml_name;
 	const char *truth;
 	const char *clarity;      /* --clarity: the CGM readings as Dexcom writes them */
+	const char *meals;        /* --meals: a food log of the last days, an export of its own */
 	const char *out;
 	int broken_dtd, control_chars;  /* quirks of real exports, off by default */
 	int everyday;             /* --everyday: a resting HR trend and a spike */
 } opt = { 30, 2024, 10, 20, 1, "America/Los_Angeles", 0, 0, -1, "export.xml",
-	  NULL, NULL, NULL, 0, 0, 0 };
+	  NULL, NULL, NULL, NULL, 0, 0, 0 };
 
 static int64_t export_off;         /* seconds east of UTC at export time */
 static char export_off_str[8];     /* "-0800" */
@@ -87,7 +88,7 @@ static double gauss(struct rng *r) { return uni(r) + uni(r) + uni(r) + uni(r) - 
 static double round_to(double v, double q) { return round(v / q) * q; }
 
 enum { S_NIGHT, S_DAY, S_HR, S_GLUC, S_SLEEP, S_MISC, S_PTR, S_BEATS = 100,
-       S_TRAIN = 200 };
+       S_TRAIN = 200, S_FOOD = 300 };
 
 /* ---- calendar arithmetic (proleptic Gregorian, no libc) ---------------- */
 
@@ -420,7 +421,7 @@ static int plan_watch_off(struct rng *r, int day, const struct night *n0, int64_
 }
 
 /* The persona trains: during a workout the Watch records heart rate every
- * 5 s (on through a pause, as a Watch does: SPEC's rule leaves those out),
+ * 5 s (on through a pause, as a Watch does: hq-query(1)'s rule leaves those out),
  * rising and falling with the route's hills and with intervals, with a
  * dropout of 2-4 minutes now and then; on some rides a power meter writes
  * cycling power every second (coasting at 0, nothing in the pause). Its
@@ -1820,6 +1821,147 @@ static void set_range(void)
 
 /* ---- main ---------------------------------------------------------------- */
 
+/* ---- --meals: a food log ----------------------------------------------------
+ *
+ * The last MEAL_DAYS days of the range (all of a shorter one): breakfast
+ * (at the glucose model's time after getting up), a latte ten minutes
+ * later, lunch and dinner (the glucose model's times), each a Food
+ * correlation of MyFitnessPal with its nutrients as Dietary records, top
+ * level and inside it, HKFoodType and meal on the correlation.  On some
+ * days Lose It! logs the dinner again, the same food at the same instant
+ * (HKFoodType on its records, not on the correlation): a naive sum counts
+ * it twice.  A file of its own, so the export and its truth stay as they
+ * were; its truth lines are appended to --truth's file. */
+#define MEAL_DAYS 7
+enum { N_ENERGY, N_PROTEIN, N_CARBS, N_FAT, N_FIBER, N_SUGAR, N_SODIUM, N_CAFFEINE,
+       N_WATER, NNUTR };
+static const struct { const char *hk, *unit, *key; } nutr[NNUTR] = {
+	{ "DietaryEnergyConsumed", "kcal", "energy_kcal" }, { "DietaryProtein", "g", "protein_g" },
+	{ "DietaryCarbohydrates", "g", "carbs_g" }, { "DietaryFatTotal", "g", "fat_g" },
+	{ "DietaryFiber", "g", "fiber_g" }, { "DietarySugar", "g", "sugar_g" },
+	{ "DietarySodium", "mg", "sodium_mg" }, { "DietaryCaffeine", "mg", "caffeine_mg" },
+	{ "DietaryWater", "mL", "water_ml" },
+};
+static const struct food { const char *name; double v[NNUTR]; } menu[] = {
+	{ "Oatmeal with blueberries", { 310, 10.5, 54, 6.2, 8, 14, 120, 0, 0 } },
+	{ "Greek yogurt and granola", { 340, 20, 42, 9.5, 3, 18, 95, 0, 0 } },
+	{ "Scrambled eggs on toast", { 420, 24, 30, 22, 2.5, 4, 610, 0, 0 } },
+	{ "Latte", { 190, 10, 15, 7, 0, 14, 150, 150, 300 } },
+	{ "Chicken burrito bowl", { 650, 42, 70, 20, 12, 6, 1150, 0, 0 } },
+	{ "Lentil soup", { 380, 22, 55, 7, 16, 8, 820, 0, 0 } },
+	{ "Turkey sandwich", { 480, 30, 48, 16, 5, 7, 1240, 0, 0 } },
+	{ "Salmon, rice and broccoli", { 690, 45, 62, 26, 6, 3, 540, 0, 0 } },
+	{ "Spaghetti bolognese", { 780, 38, 92, 26, 8, 12, 980, 0, 0 } },
+	{ "Tofu stir-fry", { 560, 28, 58, 22, 9, 10, 1320, 0, 0 } },
+};
+static const char *const meal_name[] = { "Breakfast", "Breakfast", "Lunch", "Dinner" };
+
+struct meal { int64_t t; const struct food *f; int twice; };
+
+/* Day d's four entries, in time order. */
+static void plan_food(int d, struct meal m[4])
+{
+	struct rng r = rng_for(d, S_FOOD);
+	struct night n;
+	int after;
+	int64_t lunch, dinner;
+	double h[3];
+	night_for(d, &n);
+	plan_meals(d, &after, &lunch, &dinner, h);
+	int64_t breakfast = (n.out + after * 60) / 60 * 60;
+	m[0] = (struct meal){ breakfast, &menu[irange(&r, 0, 2)], 0 };
+	m[1] = (struct meal){ breakfast + 600, &menu[3], 0 };
+	m[2] = (struct meal){ lunch, &menu[irange(&r, 4, 6)], 0 };
+	m[3] = (struct meal){ dinner, &menu[irange(&r, 7, 9)], uni(&r) < 0.5 };
+}
+
+static void put_food_records(FILE *f, const struct meal *m, const char *source,
+			     const char *indent, int meta)
+{
+	char b[32];
+	fmt_apple(b, m->t);
+	for (int k = 0; k < NNUTR; k++) {
+		if (m->f->v[k] == 0)
+			continue;
+		fprintf(f, "%s<Record type=\"HKQuantityTypeIdentifier%s\" sourceName=\"%s\" "
+			"sourceVersion=\"1\" unit=\"%s\" creationDate=\"%.25s\" startDate=\"%.25s\" "
+			"endDate=\"%.25s\" value=\"%.10g\"", indent, nutr[k].hk, source, nutr[k].unit,
+			b, b, b, m->f->v[k]);
+		if (meta)
+			fprintf(f, ">\n%s <MetadataEntry key=\"HKFoodType\" value=\"%s\"/>\n%s</Record>\n",
+				indent, m->f->name, indent);
+		else
+			fputs("/>\n", f);
+	}
+}
+
+static int write_meals(const char *path, const char *truth)
+{
+	static const char *const app[2] = { "MyFitnessPal", "Lose It!" };
+	FILE *f = fopen(path, "w"), *t = NULL;
+	int first = opt.days > MEAL_DAYS ? opt.days - MEAL_DAYS : 0;
+	char b[32];
+	if (!f || (truth && !(t = fopen(truth, "a")))) {
+		if (f)
+			fclose(f);
+		return -1;
+	}
+	fmt_apple(b, opt.export_time);
+	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<HealthData locale=\"en_US\">\n"
+		" <ExportDate value=\"%.25s\"/>\n", b);
+	for (int d = first; d < opt.days; d++) {      /* the records, top level */
+		struct meal m[4];
+		plan_food(d, m);
+		for (int i = 0; i < 4; i++) {
+			put_food_records(f, &m[i], app[0], " ", 0);
+			if (m[i].twice)
+				put_food_records(f, &m[i], app[1], " ", 1);
+		}
+	}
+	for (int d = first; d < opt.days; d++) {      /* the correlations */
+		struct meal m[4];
+		double sum[NNUTR] = { 0 }, naive = 0;
+		int entries = 0;
+		char date[16];
+		plan_food(d, m);
+		for (int i = 0; i < 4; i++)
+			for (int a = 0; a < 1 + m[i].twice; a++) {
+				fmt_apple(b, m[i].t);
+				fprintf(f, " <Correlation type=\"HKCorrelationTypeIdentifierFood\" "
+					"sourceName=\"%s\" sourceVersion=\"1\" creationDate=\"%.25s\" "
+					"startDate=\"%.25s\" endDate=\"%.25s\">\n", app[a], b, b, b);
+				if (a == 0)
+					fprintf(f, "  <MetadataEntry key=\"HKFoodType\" value=\"%s\"/>\n"
+						"  <MetadataEntry key=\"meal\" value=\"%s\"/>\n",
+						m[i].f->name, meal_name[i]);
+				put_food_records(f, &m[i], app[a], "  ", a == 1);
+				fputs(" </Correlation>\n", f);
+				entries++;
+				naive += m[i].f->v[N_ENERGY];
+				if (a == 0)
+					for (int k = 0; k < NNUTR; k++)
+						sum[k] += m[i].f->v[k];
+			}
+		if (!t)
+			continue;
+		/* the truth: each meal once; shares of the energy at 4/4/9 kcal/g */
+		date_str(date, sizeof date, d);
+		fprintf(t, "{\"meals\":\"%s\"", date);
+		for (int k = 0; k < NNUTR; k++)
+			fprintf(t, ",\"%s\":%.10g", nutr[k].key, sum[k]);
+		fprintf(t, ",\"protein_pct\":%.10g,\"carbs_pct\":%.10g,\"fat_pct\":%.10g,"
+			"\"entries\":%d,\"energy_kcal_naive\":%.10g}\n",
+			sum[N_PROTEIN] * 4 / sum[N_ENERGY] * 100, sum[N_CARBS] * 4 / sum[N_ENERGY] * 100,
+			sum[N_FAT] * 9 / sum[N_ENERGY] * 100, entries, naive);
+	}
+	fputs("</HealthData>\n", f);
+	int bad = ferror(f) | (t && ferror(t));
+	bad |= fclose(f) != 0;
+	if (t)
+		bad |= fclose(t) != 0;
+	return bad ? -1 : 0;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -1827,7 +1969,7 @@ static void usage(FILE *f)
 		"                  [--export-date 'YYYY-MM-DD HH:MM:SS'] [--size BYTES[K|M|G]]\n"
 		"                  [--zip|--xml] [--xml-name NAME] [--truth FILE] [--clarity FILE]\n"
 		"                  [--broken-dtd] [--control-chars] [--labs FILE] [--dexa FILE]\n"
-		"                  [--clinical] [--everyday] -o OUT\n"
+		"                  [--clinical] [--everyday] [--meals FILE] -o OUT\n"
 		"Writes a realistic Apple Health export (zip or bare XML) of one persona:\n"
 		"iPhone + Apple Watch steps that overlap, per-minute heart rate, HRV beat lists,\n"
 		"sleep stages and in-bed time, CGM glucose, blood pressure, workouts in the old\n"
@@ -1847,7 +1989,10 @@ static void usage(FILE *f)
 		"scans as DEXA JSON; --clinical adds lab ClinicalRecords and their FHIR files.\n"
 		"--clarity writes the CGM readings again as a Dexcom Clarity CSV export.\n"
 		"--everyday: resting heart rate 0.1 bpm higher each day, and 12 bpm higher\n"
-		"still on the fourth day from the end (a trend and an alert to find).\n");
+		"still on the fourth day from the end (a trend and an alert to find).\n"
+		"--meals writes a food log of the last 7 days as an export XML of its own\n"
+		"(Food correlations of two apps, one logging some dinners again); with\n"
+		"--truth, its days' nutrients are appended there as {\"meals\":DATE,...}.\n");
 }
 
 static int parse_u64(const char *s, uint64_t *v, int suffixes)
@@ -1980,6 +2125,7 @@ int main(int argc, char **argv)
 		{ "clinical", no_argument, NULL, 'R' },
 		{ "clarity", required_argument, NULL, 'G' },
 		{ "everyday", no_argument, NULL, 'V' },
+		{ "meals", required_argument, NULL, 'M' },
 		{ NULL, 0, NULL, 0 } };
 	const char *export_date = NULL;
 	int have_start = 0, have_days = 0, c, n, li = 0, status = 0;
@@ -2020,6 +2166,7 @@ int main(int argc, char **argv)
 		case 'R': rep.clinical = 1; break;
 		case 'G': opt.clarity = optarg; break;
 		case 'V': opt.everyday = 1; break;
+		case 'M': opt.meals = optarg; break;
 		case 'h': usage(stdout); return 0;
 		default: goto usage_error;
 		}
@@ -2069,6 +2216,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: cannot write %s: %s\n", prog, opt.clarity, strerror(errno));
 		status = 2;
 	} else if (write_reports() != 0) {
+		status = 2;
+	} else if (opt.meals && write_meals(opt.meals, opt.truth) != 0) {
+		fprintf(stderr, "%s: cannot write %s: %s\n", prog, opt.meals, strerror(errno));
 		status = 2;
 	}
 	if (out.ar)

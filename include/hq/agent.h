@@ -17,6 +17,7 @@
 
 #include "hq/err.h"
 #include "hq/llm.h"
+#include "hq/queries.h"
 
 struct cJSON;
 struct hq_privacy;
@@ -43,6 +44,8 @@ struct hq_agent_tool {
 	struct cJSON *parameters;	/* JSON Schema object */
 	char *positional;	/* property holding positional arguments, or NULL */
 	int writes;		/* changes the store: needs confirmation */
+	char **prefix;		/* a saved query's words, before the call's
+				 * (NULL-terminated); NULL for a command */
 };
 
 struct hq_agent_tools {
@@ -62,6 +65,15 @@ void hq_agent_discover(const char *dirs, double timeout, struct hq_agent_tools *
 int hq_agent_tool_parse(const char *json, const char *path, struct hq_agent_tool *t,
     struct hq_err *e);
 void hq_agent_tools_free(struct hq_agent_tools *tools);
+/* Each saved query (queries.h) as a tool of its own, named as the query:
+ * its command's tool with the query's words first, that command's
+ * parameters (none required; what the model gives is added after the
+ * words) and its writes (a query is read-only only if its command is);
+ * its description the query's comment and line. 0, or -1 with e naming
+ * the config's FILE:LINE (a command that is no tool here, hq-agent
+ * itself among them; a name a tool has already), and no tool added. */
+int hq_agent_add_queries(struct hq_agent_tools *tools,
+    const struct hq_saved_query *q, size_t n, struct hq_err *e);
 const struct hq_agent_tool *hq_agent_tool_find(const struct hq_agent_tools *tools,
     const char *name);
 

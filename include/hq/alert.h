@@ -1,6 +1,6 @@
 /*
- * alert — is anything off: the rules of hq-report alerts (SPEC.md, "Every
- * day"), over values the caller reads (daily values as hq-query --by day
+ * alert — is anything off: the rules of hq-report alerts (hq-report(1),
+ * alerts), over values the caller reads (daily values as hq-query --by day
  * gives them, CGM metrics as hq-report cgm, lab rows as hq-report latest
  * labs).
  *
@@ -27,7 +27,7 @@
  * longer than the baseline's 28 days is no longer watched (it gave up,
  * or was never worn); the import is always watched.
  *
- * Every alert comes out as a struct hq_alert, the row SPEC.md gives (date,
+ * Every alert comes out as a struct hq_alert, the row hq-report(1) gives (date,
  * measure, kind, value, baseline_mean, baseline_sd, z, unit, message), to
  * the caller's function; its strings live until the function returns.
  */
@@ -91,8 +91,6 @@ struct hq_alert_cgm_target {
 	double limit;         /* percent of readings */
 	const char *what;     /* "time below range" */
 };
-/* The i-th target, NULL past the last. */
-const struct hq_alert_cgm_target *hq_alert_cgm_target_at(size_t i);
 /* One alert per target missed by m (none when it has no readings), dated
  * day; the number of alerts, or -1 when fn said stop. */
 long hq_alert_cgm(const struct hq_cgm_metrics *m, int64_t day,

@@ -1,5 +1,5 @@
 /*
- * alert_report — `hq-report alerts` (SPEC.md, "Every day"): alert.h's
+ * alert_report — `hq-report alerts` (hq-report(1), alerts): alert.h's
  * rules over the store, the rows written.
  *
  * Over local days [from, to]: each baseline rule's metric (resting heart

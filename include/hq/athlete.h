@@ -1,5 +1,5 @@
 /*
- * athlete — the engine of SPEC.md's "Athlete: load, fitness, zones, bests":
+ * athlete — the engine of hq-report(1)'s "Training: load, zones, bests":
  * the athlete's settings and where each came from, a workout's heart rate
  * (one source, pauses out, each sample held at most 120 s) and power,
  * its load (TRIMP, hrss, Edwards, NP/IF/TSS), zones and elevation gain,
@@ -88,7 +88,7 @@ int hq_athlete_resolve(struct hq_athlete *a, const struct hq_config *c,
     const char *const flags[HQ_ATH_NKEYS],
     const char *const names[HQ_ATH_NKEYS], struct hq_store *s,
     struct hq_err *e);
-/* The rows' basis (SPEC.md): the least certain origin of max_hr, rest_hr
+/* The rows' basis (hq-report(1)): the least certain origin of max_hr, rest_hr
  * and lthr, "default", "store" or "config" (a flag counts as config). */
 const char *hq_athlete_basis_of(const struct hq_athlete *a);
 /* "config", "flag", "store", "default" (NULL for NONE); "male", "female",

@@ -1,6 +1,6 @@
 /*
  * athlete_rows — the athlete's figures beside hq-query's workout rows
- * (SPEC.md, "Athlete: load, fitness, zones, bests"): trimp, hrss,
+ * (hq-query(1), WORKOUTS): trimp, hrss,
  * edwards, np, if, tss, load, hr_minutes, hr_coverage_pct, z0_min ...
  * z5_min, elevation_gain_m for each workout (from the kept per-workout
  * figures where they are good, athlete.h's hq_athlete_reader), then the
@@ -50,7 +50,7 @@ int hq_athlete_split_unit(const char *text, double *metres, struct hq_err *e);
 long hq_athlete_splits_write(struct hq_store *s, int64_t id, double unit_m,
     struct hq_out *out, struct hq_err *e);
 
-/* hq-query workout ID --format gpx|geojson: hq_route_write (route.h),
+/* hq-query workout ID --format gpx|geojson: hq_route_write_hr (route.h),
  * each GPX point with the heart rate in force at its time (athlete.h's
  * hold rule) as gpxtpx:hr. */
 long hq_athlete_route_write(struct hq_store *s, int64_t id, const char *name,

@@ -19,6 +19,10 @@
  * rollup.c). Daily totals are the longest any app writes. */
 #define HQ_CUMULATIVE_MAX_SPAN (7 * 86400)
 
+/* Heart rate's identifier, the metric a workout's heart rate and the
+ * athlete's figures are read from (hq_store_metric_id). */
+#define HQ_HEART_RATE_ID "HKQuantityTypeIdentifierHeartRate"
+
 enum hq_kind {
 	HQ_KIND_CUMULATIVE, /* counts and amounts over an interval: summed */
 	HQ_KIND_DISCRETE,   /* a measurement at an instant: averaged */
@@ -89,7 +93,7 @@ const char *hq_catalog_suggest_known(const char *name,
 void hq_catalog_category(const char *type, const char *value, char *name,
     size_t n, int *code);
 
-/* What a category metric's rows measure (SPEC.md: category samples are
+/* What a category metric's rows measure (hq-query(1): category samples are
  * counted, not timed, unless the catalog says otherwise). The unit of its
  * rows: "min" when the catalog times it (mindful minutes; the raw sleep
  * analysis intervals, whose nights are the sleep metrics) — a sample is its

@@ -75,7 +75,7 @@ struct hq_cgm_metrics {
  * minutes. */
 void hq_cgm_metrics(const struct hq_cgm_acc *a, int interval_min,
     int64_t span_start, int64_t span_end, struct hq_cgm_metrics *m);
-/* The row's numbers by name, in the order a row lists them (SPEC.md):
+/* The row's numbers by name, in the order a row lists them (hq-report(1)):
  * days, readings, coverage_pct, mean, ... gri. hq_cgm_field() is NULL past
  * the last; hq_cgm_value() is NaN for a name that is not a field. */
 const char *hq_cgm_field(size_t i);

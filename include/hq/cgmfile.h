@@ -29,7 +29,7 @@
  * rewound, anything else is kept in memory up to HQ_CGMFILE_MAX_SPOOL
  * bytes. "LO"/"HI" (Libre's range is 40-500) are stored as 39 and 501.
  *
- * mmol/L converts with 18.016 (SPEC.md). A malformed line fails the whole
+ * mmol/L converts with 18.016 (hq-ingest(1)). A malformed line fails the whole
  * file with name:line; nothing is emitted after it, and the caller's
  * transaction makes the import all or nothing.
  */
@@ -86,7 +86,6 @@ struct hq_cgmfile_stats {
 
 /* The format of a file from its first bytes (a whole record at least). */
 enum hq_cgm_format hq_cgmfile_sniff(const unsigned char *p, size_t n);
-const char *hq_cgmfile_format_name(enum hq_cgm_format f);
 
 /* Read the file; 0, or -1 with e set (name:line for a bad line). */
 int hq_cgmfile_read(const struct hq_cgmfile_input *in, enum hq_cgm_format f,

@@ -21,7 +21,8 @@
  * section not listed there is kept but warned about (a misspelt key does
  * nothing, so it must not do nothing silently). A command that reads a new
  * key adds it to that list. [goals] holds keys of the user's choosing
- * (metric names: steps = 10000/day), which lib/analyze/goals.c checks.
+ * (metric names: steps = 10000/day), which lib/analyze/goals.c checks;
+ * [queries] too (saved queries, lib/base/queries.c).
  *
  * Strings returned are owned by the config and live until hq_config_free().
  */
@@ -36,6 +37,9 @@
 #define HQ_CONFIG_MAX_LINE_S "4096"
 #define HQ_CONFIG_MAX_KEYS 1000
 #define HQ_CONFIG_MAX_KEYS_S "1000"
+/* A key's comment (hq_config_comment) keeps the lines that start before
+ * this many bytes. */
+#define HQ_CONFIG_MAX_COMMENT 1024
 
 struct hq_config;
 
@@ -47,6 +51,10 @@ const char *hq_config_get(const struct hq_config *c, const char *section,
 /* Where a key was set, "FILE:LINE", into buf; 0, or -1 when it was not. */
 int hq_config_where(const struct hq_config *c, const char *section,
     const char *key, char *buf, size_t n);
+/* The '#' comment lines right above a key (no blank line between), their
+ * text after '#' joined by spaces; NULL when there are none. */
+const char *hq_config_comment(const struct hq_config *c, const char *section,
+    const char *key);
 /* The i-th key of a section, in the order of the file (a key set twice
  * where it was first set; its value the later one), NULL past the last. */
 const char *hq_config_key_at(const struct hq_config *c, const char *section,

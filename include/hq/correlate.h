@@ -59,7 +59,7 @@ void hq_corr_pair(const struct hq_daily *a,
     struct hq_corr_pairs *p);
 void hq_corr_pairs_free(struct hq_corr_pairs *p);
 
-/* What a pair row reports (SPEC: n, r, p, ci, rho, rho_p, slope...). */
+/* What a pair row reports (hq-correlate(1), ROWS: n, r, p, ci, rho, rho_p, slope...). */
 struct hq_corr_result {
 	size_t n;
 	int64_t first, last;        /* the first and last of A's days */
@@ -69,7 +69,7 @@ struct hq_corr_result {
 	/* lag-1 autocorrelations of A's and B's values over the paired days
 	 * (consecutive days only; NaN when none), and the effective number
 	 * of independent pairs they leave (hq_stats_n_eff). Not in the rows:
-	 * SPEC fixes their fields; the sentences say it. */
+	 * hq-correlate(1) fixes their fields; the sentences say it. */
 	double acf_a, acf_b, n_eff;
 	enum hq_stats_status status;
 };
@@ -157,7 +157,7 @@ void hq_corr_ranking_free(struct hq_corr_ranking *rk);
 
 /* ---- rows and charts --------------------------------------------------------- */
 
-/* A pair row (SPEC's fields); with tested >= 0, also tested and p_adj. */
+/* A pair row (hq-correlate(1)'s fields); with tested >= 0, also tested and p_adj. */
 void hq_corr_row_pair(struct hq_out *o, const struct hq_daily *a,
     const struct hq_daily *b, int lag, const struct hq_corr_result *r,
     long tested);

@@ -1,5 +1,5 @@
 /*
- * dexa — DEXA body-composition scans: the fields SPEC.md names, with their
+ * dexa — DEXA body-composition scans: the fields hq-ingest(1) names, with their
  * aliases and canonical units, and the readers of hq's DEXA JSON and CSV.
  *
  * A field is whole-body (fat_mass, vat_mass, total_body_fat_pct, ...) or
@@ -31,12 +31,10 @@ struct hq_dexa_field {
 	const char *description;
 };
 
-/* Whole-body fields, then the regional ones (fat_mass ... fat_pct) that
- * combine with a region; then the regions. */
+/* How many fields (whole-body, then the regional ones that combine with
+ * a region) and regions there are. */
 size_t hq_dexa_field_count(void);
-const struct hq_dexa_field *hq_dexa_field_at(size_t i);
 size_t hq_dexa_region_count(void);
-const char *hq_dexa_region_at(size_t i);
 
 /* Every canonical field name, whole-body then regional (trunk_fat_mass),
  * for completion: NULL past the end. */

@@ -11,8 +11,7 @@
  * counters: the same whatever the file's size. Developer fields are
  * skipped by the sizes their definition gives and never held.
  *
- * The protocol as read here (../shared/reference/device-files.md, from
- * Garmin's FIT SDK and fitdecode):
+ * The protocol as read here (as Garmin's FIT SDK and fitdecode read it):
  * - the file header (12 or 14 bytes, ".FIT"; its CRC checked when the
  *   14-byte header stores one: 0 means "not computed") and the file CRC
  *   after the data (CRC-16/ARC over header and data) are checked;
@@ -183,7 +182,6 @@ int hq_fit_feed(struct hq_fit *d, const void *p, size_t n, struct hq_err *e);
  * set (an empty input is not FIT either). */
 int hq_fit_end(struct hq_fit *d, struct hq_err *e);
 
-long long hq_fit_offset(const struct hq_fit *d);        /* bytes fed */
 /* 1 when the decoder failed because the input ended inside a file (its
  * header read): truncated, or no file CRC. The messages handed out before
  * were whole. */

@@ -1,6 +1,6 @@
 /*
- * goals — the goals a person keeps, and whether they keep them (SPEC.md,
- * "Every day": hq-report goals).
+ * goals — the goals a person keeps, and whether they keep them
+ * (hq-report(1), goals).
  *
  * In the config, one a line under [goals], `metric = TARGET[/PERIOD]`:
  *

@@ -1,5 +1,5 @@
 /*
- * goals_report — `hq-report goals` (SPEC.md, "Every day"): the goals of
+ * goals_report — `hq-report goals` (hq-report(1), goals): the goals of
  * the config's [goals] (goals.h reads them) and Apple's activity rings
  * (the export's ActivitySummary, as the store keeps it), each over its
  * daily values, into rows goal, period, target, actual, pct, met, streak.

@@ -1,6 +1,6 @@
 /*
  * horizon — how far the store's data reaches, for the every-day reports
- * (SPEC.md, "Every day": silence is not "all fine").
+ * (hq-report(1), alerts: silence is not "all fine").
  *
  * The newest data is the newest sample's start in the store (read by the
  * index on (metric_id, start), one look per metric) or the newest

@@ -174,7 +174,7 @@ struct hq_ingest_record {
 	int percent_fraction;   /* "%" written as a fraction (Apple) */
 	int converted;          /* the value is in the canonical unit already;
 	                           unit is only what the file wrote (CGM CSV,
-	                           whose mmol/L converts by SPEC's 18.016) */
+	                           whose mmol/L converts by hq-ingest(1)'s 18.016) */
 	int64_t start, end, created;
 	int offset_min;
 };
@@ -222,6 +222,10 @@ int hq_ingest_correlation(struct hq_ingest *ig, const struct hq_ingest_group *g,
     int64_t *id, struct hq_err *e);
 int hq_ingest_correlation_member(struct hq_ingest *ig, int64_t corr_id,
     int64_t sample_id, struct hq_err *e);
+/* A correlation's MetadataEntry (its first value of a key is kept, so a
+ * later import adds what an earlier one lacked and changes nothing). */
+int hq_ingest_correlation_meta(struct hq_ingest *ig, int64_t corr_id,
+    const char *key, const char *value, struct hq_err *e);
 int hq_ingest_workout(struct hq_ingest *ig, const struct hq_ingest_group *g,
     int64_t *id, struct hq_err *e);
 int hq_ingest_workout_totals(struct hq_ingest *ig, int64_t workout_id,

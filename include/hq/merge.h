@@ -59,7 +59,8 @@ struct hq_piece {
 
 /* The pieces of in[0..n) that count, sorted by start. *out is malloc'd
  * (free() it). Zero-length samples count whole unless a higher-ranked
- * sample covers their instant. */
+ * sample covers their instant or a higher-ranked zero-length sample has
+ * the same one (two apps logging one meal at one time). */
 void hq_merge_cumulative(const struct hq_merge_sample *in, size_t n,
     struct hq_piece **out, size_t *nout);
 

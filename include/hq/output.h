@@ -65,8 +65,6 @@ void hq_out_set_width(struct hq_out *o, int width);
  * table. Other formats leave them out: scripts read fields. */
 void hq_out_heading(struct hq_out *o, const char *line);
 void hq_out_footnote(struct hq_out *o, const char *line);
-/* Rows written so far. */
-long hq_out_rows(const struct hq_out *o);
 /* Write what is held, free everything; 0, or -1 on a write error. */
 int hq_out_free(struct hq_out *o);
 

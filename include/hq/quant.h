@@ -43,7 +43,5 @@ double hq_quant_any(struct hq_quant *qt, double p);
 /* p's quantile: hq_quant_value() where p is one of probs and the passes
  * are done, else hq_quant_any(). */
 double hq_quant_of(struct hq_quant *qt, double p);
-/* The number of values of this pass. */
-long hq_quant_count(const struct hq_quant *qt);
 
 #endif

@@ -119,10 +119,9 @@ int hq_query_run_rollup(struct hq_store *s, const struct hq_query *q,
     const int64_t ids[2], int64_t source_id, int vals, int quarters,
     struct emit *em, struct hq_err *e);
 
-/* What workout.c and workout_detail.c share: a column as a number (NaN
- * when NULL) or as text ("" when NULL); v rounded to decimals; v from
- * unit from to unit to (NaN when it cannot be). */
-double hq_workout_col_num(sqlite3_stmt *st, int i);
+/* What workout.c and workout_detail.c share: a column as text ("" when
+ * NULL; as a number, store.h's hq_store_col_num); v rounded to decimals;
+ * v from unit from to unit to (NaN when it cannot be). */
 const char *hq_workout_col_text(sqlite3_stmt *st, int i);
 double hq_workout_round(double v, int decimals);
 double hq_workout_convert(double v, const char *from, const char *to);

@@ -32,6 +32,7 @@ struct hq_report_ask {
 	const char *type, *ids;      /* load, zones, bests, compare workouts */
 	const char *ahead, *target;  /* forecast */
 	const char *ath[HQ_ATH_NKEYS];   /* --max-hr, --rest-hr, --lthr, --ftp */
+	int entries;                 /* nutrition: each food logged */
 	struct hq_start st;          /* the store, config, zone, settings */
 	struct hq_out *out;          /* NULL once a report wrote its own */
 };
@@ -50,6 +51,8 @@ hq_report_run_fn hq_report_run_goals, hq_report_run_alerts,
 /* load, zones [ID], bests, compare workouts */
 hq_report_run_fn hq_report_run_load, hq_report_run_zones,
     hq_report_run_bests, hq_report_run_compare_workouts;
+/* nutrition [--entries] */
+hq_report_run_fn hq_report_run_nutrition;
 /* forecast METRIC */
 hq_report_run_fn hq_report_run_forecast;
 /* plan */

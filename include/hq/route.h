@@ -24,13 +24,10 @@ int hq_route_parse_format(const char *s, enum hq_route_format *f);
 
 /* Workout id's route to fp: the number of points written, 0 when it has
  * none (nothing is written), -1 with e set. name names the track ("running
- * 2020-02-24"; may be NULL). */
-long hq_route_write(struct hq_store *s, int64_t workout_id, const char *name,
-    enum hq_route_format f, FILE *fp, struct hq_err *e);
-/* The same, GPX points carrying hr_at(arg, t), the heart rate at each
- * point's time t (NAN: none there), as Garmin's TrackPointExtension
- * gpxtpx:hr in whole beats (its schema's type), the namespace declared;
- * hr_at NULL: none. GeoJSON ignores it. */
+ * 2020-02-24"; may be NULL). GPX points carry hr_at(arg, t), the heart
+ * rate at each point's time t (NAN: none there), as Garmin's
+ * TrackPointExtension gpxtpx:hr in whole beats (its schema's type), the
+ * namespace declared; hr_at NULL: none. GeoJSON ignores it. */
 long hq_route_write_hr(struct hq_store *s, int64_t workout_id,
     const char *name, enum hq_route_format f, FILE *fp,
     double (*hr_at)(void *arg, int64_t t), void *arg, struct hq_err *e);

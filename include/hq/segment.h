@@ -43,6 +43,9 @@ int hq_segment_marks(sqlite3 *db, struct hq_buf *out, struct hq_err *e);
 int hq_segment_build(const char *store, int month, const char *out,
     int64_t *rows, struct hq_err *e);
 
+/* Whether table is one of hq-query search's indexes or their shadow
+ * tables: derived from the rows, in no segment, built again at a restore. */
+int hq_segment_derived(const char *table);
 /* Insert a segment's rows into db (a store of the segment's schema
  * version, in no transaction): 0 or -1. */
 int hq_segment_merge(sqlite3 *db, const char *seg, struct hq_err *e);

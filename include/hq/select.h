@@ -79,9 +79,6 @@ int hq_select_add_when(struct hq_select *sel, const char *src,
     struct hq_err *e);
 int hq_select_add_where(struct hq_select *sel, const char *src,
     struct hq_err *e);
-/* Add a parsed condition; the selection takes it over. */
-void hq_select_take_when(struct hq_select *sel, struct hq_expr *x);
-void hq_select_take_where(struct hq_select *sel, struct hq_expr *x);
 
 /* The [query] section of the configuration: source_priority and
  * sleep_cutoff (an hour 1..23). 0, or -1 with e naming the bad value. */

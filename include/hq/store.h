@@ -11,6 +11,7 @@
 #ifndef HQ_STORE_H
 #define HQ_STORE_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -30,6 +31,10 @@ int hq_store_path(const char *dbpath, char *buf, size_t n, struct hq_err *e);
 struct hq_store *hq_store_open(const char *dbpath, int flags, struct hq_err *e);
 void hq_store_close(struct hq_store *s);
 sqlite3 *hq_store_db(struct hq_store *s);
+/* hq-query search's indexes brought up to the rows (search_index.c): the
+ * fill above, then hq's metrics and the store's sources; by every import,
+ * the migration to 13 and a restore. 0, or -1. */
+int hq_store_search_refresh(sqlite3 *db, struct hq_err *e);
 const char *hq_store_filename(const struct hq_store *s);
 /* Into b: the "file:" URI of path (sqlite.org/uri.html), every byte but
  * the unreserved ones percent-encoded, then "?" and query
@@ -42,6 +47,9 @@ int hq_store_latest_version(void);
 /* The SQL that brings a store from schema version to version + 1 (0: an
  * empty file), or NULL past the latest. */
 const char *hq_store_migration(int version);
+/* The SQL that brings hq-query search's indexes (search_text, route_box)
+ * up to the store's workouts, labs, records and routes (migration 13's). */
+const char *hq_store_search_fill(void);
 
 void hq_store_set_busy_timeout(struct hq_store *s, int ms);
 /* BEGIN IMMEDIATE: the write lock is taken now, so two writers queue up
@@ -94,6 +102,14 @@ struct hq_bind {
 #define HQ_END          { HQ_BIND_END, 0, 0, NULL }
 
 void hq_store_bind(sqlite3_stmt *st, const struct hq_bind *v);
+/* Column i of a row as a number, NAN when it is NULL (a figure the row
+ * does not have). */
+static inline double
+hq_store_col_num(sqlite3_stmt *st, int i)
+{
+	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN :
+	    sqlite3_column_double(st, i);
+}
 /* Bind v to a statement that returns no rows, step it and reset it: 0, or
  * -1 with e "store: what: why". Text that is not UTF-8 is refused (-1,
  * "what: text that is not UTF-8"): every writer stores UTF-8 alone. */

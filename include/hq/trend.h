@@ -1,7 +1,7 @@
 /*
  * trend — is a daily series going up or down: the Theil–Sen slope with
- * Gilbert's interval, and Kendall's tau with its p (SPEC.md, "Every day":
- * hq-report trend), checked against R (tests/data/trend/trend.R).
+ * Gilbert's interval, and Kendall's tau with its p (hq-report(1), trend
+ * METRIC), checked against R (tests/data/trend/trend.R).
  *
  * Over n daily values v[i] on day numbers t[i] (strictly ascending, gaps
  * allowed), the N = n(n-1)/2 pairwise slopes (v_j - v_i) / (t_j - t_i),

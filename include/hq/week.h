@@ -1,5 +1,5 @@
 /*
- * week — hq-report week (SPEC.md, "Every day"): the week in one look.
+ * week — hq-report week (hq-report(1), week): the week in one look.
  * Each measure's figure for an ISO week and the 12 before it (the week
  * before gives previous and change; the last 12 the HTML page's
  * sparklines), every figure from the code of the command that already

@@ -29,6 +29,9 @@ tool_free(struct hq_agent_tool *t)
 	free(t->description);
 	free(t->positional);
 	cJSON_Delete(t->parameters);
+	for (char **w = t->prefix; w && *w; w++)
+		free(*w);
+	free(t->prefix);
 	memset(t, 0, sizeof *t);
 }
 
@@ -81,6 +84,77 @@ hq_agent_tool_parse(const char *json, const char *path, struct hq_agent_tool *t,
 	t->positional = pos ? hq_xstrdup(pos) : NULL;
 	cJSON_Delete(j);
 	return 0;
+}
+
+/* The tool of command hq-NAME among the first n, or NULL. */
+static const struct hq_agent_tool *
+command_tool(const struct hq_agent_tools *tools, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *base = strrchr(tools->v[i].path, '/');
+		base = base ? base + 1 : tools->v[i].path;
+		if (!tools->v[i].prefix && strncmp(base, "hq-", 3) == 0 &&
+		    strcmp(base + 3, name) == 0)
+			return &tools->v[i];
+	}
+	return NULL;
+}
+
+static int cmp_tool(const void *a, const void *b);
+
+int
+hq_agent_add_queries(struct hq_agent_tools *tools,
+    const struct hq_saved_query *q, size_t n, struct hq_err *e)
+{
+	size_t base = tools->n;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct hq_agent_tool *c = command_tool(tools, base, q[i].command);
+		struct hq_agent_tool *t;
+		struct hq_buf d = {0};
+
+		if (!c) {
+			hq_err_set(e, "%s: [queries]: %s runs hq-%s, which hq-agent "
+			    "does not offer as a tool (%s)", q[i].where, q[i].name,
+			    q[i].command, strcmp(q[i].command, "agent") == 0 ?
+			    "hq-agent is not one of its own tools" : "not found beside "
+			    "hq-agent nor on PATH, or its --tool-schema failed");
+			goto fail;
+		}
+		if (hq_agent_tool_find(tools, q[i].name)) {
+			hq_err_set(e, "%s: [queries]: '%s' is a tool's name already: "
+			    "name the saved query otherwise", q[i].where, q[i].name);
+			goto fail;
+		}
+		tools->v = hq_xrealloc(tools->v, (tools->n + 1) * sizeof *tools->v);
+		c = command_tool(tools, base, q[i].command);   /* moved */
+		t = &tools->v[tools->n++];
+		memset(t, 0, sizeof *t);
+		if (q[i].description[0])
+			hq_buf_printf(&d, "%s. ", q[i].description);
+		hq_buf_printf(&d, "The user's saved query '%s': runs `%s` (the tool "
+		    "%s with these words first). Call it with no arguments to run it "
+		    "as saved; any parameters of %s given are added after its words.",
+		    q[i].name, q[i].line, c->name, c->name);
+		if (c->writes)
+			hq_buf_puts(&d, " It changes the store: the user is asked first.");
+		t->name = hq_xstrdup(q[i].name);
+		t->path = hq_xstrdup(c->path);
+		t->description = hq_buf_steal(&d);
+		t->parameters = cJSON_Duplicate(c->parameters, 1);
+		cJSON_DeleteItemFromObjectCaseSensitive(t->parameters, "required");
+		t->positional = c->positional ? hq_xstrdup(c->positional) : NULL;
+		t->writes = c->writes;
+		t->prefix = hq_xcalloc(q[i].nwords + 1, sizeof *t->prefix);
+		for (size_t k = 0; k < q[i].nwords; k++)
+			t->prefix[k] = hq_xstrdup(q[i].words[k]);
+	}
+	qsort(tools->v, tools->n, sizeof *tools->v, cmp_tool);
+	return 0;
+fail:
+	while (tools->n > base)
+		tool_free(&tools->v[--tools->n]);
+	return -1;
 }
 
 static int
@@ -461,6 +535,8 @@ hq_agent_argv(const struct hq_agent_tool *t, const char *args, char ***argv,
 	if (check_params(t, a, e))
 		goto done;
 	argv_add(&b, t->path);
+	for (char **w = t->prefix; w && *w; w++)
+		argv_add(&b, *w);
 	cJSON_ArrayForEach(prop, props) {
 		v = cJSON_GetObjectItemCaseSensitive(a, prop->string);
 		if (v && !cJSON_IsNull(v) && add_param(&b, &pos, t->positional, prop, v, e))

@@ -7,7 +7,7 @@
 #include "hq/daily.h"
 #include "hq/time.h"
 
-/* hq-report alerts' rules per measure (SPEC.md): z against the 28 days
+/* hq-report alerts' rules per measure (hq-report(1), alerts): z against the 28 days
  * before. A new measure is a line here. */
 static const struct hq_alert_rule rules[] = {
 	{ "resting_heart_rate", +1, 2, "resting HR" },
@@ -103,7 +103,7 @@ hq_alert_scan(const struct hq_alert_rule *r, const char *unit,
 	return count;
 }
 
-/* The consensus targets (Battelino et al. 2019, SPEC.md). */
+/* The consensus targets (Battelino et al. 2019; hq-report(1), alerts). */
 static const struct hq_alert_cgm_target targets[] = {
 	{ "tir", 0, 70, "time in range (70-180 mg/dL)" },
 	{ "tbr", 1, 4, "time below range (< 70 mg/dL)" },
@@ -113,12 +113,6 @@ static const struct hq_alert_cgm_target targets[] = {
 };
 
 #define NTARGETS (sizeof targets / sizeof targets[0])
-
-const struct hq_alert_cgm_target *
-hq_alert_cgm_target_at(size_t i)
-{
-	return i < NTARGETS ? &targets[i] : NULL;
-}
 
 long
 hq_alert_cgm(const struct hq_cgm_metrics *m, int64_t day, hq_alert_fn *fn,

@@ -1,5 +1,5 @@
 /* The athlete's settings (athlete.h): [athlete] in the config, flags, and
- * the defaults SPEC.md gives, from the store. */
+ * the defaults hq-report(1) gives (Training), from the store. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,9 +7,9 @@
 
 #include "hq/athlete.h"
 #include "hq/athlete_cache.h"
+#include "hq/catalog.h"
 #include "hq/opts.h"
 
-#define HR_ID "HKQuantityTypeIdentifierHeartRate"
 #define REST_ID "HKQuantityTypeIdentifierRestingHeartRate"
 #define SEX_KEY "HKCharacteristicTypeIdentifierBiologicalSex"
 
@@ -353,7 +353,7 @@ hq_athlete_defaults(struct hq_athlete *a, struct hq_store *s,
 		    " WHERE identifier = ?1) AND x.start >= w.start"
 		    " AND x.start < w.end AND x.text = ''"
 		    " AND x.value BETWEEN %g AND %g", HR_LO, HR_HI);
-		if (query_num(s, sql, HR_ID, &v, e))
+		if (query_num(s, sql, HQ_HEART_RATE_ID, &v, e))
 			return -1;
 	}
 	if (!a->basis[HQ_ATH_MAX_HR] && s && !isnan(v)) {

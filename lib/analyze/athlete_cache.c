@@ -5,6 +5,7 @@
 
 #include "hq/athlete_cache.h"
 #include "hq/buf.h"
+#include "hq/store.h"
 
 enum { C_STAMP, C_GET, C_N };
 
@@ -52,13 +53,6 @@ hq_athcache_open(struct hq_store *s, struct hq_err *e)
 	return c;
 }
 
-static double
-col(sqlite3_stmt *q, int i)
-{
-	return sqlite3_column_type(q, i) == SQLITE_NULL ? NAN :
-	    sqlite3_column_double(q, i);
-}
-
 int
 hq_athcache_get(struct hq_athcache *c, int64_t id,
     struct hq_athlete_summary *sum, struct hq_err *e)
@@ -95,12 +89,12 @@ hq_athcache_get(struct hq_athcache *c, int64_t id,
 	sum->hr_source = sqlite3_column_int64(q, 1);
 	sum->power_source = sqlite3_column_int64(q, 2);
 	sum->nhr = (size_t)sqlite3_column_int64(q, 3);
-	sum->hr_max = col(q, 4);
-	sum->hr_sample_max = col(q, 5);
-	sum->np = col(q, 6);
+	sum->hr_max = hq_store_col_num(q, 4);
+	sum->hr_sample_max = hq_store_col_num(q, 5);
+	sum->np = hq_store_col_num(q, 6);
 	sum->power_s = sqlite3_column_double(q, 7);
-	sum->route_gain_m = col(q, 8);
-	sum->ascended_m = col(q, 9);
+	sum->route_gain_m = hq_store_col_num(q, 8);
+	sum->ascended_m = hq_store_col_num(q, 9);
 	sum->nbins = len / sizeof *sum->bins;
 	sum->bins = hq_xmalloc(len ? len : 1);
 	if (len)
@@ -265,7 +259,7 @@ hq_athcache_max_hr(struct hq_store *s, double *v, struct hq_err *e)
 	rc = sqlite3_step(q);
 	if (rc == SQLITE_ROW) {
 		all = sqlite3_column_int(q, 0);
-		*v = col(q, 1);
+		*v = hq_store_col_num(q, 1);
 	}
 	sqlite3_finalize(q);
 	if (rc != SQLITE_ROW) {

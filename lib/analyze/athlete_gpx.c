@@ -1,6 +1,6 @@
 /* A workout's route as GPX with its heart rate (athlete_rows.h): each
- * point carries the heart-rate sample in force at its time by SPEC.md's
- * hold rule (one source, pauses out, at most 120 s: hq_athlete_value_at). */
+ * point carries the heart-rate sample in force at its time by the hold
+ * rule of hq-query(1), WORKOUTS (one source, pauses out, at most 120 s: hq_athlete_value_at). */
 #include <math.h>
 
 #include "hq/athlete.h"

@@ -7,6 +7,7 @@
 
 #include "hq/athlete.h"
 #include "hq/buf.h"
+#include "hq/store.h"
 #include "hq/workout.h"
 
 double
@@ -297,8 +298,7 @@ hq_athlete_route(struct hq_store *s, int64_t id, struct hq_route_pt **pt,
 		(*pt)[*n].t = sqlite3_column_int64(q, 1);
 		(*pt)[*n].lat = sqlite3_column_double(q, 2);
 		(*pt)[*n].lon = sqlite3_column_double(q, 3);
-		(*pt)[*n].ele = sqlite3_column_type(q, 4) == SQLITE_NULL ? NAN :
-		    sqlite3_column_double(q, 4);
+		(*pt)[*n].ele = hq_store_col_num(q, 4);
 		(*n)++;
 	}
 	if (rc != SQLITE_DONE) {

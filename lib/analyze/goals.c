@@ -15,7 +15,7 @@
 #define GOAL_MIN 1e-6
 #define GOAL_MAX 1e12
 
-/* Body measures: a period's figure is its last value (SPEC.md). */
+/* Body measures: a period's figure is its last value (hq-report(1), goals). */
 static const char *const body[] = {
 	"body_mass", "lean_body_mass", "body_mass_index", "body_fat_percentage",
 	"height", "waist_circumference",

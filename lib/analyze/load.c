@@ -9,10 +9,10 @@
 #include "hq/athlete_cache.h"
 #include "hq/buf.h"
 #include "hq/catalog.h"
+#include "hq/store.h"
 #include "hq/time.h"
 #include "hq/workout.h"
 
-#define HR_ID "HKQuantityTypeIdentifierHeartRate"
 #define POWER_ID "HKQuantityTypeIdentifierCyclingPower"
 
 size_t
@@ -208,8 +208,8 @@ read_series(struct reader *r, struct hq_athlete_workout *w, int64_t metric,
 	/* What a body makes (catalog.h): a store filled before the import
 	 * writer checked (a file's heart rate of 60,000, power of -50 W)
 	 * poisons no load. */
-	hq_catalog_bounds(hq_catalog_by_identifier(hr ? HR_ID : POWER_ID), &lo,
-	    &hi);
+	hq_catalog_bounds(hq_catalog_by_identifier(hr ? HQ_HEART_RATE_ID :
+	    POWER_ID), &lo, &hi);
 	q = stmt(r, Q_SAMPLES, (struct hq_bind[]){ HQ_INT(metric),
 	    HQ_INT(w->start), HQ_INT(w->end), HQ_END }, e);
 	if (!q)
@@ -370,8 +370,7 @@ reader_head(struct reader *r, int64_t id, struct hq_athlete_workout *w,
 	w->source_id = sqlite3_column_int64(q, 1);
 	w->start = sqlite3_column_int64(q, 2);
 	w->end = sqlite3_column_int64(q, 3);
-	w->distance_m = sqlite3_column_type(q, 4) == SQLITE_NULL ? NAN :
-	    sqlite3_column_double(q, 4);
+	w->distance_m = hq_store_col_num(q, 4);
 	w->power_fill_source = sqlite3_column_int64(q, 5);
 	w->ascended_m = w->route_gain_m = w->hr_sample_max = NAN;
 	sqlite3_reset(q);
@@ -449,7 +448,7 @@ reader_start(struct reader *r, struct hq_store *s, struct hq_err *e)
 {
 	memset(r, 0, sizeof *r);
 	r->s = s;
-	if ((r->hr_id = hq_store_metric_id(s, HR_ID, 0, e)) < 0 ||
+	if ((r->hr_id = hq_store_metric_id(s, HQ_HEART_RATE_ID, 0, e)) < 0 ||
 	    (r->power_id = hq_store_metric_id(s, POWER_ID, 0, e)) < 0)
 		return -1;
 	return 0;

@@ -452,7 +452,7 @@ hq_report_compare_dexa_out(struct hq_store *s, const char *d1,
 /* ---- CGM ------------------------------------------------------------------ */
 
 #define CGM(k, t, f) HQ_COL_AT(k, t, struct hq_cgm_metrics, f)
-/* Every field, in SPEC.md's order (cgm.c's hq_cgm_field()). */
+/* Every field, in hq-report(1)'s order (cgm; cgm.c's hq_cgm_field()). */
 static const struct hq_col cgm_wide_cols[] = {
 	{ CGM("from", HQ_COL_DAY, from_day) },
 	{ CGM("to", HQ_COL_DAY, to_day) },

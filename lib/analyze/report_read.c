@@ -10,6 +10,7 @@
 #include "hq/dexa.h"
 #include "hq/labs.h"
 #include "hq/report_read.h"
+#include "hq/store.h"
 #include "hq/time.h"
 
 /* report_read.h: list, latest and trend labs, latest and
@@ -29,13 +30,6 @@ col_text(sqlite3_stmt *st, int i)
 	const unsigned char *t = sqlite3_column_text(st, i);
 
 	return t ? (const char *)t : "";
-}
-
-static double
-col_num(sqlite3_stmt *st, int i)
-{
-	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN :
-	    sqlite3_column_double(st, i);
 }
 
 int
@@ -247,12 +241,12 @@ lab_row(sqlite3_stmt *st, const char *unit, struct hq_lab_row *r,
 	r->loinc = col_text(st, 2);
 	r->date = col_text(st, 3);
 	r->time = sqlite3_column_int64(st, 12);
-	r->value = col_num(st, 4);
+	r->value = hq_store_col_num(st, 4);
 	r->comparator = col_text(st, 5);
 	r->text = col_text(st, 6);
 	r->unit = col_text(st, 7);
-	r->ref_low = col_num(st, 8);
-	r->ref_high = col_num(st, 9);
+	r->ref_low = hq_store_col_num(st, 8);
+	r->ref_high = hq_store_col_num(st, 9);
 	r->source = col_text(st, 11);
 	r->method = hq_labs_method(r->loinc);
 	r->change = NAN;
@@ -376,7 +370,7 @@ hq_report_labs_trend(struct hq_store *s, const char *test, const char *unit,
 		lab_row(st, unit, &r, ubuf, sizeof ubuf);
 		r.method_changed = rows && *prev_method && *r.method &&
 		    strcmp(prev_method, r.method) != 0;
-		/* From the previous result whatever its method (SPEC: the
+		/* From the previous result whatever its method (hq-report(1): the
 		 * change is from the previous result; method_change says the
 		 * two are not the same measurement), so changes sum to the
 		 * last value less the first. */
@@ -471,7 +465,7 @@ hq_report_labs_flagged(struct hq_store *s, int64_t from, int64_t to,
 /* Reading: DEXA                                                        */
 
 /*
- * Precision (../shared/reference/health-analytics.md §5.1): lean mass CV
+ * Precision: lean mass CV
  * below 0.5 % (Hologic whitepaper); VAT CV about 5-15 % (Goldberg & Fung,
  * J Clin Densitom 2019), the lower end taken, so that a change called
  * beyond noise is beyond it even on the best scanner. A change between

@@ -18,7 +18,7 @@
 enum source { DAILY, WORKOUTS, WORKOUT_MIN, LOAD, CTL, GLUCOSE_TIR,
 	GLUCOSE_MEAN, LABS };
 
-/* The measures, in SPEC.md's order: where each comes from. */
+/* The measures, in hq-report(1)'s order (week): where each comes from. */
 static const struct spec {
 	const char *name, *metric, *label, *unit;
 	enum source from;

@@ -819,6 +819,10 @@ hq_archive_restore(struct hq_archive *a, const char *path, const char *scratch,
 			c->bytes_total += m.e[i].size;
 		}
 	progress_end(a);
+	/* search's indexes are in no segment (segment.c): built from the
+	 * rows (an older archive's store gets them from migration 13) */
+	if (m.schema > 12 && hq_store_search_refresh(db, e))
+		goto done;
 	if (sqlite3_close(db) != SQLITE_OK)
 		goto sql_failed;
 	db = NULL;

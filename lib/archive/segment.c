@@ -65,6 +65,8 @@ static const struct rule {
 	  "SELECT DISTINCT " MONTH_OF("start") " FROM correlation" },
 	{ "correlation_member", CHILD,
 	  "t.correlation_id IN (SELECT id FROM main.correlation)", NULL },
+	{ "correlation_meta", CHILD,
+	  "t.correlation_id IN (SELECT id FROM main.correlation)", NULL },
 	{ "workout", TIME, "t.start >= :a AND t.start < :b",
 	  "SELECT DISTINCT " MONTH_OF("start") " FROM workout" },
 	{ "workout_meta", CHILD, OF_WORKOUT, NULL },
@@ -134,6 +136,28 @@ exec(sqlite3 *db, const char *sql, struct hq_err *e)
 	return 0;
 }
 
+/*
+ * hq-query search's indexes (migration 13: an FTS5 and an R*Tree table,
+ * each with the shadow tables SQLite makes for it) are derived from the
+ * rows: no segment holds them (their shadow tables cannot be copied by
+ * INSERT ... SELECT, and would make every month's bytes depend on every
+ * other's), and a restore builds them again (hq_store_search_fill).
+ */
+static const char *const derived[] = { "search_text", "route_box",
+    "search_mark" };
+
+int
+hq_segment_derived(const char *table)
+{
+	for (size_t i = 0; i < sizeof derived / sizeof derived[0]; i++) {
+		size_t n = strlen(derived[i]);
+		if (!strncmp(table, derived[i], n) && (table[n] == '\0' ||
+		    table[n] == '_'))
+			return 1;
+	}
+	return 0;
+}
+
 static const struct rule *
 rule_of(const char *table)
 {
@@ -162,7 +186,7 @@ check_rules(sqlite3 *db, const char *schema, struct hq_err *e)
 	}
 	while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
 		const char *t = (const char *)sqlite3_column_text(st, 0);
-		if (!rule_of(t)) {
+		if (!rule_of(t) && !hq_segment_derived(t)) {
 			hq_err_set(e, "the store's table %s has no archive rule "
 			    "(lib/archive/segment.c)", t);
 			rc = -1;
@@ -317,14 +341,15 @@ copy_schema(sqlite3 *db, struct hq_err *e)
 	sqlite3_stmt *st;
 	int rc = 0;
 
-	if (sqlite3_prepare_v2(db, "SELECT sql FROM src.sqlite_schema WHERE "
+	if (sqlite3_prepare_v2(db, "SELECT name, sql FROM src.sqlite_schema WHERE "
 	    "type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name", -1, &st,
 	    NULL) != SQLITE_OK) {
 		hq_err_set(e, "%s", sqlite3_errmsg(db));
 		return -1;
 	}
 	while (rc == 0 && sqlite3_step(st) == SQLITE_ROW)
-		rc = exec(db, (const char *)sqlite3_column_text(st, 0), e);
+		if (!hq_segment_derived((const char *)sqlite3_column_text(st, 0)))
+			rc = exec(db, (const char *)sqlite3_column_text(st, 1), e);
 	sqlite3_finalize(st);
 	return rc;
 }

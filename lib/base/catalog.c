@@ -431,7 +431,7 @@ hq_catalog_category(const char *type, const char *value, char *name, size_t n,
 }
 
 /* The category metrics whose rows are not a count of samples in "count"
- * (SPEC.md: counted unless the catalog says otherwise; HACKING.md says
+ * (hq-query(1): counted unless the catalog says otherwise; HACKING.md says
  * why each is here). "min": timed, a sample is its minutes. */
 static const struct { const char *metric, *unit; } category_units[] = {
 	{ "apple_stand_hour", "h" },      /* hours stood: one an hour */

@@ -18,6 +18,8 @@ static const struct {
 } known[] = {
 	{ "", "tz" },
 	{ "goals", NULL },
+	{ "queries", NULL },
+	{ "places", NULL },
 	{ "llm", "provider" }, { "llm", "model" }, { "llm", "base_url" },
 	{ "llm", "api_key_env" }, { "llm", "privacy" }, { "llm", "share" },
 	{ "query", "source_priority" }, { "query", "sleep_cutoff" },
@@ -33,6 +35,7 @@ static const struct {
 
 struct entry {
 	char *section, *key, *value;
+	char *comment;         /* the '#' lines right above it, or NULL */
 	long line;
 };
 
@@ -107,7 +110,7 @@ static void warn(struct hq_config *c, const char *fmt, ...)
 /* 0, or -1 when the file already has HQ_CONFIG_MAX_KEYS keys. */
 static int
 add(struct hq_config *c, const char *section, const char *key, const char *value,
-    long line)
+    const char *comment, long line)
 {
 	/* A later line wins over an earlier one, and says so: a goal or a
 	 * setting written twice is a slip, not a choice. */
@@ -119,7 +122,9 @@ add(struct hq_config *c, const char *section, const char *key, const char *value
 			    *section ? " under [" : "", section, *section ? "]" : "",
 			    c->e[i].line);
 			free(c->e[i].value);
+			free(c->e[i].comment);
 			c->e[i].value = hq_xstrdup(value);
+			c->e[i].comment = comment ? hq_xstrdup(comment) : NULL;
 			c->e[i].line = line;
 			return 0;
 		}
@@ -132,6 +137,7 @@ add(struct hq_config *c, const char *section, const char *key, const char *value
 	c->e[c->n].section = hq_xstrdup(section);
 	c->e[c->n].key = hq_xstrdup(key);
 	c->e[c->n].value = hq_xstrdup(value);
+	c->e[c->n].comment = comment ? hq_xstrdup(comment) : NULL;
 	c->e[c->n].line = line;
 	c->n++;
 	return 0;
@@ -217,6 +223,7 @@ hq_config_load(const char *path, struct hq_err *e)
 {
 	struct hq_config *c = hq_xcalloc(1, sizeof *c);
 	char defpath[4096], section[128] = "", *line;
+	struct hq_buf comment = {0};    /* the '#' lines since the last other one */
 	const char *why;
 	long lineno = 0;
 	int rc;
@@ -251,8 +258,19 @@ hq_config_load(const char *path, struct hq_err *e)
 			goto fail;
 		}
 		s = trim(line);
-		if (!*s || *s == '#' || *s == ';')
+		if (*s == '#') {
+			/* kept for the key below: a description, a few lines */
+			if (comment.len < HQ_CONFIG_MAX_COMMENT) {
+				if (comment.len)
+					hq_buf_puts(&comment, " ");
+				hq_buf_puts(&comment, trim(s + 1));
+			}
 			continue;
+		}
+		if (!*s || *s == ';') {
+			comment.len = 0;
+			continue;
+		}
 		if (*s == '[') {
 			char *close = strchr(s, ']');
 			if (!close || close[1]) {
@@ -263,6 +281,7 @@ hq_config_load(const char *path, struct hq_err *e)
 			*close = '\0';
 			snprintf(section, sizeof section, "%s", trim(s + 1));
 			check_section(c, section, lineno);
+			comment.len = 0;
 			continue;
 		}
 		eq = strchr(s, '=');
@@ -283,17 +302,20 @@ hq_config_load(const char *path, struct hq_err *e)
 			goto fail;
 		}
 		check_key(c, section, key, lineno);
-		if (add(c, section, key, value, lineno)) {
+		if (add(c, section, key, value, comment.len ? comment.data : NULL,
+		    lineno)) {
 			hq_err_set(e, "%s:%ld: more than " HQ_CONFIG_MAX_KEYS_S
 			    " keys", path, lineno);
 			goto fail;
 		}
+		comment.len = 0;
 	}
 	if (ferror(fp)) {
 		hq_err_set(e, "%s: %s", path, strerror(errno));
 		goto fail;
 	}
 	free(line);
+	hq_buf_free(&comment);
 	fclose(fp);
 	if (c->unshown) {
 		struct hq_buf b = {0};
@@ -306,36 +328,50 @@ hq_config_load(const char *path, struct hq_err *e)
 	return c;
 fail:
 	free(line);
+	hq_buf_free(&comment);
 	fclose(fp);
 	hq_config_free(c);
+	return NULL;
+}
+
+/* The entry of a key, or NULL. */
+static const struct entry *
+find(const struct hq_config *c, const char *section, const char *key)
+{
+	for (size_t i = 0; c && i < c->n; i++)
+		if (strcmp(c->e[i].section, section) == 0 &&
+		    strcmp(c->e[i].key, key) == 0)
+			return &c->e[i];
 	return NULL;
 }
 
 const char *
 hq_config_get(const struct hq_config *c, const char *section, const char *key)
 {
-	if (!c)
-		return NULL;
-	for (size_t i = 0; i < c->n; i++)
-		if (strcmp(c->e[i].section, section) == 0 &&
-		    strcmp(c->e[i].key, key) == 0)
-			return c->e[i].value;
-	return NULL;
+	const struct entry *en = find(c, section, key);
+
+	return en ? en->value : NULL;
 }
 
 int
 hq_config_where(const struct hq_config *c, const char *section,
     const char *key, char *buf, size_t n)
 {
-	if (!c)
+	const struct entry *en = find(c, section, key);
+
+	if (!en)
 		return -1;
-	for (size_t i = 0; i < c->n; i++)
-		if (strcmp(c->e[i].section, section) == 0 &&
-		    strcmp(c->e[i].key, key) == 0) {
-			snprintf(buf, n, "%s:%ld", c->path, c->e[i].line);
-			return 0;
-		}
-	return -1;
+	snprintf(buf, n, "%s:%ld", c->path, en->line);
+	return 0;
+}
+
+const char *
+hq_config_comment(const struct hq_config *c, const char *section,
+    const char *key)
+{
+	const struct entry *en = find(c, section, key);
+
+	return en ? en->comment : NULL;
 }
 
 const char *
@@ -364,6 +400,7 @@ hq_config_free(struct hq_config *c)
 		free(c->e[i].section);
 		free(c->e[i].key);
 		free(c->e[i].value);
+		free(c->e[i].comment);
 	}
 	for (size_t i = 0; i < c->nwarnings; i++)
 		free(c->warnings[i]);

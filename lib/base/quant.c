@@ -108,12 +108,6 @@ hq_quant_reset(struct hq_quant *qt)
 	qt->ready = 0;
 }
 
-long
-hq_quant_count(const struct hq_quant *qt)
-{
-	return qt->n;
-}
-
 static uint64_t
 bits_of(double v)
 {

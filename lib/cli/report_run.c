@@ -14,6 +14,7 @@
 #include "hq/forecast_out.h"
 #include "hq/goals.h"
 #include "hq/goals_report.h"
+#include "hq/nutrition.h"
 #include "hq/plan_report.h"
 #include "hq/report_out.h"
 #include "hq/report_read.h"
@@ -361,6 +362,27 @@ hq_report_run_compare_workouts(struct hq_report_ask *c, int argc, char **argv,
 	if ((rc = athlete_ask(c, &ask, NULL, e)))
 		return rc;
 	return hq_athlete_compare_out(c->st.store, &ask, c->out, e);
+}
+
+/* ---- the food log (nutrition.h) ------------------------------------------ */
+
+/* The days of --from/--to, else the last 7 ending today. */
+int
+hq_report_run_nutrition(struct hq_report_ask *c, int argc, char **argv,
+    struct hq_err *e)
+{
+	int64_t from, to;
+
+	(void)argc, (void)argv;
+	if (range_days(c, 6, 0, &from, &to, e)) {
+		hq_warn("%s", e->msg);
+		return 2;
+	}
+	if (c->entries)
+		return hq_nutrition_entries_out(c->st.store, from, to, c->out, e);
+	if (hq_start_settings(&c->st))
+		return 2;
+	return hq_nutrition_days_out(&c->st.daily, from, to, c->out, e);
 }
 
 /* ---- forecast METRIC (forecast_out.h) ----------------------------------- */

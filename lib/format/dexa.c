@@ -23,7 +23,7 @@
 #define KGM2 "kg/m\xc2\xb2"
 #define GCM2 "g/cm\xc2\xb2"
 
-/* SPEC.md's names and units. The first NWHOLE are whole-body fields; the
+/* The names and units hq-ingest(1) gives (DEXA SCANS). The first NWHOLE are whole-body fields; the
  * rest combine with a region ("trunk" + "fat_mass" = trunk_fat_mass). */
 static const struct hq_dexa_field fields[] = {
 	{ "total_body_fat_pct", PCT, "body_fat_percent body_fat_pct body_fat "
@@ -84,22 +84,10 @@ hq_dexa_field_count(void)
 	return NFIELDS;
 }
 
-const struct hq_dexa_field *
-hq_dexa_field_at(size_t i)
-{
-	return i < NFIELDS ? &fields[i] : NULL;
-}
-
 size_t
 hq_dexa_region_count(void)
 {
 	return NREGIONS;
-}
-
-const char *
-hq_dexa_region_at(size_t i)
-{
-	return i < NREGIONS ? regions[i].name : NULL;
 }
 
 const char *

@@ -12,10 +12,12 @@
 #include "hq/time.h"
 
 /*
- * The catalog. Codes come from ../shared/reference/health-analytics.md §5.2
- * (its verified set) unless a comment says otherwise; SPEC.md fixes the
- * groups of ldl, hba1c and glucose. Molar masses are derived from the
- * reference's conversion factors so that they reproduce them exactly:
+ * The catalog. Codes are LOINC's, each one seen consistently in two or
+ * more independent public files ("the reference": the table
+ * tests/unit/labs.c holds the catalog to) unless a comment says otherwise;
+ * hq-report(1) (Labs) gives the groups of ldl, hba1c and glucose. Molar
+ * masses are derived from the conversion factors hq-report(1) gives
+ * (Units) so that they reproduce them exactly:
  * cholesterol mg/dL ÷ 38.67 = mmol/L is 386.7 g/mol, creatinine mg/dL ×
  * 88.4 = µmol/L is 1e4/88.4 g/mol, and so on.
  */
@@ -34,7 +36,7 @@ static const struct hq_lab_test tests[] = {
 	  "LDL cholesterol", "mg/dL", "mg/dL mmol/L", 386.7,
 	  CODES({ "2089-1", "mg/dL", "" },
 	      { "13457-7", "mg/dL", "calculated" },
-	      /* 18262-6: [unverified] in the reference; HL7's ValueSet
+	      /* 18262-6: seen in one file only, not in the reference; HL7's ValueSet
 	       * lipid-ldl-codes (LOINC 2.80 expansion) lists it as
 	       * "Cholesterol in LDL [Mass/volume] ... by Direct assay". */
 	      { "18262-6", "mg/dL", "direct" },
@@ -61,7 +63,7 @@ static const struct hq_lab_test tests[] = {
 	  "glycated_hemoglobin glycohemoglobin",
 	  "HbA1c", "%", "% mmol/mol", 0,
 	  CODES({ "4548-4", "%", "" },
-	      /* 17856-6: SPEC.md's group; not in the reference's table.
+	      /* 17856-6: hq-report(1)'s group; not in the reference's table.
 	       * HL7 IPS and vulcan-rwd examples name it "Hemoglobin
 	       * A1c/Hemoglobin.total in Blood by HPLC". */
 	      { "17856-6", "%", "HPLC" },
@@ -89,7 +91,8 @@ static const struct hq_lab_test tests[] = {
 	{ "co2", "bicarbonate hco3 carbon_dioxide total_co2 bicarb",
 	  "carbon dioxide (bicarbonate)", "mmol/L", "mmol/L mEq/L", 0,
 	  CODES({ "2028-9", "mmol/L", "" }), "mEq/L", 1, 0 },
-	/* BUN mmol/L means urea: mg/dL × 0.357 (the reference: from memory). */
+	/* BUN mmol/L means urea: mg/dL × 0.357 (the usual factor; no file
+	 * checked it). */
 	{ "bun", "urea_nitrogen blood_urea_nitrogen urea_nitrogen_bun",
 	  "urea nitrogen", "mg/dL", "mg/dL mmol/L", 10 / 0.357,
 	  CODES({ "3094-0", "mg/dL", "" }), NOX },

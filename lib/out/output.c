@@ -419,12 +419,6 @@ hq_out_end(struct hq_out *o)
 	}
 }
 
-long
-hq_out_rows(const struct hq_out *o)
-{
-	return o->rows;
-}
-
 /* A cell as a table shows it: numbers short, null "-", and text from a
  * file or a model escaped for the terminal (hq_term_escape: an escape
  * sequence in a lab's name shows as \x1b). b->data. */

@@ -95,7 +95,7 @@ decode_sample(sqlite3_stmt *st, enum hq_kind kind, int ranked, int timed,
 	if (kind == HQ_KIND_CATEGORY) {
 		const char *t = (const char *)sqlite3_column_text(st, text);
 		snprintf(x->category, sizeof x->category, "%s", t ? t : "");
-		/* Counted unless the catalog times the metric (SPEC.md). */
+		/* Counted unless the catalog times the metric (hq-query(1)). */
 		x->value = timed ? (double)(x->end - x->start) / 60
 		    : hq_catalog_category_count(x->category);
 	}
@@ -121,7 +121,7 @@ stream_fill(struct stream *s, int i, struct hq_err *e)
  * discrete metric's samples of the recording that yields, inside its
  * time, are left out where the kept recording's source has samples of the
  * metric inside its own, so that a day's heart rate averages over one
- * recording, not both (SPEC: hq-ingest). --source still shows them.
+ * recording, not both (hq-ingest(1), THE SAME ACTIVITY RECORDED TWICE). --source still shows them.
  */
 #define SAME_EXCLUDED \
 	" AND NOT EXISTS (SELECT 1 FROM workout_same ws" \

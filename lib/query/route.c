@@ -5,6 +5,7 @@
 
 #include "hq/buf.h"
 #include "hq/route.h"
+#include "hq/store.h"
 #include "hq/workout.h"
 #include "hq/time.h"
 
@@ -32,8 +33,7 @@ read_point(sqlite3_stmt *st, struct point *p)
 {
 	p->lat = sqlite3_column_double(st, 0);
 	p->lon = sqlite3_column_double(st, 1);
-	p->ele = sqlite3_column_type(st, 2) == SQLITE_NULL ? NAN
-	    : sqlite3_column_double(st, 2);
+	p->ele = hq_store_col_num(st, 2);
 	p->has_time = sqlite3_column_type(st, 3) != SQLITE_NULL;
 	p->time = sqlite3_column_int64(st, 3);
 }
@@ -131,13 +131,6 @@ routes_free(struct routes *r)
 {
 	free(r->id);
 	free(r->n);
-}
-
-long
-hq_route_write(struct hq_store *s, int64_t workout_id, const char *name,
-    enum hq_route_format f, FILE *fp, struct hq_err *e)
-{
-	return hq_route_write_hr(s, workout_id, name, f, fp, NULL, NULL, e);
 }
 
 long

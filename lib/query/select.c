@@ -38,18 +38,6 @@ push_expr(struct hq_expr ***v, size_t *n, struct hq_expr *x)
 	(*v)[(*n)++] = x;
 }
 
-void
-hq_select_take_when(struct hq_select *sel, struct hq_expr *x)
-{
-	push_expr(&sel->when, &sel->nwhen, x);
-}
-
-void
-hq_select_take_where(struct hq_select *sel, struct hq_expr *x)
-{
-	push_expr(&sel->where, &sel->nwhere, x);
-}
-
 /* Parse src into v; a parse error names the option it came from. */
 static int
 add_expr(struct hq_expr ***v, size_t *n, const char *option, const char *src,

@@ -10,6 +10,7 @@
 #include "hq/query_int.h"
 #include "hq/rowdesc.h"
 #include "hq/sense.h"
+#include "hq/store.h"
 #include "hq/time.h"
 #include "hq/workout.h"
 
@@ -33,13 +34,6 @@ struct stats {
 	struct stat *merged;         /* top where present, else act */
 	size_t nmerged;
 };
-
-double
-hq_workout_col_num(sqlite3_stmt *st, int i)
-{
-	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN
-	    : sqlite3_column_double(st, i);
-}
 
 const char *
 hq_workout_col_text(sqlite3_stmt *st, int i)
@@ -116,8 +110,9 @@ stats_load(sqlite3_stmt *q, int64_t workout_id, struct stats *st,
 		const char *unit = mi && mi->unit ? mi->unit : hq_workout_col_text(q, 7);
 
 		snprintf(s->unit, sizeof s->unit, "%s", unit);
-		stat_add(s, hq_workout_col_num(q, 2), hq_workout_col_num(q, 3), hq_workout_col_num(q, 4),
-		    hq_workout_col_num(q, 5), hq_workout_col_num(q, 6));
+		stat_add(s, hq_store_col_num(q, 2), hq_store_col_num(q, 3),
+		    hq_store_col_num(q, 4), hq_store_col_num(q, 5),
+		    hq_store_col_num(q, 6));
 	}
 	if (rc != SQLITE_DONE) {
 		hq_err_set(e, "reading workout statistics: %s",
@@ -202,7 +197,6 @@ static const char *const distance_ids[] = {
 	"HKQuantityTypeIdentifierDistanceSkatingSports",
 };
 
-#define HR_ID "HKQuantityTypeIdentifierHeartRate"
 #define ENERGY_ID "HKQuantityTypeIdentifierActiveEnergyBurned"
 
 /* The SELECT list both queries share; the row is read by read_workout. */
@@ -222,11 +216,11 @@ read_workout(sqlite3_stmt *q, struct workout *w)
 	snprintf(w->type, sizeof w->type, "%s", hq_workout_col_text(q, 1));
 	w->start = sqlite3_column_int64(q, 2);
 	w->end = sqlite3_column_int64(q, 3);
-	w->duration_s = hq_workout_col_num(q, 4);
+	w->duration_s = hq_store_col_num(q, 4);
 	if (isnan(w->duration_s))
 		w->duration_s = (double)(w->end - w->start);
-	w->distance_m = hq_workout_col_num(q, 5);
-	w->energy_kcal = hq_workout_col_num(q, 6);
+	w->distance_m = hq_store_col_num(q, 5);
+	w->energy_kcal = hq_store_col_num(q, 6);
 	snprintf(w->source, sizeof w->source, "%s", hq_workout_col_text(q, 7));
 	w->has_route = sqlite3_column_int(q, 8);
 	w->avg_hr = w->max_hr = NAN;
@@ -254,7 +248,8 @@ complete_workout(struct workout *w, const struct stats *st,
 	}
 	if (isnan(w->energy_kcal) && (s = stats_get(st, ENERGY_ID)))
 		w->energy_kcal = hq_workout_convert(s->sum, s->unit, "kcal");
-	if ((s = stats_get(st, HR_ID)) && (!isnan(s->avg) || !isnan(s->max))) {
+	if ((s = stats_get(st, HQ_HEART_RATE_ID)) &&
+	    (!isnan(s->avg) || !isnan(s->max))) {
 		w->avg_hr = hq_workout_convert(s->avg, s->unit, "count/min");
 		w->max_hr = hq_workout_convert(s->max, s->unit, "count/min");
 		w->hr_from = "statistics";
@@ -560,11 +555,11 @@ queries_prepare(struct hq_store *s, struct queries *q, struct hq_err *e)
 	    hq_store_prepare(s, "SELECT " WORKOUT_COLS " WHERE w.id = ?",
 	    &q->one, e) != 0)
 		return -1;
-	if ((hr = hq_store_metric_id(s, HR_ID, 0, e)) < 0)
+	if ((hr = hq_store_metric_id(s, HQ_HEART_RATE_ID, 0, e)) < 0)
 		return -1;
 	if (hr == 0)
 		return 0;
-	/* One source (SPEC: a workout's heart rate): the workout's own when
+	/* One source (hq-query(1), WORKOUTS): the workout's own when
 	 * it has samples there, else the one with the most (equal counts:
 	 * the smaller id), not every source's at once (a strap's and a
 	 * watch's would be averaged together). */

@@ -13,6 +13,7 @@
 #include "hq/buf.h"
 #include "hq/geo.h"
 #include "hq/query_int.h"
+#include "hq/store.h"
 #include "hq/workout.h"
 
 static int
@@ -232,7 +233,7 @@ hq_workout_out_route(struct hq_store *s, int64_t id, struct hq_out *out,
 		int64_t rid = sqlite3_column_int64(q, 0);
 		double lat = sqlite3_column_double(q, 2);
 		double lon = sqlite3_column_double(q, 3);
-		double ele = hq_workout_col_num(q, 4);
+		double ele = hq_store_col_num(q, 4);
 
 		if (sqlite3_column_type(q, 1) != SQLITE_NULL) {
 			int64_t t = sqlite3_column_int64(q, 1);

@@ -673,13 +673,6 @@ distance_type(enum hq_act_sport sport)
 	}
 }
 
-static double
-col(sqlite3_stmt *q, int i)
-{
-	return sqlite3_column_type(q, i) == SQLITE_NULL ? NAN
-	    : sqlite3_column_double(q, i);
-}
-
 /* Where write_point() is in the points: the last distance and its time;
  * in the beats, Garmin's SDK's cursor (mergeHeartRates). */
 struct walk {
@@ -856,10 +849,13 @@ write_samples(struct hq_act *a, struct hq_err *e)
 		return -1;
 	while (!status && (rc = sqlite3_step(q)) == SQLITE_ROW)
 		status = write_point(a, &w, &(struct hq_act_point){
-		    .time = sqlite3_column_int64(q, 0), .hr = col(q, 1),
-		    .power = col(q, 2), .cadence = col(q, 3), .speed = col(q, 4),
-		    .distance = col(q, 5), .lat = col(q, 6), .lon = col(q, 7),
-		    .ele = col(q, 8) }, e);
+		    .time = sqlite3_column_int64(q, 0),
+		    .hr = hq_store_col_num(q, 1), .power = hq_store_col_num(q, 2),
+		    .cadence = hq_store_col_num(q, 3),
+		    .speed = hq_store_col_num(q, 4),
+		    .distance = hq_store_col_num(q, 5),
+		    .lat = hq_store_col_num(q, 6), .lon = hq_store_col_num(q, 7),
+		    .ele = hq_store_col_num(q, 8) }, e);
 	if (!status && rc != SQLITE_DONE) {
 		hq_err_set(e, "reading points: %s",
 		    sqlite3_errmsg(hq_store_db(a->st)));

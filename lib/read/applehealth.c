@@ -637,7 +637,9 @@ on_element(struct ah *a, const char *name, int depth, struct hq_err *e)
 			a->kind[1] = C_CORRELATION;
 			rc = on_group(a, 0, e);
 			a->corr_new = rc == 1;
-			rc = rc < 0 ? -1 : rc == 1 ? 0 : 1;
+			/* a stored one's children are read too, for the
+			 * metadata an older import did not keep */
+			rc = rc < 0 ? -1 : a->corr_id ? 0 : 1;
 		} else if (strcmp(name, "ActivitySummary") == 0)
 			rc = on_summary(a, e);
 		else if (strcmp(name, "ClinicalRecord") == 0)
@@ -675,6 +677,11 @@ on_element(struct ah *a, const char *name, int depth, struct hq_err *e)
 		if (depth == 2 && a->corr_new && strcmp(name, "Record") == 0) {
 			if (on_member(a, e))
 				return -1;
+		} else if (depth == 2 && strcmp(name, "MetadataEntry") == 0) {
+			const char *k = attr(a, "key"), *v = attr(a, "value");
+			if (k && v && hq_ingest_correlation_meta(a->ig, a->corr_id, k,
+			    v, e))
+				return hq_ah_failed_here(a, e);
 		}
 		return depth == 2 && strcmp(name, "Record") == 0 ? 1 : 0;
 	case C_WORKOUT:

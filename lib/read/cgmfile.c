@@ -810,17 +810,6 @@ out:
 	return f;
 }
 
-const char *
-hq_cgmfile_format_name(enum hq_cgm_format f)
-{
-	switch (f) {
-	case HQ_CGMFILE_DEXCOM: return "dexcom-clarity";
-	case HQ_CGMFILE_LIBRE: return "libreview";
-	case HQ_CGMFILE_NONE: break;
-	}
-	return "unknown";
-}
-
 int
 hq_cgmfile_parse_date_order(const char *s, enum hq_date_order *o)
 {

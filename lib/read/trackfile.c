@@ -604,13 +604,138 @@ source_name(struct tr *t, char *buf, size_t n)
 		snprintf(buf, n, "%s", t->creator);
 }
 
+/* The XML reader over the input (io_read: the byte filter). Without
+ * XML_PARSE_HUGE: libxml2's limits hold (10 MB a text node, 256 levels);
+ * no network. UTF-16 reaches it as UTF-8, whatever the declaration says. */
+static int
+track_open(struct tr *t, struct hq_err *e)
+{
+	t->r = xmlReaderForIO(io_read, NULL, t, NULL, t->u16.order ? "UTF-8" :
+	    NULL, XML_PARSE_NONET | XML_PARSE_NOBLANKS |
+	    (t->u16.order ? XML_PARSE_IGNORE_ENC : 0));
+	if (!t->r) {
+		hq_err_set(e, "%s: cannot start the XML reader", t->in->name);
+		return -1;
+	}
+	xmlTextReaderSetErrorHandler(t->r, on_error, t);
+	return 0;
+}
+
+/* The reader's node: an element opened (and closed at once when empty),
+ * an element closed, or text kept for the element it is in. */
+static int
+track_node(struct tr *t, struct hq_err *e)
+{
+	int type = xmlTextReaderNodeType(t->r);
+
+	if (type == XML_READER_TYPE_ELEMENT) {
+		const char *name = (const char *)xmlTextReaderConstLocalName(t->r);
+		int empty = xmlTextReaderIsEmptyElement(t->r);
+		if (t->depth == DEPTH) {
+			hq_err_set(e, "%s:%d: nested deeper than %d elements",
+			    t->in->name, xmlTextReaderGetParserLineNumber(t->r),
+			    DEPTH);
+			return -1;
+		}
+		snprintf(t->stack[t->depth++], sizeof t->stack[0], "%s",
+		    name ? name : "");
+		t->txt[0] = '\0';
+		if (start_element(t, t->stack[t->depth - 1], e))
+			return -1;
+		if (!empty)
+			return 0;
+		type = XML_READER_TYPE_END_ELEMENT;
+	}
+	if (type == XML_READER_TYPE_END_ELEMENT && t->depth > 0) {
+		if ((t->tcx ? end_tcx : end_gpx)(t, t->stack[t->depth - 1], e))
+			return -1;
+		t->depth--;
+		t->txt[0] = '\0';
+	} else if (type == XML_READER_TYPE_TEXT ||
+	    type == XML_READER_TYPE_CDATA) {
+		const char *v = (const char *)xmlTextReaderConstValue(t->r);
+		snprintf(t->txt, sizeof t->txt, "%s", v ? v : "");
+	}
+	return 0;
+}
+
+/* Every node of the file, then what stopped the reading: a bound of the
+ * byte filter, the input, or XML that is not well formed. */
+static int
+track_read(struct tr *t, struct hq_err *e)
+{
+	struct hq_input *in = t->in;
+	int rc;
+
+	while ((rc = xmlTextReaderRead(t->r)) == 1)
+		if (track_node(t, e))
+			return -1;
+	hq_ingest_dropped_chars(t->ig, t->filt.dropped_ctrl);
+	if (t->filt.over) {
+		char why[128];
+		hq_xml_filter_over(&t->filt, why, sizeof why);
+		hq_err_set(e, "%s:%ld: %s", in->name, t->filt.over_line, why);
+		return -1;
+	}
+	if (rc < 0 || t->err[0]) {
+		if (in->err || ((in->ar || in->fn) && !t->err[0]))
+			hq_err_set(e, "%s: %s", in->name, hq_input_strerror(in));
+		else
+			hq_err_set(e, "%s:%ld: %s", in->name, t->err_line,
+			    t->err[0] ? t->err : "malformed XML");
+		return -1;
+	}
+	return 0;
+}
+
+/* The file read: no activity in it is an error; else the activity with
+ * its source, and a line each for what was skipped or read as UTC. */
+static int
+track_finish(struct tr *t, struct hq_err *e)
+{
+	const char *name = t->in->name;
+	int tcx = t->tcx;
+	char src[512];
+
+	if (!t->sessions && t->future_sessions) {
+		hq_err_set(e, "%s: every %s in this %s file is more than a day "
+		    "after this import (a device's clock set wrong?): not "
+		    "imported", name, tcx ? "Activity" : "track", tcx ? "TCX" :
+		    "GPX");
+		return -1;
+	}
+	if (!t->sessions) {
+		hq_err_set(e, "%s: no activity in this %s file (no %s with a "
+		    "time)", name, tcx ? "TCX" : "GPX", tcx ? "Activity" :
+		    "track");
+		return -1;
+	}
+	source_name(t, src, sizeof src);
+	hq_act_source(t->act, src, NULL);
+	if (hq_act_finish(t->act, e))
+		return -1;
+	if (t->skipped)
+		hq_ingest_skip_n(t->ig, t->skipped, "%s: %ld track points without a "
+		    "time (skipped)", name, t->skipped);
+	if (t->not_numbers)
+		hq_ingest_skip_n(t->ig, t->not_numbers, "%s: %ld values that are not "
+		    "numbers (0x10, inf, nan...: skipped)", name,
+		    t->not_numbers);
+	if (t->zoneless)
+		hq_ingest_warn(t->ig, "%s: %ld times without a zone read as UTC (GPX "
+		    "and TCX times are; --tz changes nothing)", name,
+		    t->zoneless);
+	return 0;
+}
+
+/* A GPX file or a TCX one (tcx) into the import: the reader opened, every
+ * node read, the activity finished. */
 static int
 read_track(struct hq_ingest *ig, struct hq_input *in, int tcx,
     struct hq_err *e)
 {
 	struct tr *t = hq_xcalloc(1, sizeof *t);
-	int rc, status = -1;
-	char src[512];
+	int status = -1;
 
 	t->ig = ig;
 	t->in = in;
@@ -619,96 +744,9 @@ read_track(struct hq_ingest *ig, struct hq_input *in, int tcx,
 	point_reset(t);
 	hq_xml_filter_init(&t->filt);
 	t->u16.order = hq_utf16_detect(in->pre, in->prelen);
-	if (!(t->act = hq_act_new(ig, in, e)))
-		goto out;
-	/* Without XML_PARSE_HUGE: libxml2's limits hold (10 MB a text
-	 * node, 256 levels); no network. UTF-16 reaches it as UTF-8, whatever
-	 * the declaration says. */
-	t->r = xmlReaderForIO(io_read, NULL, t, NULL, t->u16.order ? "UTF-8" :
-	    NULL, XML_PARSE_NONET | XML_PARSE_NOBLANKS |
-	    (t->u16.order ? XML_PARSE_IGNORE_ENC : 0));
-	if (!t->r) {
-		hq_err_set(e, "%s: cannot start the XML reader", in->name);
-		goto out;
-	}
-	xmlTextReaderSetErrorHandler(t->r, on_error, t);
-	while ((rc = xmlTextReaderRead(t->r)) == 1) {
-		int type = xmlTextReaderNodeType(t->r);
-		if (type == XML_READER_TYPE_ELEMENT) {
-			const char *name = (const char *)
-			    xmlTextReaderConstLocalName(t->r);
-			int empty = xmlTextReaderIsEmptyElement(t->r);
-			if (t->depth == DEPTH) {
-				hq_err_set(e, "%s:%d: nested deeper than %d elements",
-				    in->name, xmlTextReaderGetParserLineNumber(t->r),
-				    DEPTH);
-				goto out;
-			}
-			snprintf(t->stack[t->depth++], sizeof t->stack[0], "%s",
-			    name ? name : "");
-			t->txt[0] = '\0';
-			if (start_element(t, t->stack[t->depth - 1], e))
-				goto out;
-			if (!empty)
-				continue;
-			type = XML_READER_TYPE_END_ELEMENT;
-		}
-		if (type == XML_READER_TYPE_END_ELEMENT && t->depth > 0) {
-			if ((tcx ? end_tcx : end_gpx)(t, t->stack[t->depth - 1], e))
-				goto out;
-			t->depth--;
-			t->txt[0] = '\0';
-		} else if (type == XML_READER_TYPE_TEXT ||
-		    type == XML_READER_TYPE_CDATA) {
-			const char *v = (const char *)xmlTextReaderConstValue(t->r);
-			snprintf(t->txt, sizeof t->txt, "%s", v ? v : "");
-		}
-	}
-	hq_ingest_dropped_chars(ig, t->filt.dropped_ctrl);
-	if (t->filt.over) {
-		char why[128];
-		hq_xml_filter_over(&t->filt, why, sizeof why);
-		hq_err_set(e, "%s:%ld: %s", in->name, t->filt.over_line, why);
-		goto out;
-	}
-	if (rc < 0 || t->err[0]) {
-		if (in->err || ((in->ar || in->fn) && !t->err[0]))
-			hq_err_set(e, "%s: %s", in->name, hq_input_strerror(in));
-		else
-			hq_err_set(e, "%s:%ld: %s", in->name, t->err_line,
-			    t->err[0] ? t->err : "malformed XML");
-		goto out;
-	}
-	if (!t->sessions && t->future_sessions) {
-		hq_err_set(e, "%s: every %s in this %s file is more than a day "
-		    "after this import (a device's clock set wrong?): not "
-		    "imported", in->name, tcx ? "Activity" : "track", tcx ? "TCX" :
-		    "GPX");
-		goto out;
-	}
-	if (!t->sessions) {
-		hq_err_set(e, "%s: no activity in this %s file (no %s with a "
-		    "time)", in->name, tcx ? "TCX" : "GPX", tcx ? "Activity" :
-		    "track");
-		goto out;
-	}
-	source_name(t, src, sizeof src);
-	hq_act_source(t->act, src, NULL);
-	if (hq_act_finish(t->act, e))
-		goto out;
-	if (t->skipped)
-		hq_ingest_skip_n(ig, t->skipped, "%s: %ld track points without a "
-		    "time (skipped)", in->name, t->skipped);
-	if (t->not_numbers)
-		hq_ingest_skip_n(ig, t->not_numbers, "%s: %ld values that are not "
-		    "numbers (0x10, inf, nan...: skipped)", in->name,
-		    t->not_numbers);
-	if (t->zoneless)
-		hq_ingest_warn(ig, "%s: %ld times without a zone read as UTC (GPX "
-		    "and TCX times are; --tz changes nothing)", in->name,
-		    t->zoneless);
-	status = 0;
-out:
+	if ((t->act = hq_act_new(ig, in, e)) && !track_open(t, e) &&
+	    !track_read(t, e) && !track_finish(t, e))
+		status = 0;
 	if (t->r)
 		xmlFreeTextReader(t->r);
 	hq_act_free(t->act);

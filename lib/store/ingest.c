@@ -29,6 +29,9 @@ static const struct hq_store_sql stmts[NSTMT] = {
 	    "source_id = ? AND start = ? AND end = ?", "looking up a correlation" },
 	[ST_CORR_MEMBER] = { "INSERT OR IGNORE INTO correlation_member("
 	    "correlation_id, sample_id) VALUES (?,?)", "linking a correlation" },
+	[ST_CORR_META] = { "INSERT OR IGNORE INTO correlation_meta("
+	    "correlation_id, key, value) VALUES (?,?,?)",
+	    "adding correlation metadata" },
 	[ST_WORKOUT] = { "INSERT OR IGNORE INTO workout(activity_type, source_id, "
 	    "start, end, duration, distance, energy, device_id, source_version, "
 	    "created, offset_min, import_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
@@ -575,7 +578,8 @@ done:
  * before it commits: the rollups (from the samples with id >=
  * first_sample_id: this is the one place for that call), the same
  * activity (when anything was added, or a change of its rule left work),
- * the kept figures the import could change, the catalog.
+ * the kept figures the import could change, the catalog, then search's
+ * indexes (which read the catalog's names).
  */
 static int
 derived(struct hq_store *s, const struct hq_ig_added *add, int changed,
@@ -584,7 +588,8 @@ derived(struct hq_store *s, const struct hq_ig_added *add, int changed,
 	if (hq_rollup_refresh(s, add->first_sample_id, e) ||
 	    hq_ig_same_refresh(s, add, changed, e) ||
 	    (changed && hq_ig_figures_stale(s, add->first_import_id,
-	    add->first_sample_id, e)) || describe(s, e))
+	    add->first_sample_id, e)) || describe(s, e) ||
+	    hq_store_search_refresh(hq_store_db(s), e))
 		return -1;
 	return 0;
 }

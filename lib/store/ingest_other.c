@@ -81,6 +81,14 @@ hq_ingest_correlation_member(struct hq_ingest *ig, int64_t corr_id,
 }
 
 int
+hq_ingest_correlation_meta(struct hq_ingest *ig, int64_t corr_id,
+    const char *key, const char *value, struct hq_err *e)
+{
+	return hq_ig_run(ig, ST_CORR_META, (struct hq_bind[]){ HQ_INT(corr_id),
+	    HQ_TEXT(key), HQ_TEXT(value), HQ_END }, e);
+}
+
+int
 hq_ingest_workout(struct hq_ingest *ig, const struct hq_ingest_group *g,
     int64_t *id, struct hq_err *e)
 {

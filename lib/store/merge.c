@@ -137,6 +137,21 @@ first_ending_after(const struct iv *cov, size_t n, int64_t t)
 	return lo;
 }
 
+static int
+cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Whether t is in the sorted times[0..n). */
+static int
+has_time(const int64_t *times, size_t n, int64_t t)
+{
+	return n && bsearch(&t, times, n, sizeof *times, cmp_i64) != NULL;
+}
+
 /* Union of the sorted disjoint cov with the sorted intervals add. */
 static struct iv *
 union_sorted(const struct iv *cov, size_t nc, const struct iv *add, size_t na,
@@ -271,14 +286,18 @@ hq_merge_cumulative(const struct hq_merge_sample *in, size_t n,
 {
 	size_t *order = hq_xmalloc((n + 1) * sizeof *order);
 	struct iv *cov = NULL, *group = hq_xmalloc((n + 1) * sizeof *group);
-	size_t ncov = 0, cap = 0;
+	/* the instants of the ranks done, sorted: an instant of a lower rank
+	 * at the same time is the same entry written twice (two apps logging
+	 * one meal) */
+	int64_t *inst = hq_xmalloc((n + 1) * sizeof *inst);
+	size_t ncov = 0, cap = 0, ninst = 0;
 
 	*out = NULL;
 	*nout = 0;
 	rank_order(in, n, order);
 
 	for (size_t g = 0; g < n;) {
-		size_t end = g, ng = 0;
+		size_t end = g, ng = 0, ninst0 = ninst;
 		while (end < n && in[order[end]].rank == in[order[g]].rank)
 			end++;
 		for (size_t k = g; k < end; k++) {
@@ -287,12 +306,15 @@ hq_merge_cumulative(const struct hq_merge_sample *in, size_t n,
 			struct hq_piece pc = { .sample = order[k] };
 
 			if (x->end <= x->start) {
-				/* An instant: covered when inside a higher interval. */
-				if (j == ncov || cov[j].s > x->start) {
+				/* An instant: covered when inside a higher interval
+				 * or at a higher instant. */
+				if ((j == ncov || cov[j].s > x->start) &&
+				    !has_time(inst, ninst0, x->start)) {
 					pc.start = pc.end = x->start;
 					pc.value = x->value;
 					push_piece(out, nout, &cap, pc);
 				}
+				inst[ninst++] = x->start;
 				continue;
 			}
 			double rate = x->value / (double)(x->end - x->start);
@@ -319,6 +341,8 @@ hq_merge_cumulative(const struct hq_merge_sample *in, size_t n,
 			if (x->end > x->start)
 				group[ng++] = (struct iv){ x->start, x->end };
 		}
+		if (ninst > ninst0)
+			qsort(inst, ninst, sizeof *inst, cmp_i64);
 		/* This rank now covers its intervals for every lower rank. */
 		if (end < n && ng) {
 			size_t nn;
@@ -334,4 +358,5 @@ hq_merge_cumulative(const struct hq_merge_sample *in, size_t n,
 	free(order);
 	free(group);
 	free(cov);
+	free(inst);
 }

@@ -17,6 +17,91 @@
 	" 'localtime') AS INTEGER) - " t ") / 60 % 60)"
 
 /*
+ * hq-query search's indexes brought up to what the store holds (run by
+ * migration 13 and by every import, hq_store_search_fill): the rows past
+ * search_mark's ids added (each kind's rowids are id * 8 + kind, so "has
+ * it" is a rowid lookup), superseded lab results removed, the marks
+ * moved on (the routes' boxes and their mark are search_index.c's,
+ * which reads the points in order). Workouts, routes and records are never deleted, and an
+ * import reads only the ids it added: its cost does not grow with the
+ * store (make bench). Workouts: their type, sub-sport and the metadata
+ * that are words (indoor or outdoor, brand, name, notes), the device and
+ * the app;
+ * labs: the test, its name as written, LOINC, text, flag (high or low:
+ * the lab's, else from the reference range), the lab; records: the FHIR
+ * resource's display strings, texts, notes and names, dated by the
+ * resource's own date (a date alone: its noon UTC, the same local date
+ * from UTC-12 to UTC+11), else when Apple received it.
+ */
+#define SEARCH_FILL \
+	"DELETE FROM search_text WHERE rowid IN (SELECT id * 8 + 2 FROM" \
+	"  lab_result WHERE superseded_by IS NOT NULL);" \
+	"INSERT INTO search_text(rowid, title, body, kind, ref, time)" \
+	"  SELECT w.id * 8 + 1, replace(coalesce(c.name, w.activity_type), '_', ' ')" \
+	"  || coalesce(' ' || (SELECT value FROM workout_meta WHERE" \
+	"  workout_id = w.id AND key = 'HQSubSport' LIMIT 1), ''), coalesce((SELECT" \
+	"  group_concat(CASE WHEN m.key = 'HKIndoorWorkout' THEN CASE m.value" \
+	"  WHEN '1' THEN 'indoor' ELSE 'outdoor' END WHEN m.value GLOB" \
+	"  '[0-9+.-]*' THEN NULL ELSE m.value END, ' ') FROM workout_meta AS m" \
+	"  WHERE m.workout_id = w.id AND m.key <> 'HKTimeZone'), '') || ' ' ||" \
+	"  coalesce(d.descr, '') ||" \
+	"  ' ' || coalesce(src.name, ''), 'workout', w.id, w.start" \
+	"  FROM workout AS w LEFT JOIN catalog AS c ON c.identifier =" \
+	"  w.activity_type LEFT JOIN device AS d ON d.id = w.device_id" \
+	"  LEFT JOIN source AS src ON src.id = w.source_id" \
+	"  WHERE w.id > (SELECT last FROM search_mark WHERE kind = 'workout')" \
+	"  AND NOT EXISTS (SELECT 1 FROM search_text WHERE rowid = w.id * 8 + 1);" \
+	"INSERT INTO search_text(rowid, title, body, kind, ref, time)" \
+	"  SELECT l.id * 8 + 2, replace(l.test, '_', ' '), l.name || ' ' ||" \
+	"  l.loinc || ' ' || l.text || ' ' || CASE WHEN l.lab_flag IN ('H', 'HH')" \
+	"  OR (l.lab_flag = '' AND l.value > l.ref_high) THEN 'high' WHEN" \
+	"  l.lab_flag IN ('L', 'LL') OR (l.lab_flag = '' AND l.value < l.ref_low)" \
+	"  THEN 'low' ELSE l.lab_flag END || ' ' || l.status ||" \
+	"  ' ' || r.source," \
+	"  'lab', l.id, l.time FROM lab_result AS l JOIN report AS r ON r.id =" \
+	"  l.report_id WHERE l.id > (SELECT last FROM search_mark WHERE kind =" \
+	"  'lab') AND l.superseded_by IS NULL AND NOT EXISTS (SELECT 1" \
+	"  FROM search_text WHERE rowid = l.id * 8 + 2);" \
+	"INSERT INTO search_text(rowid, title, body, kind, ref, time)" \
+	"  SELECT r.id * 8 + 3, coalesce(CASE WHEN json_valid(r.resource) THEN" \
+	"  coalesce(json_extract(r.resource, '$.code.text')," \
+	"  json_extract(r.resource, '$.code.coding[0].display')," \
+	"  json_extract(r.resource, '$.resourceType')) END, r.type)," \
+	"  coalesce((SELECT" \
+	"  group_concat(j.value, ' ') FROM (SELECT value FROM" \
+	"  json_tree(CASE WHEN json_valid(r.resource) THEN r.resource END)" \
+	"  WHERE type = 'text' AND key IN ('display', 'text', 'family'," \
+	"  'given', 'name', 'prefix', 'suffix', 'valueString', 'comment'," \
+	"  'description', 'conclusion')" \
+	"  LIMIT 200) AS j), '') || ' ' || coalesce(src.name, ''), 'record'," \
+	"  r.id," \
+	"  coalesce((SELECT CAST(strftime('%s', d) AS INTEGER) + (length(d) =" \
+	"  10) * 43200 FROM (SELECT CASE WHEN json_valid(r.resource) THEN" \
+	"  coalesce(json_extract(r.resource, '$.effectiveDateTime')," \
+	"  json_extract(r.resource, '$.issued'), json_extract(r.resource," \
+	"  '$.date'), json_extract(r.resource, '$.recordedDate')," \
+	"  json_extract(r.resource, '$.onsetDateTime')," \
+	"  json_extract(r.resource, '$.authoredOn')," \
+	"  json_extract(r.resource, '$.performedDateTime')," \
+	"  json_extract(r.resource, '$.effectivePeriod.start')," \
+	"  json_extract(r.resource, '$.period.start')) END AS d)), r.received)" \
+	"  FROM clinical_record AS r LEFT JOIN source AS src ON src.id =" \
+	"  r.source_id WHERE r.id > (SELECT last FROM search_mark WHERE kind =" \
+	"  'record') AND NOT EXISTS (SELECT 1 FROM search_text WHERE" \
+	"  rowid = r.id * 8 + 3);" \
+	"UPDATE search_mark SET last = CASE kind" \
+	"  WHEN 'workout' THEN (SELECT coalesce(max(id), 0) FROM workout)" \
+	"  WHEN 'lab' THEN (SELECT coalesce(max(id), 0) FROM lab_result)" \
+	"  WHEN 'record' THEN (SELECT coalesce(max(id), 0) FROM clinical_record)" \
+	"  ELSE last END;"
+
+const char *
+hq_store_search_fill(void)
+{
+	return SEARCH_FILL;
+}
+
+/*
  * The schema, one migration per entry; entry i brings the store to version
  * i + 1. Append only: a landed migration is never edited.
  */
@@ -568,7 +653,51 @@ static const char *const migrations[] = {
 	"  run_id INTEGER PRIMARY KEY REFERENCES agent_run(id),"
 	"  counts TEXT NOT NULL"
 	");",
-	/* 14 (issue 32; 13 is issue 33's), appended; the lead renumbers at
+	/* 13 (issue 31), appended; the lead renumbers at merge if another
+	 * lands first. hq-query search's indexes, derived from the rows:
+	 * search_text, SQLite's FTS5 over the words of each workout, lab
+	 * result and clinical record (rowid = id * 8 + kind: 1 workout, 2
+	 * lab, 3 record; case and accents folded, English stems); route_box,
+	 * an R*Tree of each route's segments of 64 points (id = route id *
+	 * 2^20 + segment), their bounding boxes in degrees; search_mark, the
+ * last id of each table indexed (rows are never deleted, so an import
+ * indexes the ids past it). Built here from
+	 * what the store holds, kept by every import (SEARCH_FILL), left out
+	 * of the archive and built again at a restore (HACKING.md). */
+	"CREATE VIRTUAL TABLE IF NOT EXISTS search_text USING fts5(title,"
+	"  body, kind UNINDEXED, ref UNINDEXED, time UNINDEXED,"
+	"  tokenize = 'porter unicode61 remove_diacritics 2');"
+	"CREATE VIRTUAL TABLE IF NOT EXISTS route_box USING rtree(id,"
+	"  lat_lo, lat_hi, lon_lo, lon_hi, +route_id, +seq_lo, +seq_hi);"
+	"CREATE TABLE IF NOT EXISTS search_mark ("
+	"  kind TEXT PRIMARY KEY,"
+	"  last INTEGER NOT NULL"
+	");"
+	"INSERT OR IGNORE INTO search_mark VALUES ('workout', 0), ('lab', 0),"
+	"  ('record', 0), ('route', 0);"
+	SEARCH_FILL,
+	/* 15 (issue 31: the food log), appended; the lead renumbers at merge
+	 * if another lands first. Safe to run again (IF NOT EXISTS). A
+	 * correlation's own MetadataEntry pairs (a Food correlation's
+	 * HKFoodType: the food's name), one value per key; empty here until
+	 * the next import, which fills them for the correlations stored
+	 * before it too. */
+	"CREATE TABLE IF NOT EXISTS correlation_meta ("
+	"  correlation_id INTEGER NOT NULL REFERENCES correlation(id),"
+	"  key TEXT NOT NULL,"
+	"  value TEXT NOT NULL,"
+	"  PRIMARY KEY (correlation_id, key)"
+	") WITHOUT ROWID;"
+	/* The merge's rule for instants changed with it (merge.h: an instant
+	 * at a higher-ranked instant's time is covered: a meal two apps
+	 * logged counts once), so the dietary metrics' merged rollups, made
+	 * by the old rule, are no longer complete: queries read their samples
+	 * until the next import merges each whole again. */
+	"DELETE FROM rollup_merged_metric WHERE metric_id IN (SELECT id FROM"
+	"  metric WHERE identifier LIKE 'HKQuantityTypeIdentifierDietary%');"
+	"DELETE FROM rollup_merged_q_metric WHERE metric_id IN (SELECT id FROM"
+	"  metric WHERE identifier LIKE 'HKQuantityTypeIdentifierDietary%');",
+	/* issue 32, appended after main's 13 and 15; the lead renumbers at
 	 * merge. A training plan (plan.h): one planned workout a local day
 	 * (YYYY-MM-DD), its type (a HealthKit identifier), minutes, load
 	 * and, when the plan gave an intensity factor instead, that. */

@@ -169,6 +169,10 @@ migrate(struct hq_store *s, struct hq_err *e)
 		snprintf(pragma, sizeof pragma, "PRAGMA user_version = %d", v + 1);
 		if (hq_store_exec(s, pragma, e))
 			goto fail;
+		/* 13 built search's index of the rows; the metrics and
+		 * sources go in from C (search_index.c) */
+		if (v + 1 == 13 && hq_store_search_refresh(s->db, e))
+			goto fail;
 	}
 	return hq_store_commit(s, e);
 fail:

@@ -24,7 +24,11 @@ unlike "$(ca hq-query '')" "(^| )body_fat" "metrics: only those in the store"
 like "$(hq-query --complete-args ste)" "steps	step_count: steps taken" "metrics: an alias says what it stands for"
 like "$(HQ_DB=$T/none.db ca hq-query '')" "(^| )body_fat " "metrics: without a store, the whole catalog"
 like "$(ca hq-query steps '')" "(^| )heart_rate " "metrics: more after the first"
-like "$(ca hq-query '')" "(^| )workouts workout $" "workouts and workout"
+like "$(ca hq-query '')" "(^| )workouts workout search $" "workouts, workout and search"
+like "$(ca hq-query search --in 'labs,')" "^labs,workouts labs,labs labs,records labs,metrics labs,sources $" "search --in: the kinds after the comma"
+mkdir -p "$XDG_CONFIG_HOME/hq" && printf '[places]\nhome = 37.77,-122.42,0.5\n7.5 = 1,2\nlake = 47.6,-122.3\n' >"$XDG_CONFIG_HOME/hq/config"
+is "$(hq-query --complete-args search --near '')" "$(printf 'home\t37.77,-122.42,0.5\nlake\t47.6,-122.3')" "search --near: the [places] names (not one named like a coordinate)"
+rm -f "$XDG_CONFIG_HOME/hq/config"
 
 is "$(ca hq-query --agg avg,m)" "$(hq-query --complete agg | sed 's/^/avg,/' | tr '\n' ' ')" \
 	"--agg avg,m: the aggregations after the comma, the list kept"

@@ -24,7 +24,7 @@ is "$line" "export PATH='$HQ_BUILD/bin':\"\$PATH\" HQ_DB='$T/home/.local/share/h
 like "$(grep -A1 'The demo store is' "$T/demo.out")" "To try the tour of README.md in a new shell" \
 	"and says what it is for"
 like "$(cat "$T/demo.out")" "'hq help COMMAND' shows a command's manual page" "and where the manual is"
-is "$(grep -v '^ *{' "$T/demo.out" | awk 'length > 80' | grep -v '^\$ \|^== \|^   open \|^The demo store is\|^    export PATH=')" "" \
+is "$(grep -v '^ *{' "$T/demo.out" | perl -CSD -nle 'print if length > 80' | grep -v '^\$ \|^== \|^   open \|^The demo store is\|^    export PATH=')" "" \
 	"the demo's own lines fit 80 columns (commands and titles aside)"
 grep -F 'export PATH="$PWD/build/bin:$PATH" HQ_DB="$HOME/.local/share/hq/demo/hq.db" HQ_CONFIG="$HOME/.local/share/hq/demo/config" HQ_TZ=America/Los_Angeles' \
 	"$HQ_ROOT/README.md" >/dev/null

@@ -3,7 +3,8 @@
 # with leak checks in the sanitizer pass): each reader of hq-ingest through
 # hq_input_open/hq_input_import (fuzz_input, the format sniffed from each
 # seed), the --where/--when expressions (fuzz_expr), the config file
-# (fuzz_config, with its `tz` checked as a zone), model replies, streamed
+# (fuzz_config, with its `tz` checked as a zone), its saved queries split
+# into words (fuzz_queries), model replies, streamed
 # or whole (fuzz_llm), and device files from the FIT decoder to the store
 # (fuzz_fit: FIT, TCX and GPX imported and committed). The seed
 # changes with the day and is printed; HQ_FUZZ_SEED=N replays a day,
@@ -52,6 +53,7 @@ set -- "$W"/tcxparser/test.tcx "$W"/togeojson/garmin_connect.tcx \
 fuzz fuzz_input 1500 $# "$@"
 fuzz fuzz_expr 8000 1 "$D/fuzz/expr.txt"
 fuzz fuzz_config 8000 2 "$D/fuzz/config.ini" "$D/fuzz/config-tz.ini"
+fuzz fuzz_queries 8000 1 "$D/fuzz/queries.ini"
 set -- "$F"/llm/*.sse "$F"/llm/*.json "$D"/fuzz/*.sse "$D"/fuzz/*.ndjson "$D"/fuzz/*-body.json \
     "$D"/fuzz/*-error.json "$D"/fuzz/session-msg.json
 fuzz fuzz_llm 5000 $# "$@"

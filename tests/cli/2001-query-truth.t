@@ -88,7 +88,7 @@ q glucose --by day --agg avg,max
 is "$(compare "$T/rows" glucose_avg avg 1e-9 1)" 0 "daily glucose average"
 is "$(compare "$T/rows" glucose_max max 0 1)" 0 "daily glucose maximum"
 
-# Stand hours: counted, the Idle ones not (SPEC.md), not 60 minutes each.
+# Stand hours: counted, the Idle ones not (hq-query(1)), not 60 minutes each.
 q stand_hour --by day
 is "$(compare "$T/rows" stand_hours value 0 1)" 0 "stand hours per day = the hours stood, across the DST change"
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Nights that have not ended, and category samples counted (issue 18):
-# SPEC.md — a night whose window (up to the cut-off hour of its date) ends
+# hq-query(1) — a night whose window (up to the cut-off hour of its date) ends
 # after the newest export date in the store, or after now, is still going
 # on: no row, in no aggregate, not --list's last night; stand hours are the
 # hours stood (Idle hours are not stands), unit h.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The same activity once (SPEC: hq-ingest): a ride recorded by an Apple
+# The same activity once (hq-ingest(1)): a ride recorded by an Apple
 # Watch (tests/cli/data/same-ride-apple.xml, hand-made: the workout 2 s
 # inside the Edge 810's ride of 2013-08-16, three heart rates inside it and
 # two outside) and by the Edge 810 (its FIT fixture). Before the FIT import

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A workout without a heart-rate statistic of its own: hq-query workouts
 # averages the heart-rate samples recorded during it from one source
-# (SPEC: a workout's heart rate), the workout's own when it has samples
+# (hq-query(1), WORKOUTS), the workout's own when it has samples
 # there, else the source with the most (equal counts: the first stored),
 # never every source's together. Hand-made export: a run by "Watch" with
 # 2 of its own samples (100, 110) and 3 of "Strap" (150, 150, 150) inside

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# hq-query workouts and workout ID with the athlete's figures (SPEC.md,
-# "Athlete: load, fitness, zones, bests"): every figure of the generated
+# hq-query workouts and workout ID with the athlete's figures (hq-query(1),
+# WORKOUTS): every figure of the generated
 # data (tests/data/athlete/generated.sql, the issue's traps) as the
 # independent reference (tests/data/athlete/reference.py) computed it, in
 # generated.expected, to 1e-9 relative, with the default settings and with

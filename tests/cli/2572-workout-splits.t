@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# hq-query workout ID --splits DIST (SPEC.md, "Athlete: load, fitness,
-# zones, bests"): the rows of every route of the generated data
+# hq-query workout ID --splits DIST (hq-query(1),
+# WORKOUTS): the rows of every route of the generated data
 # (tests/data/athlete/generated.sql: hills, a pause, a route across
 # midnight) every 1 km, mile, 0.5 km and 2 km as the independent reference
 # (tests/data/athlete/reference.py) computed them, to 1e-9 relative; a bad

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# hq-query workout ID --format gpx with heart rate (SPEC.md, "Athlete:
-# load, fitness, zones, bests"): each point carries the heart-rate sample
+# hq-query workout ID --format gpx with heart rate (hq-query(1),
+# WORKOUTS): each point carries the heart-rate sample
 # in force at its time by the hold rule (one source, pauses out, at most
 # 120 s), as the independent reference (tests/data/athlete/reference.py's
 # held()) has it, as Garmin's gpxtpx:hr in whole beats, in GPX 1.1 with

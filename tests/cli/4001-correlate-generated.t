@@ -86,7 +86,7 @@ print(bad or "ok")' "$T/hrv.json")" ok "n, r, slope, intercept and rho are those
 like "$out" '"a":"active_energy_burned","b":"heart_rate_variability_sdnn","a_agg":"sum","b_agg":"avg","a_unit":"kcal","b_unit":"ms","lag":1,"from":"2024-03-01","to":"[0-9-]+","n":[0-9]+,"r":' \
 	"a pair row: a, b, aggregates, units, lag, from, to, n, r..."
 like "$out" '"r":[^,]+,"p":[^,]+,"ci_low":[^,]+,"ci_high":[^,]+,"rho":[^,]+,"rho_p":[^,]+,"slope":[^,]+,"intercept":[^,]+\}$' \
-	"...p, ci_low, ci_high, rho, rho_p, slope, intercept, in SPEC's order"
+	"...p, ci_low, ci_high, rho, rho_p, slope, intercept, in hq-correlate(1)'s order"
 slope=$(py 'print(json.load(open(args[0]))["slope"])' "$T/hrv.json")
 num_near "$slope" -0.02 0.01 "HRV falls about 0.02 ms per kcal burned the day before ($slope)"
 r=$(py 'print(json.load(open(args[0]))["r"])' "$T/hrv.json")
@@ -236,7 +236,7 @@ run hq-correlate active_energy hrv --lag 1 --format json
 is "$(echo "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(type(d).__name__, len(d), d[0]["b"])')" \
 	"list 1 heart_rate_variability_sdnn" "--format json: an array of the row"
 run hq-correlate active_energy hrv --lag 1 --format csv
-like "$(echo "$out" | head -1)" "^a,b,a_agg,b_agg,a_unit,b_unit,lag,from,to,n,r,p,ci_low,ci_high,rho,rho_p,slope,intercept$" "--format csv: SPEC's fields as the header"
+like "$(echo "$out" | head -1)" "^a,b,a_agg,b_agg,a_unit,b_unit,lag,from,to,n,r,p,ci_low,ci_high,rho,rho_p,slope,intercept$" "--format csv: hq-correlate(1)'s fields as the header"
 run hq-correlate active_energy hrv --lag 1 --format table
 like "$out" "^field +value" "--format table: one row as field and value"
 ok "$(echo "$out" | awk 'length > 80 {bad=1} END {exit bad}'; echo $?)" "and it fits 80 columns"

@@ -6,7 +6,7 @@
 # independent and about how many independent days n is worth (recomputed
 # here in Python as R's acf(na.action = na.pass) and Bretherton's n_eff;
 # lib/base/stats.c itself is checked against R in tests/unit); the second's must
-# not. The rows keep SPEC's fields. --against gets the same, shortly, and
+# not. The rows keep hq-correlate(1)'s fields. --against gets the same, shortly, and
 # one footnote.
 . "$(dirname "$0")/lib.sh"
 
@@ -92,8 +92,8 @@ like "$(printf '%s\n' "$out" | tr '\n' ' ' | tr -s ' ')" "r = 0\.[0-9]+ .*the 19
 run hq-correlate "$T/ar-x.jsonl" "$T/ar-y.jsonl" --lag 1 --format text
 like "$(printf '%s\n' "$out" | tr '\n' ' ' | tr -s ' ')" "the next day: .*days are worth about [0-9]+ independent ones" "and with --lag 1"
 run hq-correlate "$T/ar-x.jsonl" "$T/ar-y.jsonl"
-unlike "$out" "n_eff|acf|independent" "the row keeps SPEC's fields: no n_eff"
-like "$out" '"rho_p":[^,]+,"slope":[^,]+,"intercept":[^,]+\}$' "and ends where SPEC's row ends"
+unlike "$out" "n_eff|acf|independent" "the row keeps hq-correlate(1)'s fields: no n_eff"
+like "$out" '"rho_p":[^,]+,"slope":[^,]+,"intercept":[^,]+\}$' "and ends where hq-correlate(1)'s row ends"
 
 # ---- independent days with a link: no warning -------------------------------------------
 read -r n r1 r2 ne <<<"$(neff "$T/iid-x.jsonl" "$T/iid-y.jsonl")"

@@ -35,7 +35,7 @@ done
 like "$row" '"mean":123\.6655232[0-9]*,' "JSON has at least 10 significant digits"
 is "$(printf '%s' "$row" | json 'list(rows[0])')" \
 	"['from', 'to', 'days', 'readings', 'coverage_pct', 'mean', 'sd', 'cv', 'gmi', 'tir', 'titr', 'tbr', 'tbr2', 'tar', 'tar2', 'j_index', 'lbgi', 'hbgi', 'gri', 'unit']" \
-	"the fields SPEC.md names, in its order"
+	"the fields hq-report(1) names, in its order"
 
 # The same readings from a Clarity CSV and from Apple Health.
 gen-export --days 30 -o "$T/ex.zip" --clarity "$T/clarity.csv" >/dev/null 2>&1

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The figures tests/unit/athlete.c holds hq's athlete engine to (SPEC.md's
-# "Athlete: load, fitness, zones, bests") are what the independent
+# The figures tests/unit/athlete.c holds hq's athlete engine to (the rules of
+# hq-report(1)'s "Training" and hq-query(1)'s WORKOUTS) are what the independent
 # reference, tests/data/athlete/reference.py, computes: run it again here
 # and compare. Its generated data and expected figures are reproduced byte
 # for byte, and on two real exports imported by hq-ingest it writes the

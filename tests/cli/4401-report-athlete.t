@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# hq-report load, zones, bests and compare workouts (SPEC.md's "Athlete:
-# load, fitness, zones, bests") against the independent reference
+# hq-report load, zones, bests and compare workouts (hq-report(1),
+# "Training: load, zones, bests, workouts compared") against the independent reference
 # (tests/data/athlete/reference.py rows: the commands' rows from the
 # samples by the written rules) on the generated data with the issue's
 # traps and on two real exports, every figure to 1e-9 relative; the

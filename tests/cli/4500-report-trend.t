@@ -12,7 +12,7 @@ run hq-ingest -q "$D/store-rhr.jsonl" "$D/store-steps.jsonl"
 is "$rc" 0 "R's samples import"
 
 # Each field against R's: the numbers within 1e-9 (relative), from, to
-# and n exactly, the fields SPEC.md names in its order.
+# and n exactly, the fields hq-report(1) names in its order.
 check() {  # METRIC
 	run hq-report trend "$1"
 	is "$rc" 0 "trend $1: exit 0"

@@ -102,11 +102,11 @@ P
 like "$(cat "$T/check")" "measures that disagree: 0" "every figure agrees with the reference, previous and change too"
 grep '^#' "$T/check"
 like "$(cat "$T/check")" "order: steps sleep resting_heart_rate hrv active_energy exercise_time workouts workout_minutes load ctl weight glucose_tir glucose_mean labs_flagged" \
-	"the measures in SPEC.md's order, load and ctl from the athlete engine"
+	"the measures in hq-report(1)'s order, load and ctl from the athlete engine"
 like "$(cat "$T/check")" "week: \{'2026-W46'\}" "every row names the week"
 
 # load and ctl by the independent reference (tests/data/athlete/reference.py
-# rows: the daily series from the samples by SPEC.md's rules, the store's
+# rows: the daily series from the samples by hq-report(1)'s rules, the store's
 # defaults): load the sum over the week's days with a workout, ctl on its
 # Sunday, days the days with a workout; W45 the previous.
 python3 "$HQ_ROOT/tests/data/athlete/reference.py" rows "$HQ_DB" "$HQ_TZ" load \
@@ -137,7 +137,7 @@ grep '^#' "$T/loadcheck"
 like "$(cat "$T/loadcheck")" "load and ctl that disagree: 0" \
     "load and ctl as the reference computes them, previous and change too"
 is "$(printf '%s\n' "$out" | head -1 | python3 -c 'import json,sys; print(list(json.load(sys.stdin)))')" \
-	"['measure', 'week', 'value', 'previous', 'change', 'unit', 'days']" "the fields SPEC.md names, in its order"
+	"['measure', 'week', 'value', 'previous', 'change', 'unit', 'days']" "the fields hq-report(1) names, in its order"
 
 # Settings of the athlete that do not hold: load and ctl are left out,
 # said once, and the rest of the week stands.

@@ -2,7 +2,7 @@
 # hq-report goals against an independent computation: generated days
 # (tests/cli/data/goals/gen.py: steps, sleep, exercise minutes, weight and
 # an Apple export's rings, some days missing) and every row the written
-# rule of SPEC.md gives them, computed in Python: the period's figure
+# rule of hq-report(1) gives them, computed in Python: the period's figure
 # (total, average night, last value), pct, met, streaks across month and
 # year ends and from before --from, a period still going on, weight (a
 # measurement) judged on the days it was measured, each row's op. Then the

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # hq-report alerts against an independent computation: generated days
 # (tests/cli/data/alerts/gen.py) with planted anomalies and a quiet
-# stretch, every baseline alert of 2025-04-01 .. 2025-06-08 as SPEC.md's
+# stretch, every baseline alert of 2025-04-01 .. 2025-06-08 as hq-report(1)'s
 # rule computes it in Python (z against the 28 local days before, mean and
 # sample SD, at least 14 days, a constant baseline none, a missing day just
 # missing); a planted resting heart rate with only 12 baseline days gives
@@ -90,7 +90,7 @@ like "$out" "^date +z +message" "the table: date, z, message"
 
 run hq-report alerts --from 2025-06-02 --to 2025-06-08 --format csv
 is "$(printf '%s\n' "$out" | head -1)" "date,measure,kind,value,baseline_mean,baseline_sd,z,unit,message" \
-	"the rows' fields as SPEC.md lists them"
+	"the rows' fields as hq-report(1) lists them"
 run hq-report alerts --by day
 is "$rc" 2 "--by does not go with alerts: exit 2"
 

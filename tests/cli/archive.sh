@@ -52,6 +52,9 @@ hq-report cgm --from 2024-10-20 --to 2024-12-31
 hq-report load --from 2024-10-20 --to 2024-12-01
 hq-correlate steps sleep --from 2024-10-20 --to 2024-12-01
 hq-correlate glucose sleep --night
+hq-query search cholesterol
+hq-query search running --mode find
+hq-query search --near 34.118,-118.300,2
 Q
 }
 

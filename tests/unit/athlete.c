@@ -4,7 +4,7 @@
  * rule, the settings and their errors; then every figure of the generated
  * data (tests/data/athlete/generated.sql, with the issue's traps) and of
  * real exports against what tests/data/athlete/reference.py, written from
- * SPEC.md alone, computed: to 1e-9 relative. */
+ * the man pages' rules alone, computed: to 1e-9 relative. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>

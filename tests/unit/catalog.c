@@ -93,7 +93,7 @@ main(void)
 	is_str(name, "", "no value attribute");
 
 	/* Category metrics are counted unless the catalog times them
-	 * (SPEC.md); the values that say "did not happen" count 0. */
+	 * (hq-query(1)); the values that say "did not happen" count 0. */
 	is_str(hq_catalog_category_unit("apple_stand_hour"), "h", "stand hours in h");
 	is_str(hq_catalog_category_unit("mindful_session"), "min", "mindful minutes: timed");
 	is_str(hq_catalog_category_unit("sleep_analysis"), "min", "raw sleep intervals: timed");

@@ -362,7 +362,7 @@ test_words(void)
 	hq_corr_sentence_groups(&buf, &b, "glucose.max>140", 1, 1, NULL, &w);
 	is_str(buf.data, "Nights after days with glucose.max>140: 0.67 h less sleep (6.4 vs "
 	    "7.1 h on average; medians 6.5 vs 7.1), p = 0.0031, Hedges' g = -0.93, n = 12 vs "
-	    "41 days. An association, not proof of a cause.", "SPEC's sentence for --when");
+	    "41 days. An association, not proof of a cause.", "hq-correlate(1)'s sentence for --when");
 	hq_buf_reset(&buf);
 	r.p_adj = 0.01;
 	r.spearman.p = 0.0024;

@@ -1,5 +1,5 @@
 /* The lab catalog (codes checked against the reference's verified set),
- * unit conversions with each analyte's own factor (SPEC.md's numbers,
+ * unit conversions with each analyte's own factor (hq-report(1)'s numbers,
  * worked by hand), flags at the limits, and the CSV and JSON-lines
  * readers on the files in tests/cli/data/labs. */
 #include <math.h>
@@ -18,9 +18,10 @@
 
 #define DATA "tests/cli/data/labs/"
 
-/* ../shared/reference/health-analytics.md §5.2, the table of codes that
- * appear consistently in two or more independent files: code and the
- * analyte it must belong to. */
+/* The reference: the LOINC codes that appear consistently in two or more
+ * independent public files (lab reports, FHIR examples, HL7 value sets),
+ * gathered when the catalog was written: code and the analyte it must
+ * belong to. */
 static const struct { const char *loinc, *test; } reference[] = {
 	{ "2093-3", "total_cholesterol" }, { "14647-2", "total_cholesterol" },
 	{ "2085-9", "hdl" }, { "14646-4", "hdl" },
@@ -117,7 +118,7 @@ catalog(void)
 	is_str(hq_labs_by_loinc("3026-2", NULL)->name, "total_t4", "3026-2 is total T4, not free T4");
 	ok(hq_labs_by_loinc("1988-1", NULL) == NULL, "1988-1 (a wrong CRP code) is not shipped");
 
-	/* SPEC.md's groups. */
+	/* hq-report(1)'s groups (Labs). */
 	const char *ldl[] = { "2089-1", "13457-7", "18262-6", "22748-8" };
 	const char *a1c[] = { "4548-4", "17856-6", "59261-8" };
 	const char *glu[] = { "2345-7", "1558-6", "14749-6" };
@@ -171,9 +172,8 @@ conv(const char *test, double v, const char *from, const char *to)
 static void
 conversions(void)
 {
-	/* SPEC.md: cholesterols ÷ 38.67, triglycerides ÷ 88.57, glucose
-	 * ÷ 18.016, IFCC = 10.93 × NGSP − 23.5; the reference §5.2 for the
-	 * rest. Expected values worked by hand from those factors. */
+	/* hq-report(1) (Units): cholesterols ÷ 38.67, triglycerides ÷ 88.57,
+	 * glucose ÷ 18.016, IFCC = 10.93 × NGSP − 23.5, and the rest. Expected values worked by hand from those factors. */
 	static const struct {
 		const char *test;
 		double v;

@@ -74,6 +74,12 @@ main(void)
 	hq_merge_cumulative(d, 3, &pc, &n);
 	is_dbl(total(pc, n), 14, 1e-9, "an instant inside a higher interval is covered, outside it counts");
 	free(pc);
+	struct hq_merge_sample m[] = { { 70, 70, 500, 2 }, { 70, 70, 500, 1 },
+	    { 90, 90, 300, 2 }, { 70, 70, 40, 1 } };
+	hq_merge_cumulative(m, 4, &pc, &n);
+	is_dbl(total(pc, n), 500 + 40 + 300, 1e-9, "an instant at a higher "
+	    "instant's time is covered (one meal from two apps), of the same rank both count");
+	free(pc);
 	hq_merge_cumulative(NULL, 0, &pc, &n);
 	is_int(n, 0, "nothing in, nothing out");
 	free(pc);

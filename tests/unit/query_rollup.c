@@ -82,8 +82,10 @@ rewind_to_1(struct hq_store *s)
 	sqlite3_finalize(st);
 	for (int i = 0; i < n; i++) {
 		char sql[160];
-		snprintf(sql, sizeof sql, "DROP %s \"%s\"", strcmp(types[i], "view") ? "TABLE" :
-		    "VIEW", names[i]);
+		/* IF EXISTS: a virtual table (search's, migration 13) takes
+		 * its shadow tables with it */
+		snprintf(sql, sizeof sql, "DROP %s IF EXISTS \"%s\"",
+		    strcmp(types[i], "view") ? "TABLE" : "VIEW", names[i]);
 		if (hq_store_exec(s, sql, &e))
 			rc = -1;
 		free(names[i]);

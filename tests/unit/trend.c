@@ -1,6 +1,6 @@
 /* Unit tests for lib/analyze/trend.c against values R computed:
  * tests/data/trend/trend.R wrote the daily series there and expected.txt
- * (the Theil-Sen slope and Gilbert's interval by SPEC.md's formula over
+ * (the Theil-Sen slope and Gilbert's interval by hq-report(1)'s formula over
  * R's sorted slopes, tau, z and p by cor.test(method = "kendall", exact =
  * FALSE), the detrended values' lag-1 autocorrelation with acf and the
  * days it leaves); this test reads them and needs no R. Every value must agree to

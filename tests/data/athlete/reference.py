@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Reference for SPEC.md's "Athlete: load, fitness, zones, bests".
+"""Reference for hq-report(1)'s "Training" and hq-query(1)'s WORKOUTS.
 
 Computes, from the samples alone and by the written rules only (none of
 hq's code), every figure tests/unit/athlete.c checks hq's engine against:
@@ -16,7 +16,7 @@ ctl/atl/tsb/ramp series, the bests (distance and power) and the splits.
         [--ftp W] [--zones A,B,C,D] [ID]
                                 the rows hq-report REPORT (load, zones,
                                 bests, compare) writes as JSON lines, by
-                                SPEC.md's rules for the commands
+                                the man pages' rules for the commands
     reference.py same A B       1e-9 relative: the JSON lines of file A
                                 and of file B hold the same rows
     reference.py activity DB    the same activity recorded twice by
@@ -792,7 +792,7 @@ def now_seconds():
 
 
 def last_day(db, tz):
-    """The last local day an every-day report shows (SPEC.md "Every day":
+    """The last local day an every-day report shows (hq-report(1):
     no rows past the newest data or today): the newest sample's start or
     activity summary's date, as a local day, or today if sooner."""
     today = local_date(now_seconds(), tz)

@@ -6,7 +6,7 @@
 #
 # The data files (DAY VALUE, one a line, days ascending) are written once
 # and kept; the test itself needs no R. The Theil-Sen slope and Gilbert's
-# interval are SPEC.md's formula ("Every day": hq-report trend) written out
+# interval are hq-report(1)'s formula (trend METRIC) written out
 # here; tau, z and p are R's cor.test(method = "kendall", exact = FALSE);
 # acf1 and n_eff as lib/analyze/trend.c's header says (acf with na.pass).
 # expected.txt lines: FILE STATISTIC VALUE (17 significant digits, NA for

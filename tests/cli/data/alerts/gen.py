@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # tests/cli/data/alerts/gen.py OUTDIR SEED: generated days for
-# 4511-alerts.t and the alerts SPEC.md's written rule gives them, computed
+# 4511-alerts.t and the alerts hq-report(1)'s written rule gives them, computed
 # here (not by hq's code):
 #   OUTDIR/samples.jsonl  resting heart rate (two readings a day: the daily
 #                         mean counts), HRV, sleep (a night keyed by the date

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # tests/cli/data/goals/gen.py OUTDIR SEED: generated days for 4510-goals.t
-# and what hq-report goals must say of them, computed here by SPEC.md's
+# and what hq-report goals must say of them, computed here by hq-report(1)'s
 # written rule (not by hq's code):
 #   OUTDIR/samples.jsonl  steps (local 08:00 and 23:30: the late one is the
 #                         next day in UTC), sleep intervals (a night ends on

@@ -1,0 +1,1088 @@
+/*
+ * search — hq-query search (search.h). Words: TEXT is checked and
+ * rewritten here (every word quoted), so that SQLite's FTS5 never sees a
+ * syntax it could refuse: a malformed query is named by its word, never
+ * an SQL error. Places: the R*Tree's boxes of 64 route points each give
+ * the candidate segments, whose points are then read one by one (never a
+ * whole route in memory) for the exact great-circle distance.
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "hq/buf.h"
+#include "hq/catalog.h"
+#include "hq/geo.h"
+#include "hq/number.h"
+#include "hq/rowdesc.h"
+#include "hq/search.h"
+#include "hq/time.h"
+
+/* ---- --in ------------------------------------------------------------------ */
+
+static const struct {
+	const char *word, *kind;
+	unsigned bit;
+} kinds[] = {
+	{ "workouts", "workout", HQ_SEARCH_WORKOUT },
+	{ "labs", "lab", HQ_SEARCH_LAB },
+	{ "records", "record", HQ_SEARCH_RECORD },
+	{ "metrics", "metric", HQ_SEARCH_METRIC },
+	{ "sources", "source", HQ_SEARCH_SOURCE },
+};
+
+#define NKINDS (sizeof kinds / sizeof kinds[0])
+
+const char *
+hq_search_kind_at(size_t i)
+{
+	return i < NKINDS ? kinds[i].word : NULL;
+}
+
+int
+hq_search_parse_kinds(const char *list, unsigned *bits, struct hq_err *e)
+{
+	const char *p = list;
+
+	*bits = 0;
+	while (*p) {
+		size_t n = strcspn(p, ","), i;
+		for (i = 0; i < NKINDS; i++)
+			if ((strlen(kinds[i].word) == n &&
+			    !strncmp(p, kinds[i].word, n)) ||
+			    (strlen(kinds[i].kind) == n && !strncmp(p, kinds[i].kind, n)))
+				break;
+		if (i == NKINDS) {
+			hq_err_set(e, "--in '%.*s': use workouts, labs, records, "
+			    "metrics or sources (comma-separated)", (int)(n > 64 ? 64 : n), p);
+			return -1;
+		}
+		*bits |= kinds[i].bit;
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+	if (!*bits) {
+		hq_err_set(e, "--in: name a kind: workouts, labs, records, metrics "
+		    "or sources");
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- --near ---------------------------------------------------------------- */
+
+/* "LAT,LON[,KM]": 0, or -1 saying what is wrong with it (what: how it
+ * was given, for the message). */
+static int
+parse_point(const char *s, const char *what, struct hq_search *q,
+    struct hq_err *e)
+{
+	double v[3] = { 0, 0, HQ_SEARCH_DEFAULT_KM };
+	const char *p = s, *end;
+	int n = 0;
+
+	for (;;) {
+		if (n == 3 || hq_opts_scan_number(p, &end, &v[n]) || (*end &&
+		    *end != ',')) {
+			hq_err_set(e, "%s '%.64s': write LAT,LON or LAT,LON,KM in "
+			    "decimal degrees and kilometres (37.8199,-122.4783,0.5)",
+			    what, s);
+			return -1;
+		}
+		n++;
+		if (!*end)
+			break;
+		p = end + 1;
+	}
+	if (n < 2) {
+		hq_err_set(e, "%s '%.64s': write LAT,LON or LAT,LON,KM", what, s);
+		return -1;
+	}
+	if (v[0] < -90 || v[0] > 90) {
+		hq_err_set(e, "%s '%.64s': latitude %g is outside -90 to 90", what,
+		    s, v[0]);
+		return -1;
+	}
+	if (v[1] < -180 || v[1] > 180) {
+		hq_err_set(e, "%s '%.64s': longitude %g is outside -180 to 180",
+		    what, s, v[1]);
+		return -1;
+	}
+	if (!(v[2] > 0) || v[2] > HQ_SEARCH_MAX_KM) {
+		hq_err_set(e, "%s '%.64s': the radius %g km is not above 0 and "
+		    "at most %g km", what, s, v[2], HQ_SEARCH_MAX_KM);
+		return -1;
+	}
+	q->near = 1;
+	q->lat = v[0];
+	q->lon = v[1];
+	q->km = v[2];
+	return 0;
+}
+
+/* Whether s is written as a coordinate rather than a name. */
+static int
+looks_numeric(const char *s)
+{
+	return *s == '+' || *s == '-' || *s == '.' || isdigit((unsigned char)*s);
+}
+
+/* A place's name: a letter, then letters, digits, '_' and '-'. */
+static int
+good_name(const char *s)
+{
+	if (!isalpha((unsigned char)*s))
+		return 0;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '-')
+			return 0;
+	return 1;
+}
+
+/* A [places] line whose name is not one: file:line. */
+static int
+check_places(const struct hq_config *cfg, struct hq_err *e)
+{
+	const char *k;
+	char where[600];
+
+	for (size_t i = 0; cfg && (k = hq_config_key_at(cfg, "places", i)); i++)
+		if (!good_name(k)) {
+			if (hq_config_where(cfg, "places", k, where, sizeof where))
+				snprintf(where, sizeof where, "the config");
+			hq_err_set(e, "%s: [places] '%.64s': a place's name starts "
+			    "with a letter and holds letters, digits, _ and - (%s)",
+			    where, k, looks_numeric(k) ? "this one is a "
+			    "coordinate, which --near takes as it is" : "rename it");
+			return -1;
+		}
+	return 0;
+}
+
+int
+hq_search_parse_near(const char *arg, const struct hq_config *cfg,
+    struct hq_search *q, struct hq_err *e)
+{
+	const char *v = NULL;
+	char where[600], what[700];
+
+	if (check_places(cfg, e))
+		return -1;
+	/* a name holds no comma: "NaN,0" is a coordinate gone wrong */
+	if (looks_numeric(arg) || strchr(arg, ','))
+		return parse_point(arg, "--near", q, e);
+	if (cfg)
+		v = hq_config_get(cfg, "places", arg);
+	if (!v) {
+		hq_err_set(e, "--near '%.64s': no such place under [places] in the "
+		    "config (give LAT,LON[,KM], or add a line such as 'home = "
+		    "37.770,-122.420,0.5')", arg);
+		return -1;
+	}
+	if (hq_config_where(cfg, "places", arg, where, sizeof where))
+		snprintf(what, sizeof what, "[places] %s", arg);
+	else
+		snprintf(what, sizeof what, "%s: [places] %s", where, arg);
+	return parse_point(v, what, q, e);
+}
+
+void
+hq_search_places(const struct hq_config *cfg,
+    void (*fn)(const char *name, const char *value, void *ctx), void *ctx)
+{
+	const char *k;
+
+	for (size_t i = 0; cfg && (k = hq_config_key_at(cfg, "places", i)); i++)
+		if (good_name(k))
+			fn(k, hq_config_get(cfg, "places", k), ctx);
+}
+
+/* ---- TEXT ------------------------------------------------------------------ */
+
+/* Whether the bytes [p, p+n) hold a letter or a digit (any non-ASCII
+ * byte counts: FTS5's tokenizer knows the letters of every script). */
+static int
+has_word(const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (isalnum((unsigned char)p[i]) || (unsigned char)p[i] >= 0x80)
+			return 1;
+	return 0;
+}
+
+static int
+is_op(const char *p, size_t n, const char *op)
+{
+	return strlen(op) == n && !strncmp(p, op, n);
+}
+
+int
+hq_search_compile(const char *text, char **fts, struct hq_err *e)
+{
+	struct hq_buf b = {0};
+	const char *p = text, *last_op = NULL;
+	size_t last_n = 0;
+	int want = 1, depth = 0, words = 0, operands = 0;
+	size_t len = strlen(text);
+
+	*fts = NULL;
+	for (const char *c = text; *c; c++)
+		words += !isspace((unsigned char)*c) && (c == text ||
+		    isspace((unsigned char)c[-1]));
+	if (words > HQ_SEARCH_MAX_WORDS) {
+		hq_err_set(e, "the search has %d words; at most %d", words,
+		    HQ_SEARCH_MAX_WORDS);
+		return -1;
+	}
+	words = 0;
+	if (len > HQ_SEARCH_MAX_BYTES) {
+		hq_err_set(e, "the search is %zu bytes long; at most %d", len,
+		    HQ_SEARCH_MAX_BYTES);
+		return -1;
+	}
+	while (*p) {
+		const char *w;
+		size_t n;
+
+		if (isspace((unsigned char)*p)) {
+			p++;
+			continue;
+		}
+		w = p;
+		if (*p == '"') {
+			const char *close = strchr(p + 1, '"');
+			if (!close) {
+				hq_err_set(e, "'%.64s': the quote is not closed (a "
+				    "phrase is \"two words\")", w);
+				goto fail;
+			}
+			n = (size_t)(close - p - 1);
+			if (!has_word(p + 1, n)) {
+				hq_err_set(e, "'%.*s': no word in the phrase",
+				    (int)(n + 2 > 64 ? 64 : n + 2), w);
+				goto fail;
+			}
+			if (!want)
+				hq_buf_puts(&b, " AND");
+			hq_buf_printf(&b, " \"%.*s\"", (int)n, p + 1);
+			for (const char *c = p + 1; c < close; c++)
+				words += !isspace((unsigned char)*c) &&
+				    (c == p + 1 || isspace((unsigned char)c[-1]));
+			p = close + 1;
+			want = 0;
+			operands++;
+		} else if (*p == '(') {
+			if (!want)
+				hq_buf_puts(&b, " AND");
+			hq_buf_puts(&b, " (");
+			depth++;
+			p++;
+			want = 1;
+			last_op = "(";
+			last_n = 1;
+		} else if (*p == ')') {
+			if (!depth) {
+				hq_err_set(e, "')': it closes no '('");
+				goto fail;
+			}
+			if (want) {
+				hq_err_set(e, "'%.*s )': words must come before ')'",
+				    (int)last_n, last_op);
+				goto fail;
+			}
+			hq_buf_puts(&b, " )");
+			depth--;
+			p++;
+		} else {
+			n = strcspn(p, " \t\r\n\f\v\"()");
+			p += n;
+			if (is_op(w, n, "NEAR") && *p == '(') {
+				hq_err_set(e, "'NEAR(': NEAR groups are not searched; "
+				    "give the words, \"a phrase\", prefix*, AND, OR, NOT "
+				    "and ( )");
+				goto fail;
+			}
+			if (is_op(w, n, "AND") || is_op(w, n, "OR") ||
+			    is_op(w, n, "NOT")) {
+				if (want) {
+					hq_err_set(e, "'%.*s': it needs words before it "
+					    "(coffee %.*s tea)", (int)n, w, (int)n, w);
+					goto fail;
+				}
+				hq_buf_printf(&b, " %.*s", (int)n, w);
+				want = 1;
+				last_op = w;
+				last_n = n;
+				continue;
+			}
+			{
+				const char *star = memchr(w, '*', n);
+				int prefix = star == w + n - 1;
+				if ((star && !prefix) || (prefix && !has_word(w, n - 1))) {
+					hq_err_set(e, "'%.*s': '*' ends a word to find the "
+					    "words it begins (run* finds running)",
+					    (int)(n > 64 ? 64 : n), w);
+					goto fail;
+				}
+				if (!has_word(w, n))
+					continue;   /* "?", "-": no word */
+				if (!want)
+					hq_buf_puts(&b, " AND");
+				hq_buf_printf(&b, " \"%.*s\"%s", (int)(n - prefix), w,
+				    prefix ? "*" : "");
+			}
+			words++;
+			want = 0;
+			operands++;
+		}
+		if (words > HQ_SEARCH_MAX_WORDS) {
+			for (; *p; p++)
+				words += !isspace((unsigned char)*p) &&
+				    isspace((unsigned char)p[-1]);
+			hq_err_set(e, "the search has %d words; at most %d", words,
+			    HQ_SEARCH_MAX_WORDS);
+			goto fail;
+		}
+	}
+	if (depth) {
+		hq_err_set(e, "'(': it is not closed");
+		goto fail;
+	}
+	if (!operands) {
+		hq_err_set(e, "'%.64s': no word to search for", text);
+		goto fail;
+	}
+	if (want) {
+		hq_err_set(e, "'%.*s': it needs words after it", (int)last_n,
+		    last_op);
+		goto fail;
+	}
+	*fts = hq_buf_steal(&b);
+	return 0;
+fail:
+	hq_buf_free(&b);
+	return -1;
+}
+
+/* ---- places: the workouts whose route passes near ------------------------- */
+
+/* A workout near; km < 0: within the radius, its closest approach not
+ * measured yet (near_exact). */
+struct near_hit {
+	int64_t workout;
+	double km;
+};
+
+struct near_set {
+	struct near_hit *v;
+	size_t n, cap;
+	/* the circle's bounding boxes: one, or two across the antimeridian */
+	double box[2][4];
+	int nbox;
+};
+
+static void
+near_add(struct near_set *ns, int64_t workout, double km)
+{
+	if (ns->n == ns->cap)
+		ns->v = hq_xrealloc(ns->v, (ns->cap = ns->cap ? 2 * ns->cap : 64) *
+		    sizeof *ns->v);
+	ns->v[ns->n++] = (struct near_hit){ workout, km };
+}
+
+static int
+cmp_hit_id(const void *a, const void *b)
+{
+	const struct near_hit *x = a, *y = b;
+
+	return (x->workout > y->workout) - (x->workout < y->workout);
+}
+
+static int sql_fail(sqlite3 *db, struct hq_err *e);
+
+/* A segment of a route whose box meets the circle's. */
+struct cand {
+	int64_t route, lo, hi;
+	double guess;          /* km to the box's middle: which to read first */
+	double lat_gap;        /* km of latitude between the box and the centre */
+};
+
+/* The great-circle distance is at least the latitudes' difference. */
+static double
+lat_gap(const struct hq_search *q, double lat_lo, double lat_hi)
+{
+	double g = q->lat < lat_lo ? lat_lo - q->lat : q->lat > lat_hi ?
+	    q->lat - lat_hi : 0;
+
+	/* a hair less: a bound, never above the exact distance */
+	return g * M_PI / 180 * (HQ_SEARCH_EARTH_R / 1000) * (1 - 1e-9);
+}
+
+static int
+cmp_cand(const void *a, const void *b)
+{
+	const struct cand *x = a, *y = b;
+
+	return (x->guess > y->guess) - (x->guess < y->guess);
+}
+
+static double
+km_to(const struct hq_search *q, double lat, double lon)
+{
+	return hq_geo_distance(HQ_SEARCH_EARTH_R / 1000, q->lat, q->lon, lat, lon);
+}
+
+/*
+ * The closest point of the segments c[0..n) (exact), or the first point
+ * found within the radius (!exact: whether the workout is in), the
+ * segments nearest their middle first. A point on the circle counts (a
+ * micrometre of slack: the distance of a point placed on it, computed
+ * another way, may differ in its last digit). INFINITY: none within.
+ */
+static int
+settle(sqlite3 *db, sqlite3_stmt *pt, const struct hq_search *q,
+    struct cand *c, size_t n, int exact, double *best, struct hq_err *e)
+{
+	int step;
+
+	*best = INFINITY;
+	qsort(c, n, sizeof *c, cmp_cand);
+	for (size_t i = 0; i < n; i++) {
+		/* no point of a box is nearer than its latitudes are */
+		if (c[i].lat_gap > *best)
+			continue;
+		sqlite3_reset(pt);
+		sqlite3_bind_int64(pt, 1, c[i].route);
+		sqlite3_bind_int64(pt, 2, c[i].lo);
+		sqlite3_bind_int64(pt, 3, c[i].hi);
+		while ((step = sqlite3_step(pt)) == SQLITE_ROW) {
+			double d = km_to(q, sqlite3_column_double(pt, 0),
+			    sqlite3_column_double(pt, 1));
+			if (d < *best)
+				*best = d;
+			if (!exact && *best <= q->km + 1e-9)
+				return 0;
+		}
+		if (step != SQLITE_DONE)
+			return sql_fail(db, e);
+	}
+	if (*best > q->km + 1e-9)
+		*best = INFINITY;
+	return 0;
+}
+
+/*
+ * The circle's bounding boxes: latitudes lat ± d (d the angle the radius
+ * spans), and longitudes lon ± asin(sin d / cos lat), the widest the
+ * circle reaches; every longitude when the circle holds a pole; two
+ * boxes when it crosses the antimeridian. A hair wider than exact, so
+ * that rounding never leaves out a point on the circle (the R*Tree's
+ * boxes are rounded outward; the exact distance decides).
+ */
+static void
+near_bounds(const struct hq_search *q, struct near_set *ns)
+{
+	const double deg = 180 / M_PI;
+	double d = q->km / (HQ_SEARCH_EARTH_R / 1000) * (1 + 1e-9) + 1e-12;
+	double lat_lo = q->lat - d * deg, lat_hi = q->lat + d * deg;
+	double dlon, lo, hi;
+
+	ns->nbox = 0;
+	if (lat_lo <= -90 || lat_hi >= 90 || sin(d) >= cos(q->lat / deg)) {
+		memcpy(ns->box[ns->nbox++], (double[]){ lat_lo, lat_hi, -180, 180 },
+		    sizeof ns->box[0]);
+		return;
+	}
+	dlon = asin(sin(d) / cos(q->lat / deg)) * deg + 1e-9;
+	lo = q->lon - dlon;
+	hi = q->lon + dlon;
+	memcpy(ns->box[ns->nbox++], (double[]){ lat_lo, lat_hi, lo < -180 ? -180 :
+	    lo, hi > 180 ? 180 : hi }, sizeof ns->box[0]);
+	if (lo < -180)
+		memcpy(ns->box[ns->nbox++], (double[]){ lat_lo, lat_hi, lo + 360, 180 },
+		    sizeof ns->box[0]);
+	if (hi > 180)
+		memcpy(ns->box[ns->nbox++], (double[]){ lat_lo, lat_hi, -180, hi - 360 },
+		    sizeof ns->box[0]);
+}
+
+static int
+meets(const struct near_set *ns, double lat_lo, double lat_hi, double lon_lo,
+    double lon_hi)
+{
+	for (int i = 0; i < ns->nbox; i++)
+		if (lat_hi >= ns->box[i][0] && lat_lo <= ns->box[i][1] &&
+		    lon_hi >= ns->box[i][2] && lon_lo <= ns->box[i][3])
+			return 1;
+	return 0;
+}
+
+/*
+ * The workouts within the radius into ns, sorted by id: the R*Tree's
+ * segments in the circle's boxes, a workout's read together (its
+ * segments are few: held, never its points); exact: each one's closest
+ * approach, else only whether it is in (near_exact measures the rows
+ * shown).
+ */
+static int
+near_collect(sqlite3 *db, const struct hq_search *q, struct near_set *ns,
+    int exact, struct hq_err *e)
+{
+	sqlite3_stmt *box = NULL, *pt = NULL;
+	struct cand *c = NULL;
+	size_t nc = 0, cap = 0, i, k;
+	int rc = -1, step;
+
+	near_bounds(q, ns);
+	if (sqlite3_prepare_v2(db, "SELECT r.workout_id, b.route_id, b.seq_lo,"
+	    " b.seq_hi, b.lat_lo, b.lat_hi, b.lon_lo, b.lon_hi FROM route_box AS b"
+	    " JOIN route AS r ON r.id = b.route_id WHERE b.lat_hi >= ?1 AND"
+	    " b.lat_lo <= ?2 AND b.lon_hi >= ?3 AND b.lon_lo <= ?4 ORDER BY"
+	    " r.workout_id", -1, &box, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "SELECT lat, lon FROM route_point WHERE"
+	    " route_id = ?1 AND seq BETWEEN ?2 AND ?3", -1, &pt, NULL) != SQLITE_OK) {
+		sql_fail(db, e);
+		goto done;
+	}
+	for (int x = 0; x < ns->nbox; x++) {
+		int64_t cur = -1;
+		double best;
+		for (int j = 0; j < 4; j++)
+			sqlite3_bind_double(box, j + 1, ns->box[x][j]);
+		for (;;) {
+			step = sqlite3_step(box);
+			if (step != SQLITE_ROW && step != SQLITE_DONE) {
+				sql_fail(db, e);
+				goto done;
+			}
+			if (nc && (step == SQLITE_DONE ||
+			    sqlite3_column_int64(box, 0) != cur)) {
+				if (settle(db, pt, q, c, nc, exact, &best, e))
+					goto done;
+				if (best < INFINITY)
+					near_add(ns, cur, exact ? best : -1);
+				nc = 0;
+			}
+			if (step == SQLITE_DONE)
+				break;
+			cur = sqlite3_column_int64(box, 0);
+			if (nc == cap)
+				c = hq_xrealloc(c, (cap = cap ? 2 * cap : 64) * sizeof *c);
+			c[nc++] = (struct cand){ sqlite3_column_int64(box, 1),
+			    sqlite3_column_int64(box, 2), sqlite3_column_int64(box, 3),
+			    km_to(q, (sqlite3_column_double(box, 4) +
+			    sqlite3_column_double(box, 5)) / 2,
+			    (sqlite3_column_double(box, 6) +
+			    sqlite3_column_double(box, 7)) / 2),
+			    lat_gap(q, sqlite3_column_double(box, 4),
+			    sqlite3_column_double(box, 5)) };
+		}
+		sqlite3_reset(box);
+	}
+	/* two boxes may name one workout: once, its closest */
+	qsort(ns->v, ns->n, sizeof *ns->v, cmp_hit_id);
+	for (i = k = 0; i < ns->n; i++)
+		if (k && ns->v[k - 1].workout == ns->v[i].workout) {
+			if (ns->v[i].km < ns->v[k - 1].km)
+				ns->v[k - 1].km = ns->v[i].km;
+		} else {
+			ns->v[k++] = ns->v[i];
+		}
+	ns->n = k;
+	rc = 0;
+done:
+	free(c);
+	sqlite3_finalize(box);
+	sqlite3_finalize(pt);
+	return rc;
+}
+
+/* One workout's closest approach, from its routes' segments whose box
+ * meets the circle's (the closest point is within the radius, so in one
+ * of them), each route's boxes looked up by id. */
+static int
+near_exact(sqlite3 *db, const struct hq_search *q, const struct near_set *ns,
+    int64_t workout, double *km, struct hq_err *e)
+{
+	sqlite3_stmt *rt = NULL, *bx = NULL, *pt = NULL;
+	struct cand *c = NULL;
+	size_t nc = 0, cap = 0;
+	int rc = -1, step;
+
+	if (sqlite3_prepare_v2(db, "SELECT r.id, (SELECT min(seq) FROM route_point"
+	    " WHERE route_id = r.id) / 64, (SELECT max(seq) FROM route_point WHERE"
+	    " route_id = r.id) / 64 FROM route AS r WHERE r.workout_id = ?1", -1,
+	    &rt, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "SELECT lat_lo, lat_hi, lon_lo, lon_hi, seq_lo,"
+	    " seq_hi FROM route_box WHERE id = ?1", -1, &bx, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "SELECT lat, lon FROM route_point WHERE"
+	    " route_id = ?1 AND seq BETWEEN ?2 AND ?3", -1, &pt, NULL) != SQLITE_OK) {
+		sql_fail(db, e);
+		goto done;
+	}
+	sqlite3_bind_int64(rt, 1, workout);
+	while ((step = sqlite3_step(rt)) == SQLITE_ROW) {
+		int64_t r = sqlite3_column_int64(rt, 0);
+		for (int64_t k = sqlite3_column_int64(rt, 1);
+		    k <= sqlite3_column_int64(rt, 2); k++) {
+			sqlite3_reset(bx);
+			sqlite3_bind_int64(bx, 1, r * 1048576 + k);
+			if (sqlite3_step(bx) != SQLITE_ROW ||
+			    !meets(ns, sqlite3_column_double(bx, 0),
+			    sqlite3_column_double(bx, 1), sqlite3_column_double(bx, 2),
+			    sqlite3_column_double(bx, 3)))
+				continue;
+			if (nc == cap)
+				c = hq_xrealloc(c, (cap = cap ? 2 * cap : 64) * sizeof *c);
+			c[nc++] = (struct cand){ r, sqlite3_column_int64(bx, 4),
+			    sqlite3_column_int64(bx, 5), km_to(q,
+			    (sqlite3_column_double(bx, 0) + sqlite3_column_double(bx, 1)) / 2,
+			    (sqlite3_column_double(bx, 2) + sqlite3_column_double(bx, 3)) / 2),
+			    lat_gap(q, sqlite3_column_double(bx, 0),
+			    sqlite3_column_double(bx, 1)) };
+		}
+	}
+	if (step != SQLITE_DONE) {
+		sql_fail(db, e);
+		goto done;
+	}
+	rc = settle(db, pt, q, c, nc, 1, km, e);
+done:
+	free(c);
+	sqlite3_finalize(rt);
+	sqlite3_finalize(bx);
+	sqlite3_finalize(pt);
+	return rc;
+}
+
+/* ---- the rows -------------------------------------------------------------- */
+
+struct hit {
+	const char *kind, *id, *title, *snippet;
+	int64_t time;          /* INT64_MIN: none */
+	double score, km;      /* NaN: none */
+};
+
+static int
+sql_fail(sqlite3 *db, struct hq_err *e)
+{
+	hq_err_set(e, "searching: %s", sqlite3_errmsg(db));
+	return -1;
+}
+
+static int
+id_text(const void *row, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s", ((const struct hit *)row)->id);
+	return 0;
+}
+
+/* The id as a number where it is one (workout, lab, record ids), the
+ * name of a metric or a source. */
+static void
+id_put(struct hq_out *o, const char *key, const void *row)
+{
+	const struct hit *h = row;
+
+	if (strcmp(h->kind, "metric") && strcmp(h->kind, "source"))
+		hq_out_int(o, key, strtoll(h->id, NULL, 10));
+	else
+		hq_out_str(o, key, h->id);
+}
+
+static int
+date_text(const void *row, char *buf, size_t n)
+{
+	const struct hit *h = row;
+
+	if (h->time == INT64_MIN)
+		return -1;
+	hq_time_format_local(h->time, buf, n);
+	return 0;
+}
+
+/* "2026-11-17 18:15" for a person */
+static int
+date_short(const void *row, char *buf, size_t n)
+{
+	char t[40];
+
+	if (date_text(row, t, sizeof t))
+		return -1;
+	t[10] = ' ';
+	snprintf(buf, n, "%.16s", t);
+	return 0;
+}
+
+#define HIT(k, t, f) HQ_COL_AT(k, t, struct hit, f)
+
+/* Every row's first columns, then its snippet and score (for a table:
+ * WORDS, or none, --near alone), then distance_km with --near. */
+#define HIT_COLS \
+	{ HIT("kind", HQ_COL_STR, kind) }, \
+	{ HQ_COL_P("id", id_put), .in = HQ_COL_DATA }, \
+	{ HQ_COL_FN("id", id_text), .in = HQ_COL_TABLE, .fit = { .min_width = 6 } }, \
+	{ HQ_COL_FN("date", date_text), .in = HQ_COL_DATA }, \
+	{ HQ_COL_FN("date", date_short), .in = HQ_COL_TABLE, .fit = { .drop = 3 } }, \
+	{ HIT("title", HQ_COL_STR0, title), .fit = { .min_width = 12 } }
+#define WORDS \
+	{ HIT("snippet", HQ_COL_STR0, snippet), .fit = { .drop = 1, .min_width = 16 } }, \
+	{ HIT("score", HQ_COL_NUM, score), .in = HQ_COL_DATA }, \
+	{ HIT("score", HQ_COL_SHORT, score), .in = HQ_COL_TABLE, .fit = { .drop = 2 } }
+#define DISTANCE \
+	{ HIT("distance_km", HQ_COL_NUM, km), .in = HQ_COL_DATA }, \
+	{ HIT("distance_km", HQ_COL_SHORT, km), .in = HQ_COL_TABLE }
+
+static const struct hq_col hit_cols[] = { HIT_COLS, WORDS, { .key = NULL } };
+static const struct hq_col near_cols[] = { HIT_COLS, WORDS, DISTANCE,
+    { .key = NULL } };
+static const struct hq_col near_plain_cols[] = {
+	HIT_COLS,
+	{ HIT("snippet", HQ_COL_STR0, snippet), .in = HQ_COL_DATA },
+	{ HIT("score", HQ_COL_NUM, score), .in = HQ_COL_DATA },
+	DISTANCE,
+	{ .key = NULL },
+};
+
+/*
+ * The statement of the matches' rowids (and, for find, their scores): in
+ * order, paged when paged. A kind is its rowid modulo 8 (schema.c), so
+ * --in and an activity recorded twice need no read of the row; the
+ * snippets and scores of the rows shown are read afterwards, one by one
+ * (detail): computing them for every match before sorting was most of a
+ * search's time.
+ */
+static sqlite3_stmt *
+prepare(sqlite3 *db, const struct hq_search *q, const char *fts,
+    unsigned bits, int paged, struct hq_err *e)
+{
+	static const int code[] = { 1, 2, 3, 4, 5 };
+	struct hq_buf b = {0}, in = {0};
+	sqlite3_stmt *st = NULL;
+	int ranged = q->from != INT64_MIN || q->to != INT64_MAX;
+
+	for (size_t i = 0; i < NKINDS; i++)
+		if (bits & kinds[i].bit)
+			hq_buf_printf(&in, "%s%d", in.len ? ", " : "", code[i]);
+	hq_buf_printf(&b, "SELECT rowid, %s FROM search_text WHERE %s rowid %% 8"
+	    " IN (%s)", fts ? "-bm25(search_text, 4.0, 1.0) AS score" :
+	    "NULL AS score", fts ? "search_text MATCH ?1 AND" : "", in.data);
+	/* metrics and sources have no date: a range leaves them out */
+	if (ranged)
+		hq_buf_puts(&b, " AND time >= ?2 AND time < ?3");
+	if (q->type)
+		hq_buf_puts(&b, " AND rowid / 8 IN (SELECT id FROM workout WHERE"
+		    " activity_type = ?4)");
+	/* an activity recorded twice: the recording counted */
+	if (bits & HQ_SEARCH_WORKOUT)
+		hq_buf_puts(&b, " AND NOT (rowid % 8 = 1 AND rowid / 8 IN (SELECT"
+		    " workout_id FROM workout_same))");
+	if (q->find)
+		hq_buf_puts(&b, " ORDER BY score DESC, time DESC");
+	else
+		hq_buf_puts(&b, " ORDER BY time IS NULL, time DESC, rowid % 8, title");
+	if (paged && q->limit)
+		hq_buf_printf(&b, " LIMIT %ld OFFSET %ld", q->limit, q->offset);
+	else if (paged && q->offset)
+		hq_buf_printf(&b, " LIMIT -1 OFFSET %ld", q->offset);
+	if (sqlite3_prepare_v2(db, b.data, -1, &st, NULL) != SQLITE_OK) {
+		sql_fail(db, e);
+		goto done;
+	}
+	if (fts)
+		sqlite3_bind_text(st, 1, fts, -1, SQLITE_STATIC);
+	if (ranged) {
+		sqlite3_bind_int64(st, 2, q->from);
+		sqlite3_bind_int64(st, 3, q->to);
+	}
+	if (q->type)
+		sqlite3_bind_text(st, 4, q->type, -1, SQLITE_STATIC);
+done:
+	hq_buf_free(&b);
+	hq_buf_free(&in);
+	return st;
+}
+
+/* What the search asks for, checked: the kinds it reads (bits). */
+static int
+kinds_of(const struct hq_search *q, unsigned *bits, struct hq_err *e)
+{
+	*bits = q->kinds ? q->kinds : HQ_SEARCH_ALL;
+	if (q->near || q->type) {
+		if (q->kinds && !(q->kinds & HQ_SEARCH_WORKOUT)) {
+			hq_err_set(e, "%s finds workouts: --in must name workouts",
+			    q->near ? "--near" : "--type");
+			return -1;
+		}
+		*bits = HQ_SEARCH_WORKOUT;
+	}
+	if (!q->text && !q->near) {
+		hq_err_set(e, "search for what? give words, --near PLACE, or both");
+		return -1;
+	}
+	return 0;
+}
+
+/* A row to show, read by its rowid: its kind, id, time and title, and
+ * with words its snippet (its score is the list's: bm25() here would
+ * count each word's rows again for every row). */
+struct detail {
+	sqlite3_stmt *st;
+	int fts;
+};
+
+static int
+detail_open(sqlite3 *db, struct detail *d, const char *fts, struct hq_err *e)
+{
+	d->fts = fts != NULL;
+	if (sqlite3_prepare_v2(db, fts ? "SELECT kind, ref, time, title,"
+	    " snippet(search_text, 1, '[', ']', '…', 10), NULL FROM search_text"
+	    " WHERE search_text MATCH ?1 AND rowid = ?2" :
+	    "SELECT kind, ref, time, title, NULL, NULL FROM search_text WHERE"
+	    " rowid = ?2", -1, &d->st, NULL) != SQLITE_OK)
+		return sql_fail(db, e);
+	if (fts)
+		sqlite3_bind_text(d->st, 1, fts, -1, SQLITE_STATIC);
+	return 0;
+}
+
+/* The row of rowid into h (its strings the statement's, good until the
+ * next call): 1, 0 when there is none, -1. */
+static int
+detail_get(sqlite3 *db, struct detail *d, int64_t rowid, struct hit *h,
+    struct hq_err *e)
+{
+	int step;
+
+	sqlite3_reset(d->st);
+	sqlite3_bind_int64(d->st, 2, rowid);
+	if ((step = sqlite3_step(d->st)) == SQLITE_DONE)
+		return 0;
+	if (step != SQLITE_ROW)
+		return sql_fail(db, e);
+	*h = (struct hit){
+		.kind = (const char *)sqlite3_column_text(d->st, 0),
+		.id = (const char *)sqlite3_column_text(d->st, 1),
+		.time = sqlite3_column_type(d->st, 2) == SQLITE_NULL ? INT64_MIN :
+		    sqlite3_column_int64(d->st, 2),
+		.title = (const char *)sqlite3_column_text(d->st, 3),
+		.snippet = (const char *)sqlite3_column_text(d->st, 4),
+		.score = sqlite3_column_type(d->st, 5) == SQLITE_NULL ? NAN :
+		    sqlite3_column_double(d->st, 5),
+		.km = NAN,
+	};
+	return h->kind && h->id ? 1 : 0;
+}
+
+/* --near without words: the workouts near that pass --type, --from and
+ * --to and are not a recording that yields, in ns (bounded by the
+ * workouts near, never the points), newest first or closest first. */
+struct kept {
+	int64_t workout, time;
+	double km;
+};
+
+static int
+cmp_kept_time(const void *a, const void *b)
+{
+	const struct kept *x = a, *y = b;
+
+	if (x->time != y->time)
+		return (x->time < y->time) - (x->time > y->time);
+	return (x->workout > y->workout) - (x->workout < y->workout);
+}
+
+static int
+cmp_kept_km(const void *a, const void *b)
+{
+	const struct kept *x = a, *y = b;
+
+	if (x->km != y->km)
+		return (x->km > y->km) - (x->km < y->km);
+	return cmp_kept_time(a, b);
+}
+
+static long
+near_only(sqlite3 *db, const struct hq_search *q, const struct near_set *ns,
+    struct hq_out *out, struct hq_err *e)
+{
+	sqlite3_stmt *w = NULL;
+	struct detail d = {0};
+	struct kept *k = hq_xcalloc(ns->n ? ns->n : 1, sizeof *k);
+	size_t n = 0, i, first, end;
+	long rows = -1;
+	int step;
+
+	if (sqlite3_prepare_v2(db, "SELECT start FROM workout AS w WHERE id = ?1"
+	    " AND (?2 IS NULL OR activity_type = ?2) AND start >= ?3 AND start"
+	    " < ?4 AND NOT EXISTS (SELECT 1 FROM workout_same WHERE workout_id ="
+	    " w.id)", -1, &w, NULL) != SQLITE_OK) {
+		sql_fail(db, e);
+		goto done;
+	}
+	for (i = 0; i < ns->n; i++) {
+		sqlite3_reset(w);
+		sqlite3_bind_int64(w, 1, ns->v[i].workout);
+		if (q->type)
+			sqlite3_bind_text(w, 2, q->type, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(w, 3, q->from);
+		sqlite3_bind_int64(w, 4, q->to);
+		if ((step = sqlite3_step(w)) == SQLITE_ROW)
+			k[n++] = (struct kept){ ns->v[i].workout,
+			    sqlite3_column_int64(w, 0), ns->v[i].km };
+		else if (step != SQLITE_DONE) {
+			sql_fail(db, e);
+			goto done;
+		}
+	}
+	if (!out) {
+		rows = (long)n;
+		goto done;
+	}
+	qsort(k, n, sizeof *k, q->find ? cmp_kept_km : cmp_kept_time);
+	first = q->find ? 0 : (size_t)q->offset;
+	end = q->find ? HQ_SEARCH_FIND_ROWS : q->limit ? first + (size_t)q->limit : n;
+	if (detail_open(db, &d, NULL, e))
+		goto done;
+	rows = 0;
+	for (i = first; i < n && i < end; i++) {
+		struct hit h;
+		int got = detail_get(db, &d, k[i].workout * 8 + 1, &h, e);
+		if (got < 0) {
+			rows = -1;
+			goto done;
+		}
+		if (!got)
+			continue;
+		h.km = k[i].km;
+		if (h.km < 0 && near_exact(db, q, ns, k[i].workout, &h.km, e)) {
+			rows = -1;
+			goto done;
+		}
+		hq_out_row(out, near_plain_cols, &h);
+		rows++;
+	}
+done:
+	sqlite3_finalize(d.st);
+	sqlite3_finalize(w);
+	free(k);
+	return rows;
+}
+
+/*
+ * Every match, in order, to out (NULL: counted only): the rows written.
+ * Without --near SQLite pages; with words and --near the matches are
+ * those of the workouts near, and the paging is here.
+ */
+static long
+run(struct hq_store *s, const struct hq_search *q, struct hq_out *out,
+    struct hq_err *e)
+{
+	sqlite3 *db = hq_store_db(s);
+	struct near_set ns = {0};
+	struct detail d = {0};
+	sqlite3_stmt *st = NULL;
+	char *fts = NULL;
+	unsigned bits;
+	int find = q->find && out != NULL;
+	long n = -1, seen = 0, want = find ? HQ_SEARCH_FIND_ROWS : out ? q->limit : 0;
+	double best = NAN;
+	int step;
+
+	if (kinds_of(q, &bits, e) ||
+	    (q->text && hq_search_compile(q->text, &fts, e)))
+		return -1;
+	/* the closest five, and every row shown, need every workout's
+	 * distance; a page or a count, whether each is in (and the distance
+	 * of the rows shown) */
+	if (q->near && near_collect(db, q, &ns, (find && !fts) || (out &&
+	    !q->limit && !find), e))
+		goto done;
+	if (out)
+		hq_out_fit_cols(out, q->near ? fts ? near_cols : near_plain_cols :
+		    hit_cols);
+	if (q->near && !fts) {
+		struct hq_search qq = *q;
+		qq.find = find;
+		n = near_only(db, &qq, &ns, out, e);
+		goto done;
+	}
+	if (!(st = prepare(db, &(struct hq_search){ .from = q->from, .to = q->to,
+	    .type = q->type, .find = find, .limit = q->limit,
+	    .offset = q->offset }, fts, bits, !q->near && !find && out, e)) ||
+	    (out && detail_open(db, &d, fts, e)))
+		goto done;
+	n = 0;
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t rowid = sqlite3_column_int64(st, 0);
+		double km = NAN;
+		struct hit h;
+		int got;
+
+		if (q->near) {
+			struct near_hit key = { rowid / 8, 0 };
+			const struct near_hit *nh = bsearch(&key, ns.v, ns.n,
+			    sizeof *ns.v, cmp_hit_id);
+			if (!nh)
+				continue;
+			km = nh->km;
+			if (!find && seen++ < q->offset)
+				continue;
+		}
+		/* find: the strong matches, at least half the best's score */
+		if (find) {
+			double score = sqlite3_column_double(st, 1);
+			if (isnan(best))
+				best = score;
+			else if (!(score >= best / 2))
+				break;
+		}
+		if (out) {
+			if ((got = detail_get(db, &d, rowid, &h, e)) < 0) {
+				n = -1;
+				goto done;
+			}
+			if (!got)
+				continue;
+			if (km < 0 && near_exact(db, q, &ns, rowid / 8, &km, e)) {
+				n = -1;
+				goto done;
+			}
+			h.km = km;
+			if (fts)
+				h.score = sqlite3_column_double(st, 1);
+			hq_out_row(out, q->near ? near_cols : hit_cols, &h);
+		}
+		if (++n == want)
+			break;
+	}
+	if (step != SQLITE_ROW && step != SQLITE_DONE) {
+		sql_fail(db, e);
+		n = -1;
+	}
+done:
+	sqlite3_finalize(d.st);
+	sqlite3_finalize(st);
+	free(ns.v);
+	free(fts);
+	return n;
+}
+
+long
+hq_search_run(struct hq_store *s, const struct hq_search *q,
+    struct hq_out *out, struct hq_err *e)
+{
+	return run(s, q, out, e);
+}
+
+long
+hq_search_count(struct hq_store *s, const struct hq_search *q,
+    struct hq_err *e)
+{
+	return run(s, q, NULL, e);
+}
