@@ -20,6 +20,8 @@
 #include "hq/cgmfile.h"
 #include "hq/ingest.h"
 #include "hq/opts.h"
+#include "hq/plan.h"
+#include "hq/planfile.h"
 #include "hq/reader.h"
 #include "hq/store.h"
 #include "hq/term.h"
@@ -27,7 +29,7 @@
 #include "hq/zone.h"
 
 enum { OPT_DB = HQ_OPT_LONG, OPT_FORMAT, OPT_TZ, OPT_WAIT, OPT_DATE_ORDER,
-    OPT_STRICT };
+    OPT_STRICT, OPT_PLAN };
 
 static const struct hq_opt options[] = {
 	{ 'q', "quiet", HQ_OPT_FLAG, NULL, "print nothing but errors (no progress, no warnings)", NULL, NULL, 1 },
@@ -37,6 +39,8 @@ static const struct hq_opt options[] = {
 	{ OPT_DATE_ORDER, "date-order", HQ_OPT_ENUM, "ORDER", "LibreView dates no date in the file settles: dmy (day first) or mdy (default auto)", "auto|dmy|mdy",
 	  "How to read a LibreView file's dates when none of them settles it (no day above 12): dmy or mdy. Only after hq-ingest said the dates are ambiguous.", 1 },
 	{ OPT_STRICT, "strict", HQ_OPT_FLAG, NULL, "refuse a file that ends early (a FIT file whose device died) instead of importing its complete records", NULL, NULL, 1 },
+	{ OPT_PLAN, "plan", HQ_OPT_FLAG, NULL, "the files are training plans (CSV or JSON lines: date, type, duration_min, load or if, title)", NULL,
+	  "The files are training plans, not data: CSV under a header date,type,duration_min,load[,title] (or if instead of load: load = hours x if^2 x 100), or JSON lines with those keys; one workout a day. A newer plan replaces the planned days from its first day to its last. Read back with hq-report plan and hq-report load --to a future day.", 1 },
 	{ OPT_WAIT, "wait", HQ_OPT_INT, "SECONDS", "how long to wait for another writer to finish (default 600)", "0..604800", NULL, 0 },
 	{ 0, NULL, 0, NULL, NULL, NULL, NULL, 0 },
 };
@@ -44,7 +48,8 @@ static const struct hq_opt options[] = {
 static const struct hq_cmd_info cmd = {
 	.name = "hq-ingest",
 	.synopsis = "[-q] [--db PATH] [--format F] [--tz ZONE] "
-	    "[--date-order auto|dmy|mdy] [--strict] [--wait SECONDS] FILE...",
+	    "[--date-order auto|dmy|mdy] [--strict] [--wait SECONDS] FILE... | "
+	    "--plan FILE...",
 	.summary = "Import Apple Health exports (export.zip, export.xml), "
 	    "workout files from devices (FIT, TCX, GPX), CGM "
 	    "files (Dexcom Clarity, LibreView CSV), lab results (CSV, JSON lines, "
@@ -60,7 +65,9 @@ static const struct hq_cmd_info cmd = {
 	    "date,field,value,unit) or JSON lines "
 	    "{\"metric\",\"start\",\"end\",\"value\",\"unit\",\"source\"}. Safe to "
 	    "re-run: what is already stored is skipped. Prints one JSON summary "
-	    "per file (records, inserted, duplicates, skipped).",
+	    "per file (records, inserted, duplicates, skipped). With plan true "
+	    "the files are training plans (CSV date,type,duration_min,load or "
+	    "if,title; or JSON lines), a newer plan replacing the days it covers.",
 	.positional = "files",
 	.positional_help = "paths of the files to import ('-' for stdin)",
 	.positional_required = 1,
@@ -68,7 +75,7 @@ static const struct hq_cmd_info cmd = {
 	.opts = options,
 };
 
-static int quiet;
+static int quiet, plans;
 static long partial;        /* files kept in part (hq_ingest_partial) */
 /* Nobody chose the zone (the machine's is taken): a device file stating
  * another local time is said once. */
@@ -373,6 +380,7 @@ parse_cli(int argc, char **argv, const char **dbpath, const char **tz,
 		case OPT_TZ: *tz = p.arg; break;
 		case OPT_WAIT: wait_seconds = p.num; break;
 		case OPT_STRICT: ro->strict = 1; break;
+		case OPT_PLAN: plans = 1; break;
 		case OPT_DATE_ORDER:
 			hq_cgmfile_parse_date_order(p.arg, &ro->date_order);
 			break;
@@ -442,6 +450,66 @@ keep_figures(const char *dbpath, struct hq_store **store)
 	}
 }
 
+/* --plan: every file read and checked, then all written in one
+ * transaction (a later file replaces the days it covers of an earlier
+ * one), a JSON line each. 0, or 2 with nothing written. */
+static int
+import_plans(const char *dbpath, int n, char **files)
+{
+	struct hq_plan_day **d = hq_xcalloc((size_t)n, sizeof *d);
+	size_t *nd = hq_xcalloc((size_t)n, sizeof *nd);
+	long *replaced = hq_xcalloc((size_t)n, sizeof *replaced);
+	struct hq_store *store = NULL;
+	struct hq_err e;
+	int status = 2, i;
+
+	for (i = 0; i < n; i++)
+		if (hq_planfile_read(files[i], &d[i], &nd[i], &e)) {
+			hq_warn("%s (nothing was imported)", e.msg);
+			goto out;
+		}
+	if (!(store = hq_store_open(dbpath, HQ_STORE_CREATE, &e))) {
+		hq_warn("%s", e.msg);
+		goto out;
+	}
+	sqlite3_busy_handler(hq_store_db(store), busy_handler, NULL);
+	if (hq_store_begin(store, &e)) {
+		hq_warn("%s", e.msg);
+		goto out;
+	}
+	for (i = 0; i < n; i++)
+		if (hq_plan_put(store, d[i], nd[i], &replaced[i], &e)) {
+			hq_store_rollback(store);
+			hq_warn("%s: %s (nothing was imported)", files[i], e.msg);
+			goto out;
+		}
+	if (hq_store_commit(store, &e)) {
+		hq_warn("%s (nothing was imported)", e.msg);
+		goto out;
+	}
+	for (i = 0; i < n && !quiet; i++) {
+		struct hq_buf b = { 0 };
+		char a[16], z[16];
+		hq_time_format_day(d[i][0].day, a, sizeof a);
+		hq_time_format_day(d[i][nd[i] - 1].day, z, sizeof z);
+		hq_buf_puts(&b, "{\"file\":");
+		hq_buf_json_str(&b, files[i]);
+		hq_buf_printf(&b, ",\"format\":\"plan\",\"days\":%zu,\"from\":\"%s\","
+		    "\"to\":\"%s\",\"replaced\":%ld}\n", nd[i], a, z, replaced[i]);
+		fputs(b.data, stdout);
+		hq_buf_free(&b);
+	}
+	status = 0;
+out:
+	for (i = 0; i < n; i++)
+		free(d[i]);
+	free(d);
+	free(nd);
+	free(replaced);
+	hq_store_close(store);
+	return status;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -466,6 +534,10 @@ main(int argc, char **argv)
 	argv += first;
 	if (check_operands(argc, argv))
 		goto done;
+	if (plans) {
+		status = import_plans(dbpath, argc, argv);
+		goto done;
+	}
 	/* The --format word given, for readers of archives (devicezip.h). */
 	ro.family = strcmp(opt_format, "auto") != 0 ? opt_format : NULL;
 	/* Times written without a zone (CGM files) are read in the zone of

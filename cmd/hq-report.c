@@ -35,6 +35,7 @@ enum {
 	OPT_WEEK,
 	OPT_TYPE, OPT_IDS, OPT_MAX_HR, OPT_REST_HR, OPT_LTHR, OPT_FTP,
 	OPT_ENTRIES,
+	OPT_AHEAD, OPT_TARGET,
 };
 
 static const struct hq_opt options[] = {
@@ -46,23 +47,23 @@ static const struct hq_opt options[] = {
 	  "2..1000", "compare dexa: compare the oldest of the last N scans with the newest; 2 (the default) is the last two scans. compare workouts: the last N workouts (of type) side by side, default 3.", 1 },
 	{ OPT_DATES, "dates", HQ_OPT_STRING, "D1,D2", "compare dexa: the scans of two dates (2024-01-10,2024-07-12)",
 	  NULL, "compare dexa: the scans of two dates, \"D1,D2\" (2024-01-10,2024-07-12; a month such as 2024-01 takes the newest scan in it). Use hq-report list dexa to see the dates.", 1 },
-	HQ_OPT_FROM(OPT_FROM, "cgm, trend, goals, alerts, load, zones, bests, compare: from DATE",
-	  "cgm, trend METRIC, goals, alerts, load, zones, bests and compare workouts: start of the range, a local date: 2024-12-01, 2024-12 (a month), 2024-W49, today, yesterday, 7d/4w/3m/1y (ago), this-week, last-month... Without from and to: every reading in the store (cgm, trend METRIC), the last 4 weeks (goals), the last 7 days (alerts), the 90 days ending today (load, zones), every workout (bests, compare workouts)."),
+	HQ_OPT_FROM(OPT_FROM, "cgm, trend, forecast, plan, goals, alerts, load, zones, bests, compare: from DATE",
+	  "cgm, trend METRIC, forecast, plan, goals, alerts, load, zones, bests and compare workouts: start of the range, a local date: 2024-12-01, 2024-12 (a month), 2024-W49, today, yesterday, 7d/4w/3m/1y (ago), this-week, last-month... Without from and to: every reading in the store (cgm, trend METRIC), the last 4 weeks (goals), the last 7 days (alerts), the 90 days ending today (load, zones), every workout (bests, compare workouts)."),
 	HQ_OPT_TO(OPT_TO, "to DATE, inclusive (same subcommands and forms as --from)",
-	  "cgm, trend METRIC, goals, alerts, load, zones, bests and compare workouts: end of the range, inclusive of the whole day/week/month it names: from \"2024-12\" to \"2024-12\" is all of December."),
+	  "cgm, trend METRIC, forecast, plan, goals, alerts, load, zones, bests and compare workouts: end of the range, inclusive of the whole day/week/month it names: from \"2024-12\" to \"2024-12\" is all of December."),
 	{ OPT_BY, "by", HQ_OPT_ENUM, "PERIOD", "cgm: a row per local day, week or month instead of one for the range",
 	  "day|week|month", "cgm only: one row per local day, ISO week or month instead of one for the whole range (to compare weeks, or see a trend).", 1 },
 	{ OPT_AGP, "agp", HQ_OPT_FLAG, NULL, "cgm: the daily profile, 96 rows: percentiles per 15 minutes",
 	  NULL, "cgm only: the ambulatory glucose profile instead of the metrics: 96 rows (time 00:00, 00:15, ...) with p5, p25, p50, p75, p95 and n, over all days of the range. Use it for 'when in the day is my glucose high?'.", 1 },
 	{ 'q', "quiet", HQ_OPT_FLAG, NULL, "alerts: print nothing, only the exit status (0: alerts, 1: none)",
 	  NULL, NULL, 0 },
-	HQ_OPT_FORMAT(OPT_FORMAT, "jsonl, json, csv, table, svg (trend labs, compare dexa, load, cgm's AGP) or html (cgm's AGP, week); default: table on a terminal, else jsonl",
+	HQ_OPT_FORMAT(OPT_FORMAT, "jsonl, json, csv, table, svg (trend labs, compare dexa, load, forecast, cgm's AGP) or html (cgm's AGP, week); default: table on a terminal, else jsonl",
 	  "jsonl|json|csv|table|svg|html"),
 	HQ_OPT_TZ(OPT_TZ, 0),
 	HQ_OPT_DB(OPT_DB),
 	HQ_OPT_OFFLINE(OPT_OFFLINE),
-	{ OPT_WEEK, "week", HQ_OPT_STRING, "YYYY-Www", "week: the ISO week to show (2026-W47); default the last complete one",
-	  NULL, "week only: the ISO week (Monday to Sunday, local days), as YEAR-Wnn: 2026-W47. Omit for the last complete week, the usual question ('how was my week?').", 1 },
+	{ OPT_WEEK, "week", HQ_OPT_STRING, "YYYY-Www", "week: the ISO week to show (2026-W47), default the last complete one; plan: default this week",
+	  NULL, "week and plan: the ISO week (Monday to Sunday, local days), as YEAR-Wnn: 2026-W47. Omit for the last complete week (week: the usual question, 'how was my week?') or this week (plan).", 1 },
 	{ OPT_TYPE, "type", HQ_OPT_STRING, "TYPE,...", "load, zones, bests, compare workouts: only these workout types",
 	  NULL, "load, zones, bests and compare workouts only: workout types, comma-separated (running, walking, cycling, swimming, hiking...; bests: running, walking or cycling). Omit for every type.", 1 },
 	{ OPT_IDS, "ids", HQ_OPT_STRING, "A,B,...", "compare workouts: these workouts (ids from hq-query workouts)",
@@ -77,6 +78,10 @@ static const struct hq_opt options[] = {
 	  NULL, "load and compare workouts: functional threshold power in W; with it, rides with power get TSS from normalized power (else load is from heart rate).", 1 },
 	{ OPT_ENTRIES, "entries", HQ_OPT_FLAG, NULL, "nutrition: each food logged (name, nutrients, app) instead of days",
 	  NULL, "nutrition only: one row per food logged (Apple Health's Food entries): time, food (its name), meal, the nutrients and the app that logged it, instead of one row per day. A meal logged by two apps is two entries here; the days count it once.", 1 },
+	{ OPT_AHEAD, "ahead", HQ_OPT_STRING, "SPAN", "forecast: how far past the last day of data (30d, 8w, 3m, 1y; default 8w, at most 2y)",
+	  NULL, "forecast only: how far ahead of the last day of data, as 30d, 8w (the default), 3m or 1y; a row per week, at most two years.", 1 },
+	{ OPT_TARGET, "target", HQ_OPT_STRING, "VALUE", "forecast: the day the line and its band reach VALUE (72, \"72 kg\")",
+	  NULL, "forecast only: a value in the metric's unit (72 or \"72 kg\" for weight); the rows then also say reach (the day the line gets there), reach_earliest and reach_latest (the band's edges), null when the line points away or the slope's interval holds 0.", 1 },
 	{ OPT_COMPLETE_TESTS, "complete-tests", HQ_OPT_FLAG, NULL, "print the lab tests in the store, one per line (for shell completion)", NULL, NULL, 0 },
 	{ 0, NULL, 0, NULL, NULL, NULL, NULL, 0 },
 };
@@ -102,6 +107,8 @@ static const struct hq_subcmd subcmds[] = {
 	{ "bests", "bests", 0, 0 },
 	{ "compare workouts", "compare workouts", 0, 0 },
 	{ "nutrition", "nutrition", 0, 0 },
+	{ "forecast", "forecast METRIC", 1, 1 },
+	{ "plan", "plan", 0, 0 },
 	{ NULL, NULL, 0, 0 },
 };
 
@@ -112,12 +119,13 @@ static hq_report_run_fn *const runs[] = {
 	hq_report_run_alerts, hq_report_run_week, hq_report_run_load,
 	hq_report_run_zones, hq_report_run_bests, hq_report_run_compare_workouts,
 	hq_report_run_nutrition,
+	hq_report_run_forecast, hq_report_run_plan,
 };
 _Static_assert(sizeof runs / sizeof runs[0] + 1 ==
     sizeof subcmds / sizeof subcmds[0], "a run function per subcommand");
 
 #define RANGE "cgm|trend|goals|alerts|load|zones|bests|compare workouts|" \
-	"nutrition"
+	"nutrition|forecast|plan"
 #define ATHLETE "load|zones|compare workouts"
 
 /* The options (and --format's choices) that go with some reports only. */
@@ -131,9 +139,9 @@ static const struct hq_opt_subs opt_subs[] = {
 	{ "by", NULL, "cgm" },
 	{ "agp", NULL, "cgm" },
 	{ "quiet", NULL, "alerts" },
-	{ "format", "svg", "trend labs|compare dexa|cgm|load" },
+	{ "format", "svg", "trend labs|compare dexa|cgm|load|forecast" },
 	{ "format", "html", "cgm|week" },
-	{ "week", NULL, "week" },
+	{ "week", NULL, "week|plan" },
 	{ "type", NULL, "load|zones|bests|compare workouts" },
 	{ "ids", NULL, "compare workouts" },
 	{ "max-hr", NULL, ATHLETE },
@@ -141,6 +149,8 @@ static const struct hq_opt_subs opt_subs[] = {
 	{ "lthr", NULL, ATHLETE },
 	{ "ftp", NULL, ATHLETE },
 	{ "entries", NULL, "nutrition" },
+	{ "ahead", NULL, "forecast" },
+	{ "target", NULL, "forecast" },
 	{ NULL, NULL, NULL },
 };
 
@@ -167,7 +177,7 @@ static const struct hq_cmd_info cmd = {
 	.synopsis = "list [labs|dexa|cgm] | latest labs [TEST...] | trend labs TEST | "
 	    "latest dexa | compare dexa | cgm [OPTION]... | week | trend METRIC | "
 	    "goals [GOAL...] | alerts [-q] | load | zones [ID] | bests | "
-	    "compare workouts | nutrition [--entries]",
+	    "compare workouts | nutrition [--entries] | forecast METRIC | plan",
 	.summary = "Lab results, DEXA scans and glucose control: the latest, a trend, "
 	    "two scans compared, the CGM consensus metrics and the AGP; the week in "
 	    "one look, goals, alerts, a metric's trend; training load, fitness and "
@@ -253,6 +263,25 @@ static const struct hq_cmd_info cmd = {
 	    "of the energy at 4/4/9 kcal per g); a meal two apps logged counts "
 	    "once. With entries true, each food logged instead: time, food, "
 	    "meal, the nutrients, source (the app). "
+	    "Use [\"forecast\",METRIC] (weight, resting_heart_rate, hrv...) for "
+	    "'when will I reach 72 kg?', 'where will my weight be in 2 months?': "
+	    "the trend's Theil-Sen line continued, a row a week after the last "
+	    "day of data (ahead: 8w default, 30d, 3m, 1y; at most 2y) with date, "
+	    "value, low, high (a band from the slope's 95% interval and the "
+	    "days' spread about the line), unit; with target (\"72\") also "
+	    "reach (the day the line gets there), reach_earliest and "
+	    "reach_latest (the band's edges): say the range, not just the day; "
+	    "null reach: the line points away (or is flat), null reach_latest: "
+	    "perhaps never. Needs 14 days of values. "
+	    "Use [\"plan\"] for 'did I do what the plan said this week?' (week "
+	    "\"2026-W47\" or from/to; default this week): a row per planned day "
+	    "of the user's training plan and per unplanned workout: date, type, "
+	    "title, planned_min, planned_load, done_min, done_load, workout_id, "
+	    "status (done: >= 80% of the planned load; partial; missed; ahead: "
+	    "still to come; extra: not in the plan). For 'how fresh will I be on "
+	    "race day?' use [\"load\"] with to the race day: days after the "
+	    "data continue with the plan's loads, rows planned true; tsb that day is "
+	    "the form. "
 	    "Exit 1: nothing found (the message says what).",
 	.positional = "args",
 	.positional_help = "The subcommand and its operands, in command-line order: "
@@ -262,7 +291,7 @@ static const struct hq_cmd_info cmd = {
 	    "[\"week\"], [\"trend\",\"resting_heart_rate\"], [\"goals\"], "
 	    "[\"goals\",\"steps\"], [\"alerts\"], [\"load\"], [\"zones\"], "
 	    "[\"zones\",\"123\"], [\"bests\"], [\"compare\",\"workouts\"], "
-	    "[\"nutrition\"].",
+	    "[\"nutrition\"], [\"forecast\",\"weight\"], [\"plan\"].",
 	.positional_required = 1,
 	.opts = options,
 	.values = (const struct hq_opt_values[]){
@@ -317,7 +346,8 @@ complete_operand(const struct hq_complete *c)
 	}
 	if (verb && strcmp(verb, "goals") == 0)
 		complete_goals(c);
-	if (verb && c->noperands == 1 && strcmp(verb, "trend") == 0)
+	if (verb && c->noperands == 1 && (strcmp(verb, "trend") == 0 ||
+	    strcmp(verb, "forecast") == 0))
 		hq_complete_metrics(c);     /* trend METRIC */
 	if (verb && c->noperands == 1 && strcmp(verb, "zones") == 0)
 		hq_complete_workouts(c);
@@ -403,6 +433,8 @@ parse_cli(int argc, char **argv, struct hq_report_ask *a, struct cli *c,
 		case OPT_LTHR: a->ath[HQ_ATH_LTHR] = p.arg; break;
 		case OPT_FTP: a->ath[HQ_ATH_FTP] = p.arg; break;
 		case OPT_ENTRIES: a->entries = 1; break;
+		case OPT_AHEAD: a->ahead = p.arg; break;
+		case OPT_TARGET: a->target = p.arg; break;
 		}
 	if (id == 0 && !c->complete && (c->sub = hq_opts_subcmd(&p, &c->used)) < 0)
 		id = -1;

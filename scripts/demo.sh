@@ -222,6 +222,33 @@ if have hq-report; then
 		printf '   open %s/load.svg in a browser\n' "$DIR"
 fi
 # ---- end training ----
+# ---- a plan and a forecast (issue 32) ----
+# Alex's plan: the demo's last week, then two weeks to a half marathon on
+# Sunday 6 December (after the demo's data: the load goes on with it).
+cat >"$DIR/plan.csv" <<'EOF'
+date,type,duration_min,load,title
+2026-11-16,running,40,35,Easy
+2026-11-17,cycling,60,50,Tempo
+2026-11-19,walking,45,20,Walk
+2026-11-21,running,45,40,Steady
+2026-11-24,cycling,60,50,Tempo ride
+2026-11-26,running,45,40,Intervals
+2026-11-28,cycling,120,120,Long ride
+2026-11-29,running,60,60,Long run
+2026-12-01,running,40,35,Easy run
+2026-12-03,cycling,45,35,Spin
+2026-12-05,running,20,15,Shakeout
+2026-12-06,running,100,160,Half marathon
+EOF
+step "A training plan: the last week and two more to a half marathon" \
+	hq-ingest --plan "$DIR/plan.csv"
+step "Did I do what the plan said last week?" \
+	hq-report plan --week 2026-W47 --format table
+step "If I follow it, how fresh will I be on race day?" \
+	hq-report load --from 2026-11-30 --to 2026-12-06 --format table
+step "Where is my weight heading, and when would it reach 75 kg?" \
+	hq-report forecast weight --target 75 --ahead 4w --format table
+# ---- end a plan and a forecast ----
 
 # The one line that sets a new shell up for the README's tour: the
 # commands on PATH, the demo's store, its config (Alex's goals), the zone

@@ -232,6 +232,7 @@ struct hq_athlete_day {
 	long workouts, workouts_no_hr;
 	double load;                    /* 0 on rest days */
 	double ctl, atl, tsb, ramp;     /* ramp NAN for the first 7 days */
+	int planned;                    /* a day ahead: load from the plan */
 };
 
 /* ctl, atl, tsb and ramp of d[0..n), consecutive days whose load is set,

@@ -30,6 +30,7 @@ struct hq_report_ask {
 	int by, agp;                 /* by: index in "day|week|month", -1 none */
 	int has_last, svg, html, quiet;
 	const char *type, *ids;      /* load, zones, bests, compare workouts */
+	const char *ahead, *target;  /* forecast */
 	const char *ath[HQ_ATH_NKEYS];   /* --max-hr, --rest-hr, --lthr, --ftp */
 	int entries;                 /* nutrition: each food logged */
 	struct hq_start st;          /* the store, config, zone, settings */
@@ -52,5 +53,9 @@ hq_report_run_fn hq_report_run_load, hq_report_run_zones,
     hq_report_run_bests, hq_report_run_compare_workouts;
 /* nutrition [--entries] */
 hq_report_run_fn hq_report_run_nutrition;
+/* forecast METRIC */
+hq_report_run_fn hq_report_run_forecast;
+/* plan */
+hq_report_run_fn hq_report_run_plan;
 
 #endif

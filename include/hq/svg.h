@@ -50,6 +50,8 @@ struct hq_chart_series {
 	const double *band_lo, *band_hi;
 	const unsigned char *alert;
 	int connect;         /* join every point (irregular measurements) */
+	int64_t dash_from;   /* 0, or the line dashed from the point starting
+	                      * here on (planned days) */
 };
 
 /* A dashed vertical line at a time, labelled ("method: direct"). */

@@ -64,6 +64,7 @@ struct hq_trend {
 	double slope_day;          /* the median slope, per day */
 	double slope_week;         /* 7 x slope_day */
 	double ci_low, ci_high;    /* per week; NaN outside 1..N */
+	double ci_low_day, ci_high_day; /* the same slopes, per day */
 	double var_s, c;           /* Gilbert's Var(S) and C */
 	double m1, m2;             /* the positions M1 and M2 (1-based) */
 	int64_t s;                 /* Kendall's S: concordant - discordant */

@@ -34,4 +34,8 @@ int hq_trend_metric_out(const struct hq_daily_store *ds, const char *metric,
 void hq_trend_sentence(struct hq_buf *b, const char *label, const char *unit,
     int64_t first, int64_t last, const struct hq_trend *tr);
 
+/* text under a table, wrapped to its width (hq_term_wrap), after an
+ * empty line: the sentence of trend and forecast. */
+void hq_trend_footnote(struct hq_out *o, const char *text);
+
 #endif

@@ -37,6 +37,7 @@
 #include "hq/config.h"
 #include "hq/err.h"
 #include "hq/output.h"
+#include "hq/plan.h"
 #include "hq/store.h"
 
 struct hq_daily_store;      /* daily.h (which athlete.h cannot meet) */
@@ -87,6 +88,10 @@ struct hq_week {
 	size_t nalerts;
 	int alerts_read;          /* the alerts were asked (none: nothing off) */
 	char goals_note[600];     /* "" or why the goals are left out */
+	/* hq_week_goals_alerts too: the training plan of the week after
+	 * (plan.h), for the page; none: NULL, 0 */
+	struct hq_plan_day *next_plan;
+	size_t nnext_plan;
 };
 
 /* The Monday of the ISO week a --week value names ("2026-W47"): 0, or -1

@@ -10,6 +10,7 @@
 #include "hq/catalog.h"
 #include "hq/config.h"
 #include "hq/horizon.h"
+#include "hq/plan.h"
 #include "hq/rowdesc.h"
 #include "hq/sense.h"
 #include "hq/time.h"
@@ -167,6 +168,7 @@ struct load_row {
 	long workouts, workouts_no_hr;
 	double load, ctl, atl, tsb, ramp;
 	struct settings st;
+	int planned;
 };
 
 #define LOAD(k, t, f) HQ_COL_AT(k, t, struct load_row, f)
@@ -191,6 +193,75 @@ static const struct hq_col load_cols[] = {
 	{ LOAD("basis", HQ_COL_STR, st.basis), .in = D },
 	{ .key = NULL },
 };
+/* The same with the days ahead (--to past today): planned. */
+static const struct hq_col load_plan_cols[] = {
+	{ LOAD("date", HQ_COL_DAY, day) },
+	{ LOAD("planned", HQ_COL_BOOL, planned), .in = D },
+	{ LOAD("workouts", HQ_COL_LONG, workouts) },
+	{ LOAD("workouts_no_hr", HQ_COL_LONG, workouts_no_hr), .in = D },
+	{ LOAD("no_hr", HQ_COL_LONG, workouts_no_hr), .in = T },
+	{ LOAD("load", HQ_COL_NUM, load), .in = D },
+	{ LOAD("load", HQ_COL_SENSE, load), .konst = "", .in = T, .fit = R },
+	{ LOAD("ctl", HQ_COL_NUM, ctl), .in = D },
+	{ LOAD("fitness", HQ_COL_SENSE, ctl), .konst = "", .in = T, .fit = R },
+	{ LOAD("atl", HQ_COL_NUM, atl), .in = D },
+	{ LOAD("fatigue", HQ_COL_SENSE, atl), .konst = "", .in = T, .fit = R },
+	{ LOAD("tsb", HQ_COL_NUM, tsb), .in = D },
+	{ LOAD("form", HQ_COL_CHANGE, tsb), .konst = "", .in = T, .fit = R },
+	{ LOAD("ramp", HQ_COL_NUM, ramp), .in = D },
+	{ LOAD("ramp", HQ_COL_CHANGE, ramp), .konst = "", .in = T, .fit = R },
+	{ LOAD("max_hr", HQ_COL_NUM, st.max_hr), .in = D },
+	{ LOAD("rest_hr", HQ_COL_NUM, st.rest_hr), .in = D },
+	{ LOAD("lthr", HQ_COL_NUM, st.lthr), .in = D },
+	{ LOAD("basis", HQ_COL_STR, st.basis), .in = D },
+	{ LOAD("planned", HQ_COL_BOOL, planned), .in = T },
+	{ .key = NULL },
+};
+
+/* The days after the series' last through last, each the plan's load of
+ * the types asked (0 without one), planned; from the first planned day
+ * after after when the series is empty. Then ctl, atl, tsb and ramp again
+ * over the whole series: the recurrence from its first day, so the days
+ * before are what they were. 0, or -1 with e. */
+static int
+plan_ahead(struct hq_store *s, const struct hq_athlete_ask *ask,
+    int64_t after, int64_t last, struct hq_athlete_day **d, size_t *n,
+    struct hq_err *e)
+{
+	struct hq_plan_day *p;
+	size_t np, k = 0, m;
+	int64_t first;
+
+	if (hq_plan_get(s, after + 1, last, &p, &np, e))
+		return -1;
+	if (*n)
+		first = (*d)[*n - 1].day + 1;
+	else if (np)
+		first = p[0].day;
+	else
+		first = last + 1;
+	if (first <= last) {
+		m = *n + (size_t)(last - first + 1);
+		*d = hq_xrealloc(*d, m * sizeof **d);
+		for (int64_t day = first; day <= last; day++) {
+			struct hq_athlete_day *x = &(*d)[(*n)++];
+			memset(x, 0, sizeof *x);
+			x->day = day;
+			x->planned = 1;
+			for (; k < np && p[k].day < day; k++)
+				;
+			if (k < np && p[k].day == day) {
+				int want = ask->ntypes == 0;
+				for (size_t t = 0; t < ask->ntypes; t++)
+					want |= strcmp(ask->types[t], p[k].type) == 0;
+				x->load = want ? p[k].load : 0;
+			}
+		}
+		hq_athlete_pmc(*d, *n);
+	}
+	free(p);
+	return 0;
+}
 
 int
 hq_athlete_load_out(struct hq_store *s, const struct hq_athlete_ask *ask,
@@ -202,13 +273,25 @@ hq_athlete_load_out(struct hq_store *s, const struct hq_athlete_ask *ask,
 	struct settings st;
 	struct hq_horizon h;
 	char head[120], set[200], why[120];
+	int64_t ahead;
 
 	range_of(ask, now, &from, &to, &day0, &day1);
 	/* No row past the newest data or today (a plan's rows would come
 	 * after it, marked so). */
 	if (hq_horizon_read(s, now, &h, e))
 		return -1;
-	if (day0 > h.last) {
+	/* Past the data onto days of a plan: the days after the data go on
+	 * with the plan (without one, the rows end with the data, as ever). */
+	ahead = 0;
+	if (day1 > h.last) {
+		struct hq_plan_day *p;
+		size_t np;
+		if (hq_plan_get(s, h.last + 1, day1, &p, &np, e))
+			return -1;
+		ahead = np ? day1 : 0;
+		free(p);
+	}
+	if (day0 > h.last && !ahead) {
 		hq_horizon_after(&h, day0, why, sizeof why);
 		hq_err_set(e, "no training load to show: %s", why);
 		return 1;
@@ -218,6 +301,12 @@ hq_athlete_load_out(struct hq_store *s, const struct hq_athlete_ask *ask,
 	if (hq_athlete_days(s, &ask->ath, ask->types, ask->ntypes, day1, &d, &n,
 	    e))
 		return -1;
+	if (ahead && plan_ahead(s, ask, h.last, ahead, &d, &n, e)) {
+		free(d);
+		return -1;
+	}
+	if (ahead)
+		day1 = ahead;
 	if (!n) {
 		hq_err_set(e, "no workouts of %s in the store", types_said(ask));
 		return 1;
@@ -253,11 +342,21 @@ hq_athlete_load_out(struct hq_store *s, const struct hq_athlete_ask *ask,
 	    "form: tsb (the day before's");
 	hq_out_footnote(o, "fitness - fatigue); ramp: fitness - fitness 7 days "
 	    "before");
-	hq_out_fit_cols(o, load_cols);
+	hq_out_fit_cols(o, ahead ? load_plan_cols : load_cols);
 	for (size_t i = i0; i < i1; i++) {
 		struct load_row r = { d[i].day, d[i].workouts, d[i].workouts_no_hr,
-			d[i].load, d[i].ctl, d[i].atl, d[i].tsb, d[i].ramp, st };
-		hq_out_row(o, load_cols, &r);
+			d[i].load, d[i].ctl, d[i].atl, d[i].tsb, d[i].ramp, st,
+			d[i].planned };
+		hq_out_row(o, ahead ? load_plan_cols : load_cols, &r);
+	}
+	if (ahead && d[i1 - 1].day == ahead) {
+		char day[16], line[64];
+		double form = nearbyint(d[i1 - 1].tsb);
+		hq_time_format_day(ahead, day, sizeof day);
+		snprintf(line, sizeof line, "form on %s: %+.0f%s", day,
+		    form == 0 ? 0.0 : form, d[i1 - 1].planned ? " (planned)" : "");
+		hq_out_footnote(o, "");
+		hq_out_footnote(o, line);
 	}
 	free(d);
 	return 0;

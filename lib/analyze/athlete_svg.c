@@ -24,8 +24,20 @@ hq_athlete_load_svg(FILE *fp, const struct hq_athlete *a,
 	char title[200], sub[300], first[16], last[16], mx[16], rest[16];
 	struct hq_chart c = { .title = title, .subtitle = sub, .by = HQ_DAY,
 		.series = s, .nseries = 4 };
+	struct hq_chart_mark mark = { 0, "planned" };
 	int rc;
 
+	/* The days ahead (from the plan): lines dashed, a mark where they
+	 * start. */
+	for (size_t i = 0; i < n; i++)
+		if (d[i].planned) {
+			mark.time = hq_time_day_start(d[i].day);
+			for (int k = 1; k < 4; k++)
+				s[k].dash_from = mark.time;
+			c.marks = &mark;
+			c.nmarks = 1;
+			break;
+		}
 	for (size_t i = 0; i < n; i++) {
 		int64_t t0 = hq_time_day_start(d[i].day),
 		    t1 = hq_time_day_start(d[i].day + 1);
@@ -41,8 +53,8 @@ hq_athlete_load_svg(FILE *fp, const struct hq_athlete *a,
 	snprintf(title, sizeof title, "Training load, fitness, fatigue and form%s%s",
 	    types ? ": " : "", types ? types : "");
 	snprintf(sub, sizeof sub, "%s to %s; load: TSS from power, else hrss "
-	    "(an hour at threshold = 100); max_hr %s, rest_hr %s", first, last,
-	    mx, rest);
+	    "(an hour at threshold = 100); max_hr %s, rest_hr %s%s", first, last,
+	    mx, rest, c.nmarks ? "; dashed: the plan" : "");
 	rc = hq_svg_write(fp, &c);
 	free(p);
 	return rc;

@@ -355,6 +355,7 @@ hq_trend(const int64_t *t, const double *v, size_t n, struct hq_trend *tr,
 	memset(tr, 0, sizeof *tr);
 	tr->n = n;
 	tr->slope_day = tr->slope_week = tr->ci_low = tr->ci_high = NAN;
+	tr->ci_low_day = tr->ci_high_day = NAN;
 	tr->var_s = tr->c = tr->m1 = tr->m2 = tr->tau = tr->z = tr->p = NAN;
 	tr->acf1 = NAN;
 	tr->n_eff = (double)n;
@@ -409,6 +410,8 @@ hq_trend(const int64_t *t, const double *v, size_t n, struct hq_trend *tr,
 	tr->slope_week = 7 * tr->slope_day;
 	ci[0] = has_low ? got[mci] : NAN;
 	ci[1] = has_high ? got[mci + has_low] : NAN;
+	tr->ci_low_day = ci[0];
+	tr->ci_high_day = ci[1];
 	tr->ci_low = 7 * ci[0];
 	tr->ci_high = 7 * ci[1];
 

@@ -94,8 +94,8 @@ hq_trend_sentence(struct hq_buf *b, const char *label, const char *unit,
 
 /* text under the table, wrapped to its width as hq-correlate wraps its
  * sentences (hq_term_wrap), one footnote a line. */
-static void
-footnote_wrapped(struct hq_out *o, const char *text)
+void
+hq_trend_footnote(struct hq_out *o, const char *text)
 {
 	char *mem = NULL, *line, *save = NULL;
 	size_t len = 0;
@@ -152,7 +152,7 @@ hq_trend_metric_out(const struct hq_daily_store *ds, const char *metric,
 		struct hq_buf b = { 0 };
 		hq_corr_label(&s, label, sizeof label);
 		hq_trend_sentence(&b, label, s.unit, row.from, row.to, &tr);
-		footnote_wrapped(o, b.data);
+		hq_trend_footnote(o, b.data);
 		hq_buf_free(&b);
 	}
 	hq_daily_free(&s);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "hq/buf.h"
+#include "hq/catalog.h"
 #include "hq/goals.h"
 #include "hq/sense.h"
 #include "hq/svg.h"
@@ -164,6 +165,44 @@ alerts(struct hq_buf *b, const struct hq_week *w)
 	hq_buf_puts(b, "</ul>\n");
 }
 
+/* The training plan of the week after, when there is one. */
+static void
+next_plan(struct hq_buf *b, const struct hq_week *w)
+{
+	static const char *const wd[] = { "Mon", "Tue", "Wed", "Thu", "Fri",
+	    "Sat", "Sun" };
+	char day[16], type[64], num[32];
+	double load = 0, min = 0;
+
+	if (!w->nnext_plan)
+		return;
+	hq_buf_puts(b, "<h2>Next week's plan</h2>\n<table class=\"g\">\n<thead>"
+	    "<tr><th class=\"m\">day</th><th class=\"m\">workout</th>"
+	    "<th>minutes</th><th>load</th></tr></thead>\n<tbody>\n");
+	for (size_t i = 0; i < w->nnext_plan; i++) {
+		const struct hq_plan_day *p = &w->next_plan[i];
+		hq_time_format_day(p->day, day, sizeof day);
+		hq_workout_type_name(p->type, type, sizeof type);
+		hq_buf_printf(b, "<tr><td class=\"m\">%s %s</td><td class=\"m\">",
+		    wd[hq_time_weekday(p->day)], day + 5);
+		hq_svg_put_esc(b, type);
+		if (p->title[0]) {
+			hq_buf_puts(b, ": ");
+			hq_svg_put_esc(b, p->title);
+		}
+		hq_format_short(p->minutes, num, sizeof num);
+		hq_buf_printf(b, "</td><td>%s</td>", num);
+		hq_format_short(p->load, num, sizeof num);
+		hq_buf_printf(b, "<td>%s</td></tr>\n", num);
+		load += p->load;
+		min += p->minutes;
+	}
+	hq_format_short(min, day, sizeof day);
+	hq_format_short(load, num, sizeof num);
+	hq_buf_printf(b, "<tr><td class=\"m\">week</td><td class=\"m\"></td>"
+	    "<td>%s</td><td>%s</td></tr>\n</tbody></table>\n", day, num);
+}
+
 /* The last SPARK_WEEKS weeks as a line (a week without a value breaks
  * it), the week itself a dot. */
 static void
@@ -315,6 +354,7 @@ hq_week_html(FILE *fp, const struct hq_week *w)
 	goals(&b, w);
 	if (w->alerts_read)
 		alerts(&b, w);
+	next_plan(&b, w);
 	footnote(&b, w);
 	hq_buf_puts(&b, "</div></body></html>\n");
 	rc = fwrite(b.data, 1, b.len, fp) == b.len ? 0 : -1;

@@ -147,6 +147,9 @@ hq_week_goals_alerts(const struct hq_daily_store *ds,
 	    w->monday + 6, now, add_alert, w, e) < 0)
 		rc = -1;
 	w->alerts_read = rc == 0;
+	if (rc == 0 && hq_plan_get(ds->s, w->monday + 7, w->monday + 13,
+	    &w->next_plan, &w->nnext_plan, e))
+		rc = -1;
 	return rc;
 }
 
@@ -155,7 +158,10 @@ hq_week_done(struct hq_week *w)
 {
 	free(w->goals);
 	free(w->alerts);
+	free(w->next_plan);
 	w->goals = NULL;
 	w->alerts = NULL;
+	w->next_plan = NULL;
+	w->nnext_plan = 0;
 	w->ngoals = w->nalerts = 0;
 }

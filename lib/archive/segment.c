@@ -103,6 +103,8 @@ static const struct rule {
 	{ "agent_tool_call", CHILD, OF_RUN, NULL, NULL },
 	{ "agent_message", CHILD, OF_RUN, NULL, NULL },
 	{ "agent_withheld", CHILD, OF_RUN, NULL, NULL },
+	{ "plan", TIME, "t.date >= :da AND t.date < :db",
+	  "SELECT DISTINCT " MONTH_OF_DATE("date") " FROM plan", NULL },
 	/* this machine's own: the months hq-archive prune took out of it */
 	{ HQ_SEGMENT_PRUNED, LOCAL, NULL, NULL, NULL },
 };

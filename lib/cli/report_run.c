@@ -11,9 +11,11 @@
 #include "hq/athlete_out.h"
 #include "hq/buf.h"
 #include "hq/cgm_report.h"
+#include "hq/forecast_out.h"
 #include "hq/goals.h"
 #include "hq/goals_report.h"
 #include "hq/nutrition.h"
+#include "hq/plan_report.h"
 #include "hq/report_out.h"
 #include "hq/report_read.h"
 #include "hq/report_run.h"
@@ -381,4 +383,65 @@ hq_report_run_nutrition(struct hq_report_ask *c, int argc, char **argv,
 	if (hq_start_settings(&c->st))
 		return 2;
 	return hq_nutrition_days_out(&c->st.daily, from, to, c->out, e);
+}
+
+/* ---- forecast METRIC (forecast_out.h) ----------------------------------- */
+
+int
+hq_report_run_forecast(struct hq_report_ask *c, int argc, char **argv,
+    struct hq_err *e)
+{
+	struct hq_forecast_ask a = { .metric = argv[0], .ahead = c->ahead,
+	    .target = c->target, .svg = c->svg ? stdout : NULL };
+	int64_t from, to;
+	int rc;
+
+	(void)argc;
+	if (hq_time_parse_from_to(c->from, c->to, hq_time_now(), &from,
+	    &to, e)) {
+		hq_warn("%s", e->msg);
+		return 2;
+	}
+	if (hq_start_settings(&c->st))
+		return 2;
+	a.from_day = from == INT64_MIN ? INT64_MIN : hq_time_local_day(from);
+	a.to_day = to == INT64_MAX ? INT64_MAX : hq_time_local_day(to - 1);
+	rc = hq_forecast_out(&c->st.daily, &a, c->out, e);
+	if (rc == 2)
+		hq_opts_usage_error(c->cmd, "%s", e->msg);
+	return rc;
+}
+
+/* ---- plan (plan_report.h) ------------------------------------------------ */
+
+/* --week, else --from/--to, else this week (Monday to Sunday). */
+int
+hq_report_run_plan(struct hq_report_ask *c, int argc, char **argv,
+    struct hq_err *e)
+{
+	struct hq_athlete_ask ask;
+	int64_t today = hq_time_local_day(hq_time_now()), from, to;
+
+	(void)argc, (void)argv;
+	if (c->week && (c->from || c->to)) {
+		hq_opts_usage_error(c->cmd, "--week or --from/--to: choose one");
+		return 2;
+	}
+	if (c->week) {
+		if (hq_week_parse(c->week, hq_time_now(), &from, e)) {
+			hq_opts_usage_error(c->cmd, "%s", e->msg);
+			return 2;
+		}
+		to = from + 6;
+	} else if (c->from || c->to) {
+		if (range_days(c, 6, 0, &from, &to, e))
+			return -1;
+	} else {
+		from = today - hq_time_weekday(today);
+		to = from + 6;
+	}
+	if (athlete_ask(c, &ask, NULL, e))
+		return -1;
+	return hq_plan_report_out(c->st.store, &ask.ath, from, to, today, c->out,
+	    e);
 }

@@ -276,23 +276,23 @@ m4_flush(struct hq_buf *b, struct m4 *m)
 	m->n = 0;
 }
 
+/* The line through points [lo, hi) of series s, dashed or not. */
 static void
-draw_line(struct hq_buf *b, const struct hq_chart *c, const struct layout *L,
-    const struct panel *P, size_t si, const char *color)
+line_path(struct hq_buf *b, const struct hq_chart *c, const struct layout *L,
+    const struct panel *P, const struct hq_chart_series *s, const char *color,
+    size_t lo, size_t hi, int dashed)
 {
-	const struct hq_chart_series *s = &c->series[si];
-	int dots = (double)s->n <= (L->right - L->left) / 10;
-	int tips = s->n <= 500, first = 1;
 	double gap = c->by == HQ_PERIOD_NONE ? sample_gap(s) : 0;
 	/* More points than pixels: per pixel column only the first, lowest,
 	 * highest and last point are drawn (M4): the same picture, a file a
 	 * thousand times smaller for a million samples. */
-	int decimate = (double)s->n > 3 * (L->right - L->left);
+	int decimate = (double)s->n > 3 * (L->right - L->left), first = 1;
 	struct m4 m4 = { 0 };
 
-	hq_buf_printf(b, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"2\""
-	    " stroke-linejoin=\"round\" stroke-linecap=\"round\" d=\"", color);
-	for (size_t i = 0; i < s->n; i++) {
+	hq_buf_printf(b, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s"
+	    " stroke-linejoin=\"round\" stroke-linecap=\"round\" d=\"", color,
+	    dashed ? " stroke-dasharray=\"6 4\"" : "");
+	for (size_t i = lo; i < hi; i++) {
 		const struct hq_chart_point *p = &s->pts[i];
 		double x, y;
 		int join;
@@ -301,7 +301,7 @@ draw_line(struct hq_buf *b, const struct hq_chart *c, const struct layout *L,
 			continue;
 		x = hq_svg_xpx(L, point_time(p));
 		y = hq_svg_ypx(&P->y, p->value);
-		join = joined(s, i, c->by, gap);
+		join = i > lo && joined(s, i, c->by, gap);
 		if (decimate && join && floor(x) == floor(m4.x_last)) {
 			m4_add(&m4, x, y, i);
 			continue;
@@ -315,6 +315,27 @@ draw_line(struct hq_buf *b, const struct hq_chart *c, const struct layout *L,
 	if (decimate)
 		m4_flush(b, &m4);
 	hq_buf_puts(b, "\"/>\n");
+}
+
+static void
+draw_line(struct hq_buf *b, const struct hq_chart *c, const struct layout *L,
+    const struct panel *P, size_t si, const char *color)
+{
+	const struct hq_chart_series *s = &c->series[si];
+	int dots = (double)s->n <= (L->right - L->left) / 10;
+	int tips = s->n <= 500;
+	double gap = c->by == HQ_PERIOD_NONE ? sample_gap(s) : 0;
+	size_t k = s->n;
+
+	/* Solid up to the first point at dash_from, dashed from the point
+	 * before it on. */
+	if (s->dash_from)
+		for (k = 0; k < s->n && s->pts[k].start < s->dash_from; k++)
+			;
+	if (k > 0)
+		line_path(b, c, L, P, s, color, 0, k, 0);
+	if (k < s->n)
+		line_path(b, c, L, P, s, color, k > 0 ? k - 1 : 0, s->n, 1);
 
 	/* Dots: on every point when there is room, and always on a point
 	 * joined to neither neighbour, which the line alone would not show. */

@@ -653,15 +653,14 @@ static const char *const migrations[] = {
 	"  run_id INTEGER PRIMARY KEY REFERENCES agent_run(id),"
 	"  counts TEXT NOT NULL"
 	");",
-	/* 13 (issue 31), appended; the lead renumbers at merge if another
-	 * lands first. hq-query search's indexes, derived from the rows:
+	/* 13 (issue 31). hq-query search's indexes, derived from the rows:
 	 * search_text, SQLite's FTS5 over the words of each workout, lab
 	 * result and clinical record (rowid = id * 8 + kind: 1 workout, 2
 	 * lab, 3 record; case and accents folded, English stems); route_box,
 	 * an R*Tree of each route's segments of 64 points (id = route id *
 	 * 2^20 + segment), their bounding boxes in degrees; search_mark, the
- * last id of each table indexed (rows are never deleted, so an import
- * indexes the ids past it). Built here from
+	 * last id of each table indexed (rows are never deleted, so an import
+	 * indexes the ids past it). Built here from
 	 * what the store holds, kept by every import (SEARCH_FILL), left out
 	 * of the archive and built again at a restore (HACKING.md). */
 	"CREATE VIRTUAL TABLE IF NOT EXISTS search_text USING fts5(title,"
@@ -676,8 +675,18 @@ static const char *const migrations[] = {
 	"INSERT OR IGNORE INTO search_mark VALUES ('workout', 0), ('lab', 0),"
 	"  ('record', 0), ('route', 0);"
 	SEARCH_FILL,
-	/* 15 (issue 31: the food log), appended; the lead renumbers at merge
-	 * if another lands first. Safe to run again (IF NOT EXISTS). A
+	/* 14 (issue 32). A training plan (plan.h): one planned workout a local day
+	 * (YYYY-MM-DD), its type (a HealthKit identifier), minutes, load
+	 * and, when the plan gave an intensity factor instead, that. */
+	"CREATE TABLE IF NOT EXISTS plan ("
+	"  date TEXT PRIMARY KEY,"
+	"  type TEXT NOT NULL,"
+	"  duration_min REAL NOT NULL,"
+	"  load REAL NOT NULL,"
+	"  if_ REAL,"
+	"  title TEXT"
+	") WITHOUT ROWID;",
+	/* 15 (issue 31: the food log). Safe to run again (IF NOT EXISTS). A
 	 * correlation's own MetadataEntry pairs (a Food correlation's
 	 * HKFoodType: the food's name), one value per key; empty here until
 	 * the next import, which fills them for the correlations stored

@@ -99,7 +99,7 @@ is "$(complete_words hq-ingest --format '')" "apple auto dexa dexcom fhir fit gp
 	"completion: hq-ingest --format"
 is "$(complete_words hq-report cgm --by '')" "day month week " \
 	"completion: hq-report cgm --by"
-is "$(complete_words hq-report '')" "alerts bests cgm compare goals latest list load nutrition trend week zones " "completion: hq-report's subcommands"
+is "$(complete_words hq-report '')" "alerts bests cgm compare forecast goals latest list load nutrition plan trend week zones " "completion: hq-report's subcommands"
 is "$(complete_words hq-report latest '')" "dexa labs " "completion: hq-report latest's kinds"
 # the weeks are the zone's: at 03:30 UTC on Monday 2026-12-07 it is still
 # Sunday in Los Angeles, so this week is 2026-W49, not W50
