@@ -46,6 +46,9 @@ like "$err" "month 2019-03 changed since the last push: push first; nothing was 
 is "$(samples "$HQ_DB")" "$changed" "nothing was deleted"
 sqlite3 "$HQ_DB" "DELETE FROM sample WHERE source_id = (SELECT id FROM source WHERE name = 'Late Import')"
 hq-archive push -q
+# the answers again: the late import's source stays in the store, and
+# hq-query search counts sources among its documents (its scores moved)
+golden "$HQ_DB" "$T/golden.before"
 
 # a damaged archive copy is refused too: the remote is read back first
 obj=$(hq-archive list --format jsonl | head -1)
