@@ -139,7 +139,7 @@ import json, sys
 t = json.load(sys.stdin)
 p = t["parameters"]["properties"]
 print(t["name"], p["metrics"]["type"], " ".join(sorted(k for k in p if k != "metrics")), "format" in p)')" \
-	"hq_query array agg all_sources by from ftp limit list lthr max_hr min_duration offset rest_hr source splits to type tz when where False" \
+	"hq_query array agg all_sources by count from ftp in limit list lthr max_hr min_duration mode near offset rest_hr source splits to type tz when where False" \
 	"--tool-schema: hq_query, metrics array, the options by name, no format"
 like "$out" "exercise_time.sum>=60" "descriptions teach --when by example"
 
