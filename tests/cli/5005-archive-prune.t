@@ -51,15 +51,18 @@ hq-archive push -q
 golden "$HQ_DB" "$T/golden.before"
 
 # a damaged archive copy is refused too: the remote is read back first
-obj=$(hq-archive list --format jsonl | head -1)
-first=$(ls -S "$T/remote" | grep -E '^[0-9a-f]{32}$' | tail -1)
-cp "$T/remote/$first" "$T/saved"
-printf 'X' | dd of="$T/remote/$first" bs=1 seek=100 conv=notrunc 2>/dev/null
+# (every segment damaged: which object holds which month is secret, and one
+# picked by size was at times a month after the cut, or the one not by
+# month, which a prune need not read)
+cp -R "$T/remote" "$T/saved"
+for obj in $(ls "$T/remote" | grep -E '^[0-9a-f]{32}$'); do
+	printf 'X' | dd of="$T/remote/$obj" bs=1 seek=100 conv=notrunc 2>/dev/null
+done
 run hq-archive prune --before 2024-12 --yes
 is "$rc" 1 "a damaged segment on the remote: exit 1"
 like "$err" "segment [0-9-]+: damaged or altered.*nothing was pruned" "the damaged month is named"
 is "$(samples "$HQ_DB")" "$all_before" "nothing was deleted"
-cp "$T/saved" "$T/remote/$first"
+rm -rf "$T/remote"; mv "$T/saved" "$T/remote"
 
 # dry run by default: says what would go, deletes nothing
 run env HQ_NOW=2025-12-15T12:00:00Z hq-archive prune --keep 1y
