@@ -172,48 +172,35 @@ struct load_row {
 };
 
 #define LOAD(k, t, f) HQ_COL_AT(k, t, struct load_row, f)
+/* A day's figures, in both tables below. */
+#define LOAD_FIGURES \
+	{ LOAD("workouts", HQ_COL_LONG, workouts) }, \
+	{ LOAD("workouts_no_hr", HQ_COL_LONG, workouts_no_hr), .in = D }, \
+	{ LOAD("no_hr", HQ_COL_LONG, workouts_no_hr), .in = T }, \
+	{ LOAD("load", HQ_COL_NUM, load), .in = D }, \
+	{ LOAD("load", HQ_COL_SENSE, load), .konst = "", .in = T, .fit = R }, \
+	{ LOAD("ctl", HQ_COL_NUM, ctl), .in = D }, \
+	{ LOAD("fitness", HQ_COL_SENSE, ctl), .konst = "", .in = T, .fit = R }, \
+	{ LOAD("atl", HQ_COL_NUM, atl), .in = D }, \
+	{ LOAD("fatigue", HQ_COL_SENSE, atl), .konst = "", .in = T, .fit = R }, \
+	{ LOAD("tsb", HQ_COL_NUM, tsb), .in = D }, \
+	{ LOAD("form", HQ_COL_CHANGE, tsb), .konst = "", .in = T, .fit = R }, \
+	{ LOAD("ramp", HQ_COL_NUM, ramp), .in = D }, \
+	{ LOAD("ramp", HQ_COL_CHANGE, ramp), .konst = "", .in = T, .fit = R }, \
+	{ LOAD("max_hr", HQ_COL_NUM, st.max_hr), .in = D }, \
+	{ LOAD("rest_hr", HQ_COL_NUM, st.rest_hr), .in = D }, \
+	{ LOAD("lthr", HQ_COL_NUM, st.lthr), .in = D }, \
+	{ LOAD("basis", HQ_COL_STR, st.basis), .in = D },
 static const struct hq_col load_cols[] = {
 	{ LOAD("date", HQ_COL_DAY, day) },
-	{ LOAD("workouts", HQ_COL_LONG, workouts) },
-	{ LOAD("workouts_no_hr", HQ_COL_LONG, workouts_no_hr), .in = D },
-	{ LOAD("no_hr", HQ_COL_LONG, workouts_no_hr), .in = T },
-	{ LOAD("load", HQ_COL_NUM, load), .in = D },
-	{ LOAD("load", HQ_COL_SENSE, load), .konst = "", .in = T, .fit = R },
-	{ LOAD("ctl", HQ_COL_NUM, ctl), .in = D },
-	{ LOAD("fitness", HQ_COL_SENSE, ctl), .konst = "", .in = T, .fit = R },
-	{ LOAD("atl", HQ_COL_NUM, atl), .in = D },
-	{ LOAD("fatigue", HQ_COL_SENSE, atl), .konst = "", .in = T, .fit = R },
-	{ LOAD("tsb", HQ_COL_NUM, tsb), .in = D },
-	{ LOAD("form", HQ_COL_CHANGE, tsb), .konst = "", .in = T, .fit = R },
-	{ LOAD("ramp", HQ_COL_NUM, ramp), .in = D },
-	{ LOAD("ramp", HQ_COL_CHANGE, ramp), .konst = "", .in = T, .fit = R },
-	{ LOAD("max_hr", HQ_COL_NUM, st.max_hr), .in = D },
-	{ LOAD("rest_hr", HQ_COL_NUM, st.rest_hr), .in = D },
-	{ LOAD("lthr", HQ_COL_NUM, st.lthr), .in = D },
-	{ LOAD("basis", HQ_COL_STR, st.basis), .in = D },
+	LOAD_FIGURES
 	{ .key = NULL },
 };
 /* The same with the days ahead (--to past today): planned. */
 static const struct hq_col load_plan_cols[] = {
 	{ LOAD("date", HQ_COL_DAY, day) },
 	{ LOAD("planned", HQ_COL_BOOL, planned), .in = D },
-	{ LOAD("workouts", HQ_COL_LONG, workouts) },
-	{ LOAD("workouts_no_hr", HQ_COL_LONG, workouts_no_hr), .in = D },
-	{ LOAD("no_hr", HQ_COL_LONG, workouts_no_hr), .in = T },
-	{ LOAD("load", HQ_COL_NUM, load), .in = D },
-	{ LOAD("load", HQ_COL_SENSE, load), .konst = "", .in = T, .fit = R },
-	{ LOAD("ctl", HQ_COL_NUM, ctl), .in = D },
-	{ LOAD("fitness", HQ_COL_SENSE, ctl), .konst = "", .in = T, .fit = R },
-	{ LOAD("atl", HQ_COL_NUM, atl), .in = D },
-	{ LOAD("fatigue", HQ_COL_SENSE, atl), .konst = "", .in = T, .fit = R },
-	{ LOAD("tsb", HQ_COL_NUM, tsb), .in = D },
-	{ LOAD("form", HQ_COL_CHANGE, tsb), .konst = "", .in = T, .fit = R },
-	{ LOAD("ramp", HQ_COL_NUM, ramp), .in = D },
-	{ LOAD("ramp", HQ_COL_CHANGE, ramp), .konst = "", .in = T, .fit = R },
-	{ LOAD("max_hr", HQ_COL_NUM, st.max_hr), .in = D },
-	{ LOAD("rest_hr", HQ_COL_NUM, st.rest_hr), .in = D },
-	{ LOAD("lthr", HQ_COL_NUM, st.lthr), .in = D },
-	{ LOAD("basis", HQ_COL_STR, st.basis), .in = D },
+	LOAD_FIGURES
 	{ LOAD("planned", HQ_COL_BOOL, planned), .in = T },
 	{ .key = NULL },
 };

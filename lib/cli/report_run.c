@@ -216,25 +216,39 @@ hq_report_run_alerts(struct hq_report_ask *c, int argc, char **argv,
 	return 0;
 }
 
+/* The local days of --from and --to (INT64_MIN / INT64_MAX when open),
+ * then the [query] settings: 0, or -1 said. */
+static int
+ask_days(struct hq_report_ask *c, int64_t *from_day, int64_t *to_day,
+    struct hq_err *e)
+{
+	int64_t from, to;
+
+	if (hq_time_parse_from_to(c->from, c->to, hq_time_now(), &from,
+	    &to, e)) {
+		hq_warn("%s", e->msg);
+		return -1;
+	}
+	if (hq_start_settings(&c->st))
+		return -1;
+	*from_day = from == INT64_MIN ? INT64_MIN : hq_time_local_day(from);
+	*to_day = to == INT64_MAX ? INT64_MAX : hq_time_local_day(to - 1);
+	return 0;
+}
+
 /* The metric's daily values as hq-query --by day gives them, with the
  * [query] settings of the config (source priority, sleep cutoff). */
 int
 hq_report_run_trend_metric(struct hq_report_ask *c, int argc, char **argv,
     struct hq_err *e)
 {
-	int64_t from, to;
+	int64_t from_day, to_day;
 
 	(void)argc;
-	if (hq_time_parse_from_to(c->from, c->to, hq_time_now(), &from,
-	    &to, e)) {
-		hq_warn("%s", e->msg);
+	if (ask_days(c, &from_day, &to_day, e))
 		return 2;
-	}
-	if (hq_start_settings(&c->st))
-		return 2;
-	return hq_trend_metric_out(&c->st.daily, argv[0],
-	    from == INT64_MIN ? INT64_MIN : hq_time_local_day(from),
-	    to == INT64_MAX ? INT64_MAX : hq_time_local_day(to - 1), c->out, e);
+	return hq_trend_metric_out(&c->st.daily, argv[0], from_day, to_day,
+	    c->out, e);
 }
 
 int
@@ -393,19 +407,11 @@ hq_report_run_forecast(struct hq_report_ask *c, int argc, char **argv,
 {
 	struct hq_forecast_ask a = { .metric = argv[0], .ahead = c->ahead,
 	    .target = c->target, .svg = c->svg ? stdout : NULL };
-	int64_t from, to;
 	int rc;
 
 	(void)argc;
-	if (hq_time_parse_from_to(c->from, c->to, hq_time_now(), &from,
-	    &to, e)) {
-		hq_warn("%s", e->msg);
+	if (ask_days(c, &a.from_day, &a.to_day, e))
 		return 2;
-	}
-	if (hq_start_settings(&c->st))
-		return 2;
-	a.from_day = from == INT64_MIN ? INT64_MIN : hq_time_local_day(from);
-	a.to_day = to == INT64_MAX ? INT64_MAX : hq_time_local_day(to - 1);
 	rc = hq_forecast_out(&c->st.daily, &a, c->out, e);
 	if (rc == 2)
 		hq_opts_usage_error(c->cmd, "%s", e->msg);
