@@ -165,6 +165,23 @@ exec(sqlite3 *db, const char *sql, struct hq_err *e)
 	return 0;
 }
 
+/* path ATTACHed read-only AS name (a file: URI: a connection that could
+ * write would checkpoint a store's WAL when it closes last). 0, or -1. */
+static int
+attach_ro(sqlite3 *db, const char *path, const char *name, struct hq_err *e)
+{
+	struct hq_buf uri = { 0 };
+	char *sql;
+	int rc;
+
+	hq_store_uri(path, "mode=ro", &uri);
+	sql = sqlite3_mprintf("ATTACH %Q AS %s", uri.data, name);
+	hq_buf_free(&uri);
+	rc = exec(db, sql, e);
+	sqlite3_free(sql);
+	return rc;
+}
+
 /*
  * hq-query search's indexes (migration 13: an FTS5 and an R*Tree table,
  * each with the shadow tables SQLite makes for it) are derived from the
@@ -421,15 +438,7 @@ hq_segment_build(const char *store, int month, const char *out, int64_t *rows,
 	/* read-only: a connection that could write would checkpoint the
 	 * store's WAL when it closes last, changing the file a push's
 	 * fingerprint reads */
-	{
-		struct hq_buf uri = {0};
-		hq_store_uri(store, "mode=ro", &uri);
-		sql = sqlite3_mprintf("ATTACH %Q AS src", uri.data);
-		hq_buf_free(&uri);
-	}
-	v = exec(db, sql, e);
-	sqlite3_free(sql);
-	if (v)
+	if (attach_ro(db, store, "src", e))
 		goto done;
 	/* one snapshot of the store for every table */
 	if (exec(db, "BEGIN", e) || check_rules(db, "src", e) || copy_schema(db, e))
@@ -684,15 +693,9 @@ int
 hq_segment_hybrid_add(sqlite3 *db, const char *seg, struct hq_err *e)
 {
 	char *sql;
-	int rc;
-	struct hq_buf uri = {0};
+	int rc = 0;
 
-	hq_store_uri(seg, "mode=ro", &uri);
-	sql = sqlite3_mprintf("ATTACH %Q AS arc", uri.data);
-	hq_buf_free(&uri);
-	rc = exec(db, sql, e);
-	sqlite3_free(sql);
-	if (rc)
+	if (attach_ro(db, seg, "arc", e))
 		return -1;
 	for (size_t i = 0; i < NHYBRID && rc == 0; i++) {
 		if (!has_table(db, "arc", hybrid_tables[i].table))
