@@ -99,7 +99,6 @@ const struct hq_ingest_counts *hq_ingest_counts(const struct hq_ingest *ig);
 void hq_ingest_set_format(struct hq_ingest *ig, const char *format);
 const char *hq_ingest_format(const struct hq_ingest *ig);
 struct hq_store *hq_ingest_store(struct hq_ingest *ig);
-int64_t hq_ingest_import_id(const struct hq_ingest *ig);
 /* The id the first sample of this import gets (ids only grow). */
 int64_t hq_ingest_first_sample_id(const struct hq_ingest *ig);
 void hq_ingest_set_export_info(struct hq_ingest *ig, int64_t export_date,

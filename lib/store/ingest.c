@@ -397,12 +397,6 @@ hq_ingest_store(struct hq_ingest *ig)
 }
 
 int64_t
-hq_ingest_import_id(const struct hq_ingest *ig)
-{
-	return ig->import_id;
-}
-
-int64_t
 hq_ingest_first_sample_id(const struct hq_ingest *ig)
 {
 	return ig->first_sample_id;
