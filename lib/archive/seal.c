@@ -277,9 +277,12 @@ close_private(FILE *f, const char *path, struct hq_err *e)
 	return 0;
 }
 
-int
-hq_seal_file(const unsigned char key[HQ_SEAL_KEY], const char *ad,
-    const char *in, const char *out, unsigned char hash[32], struct hq_err *e)
+/* in sealed into out (hash: the sealed bytes' BLAKE2b-256), or, hash
+ * NULL, in opened into out; out created 0600 and removed on failure:
+ * never half a file. 0, or -1. */
+static int
+file_through(const unsigned char key[HQ_SEAL_KEY], const char *ad,
+    const char *in, const char *out, unsigned char *hash, struct hq_err *e)
 {
 	FILE *fi = fopen(in, "rb"), *fo;
 	int rc;
@@ -292,13 +295,21 @@ hq_seal_file(const unsigned char key[HQ_SEAL_KEY], const char *ad,
 		fclose(fi);
 		return -1;
 	}
-	rc = hq_seal_stream(key, ad, fi, fo, hash, e);
+	rc = hash ? hq_seal_stream(key, ad, fi, fo, hash, e) :
+	    hq_seal_open_stream(key, ad, fi, fo, 0, e);
 	fclose(fi);
 	if (close_private(fo, out, rc ? NULL : e) && rc == 0)
 		rc = -1;
 	if (rc)
 		unlink(out);
 	return rc;
+}
+
+int
+hq_seal_file(const unsigned char key[HQ_SEAL_KEY], const char *ad,
+    const char *in, const char *out, unsigned char hash[32], struct hq_err *e)
+{
+	return file_through(key, ad, in, out, hash, e);
 }
 
 int
@@ -420,24 +431,7 @@ int
 hq_seal_open_file(const unsigned char key[HQ_SEAL_KEY], const char *ad,
     const char *in, const char *out, struct hq_err *e)
 {
-	FILE *fi = fopen(in, "rb"), *fo;
-	int rc;
-
-	if (!fi) {
-		hq_err_set(e, "%s: %s", in, strerror(errno));
-		return -1;
-	}
-	if (!(fo = create_private(out, e))) {
-		fclose(fi);
-		return -1;
-	}
-	rc = hq_seal_open_stream(key, ad, fi, fo, 0, e);
-	fclose(fi);
-	if (close_private(fo, out, rc ? NULL : e) && rc == 0)
-		rc = -1;
-	if (rc)
-		unlink(out);   /* never half a plaintext */
-	return rc;
+	return file_through(key, ad, in, out, NULL, e);
 }
 
 int
