@@ -240,15 +240,6 @@ print_counts(const char *what, const struct hq_archive_counts *c, double secs)
 	    c->unchanged ? "true" : "false", secs);
 }
 
-static double
-now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + t.tv_nsec / 1e9;
-}
-
 static int
 do_init(struct settings *s, struct hq_archive *a, const char *scratch,
     struct hq_err *e)
@@ -531,7 +522,7 @@ main(int argc, char **argv)
 	char store[4096], scratch[4200];
 	const char *sub, *w;
 	int id, status = 2, lock = -1, format = -1, rc;
-	double t0 = now();
+	double t0 = hq_time_monotonic();
 
 	hq_err_init(argv[0]);
 	hq_opts_init(&p, &cmd, argc, argv);
@@ -625,7 +616,7 @@ main(int argc, char **argv)
 			hq_store_close(st);
 		}
 		if (rc == 0 && !s.quiet)
-			print_counts("push", &counts, now() - t0);
+			print_counts("push", &counts, hq_time_monotonic() - t0);
 	} else if (!strcmp(sub, "list")) {
 		rc = do_list(&s, &a, scratch, &e);
 	} else if (!strcmp(sub, "verify")) {
@@ -635,7 +626,7 @@ main(int argc, char **argv)
 	} else {
 		rc = hq_archive_restore(&a, store, scratch, &counts, &e);
 		if (rc == 0 && !s.quiet)
-			print_counts("restore", &counts, now() - t0);
+			print_counts("restore", &counts, hq_time_monotonic() - t0);
 	}
 	if (rc) {
 		hq_warn("%s", e.msg);

@@ -20,6 +20,7 @@
 
 #include "hq/buf.h"
 #include "hq/remote.h"
+#include "hq/time.h"
 
 #define TRIES 4
 #define RETRY_AFTER_MAX 60
@@ -348,15 +349,6 @@ nap(double s)
 		;
 }
 
-static double
-now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + t.tv_nsec / 1e9;
-}
-
 /*
  * One S3 request, tried again while it fails for a passing reason. key
  * NULL: the bucket (query holds the list's parameters). up: the body of a
@@ -391,7 +383,7 @@ s3_request(struct hq_remote *r, const char *method, const char *key,
 		CURL *c = r->curl;
 		CURLcode rc;
 		curl_off_t retry_after = -1;
-		double t0 = now(), wait;
+		double t0 = hq_time_monotonic(), wait;
 
 		curl_easy_reset(c);
 		curl_easy_setopt(c, CURLOPT_URL, url.data);
@@ -450,10 +442,10 @@ s3_request(struct hq_remote *r, const char *method, const char *key,
 		if (r->trace && rc == CURLE_OK)
 			fprintf(r->trace, "%s %s: %ld%s%s, %.3f s\n", method,
 			    key ? key : "(list)", status, *code ? " " : "", code,
-			    now() - t0);
+			    hq_time_monotonic() - t0);
 		else if (r->trace)
 			fprintf(r->trace, "%s %s: %s, %.3f s\n", method,
-			    key ? key : "(list)", curl_easy_strerror(rc), now() - t0);
+			    key ? key : "(list)", curl_easy_strerror(rc), hq_time_monotonic() - t0);
 		if (rc == CURLE_OK && ((status >= 200 && status < 300) ||
 		    (status == 404 && missing404)))
 			goto done;
