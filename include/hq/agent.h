@@ -66,6 +66,8 @@ void hq_agent_discover(const char *dirs, double timeout, struct hq_agent_tools *
 /* Reads one --tool-schema document; path is the command. */
 int hq_agent_tool_parse(const char *json, const char *path, struct hq_agent_tool *t,
     struct hq_err *e);
+/* What a parsed tool holds (a toolset frees its own). */
+void hq_agent_tool_free(struct hq_agent_tool *t);
 void hq_agent_tools_free(struct hq_agent_tools *tools);
 /* Each saved query (queries.h) as a tool of its own, named as the query:
  * its command's tool with the query's words first, that command's

@@ -21,8 +21,8 @@
 
 /* ---- discovery ---- */
 
-static void
-tool_free(struct hq_agent_tool *t)
+void
+hq_agent_tool_free(struct hq_agent_tool *t)
 {
 	free(t->name);
 	free(t->path);
@@ -40,7 +40,7 @@ void
 hq_agent_tools_free(struct hq_agent_tools *tools)
 {
 	for (size_t i = 0; i < tools->n; i++)
-		tool_free(&tools->v[i]);
+		hq_agent_tool_free(&tools->v[i]);
 	free(tools->v);
 	memset(tools, 0, sizeof *tools);
 }
@@ -166,7 +166,7 @@ hq_agent_add_queries(struct hq_agent_tools *tools,
 	return 0;
 fail:
 	while (tools->n > base)
-		tool_free(&tools->v[--tools->n]);
+		hq_agent_tool_free(&tools->v[--tools->n]);
 	return -1;
 }
 
@@ -276,7 +276,7 @@ hq_agent_discover(const char *dirs, double timeout, struct hq_agent_tools *out)
 		if (procs[i].exit_status == 0 && !procs[i].cut &&
 		    !hq_agent_tool_parse(procs[i].out, paths[i], &out->v[out->n], &why)) {
 			if (hq_agent_tool_find(out, out->v[out->n].name))
-				tool_free(&out->v[out->n]);	/* same name twice */
+				hq_agent_tool_free(&out->v[out->n]);	/* same name twice */
 			else
 				out->n++;
 			continue;

@@ -141,11 +141,7 @@ static void tool_argv(void)
 	ok(sys && strstr(sys, "- hq_query: Time series.") && !strstr(sys, "x-positional"),
 	   "system prompt (text mode): the tools, without x- keys");
 	free(sys);
-	free(t.name);
-	free(t.path);
-	free(t.description);
-	free(t.positional);
-	cJSON_Delete(t.parameters);
+	hq_agent_tool_free(&t);
 }
 
 static void messages(void)
@@ -252,16 +248,6 @@ static void keys(void)
 	ok(!getenv("ANTHROPIC_API_KEY"), "keys: with no api_key_env too");
 }
 
-static void tool_free(struct hq_agent_tool *t)
-{
-	free(t->name);
-	free(t->path);
-	free(t->description);
-	free(t->positional);
-	free(t->reads);
-	cJSON_Delete(t->parameters);
-}
-
 /* a command that writes, with subcommands that only read (x-reads) */
 static void tool_reads(void)
 {
@@ -297,12 +283,12 @@ static void tool_reads(void)
 		hq_agent_argv_free(argv);
 	}
 	is_int(hq_agent_call_writes(&t, NULL), 1, "no argv: writes");
-	tool_free(&t);
+	hq_agent_tool_free(&t);
 	is_int(hq_agent_tool_parse(schema, "/bin/hq-query", &t, &e), 0, "a reading tool");
 	is_int(hq_agent_argv(&t, "{\"metrics\":[\"push\"]}", &argv, &e), 0, "its argv");
 	is_int(hq_agent_call_writes(&t, argv), 0, "a tool that does not write never asks");
 	hq_agent_argv_free(argv);
-	tool_free(&t);
+	hq_agent_tool_free(&t);
 }
 
 int main(void)
