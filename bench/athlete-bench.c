@@ -43,7 +43,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "hq/athlete.h"
+#include "hq/athlete_bests.h"
 #include "hq/err.h"
 #include "hq/store.h"
 #include "hq/time.h"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Issue 21's engine (lib/analyze/load.c, bests.c) at scale: ten years of
+# Issue 21's engine (lib/analyze/athlete_load.c, athlete_bests.c) at scale: ten years of
 # workouts (2,505, heart rate every 5 s, 1 s power on a ride in four,
 # routes on the last five years' runs and rides; athlete-bench make). The
 # issue's goal: hq-report load <= 2x one plain SQL pass over the heart-rate

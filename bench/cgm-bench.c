@@ -24,7 +24,7 @@
 #include <string.h>
 
 #include "hq/catalog.h"
-#include "hq/cgm_report.h"
+#include "hq/cgm_read.h"
 #include "hq/err.h"
 #include "hq/rollup.h"
 #include "hq/store.h"

@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "hq/athlete.h"
+#include "hq/athlete_load.h"
 #include "hq/buf.h"
 #include "hq/config.h"
 #include "hq/err.h"

@@ -38,7 +38,7 @@
 #include <stdint.h>
 
 #include "hq/cgm.h"
-#include "hq/report_read.h"
+#include "hq/document_read.h"
 
 #define HQ_ALERT_BASELINE_DAYS 28
 #define HQ_ALERT_BASELINE_MIN 14

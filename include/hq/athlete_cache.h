@@ -22,7 +22,7 @@
 
 #include <stdint.h>
 
-#include "hq/athlete.h"
+#include "hq/athlete_load.h"
 #include "hq/err.h"
 #include "hq/store.h"
 
@@ -50,12 +50,5 @@ int hq_athcache_finish(struct hq_athcache *c, struct hq_err *e);
  * rate in any workout) when every workout of the store has a good row,
  * 0 when some has none, -1. */
 int hq_athcache_max_hr(struct hq_store *s, double *v, struct hq_err *e);
-
-/* Every workout of the store (those yielding to another too) without a
- * row read, summarized and kept (load.c): 1 when the cache then holds
- * them all, 0 when it cannot be written (nothing read, or what was read
- * not kept), -1. hq_athlete_keep_figures (athlete.h) is the same for
- * hq-ingest, where a failure to write is an error. */
-int hq_athcache_fill(struct hq_store *s, struct hq_err *e);
 
 #endif

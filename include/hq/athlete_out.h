@@ -6,7 +6,7 @@
  * The command parses its options into a struct hq_athlete_ask; everything
  * it prints comes from here.
  *
- * Returns as report_out.h's: 0, 1 when there is nothing to show (e says
+ * Returns as document_out.h's: 0, 1 when there is nothing to show (e says
  * what was looked for), -1 with e set (bad input: the command exits 2).
  */
 #ifndef HQ_ATHLETE_OUT_H
@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "hq/athlete.h"
+#include "hq/athlete_load.h"
 #include "hq/config.h"
 #include "hq/err.h"
 #include "hq/output.h"

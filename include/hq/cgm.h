@@ -123,7 +123,7 @@ void hq_cgm_dedup_push(struct hq_cgm_dedup *d, int64_t t, int rank,
 void hq_cgm_dedup_finish(struct hq_cgm_dedup *d);
 void hq_cgm_dedup_free(struct hq_cgm_dedup *d);
 
-/* A report over a range (cgm_report.h computes it): the metrics per
+/* A report over a range (cgm_read.h computes it): the metrics per
  * bucket and over the whole range, and the AGP. */
 struct hq_cgm_row {
 	int64_t start, end;    /* the bucket, [start, end) UTC */

@@ -1,6 +1,6 @@
 /*
  * report — lab results and DEXA scans in the store: how an import writes
- * them (the reading back, and hq-report's questions, are report_read.h's).
+ * them (the reading back, and hq-report's questions, are document_read.h's).
  *
  * Reports are kept apart from samples: a report (kind, date, source) and
  * one row per test (lab_result) or field (dexa_value) in it.

@@ -1,7 +1,7 @@
 /*
  * report_run — what each of hq-report's subcommands does, below the
- * command: its engine run (report_out.h, cgm_report.h, goals_report.h,
- * alert_report.h, trend_out.h, week.h, athlete_out.h) with the options as
+ * command: its engine run (document_out.h, cgm_read.h, goals_out.h,
+ * alert_out.h, trend_out.h, week.h, athlete_out.h) with the options as
  * struct hq_report_ask, into ask->out or a drawing on standard output.
  * cmd/hq-report.c parses the options (its tables say which go with which
  * subcommand, opts.h), starts (start.h) and calls the run function its

@@ -40,7 +40,7 @@
 #include "hq/plan.h"
 #include "hq/store.h"
 
-struct hq_daily_store;      /* daily.h (which athlete.h cannot meet) */
+struct hq_daily_store;      /* daily.h */
 
 #define HQ_WEEK_SPAN 13       /* the week and the 12 before it */
 #define HQ_WEEK_MEASURES 14
@@ -124,11 +124,6 @@ void hq_week_done(struct hq_week *w);
 /* Which of w's weeks holds local day d: 0 (the oldest) to
  * HQ_WEEK_SPAN - 1 (the week itself), -1 outside them. */
 int hq_week_index(const struct hq_week *w, int64_t d);
-
-/* load and ctl (m[0] and m[1]) of w's weeks from the athlete engine
- * (week_load.c: athlete.h and select.h cannot be included together). */
-int hq_week_training(struct hq_store *s, const struct hq_config *cfg,
-    const struct hq_week *w, struct hq_week_measure *m, struct hq_err *e);
 
 /* The rows (measure, week, value, previous, change, unit, days) of the
  * measures with a value in the week: their number. */

@@ -7,6 +7,7 @@
 
 #include "hq/athlete.h"
 #include "hq/athlete_cache.h"
+#include "hq/athlete_load.h"
 #include "hq/catalog.h"
 #include "hq/opts.h"
 
@@ -338,7 +339,7 @@ hq_athlete_defaults(struct hq_athlete *a, struct hq_store *s,
 		 * one (kept now if the store can be written), else from the
 		 * samples. */
 		all_kept = hq_athcache_max_hr(s, &v, e);
-		if (all_kept == 0 && (all_kept = hq_athcache_fill(s, e)) > 0)
+		if (all_kept == 0 && (all_kept = hq_athlete_fill_figures(s, e)) > 0)
 			all_kept = hq_athcache_max_hr(s, &v, e);
 		if (all_kept < 0)
 			return -1;

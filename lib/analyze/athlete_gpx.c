@@ -3,7 +3,7 @@
  * rule of hq-query(1), WORKOUTS (one source, pauses out, at most 120 s: hq_athlete_value_at). */
 #include <math.h>
 
-#include "hq/athlete.h"
+#include "hq/athlete_bests.h"
 #include "hq/athlete_rows.h"
 
 static double

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hq/athlete_bests.h"
 #include "hq/athlete_out.h"
 #include "hq/buf.h"
 #include "hq/catalog.h"

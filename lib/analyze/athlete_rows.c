@@ -2,7 +2,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "hq/athlete.h"
+#include "hq/athlete_load.h"
 #include "hq/athlete_rows.h"
 #include "hq/buf.h"
 

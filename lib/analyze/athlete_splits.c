@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hq/athlete.h"
+#include "hq/athlete_bests.h"
 #include "hq/athlete_rows.h"
 #include "hq/opts.h"
 #include "hq/rowdesc.h"

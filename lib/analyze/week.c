@@ -3,12 +3,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hq/cgm_report.h"
+#include "hq/athlete_load.h"
 #include "hq/buf.h"
+#include "hq/cgm_read.h"
 #include "hq/daily.h"
+#include "hq/document_read.h"
 #include "hq/goals.h"
 #include "hq/horizon.h"
-#include "hq/report_read.h"
 #include "hq/rowdesc.h"
 #include "hq/sense.h"
 #include "hq/time.h"
@@ -220,6 +221,40 @@ load_labs(struct hq_store *s, const struct hq_week *w,
 	return rc;
 }
 
+/* The week's total load (days with a workout) and ctl on its Sunday
+ * (m[0] and m[1]), from the athlete engine's daily series. */
+static int
+load_training(struct hq_store *s, const struct hq_config *cfg,
+    const struct hq_week *w, struct hq_week_measure *m, struct hq_err *e)
+{
+	struct hq_week_measure *load = &m[0], *ctl = &m[1];
+	struct hq_athlete a;
+	struct hq_athlete_day *d = NULL;
+	size_t n = 0;
+
+	if (hq_athlete_resolve(&a, cfg, NULL, NULL, s, e) ||
+	    hq_athlete_days(s, &a, NULL, 0, w->monday + 6, &d, &n, e))
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		int k = hq_week_index(w, d[i].day);
+		if (k < 0)
+			continue;
+		if (d[i].workouts > 0) {
+			load->value[k] = (isnan(load->value[k]) ? 0 : load->value[k]) +
+			    d[i].load;
+			load->days[k]++;
+			ctl->days[k]++;
+		}
+		/* ctl on the week's last day, or on the last day of data
+		 * when the week runs past it (ctl decays on, without data) */
+		int64_t sunday = w->monday - 7 * (HQ_WEEK_SPAN - 1 - k) + 6;
+		if (d[i].day == (sunday < w->last ? sunday : w->last))
+			ctl->value[k] = d[i].ctl;
+	}
+	free(d);
+	return 0;
+}
+
 int
 hq_week_run(const struct hq_daily_store *ds, const struct hq_config *cfg,
     int64_t monday, int64_t now, struct hq_week *w, struct hq_err *e)
@@ -258,7 +293,7 @@ hq_week_run(const struct hq_daily_store *ds, const struct hq_config *cfg,
 			rc = load_workouts(ds->s, w, &w->m[i], &w->m[i + 1], e);
 			break;
 		case LOAD:          /* with CTL, next */
-			if (cfg && hq_week_training(ds->s, cfg, w, &w->m[i], e)) {
+			if (cfg && load_training(ds->s, cfg, w, &w->m[i], e)) {
 				snprintf(w->note, sizeof w->note, "load and ctl left "
 				    "out: %.1000s", e->msg);
 				for (int k = 0; k < HQ_WEEK_SPAN; k++)

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hq/alert_report.h"
+#include "hq/alert_out.h"
 #include "hq/daily.h"
-#include "hq/goals_report.h"
+#include "hq/goals_out.h"
 #include "hq/sense.h"
 #include "hq/time.h"
 #include "hq/week.h"

@@ -7,17 +7,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hq/alert_report.h"
+#include "hq/alert_out.h"
 #include "hq/athlete_out.h"
 #include "hq/buf.h"
-#include "hq/cgm_report.h"
+#include "hq/cgm_out.h"
+#include "hq/cgm_read.h"
+#include "hq/document_out.h"
+#include "hq/document_read.h"
 #include "hq/forecast_out.h"
 #include "hq/goals.h"
-#include "hq/goals_report.h"
-#include "hq/nutrition.h"
-#include "hq/plan_report.h"
-#include "hq/report_out.h"
-#include "hq/report_read.h"
+#include "hq/goals_out.h"
+#include "hq/nutrition_out.h"
+#include "hq/plan_out.h"
 #include "hq/report_run.h"
 #include "hq/time.h"
 #include "hq/trend_out.h"
@@ -119,7 +120,7 @@ hq_report_run_cgm(struct hq_report_ask *c, int argc, char **argv,
 	return hq_cgm_report_print(c->st.store, &o, c->format_name, stdout, e);
 }
 
-/* ---- goals and alerts (goals_report.h, alert_report.h) ------------------ */
+/* ---- goals and alerts (goals_out.h, alert_out.h) ------------------ */
 
 /* --from and --to as local days [*from, *to]; without --to, today;
  * without --from, back days before --to, to the Monday of its week when
@@ -378,7 +379,7 @@ hq_report_run_compare_workouts(struct hq_report_ask *c, int argc, char **argv,
 	return hq_athlete_compare_out(c->st.store, &ask, c->out, e);
 }
 
-/* ---- the food log (nutrition.h) ------------------------------------------ */
+/* ---- the food log (nutrition_out.h) ------------------------------------------ */
 
 /* The days of --from/--to, else the last 7 ending today. */
 int
@@ -418,7 +419,7 @@ hq_report_run_forecast(struct hq_report_ask *c, int argc, char **argv,
 	return rc;
 }
 
-/* ---- plan (plan_report.h) ------------------------------------------------ */
+/* ---- plan (plan_out.h) ------------------------------------------------ */
 
 /* --week, else --from/--to, else this week (Monday to Sunday). */
 int

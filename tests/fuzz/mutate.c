@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "fuzz.h"
-#include "hq/athlete.h"
+#include "hq/athlete_load.h"
 #include "hq/ingest.h"
 #include "hq/reader.h"
 #include "hq/store.h"

@@ -1,4 +1,4 @@
-/* Unit tests for lib/analyze/athlete.c, load.c and bests.c (athlete.h):
+/* Unit tests for lib/analyze/athlete.c, athlete_load.c and athlete_bests.c (athlete.h):
  * the closed forms issue 21 gives (constant heart rate, one load, the
  * same load every day, form lagging by a day), hand-worked cases of each
  * rule, the settings and their errors; then every figure of the generated
@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "hq/athlete.h"
+#include "hq/athlete_bests.h"
 #include "hq/buf.h"
 #include "hq/ingest.h"
 #include "hq/input.h"

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "hq/athlete.h"
+#include "hq/athlete_load.h"
 #include "hq/buf.h"
 #include "hq/ingest.h"
 #include "hq/store.h"

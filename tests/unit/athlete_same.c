@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "hq/athlete.h"
+#include "hq/athlete_load.h"
 #include "hq/ingest.h"
 #include "hq/input.h"
 #include "hq/reader.h"

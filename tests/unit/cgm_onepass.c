@@ -23,8 +23,8 @@
 #include <unistd.h>
 
 #include "hq/catalog.h"
-#include "hq/cgm_report.h"
-#include "hq/report_out.h"
+#include "hq/cgm_out.h"
+#include "hq/cgm_read.h"
 #include "hq/rollup.h"
 #include "hq/store.h"
 #include "hq/time.h"

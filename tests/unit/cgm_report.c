@@ -11,10 +11,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "hq/cgm_report.h"
+#include "hq/catalog.h"
+#include "hq/cgm_read.h"
 #include "hq/cgm_svg.h"
 #include "hq/cgmfile.h"
-#include "hq/catalog.h"
 #include "fixture.h"
 #include "tap.h"
 #include "cgm_expected.h"

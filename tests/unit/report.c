@@ -9,10 +9,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "hq/document_read.h"
 #include "hq/fhir.h"
 #include "hq/jsonin.h"
 #include "hq/report.h"
-#include "hq/report_read.h"
 #include "hq/time.h"
 #include "fixture.h"
 #include "tap.h"

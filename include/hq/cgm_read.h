@@ -1,5 +1,5 @@
 /*
- * cgm_report — what `hq-report cgm` computes: glucose readings out of the
+ * cgm_read — what `hq-report cgm` computes: glucose readings out of the
  * store (blood_glucose samples from any source: CGM files, Apple Health),
  * through the double-source rule, into consensus-metric rows per range or
  * local day/week/month, and the AGP; and the sensor sessions `hq-report
@@ -15,15 +15,15 @@
  * distinct values (cgm.h). A report holds one row per bucket;
  * hq_cgm_report_free() releases it. The report itself (struct
  * hq_cgm_report) is cgm.h's, so that its drawing (cgm_svg.h) and its rows
- * (report_out.h) need not include this header.
+ * (document_out.h) need not include this header.
  *
  * Coverage per row: the readings expected at the sensor's interval over
  * the row's span, which runs from the first to the last reading of the
  * whole range, cut to the row's bucket (a day in the middle of a range
  * expects a whole day's readings; the first day from the first reading).
  */
-#ifndef HQ_CGM_REPORT_H
-#define HQ_CGM_REPORT_H
+#ifndef HQ_CGM_READ_H
+#define HQ_CGM_READ_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -3,9 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hq/athlete_load.h"
 #include "hq/buf.h"
 #include "hq/catalog.h"
-#include "hq/plan_report.h"
+#include "hq/plan_out.h"
 #include "hq/rowdesc.h"
 #include "hq/time.h"
 

@@ -6,14 +6,14 @@
 
 #include "hq/buf.h"
 #include "hq/catalog.h"
-#include "hq/output.h"
 #include "hq/dexa.h"
+#include "hq/document_read.h"
 #include "hq/labs.h"
-#include "hq/report_read.h"
+#include "hq/output.h"
 #include "hq/store.h"
 #include "hq/time.h"
 
-/* report_read.h: list, latest and trend labs, latest and
+/* document_read.h: list, latest and trend labs, latest and
  * compare DEXA. */
 
 static int

@@ -1,5 +1,5 @@
 /*
- * plan_report — hq-report plan: each planned day (plan.h) of a range
+ * plan_out — hq-report plan: each planned day (plan.h) of a range
  * against the workouts done (the athlete engine's, athlete.h: each
  * workout on the local day it starts, its load as hq-report load's).
  *
@@ -18,8 +18,8 @@
  * done_min and done_load sum the day's workouts of the type (load null
  * when none has one); workout_id is the first of them.
  */
-#ifndef HQ_PLAN_REPORT_H
-#define HQ_PLAN_REPORT_H
+#ifndef HQ_PLAN_OUT_H
+#define HQ_PLAN_OUT_H
 
 #include <stdint.h>
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hq/athlete.h"
+#include "hq/athlete_bests.h"
 #include "hq/buf.h"
 #include "hq/store.h"
 #include "hq/workout.h"

@@ -1,15 +1,18 @@
 /*
- * report_read — lab results and DEXA scans read back out of the store
+ * document_read — lab results and DEXA scans read back out of the store
  * (report.h writes them): the list of reports, a test's latest result
  * and trend, a scan's fields and two scans compared, and their charts
- * (report_svg.c). hq-report's rows of them are report_out.h's.
+ * (document_svg.c). hq-report's rows of them are document_out.h's.
+ * A document is what the store calls a report (report.h, its report
+ * table): a lab report or a DEXA scan; the functions keep the store's
+ * hq_report_ prefix.
  *
  * Reading hands rows to a callback; a row and its strings are borrowed for
  * the call. Functions return 0, 1 when there is nothing to show (e says
  * what was looked for), or -1 on an error (e set).
  */
-#ifndef HQ_REPORT_READ_H
-#define HQ_REPORT_READ_H
+#ifndef HQ_DOCUMENT_READ_H
+#define HQ_DOCUMENT_READ_H
 
 #include <stddef.h>
 #include <stdint.h>

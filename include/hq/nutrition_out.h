@@ -1,5 +1,5 @@
 /*
- * nutrition — hq-report nutrition: the food log.
+ * nutrition_out — hq-report nutrition: the food log.
  *
  * Days: per local day energy_kcal, protein_g, carbs_g, fat_g, fiber_g,
  * sugar_g, sodium_mg, water_ml, caffeine_mg (each the dietary metric's
@@ -18,8 +18,8 @@
  *
  * Returns 0; 1 when the days hold nothing (e says so); -1 with e.
  */
-#ifndef HQ_NUTRITION_H
-#define HQ_NUTRITION_H
+#ifndef HQ_NUTRITION_OUT_H
+#define HQ_NUTRITION_OUT_H
 
 #include <stdint.h>
 

@@ -7,7 +7,7 @@
 #include "hq/buf.h"
 #include "hq/catalog.h"
 #include "hq/daily.h"
-#include "hq/goals_report.h"
+#include "hq/goals_out.h"
 #include "hq/horizon.h"
 #include "hq/rowdesc.h"
 #include "hq/sense.h"

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hq/athlete.h"
 #include "hq/athlete_cache.h"
+#include "hq/athlete_load.h"
 #include "hq/buf.h"
 #include "hq/catalog.h"
 #include "hq/store.h"
@@ -890,7 +890,7 @@ fill(struct hq_store *s, int strict, struct hq_err *e)
 }
 
 int
-hq_athcache_fill(struct hq_store *s, struct hq_err *e)
+hq_athlete_fill_figures(struct hq_store *s, struct hq_err *e)
 {
 	return fill(s, 0, e);
 }

@@ -1,5 +1,5 @@
 /*
- * nutrition — hq-report nutrition (nutrition.h): the dietary metrics'
+ * nutrition_out — hq-report nutrition (nutrition_out.h): the dietary metrics'
  * daily sums side by side, and the Food correlations one by one.
  */
 #include <math.h>
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hq/nutrition.h"
+#include "hq/nutrition_out.h"
 #include "hq/rowdesc.h"
 #include "hq/time.h"
 
@@ -99,7 +99,7 @@ static const struct hq_col entry_cols[] = {
 	{ .key = NULL },
 };
 
-/* The macros' shares of the energy (nutrition.h). */
+/* The macros' shares of the energy (nutrition_out.h). */
 static void
 shares(struct nutr_row *r)
 {

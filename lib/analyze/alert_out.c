@@ -5,12 +5,12 @@
 #include <string.h>
 
 #include "hq/alert.h"
-#include "hq/alert_report.h"
+#include "hq/alert_out.h"
 #include "hq/buf.h"
-#include "hq/cgm_report.h"
+#include "hq/cgm_read.h"
 #include "hq/daily.h"
+#include "hq/document_read.h"
 #include "hq/horizon.h"
-#include "hq/report_read.h"
 #include "hq/rowdesc.h"
 #include "hq/time.h"
 

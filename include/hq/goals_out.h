@@ -1,5 +1,5 @@
 /*
- * goals_report — `hq-report goals` (hq-report(1), goals): the goals of
+ * goals_out — `hq-report goals` (hq-report(1), goals): the goals of
  * the config's [goals] (goals.h reads them) and Apple's activity rings
  * (the export's ActivitySummary, as the store keeps it), each over its
  * daily values, into rows goal, period, target, actual, pct, met, streak.
@@ -16,8 +16,8 @@
  * goal whose metric the store has never recorded is said (a line in
  * notes, with the config's file:line) and makes none either.
  */
-#ifndef HQ_GOALS_REPORT_H
-#define HQ_GOALS_REPORT_H
+#ifndef HQ_GOALS_OUT_H
+#define HQ_GOALS_OUT_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,5 +1,5 @@
 /*
- * alert_report — `hq-report alerts` (hq-report(1), alerts): alert.h's
+ * alert_out — `hq-report alerts` (hq-report(1), alerts): alert.h's
  * rules over the store, the rows written.
  *
  * Over local days [from, to]: each baseline rule's metric (resting heart
@@ -14,8 +14,8 @@
  * Rows oldest first; on one day, baselines, then labs, then CGM, then
  * the stale.
  */
-#ifndef HQ_ALERT_REPORT_H
-#define HQ_ALERT_REPORT_H
+#ifndef HQ_ALERT_OUT_H
+#define HQ_ALERT_OUT_H
 
 #include <stdint.h>
 

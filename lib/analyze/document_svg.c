@@ -5,11 +5,11 @@
 
 #include "hq/buf.h"
 #include "hq/dexa.h"
+#include "hq/document_read.h"
 #include "hq/labs.h"
-#include "hq/report_read.h"
 #include "hq/svg.h"
 
-/* The charts of report.h, built from the rows report_read.c gives. */
+/* The charts of report.h, built from the rows document_read.c gives. */
 
 /* ------------------------------------------------------------------ */
 /* Charts                                                               */

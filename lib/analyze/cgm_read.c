@@ -4,7 +4,7 @@
 
 #include "hq/buf.h"
 #include "hq/catalog.h"
-#include "hq/cgm_report.h"
+#include "hq/cgm_read.h"
 #include "hq/rollup.h"
 
 /* Every glucose reading in [from, to), in time order. The natural-key
