@@ -36,25 +36,25 @@ use File::Spec;
 # headers it includes directly (@graph is in that order: each line's list
 # names lines above it). It may include those, what they may, and its own,
 # nothing else: read, query and agent each sit on store and include none of
-# each other; out and format neither; store nothing of out. A layer is named
-# by its first column everywhere below, so renaming a folder is its second
-# column alone.
+# each other; render and format neither; store nothing of render. A layer
+# is named by its first column everywhere below, so renaming a folder is
+# its second column alone.
 my @graph = (
 	# layer      folder       sits on
 	['base',     'base',      []],
-	['out',      'out',       [qw(base)]],
+	['render',   'render',    [qw(base)]],
 	['format',   'format',    [qw(base)]],
 	['store',    'store',     [qw(base format)]],
 	['read',     'read',      [qw(base format store)]],
-	['query',    'query',     [qw(base out store)]],
+	['query',    'query',     [qw(base render store)]],
 	['agent',    'agent',     [qw(base store)]],
 	['archive',  'archive',   [qw(base store)]],
-	['analyze',  'analyze',   [qw(base out format store query)]],
+	['analyze',  'analyze',   [qw(base render format store query)]],
 	['cli',      'cli',       [qw(base store query analyze agent archive)]],
 );
 # Headers of include/hq/ with no lib/.../x.c of the same name: their layer.
 my %header = (llm_provider => 'agent', ingest_int => 'store',
-	applehealth_int => 'read', query_int => 'query', svg_int => 'out',
+	applehealth_int => 'read', query_int => 'query', svg_int => 'render',
 	opts_int => 'base');
 # Headers of include/hq/ that only their own layer includes (as curl's
 # vtls_int.h); a header kept inside lib/LAYER/ is internal too.

@@ -1,9 +1,9 @@
 /*
- * svg_int — internal to lib/out/: what the charts over time (svg.c), the
+ * svg_int — internal to lib/render/: what the charts over time (svg.c), the
  * charts of values (svg_values.c) and the axes (svg_axis.c) share:
  * margins, the palette, the axes and their scales, a panel's layout,
  * escaping, and the document around a drawn body. layers.pl fails an
- * includer outside lib/out/.
+ * includer outside lib/render/.
  */
 #ifndef HQ_SVG_INT_H
 #define HQ_SVG_INT_H

@@ -89,8 +89,8 @@ fresh
 add lib/format/csv.c '#include "hq/svg.h"'
 build lib/format/csv.c
 check
-is "$rc" 1 "format including out (peers): fails"
-like "$err" "lib/format/csv.c:$n: format includes hq/svg.h of out, a peer" "and names it"
+is "$rc" 1 "format including render (peers): fails"
+like "$err" "lib/format/csv.c:$n: format includes hq/svg.h of render, a peer" "and names it"
 
 fresh
 add lib/query/list.c '#include "hq/cgmfile.h"'
@@ -124,8 +124,8 @@ fresh
 add lib/store/merge.c '#include "hq/output.h"'
 build lib/store/merge.c
 check
-is "$rc" 1 "store including out, which it does not sit on: fails"
-like "$err" "lib/store/merge.c:$n: store includes hq/output.h of out, a peer" "and names it"
+is "$rc" 1 "store including render, which it does not sit on: fails"
+like "$err" "lib/store/merge.c:$n: store includes hq/output.h of render, a peer" "and names it"
 
 fresh
 add lib/cli/complete.c '#include "hq/llm_provider.h"'
@@ -183,10 +183,10 @@ like "$err" "include/hq/new_thing.h: no file of lib/base/ includes it, so what i
 	"and says why"
 
 fresh
-add lib/out/README.md '| gone.c | what is not there |'
+add lib/render/README.md '| gone.c | what is not there |'
 check
 is "$rc" 1 "a README naming a file its folder does not hold: fails"
-like "$err" "lib/out/README.md:$n: names gone.c, which lib/out/ does not hold" \
+like "$err" "lib/render/README.md:$n: names gone.c, which lib/render/ does not hold" \
 	"and names README:line and the file"
 
 fresh

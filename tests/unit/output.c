@@ -1,4 +1,4 @@
-/* Unit tests for lib/out/output.c, lib/base/opts.c and lib/base/config.c. */
+/* Unit tests for lib/render/output.c, lib/base/opts.c and lib/base/config.c. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

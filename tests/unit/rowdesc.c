@@ -1,4 +1,4 @@
-/* Unit tests for lib/out/rowdesc.c (a row description written through
+/* Unit tests for lib/render/rowdesc.c (a row description written through
  * output.c) and output.c's heading and footnote around a table. */
 #include <math.h>
 #include <stddef.h>

@@ -1,4 +1,4 @@
-/* Unit tests for lib/out/sense.c: numbers for people, never scientific
+/* Unit tests for lib/render/sense.c: numbers for people, never scientific
  * notation, rounded to the unit's sense; and hq_format_short's tiny
  * numbers (output.c). */
 #include <math.h>

@@ -1,4 +1,4 @@
-/* Unit tests for lib/out/svg.c: every chart is well-formed XML (parsed with
+/* Unit tests for lib/render/svg.c: every chart is well-formed XML (parsed with
  * libxml2), bars for sums and a line for the rest, a gap for NaN, date
  * labels that suit the bucket and do not overlap, and no division by zero
  * for one point, equal values or no data.
