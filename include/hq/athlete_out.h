@@ -2,7 +2,7 @@
  * athlete_out — what hq-report writes for "Training: load, zones, bests,
  * workouts compared" (hq-report(1)): the daily load series (and its chart, in
  * athlete_svg.c), time in zones, the bests and workouts side by side,
- * each as a row description (rowdesc.h) over the engine of athlete.h.
+ * each as a row description (rowdesc.h) over the engine of athlete_load.h.
  * The command parses its options into a struct hq_athlete_ask; everything
  * it prints comes from here.
  *

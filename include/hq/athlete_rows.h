@@ -3,7 +3,7 @@
  * (hq-query(1), WORKOUTS): trimp, hrss,
  * edwards, np, if, tss, load, hr_minutes, hr_coverage_pct, z0_min ...
  * z5_min, elevation_gain_m for each workout (from the kept per-workout
- * figures where they are good, athlete.h's hq_athlete_reader), then the
+ * figures where they are good, athlete_load.h's hq_athlete_reader), then the
  * settings they used: athlete_max_hr, athlete_rest_hr, athlete_lthr,
  * athlete_ftp, athlete_sex and athlete_basis (the least sure origin of
  * max_hr, rest_hr and lthr: default, store, config or flag). A table
@@ -43,7 +43,7 @@ const char *hq_athlete_rows_key_at(size_t i);
  * "1mi", "400m"; -1 with e saying what is wrong (not a number, not above
  * 0, an unknown unit, longer than 1000 km). */
 int hq_athlete_split_unit(const char *text, double *metres, struct hq_err *e);
-/* The splits of workout id's route every unit_m metres (athlete.h,
+/* The splits of workout id's route every unit_m metres (athlete_bests.h,
  * hq_athlete_splits), rows split, km, seconds, pace_min_per_km,
  * speed_kmh, avg_hr, gain_m: the number of rows, 0 when it has no route
  * points, -1 with e set. */
@@ -51,7 +51,7 @@ long hq_athlete_splits_write(struct hq_store *s, int64_t id, double unit_m,
     struct hq_out *out, struct hq_err *e);
 
 /* hq-query workout ID --format gpx|geojson: hq_route_write_hr (route.h),
- * each GPX point with the heart rate in force at its time (athlete.h's
+ * each GPX point with the heart rate in force at its time (athlete_load.h's
  * hold rule) as gpxtpx:hr. */
 long hq_athlete_route_write(struct hq_store *s, int64_t id, const char *name,
     enum hq_route_format f, FILE *fp, struct hq_err *e);

@@ -1,6 +1,6 @@
 /*
  * plan_out — hq-report plan: each planned day (plan.h) of a range
- * against the workouts done (the athlete engine's, athlete.h: each
+ * against the workouts done (the athlete engine's, athlete_load.h: each
  * workout on the local day it starts, its load as hq-report load's).
  *
  * Rows date, type, title, planned_min, planned_load, done_min, done_load,

@@ -1,5 +1,5 @@
 /* Bests (the fastest stretch of route for a distance, the best mean power
- * for a time) and splits of a workout (athlete.h). */
+ * for a time) and splits of a workout (athlete_bests.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* A workout's heart rate and power as held pieces, its load, zones and
- * elevation, and the daily fitness/fatigue/form series (athlete.h). */
+ * elevation, and the daily fitness/fatigue/form series (athlete_load.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* hq-report load, zones, bests and compare workouts (athlete_out.h): the
- * engine's figures (athlete.h) as rows. */
+ * engine's figures (athlete_load.h, athlete_bests.h) as rows. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>

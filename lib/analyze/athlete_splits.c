@@ -1,5 +1,5 @@
 /* hq-query workout ID --splits: a workout's route split every DIST
- * (athlete_rows.h; the rule is hq_athlete_splits', athlete.h). */
+ * (athlete_rows.h; the rule is hq_athlete_splits', athlete_bests.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

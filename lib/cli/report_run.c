@@ -120,7 +120,7 @@ hq_report_run_cgm(struct hq_report_ask *c, int argc, char **argv,
 	return hq_cgm_report_print(c->st.store, &o, c->format_name, stdout, e);
 }
 
-/* ---- goals and alerts (goals_out.h, alert_out.h) ------------------ */
+/* ---- goals and alerts (goals_out.h, alert_out.h) ------------------------ */
 
 /* --from and --to as local days [*from, *to]; without --to, today;
  * without --from, back days before --to, to the Monday of its week when
@@ -379,7 +379,7 @@ hq_report_run_compare_workouts(struct hq_report_ask *c, int argc, char **argv,
 	return hq_athlete_compare_out(c->st.store, &ask, c->out, e);
 }
 
-/* ---- the food log (nutrition_out.h) ------------------------------------------ */
+/* ---- the food log (nutrition_out.h) ------------------------------------- */
 
 /* The days of --from/--to, else the last 7 ending today. */
 int
@@ -419,7 +419,7 @@ hq_report_run_forecast(struct hq_report_ask *c, int argc, char **argv,
 	return rc;
 }
 
-/* ---- plan (plan_out.h) ------------------------------------------------ */
+/* ---- plan (plan_out.h) -------------------------------------------------- */
 
 /* --week, else --from/--to, else this week (Monday to Sunday). */
 int

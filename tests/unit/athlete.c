@@ -1,4 +1,5 @@
-/* Unit tests for lib/analyze/athlete.c, athlete_load.c and athlete_bests.c (athlete.h):
+/* Unit tests for lib/analyze/athlete.c, athlete_load.c and athlete_bests.c
+ * (athlete.h, athlete_load.h, athlete_bests.h):
  * the closed forms issue 21 gives (constant heart rate, one load, the
  * same load every day, form lagging by a day), hand-worked cases of each
  * rule, the settings and their errors; then every figure of the generated

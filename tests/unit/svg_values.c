@@ -1,7 +1,7 @@
-/* Unit tests for lib/render/svg.c's charts of values (hq-correlate): the scatter
- * and the strip plots are well-formed XML (libxml2), put every point where
- * its value is, draw the fitted line and the means, and survive one point,
- * equal values, no data and markup in names.
+/* Unit tests for lib/render/svg.c's charts of values (hq-correlate): the
+ * scatter and the strip plots are well-formed XML (libxml2), put every
+ * point where its value is, draw the fitted line and the means, and
+ * survive one point, equal values, no data and markup in names.
  *
  * HQ_SVG_KEEP=dir keeps the charts there, to look at (rsvg-convert). */
 #include <math.h>
