@@ -67,13 +67,8 @@
 	"  coalesce(json_extract(r.resource, '$.code.text')," \
 	"  json_extract(r.resource, '$.code.coding[0].display')," \
 	"  json_extract(r.resource, '$.resourceType')) END, r.type)," \
-	"  coalesce((SELECT" \
-	"  group_concat(j.value, ' ') FROM (SELECT value FROM" \
-	"  json_tree(CASE WHEN json_valid(r.resource) THEN r.resource END)" \
-	"  WHERE type = 'text' AND key IN ('display', 'text', 'family'," \
-	"  'given', 'name', 'prefix', 'suffix', 'valueString', 'comment'," \
-	"  'description', 'conclusion')" \
-	"  LIMIT 200) AS j), '') || ' ' || coalesce(src.name, ''), 'record'," \
+	"  coalesce(hq_fhir_words(r.resource), '') || ' ' ||" \
+	"  coalesce(src.name, ''), 'record'," \
 	"  r.id," \
 	"  coalesce((SELECT CAST(strftime('%s', d) AS INTEGER) + (length(d) =" \
 	"  10) * 43200 FROM (SELECT CASE WHEN json_valid(r.resource) THEN" \
