@@ -49,6 +49,8 @@ int hq_store_latest_version(void);
 const char *hq_store_migration(int version);
 /* The SQL that brings hq-query search's indexes (search_text, route_box)
  * up to the store's workouts, labs, records and routes (migration 13's). */
+/* The SQL creating search_text_key (migration 16), if it is not there. */
+const char *hq_store_search_key(void);
 const char *hq_store_search_fill(void);
 
 void hq_store_set_busy_timeout(struct hq_store *s, int ms);

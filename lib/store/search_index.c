@@ -130,7 +130,7 @@ unchanged(sqlite3 *db, int64_t cat)
 static int
 metrics_sources(sqlite3 *db, struct hq_err *e)
 {
-	sqlite3_stmt *ins = NULL;
+	sqlite3_stmt *ins = NULL, *key = NULL;
 	int64_t cat = catalog_mark();
 	int rc = -1;
 
@@ -138,11 +138,16 @@ metrics_sources(sqlite3 *db, struct hq_err *e)
 		return 0;
 	if (sqlite3_exec(db, "DELETE FROM search_text WHERE kind IN ('metric',"
 	    " 'source');"
+	    "DELETE FROM search_text_key WHERE id % 8 IN (4, 5);"
 	    "INSERT INTO search_text(rowid, title, body, kind, ref, time)"
-	    " SELECT id * 8 + 5, name, '', 'source', name, NULL FROM source",
+	    " SELECT id * 8 + 5, name, '', 'source', name, NULL FROM source;"
+	    "INSERT INTO search_text_key(id, time, title) SELECT id * 8 + 5,"
+	    " NULL, name FROM source",
 	    NULL, NULL, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(db, "INSERT INTO search_text(rowid, title, body,"
 	    " kind, ref, time) VALUES (?1, ?2, ?3, 'metric', ?2, NULL)", -1, &ins,
+	    NULL) != SQLITE_OK || sqlite3_prepare_v2(db, "INSERT INTO"
+	    " search_text_key(id, time, title) VALUES (?1, NULL, ?2)", -1, &key,
 	    NULL) != SQLITE_OK)
 		goto done;
 	for (size_t i = 0; i < hq_catalog_count(); i++) {
@@ -157,6 +162,11 @@ metrics_sources(sqlite3 *db, struct hq_err *e)
 		if (sqlite3_step(ins) != SQLITE_DONE)
 			goto done;
 		sqlite3_reset(ins);
+		sqlite3_bind_int64(key, 1, (sqlite3_int64)i * 8 + 4);
+		sqlite3_bind_text(key, 2, m->name, -1, SQLITE_STATIC);
+		if (sqlite3_step(key) != SQLITE_DONE)
+			goto done;
+		sqlite3_reset(key);
 	}
 	sqlite3_finalize(ins);
 	if (sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO search_mark VALUES"
@@ -171,6 +181,7 @@ done:
 	if (rc)
 		hq_err_set(e, "search's index: %s", sqlite3_errmsg(db));
 	sqlite3_finalize(ins);
+	sqlite3_finalize(key);
 	return rc;
 }
 
@@ -257,6 +268,10 @@ hq_store_search_refresh(sqlite3 *db, struct hq_err *e)
 {
 	if (sqlite3_create_function(db, "hq_fhir_words", 1, SQLITE_UTF8 |
 	    SQLITE_DETERMINISTIC, NULL, fhir_words, NULL, NULL) != SQLITE_OK) {
+		hq_err_set(e, "search's index: %s", sqlite3_errmsg(db));
+		return -1;
+	}
+	if (sqlite3_exec(db, hq_store_search_key(), NULL, NULL, NULL) != SQLITE_OK) {
 		hq_err_set(e, "search's index: %s", sqlite3_errmsg(db));
 		return -1;
 	}
