@@ -384,6 +384,8 @@ struct near_set {
 	/* the circle's bounding boxes: one, or two across the antimeridian */
 	double box[2][4];
 	int nbox;
+	/* near_exact's statements, prepared at its first call */
+	sqlite3_stmt *rt, *bx, *pt;
 };
 
 static void
@@ -606,25 +608,30 @@ done:
  * meets the circle's (the closest point is within the radius, so in one
  * of them), each route's boxes looked up by id. */
 static int
-near_exact(sqlite3 *db, const struct hq_search *q, const struct near_set *ns,
+near_exact(sqlite3 *db, const struct hq_search *q, struct near_set *ns,
     int64_t workout, double *km, struct hq_err *e)
 {
-	sqlite3_stmt *rt = NULL, *bx = NULL, *pt = NULL;
+	sqlite3_stmt *rt, *bx, *pt;
 	struct cand *c = NULL;
 	size_t nc = 0, cap = 0;
 	int rc = -1, step;
 
-	if (sqlite3_prepare_v2(db, "SELECT r.id, (SELECT min(seq) FROM route_point"
+	if (!ns->rt && (sqlite3_prepare_v2(db, "SELECT r.id, (SELECT min(seq) FROM route_point"
 	    " WHERE route_id = r.id) / 64, (SELECT max(seq) FROM route_point WHERE"
 	    " route_id = r.id) / 64 FROM route AS r WHERE r.workout_id = ?1", -1,
-	    &rt, NULL) != SQLITE_OK ||
+	    &ns->rt, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(db, "SELECT lat_lo, lat_hi, lon_lo, lon_hi, seq_lo,"
-	    " seq_hi FROM route_box WHERE id = ?1", -1, &bx, NULL) != SQLITE_OK ||
+	    " seq_hi FROM route_box WHERE id = ?1", -1, &ns->bx, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(db, "SELECT lat, lon FROM route_point WHERE"
-	    " route_id = ?1 AND seq BETWEEN ?2 AND ?3", -1, &pt, NULL) != SQLITE_OK) {
+	    " route_id = ?1 AND seq BETWEEN ?2 AND ?3", -1, &ns->pt, NULL) !=
+	    SQLITE_OK)) {
 		sql_fail(db, e);
 		goto done;
 	}
+	rt = ns->rt;
+	bx = ns->bx;
+	pt = ns->pt;
+	sqlite3_reset(rt);
 	sqlite3_bind_int64(rt, 1, workout);
 	while ((step = sqlite3_step(rt)) == SQLITE_ROW) {
 		int64_t r = sqlite3_column_int64(rt, 0);
@@ -654,9 +661,6 @@ near_exact(sqlite3 *db, const struct hq_search *q, const struct near_set *ns,
 	rc = settle(db, pt, q, c, nc, 1, km, e);
 done:
 	free(c);
-	sqlite3_finalize(rt);
-	sqlite3_finalize(bx);
-	sqlite3_finalize(pt);
 	return rc;
 }
 
@@ -915,7 +919,7 @@ cmp_kept_km(const void *a, const void *b)
 }
 
 static long
-near_only(sqlite3 *db, const struct hq_search *q, const struct near_set *ns,
+near_only(sqlite3 *db, const struct hq_search *q, struct near_set *ns,
     struct hq_out *out, struct hq_err *e)
 {
 	sqlite3_stmt *w = NULL;
@@ -1075,6 +1079,9 @@ run(struct hq_store *s, const struct hq_search *q, struct hq_out *out,
 done:
 	sqlite3_finalize(d.st);
 	sqlite3_finalize(st);
+	sqlite3_finalize(ns.rt);
+	sqlite3_finalize(ns.bx);
+	sqlite3_finalize(ns.pt);
 	free(ns.v);
 	free(fts);
 	return n;
