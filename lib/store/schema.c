@@ -18,20 +18,22 @@
 
 /*
  * hq-query search's indexes brought up to what the store holds (run by
- * migration 13 and by every import, hq_store_search_fill): the rows past
- * search_mark's ids added (each kind's rowids are id * 8 + kind, so "has
- * it" is a rowid lookup), superseded lab results removed, the marks
- * moved on (the routes' boxes and their mark are search_index.c's,
- * which reads the points in order). Workouts, routes and records are never deleted, and an
- * import reads only the ids it added: its cost does not grow with the
- * store (make bench). Workouts: their type, sub-sport and the metadata
- * that are words (indoor or outdoor, brand, name, notes), the device and
- * the app;
+ * hq_store_search_refresh after migration 13 and at every import): the
+ * rows past search_mark's ids added (each kind's rowids are id * 8 +
+ * kind, so "has it" is a rowid lookup), to search_text and to its sort
+ * keys (search_text_key) through a temporary table; superseded lab
+ * results removed; the marks moved on (the routes' boxes and their mark
+ * are the import writer's, ingest_other.c, and search_index.c's).
+ * Workouts, routes and records are never deleted, and an import reads
+ * only the ids it added: its cost does not grow with the store (make
+ * bench). Workouts: their type, sub-sport and the metadata that are
+ * words (indoor or outdoor, brand, name, notes), the device and the app;
  * labs: the test, its name as written, LOINC, text, flag (high or low:
  * the lab's, else from the reference range), the lab; records: the FHIR
- * resource's display strings, texts, notes and names, dated by the
- * resource's own date (a date alone: its noon UTC, the same local date
- * from UTC-12 to UTC+11), else when Apple received it.
+ * resource's display strings, texts, notes and names (hq_fhir_words,
+ * search_index.c), dated by the resource's own date (a date alone: its
+ * noon UTC, the same local date from UTC-12 to UTC+11), else when Apple
+ * received it.
  */
 /* search_text's sort keys (migration 16) */
 #define SEARCH_KEY \

@@ -1,9 +1,13 @@
 /*
  * search_index — hq-query search's indexes brought up to the store's rows
- * (store.h, hq_store_search_refresh): the routes' boxes, read in one pass
- * over their points; the SQL of migration 13 (workouts, labs, clinical
- * records; schema.c); then the kinds a program's table names: hq's metrics (the catalog, in this binary) and
- * the store's sources, few enough to write again every time.
+ * (store.h, hq_store_search_refresh): the boxes of routes past the mark,
+ * read in one pass over their points (a store that migrates, an archive
+ * restored: an import's writer grows them as it writes the points,
+ * ingest_other.c, and moves the mark); SEARCH_FILL (workouts, labs,
+ * clinical records, their words; schema.c) with hq_fhir_words, the words
+ * of a FHIR resource; then the kinds a program's table names: hq's
+ * metrics (the catalog, in this binary) and the store's sources, few
+ * enough to write again every time.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -214,6 +218,9 @@ box_put(sqlite3_stmt *ins, const struct box *b)
  * in the order of route_point's key, each run of seq / 64 one box (id =
  * route id * 2^20 + seq / 64). In SQL, GROUP BY seq / 64 sorted every
  * point first: 3.9 s of a 14 s import of 900,000 points (make bench).
+ * An import's routes are boxed by its writer (ingest_other.c): this reads
+ * none of them (reading every point back was a third of the indexes'
+ * import); a store migrating to 13 and a restored archive are read here.
  */
 static int
 route_boxes(sqlite3 *db, struct hq_err *e)
@@ -231,7 +238,8 @@ route_boxes(sqlite3 *db, struct hq_err *e)
 		goto done;
 	while ((step = sqlite3_step(pts)) == SQLITE_ROW) {
 		int64_t r = sqlite3_column_int64(pts, 0), seq = sqlite3_column_int64(pts, 1);
-		double lat = sqlite3_column_double(pts, 2), lon = sqlite3_column_double(pts, 3);
+		double lat = sqlite3_column_double(pts, 2);
+		double lon = sqlite3_column_double(pts, 3);
 
 		if (b.n && (r != b.route || seq / 64 != b.seg)) {
 			if (box_put(ins, &b))
@@ -266,8 +274,7 @@ done:
 int
 hq_store_search_refresh(sqlite3 *db, struct hq_err *e)
 {
-	if (sqlite3_create_function(db, "hq_fhir_words", 1, SQLITE_UTF8 |
-	    SQLITE_DETERMINISTIC, NULL, fhir_words, NULL, NULL) != SQLITE_OK) {
+	if (hq_store_function(db, "hq_fhir_words", 1, fhir_words)) {
 		hq_err_set(e, "search's index: %s", sqlite3_errmsg(db));
 		return -1;
 	}
