@@ -839,31 +839,88 @@ kinds_of(const struct hq_search *q, unsigned *bits, struct hq_err *e)
 	return 0;
 }
 
-/* A row to show, read by its rowid: its kind, id, time and title, and
- * with words its snippet (its score is the list's: bm25() here would
- * count each word's rows again for every row). */
+/* Rows shown at most at once: their snippets read in one pass over the
+ * matches. */
+#define PAGE_ROWS 64
+
+/* A row to show, read by its rowid: its kind, id, time and title; with
+ * words its snippet, read beforehand for the rows about to be shown
+ * (detail_snippets; its score is the list's: bm25() here would count
+ * each word's rows again for every row). */
 struct detail {
 	sqlite3_stmt *st;
-	int fts;
+	const char *fts;
+	int64_t rowid[PAGE_ROWS];
+	char *snippet[PAGE_ROWS];
+	size_t n;
 };
 
 static int
 detail_open(sqlite3 *db, struct detail *d, const char *fts, struct hq_err *e)
 {
-	d->fts = fts != NULL;
-	if (sqlite3_prepare_v2(db, fts ? "SELECT kind, ref, time, title,"
-	    " snippet(search_text, 1, '[', ']', '…', 10), NULL FROM search_text"
-	    " WHERE search_text MATCH ?1 AND rowid = ?2" :
-	    "SELECT kind, ref, time, title, NULL, NULL FROM search_text WHERE"
-	    " rowid = ?2", -1, &d->st, NULL) != SQLITE_OK)
+	d->fts = fts;
+	if (sqlite3_prepare_v2(db, "SELECT kind, ref, time, title FROM"
+	    " search_text WHERE rowid = ?1", -1, &d->st, NULL) != SQLITE_OK)
 		return sql_fail(db, e);
-	if (fts)
-		sqlite3_bind_text(d->st, 1, fts, -1, SQLITE_STATIC);
 	return 0;
 }
 
-/* The row of rowid into h (its strings the statement's, good until the
- * next call): 1, 0 when there is none, -1. */
+static void
+detail_close(struct detail *d)
+{
+	for (size_t i = 0; i < d->n; i++)
+		free(d->snippet[i]);
+	d->n = 0;
+	sqlite3_finalize(d->st);
+}
+
+/*
+ * The snippets of the rows of rowid[0..n) (n <= PAGE_ROWS), kept in d:
+ * one statement, the matches read once and a snippet made for these
+ * alone. A statement a row (MATCH and rowid = ?) read the words' lists
+ * again each time: 0.46 M instructions a row of a word with 3,160
+ * matches (make bench).
+ */
+static int
+detail_snippets(sqlite3 *db, struct detail *d, const int64_t *rowid,
+    size_t n, struct hq_err *e)
+{
+	struct hq_buf b = {0};
+	sqlite3_stmt *st = NULL;
+	int rc = 0, step;
+
+	for (size_t i = 0; i < d->n; i++)
+		free(d->snippet[i]);
+	d->n = 0;
+	if (!d->fts || !n)
+		return 0;
+	hq_buf_puts(&b, "SELECT rowid, snippet(search_text, 1, '[', ']', '…', 10)"
+	    " FROM search_text WHERE search_text MATCH ?1 AND ");
+	/* a row or three: each found by its rowid (a pass over the matches
+	 * costs about three) */
+	hq_buf_puts(&b, n <= 3 ? "rowid IN (" : "+rowid IN (");
+	for (size_t i = 0; i < n; i++)
+		hq_buf_printf(&b, "%s%lld", i ? "," : "", (long long)rowid[i]);
+	hq_buf_puts(&b, ")");
+	if (sqlite3_prepare_v2(db, b.data, -1, &st, NULL) != SQLITE_OK) {
+		hq_buf_free(&b);
+		return sql_fail(db, e);
+	}
+	hq_buf_free(&b);
+	sqlite3_bind_text(st, 1, d->fts, -1, SQLITE_STATIC);
+	while ((step = sqlite3_step(st)) == SQLITE_ROW && d->n < PAGE_ROWS) {
+		const char *t = (const char *)sqlite3_column_text(st, 1);
+		d->rowid[d->n] = sqlite3_column_int64(st, 0);
+		d->snippet[d->n++] = t ? hq_xstrdup(t) : NULL;
+	}
+	if (step != SQLITE_ROW && step != SQLITE_DONE)
+		rc = sql_fail(db, e);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* The row of rowid into h (its strings the statement's and d's, good
+ * until the next call): 1, 0 when there is none, -1. */
 static int
 detail_get(sqlite3 *db, struct detail *d, int64_t rowid, struct hit *h,
     struct hq_err *e)
@@ -871,7 +928,7 @@ detail_get(sqlite3 *db, struct detail *d, int64_t rowid, struct hit *h,
 	int step;
 
 	sqlite3_reset(d->st);
-	sqlite3_bind_int64(d->st, 2, rowid);
+	sqlite3_bind_int64(d->st, 1, rowid);
 	if ((step = sqlite3_step(d->st)) == SQLITE_DONE)
 		return 0;
 	if (step != SQLITE_ROW)
@@ -882,11 +939,12 @@ detail_get(sqlite3 *db, struct detail *d, int64_t rowid, struct hit *h,
 		.time = sqlite3_column_type(d->st, 2) == SQLITE_NULL ? INT64_MIN :
 		    sqlite3_column_int64(d->st, 2),
 		.title = (const char *)sqlite3_column_text(d->st, 3),
-		.snippet = (const char *)sqlite3_column_text(d->st, 4),
-		.score = sqlite3_column_type(d->st, 5) == SQLITE_NULL ? NAN :
-		    sqlite3_column_double(d->st, 5),
+		.score = NAN,
 		.km = NAN,
 	};
+	for (size_t i = 0; i < d->n; i++)
+		if (d->rowid[i] == rowid)
+			h->snippet = d->snippet[i];
 	return h->kind && h->id ? 1 : 0;
 }
 
@@ -979,9 +1037,48 @@ near_only(sqlite3 *db, const struct hq_search *q, struct near_set *ns,
 		rows++;
 	}
 done:
-	sqlite3_finalize(d.st);
+	detail_close(&d);
 	sqlite3_finalize(w);
 	free(k);
+	return rows;
+}
+
+/* A match to show: its rowid, score and distance (NaN: none; < 0: in,
+ * not measured yet). */
+struct shown {
+	int64_t rowid;
+	double score, km;
+};
+
+/* The rows of page[0..*n), to out, their snippets read at once: the rows
+ * written, or -1. */
+static long
+show(sqlite3 *db, const struct hq_search *q, struct near_set *ns,
+    struct detail *d, struct shown *page, size_t *n, struct hq_out *out,
+    struct hq_err *e)
+{
+	int64_t rowid[PAGE_ROWS];
+	long rows = 0;
+
+	for (size_t i = 0; i < *n; i++)
+		rowid[i] = page[i].rowid;
+	if (detail_snippets(db, d, rowid, *n, e))
+		return -1;
+	for (size_t i = 0; i < *n; i++) {
+		struct hit h;
+		int got = detail_get(db, d, page[i].rowid, &h, e);
+		if (got < 0)
+			return -1;
+		if (!got)
+			continue;
+		h.km = page[i].km;
+		if (h.km < 0 && near_exact(db, q, ns, page[i].rowid / 8, &h.km, e))
+			return -1;
+		h.score = page[i].score;
+		hq_out_row(out, q->near ? near_cols : hit_cols, &h);
+		rows++;
+	}
+	*n = 0;
 	return rows;
 }
 
@@ -997,6 +1094,8 @@ run(struct hq_store *s, const struct hq_search *q, struct hq_out *out,
 	sqlite3 *db = hq_store_db(s);
 	struct near_set ns = {0};
 	struct detail d = {0};
+	struct shown page[PAGE_ROWS];
+	size_t npage = 0;
 	sqlite3_stmt *st = NULL;
 	char *fts = NULL;
 	unsigned bits;
@@ -1032,8 +1131,6 @@ run(struct hq_store *s, const struct hq_search *q, struct hq_out *out,
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t rowid = sqlite3_column_int64(st, 0);
 		double km = NAN;
-		struct hit h;
-		int got;
 
 		if (q->near) {
 			struct near_hit key = { rowid / 8, 0 };
@@ -1054,20 +1151,13 @@ run(struct hq_store *s, const struct hq_search *q, struct hq_out *out,
 				break;
 		}
 		if (out) {
-			if ((got = detail_get(db, &d, rowid, &h, e)) < 0) {
+			page[npage++] = (struct shown){ rowid, fts ?
+			    sqlite3_column_double(st, 1) : NAN, km };
+			if (npage == PAGE_ROWS && show(db, q, &ns, &d, page, &npage,
+			    out, e) < 0) {
 				n = -1;
 				goto done;
 			}
-			if (!got)
-				continue;
-			if (km < 0 && near_exact(db, q, &ns, rowid / 8, &km, e)) {
-				n = -1;
-				goto done;
-			}
-			h.km = km;
-			if (fts)
-				h.score = sqlite3_column_double(st, 1);
-			hq_out_row(out, q->near ? near_cols : hit_cols, &h);
 		}
 		if (++n == want)
 			break;
@@ -1075,9 +1165,10 @@ run(struct hq_store *s, const struct hq_search *q, struct hq_out *out,
 	if (step != SQLITE_ROW && step != SQLITE_DONE) {
 		sql_fail(db, e);
 		n = -1;
-	}
+	} else if (out && show(db, q, &ns, &d, page, &npage, out, e) < 0)
+		n = -1;
 done:
-	sqlite3_finalize(d.st);
+	detail_close(&d);
 	sqlite3_finalize(st);
 	sqlite3_finalize(ns.rt);
 	sqlite3_finalize(ns.bx);
