@@ -114,7 +114,7 @@ echo "the store: $counts; imported in $(printf '%.1f' "$import") s"
 # their share of the store
 sqlite3 "$DIR/hq.db" "VACUUM INTO '$DIR/full.db'"
 cp "$DIR/full.db" "$DIR/none.db"
-sqlite3 "$DIR/none.db" "DROP TABLE search_text; DROP TABLE search_text_key; DROP TABLE route_box; DROP TABLE search_mark; VACUUM"
+sqlite3 "$DIR/none.db" "DROP TABLE search_text; DROP TABLE search_text_key; DROP TABLE search_text_bare; DROP TABLE route_box; DROP TABLE search_mark; VACUUM"
 full=$(wc -c <"$DIR/full.db") none=$(wc -c <"$DIR/none.db")
 
 ten() {

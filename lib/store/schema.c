@@ -35,12 +35,16 @@
  * noon UTC, the same local date from UTC-12 to UTC+11), else when Apple
  * received it.
  */
-/* search_text's sort keys (migration 16) */
+/* search_text's sort keys, and the clinical records indexed before their
+ * FHIR resource came (migration 16) */
 #define SEARCH_KEY \
 	"CREATE TABLE IF NOT EXISTS search_text_key (" \
 	"  id INTEGER PRIMARY KEY," \
 	"  time INTEGER," \
 	"  title TEXT" \
+	");" \
+	"CREATE TABLE IF NOT EXISTS search_text_bare (" \
+	"  id INTEGER PRIMARY KEY" \
 	");"
 
 #define SEARCH_FILL \
@@ -51,6 +55,16 @@
 	"  lab_result WHERE superseded_by IS NOT NULL);" \
 	"DELETE FROM search_text_key WHERE id IN (SELECT id * 8 + 2 FROM" \
 	"  lab_result WHERE superseded_by IS NOT NULL);" \
+	"CREATE TEMP TABLE IF NOT EXISTS search_again(id INTEGER PRIMARY KEY);" \
+	"DELETE FROM temp.search_again;" \
+	"INSERT INTO temp.search_again SELECT b.id FROM search_text_bare AS b" \
+	"  JOIN clinical_record AS r ON r.id = b.id WHERE r.resource IS NOT NULL;" \
+	"DELETE FROM search_text WHERE rowid IN (SELECT id * 8 + 3 FROM" \
+	"  temp.search_again);" \
+	"DELETE FROM search_text_key WHERE id IN (SELECT id * 8 + 3 FROM" \
+	"  temp.search_again);" \
+	"DELETE FROM search_text_bare WHERE id IN (SELECT id FROM" \
+	"  temp.search_again);" \
 	"INSERT INTO temp.search_new(id, title, body, kind, ref, time)" \
 	"  SELECT w.id * 8 + 1, replace(coalesce(c.name, w.activity_type), '_', ' ')" \
 	"  || coalesce(' ' || (SELECT value FROM workout_meta WHERE" \
@@ -96,9 +110,12 @@
 	"  json_extract(r.resource, '$.effectivePeriod.start')," \
 	"  json_extract(r.resource, '$.period.start')) END AS d)), r.received)" \
 	"  FROM clinical_record AS r LEFT JOIN source AS src ON src.id =" \
-	"  r.source_id WHERE r.id > (SELECT last FROM search_mark WHERE kind =" \
-	"  'record') AND NOT EXISTS (SELECT 1 FROM search_text WHERE" \
-	"  rowid = r.id * 8 + 3);" \
+	"  r.source_id WHERE (r.id > (SELECT last FROM search_mark WHERE kind =" \
+	"  'record') OR r.id IN temp.search_again) AND NOT EXISTS (SELECT 1" \
+	"  FROM search_text WHERE rowid = r.id * 8 + 3);" \
+	"INSERT OR IGNORE INTO search_text_bare SELECT r.id FROM" \
+	"  clinical_record AS r JOIN temp.search_new AS n ON n.id = r.id * 8 + 3" \
+	"  WHERE r.resource IS NULL;" \
 	"INSERT INTO search_text(rowid, title, body, kind, ref, time) SELECT" \
 	"  id, title, body, kind, ref, time FROM temp.search_new;" \
 	"INSERT OR REPLACE INTO search_text_key(id, time, title) SELECT id," \
@@ -729,13 +746,17 @@ static const char *const migrations[] = {
 	/* 16 (issue 31: search's speed). Each row of search_text's time and
 	 * title, by its rowid: what a search sorts on, read by a join rather
 	 * than from the FTS5 table's content (a nested statement per match:
-	 * 2/3 of a search of 3,000 matches, make bench). Derived like
-	 * search_text, so named under it (no archive segment holds it);
-	 * hq_store_search_refresh creates it too, for a store it fills
-	 * before this migration. */
+	 * 2/3 of a search of 3,000 matches, make bench); and the clinical
+	 * records indexed without their FHIR resource (it comes with a later
+	 * import: then indexed again). Derived like search_text, so named
+	 * under it (no archive segment holds them); hq_store_search_refresh
+	 * creates them too, for a store it fills before this migration. */
 	SEARCH_KEY
 	"INSERT OR IGNORE INTO search_text_key(id, time, title) SELECT rowid,"
-	"  time, title FROM search_text;",
+	"  time, title FROM search_text;"
+	"INSERT OR IGNORE INTO search_text_bare SELECT r.id FROM clinical_record"
+	"  AS r WHERE r.resource IS NULL AND r.id <= (SELECT last FROM"
+	"  search_mark WHERE kind = 'record');",
 };
 
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
