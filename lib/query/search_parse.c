@@ -212,151 +212,198 @@ is_op(const char *p, size_t n, const char *op)
 	return strlen(op) == n && !strncmp(p, op, n);
 }
 
+/* The words of [p, end) (end NULL: to the string's end), as blanks split
+ * them. */
+static int
+count_words(const char *p, const char *end)
+{
+	int n = 0;
+
+	for (const char *c = p; end ? c < end : *c != '\0'; c++)
+		n += !isspace((unsigned char)*c) && (c == p ||
+		    isspace((unsigned char)c[-1]));
+	return n;
+}
+
+/* hq_search_compile's state: the FTS5 query so far, whether an operand
+ * is wanted next, the open parentheses, the words and operands seen, the
+ * last operator (for a message). */
+struct compile {
+	struct hq_buf b;
+	const char *last_op;
+	size_t last_n;
+	int want, depth, words, operands;
+};
+
+/* An operand goes next: after another, AND between them. */
+static void
+operand(struct compile *c)
+{
+	if (!c->want)
+		hq_buf_puts(&c->b, " AND");
+}
+
+/* "a phrase" at *p: 0 past it, or -1. */
+static int
+phrase(struct compile *c, const char **p, struct hq_err *e)
+{
+	const char *w = *p, *close = strchr(w + 1, '"');
+	size_t n;
+
+	if (!close) {
+		hq_err_set(e, "'%.64s': the quote is not closed (a phrase is "
+		    "\"two words\")", w);
+		return -1;
+	}
+	n = (size_t)(close - w - 1);
+	if (!has_word(w + 1, n)) {
+		hq_err_set(e, "'%.*s': no word in the phrase",
+		    (int)(n + 2 > 64 ? 64 : n + 2), w);
+		return -1;
+	}
+	operand(c);
+	hq_buf_printf(&c->b, " \"%.*s\"", (int)n, w + 1);
+	c->words += count_words(w + 1, close);
+	*p = close + 1;
+	c->want = 0;
+	c->operands++;
+	return 0;
+}
+
+/* ( or ) at *p: 0 past it, or -1. */
+static int
+paren(struct compile *c, const char **p, struct hq_err *e)
+{
+	if (**p == '(') {
+		operand(c);
+		hq_buf_puts(&c->b, " (");
+		c->depth++;
+		c->want = 1;
+		c->last_op = "(";
+		c->last_n = 1;
+	} else {
+		if (!c->depth) {
+			hq_err_set(e, "')': it closes no '('");
+			return -1;
+		}
+		if (c->want) {
+			hq_err_set(e, "'%.*s )': words must come before ')'",
+			    (int)c->last_n, c->last_op);
+			return -1;
+		}
+		hq_buf_puts(&c->b, " )");
+		c->depth--;
+	}
+	++*p;
+	return 0;
+}
+
+/* A bare word at *p: an operator, a word or a prefix*; 0 past it, or
+ * -1. */
+static int
+bare(struct compile *c, const char **p, struct hq_err *e)
+{
+	const char *w = *p, *star;
+	size_t n = strcspn(w, " \t\r\n\f\v\"()");
+	int prefix;
+
+	*p += n;
+	if (is_op(w, n, "NEAR") && **p == '(') {
+		hq_err_set(e, "'NEAR(': NEAR groups are not searched; give the "
+		    "words, \"a phrase\", prefix*, AND, OR, NOT and ( )");
+		return -1;
+	}
+	if (is_op(w, n, "AND") || is_op(w, n, "OR") || is_op(w, n, "NOT")) {
+		if (c->want) {
+			hq_err_set(e, "'%.*s': it needs words before it (coffee "
+			    "%.*s tea)", (int)n, w, (int)n, w);
+			return -1;
+		}
+		hq_buf_printf(&c->b, " %.*s", (int)n, w);
+		c->want = 1;
+		c->last_op = w;
+		c->last_n = n;
+		return 0;
+	}
+	star = memchr(w, '*', n);
+	prefix = star == w + n - 1;
+	if ((star && !prefix) || (prefix && !has_word(w, n - 1))) {
+		hq_err_set(e, "'%.*s': '*' ends a word to find the words it "
+		    "begins (run* finds running)", (int)(n > 64 ? 64 : n), w);
+		return -1;
+	}
+	if (!has_word(w, n))
+		return 0;   /* "?", "-": no word */
+	operand(c);
+	hq_buf_printf(&c->b, " \"%.*s\"%s", (int)(n - prefix), w, prefix ?
+	    "*" : "");
+	c->words++;
+	c->want = 0;
+	c->operands++;
+	return 0;
+}
+
+/* The query as a whole: parentheses closed, a word, none dangling. */
+static int
+complete(const struct compile *c, const char *text, struct hq_err *e)
+{
+	if (c->depth) {
+		hq_err_set(e, "'(': it is not closed");
+		return -1;
+	}
+	if (!c->operands) {
+		hq_err_set(e, "'%.64s': no word to search for", text);
+		return -1;
+	}
+	if (c->want) {
+		hq_err_set(e, "'%.*s': it needs words after it", (int)c->last_n,
+		    c->last_op);
+		return -1;
+	}
+	return 0;
+}
+
 int
 hq_search_compile(const char *text, char **fts, struct hq_err *e)
 {
-	struct hq_buf b = {0};
-	const char *p = text, *last_op = NULL;
-	size_t last_n = 0;
-	int want = 1, depth = 0, words = 0, operands = 0;
+	struct compile c = { .want = 1 };
+	const char *p = text;
 	size_t len = strlen(text);
+	int words = count_words(text, NULL);
 
 	*fts = NULL;
-	for (const char *c = text; *c; c++)
-		words += !isspace((unsigned char)*c) && (c == text ||
-		    isspace((unsigned char)c[-1]));
 	if (words > HQ_SEARCH_MAX_WORDS) {
 		hq_err_set(e, "the search has %d words; at most %d", words,
 		    HQ_SEARCH_MAX_WORDS);
 		return -1;
 	}
-	words = 0;
 	if (len > HQ_SEARCH_MAX_BYTES) {
 		hq_err_set(e, "the search is %zu bytes long; at most %d", len,
 		    HQ_SEARCH_MAX_BYTES);
 		return -1;
 	}
 	while (*p) {
-		const char *w;
-		size_t n;
+		int rc;
 
 		if (isspace((unsigned char)*p)) {
 			p++;
 			continue;
 		}
-		w = p;
-		if (*p == '"') {
-			const char *close = strchr(p + 1, '"');
-			if (!close) {
-				hq_err_set(e, "'%.64s': the quote is not closed (a "
-				    "phrase is \"two words\")", w);
-				goto fail;
-			}
-			n = (size_t)(close - p - 1);
-			if (!has_word(p + 1, n)) {
-				hq_err_set(e, "'%.*s': no word in the phrase",
-				    (int)(n + 2 > 64 ? 64 : n + 2), w);
-				goto fail;
-			}
-			if (!want)
-				hq_buf_puts(&b, " AND");
-			hq_buf_printf(&b, " \"%.*s\"", (int)n, p + 1);
-			for (const char *c = p + 1; c < close; c++)
-				words += !isspace((unsigned char)*c) &&
-				    (c == p + 1 || isspace((unsigned char)c[-1]));
-			p = close + 1;
-			want = 0;
-			operands++;
-		} else if (*p == '(') {
-			if (!want)
-				hq_buf_puts(&b, " AND");
-			hq_buf_puts(&b, " (");
-			depth++;
-			p++;
-			want = 1;
-			last_op = "(";
-			last_n = 1;
-		} else if (*p == ')') {
-			if (!depth) {
-				hq_err_set(e, "')': it closes no '('");
-				goto fail;
-			}
-			if (want) {
-				hq_err_set(e, "'%.*s )': words must come before ')'",
-				    (int)last_n, last_op);
-				goto fail;
-			}
-			hq_buf_puts(&b, " )");
-			depth--;
-			p++;
-		} else {
-			n = strcspn(p, " \t\r\n\f\v\"()");
-			p += n;
-			if (is_op(w, n, "NEAR") && *p == '(') {
-				hq_err_set(e, "'NEAR(': NEAR groups are not searched; "
-				    "give the words, \"a phrase\", prefix*, AND, OR, NOT "
-				    "and ( )");
-				goto fail;
-			}
-			if (is_op(w, n, "AND") || is_op(w, n, "OR") ||
-			    is_op(w, n, "NOT")) {
-				if (want) {
-					hq_err_set(e, "'%.*s': it needs words before it "
-					    "(coffee %.*s tea)", (int)n, w, (int)n, w);
-					goto fail;
-				}
-				hq_buf_printf(&b, " %.*s", (int)n, w);
-				want = 1;
-				last_op = w;
-				last_n = n;
-				continue;
-			}
-			{
-				const char *star = memchr(w, '*', n);
-				int prefix = star == w + n - 1;
-				if ((star && !prefix) || (prefix && !has_word(w, n - 1))) {
-					hq_err_set(e, "'%.*s': '*' ends a word to find the "
-					    "words it begins (run* finds running)",
-					    (int)(n > 64 ? 64 : n), w);
-					goto fail;
-				}
-				if (!has_word(w, n))
-					continue;   /* "?", "-": no word */
-				if (!want)
-					hq_buf_puts(&b, " AND");
-				hq_buf_printf(&b, " \"%.*s\"%s", (int)(n - prefix), w,
-				    prefix ? "*" : "");
-			}
-			words++;
-			want = 0;
-			operands++;
-		}
-		if (words > HQ_SEARCH_MAX_WORDS) {
-			for (; *p; p++)
-				words += !isspace((unsigned char)*p) &&
-				    isspace((unsigned char)p[-1]);
-			hq_err_set(e, "the search has %d words; at most %d", words,
-			    HQ_SEARCH_MAX_WORDS);
+		rc = *p == '"' ? phrase(&c, &p, e) : *p == '(' || *p == ')' ?
+		    paren(&c, &p, e) : bare(&c, &p, e);
+		if (rc)
+			goto fail;
+		if (c.words > HQ_SEARCH_MAX_WORDS) {
+			hq_err_set(e, "the search has %d words; at most %d",
+			    c.words + count_words(p, NULL), HQ_SEARCH_MAX_WORDS);
 			goto fail;
 		}
 	}
-	if (depth) {
-		hq_err_set(e, "'(': it is not closed");
+	if (complete(&c, text, e))
 		goto fail;
-	}
-	if (!operands) {
-		hq_err_set(e, "'%.64s': no word to search for", text);
-		goto fail;
-	}
-	if (want) {
-		hq_err_set(e, "'%.*s': it needs words after it", (int)last_n,
-		    last_op);
-		goto fail;
-	}
-	*fts = hq_buf_steal(&b);
+	*fts = hq_buf_steal(&c.b);
 	return 0;
 fail:
-	hq_buf_free(&b);
+	hq_buf_free(&c.b);
 	return -1;
 }
-
