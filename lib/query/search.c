@@ -442,8 +442,13 @@ prepare(sqlite3 *db, const struct hq_search *q, const char *fts,
 	if (bits & HQ_SEARCH_WORKOUT)
 		hq_buf_puts(&b, " AND NOT (f.rowid % 8 = 1 AND f.rowid / 8 IN"
 		    " (SELECT workout_id FROM workout_same))");
-	if (q->find)
+	/* find reads at most its five (with --near, it skips the workouts not
+	 * near): a sort of the best five, not of every match */
+	if (q->find && q->near)
 		hq_buf_puts(&b, " ORDER BY score DESC, k.time DESC");
+	else if (q->find)
+		hq_buf_printf(&b, " ORDER BY score DESC, k.time DESC LIMIT %d",
+		    HQ_SEARCH_FIND_ROWS);
 	else
 		hq_buf_puts(&b, " ORDER BY k.time IS NULL, k.time DESC, f.rowid % 8,"
 		    " k.title");
@@ -773,7 +778,7 @@ run(struct hq_store *s, const struct hq_search *q, struct hq_out *out,
 		goto done;
 	}
 	if (!(st = prepare(db, &(struct hq_search){ .from = q->from, .to = q->to,
-	    .type = q->type, .find = find, .limit = q->limit,
+	    .type = q->type, .find = find, .near = q->near, .limit = q->limit,
 	    .offset = q->offset }, fts, bits, !q->near && !find && out, e)) ||
 	    (out && detail_open(db, &d, fts, e)))
 		goto done;
