@@ -163,13 +163,12 @@ int hq_ig_check_span(int64_t start, int64_t end, int64_t max,
 /* The route points waiting, written (ingest_other.c): 0 or -1. */
 int hq_ig_flush_points(struct hq_ingest *ig, struct hq_err *e);
 /* Search's boxes of the points written (ingest_other.c): a point added to
- * the box growing, which is written first when the point is another's;
- * the box growing written (merged with the one of its id when points came
- * out of order). Not static: bench/search.sh counts their instructions
- * as the indexes' share of an import. */
+ * the box growing, which is written first (merged with the one of its id
+ * when points came out of order) when the point is another box's. Not
+ * static: bench/search.sh counts its instructions (callgrind, inclusive)
+ * as the indexes' share of an import, which inlined it could not. */
 int hq_ig_box_grow(struct hq_ingest *ig, const struct later_point *p,
     struct hq_err *e);
-int hq_ig_box_put(struct hq_ingest *ig, struct hq_err *e);
 /* The box growing written, and search's mark of the routes boxed moved
  * past every route (hq_ingest_flush: every point is written then). */
 int hq_ig_flush_box(struct hq_ingest *ig, struct hq_err *e);

@@ -215,8 +215,8 @@ hq_ingest_route(struct hq_ingest *ig, int64_t workout_id, const char *source,
 
 /* The box growing, written: merged with the one of its id when a box of
  * that id or after it was written before (points out of order). */
-int
-hq_ig_box_put(struct hq_ingest *ig, struct hq_err *e)
+static int
+box_put(struct hq_ingest *ig, struct hq_err *e)
 {
 	const struct box_growing *b = &ig->box;
 	int64_t id = b->route * 1048576 + b->seg;
@@ -248,7 +248,7 @@ hq_ig_box_grow(struct hq_ingest *ig, const struct later_point *p,
 	int64_t seg = p->seq / 64;
 
 	if (b->n && (b->route != p->route_id || b->seg != seg) &&
-	    hq_ig_box_put(ig, e))
+	    box_put(ig, e))
 		return -1;
 	if (!b->n) {
 		*b = (struct box_growing){ p->route_id, seg, p->seq, p->seq,
@@ -268,7 +268,7 @@ hq_ig_box_grow(struct hq_ingest *ig, const struct later_point *p,
 int
 hq_ig_flush_box(struct hq_ingest *ig, struct hq_err *e)
 {
-	if (hq_ig_box_put(ig, e))
+	if (box_put(ig, e))
 		return -1;
 	if (!ig->boxed)
 		return 0;
