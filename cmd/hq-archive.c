@@ -408,7 +408,7 @@ do_verify(struct settings *s, struct hq_archive *a, const char *scratch,
 		unlink(seg);
 		if (stat(store, &st) != 0)
 			status = "ok, no local store";
-		else if (hq_segment_build(store, x->month, local, &rows, &le) ||
+		else if (hq_segment_build(store, x->month, NULL, local, &rows, &le) ||
 		    hq_seal_hash_file(local, lsha, &le))
 			status = "ok, local store unreadable";
 		else if (strcmp(lsha, x->plain))
