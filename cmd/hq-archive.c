@@ -411,6 +411,8 @@ do_verify(struct settings *s, struct hq_archive *a, const char *scratch,
 		else if (hq_segment_build(store, x->month, NULL, local, &rows, &le) ||
 		    hq_seal_hash_file(local, lsha, &le))
 			status = "ok, local store unreadable";
+		else if (!strcmp(lsha, x->local))
+			status = "ok, pruned from the local store";
 		else if (strcmp(lsha, x->plain))
 			status = rows == 0 ? "ok, not in the local store"
 			    : "ok, the local store differs (push)";

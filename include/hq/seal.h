@@ -1,6 +1,6 @@
 /*
  * seal — how hq-archive keeps what it sends unreadable to anyone without
- * the key: a file compressed with zstd (level 3, one frame) and sealed
+ * the key: a file compressed with zstd (level 1, one frame) and sealed
  * with libsodium's XChaCha20-Poly1305 secretstream, in chunks of 64 KiB.
  *
  *     "HQA1" | secretstream header (24 bytes) | chunk...

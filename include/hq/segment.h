@@ -31,6 +31,8 @@
 void hq_segment_month_name(int month, char *buf, size_t n);
 /* Months (ascending) appended to out as runs: "2019-01..2019-12, 2021-03". */
 void hq_segment_month_list(struct hq_buf *out, const int *m, int n);
+/* Two months (int *) compared, for qsort() and bsearch(). */
+int hq_segment_month_cmp(const void *a, const void *b);
 /* "2020-03" -> its number, or -1. */
 int hq_segment_month_parse(const char *s);
 

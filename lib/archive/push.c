@@ -94,14 +94,6 @@ schema_of(sqlite3 *db)
 	return v;
 }
 
-static int
-cmp_month(const void *x, const void *y)
-{
-	int p = *(const int *)x, q = *(const int *)y;
-
-	return (p > q) - (p < q);
-}
-
 static const struct hq_archive_entry *
 find_month(const struct hq_archive_entry *x, size_t n, int month, const char *plain)
 {
@@ -418,7 +410,8 @@ push_months(struct push *p, const int *months, int nm, const int *pruned,
 			*e = m->e;
 			rc = -1;
 		} else if (npruned && m->month != HQ_SEGMENT_DIMS &&
-		    bsearch(&m->month, pruned, (size_t)npruned, sizeof *pruned, cmp_month)) {
+		    bsearch(&m->month, pruned, (size_t)npruned, sizeof *pruned,
+		    hq_segment_month_cmp)) {
 			rc = push_pruned(p, m, e);
 		} else if (m->rows > 0 || m->month == HQ_SEGMENT_DIMS) {
 			rc = place(p, m, NULL, e);
@@ -475,9 +468,10 @@ hq_archive_push(struct hq_archive *a, const char *store, sqlite3 *db,
 	if (npruned) {
 		months = hq_xrealloc(months, (size_t)(nm + npruned) * sizeof *months);
 		for (i = 0; i < npruned; i++)
-			if (!bsearch(&pruned[i], months, (size_t)nm, sizeof *months, cmp_month))
+			if (!bsearch(&pruned[i], months, (size_t)nm, sizeof *months,
+			    hq_segment_month_cmp))
 				months[nm++] = pruned[i];
-		qsort(months, (size_t)nm, sizeof *months, cmp_month);
+		qsort(months, (size_t)nm, sizeof *months, hq_segment_month_cmp);
 	}
 	if (p.have == 0)
 		p.base = p.old.generation;
@@ -527,7 +521,7 @@ note_pruned(struct hq_archive *a, const char *store, const char *scratch,
 	for (size_t k = 0; k < m->n; k++) {
 		struct month b;
 		if (!bsearch(&m->e[k].month, p->month, (size_t)p->n, sizeof *p->month,
-		    cmp_month))
+		    hq_segment_month_cmp))
 			continue;
 		month_init(&b, store, m->e[k].month, NULL, scratch, "segment.db");
 		month_build(&b);
@@ -583,7 +577,8 @@ hq_archive_prune(struct hq_archive *a, const char *store, sqlite3 *db,
 		struct month b;
 		size_t k;
 
-		if (np && bsearch(&months[i], pruned, (size_t)np, sizeof *pruned, cmp_month))
+		if (np && bsearch(&months[i], pruned, (size_t)np, sizeof *pruned,
+		    hq_segment_month_cmp))
 			continue;
 		hq_segment_month_name(months[i], name, sizeof name);
 		hq_archive_progress(a, "checking month", i + 1, nm);

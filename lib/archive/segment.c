@@ -260,8 +260,8 @@ has_table(sqlite3 *db, const char *schema, const char *table)
 	return yes;
 }
 
-static int
-cmp_int(const void *a, const void *b)
+int
+hq_segment_month_cmp(const void *a, const void *b)
 {
 	int x = *(const int *)a, y = *(const int *)b;
 
@@ -314,7 +314,7 @@ hq_segment_months(sqlite3 *db, int **months, struct hq_err *e)
 		}
 		sqlite3_finalize(st);
 	}
-	qsort(m, n, sizeof *m, cmp_int);
+	qsort(m, n, sizeof *m, hq_segment_month_cmp);
 	for (i = k = 0; i < n; i++)
 		if (k == 0 || m[k - 1] != m[i])
 			m[k++] = m[i];

@@ -45,6 +45,11 @@ run hq-archive -v push --all
 like "$out" '"sent":0,' "then nothing more to send"
 unlike "$err" "GET [0-9a-f]{32}" "and nothing fetched"
 
+run hq-archive verify --format jsonl
+is "$rc" 0 "verify"
+is "$(grep -c '"month":"2023-0[12]".*"status":"ok, pruned from the local store"' <<<"$out")" 2 \
+    "verify: the pruned months are the archive's and the store's as pushed"
+
 # the same sample imported again (under a new id: the store had lost it)
 head -3 "$T/steps.jsonl" >"$T/again.jsonl"
 hq-ingest -q "$T/again.jsonl" >/dev/null
