@@ -113,7 +113,8 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(LIBHQ)
 # The README's test command. Unit tests first (TAP), then the CLI suite.
 # Each test's TAP is kept in BUILD/tap (scripts/tap-keep.sh); when one
 # fails, scripts/tap-failures.sh prints after prove's summary which file,
-# which test and its got/expected.
+# which test and its got/expected; after a pass, the files that took the
+# most CPU (scripts/tap-slowest.sh), where CI's time goes.
 TAP = $(abspath $(BUILD))/tap
 check: all $(UNITS) layers
 	@rm -rf $(TAP)
@@ -121,6 +122,7 @@ check: all $(UNITS) layers
 	    { sh scripts/tap-failures.sh $(TAP); exit 1; }
 	HQ_BUILD=$(abspath $(BUILD)) prove -j2 --exec 'bash scripts/tap-keep.sh $(TAP)' tests/cli/*.t || \
 	    { sh scripts/tap-failures.sh $(TAP); exit 1; }
+	@echo "the test files that took the most CPU:"; sh scripts/tap-slowest.sh $(TAP)
 
 # The tests that read the clock (scripts/clock-tests.sh lists them: CLI
 # and unit) under Debian's faketime at three moments: 03:30 UTC on a
