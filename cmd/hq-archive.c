@@ -479,8 +479,11 @@ do_prune(struct settings *s, struct hq_archive *a, const char *scratch, int cut,
 	if (hq_archive_prune(a, hq_store_filename(st), hq_store_db(st), scratch, cut,
 	    yes, &p, e))
 		goto done;
-	/* the space back: VACUUM is one transaction, whole or not at all */
-	if (yes && p.n && hq_store_exec(st, "VACUUM; PRAGMA wal_checkpoint(TRUNCATE)", e))
+	/* the space back: VACUUM is one transaction, whole or not at all;
+	 * its copy of the store in a temporary file, not in memory (the
+	 * store's temp_store: 163 MB of a 10-year store's prune) */
+	if (yes && p.n && hq_store_exec(st, "PRAGMA temp_store = FILE; VACUUM; "
+	    "PRAGMA wal_checkpoint(TRUNCATE)", e))
 		goto done_p;
 	if (stat(hq_store_filename(st), &sb) == 0)
 		size1 = sb.st_size;
