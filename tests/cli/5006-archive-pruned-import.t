@@ -87,4 +87,19 @@ ok "$([ -d "$cache/tmp.Held01" ]; echo $?)" "an old one a query holds is kept"
 exec 8<&-
 is "$(ls "$cache" | grep -c '^tmp\.')" 2 "the query's own is gone"
 
+# a month past what a push builds in memory (12 MiB): built in a file,
+# the same bytes each time (450,000 heart rates in 2023-01)
+awk 'BEGIN { for (i = 0; i < 450000; i++) printf "{\"metric\":\"heart_rate\",\"start\":%d,\"value\":%d,\"unit\":\"count/min\",\"source\":\"Strap\"}\n", 1672531200 + i * 5, 60 + i % 70 }' >"$T/big.jsonl"
+export HQ_DB="$T/big.db"
+hq-ingest -q "$T/big.jsonl" >/dev/null
+rm "$T/big.jsonl"
+hq-archive -q --remote "file://$T/big" init >/dev/null
+run hq-archive --remote "file://$T/big" push
+is "$rc" 0 "push of a month larger than the memory bound"
+like "$out" '"rows":4550[0-9][0-9],' "its rows"
+run hq-archive --remote "file://$T/big" push --all
+like "$out" '"sent":0,' "built again: the same bytes, nothing sent"
+run hq-archive -q --remote "file://$T/big" --db "$T/big-new.db" restore
+is "$(count "$T/big-new.db")" "$(count "$T/big.db")" "restored whole"
+
 done_testing
