@@ -184,7 +184,8 @@ month_init(struct month *m, const char *store, int month, const char *arc,
 	m->path = hq_archive_path(scratch, file);
 }
 
-/* Build m and hash it (a thread's body: it touches m alone). */
+/* Build m (a thread's body: it touches m alone); hashed here when built
+ * in a file, else by month_hash. */
 static void *
 month_build(void *u)
 {
@@ -199,11 +200,25 @@ month_build(void *u)
 		hq_err_set(&m->e, "a segment in memory: no bytes");
 		m->rc = -1;
 	}
-	if (m->rc == 0 && m->db)
-		hq_seal_hash_mem(m->data, (size_t)m->size, m->plain);
-	else if (m->rc == 0)
+	if (m->rc == 0 && !m->db)
 		m->rc = hq_seal_hash_file(m->path, m->plain, &m->e);
 	return NULL;
+}
+
+/* A month built in memory hashed in the caller's thread: the builder's
+ * is the longer of a push's two (3/4 of its CPU). */
+static void
+month_hash(struct month *m)
+{
+	if (m->rc == 0 && m->db)
+		hq_seal_hash_mem(m->data, (size_t)m->size, m->plain);
+}
+
+static void
+month_make(struct month *m)
+{
+	month_build(m);
+	month_hash(m);
 }
 
 static void
@@ -340,7 +355,7 @@ push_pruned(struct push *p, struct month *m, struct hq_err *e)
 	month_init(&merged, p->store, m->month, arc, p->scratch, "merged.db");
 	if ((rc = hq_archive_fetch(p->a, &p->old, (size_t)(same - p->old.e),
 	    p->scratch, arc, e)) == 0) {
-		month_build(&merged);
+		month_make(&merged);
 		if ((rc = merged.rc) != 0)
 			*e = merged.e;
 		else
@@ -403,6 +418,7 @@ push_months(struct push *p, const int *months, int nm, const int *pruned,
 		char name[16];
 
 		builder_wait(&b, (i + 1) & 1);
+		month_hash(m);
 		if (i + 1 < nm)
 			builder_start(&b, (i + 2) & 1, p->store, months[i + 1], p->scratch);
 		hq_archive_progress(p->a, "month", i + 1, nm);
@@ -524,7 +540,7 @@ note_pruned(struct hq_archive *a, const char *store, const char *scratch,
 		    hq_segment_month_cmp))
 			continue;
 		month_init(&b, store, m->e[k].month, NULL, scratch, "segment.db");
-		month_build(&b);
+		month_make(&b);
 		month_free(&b);
 		if (b.rc) {
 			*e = b.e;
@@ -583,7 +599,7 @@ hq_archive_prune(struct hq_archive *a, const char *store, sqlite3 *db,
 		hq_segment_month_name(months[i], name, sizeof name);
 		hq_archive_progress(a, "checking month", i + 1, nm);
 		month_init(&b, store, months[i], NULL, scratch, "segment.db");
-		month_build(&b);
+		month_make(&b);
 		month_free(&b);
 		if (b.rc) {
 			*e = b.e;
