@@ -178,8 +178,10 @@ clean:
 	rm -rf $(BUILD)
 
 # The layering check reads what the compiler saw, the .d files written
-# beside lib/'s and cmd/'s objects (HACKING.md, Layers), so it builds them.
+# beside lib/'s and cmd/'s objects (HACKING.md, Layers), so it builds them;
+# then the sizes of files and functions (HACKING.md, Sizes).
 layers: $(LIB_OBJ) $(CMD_SRC:%.c=$(BUILD)/obj/%.o)
 	perl scripts/layers.pl . $(BUILD)
+	perl scripts/sizes.pl .
 
 .PHONY: all check check-clock layers units bench demo deps install uninstall clean

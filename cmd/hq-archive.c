@@ -18,12 +18,12 @@
 #include "hq/archive.h"
 #include "hq/archive_conf.h"
 #include "hq/buf.h"
-#include "hq/config.h"
 #include "hq/err.h"
 #include "hq/opts.h"
 #include "hq/remote.h"
 #include "hq/seal.h"
 #include "hq/segment.h"
+#include "hq/start.h"
 #include "hq/store.h"
 #include "hq/term.h"
 #include "hq/time.h"
@@ -518,18 +518,19 @@ main(int argc, char **argv)
 	struct settings s = { .c.addressing = -1 };
 	const char *keep = NULL, *before = NULL;
 	int yes = 0, cut = -1;
-	struct hq_config *cfg = NULL;
+	struct hq_start start;
 	struct hq_remote *remote = NULL;
 	struct hq_archive a = {0};
 	struct hq_archive_counts counts;
 	struct hq_opts p;
 	struct hq_err e;
 	char store[4096], scratch[4200];
-	const char *sub, *w;
+	const char *sub;
 	int id, status = 2, lock = -1, format = -1, rc;
 	double t0 = hq_time_monotonic();
 
 	hq_err_init(argv[0]);
+	hq_start_init(&start);
 	hq_opts_init(&p, &cmd, argc, argv);
 	while ((id = hq_opts_parse(&p)) > 0)
 		switch (id) {
@@ -588,13 +589,14 @@ main(int argc, char **argv)
 		goto done;
 	s.table = format >= 0 ? format == 1 : isatty(1);
 	status = 1;
-	if (hq_seal_init(&e) || !(cfg = hq_config_load(NULL, &e))) {
+	start.quiet = s.quiet;
+	if (hq_seal_init(&e)) {
 		hq_warn("%s", e.msg);
 		goto done;
 	}
-	for (size_t i = 0; !s.quiet && (w = hq_config_warning(cfg, i)); i++)
-		hq_warn("%s", w);
-	if (hq_archive_conf_load(&s.c, cfg, &e) ||
+	if (hq_start_config(&start))
+		goto done;
+	if (hq_archive_conf_load(&s.c, start.cfg, &e) ||
 	    !(remote = hq_archive_conf_remote(&s.c, s.verbose ? stderr : NULL, &e))) {
 		hq_warn("%s", e.msg);
 		goto done;
@@ -648,6 +650,6 @@ done:
 	}
 	hq_archive_done(&a);
 	hq_remote_free(remote);
-	hq_config_free(cfg);
+	hq_start_end(&start);
 	return hq_finish(status);
 }

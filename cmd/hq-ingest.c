@@ -15,7 +15,6 @@
 
 #include "hq/athlete.h"
 #include "hq/buf.h"
-#include "hq/config.h"
 #include "hq/err.h"
 #include "hq/cgmfile.h"
 #include "hq/ingest.h"
@@ -23,6 +22,7 @@
 #include "hq/plan.h"
 #include "hq/planfile.h"
 #include "hq/reader.h"
+#include "hq/start.h"
 #include "hq/store.h"
 #include "hq/term.h"
 #include "hq/time.h"
@@ -454,12 +454,12 @@ keep_figures(const char *dbpath, struct hq_store **store)
  * transaction (a later file replaces the days it covers of an earlier
  * one), a JSON line each. 0, or 2 with nothing written. */
 static int
-import_plans(const char *dbpath, int n, char **files)
+import_plans(struct hq_start *st, int n, char **files)
 {
 	struct hq_plan_day **d = hq_xcalloc((size_t)n, sizeof *d);
 	size_t *nd = hq_xcalloc((size_t)n, sizeof *nd);
 	long *replaced = hq_xcalloc((size_t)n, sizeof *replaced);
-	struct hq_store *store = NULL;
+	struct hq_store *store;
 	struct hq_err e;
 	int status = 2, i;
 
@@ -468,10 +468,9 @@ import_plans(const char *dbpath, int n, char **files)
 			hq_warn("%s (nothing was imported)", e.msg);
 			goto out;
 		}
-	if (!(store = hq_store_open(dbpath, HQ_STORE_CREATE, &e))) {
-		hq_warn("%s", e.msg);
+	if (hq_start_store(st, &status))
 		goto out;
-	}
+	store = st->store;
 	sqlite3_busy_handler(hq_store_db(store), busy_handler, NULL);
 	if (hq_store_begin(store, &e)) {
 		hq_warn("%s", e.msg);
@@ -506,81 +505,65 @@ out:
 	free(d);
 	free(nd);
 	free(replaced);
-	hq_store_close(store);
 	return status;
 }
 
 int
 main(int argc, char **argv)
 {
-	const char *dbpath = NULL, *tz = NULL, *w;
-	struct hq_store *store = NULL;
-	struct hq_config *cfg = NULL;
-	struct hq_zone_choice zone;
+	struct hq_start st;
 	struct hq_err e;
 	int first, status = 2, ok = 0, failed = 0;
 	struct hq_read_opts ro = { .date_order = HQ_DATES_AUTO };
 	struct batch bt = { 0 };
 
 	hq_err_init(argv[0]);
+	hq_start_init(&st);
+	st.write = 1;
 	/* Zip entry names are UTF-8 (导出.xml); libarchive converts them to
 	 * the locale's charset, so the locale must be able to hold them. */
 	if (!setlocale(LC_CTYPE, "C.UTF-8"))
 		setlocale(LC_CTYPE, "");
-	if ((first = parse_cli(argc, argv, &dbpath, &tz, &ro, &status)) < 0)
+	if ((first = parse_cli(argc, argv, &st.db, &st.tz, &ro, &status)) < 0)
 		goto done;
 	status = 2;
 	argc -= first;
 	argv += first;
+	st.quiet = quiet;
 	if (check_operands(argc, argv))
 		goto done;
 	if (plans) {
-		status = import_plans(dbpath, argc, argv);
+		status = import_plans(&st, argc, argv);
 		goto done;
 	}
 	/* The --format word given, for readers of archives (devicezip.h). */
 	ro.family = strcmp(opt_format, "auto") != 0 ? opt_format : NULL;
-	/* Times written without a zone (CGM files) are read in the zone of
-	 * --tz, the environment or the config, else of the data already
-	 * stored: a zone named wrong is refused before the store is touched. */
-	if (!(cfg = hq_config_load(NULL, &e)) ||
-	    hq_zone_choose(tz, cfg, NULL, &zone, &e)) {
-		hq_warn("%s", e.msg);
-		goto done;
-	}
-	for (size_t i = 0; !quiet && (w = hq_config_warning(cfg, i)); i++)
-		hq_warn("%s", w);
 	show_progress = !quiet && isatty(2);
-	if (!(store = hq_store_open(dbpath, HQ_STORE_CREATE, &e)) ||
-	    (zone.from == HQ_ZONE_SYSTEM &&
-	    hq_zone_choose(NULL, NULL, store, &zone, &e))) {
-		hq_warn("%s", e.msg);
+	if (hq_start_write(&st))
 		goto done;
-	}
-	zone_guessed = zone.from == HQ_ZONE_SYSTEM;
-	sqlite3_busy_handler(hq_store_db(store), busy_handler, NULL);
+	zone_guessed = st.zone.from == HQ_ZONE_SYSTEM;
+	sqlite3_busy_handler(hq_store_db(st.store), busy_handler, NULL);
 	/* Every id an import writes comes from the importer's own look-up or
 	 * insert in the same transaction, so the foreign keys' parent look-ups
 	 * (four B-tree searches per sample) only repeat what is known: -9.2%
 	 * instructions on a 20 MB export (HACKING.md). Other commands keep
 	 * them; tests check foreign_key_check stays empty after imports. */
-	if (hq_store_exec(store, "PRAGMA foreign_keys = OFF;"
+	if (hq_store_exec(st.store, "PRAGMA foreign_keys = OFF;"
 	    "PRAGMA wal_autocheckpoint = 0", &e)) {
 		hq_warn("%s", e.msg);
 		goto done;
 	}
 	bt.kept = hq_xcalloc((size_t)argc, sizeof *bt.kept);
-	bt.db = hq_store_db(store);
-	import_all(store, &bt, argc, argv, &ro, &ok, &failed);
+	bt.db = hq_store_db(st.store);
+	import_all(st.store, &bt, argc, argv, &ro, &ok, &failed);
 	free(bt.kept);
 	hq_buf_free(&bt.lines);
 	/* A file kept in part (a FIT file that ends early) is a partial
 	 * import, as a file that failed among others. */
 	status = failed == 0 ? (partial ? 1 : 0) : ok > 0 ? 1 : 2;
 	if (ok > 0)
-		keep_figures(dbpath, &store);
+		keep_figures(st.db, &st.store);
 done:
-	hq_config_free(cfg);
-	hq_store_close(store);
+	hq_start_end(&st);
 	return hq_finish(status);
 }

@@ -157,7 +157,4 @@ int64_t hq_act_end(int64_t start, double seconds);
 /* Write everything (above): 0, or -1 with e set. */
 int hq_act_finish(struct hq_act *a, struct hq_err *e);
 
-/* The HealthKit workout type of a sport. */
-const char *hq_act_sport_type(enum hq_act_sport sport);
-
 #endif

@@ -47,10 +47,6 @@ int hq_dexa_field_name(const char *field, const char *region, char *buf,
     size_t n, const char **unit, struct hq_err *e);
 /* Whether name is a canonical field name (whole-body or regional). */
 int hq_dexa_field_known(const char *name, const char **unit);
-/* Convert v written in unit (may be "" or NULL: the canonical unit) to the
- * canonical unit canon. 0, or -1 with e naming the units that fit. */
-int hq_dexa_convert(double v, const char *unit, const char *canon,
-    double *out, struct hq_err *e);
 
 #define HQ_DEXA_MAX_FIELDS 128
 /* Scans in one file, JSON or CSV: a person has a few a year; 256 is a

@@ -18,8 +18,6 @@ struct hq_err {
 
 void hq_err_set(struct hq_err *e, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-void hq_err_vset(struct hq_err *e, const char *fmt, va_list ap)
-	__attribute__((format(printf, 2, 0)));
 /* Prefix the message already in e with "prefix: ". */
 void hq_err_prefix(struct hq_err *e, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

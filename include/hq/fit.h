@@ -214,8 +214,6 @@ int hq_fit_int(const struct hq_fit_field *f, unsigned i, int64_t *v);
 /* Field num's first value / scale - offset (the profile's rule), or NAN. */
 double hq_fit_num(const struct hq_fit_msg *m, unsigned num, double scale,
     double offset);
-/* Field num's first value as an integer, or absent. */
-int64_t hq_fit_get(const struct hq_fit_msg *m, unsigned num, int64_t absent);
 /* Field num as a date_time (a single uint32): Unix seconds, or
  * HQ_FIT_NO_TIME. */
 int64_t hq_fit_time(const struct hq_fit_msg *m, unsigned num);

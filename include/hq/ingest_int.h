@@ -1,7 +1,8 @@
 /*
  * ingest_int — what the import writer's files share (lib/store/ingest.c:
- * the import's life, warnings, zones, samples; ingest_other.c: what is not
- * a sample), as curl's vtls_int.h. Only lib/store includes it (layers.pl).
+ * the import's life, warnings, zones; ingest_sample.c: a record made a
+ * sample, the checks every reader inherits; ingest_other.c: what is not a
+ * sample), as curl's vtls_int.h. Only lib/store includes it (layers.pl).
  */
 #ifndef HQ_INGEST_INT_H
 #define HQ_INGEST_INT_H
@@ -118,7 +119,8 @@ struct hq_ingest {
 	size_t nlater_points;
 };
 
-/* ingest.c's helpers, for ingest_other.c. */
+/* ingest.c's and ingest_sample.c's helpers, for each other and
+ * ingest_other.c. */
 int hq_ig_db_err(struct hq_ingest *ig, struct hq_err *e, const char *what);
 sqlite3_stmt *hq_ig_stmt(struct hq_ingest *ig, int which, struct hq_err *e);
 /* Statement which with the values v (store.h): 0 or -1. */
@@ -129,6 +131,10 @@ const char *hq_ig_what(int which);
 /* The id statement which finds for v: 0 when none, -1 on error. */
 int64_t hq_ig_query_id(struct hq_ingest *ig, int which,
     const struct hq_bind *v, struct hq_err *e);
+/* A warning of the writer's own, where the reader is (the reader's
+ * where, else the file). */
+void hq_ig_note(struct hq_ingest *ig, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* A zone named in metadata (HKTimeZone) at time t, for the time_zone table. */
 void hq_ig_note_zone(struct hq_ingest *ig, const char *zone, int64_t t);
 int64_t hq_ig_source_id(struct hq_ingest *ig, const char *name,

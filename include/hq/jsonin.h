@@ -38,9 +38,6 @@ typedef int hq_jsonin_fn(void *arg, const cJSON *value, long line,
 long hq_jsonin_each(const char *buf, size_t len, const char *name,
     int max_depth, hq_jsonin_fn *fn, void *arg, struct hq_err *e);
 
-/* The line (from 1) of pos in buf. */
-long hq_jsonin_line(const char *buf, const char *pos);
-
 /*
  * Brackets and strings of JSON text, fed in pieces: what both the depth
  * check and the stream use to know where a value ends. Start with depth

@@ -148,8 +148,6 @@ struct hq_complete {
  * end or another control character cannot be typed back and is left out. */
 void hq_complete_add(const struct hq_complete *c, const char *value,
     const char *descr);
-/* The shell completes a file name here. */
-void hq_complete_files(const struct hq_complete *c);
 /* The value given to option name (long name, or its short letter) earlier
  * on the line, the last one when repeated ("" for a flag that is there);
  * NULL when none: a completer reads --db and --tz from it. */
@@ -269,9 +267,6 @@ int hq_opts_subcmd(struct hq_opts *p, int *used);
 
 void hq_opts_help(const struct hq_cmd_info *c, FILE *fp);
 void hq_opts_tool_schema(const struct hq_cmd_info *c, FILE *fp);
-void hq_opts_version(const struct hq_cmd_info *c, FILE *fp);
-/* The table entry for an id, or NULL. */
-const struct hq_opt *hq_opts_find(const struct hq_cmd_info *c, int id);
 
 /* What --complete-args prints for the words argv[0..argc) (the last one
  * completed): for a command that completes a subcommand's words with the

@@ -37,11 +37,9 @@ int hq_quant_pass_done(struct hq_quant *qt);
 /* The i-th probability's quantile (NaN for no values); after
  * hq_quant_pass_done() said 1. */
 double hq_quant_value(const struct hq_quant *qt, size_t i);
-/* Any probability's quantile, when the one pass held every value (limit
- * 0, or no more distinct values than the limit); NaN otherwise. */
-double hq_quant_any(struct hq_quant *qt, double p);
 /* p's quantile: hq_quant_value() where p is one of probs and the passes
- * are done, else hq_quant_any(). */
+ * are done, else any probability's quantile when the one pass held every
+ * value (limit 0, or no more distinct values than the limit), else NaN. */
 double hq_quant_of(struct hq_quant *qt, double p);
 
 #endif

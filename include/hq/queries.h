@@ -9,7 +9,7 @@
  * description. `hq run NAME [ARG]...` runs it (hq(1)); hq-agent offers
  * each as a tool of its own. The line is split into words as a shell
  * would split a simple command, and then executed directly, never by a
- * shell (hq_words_split: the rule, in hq(7) [queries]).
+ * shell (hq_words_split in queries.c: the rule, in hq(7) [queries]).
  *
  * A line is refused, with the config's FILE:LINE, when: its name is not
  * 1 to 64 letters, digits, _ or -, or begins with hq_ or hq- (the
@@ -41,17 +41,6 @@ struct hq_saved_query {
 	char **words;          /* the words after the command, NULL-terminated */
 	size_t nwords;
 };
-
-/* Split line into words (*words NULL-terminated, malloc'd, each word
- * too; free with hq_words_free): blanks separate words; '...' keeps what
- * it holds as is; "..." too but \" and \\ are " and \, and $ or ` in it
- * are refused; \c outside quotes is c. Refused, with e saying what and
- * where: a quote not closed, and outside quotes any of ; | & < > ( ) $ `
- * * ? ~ { } ! and a word starting with # (a shell would act on them;
- * quote them to mean them). 0, or -1. */
-int hq_words_split(const char *line, char ***words, size_t *n,
-    struct hq_err *e);
-void hq_words_free(char **words);
 
 /* The saved queries of cfg in the file's order: 0, or -1 with e naming
  * FILE:LINE of the first line refused (and none kept). */

@@ -65,8 +65,7 @@ void hq_rollup_vals_start(struct hq_rollup_vals *r, const void *blob,
     size_t n);
 int hq_rollup_vals_next(struct hq_rollup_vals *r, double *v, long *count);
 
-/* The slot (15 minutes) or UTC hour holding t. */
+/* The slot (15 minutes) holding t. */
 int64_t hq_rollup_slot(int64_t t);
-int64_t hq_rollup_hour(int64_t t);
 
 #endif

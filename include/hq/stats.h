@@ -53,8 +53,6 @@ double hq_stats_mean(const double *v, size_t n);
 double hq_stats_stddev(const double *v, size_t n);
 /* q in [0, 1]; v is sorted ascending. */
 double hq_stats_quantile_sorted(const double *v, size_t n, double q);
-/* Sorts v in place. */
-double hq_stats_median(double *v, size_t n);
 void hq_stats_sort(double *v, size_t n);
 
 /* A streaming accumulator. Values arrive in time order. Mergeable moments

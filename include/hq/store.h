@@ -51,7 +51,6 @@ const char *hq_store_migration(int version);
  * up to the store's workouts, labs, records and routes (migration 13's). */
 const char *hq_store_search_fill(void);
 
-void hq_store_set_busy_timeout(struct hq_store *s, int ms);
 /* BEGIN IMMEDIATE: the write lock is taken now, so two writers queue up
  * here (within the busy timeout) instead of failing half-way. */
 int hq_store_begin(struct hq_store *s, struct hq_err *e);
@@ -115,9 +114,6 @@ hq_store_col_num(sqlite3_stmt *st, int i)
  * "what: text that is not UTF-8"): every writer stores UTF-8 alone. */
 int hq_store_run(struct hq_store *s, sqlite3_stmt *st, const struct hq_bind *v,
     const char *what, struct hq_err *e);
-/* The same for a query of one integer: the value, 0 when no row, -1. */
-int64_t hq_store_query_id(struct hq_store *s, sqlite3_stmt *st,
-    const struct hq_bind *v, const char *what, struct hq_err *e);
 
 /* The newest export date (ExportDate) the store's imports record, 0 when
  * none does (JSON lines, CSV), -1 with e set. */
@@ -128,7 +124,7 @@ int64_t hq_store_newest_export(struct hq_store *s, struct hq_err *e);
  * SQL and what it does (for errors), and an array as long for the prepared
  * statements, which the module zeroes and ends with hq_store_finalize().
  * hq_store_stmt() gives the prepared statement of an entry (NULL with e
- * set); the others are hq_store_run() and hq_store_query_id() on it.
+ * set); hq_store_run_sql() and hq_store_query_sql() run it.
  */
 struct hq_store_sql {
 	const char *sql, *what;

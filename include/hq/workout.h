@@ -136,9 +136,6 @@ struct hq_workout_ref {
 };
 int hq_workout_find(struct hq_store *s, const char *ref,
     struct hq_workout_ref *w, struct hq_err *e);
-/* A workout id as typed: a whole number above 0 (no sign, no space, no
- * overflow). 0, or -1. */
-int hq_workout_parse_id(const char *s, int64_t *id);
 
 /* How many workouts of type (NULL: any; a type unknown: none) the store
  * holds, the first and last start, and how many start in [from, to)

@@ -219,6 +219,84 @@ check_key(struct hq_config *c, const char *section, const char *key, long line)
 		    pick ? pick : "", pick ? "?)" : "");
 }
 
+/* One line of the file (s, trimmed, writable) read: a comment kept for
+ * the key below it, a section begun, a key and its value added. 0, or -1
+ * with e saying why (path:line). */
+static int
+read_line(struct hq_config *c, const char *path, long lineno, char *s,
+    char *section, size_t sectionn, struct hq_buf *comment, struct hq_err *e)
+{
+	char *eq;
+
+	if (*s == '#') {
+		/* kept for the key below: a description, a few lines */
+		if (comment->len < HQ_CONFIG_MAX_COMMENT) {
+			if (comment->len)
+				hq_buf_puts(comment, " ");
+			hq_buf_puts(comment, trim(s + 1));
+		}
+		return 0;
+	}
+	if (!*s || *s == ';') {
+		comment->len = 0;
+		return 0;
+	}
+	if (*s == '[') {
+		char *close = strchr(s, ']');
+		if (!close || close[1]) {
+			hq_err_set(e, "%s:%ld: a section header looks like [llm]",
+			    path, lineno);
+			return -1;
+		}
+		*close = '\0';
+		snprintf(section, sectionn, "%s", trim(s + 1));
+		check_section(c, section, lineno);
+		comment->len = 0;
+		return 0;
+	}
+	eq = strchr(s, '=');
+	if (!eq) {
+		hq_err_set(e, "%s:%ld: expected 'key = value'", path, lineno);
+		return -1;
+	}
+	*eq = '\0';
+	char *key = trim(s), *value = trim(eq + 1);
+	size_t vl = strlen(value);
+	if (vl >= 2 && (value[0] == '"' || value[0] == '\'') &&
+	    value[vl - 1] == value[0]) {
+		value[vl - 1] = '\0';
+		value++;
+	}
+	if (!*key) {
+		hq_err_set(e, "%s:%ld: empty key", path, lineno);
+		return -1;
+	}
+	check_key(c, section, key, lineno);
+	if (add(c, section, key, value, comment->len ? comment->data : NULL,
+	    lineno)) {
+		hq_err_set(e, "%s:%ld: more than " HQ_CONFIG_MAX_KEYS_S
+		    " keys", path, lineno);
+		return -1;
+	}
+	comment->len = 0;
+	return 0;
+}
+
+/* What the warnings left unsaid, counted in one last warning. */
+static void
+say_unshown(struct hq_config *c, const char *path)
+{
+	struct hq_buf b = {0};
+
+	if (!c->unshown)
+		return;
+	hq_buf_printf(&b, "%s: %ld more unknown keys or sections", path,
+	    c->unshown);
+	c->warnings = hq_xrealloc(c->warnings,
+	    (c->nwarnings + 1) * sizeof *c->warnings);
+	c->warnings[c->nwarnings++] = hq_buf_steal(&b);
+}
+
 struct hq_config *
 hq_config_load(const char *path, struct hq_err *e)
 {
@@ -252,64 +330,14 @@ hq_config_load(const char *path, struct hq_err *e)
 	}
 	line = hq_xmalloc(HQ_CONFIG_MAX_LINE + 1);
 	while ((rc = next_line(fp, line, &why)) != 0) {
-		char *s, *eq;
 		lineno++;
 		if (rc < 0) {
 			hq_err_set(e, "%s:%ld: %s", path, lineno, why);
 			goto fail;
 		}
-		s = trim(line);
-		if (*s == '#') {
-			/* kept for the key below: a description, a few lines */
-			if (comment.len < HQ_CONFIG_MAX_COMMENT) {
-				if (comment.len)
-					hq_buf_puts(&comment, " ");
-				hq_buf_puts(&comment, trim(s + 1));
-			}
-			continue;
-		}
-		if (!*s || *s == ';') {
-			comment.len = 0;
-			continue;
-		}
-		if (*s == '[') {
-			char *close = strchr(s, ']');
-			if (!close || close[1]) {
-				hq_err_set(e, "%s:%ld: a section header looks like [llm]",
-				    path, lineno);
-				goto fail;
-			}
-			*close = '\0';
-			snprintf(section, sizeof section, "%s", trim(s + 1));
-			check_section(c, section, lineno);
-			comment.len = 0;
-			continue;
-		}
-		eq = strchr(s, '=');
-		if (!eq) {
-			hq_err_set(e, "%s:%ld: expected 'key = value'", path, lineno);
+		if (read_line(c, path, lineno, trim(line), section, sizeof section,
+		    &comment, e))
 			goto fail;
-		}
-		*eq = '\0';
-		char *key = trim(s), *value = trim(eq + 1);
-		size_t vl = strlen(value);
-		if (vl >= 2 && (value[0] == '"' || value[0] == '\'') &&
-		    value[vl - 1] == value[0]) {
-			value[vl - 1] = '\0';
-			value++;
-		}
-		if (!*key) {
-			hq_err_set(e, "%s:%ld: empty key", path, lineno);
-			goto fail;
-		}
-		check_key(c, section, key, lineno);
-		if (add(c, section, key, value, comment.len ? comment.data : NULL,
-		    lineno)) {
-			hq_err_set(e, "%s:%ld: more than " HQ_CONFIG_MAX_KEYS_S
-			    " keys", path, lineno);
-			goto fail;
-		}
-		comment.len = 0;
 	}
 	if (ferror(fp)) {
 		hq_err_set(e, "%s: %s", path, strerror(errno));
@@ -318,14 +346,7 @@ hq_config_load(const char *path, struct hq_err *e)
 	free(line);
 	hq_buf_free(&comment);
 	fclose(fp);
-	if (c->unshown) {
-		struct hq_buf b = {0};
-		hq_buf_printf(&b, "%s: %ld more unknown keys or sections", path,
-		    c->unshown);
-		c->warnings = hq_xrealloc(c->warnings,
-		    (c->nwarnings + 1) * sizeof *c->warnings);
-		c->warnings[c->nwarnings++] = hq_buf_steal(&b);
-	}
+	say_unshown(c, path);
 	return c;
 fail:
 	free(line);

@@ -10,7 +10,9 @@
 
 static const char *progname = "hq";
 
-void
+static void hq_err_vset(struct hq_err *e, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+static void
 hq_err_vset(struct hq_err *e, const char *fmt, va_list ap)
 {
 	if (e)

@@ -31,7 +31,8 @@ add_getopt(const struct hq_opt *o, struct option *lo, char *shortopts,
 	}
 }
 
-const struct hq_opt *
+/* The table entry for an id, or NULL. */
+static const struct hq_opt *
 hq_opts_find(const struct hq_cmd_info *c, int id)
 {
 	for (const struct hq_opt *o = c->opts; o->name; o++)
@@ -184,7 +185,7 @@ hq_opts_usage_error(const struct hq_cmd_info *c, const char *fmt, ...)
 	va_end(ap);
 }
 
-void
+static void
 hq_opts_version(const struct hq_cmd_info *c, FILE *fp)
 {
 #ifdef HQ_VERSION

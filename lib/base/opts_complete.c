@@ -33,7 +33,8 @@ hq_complete_add(const struct hq_complete *c, const char *value,
 	fputc('\n', c->out);
 }
 
-void
+/* The shell completes a file name here. */
+static void
 hq_complete_files(const struct hq_complete *c)
 {
 	if (!c->plain)

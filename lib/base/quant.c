@@ -647,7 +647,9 @@ hq_quant_value(const struct hq_quant *qt, size_t i)
 	return qt->ready && i < qt->np && qt->total ? qt->ans[i] : NAN;
 }
 
-double
+/* Any probability's quantile, when the one pass held every value (limit
+ * 0, or no more distinct values than the limit); NaN otherwise. */
+static double
 hq_quant_any(struct hq_quant *qt, double p)
 {
 	if (qt->pass != 1 || qt->overflow)

@@ -15,7 +15,7 @@
  * rather than taken literally where the user may mean the shell's. */
 #define SHELL_CHARS ";|&<>()$`*?~{}!"
 
-void
+static void
 hq_words_free(char **words)
 {
 	for (char **w = words; w && *w; w++)
@@ -23,7 +23,14 @@ hq_words_free(char **words)
 	free(words);
 }
 
-int
+/* Split line into words (*words NULL-terminated, malloc'd, each word
+ * too; free with hq_words_free): blanks separate words; '...' keeps what
+ * it holds as is; "..." too but \" and \\ are " and \, and $ or ` in it
+ * are refused; \c outside quotes is c. Refused, with e saying what and
+ * where: a quote not closed, and outside quotes any of ; | & < > ( ) $ `
+ * * ? ~ { } ! and a word starting with # (a shell would act on them;
+ * quote them to mean them). 0, or -1. */
+static int
 hq_words_split(const char *line, char ***words, size_t *n, struct hq_err *e)
 {
 	struct hq_buf w = {0};

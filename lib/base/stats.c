@@ -162,7 +162,8 @@ hq_stats_sort(double *v, size_t n)
 	qsort(v, n, sizeof *v, cmp_double);
 }
 
-double
+/* Sorts v in place. */
+static double
 hq_stats_median(double *v, size_t n)
 {
 	hq_stats_sort(v, n);

@@ -1,6 +1,6 @@
 /*
- * start — what every command that reads the store does first and last
- * (start.h).
+ * start — what every command that reads or writes the store does first
+ * and last (start.h).
  */
 #include <stdio.h>
 #include <string.h>
@@ -27,7 +27,8 @@ hq_start_store(struct hq_start *st, int *status)
 	struct hq_err e;
 	char pragma[64];
 
-	if (!(st->store = hq_store_open(st->db, HQ_STORE_READONLY, &e))) {
+	if (!(st->store = hq_store_open(st->db, st->write ? HQ_STORE_CREATE :
+	    HQ_STORE_READONLY, &e))) {
 		if (!st->complete)
 			hq_warn("%s", e.msg);
 		*status = st->complete ? 0 : 2;
@@ -74,29 +75,81 @@ hybrid(struct hq_start *st)
 	return rc < 0 ? 2 : 0;
 }
 
-int
-hq_start_setup(struct hq_start *st)
+/* The configuration loaded: 0, or 2 after a message. */
+static int
+load_config(struct hq_start *st)
 {
-	struct hq_zone_choice z;
 	struct hq_err e;
-	const char *w;
-	char note[1024];
 
 	if (!(st->cfg = hq_config_load(NULL, &e))) {
 		hq_warn("%s", e.msg);
 		return 2;
 	}
-	for (size_t i = 0; (w = hq_config_warning(st->cfg, i)); i++)
+	return 0;
+}
+
+static void
+say_config_warnings(const struct hq_start *st)
+{
+	const char *w;
+
+	for (size_t i = 0; !st->quiet && (w = hq_config_warning(st->cfg, i)); i++)
 		hq_warn("%s", w);
-	if (hq_zone_choose(st->tz, st->cfg, st->store, &z, &e)) {
+}
+
+int
+hq_start_config(struct hq_start *st)
+{
+	if (load_config(st))
+		return 2;
+	say_config_warnings(st);
+	return 0;
+}
+
+int
+hq_start_setup(struct hq_start *st)
+{
+	struct hq_err e;
+	char note[1024];
+
+	if (hq_start_config(st))
+		return 2;
+	if (hq_zone_choose(st->tz, st->cfg, st->store, &st->zone, &e)) {
 		hq_warn("%s", e.msg);
 		return 2;
 	}
 	if (isatty(STDERR_FILENO)) {
-		hq_zone_note(&z, note, sizeof note);
+		hq_zone_note(&st->zone, note, sizeof note);
 		hq_warn_lines(note);
 	}
 	return st->store && !st->complete ? hybrid(st) : 0;
+}
+
+int
+hq_start_write(struct hq_start *st)
+{
+	struct hq_err e;
+	int status;
+
+	/* Times written without a zone (CGM files) are read in the zone of
+	 * --tz, the environment or the config, else of the data already
+	 * stored: a zone named wrong is refused before the store is touched
+	 * (and before the configuration's warnings). */
+	if (load_config(st))
+		return 2;
+	if (hq_zone_choose(st->tz, st->cfg, NULL, &st->zone, &e)) {
+		hq_warn("%s", e.msg);
+		return 2;
+	}
+	say_config_warnings(st);
+	if (hq_start_store(st, &status))
+		return status;
+	if (st->zone.from == HQ_ZONE_SYSTEM &&
+	    hq_zone_choose(NULL, NULL, st->store, &st->zone, &e)) {
+		hq_warn("%s", e.msg);
+		return 2;
+	}
+	return 0;
 }
 
 int

@@ -271,7 +271,9 @@ static const struct {
 	{ "ratio sd", "", 1 },
 };
 
-int
+/* Convert v written in unit (may be "" or NULL: the canonical unit) to the
+ * canonical unit canon. 0, or -1 with e naming the units that fit. */
+static int
 hq_dexa_convert(double v, const char *unit, const char *canon, double *out,
     struct hq_err *e)
 {

@@ -126,7 +126,8 @@ hq_fit_num(const struct hq_fit_msg *m, unsigned num, double scale,
 	return v / scale - offset;
 }
 
-int64_t
+/* Field num's first value as an integer, or absent. */
+static int64_t
 hq_fit_get(const struct hq_fit_msg *m, unsigned num, int64_t absent)
 {
 	int64_t v;

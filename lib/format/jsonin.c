@@ -5,7 +5,8 @@
 #include "hq/buf.h"
 #include "hq/jsonin.h"
 
-long
+/* The line (from 1) of pos in buf. */
+static long
 hq_jsonin_line(const char *buf, const char *pos)
 {
 	long line = 1;

@@ -12,7 +12,9 @@
 #include "hq/time.h"
 #include "hq/workout.h"
 
-int
+/* A workout id as typed: a whole number above 0 (no sign, no space, no
+ * overflow). 0, or -1. */
+static int
 hq_workout_parse_id(const char *s, int64_t *id)
 {
 	char *end;

@@ -102,7 +102,8 @@ static const char *const sport_types[] = {
 	[HQ_ACT_ROWING] = "HKWorkoutActivityTypeRowing",
 };
 
-const char *
+/* The HealthKit workout type of a sport. */
+static const char *
 hq_act_sport_type(enum hq_act_sport sport)
 {
 	if ((unsigned)sport >= sizeof sport_types / sizeof sport_types[0])

@@ -165,6 +165,46 @@ by_day(const void *a, const void *b)
 	return (x->day > y->day) - (x->day < y->day);
 }
 
+/* A CSV line into p: 1, 0 for the header (read into t), or -1 with e. */
+static int
+csv_line(struct hq_csvline_table *t, struct hq_buf *line,
+    struct hq_plan_day *p, struct hq_err *e)
+{
+	const char *f[C_N];
+	const double *num[C_N] = { 0 };
+	int r = hq_csvline_table_line(t, line->data, line->len, e);
+
+	if (r <= 0)
+		return r;
+	if (hq_csvline_table_get(t, C_LOAD) == NULL &&
+	    hq_csvline_table_get(t, C_IF) == NULL) {
+		hq_err_set(e, "the header needs a column load or if");
+		return -1;
+	}
+	for (int c = 0; c < C_N; c++)
+		f[c] = hq_csvline_table_get(t, c);
+	return fill(f, num, p, e) ? -1 : 1;
+}
+
+/* The days d[0..k) sorted; a day planned twice: 1 with e saying so and
+ * *line the first of its two lines, else 0. */
+static int
+twice(struct hq_plan_day *d, size_t k, long *line, struct hq_err *e)
+{
+	qsort(d, k, sizeof *d, by_day);
+	for (size_t i = 1; i < k; i++)
+		if (d[i].day == d[i - 1].day) {
+			char day[16];
+			hq_time_format_day(d[i].day, day, sizeof day);
+			hq_err_set(e, "%s is planned twice (line %ld too): one "
+			    "workout a day", day, d[i].line < d[i - 1].line ?
+			    d[i - 1].line : d[i].line);
+			*line = d[i].line < d[i - 1].line ? d[i].line : d[i - 1].line;
+			return 1;
+		}
+	return 0;
+}
+
 int
 hq_planfile_read(const char *path, struct hq_plan_day **days, size_t *n,
     struct hq_err *e)
@@ -214,27 +254,13 @@ hq_planfile_read(const char *path, struct hq_plan_day **days, size_t *n,
 				break;
 			}
 		} else {
-			int r = hq_csvline_table_line(&t, l.line.data, l.line.len, &le);
+			int r = csv_line(&t, &l.line, &d[k], &le);
 			if (r < 0) {
 				bad = 1;
 				break;
 			}
 			if (r == 0)
 				continue;
-			if (hq_csvline_table_get(&t, C_LOAD) == NULL &&
-			    hq_csvline_table_get(&t, C_IF) == NULL) {
-				hq_err_set(&le, "the header needs a column load or if");
-				bad = 1;
-				break;
-			}
-			const char *f[C_N];
-			const double *num[C_N] = { 0 };
-			for (int c = 0; c < C_N; c++)
-				f[c] = hq_csvline_table_get(&t, c);
-			if (fill(f, num, &d[k], &le)) {
-				bad = 1;
-				break;
-			}
 		}
 		d[k++].line = l.lineno;
 	}
@@ -249,20 +275,8 @@ hq_planfile_read(const char *path, struct hq_plan_day **days, size_t *n,
 		hq_err_set(&le, "no planned days under the header");
 		bad = 1;
 	}
-	if (!bad && rc == 0) {
-		qsort(d, k, sizeof *d, by_day);
-		for (size_t i = 1; i < k; i++)
-			if (d[i].day == d[i - 1].day) {
-				char day[16];
-				hq_time_format_day(d[i].day, day, sizeof day);
-				hq_err_set(&le, "%s is planned twice (line %ld too): one "
-				    "workout a day", day, d[i].line < d[i - 1].line ?
-				    d[i - 1].line : d[i].line);
-				line = d[i].line < d[i - 1].line ? d[i].line : d[i - 1].line;
-				bad = 1;
-				break;
-			}
-	}
+	if (!bad && rc == 0 && twice(d, k, &line, &le))
+		bad = 1;
 	if (bad || rc < 0) {
 		if (bad && line)
 			hq_err_set(e, "%s:%ld: %s", path, line, le.msg);

@@ -2,7 +2,8 @@
  * The import writer for what is not a sample (ingest.h): correlations and
  * workouts (their activities, statistics, events, metadata), routes,
  * activity summaries, clinical records and Me. The import itself, its
- * warnings, zones and samples are in ingest.c (ingest_int.h).
+ * warnings and zones are in ingest.c, its samples in ingest_sample.c
+ * (ingest_int.h).
  */
 #include <ctype.h>
 #include <math.h>

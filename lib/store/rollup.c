@@ -210,7 +210,8 @@ sql_vals_merge(sqlite3_context *cx, int argc, sqlite3_value **argv)
 	free(x);
 }
 
-int64_t
+/* The UTC hour holding t. */
+static int64_t
 hq_rollup_hour(int64_t t)
 {
 	int64_t r = t % HQ_ROLLUP_HOUR;

@@ -459,7 +459,7 @@ static const char *const migrations[] = {
 	 * Datasette (hq(7), VIEWS): names for ids, local ISO times, values
 	 * with the unit they are stored in (sample.unit is the file's). Each
 	 * import describes every metric and workout type in table catalog
-	 * from hq's own catalog (lib/ingest.c); until the next import the
+	 * from hq's own catalog (lib/store/ingest.c); until the next import the
 	 * rows made here name them by their identifiers. */
 	"CREATE TABLE catalog ("
 	"  identifier TEXT PRIMARY KEY,"   /* metric.identifier or workout.activity_type */
