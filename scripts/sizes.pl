@@ -30,8 +30,6 @@ my %generated = (
 my %pending = map { $_ => 1 } qw(
 	lib/query/search.c
 	lib/query/search.c:hq_search_compile
-	lib/archive/archive.c
-	lib/archive/archive.c:hq_archive_push
 	lib/archive/archive.c:hq_archive_restore
 	lib/archive/hybrid.c:hq_archive_hybrid
 	lib/archive/remote.c:s3_request
