@@ -13,7 +13,10 @@ VERSION  := 0.1.0
 
 PKGS     := sqlite3 libxml-2.0 libcjson libcurl libarchive zlib libsodium libzstd
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS))
+# libcurl is not linked: lib/base/curl.c opens it when first used, so that
+# the commands that never reach a network do not load it and its 30
+# libraries at every start
+PKG_LIBS   := $(shell pkg-config --libs $(filter-out libcurl,$(PKGS)))
 
 CC       ?= cc
 OPT      ?= -O2 -g

@@ -77,7 +77,7 @@ static const struct hq_opt options[] = {
 	{ OPT_FTP, "ftp", HQ_OPT_NUMBER, "WATTS", "load, compare: functional threshold power, for TSS from cycling power",
 	  NULL, "load and compare workouts: functional threshold power in W; with it, rides with power get TSS from normalized power (else load is from heart rate).", 1 },
 	{ OPT_ENTRIES, "entries", HQ_OPT_FLAG, NULL, "nutrition: each food logged (name, nutrients, app) instead of days",
-	  NULL, "nutrition only: one row per food logged (Apple Health's Food entries): time, food (its name), meal, the nutrients and the app that logged it, instead of one row per day. A meal logged by two apps is two entries here; the days count it once.", 1 },
+	  NULL, "nutrition only: one row per food logged (Apple Health's Food entries): time, food (its name), meal, the nutrients, the app that logged it and counted (yes, no, part: whether the days count it), instead of one row per day. A meal logged by two apps is two entries here, one counted yes: the days count it once.", 1 },
 	{ OPT_AHEAD, "ahead", HQ_OPT_STRING, "SPAN", "forecast: how far past the last day of data (30d, 8w, 3m, 1y; default 8w, at most 2y)",
 	  NULL, "forecast only: how far ahead of the last day of data, as 30d, 8w (the default), 3m or 1y; a row per week, at most two years.", 1 },
 	{ OPT_TARGET, "target", HQ_OPT_STRING, "VALUE", "forecast: the day the line and its band reach VALUE (72, \"72 kg\")",
@@ -262,7 +262,8 @@ static const struct hq_cmd_info cmd = {
 	    "caffeine_mg and protein_pct, carbs_pct, fat_pct (each macro's share "
 	    "of the energy at 4/4/9 kcal per g); a meal two apps logged counts "
 	    "once. With entries true, each food logged instead: time, food, "
-	    "meal, the nutrients, source (the app). "
+	    "meal, the nutrients, source (the app), counted (yes; no for the "
+	    "app that yields where two logged one meal; part). "
 	    "Use [\"forecast\",METRIC] (weight, resting_heart_rate, hrv...) for "
 	    "'when will I reach 72 kg?', 'where will my weight be in 2 months?': "
 	    "the trend's Theil-Sen line continued, a row a week after the last "

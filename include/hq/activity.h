@@ -95,6 +95,7 @@ struct hq_act_session {
 	enum hq_act_sport sport;
 	const char *type;          /* HealthKit type; NULL: the sport's */
 	const char *sub_sport;     /* "trail", "treadmill"...; NULL */
+	const char *name;          /* the file's name for it (GPX <name>); NULL */
 	int indoor;                /* 1 indoor, 0 outdoor, -1 unknown */
 	int virtual_route;         /* positions from a game's map */
 	int64_t start, end;       /* end: clipped to the next session's start */

@@ -22,7 +22,7 @@ enum {
 	ST_WORKOUT_ACTIVITY, ST_WORKOUT_STAT, ST_WORKOUT_EVENT, ST_ROUTE,
 	ST_ROUTE_POINT, ST_ROUTE_FILE, ST_ROUTES_FOR_FILE, ST_ROUTE_SPAN, ST_SUMMARY,
 	ST_CLINICAL, ST_CLINICAL_RESOURCE, ST_ME, ST_IMPORT_END, ST_ZONE,
-	ST_ROUTE_POINTS, NSTMT
+	ST_ROUTE_POINTS, ST_ROUTE_BOX, ST_ROUTE_BOX_MERGE, ST_ROUTE_MARK, NSTMT
 };
 
 /* Route points written ROUTE_POINTS_AT_ONCE to a statement (as samples,
@@ -33,6 +33,15 @@ struct later_point {
 	int64_t route_id;
 	int seq;
 	struct hq_route_point p;
+};
+
+/* The box of search's R*Tree (route_box, schema.c) the points written
+ * are growing: one route's seq / 64, written when a point of another
+ * comes (ingest_other.c, hq_ig_flush_box). */
+struct box_growing {
+	int64_t route, seg, lo, hi;
+	double lat_lo, lat_hi, lon_lo, lon_hi;
+	int n;
 };
 
 /* The zones an import's HKTimeZone metadata names (store.c, time_zone):
@@ -117,6 +126,9 @@ struct hq_ingest {
 	size_t nlater;
 	struct later_point later_points[ROUTE_POINTS_AT_ONCE];
 	size_t nlater_points;
+	struct box_growing box;
+	int64_t box_last;           /* the largest box id written, or 0 */
+	int boxed;                  /* boxes written since the mark moved */
 };
 
 /* ingest.c's and ingest_sample.c's helpers, for each other and
@@ -150,6 +162,16 @@ int hq_ig_check_span(int64_t start, int64_t end, int64_t max,
     struct hq_err *e);
 /* The route points waiting, written (ingest_other.c): 0 or -1. */
 int hq_ig_flush_points(struct hq_ingest *ig, struct hq_err *e);
+/* Search's boxes of the points written (ingest_other.c): a point added to
+ * the box growing, which is written first (merged with the one of its id
+ * when points came out of order) when the point is another box's. Not
+ * static: bench/search.sh counts its instructions (callgrind, inclusive)
+ * as the indexes' share of an import, which inlined it could not. */
+int hq_ig_box_grow(struct hq_ingest *ig, const struct later_point *p,
+    struct hq_err *e);
+/* The box growing written, and search's mark of the routes boxed moved
+ * past every route (hq_ingest_flush: every point is written then). */
+int hq_ig_flush_box(struct hq_ingest *ig, struct hq_err *e);
 
 /* The same activity recorded twice (same.c): which recordings yield
  * (workout_same) and what the counted ones take (workout_fill), settled

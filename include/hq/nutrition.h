@@ -37,7 +37,11 @@ const char *hq_nutrition_key(int i);
 /* Days [from_day, to_day], inclusive. */
 int hq_nutrition_days_out(const struct hq_daily_store *ds, int64_t from_day,
     int64_t to_day, struct hq_out *o, struct hq_err *e);
-int hq_nutrition_entries_out(struct hq_store *s, int64_t from_day,
-    int64_t to_day, struct hq_out *o, struct hq_err *e);
+/* The entries of days [from_day, to_day], each marked by whether the
+ * days counted it (counted: yes, no, part): its nutrients merged as the
+ * days merge them (merge.h, the settings' source priority), so an entry
+ * two apps logged at one time counts once. */
+int hq_nutrition_entries_out(const struct hq_daily_store *ds,
+    int64_t from_day, int64_t to_day, struct hq_out *o, struct hq_err *e);
 
 #endif

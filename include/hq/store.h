@@ -31,6 +31,11 @@ int hq_store_path(const char *dbpath, char *buf, size_t n, struct hq_err *e);
 struct hq_store *hq_store_open(const char *dbpath, int flags, struct hq_err *e);
 void hq_store_close(struct hq_store *s);
 sqlite3 *hq_store_db(struct hq_store *s);
+/* The SQL function name (of nargs arguments, at most 4) registered on
+ * db, unless it is already (sqlfunc.c: registering again can fail). 0, or
+ * -1 (sqlite3_errmsg says why). */
+int hq_store_function(sqlite3 *db, const char *name, int nargs,
+    void (*fn)(sqlite3_context *, int, sqlite3_value **));
 /* hq-query search's indexes brought up to the rows (search_index.c): the
  * fill above, then hq's metrics and the store's sources; by every import,
  * the migration to 13 and a restore. 0, or -1. */
@@ -49,6 +54,8 @@ int hq_store_latest_version(void);
 const char *hq_store_migration(int version);
 /* The SQL that brings hq-query search's indexes (search_text, route_box)
  * up to the store's workouts, labs, records and routes (migration 13's). */
+/* The SQL creating search_text_key (migration 16), if it is not there. */
+const char *hq_store_search_key(void);
 const char *hq_store_search_fill(void);
 
 /* BEGIN IMMEDIATE: the write lock is taken now, so two writers queue up

@@ -7,8 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hq/buf.h"
+#include "hq/catalog.h"
+#include "hq/merge.h"
 #include "hq/nutrition.h"
 #include "hq/rowdesc.h"
+#include "hq/select.h"
 #include "hq/time.h"
 
 static const struct {
@@ -41,6 +45,7 @@ hq_nutrition_key(int i)
 struct nutr_row {
 	int64_t day, time;
 	const char *food, *meal, *source;
+	const char *counted;           /* an entry's: yes, no, part */
 	double v[HQ_NUTR_N];
 	double pct[3];                 /* protein, carbs, fat */
 };
@@ -90,12 +95,13 @@ time_text(const void *row, char *buf, size_t n)
 static const struct hq_col entry_cols[] = {
 	{ NR("time", HQ_COL_TIME, time), .in = HQ_COL_DATA },
 	{ HQ_COL_FN("time", time_text), .in = HQ_COL_TABLE },
-	{ NR("food", HQ_COL_STR, food), .fit = { .min_width = 20 } },
+	{ NR("food", HQ_COL_STR, food), .fit = { .min_width = 14 } },
 	{ NR("meal", HQ_COL_STR0, meal), .fit = { .drop = 1 } },
 	{ NR("energy_kcal", HQ_COL_NUM, v[HQ_NUTR_ENERGY]), .in = HQ_COL_DATA },
 	{ NR("kcal", HQ_COL_SHORT, v[HQ_NUTR_ENERGY]), .in = HQ_COL_TABLE },
 	NUTRIENTS,
-	{ NR("source", HQ_COL_STR, source) },
+	{ NR("source", HQ_COL_STR, source), .fit = { .min_width = 8 } },
+	{ NR("counted", HQ_COL_STR, counted) },
 	{ .key = NULL },
 };
 
@@ -208,9 +214,14 @@ static const char entries_sql[] =
     " WHERE m.identifier = '" HK_FOOD "' AND c.start >= ?1 AND c.start < ?2"
     " ORDER BY c.start, c.id";
 static const char members_sql[] =
-    "SELECT m.identifier, s.value FROM correlation_member cm"
+    "SELECT m.identifier, s.value, s.id FROM correlation_member cm"
     " JOIN sample s ON s.id = cm.sample_id JOIN metric m ON m.id = s.metric_id"
     " WHERE cm.correlation_id = ?1";
+/* A nutrient's samples the days merge: those that can reach [?2, ?3). */
+static const char merge_sql[] =
+    "SELECT s.id, s.start, s.end, s.value, s.source_id, s.device_id"
+    " FROM sample s JOIN metric m ON m.id = s.metric_id WHERE m.identifier"
+    " = ?1 AND s.start >= ?2 AND s.start < ?3 AND s.end >= ?4";
 
 static const char *
 col_text(sqlite3_stmt *st, int i)
@@ -218,11 +229,100 @@ col_text(sqlite3_stmt *st, int i)
 	return (const char *)sqlite3_column_text(st, i);
 }
 
-/* An entry's nutrients from its members (two of one kind: their sum). */
+/* The ids of the samples that count, sorted. */
+struct counted {
+	int64_t *id;
+	size_t n, cap;
+};
+
 static int
-entry_members(sqlite3_stmt *mem, int64_t id, struct nutr_row *r)
+cmp_id(const void *a, const void *b)
 {
-	int rc;
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The samples of the nutrients in [lo, hi) that count in the days: each
+ * nutrient's samples merged as hq_daily_load merges them (merge.h: ranks
+ * by the settings' source priority; an instant at a higher-ranked
+ * instant's time is covered), so the entries are marked by the rule the
+ * days follow, not a second one.
+ */
+static int
+counted_load(const struct hq_daily_store *ds, int64_t lo, int64_t hi,
+    struct counted *c, struct hq_err *e)
+{
+	const struct hq_priority *prio = ds->settings ?
+	    &ds->settings->priority : NULL;
+	struct hq_merge_sample *ms = NULL;
+	int64_t *ids = NULL;
+	size_t n = 0, cap = 0;
+	sqlite3_stmt *st = NULL;
+	int rc = -1, step;
+
+	if (hq_store_prepare(ds->s, merge_sql, &st, e))
+		return -1;
+	for (int i = 0; i < HQ_NUTR_N; i++) {
+		char ident[96];
+		struct hq_piece *pc = NULL;
+		size_t npc = 0;
+
+		snprintf(ident, sizeof ident, "HKQuantityTypeIdentifier%s",
+		    nutrients[i].hk);
+		sqlite3_reset(st);
+		sqlite3_bind_text(st, 1, ident, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_int64(st, 2, lo - HQ_CUMULATIVE_MAX_SPAN);
+		sqlite3_bind_int64(st, 3, hi);
+		sqlite3_bind_int64(st, 4, lo);
+		n = 0;
+		while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+			int64_t src = sqlite3_column_int64(st, 4);
+			int64_t dev = sqlite3_column_int64(st, 5);
+			ssize_t order = hq_store_source_order(ds->s, src);
+			if (n == cap) {
+				cap = cap ? 2 * cap : 256;
+				ms = hq_xrealloc(ms, cap * sizeof *ms);
+				ids = hq_xrealloc(ids, cap * sizeof *ids);
+			}
+			ids[n] = sqlite3_column_int64(st, 0);
+			ms[n++] = (struct hq_merge_sample){ sqlite3_column_int64(st, 1),
+			    sqlite3_column_int64(st, 2), sqlite3_column_double(st, 3),
+			    hq_merge_rank(prio, hq_store_source_name(ds->s, src),
+			    dev ? hq_store_device_name(ds->s, dev) : NULL,
+			    order < 0 ? 0 : (size_t)order) };
+		}
+		if (step != SQLITE_DONE) {
+			hq_err_set(e, "reading the food log: %s",
+			    sqlite3_errmsg(hq_store_db(ds->s)));
+			goto done;
+		}
+		hq_merge_cumulative(ms, n, &pc, &npc);
+		for (size_t k = 0; k < npc; k++) {
+			if (c->n == c->cap)
+				c->id = hq_xrealloc(c->id, (c->cap = c->cap ? 2 *
+				    c->cap : 256) * sizeof *c->id);
+			c->id[c->n++] = ids[pc[k].sample];
+		}
+		free(pc);
+	}
+	qsort(c->id, c->n, sizeof *c->id, cmp_id);
+	rc = 0;
+done:
+	sqlite3_finalize(st);
+	free(ms);
+	free(ids);
+	return rc;
+}
+
+/* An entry's nutrients from its members (two of one kind: their sum),
+ * and whether the days counted them: all, none or some. */
+static int
+entry_members(sqlite3_stmt *mem, int64_t id, const struct counted *c,
+    struct nutr_row *r)
+{
+	int rc, in = 0, out = 0;
 
 	for (int i = 0; i < HQ_NUTR_N; i++)
 		r->v[i] = NAN;
@@ -230,27 +330,40 @@ entry_members(sqlite3_stmt *mem, int64_t id, struct nutr_row *r)
 	sqlite3_bind_int64(mem, 1, id);
 	while ((rc = sqlite3_step(mem)) == SQLITE_ROW) {
 		const char *ident = col_text(mem, 0);
+		int64_t sid = sqlite3_column_int64(mem, 2);
 		if (!ident || strncmp(ident, HK_Q, strlen(HK_Q)) != 0)
 			continue;
 		for (int i = 0; i < HQ_NUTR_N; i++)
-			if (strcmp(ident + strlen(HK_Q), nutrients[i].hk) == 0)
+			if (strcmp(ident + strlen(HK_Q), nutrients[i].hk) == 0) {
 				r->v[i] = (isnan(r->v[i]) ? 0 : r->v[i]) +
 				    sqlite3_column_double(mem, 1);
+				if (bsearch(&sid, c->id, c->n, sizeof *c->id, cmp_id))
+					in++;
+				else
+					out++;
+			}
 	}
+	r->counted = out == 0 ? "yes" : in == 0 ? "no" : "part";
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
 int
-hq_nutrition_entries_out(struct hq_store *s, int64_t from_day,
+hq_nutrition_entries_out(const struct hq_daily_store *ds, int64_t from_day,
     int64_t to_day, struct hq_out *o, struct hq_err *e)
 {
+	struct hq_store *s = ds->s;
 	sqlite3_stmt *st = NULL, *mem = NULL;
+	struct counted c = {0};
 	long rows = 0;
 	int rc;
 
+	if (counted_load(ds, hq_time_day_start(from_day),
+	    hq_time_day_start(to_day + 1), &c, e))
+		return -1;
 	if (hq_store_prepare(s, entries_sql, &st, e) ||
 	    hq_store_prepare(s, members_sql, &mem, e)) {
 		sqlite3_finalize(st);
+		free(c.id);
 		return -1;
 	}
 	sqlite3_bind_int64(st, 1, hq_time_day_start(from_day));
@@ -263,7 +376,7 @@ hq_nutrition_entries_out(struct hq_store *s, int64_t from_day,
 			.source = col_text(st, 2), .food = col_text(st, 3),
 			.meal = col_text(st, 4),
 		};
-		if (entry_members(mem, sqlite3_column_int64(st, 0), &r)) {
+		if (entry_members(mem, sqlite3_column_int64(st, 0), &c, &r)) {
 			rc = SQLITE_ERROR;
 			break;
 		}
@@ -275,6 +388,7 @@ hq_nutrition_entries_out(struct hq_store *s, int64_t from_day,
 		    sqlite3_errmsg(hq_store_db(s)));
 	sqlite3_finalize(st);
 	sqlite3_finalize(mem);
+	free(c.id);
 	if (rc != SQLITE_DONE)
 		return -1;
 	if (rows == 0) {

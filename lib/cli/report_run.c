@@ -392,10 +392,10 @@ hq_report_run_nutrition(struct hq_report_ask *c, int argc, char **argv,
 		hq_warn("%s", e->msg);
 		return 2;
 	}
-	if (c->entries)
-		return hq_nutrition_entries_out(c->st.store, from, to, c->out, e);
 	if (hq_start_settings(&c->st))
 		return 2;
+	if (c->entries)
+		return hq_nutrition_entries_out(&c->st.daily, from, to, c->out, e);
 	return hq_nutrition_days_out(&c->st.daily, from, to, c->out, e);
 }
 

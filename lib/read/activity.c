@@ -17,7 +17,7 @@
 
 struct session {
 	struct hq_act_session s;
-	char type[64], sub[64];
+	char type[64], sub[64], name[256];
 	int64_t workout;          /* new to the store: its id, else 0 */
 	int64_t route;            /* its route once a point is written */
 	int seq;                  /* the route's next point */
@@ -313,6 +313,7 @@ hq_act_session(struct hq_act *a, const struct hq_act_session *s,
 	snprintf(x->type, sizeof x->type, "%s", s->type ? s->type
 	    : hq_act_sport_type(s->sport));
 	snprintf(x->sub, sizeof x->sub, "%s", s->sub_sport ? s->sub_sport : "");
+	snprintf(x->name, sizeof x->name, "%s", s->name ? s->name : "");
 	return 0;
 }
 
@@ -325,6 +326,7 @@ session_strings(struct hq_act *a)
 		struct session *x = &a->ses[i];
 		x->s.type = x->type;
 		x->s.sub_sport = *x->sub ? x->sub : NULL;
+		x->s.name = *x->name ? x->name : NULL;
 	}
 }
 
@@ -389,6 +391,9 @@ session_meta(struct hq_act *a, int64_t id, const struct session *x, size_t i,
 	if (!rc && s->sub_sport)
 		rc = hq_ingest_workout_meta(a->ig, id, NULL, "HQSubSport",
 		    s->sub_sport, e);
+	/* its name, a word of search (hq-query search) */
+	if (!rc && s->name)
+		rc = hq_ingest_workout_meta(a->ig, id, NULL, "HQName", s->name, e);
 	if (!rc && s->virtual_route)
 		rc = hq_ingest_workout_meta(a->ig, id, NULL, "HQVirtualRoute", "1",
 		    e);

@@ -439,7 +439,8 @@ end_session(struct tr *t, struct hq_err *e)
 		end = hq_act_end(start, t->timer);
 	t->sessions++;
 	return hq_act_session(t->act, &(struct hq_act_session){
-	    .sport = t->sport, .indoor = -1, .start = start, .end = end,
+	    .sport = t->sport, .name = t->name[0] ? t->name : NULL,
+	    .indoor = -1, .start = start, .end = end,
 	    .duration = !isnan(t->timer) ? t->timer : (double)(end - start),
 	    .distance = t->distance, .energy = t->energy, .ascent = NAN,
 	    .avg_hr = NAN, .max_hr = t->max_hr, .avg_power = NAN,

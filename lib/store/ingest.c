@@ -110,6 +110,20 @@ static const struct hq_store_sql stmts[NSTMT] = {
 	[ST_ROUTE_POINTS] = { "INSERT OR IGNORE INTO route_point(route_id, seq, "
 	    "time, lat, lon, ele, h_acc, v_acc, course, speed) "
 	    "VALUES " RP16 "," RP16, "adding route points" },
+	/* search's boxes of the points written (ingest_other.c) */
+	[ST_ROUTE_BOX] = { "INSERT INTO route_box(id, lat_lo, lat_hi, lon_lo, "
+	    "lon_hi, route_id, seq_lo, seq_hi) VALUES (?1 * 1048576 + ?2, ?3, "
+	    "?4, ?5, ?6, ?1, ?7, ?8)", "adding a route's box" },
+	[ST_ROUTE_BOX_MERGE] = { "INSERT OR REPLACE INTO route_box(id, lat_lo, "
+	    "lat_hi, lon_lo, lon_hi, route_id, seq_lo, seq_hi) SELECT ?1 * "
+	    "1048576 + ?2, min(?3, coalesce(b.lat_lo, ?3)), max(?4, "
+	    "coalesce(b.lat_hi, ?4)), min(?5, coalesce(b.lon_lo, ?5)), max(?6, "
+	    "coalesce(b.lon_hi, ?6)), ?1, min(?7, coalesce(b.seq_lo, ?7)), "
+	    "max(?8, coalesce(b.seq_hi, ?8)) FROM (SELECT 1) LEFT JOIN route_box "
+	    "AS b ON b.id = ?1 * 1048576 + ?2", "adding a route's box" },
+	[ST_ROUTE_MARK] = { "UPDATE search_mark SET last = (SELECT "
+	    "coalesce(max(id), 0) FROM route) WHERE kind = 'route'",
+	    "marking the routes boxed" },
 };
 
 int
@@ -687,6 +701,7 @@ void
 hq_ingest_part_undo(struct hq_ingest *ig)
 {
 	ig->nlater = ig->nlater_points = 0;   /* the part's, never written */
+	ig->box.n = 0;
 	hq_store_savepoint_undo(ig->s);
 	ig->c = ig->part;
 	/* Ids cached here may be gone with the part. */

@@ -419,7 +419,7 @@ hq_ingest_flush(struct hq_ingest *ig, struct hq_err *e)
 {
 	int n;
 
-	if (hq_ig_flush_points(ig, e))
+	if (hq_ig_flush_points(ig, e) || hq_ig_flush_box(ig, e))
 		return -1;
 	if (!ig->nlater)
 		return 0;

@@ -797,9 +797,8 @@ static int
 prepare_upserts(struct hq_store *s, sqlite3_stmt **up, sqlite3_stmt **upv,
     struct hq_err *e)
 {
-	if (sqlite3_create_function_v2(hq_store_db(s), "hq_rollup_vals_merge", 2,
-	    SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, sql_vals_merge, NULL, NULL,
-	    NULL) != SQLITE_OK) {
+	if (hq_store_function(hq_store_db(s), "hq_rollup_vals_merge", 2,
+	    sql_vals_merge)) {
 		hq_err_set(e, "%s: %s", hq_store_filename(s),
 		    sqlite3_errmsg(hq_store_db(s)));
 		return -1;

@@ -149,8 +149,8 @@ migrate(struct hq_store *s, struct hq_err *e)
 		snprintf(pragma, sizeof pragma, "PRAGMA user_version = %d", v + 1);
 		if (hq_store_exec(s, pragma, e))
 			goto fail;
-		/* 13 built search's index of the rows; the metrics and
-		 * sources go in from C (search_index.c) */
+		/* 13 made search's tables; its index of the rows is
+		 * built here (search_index.c, schema.c's SEARCH_FILL) */
 		if (v + 1 == 13 && hq_store_search_refresh(s->db, e))
 			goto fail;
 	}
