@@ -37,6 +37,7 @@ timed() {
 	shift
 	/usr/bin/time -f '%e %U %S %M' -o "$DIR/$n" "$@" >/dev/null
 }
+load0=$(cut -d' ' -f1 /proc/loadavg)
 # shellcheck disable=SC2086
 timed push hq-archive -q $A push
 timed base1 sh -c "$(command -v zstd) -q -3 -f '$HQ_DB' -o '$DIR/store.zst' && curl -sf --aws-sigv4 aws:amz:us-east-1:s3 --user BENCHKEY:benchsecret -H 'x-amz-content-sha256: UNSIGNED-PAYLOAD' -T '$DIR/store.zst' http://127.0.0.1:$P/b/baseline"
@@ -49,12 +50,13 @@ timed same2 hq-archive -q $A push
 timed restore hq-archive -q $A --db "$DIR/restored.db" restore
 # shellcheck disable=SC2086
 bytes=$(hq-archive $A list --format jsonl | awk -F'"bytes":' '{ split($2, a, "}"); s += a[1] } END { print s }')
+load1=$(cut -d' ' -f1 /proc/loadavg)
 store=$(stat -c %s "$HQ_DB")
 zst=$(stat -c %s "$DIR/store.zst")
 same=$(sqlite3 "$DIR/restored.db" "SELECT count(*) FROM sample")
 orig=$(sqlite3 "$HQ_DB" "SELECT count(*) FROM sample")
 awk -v y="$YEARS" -v store="$store" -v bytes="$bytes" -v zst="$zst" \
-    -v same="$same" -v orig="$orig" \
+    -v same="$same" -v orig="$orig" -v load="$load0 -> $load1" \
     -v push="$(cat "$DIR/push")" -v b1="$(cat "$DIR/base1")" -v b2="$(cat "$DIR/base2")" \
     -v s1="$(cat "$DIR/same1")" -v s2="$(cat "$DIR/same2")" -v r="$(cat "$DIR/restore")" '
 function f(s, i) { split(s, a, " "); return a[i] }
@@ -64,7 +66,7 @@ BEGIN {
 	bc = f(b1, 2) + f(b1, 3); if (f(b2, 2) + f(b2, 3) < bc) bc = f(b2, 2) + f(b2, 3)
 	sw = f(s1, 1) < f(s2, 1) ? f(s1, 1) : f(s2, 1)
 	rw = f(r, 1); rc = f(r, 2) + f(r, 3); rm = f(r, 4)
-	printf "archive, %d years, store %.1f MB (%d samples):\n", y, store / 1e6, orig
+	printf "archive, %d years, store %.1f MB (%d samples), load %s:\n", y, store / 1e6, orig, load
 	printf "  push %.2f s (CPU %.2f s, %.1f MB)  zstd -3 + curl %.2f s (CPU %.2f s)\n", pw, pc, pm / 1024, bw, bc
 	printf "  ratio %.2f wall, %.2f CPU   goal <= 1.5: %s\n", pw / bw, pc / bc, pw / bw <= 1.5 ? "met" : "MISSED"
 	printf "  push, nothing changed: %.3f s   goal < 1 s: %s\n", sw, sw < 1 ? "met" : "MISSED"

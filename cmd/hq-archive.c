@@ -408,9 +408,11 @@ do_verify(struct settings *s, struct hq_archive *a, const char *scratch,
 		unlink(seg);
 		if (stat(store, &st) != 0)
 			status = "ok, no local store";
-		else if (hq_segment_build(store, x->month, local, &rows, &le) ||
+		else if (hq_segment_build(store, x->month, NULL, local, &rows, &le) ||
 		    hq_seal_hash_file(local, lsha, &le))
 			status = "ok, local store unreadable";
+		else if (!strcmp(lsha, x->local))
+			status = "ok, pruned from the local store";
 		else if (strcmp(lsha, x->plain))
 			status = rows == 0 ? "ok, not in the local store"
 			    : "ok, the local store differs (push)";
@@ -477,8 +479,11 @@ do_prune(struct settings *s, struct hq_archive *a, const char *scratch, int cut,
 	if (hq_archive_prune(a, hq_store_filename(st), hq_store_db(st), scratch, cut,
 	    yes, &p, e))
 		goto done;
-	/* the space back: VACUUM is one transaction, whole or not at all */
-	if (yes && p.n && hq_store_exec(st, "VACUUM; PRAGMA wal_checkpoint(TRUNCATE)", e))
+	/* the space back: VACUUM is one transaction, whole or not at all;
+	 * its copy of the store in a temporary file, not in memory (the
+	 * store's temp_store: 163 MB of a 10-year store's prune) */
+	if (yes && p.n && hq_store_exec(st, "PRAGMA temp_store = FILE; VACUUM; "
+	    "PRAGMA wal_checkpoint(TRUNCATE)", e))
 		goto done_p;
 	if (stat(hq_store_filename(st), &sb) == 0)
 		size1 = sb.st_size;

@@ -7,7 +7,9 @@
  *   manifest     sealed (seal.h): a generation number, the store's schema
  *                version and fingerprint, and one line a segment: month,
  *                object, rows, size, BLAKE2b-256 of the sealed object and of
- *                the segment; written last, so the remote is always whole
+ *                the segment (and for a month pruned from the store, of
+ *                what the store still holds of it); written last, so
+ *                the remote is always whole
  *   32 hex       each a sealed segment (segment.h); random names, so the
  *                remote learns sizes and times, no dates
  *
@@ -45,6 +47,9 @@ struct hq_archive_entry {
 	char object[33];
 	int64_t rows, size;
 	char sealed[65], plain[65];   /* BLAKE2b-256, hex */
+	/* a pruned month: its segment as the store alone builds it, hashed
+	 * (a change there is merged into the archived segment); else "" */
+	char local[65];
 };
 
 struct hq_archive_manifest {

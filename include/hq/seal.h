@@ -1,6 +1,6 @@
 /*
  * seal — how hq-archive keeps what it sends unreadable to anyone without
- * the key: a file compressed with zstd (level 3, one frame) and sealed
+ * the key: a file compressed with zstd (level 1, one frame) and sealed
  * with libsodium's XChaCha20-Poly1305 secretstream, in chunks of 64 KiB.
  *
  *     "HQA1" | secretstream header (24 bytes) | chunk...
@@ -67,9 +67,9 @@ int hq_seal_key_save(const char *path, const unsigned char key[HQ_SEAL_KEY],
  * was written (for the manifest). 0 or -1. */
 int hq_seal_stream(const unsigned char key[HQ_SEAL_KEY], const char *ad,
     FILE *in, FILE *out, unsigned char hash[32], struct hq_err *e);
+/* The same into a new file out (0600), never half written. */
 int hq_seal_file(const unsigned char key[HQ_SEAL_KEY], const char *ad,
-    const char *in, const char *out, unsigned char hash[32],
-    struct hq_err *e);
+    FILE *in, const char *out, unsigned char hash[32], struct hq_err *e);
 /* Open and decompress in to out, at most max bytes of output (0: no
  * bound): HQ_SEAL_OK, one of the failures above (e says which), or -1. */
 int hq_seal_open_stream(const unsigned char key[HQ_SEAL_KEY], const char *ad,
@@ -81,6 +81,7 @@ int hq_seal_open_file(const unsigned char key[HQ_SEAL_KEY], const char *ad,
 /* BLAKE2b-256 of a file, as 64 hex digits and a NUL (libsodium's SHA-256
  * took a quarter of a push's CPU; BLAKE2b is several times faster). */
 int hq_seal_hash_file(const char *path, char hex[65], struct hq_err *e);
+void hq_seal_hash_mem(const void *p, size_t n, char hex[65]);
 void hq_seal_hex(const unsigned char *bin, size_t n, char *hex);
 
 #endif

@@ -31,6 +31,8 @@
 void hq_segment_month_name(int month, char *buf, size_t n);
 /* Months (ascending) appended to out as runs: "2019-01..2019-12, 2021-03". */
 void hq_segment_month_list(struct hq_buf *out, const int *m, int n);
+/* Two months (int *) compared, for qsort() and bsearch(). */
+int hq_segment_month_cmp(const void *a, const void *b);
 /* "2020-03" -> its number, or -1. */
 int hq_segment_month_parse(const char *s);
 
@@ -44,9 +46,20 @@ int hq_segment_months(sqlite3 *db, int **months, struct hq_err *e);
 int hq_segment_marks(sqlite3 *db, struct hq_buf *out, struct hq_err *e);
 
 /* Write month's segment (or the dims) of the store file at store into a
- * new file out (0600): 0, with its rows in *rows, or -1. */
-int hq_segment_build(const char *store, int month, const char *out,
-    int64_t *rows, struct hq_err *e);
+ * new file out (0600): 0, with its rows in *rows, or -1. arc: the
+ * month's segment as archived, whose raw rows the store no longer has
+ * (pruned) are put back beside the store's (a sample the store holds
+ * again under another id once), or NULL. */
+int hq_segment_build(const char *store, int month, const char *arc,
+    const char *out, int64_t *rows, struct hq_err *e);
+/* The same, into a database in memory of at most limit bytes: 0 with
+ * *db its connection (sqlite3_close() it), 1 when the month is larger
+ * (build it into a file), or -1. */
+int hq_segment_build_mem(const char *store, int month, const char *arc,
+    int64_t limit, sqlite3 **db, int64_t *rows, struct hq_err *e);
+/* The bytes of a segment built in memory, valid until db changes or
+ * closes; NULL if it has none. */
+const unsigned char *hq_segment_bytes(sqlite3 *db, int64_t *size);
 
 /* Whether table is one of hq-query search's indexes or their shadow
  * tables: derived from the rows, in no segment, built again at a restore. */

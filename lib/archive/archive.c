@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "archive_int.h"
 #include "hq/archive.h"
 #include "hq/buf.h"
 #include "hq/segment.h"
@@ -23,8 +24,8 @@
 #define MANIFEST_MAX (16 << 20)
 #define PARAMS_MAX 4096
 
-static char *
-path_in(const char *dir, const char *name)
+char *
+hq_archive_path(const char *dir, const char *name)
 {
 	struct hq_buf b = {0};
 
@@ -32,8 +33,8 @@ path_in(const char *dir, const char *name)
 	return hq_buf_steal(&b);
 }
 
-static void
-segment_ad(const struct hq_archive_entry *x, char *ad, size_t n)
+void
+hq_archive_ad(const struct hq_archive_entry *x, char *ad, size_t n)
 {
 	char month[16];
 
@@ -116,7 +117,7 @@ int
 hq_archive_params_put(struct hq_remote *r, const struct hq_archive_params *p,
     const char *scratch, struct hq_err *e)
 {
-	char *path = path_in(scratch, PARAMS), hex[80];
+	char *path = hq_archive_path(scratch, PARAMS), hex[80];
 	FILE *f = fopen(path, "w");
 	int rc = -1;
 
@@ -180,8 +181,8 @@ state_get(const char *state, const char *remote)
 	return gen;
 }
 
-static int
-state_put(const char *state, const char *remote, int64_t gen, struct hq_err *e)
+int
+hq_archive_state_put(const char *state, const char *remote, int64_t gen, struct hq_err *e)
 {
 	struct hq_buf tmp = {0}, keep = {0};
 	FILE *f;
@@ -226,15 +227,21 @@ hq_archive_manifest_free(struct hq_archive_manifest *m)
 	memset(m, 0, sizeof *m);
 }
 
-static int
-parse_entry(const char *line, struct hq_archive_entry *x)
+int
+hq_archive_entry_parse(const char *line, struct hq_archive_entry *x)
 {
 	char month[16];
 	long long rows, size;
+	int n;
 
-	if (sscanf(line, "segment %15s %32s %lld %lld %64s %64s", month, x->object,
-	    &rows, &size, x->sealed, x->plain) != 6 || strlen(x->object) != 32 ||
-	    strlen(x->sealed) != 64 || strlen(x->plain) != 64 || rows < 0 || size < 0)
+	/* the 7th field, a pruned month's local hash, is newer than the
+	 * format: an older hq reads the line and leaves it */
+	memset(x, 0, sizeof *x);
+	n = sscanf(line, "segment %15s %32s %lld %lld %64s %64s %64s", month,
+	    x->object, &rows, &size, x->sealed, x->plain, x->local);
+	if (n < 6 || strlen(x->object) != 32 || strlen(x->sealed) != 64 ||
+	    strlen(x->plain) != 64 || rows < 0 || size < 0 ||
+	    (n == 7 && strlen(x->local) != 64))
 		return -1;
 	x->month = strcmp(month, "dims") ? hq_segment_month_parse(month) : HQ_SEGMENT_DIMS;
 	if (x->month == -1 && strcmp(month, "dims"))
@@ -244,18 +251,19 @@ parse_entry(const char *line, struct hq_archive_entry *x)
 	return 0;
 }
 
-static void
-print_entry(struct hq_buf *b, const struct hq_archive_entry *x)
+void
+hq_archive_entry_print(struct hq_buf *b, const struct hq_archive_entry *x)
 {
 	char month[16];
 
 	hq_segment_month_name(x->month, month, sizeof month);
-	hq_buf_printf(b, "segment %s %s %lld %lld %s %s\n", month, x->object,
-	    (long long)x->rows, (long long)x->size, x->sealed, x->plain);
+	hq_buf_printf(b, "segment %s %s %lld %lld %s %s%s%s\n", month, x->object,
+	    (long long)x->rows, (long long)x->size, x->sealed, x->plain,
+	    *x->local ? " " : "", x->local);
 }
 
-static void
-add_entry(struct hq_archive_manifest *m, const struct hq_archive_entry *x)
+void
+hq_archive_entry_add(struct hq_archive_manifest *m, const struct hq_archive_entry *x)
 {
 	m->e = hq_xrealloc(m->e, (m->n + 1) * sizeof *m->e);
 	m->e[m->n++] = *x;
@@ -282,8 +290,8 @@ parse_manifest(char *text, struct hq_archive_manifest *m)
 			m->schema = (int)v;
 		else if (!strncmp(line, "marks ", 6))
 			m->marks = hq_xstrdup(line + 6), (void)0;
-		else if (parse_entry(line, &x) == 0)
-			add_entry(m, &x);
+		else if (hq_archive_entry_parse(line, &x) == 0)
+			hq_archive_entry_add(m, &x);
 		else
 			return -1;
 	}
@@ -294,7 +302,7 @@ int
 hq_archive_manifest_get(struct hq_archive *a, const char *scratch,
     struct hq_archive_manifest *m, struct hq_err *e)
 {
-	char *path = path_in(scratch, "manifest.sealed");
+	char *path = hq_archive_path(scratch, "manifest.sealed");
 	char *text = NULL;
 	size_t len = 0;
 	FILE *in = NULL, *out = NULL;
@@ -347,12 +355,12 @@ done:
 	return rc;
 }
 
-static int
-manifest_put(struct hq_archive *a, const struct hq_archive_manifest *m,
+int
+hq_archive_manifest_put(struct hq_archive *a, const struct hq_archive_manifest *m,
     const char *scratch, struct hq_err *e)
 {
 	struct hq_buf b = {0};
-	char *path = path_in(scratch, "manifest.new");
+	char *path = hq_archive_path(scratch, "manifest.new");
 	unsigned char hash[32];
 	FILE *in, *out;
 	size_t i;
@@ -362,7 +370,7 @@ manifest_put(struct hq_archive *a, const struct hq_archive_manifest *m,
 	    "schema %d\nmarks %s\n", (long long)m->generation, (long long)m->created,
 	    m->schema, m->marks ? m->marks : "");
 	for (i = 0; i < m->n; i++)
-		print_entry(&b, &m->e[i]);
+		hq_archive_entry_print(&b, &m->e[i]);
 	in = fmemopen(b.data, b.len, "rb");
 	out = fopen(path, "wb");
 	if (!in || !out) {
@@ -386,325 +394,18 @@ manifest_put(struct hq_archive *a, const struct hq_archive_manifest *m,
 	return rc;
 }
 
-/* ---- the remote's objects, for the journal and the clean-up ---- */
-
-struct names {
-	char (*name)[64];
-	int64_t *size;
-	size_t n;
-};
-
-static int
-add_name(const char *name, int64_t size, void *u)
-{
-	struct names *ns = u;
-
-	if (strlen(name) >= 64)
-		return 0;
-	ns->name = hq_xrealloc(ns->name, (ns->n + 1) * sizeof *ns->name);
-	ns->size = hq_xrealloc(ns->size, (ns->n + 1) * sizeof *ns->size);
-	snprintf(ns->name[ns->n], 64, "%s", name);
-	ns->size[ns->n++] = size;
-	return 0;
-}
-
-static int64_t
-name_size(const struct names *ns, const char *name)
-{
-	for (size_t i = 0; i < ns->n; i++)
-		if (!strcmp(ns->name[i], name))
-			return ns->size[i];
-	return -1;
-}
-
-static int
-is_segment_name(const char *s)
-{
-	size_t i;
-
-	for (i = 0; s[i]; i++)
-		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
-			return 0;
-	return i == 32;
-}
-
-/* ---- push ---- */
-
-static int
-find_object(const struct hq_archive_manifest *m, const char *object)
-{
-	for (size_t i = 0; i < m->n; i++)
-		if (!strcmp(m->e[i].object, object))
-			return 1;
-	return 0;
-}
-
-static int
-schema_of(sqlite3 *db)
-{
-	sqlite3_stmt *st;
-	int v = -1;
-
-	if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK &&
-	    sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
-	return v;
-}
-
-static int
-cmp_month(const void *x, const void *y)
-{
-	int p = *(const int *)x, q = *(const int *)y;
-
-	return (p > q) - (p < q);
-}
-
-static const struct hq_archive_entry *
-find_month(const struct hq_archive_entry *x, size_t n, int month, const char *plain)
-{
-	for (size_t i = 0; i < n; i++)
-		if (x[i].month == month && (!plain || !strcmp(x[i].plain, plain)))
-			return &x[i];
-	return NULL;
-}
-
-/* The journal: what this push (or a killed one on the same manifest)
- * uploaded, so a rerun sends it no more. */
-static void
-journal_read(const char *path, int64_t base, struct hq_archive_manifest *j)
-{
-	FILE *f = fopen(path, "r");
-	char line[512];
-	long long b = -1;
-
-	memset(j, 0, sizeof *j);
-	if (!f)
-		return;
-	if (fgets(line, sizeof line, f) && sscanf(line, "base %lld", &b) == 1 && b == base)
-		while (fgets(line, sizeof line, f)) {
-			struct hq_archive_entry x;
-			if (parse_entry(line, &x) == 0)
-				add_entry(j, &x);
-		}
-	fclose(f);
-}
-
-static void
-journal_add(const char *path, int64_t base, const struct hq_archive_entry *x)
-{
-	struct hq_buf b = {0};
-	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
-	struct stat st;
-
-	if (fd < 0)
-		return;
-	if (fstat(fd, &st) == 0 && st.st_size == 0)
-		hq_buf_printf(&b, "base %lld\n", (long long)base);
-	print_entry(&b, x);
-	if (write(fd, b.data, b.len) == (ssize_t)b.len)
-		fsync(fd);
-	close(fd);
-	hq_buf_free(&b);
-}
-
-static void
-progress(struct hq_archive *a, const char *what, int i, int n)
+void
+hq_archive_progress(struct hq_archive *a, const char *what, int i, int n)
 {
 	if (a->progress)
 		fprintf(a->progress, "\rhq-archive: %s %d/%d ", what, i, n);
 }
 
-static void
-progress_end(struct hq_archive *a)
+void
+hq_archive_progress_end(struct hq_archive *a)
 {
 	if (a->progress)
 		fprintf(a->progress, "\r%40s\r", "");
-}
-
-/* Seal seg (month's segment, plain its hash) and upload it under a new
- * random name into *x. */
-static int
-send_segment(struct hq_archive *a, const char *scratch, const char *seg,
-    int month, int64_t rows, const char *plain, struct hq_archive_entry *x,
-    struct hq_err *e)
-{
-	unsigned char rnd[16], hash[32];
-	char ad[128], *sealed = path_in(scratch, "segment.sealed");
-	struct stat st;
-	int rc = -1;
-
-	memset(x, 0, sizeof *x);
-	x->month = month;
-	x->rows = rows;
-	snprintf(x->plain, sizeof x->plain, "%s", plain);
-	randombytes_buf(rnd, sizeof rnd);
-	hq_seal_hex(rnd, sizeof rnd, x->object);
-	segment_ad(x, ad, sizeof ad);
-	if (hq_seal_file(a->key, ad, seg, sealed, hash, e) == 0 &&
-	    stat(sealed, &st) == 0) {
-		x->size = st.st_size;
-		hq_seal_hex(hash, 32, x->sealed);
-		rc = hq_remote_put(a->remote, x->object, sealed, NULL, e);
-	}
-	unlink(sealed);
-	free(sealed);
-	return rc;
-}
-
-/* Delete the segments no manifest names any more: months replaced, a
- * killed push's uploads. One writer at a time: a push from elsewhere
- * would lose what it uploaded before its manifest. */
-static int
-collect(struct hq_archive *a, const struct hq_archive_manifest *m,
-    const struct names *objects, struct hq_archive_counts *c, struct hq_err *e)
-{
-	for (size_t k = 0; k < objects->n; k++)
-		if (is_segment_name(objects->name[k]) &&
-		    !find_object(m, objects->name[k])) {
-			if (hq_remote_del(a->remote, objects->name[k], e))
-				return -1;
-			c->deleted++;
-		}
-	return 0;
-}
-
-int
-hq_archive_push(struct hq_archive *a, const char *store, sqlite3 *db,
-    const char *scratch, int all, struct hq_archive_counts *c, struct hq_err *e)
-{
-	struct hq_archive_manifest old, next = {0}, journal;
-	struct hq_buf marks = {0};
-	struct names objects = {0};
-	char *seg = path_in(scratch, "segment.db"), *jpath = path_in(scratch, "journal");
-	int *months = NULL, *pruned = NULL, nm, npruned = 0, i, rc = -1, have;
-	int64_t base = 0;
-	size_t k;
-
-	memset(c, 0, sizeof *c);
-	/* over a replayed manifest, the store is the truth: a whole push,
-	 * numbered past what this machine saw */
-	if ((have = hq_archive_manifest_get(a, scratch, &old, e)) < 0)
-		goto done;
-	if (have == 2)
-		base = old.generation;
-	if (hq_segment_marks(db, &marks, e))
-		goto done;
-	if (hq_remote_list(a->remote, add_name, &objects, e))
-		goto done;
-	if (have == 0 && !all && old.marks && !strcmp(old.marks, marks.data)) {
-		c->unchanged = 1;
-		c->generation = old.generation;
-		c->segments = (int)old.n;
-		for (k = 0; k < old.n; k++)
-			c->bytes_total += old.e[k].size, c->rows += old.e[k].rows;
-		/* a push killed after its manifest left what it replaced */
-		if (state_put(a->state, hq_remote_name(a->remote), old.generation, e) == 0)
-			rc = collect(a, &old, &objects, c, e);
-		goto done;
-	}
-	if ((nm = hq_segment_months(db, &months, e)) < 0 ||
-	    (npruned = hq_segment_pruned(db, &pruned, e)) < 0)
-		goto done;
-	/* a pruned month is the archive's: its entry is kept as it is */
-	if (npruned) {
-		months = hq_xrealloc(months, (size_t)(nm + npruned) * sizeof *months);
-		for (i = 0; i < npruned; i++)
-			if (!bsearch(&pruned[i], months, (size_t)nm, sizeof *months, cmp_month))
-				months[nm++] = pruned[i];
-		qsort(months, (size_t)nm, sizeof *months, cmp_month);
-	}
-	if (have == 0)
-		base = old.generation;
-	journal_read(jpath, base, &journal);
-	next.generation = base + 1;
-	next.created = (int64_t)time(NULL);
-	next.schema = schema_of(db);
-	next.marks = hq_buf_steal(&marks);
-	for (i = -1; i < nm; i++) {
-		int month = i < 0 ? HQ_SEGMENT_DIMS : months[i];
-		const struct hq_archive_entry *same;
-		struct hq_archive_entry x;
-		char plain[65];
-		int64_t rows;
-
-		progress(a, "month", i + 1, nm);
-		if (npruned && month != HQ_SEGMENT_DIMS &&
-		    bsearch(&month, pruned, (size_t)npruned, sizeof *pruned, cmp_month)) {
-			if (!(same = have == 0 ? find_month(old.e, old.n, month, NULL) : NULL)) {
-				hq_err_set(e, "pruned from this store, and not in the "
-				    "archive's manifest: restore the archive elsewhere "
-				    "before pushing over it");
-				goto fail_month;
-			}
-			add_entry(&next, same);
-			c->segments++;
-			c->kept++;
-			c->rows += same->rows;
-			c->bytes_total += same->size;
-			continue;
-		}
-		if (hq_segment_build(store, month, seg, &rows, e))
-			goto fail_month;
-		if (rows == 0 && month != HQ_SEGMENT_DIMS) {
-			unlink(seg);
-			continue;
-		}
-		if (hq_seal_hash_file(seg, plain, e))
-			goto fail_month;
-		c->segments++;
-		c->rows += rows;
-		if ((same = have == 0 ? find_month(old.e, old.n, month, plain) : NULL) &&
-		    name_size(&objects, same->object) == same->size) {
-			add_entry(&next, same);
-			c->kept++;
-		} else if ((same = find_month(journal.e, journal.n, month, plain)) &&
-		    name_size(&objects, same->object) == same->size) {
-			add_entry(&next, same);
-			c->sent++;
-		} else {
-			if (send_segment(a, scratch, seg, month, rows, plain, &x, e))
-				goto fail_month;
-			journal_add(jpath, base, &x);
-			add_entry(&next, &x);
-			c->sent++;
-			c->bytes_sent += x.size;
-		}
-		c->bytes_total += next.e[next.n - 1].size;
-		unlink(seg);
-		continue;
-fail_month:
-		{
-			char name[16];
-			hq_segment_month_name(month, name, sizeof name);
-			hq_err_prefix(e, "segment %s", name);
-		}
-		goto done_journal;
-	}
-	progress_end(a);
-	/* the manifest last: until it is written the remote is the old one */
-	if (manifest_put(a, &next, scratch, e) ||
-	    state_put(a->state, hq_remote_name(a->remote), next.generation, e))
-		goto done_journal;
-	unlink(jpath);
-	c->generation = next.generation;
-	rc = collect(a, &next, &objects, c, e);
-done_journal:
-	progress_end(a);
-	hq_archive_manifest_free(&journal);
-done:
-	if (have == 0)
-		hq_archive_manifest_free(&old);
-	hq_archive_manifest_free(&next);
-	hq_buf_free(&marks);
-	free(objects.name);
-	free(objects.size);
-	free(months);
-	free(pruned);
-	unlink(seg);
-	free(seg);
-	free(jpath);
-	return rc;
 }
 
 /* ---- fetch and restore ---- */
@@ -714,7 +415,7 @@ hq_archive_fetch(struct hq_archive *a, const struct hq_archive_manifest *m,
     size_t i, const char *scratch, const char *path, struct hq_err *e)
 {
 	const struct hq_archive_entry *x = &m->e[i];
-	char *sealed = path_in(scratch, "fetch.sealed"), sha[65], ad[128], month[16];
+	char *sealed = hq_archive_path(scratch, "fetch.sealed"), sha[65], ad[128], month[16];
 	struct stat st;
 	int rc = -1, got;
 	size_t k;
@@ -755,7 +456,7 @@ hq_archive_fetch(struct hq_archive *a, const struct hq_archive_manifest *m,
 			    "not those pushed)", month);
 		goto done;
 	}
-	segment_ad(x, ad, sizeof ad);
+	hq_archive_ad(x, ad, sizeof ad);
 	if (hq_seal_open_file(a->key, ad, sealed, path, e)) {
 		hq_err_prefix(e, "segment %s", month);
 		goto done;
@@ -792,7 +493,7 @@ hq_archive_restore(struct hq_archive *a, const char *path, const char *scratch,
 {
 	struct hq_archive_manifest m;
 	struct hq_buf tmp = {0};
-	char *seg = path_in(scratch, "segment.db");
+	char *seg = hq_archive_path(scratch, "segment.db");
 	sqlite3 *db = NULL;
 	struct hq_store *s;
 	struct stat st;
@@ -848,7 +549,7 @@ hq_archive_restore(struct hq_archive *a, const char *path, const char *scratch,
 			char month[16];
 			if ((m.e[i].month == HQ_SEGMENT_DIMS) != (pass == 0))
 				continue;
-			progress(a, "segment", (int)c->segments + 1, (int)m.n);
+			hq_archive_progress(a, "segment", (int)c->segments + 1, (int)m.n);
 			if (hq_archive_fetch(a, &m, i, scratch, seg, e))
 				goto done;
 			if (hq_segment_merge(db, seg, e)) {
@@ -861,7 +562,7 @@ hq_archive_restore(struct hq_archive *a, const char *path, const char *scratch,
 			c->rows += m.e[i].rows;
 			c->bytes_total += m.e[i].size;
 		}
-	progress_end(a);
+	hq_archive_progress_end(a);
 	/* search's indexes are in no segment (segment.c): built from the
 	 * rows (an older archive's store gets them from migration 13) */
 	if (m.schema > 12 && hq_store_search_refresh(db, e))
@@ -883,7 +584,7 @@ hq_archive_restore(struct hq_archive *a, const char *path, const char *scratch,
 sql_failed:
 	hq_err_set(e, "%s: %s", tmp.data, db ? sqlite3_errmsg(db) : "cannot close");
 done:
-	progress_end(a);
+	hq_archive_progress_end(a);
 	if (db)
 		sqlite3_close(db);
 	if (rc && tmp.data)
@@ -899,113 +600,4 @@ void
 hq_archive_done(struct hq_archive *a)
 {
 	sodium_memzero(a->key, sizeof a->key);
-}
-
-/* ---- prune ---------------------------------------------------------- */
-
-int
-hq_archive_prune(struct hq_archive *a, const char *store, sqlite3 *db,
-    const char *scratch, int before, int apply, struct hq_archive_pruning *p,
-    struct hq_err *e)
-{
-	struct hq_archive_manifest m;
-	char *seg = path_in(scratch, "segment.db"), *got = path_in(scratch, "prune.db");
-	char plain[65], name[16];
-	int *months = NULL, *pruned = NULL, nm, np, i, rc = -1, have, began = 0;
-
-	memset(p, 0, sizeof *p);
-	if ((have = hq_archive_manifest_get(a, scratch, &m, e)) == 1)
-		hq_err_set(e, "nothing pushed to %s yet: push first",
-		    hq_remote_name(a->remote));
-	if (have) {
-		free(seg);
-		free(got);
-		return -1;
-	}
-	/* the store held still from the check to the delete: no import
-	 * can add to a month between */
-	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
-		hq_err_set(e, "%s: %s", store, sqlite3_errmsg(db));
-		goto done;
-	}
-	began = 1;
-	if ((nm = hq_segment_months(db, &months, e)) < 0 ||
-	    (np = hq_segment_pruned(db, &pruned, e)) < 0)
-		goto done;
-	p->month = hq_xcalloc((size_t)nm + 1, sizeof *p->month);
-	for (i = 0; i < nm && months[i] < before; i++) {
-		const struct hq_archive_entry *x;
-		int64_t rows;
-		size_t k;
-
-		if (np && bsearch(&months[i], pruned, (size_t)np, sizeof *pruned, cmp_month))
-			continue;
-		hq_segment_month_name(months[i], name, sizeof name);
-		progress(a, "checking month", i + 1, nm);
-		if (hq_segment_build(store, months[i], seg, &rows, e) ||
-		    hq_seal_hash_file(seg, plain, e)) {
-			hq_err_prefix(e, "month %s", name);
-			goto done;
-		}
-		unlink(seg);
-		if (rows == 0)
-			continue;       /* a month between others, empty */
-		if (!(x = find_month(m.e, m.n, months[i], NULL))) {
-			hq_err_set(e, "month %s is not in the archive: push first; "
-			    "nothing was pruned", name);
-			goto done;
-		}
-		if (strcmp(plain, x->plain)) {
-			hq_err_set(e, "month %s changed since the last push: push "
-			    "first; nothing was pruned", name);
-			goto done;
-		}
-		/* the remote's copy read back whole: this key opens it and it
-		 * is the month the manifest names */
-		k = (size_t)(x - m.e);
-		if (hq_archive_fetch(a, &m, k, scratch, got, e)) {
-			char why[sizeof e->msg];
-			snprintf(why, sizeof why, "%s", e->msg);
-			hq_err_set(e, "%.900s; nothing was pruned", why);
-			goto done;
-		}
-		unlink(got);
-		p->month[p->n++] = months[i];
-	}
-	progress_end(a);
-	for (i = 0; apply && i < p->n; i++) {
-		int64_t rows;
-
-		if (hq_segment_prune(db, p->month[i], &rows, e))
-			goto done;
-		p->rows += rows;
-	}
-	if (sqlite3_exec(db, apply ? "COMMIT" : "ROLLBACK", NULL, NULL, NULL) != SQLITE_OK) {
-		hq_err_set(e, "%s: %s", store, sqlite3_errmsg(db));
-		goto done;
-	}
-	began = 0;
-	p->already = np;
-	rc = 0;
-done:
-	progress_end(a);
-	if (began)
-		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-	if (rc)
-		hq_archive_pruning_free(p);
-	hq_archive_manifest_free(&m);
-	unlink(seg);
-	unlink(got);
-	free(seg);
-	free(got);
-	free(months);
-	free(pruned);
-	return rc;
-}
-
-void
-hq_archive_pruning_free(struct hq_archive_pruning *p)
-{
-	free(p->month);
-	memset(p, 0, sizeof *p);
 }

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -118,6 +119,90 @@ cache_trim(const char *dir, char **need, int nneed, long long max, struct hq_err
 	return 0;
 }
 
+/*
+ * A query killed while it fetched leaves its scratch directory
+ * (tmp.XXXXXX, in the cache): removed by the next query that fetches,
+ * once nothing in it changed for STALE seconds and no query holds its
+ * lock (each holds its own while it runs; a killed one's goes with it).
+ */
+#define STALE (10 * 60)
+
+static void
+sweep_one(const char *path, time_t now)
+{
+	struct hq_buf p = {0};
+	struct dirent *de;
+	struct stat st;
+	time_t newest;
+	DIR *d;
+	int fd;
+
+	if (lstat(path, &st) || !S_ISDIR(st.st_mode) || !(d = opendir(path)))
+		return;
+	newest = st.st_mtime;
+	while ((de = readdir(d))) {
+		hq_buf_reset(&p);
+		hq_buf_printf(&p, "%s/%s", path, de->d_name);
+		if (de->d_name[0] != '.' && lstat(p.data, &st) == 0 && st.st_mtime > newest)
+			newest = st.st_mtime;
+	}
+	hq_buf_reset(&p);
+	hq_buf_printf(&p, "%s/lock", path);
+	fd = open(p.data, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (now - newest >= STALE && (fd < 0 || flock(fd, LOCK_EX | LOCK_NB) == 0)) {
+		rewinddir(d);
+		while ((de = readdir(d))) {
+			hq_buf_reset(&p);
+			hq_buf_printf(&p, "%s/%s", path, de->d_name);
+			if (de->d_name[0] != '.')
+				unlink(p.data);
+		}
+		rmdir(path);
+	}
+	if (fd >= 0)
+		close(fd);
+	closedir(d);
+	hq_buf_free(&p);
+}
+
+static void
+cache_sweep(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	struct hq_buf p = {0};
+	time_t now = time(NULL);
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		if (strncmp(de->d_name, "tmp.", 4) || strlen(de->d_name) != 10)
+			continue;
+		hq_buf_reset(&p);
+		hq_buf_printf(&p, "%s/%s", dir, de->d_name);
+		sweep_one(p.data, now);
+	}
+	closedir(d);
+	hq_buf_free(&p);
+}
+
+/* scratch's lock, held (flock) while this query uses it: fd, or -1 */
+static int
+scratch_lock(const char *scratch)
+{
+	struct hq_buf p = {0};
+	int fd;
+
+	hq_buf_printf(&p, "%s/lock", scratch);
+	fd = open(p.data, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd >= 0 && flock(fd, LOCK_SH)) {
+		close(fd);
+		fd = -1;
+	}
+	hq_buf_free(&p);
+	return fd;
+}
+
 int
 hq_archive_hybrid(sqlite3 *db, const struct hq_config *cfg, int64_t from,
     int64_t to, int offline, struct hq_buf *left, struct hq_err *e)
@@ -127,7 +212,7 @@ hq_archive_hybrid(sqlite3 *db, const struct hq_config *cfg, int64_t from,
 	struct hq_archive a = {0};
 	struct hq_remote *remote = NULL;
 	struct hq_buf scratch = {0}, path = {0};
-	int *pruned = NULL, np, nneed = 0, rc = -1, have = -1;
+	int *pruned = NULL, np, nneed = 0, rc = -1, have = -1, lock = -1;
 	char **need = NULL;
 	mode_t old;
 
@@ -154,10 +239,11 @@ hq_archive_hybrid(sqlite3 *db, const struct hq_config *cfg, int64_t from,
 		goto why;
 	chmod(conf.cache, 0700);
 	hq_buf_printf(&scratch, "%s/tmp.XXXXXX", conf.cache);
-	if (!mkdtemp(scratch.data)) {
+	if (!mkdtemp(scratch.data) || (lock = scratch_lock(scratch.data)) < 0) {
 		hq_err_set(e, "%s: %s", conf.cache, strerror(errno));
 		goto why;
 	}
+	cache_sweep(conf.cache);
 	if ((have = hq_archive_manifest_get(&a, scratch.data, &m, e)) == 1)
 		hq_err_set(e, "nothing was pushed to %s", hq_remote_name(remote));
 	if (have)
@@ -228,6 +314,12 @@ done:
 	if (have == 0)
 		hq_archive_manifest_free(&m);
 	if (scratch.data) {
+		if (lock >= 0) {
+			hq_buf_reset(&path);
+			hq_buf_printf(&path, "%s/lock", scratch.data);
+			unlink(path.data);
+			close(lock);
+		}
 		rmdir(scratch.data);
 		hq_buf_free(&scratch);
 	}

@@ -546,6 +546,9 @@ hq_remote_get(struct hq_remote *r, const char *name, const char *path,
 		char *src = dir_path(r, name);
 		int rc = copy_file(src, path, max, e);
 		free(src);
+		if (r->trace)
+			fprintf(r->trace, "GET %s: %s\n", name, rc == 0 ? "ok" :
+			    rc == 1 ? "missing" : "failed");
 		return rc;
 	}
 	if ((fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600)) < 0 ||

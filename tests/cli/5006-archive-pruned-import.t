@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# Rows imported into a month after hq-archive prune took it out of the
+# store are not lost to the archive: the push fetches the archived month,
+# merges the store's new rows into it and sends it as the month's new
+# segment; a push with nothing new fetches nothing; a sample imported
+# again (a whole export read twice) is not doubled; a restore elsewhere
+# and the hybrid read both have every row. A query killed while it
+# fetched leaves a scratch directory in the cache: the next one that
+# fetches removes it once it is old and no query holds it.
+. "$(dirname "$0")/lib.sh"
+
+R="file://$T/remote"
+mkdir -p "$XDG_CONFIG_HOME/hq"
+printf '[archive]\nremote = %s\n' "$R" >"$XDG_CONFIG_HOME/hq/config"
+# steps every hour of 2023-01..2023-04 (2,880 samples), one source
+awk 'BEGIN { for (i = 0; i < 2880; i++) { t = 1672531200 + i * 3600
+	printf "{\"metric\":\"steps\",\"start\":%d,\"end\":%d,\"value\":%d,\"unit\":\"count\",\"source\":\"Phone\"}\n", t, t + 600, 100 + i % 50 } }' >"$T/steps.jsonl"
+hq-ingest -q "$T/steps.jsonl" >/dev/null
+count() { sqlite3 "$1" "SELECT count(*), sum(value) FROM sample" | tr '|' ' '; }
+# the raw samples of 2023-01-05 (each a row; not the rollups: an import
+# into a pruned month sums its hours from the store's rows alone)
+jan() { hq-query steps --from 2023-01-05 --to 2023-01-05 --format jsonl |
+	awk -F'"value":' '{ split($2, a, ","); s += a[1]; n++ } END { print n, s }'; }
+before=$(count "$HQ_DB")
+jan_before=$(jan)
+hq-archive -q init >/dev/null
+hq-archive -q push
+run hq-archive prune --before 2023-03 --yes
+is "$rc" 0 "prune 2023-01..2023-02"
+
+# the prune noted what the store keeps of each month: nothing to fetch
+run hq-archive -v push --all
+is "$rc" 0 "push after the prune"
+like "$out" '"sent":0,' "nothing sent"
+unlike "$err" "GET [0-9a-f]{32}" "no segment fetched"
+
+# new rows into a pruned month: merged into its segment and sent
+printf '{"metric":"steps","start":"2023-01-05T10:30:00Z","end":"2023-01-05T10:40:00Z","value":777,"unit":"count","source":"Late"}\n' >"$T/late.jsonl"
+hq-ingest -q "$T/late.jsonl" >/dev/null
+run hq-archive -v push
+is "$rc" 0 "push after an import into a pruned month"
+like "$out" '"sent":[1-9][0-9]*,' "the month is sent again"
+is "$(grep -cE 'GET [0-9a-f]{32}' <<<"$err")" 1 "one archived month fetched (2023-01)"
+run hq-archive -v push --all
+like "$out" '"sent":0,' "then nothing more to send"
+unlike "$err" "GET [0-9a-f]{32}" "and nothing fetched"
+
+run hq-archive verify --format jsonl
+is "$rc" 0 "verify"
+is "$(grep -c '"month":"2023-0[12]".*"status":"ok, pruned from the local store"' <<<"$out")" 2 \
+    "verify: the pruned months are the archive's and the store's as pushed"
+
+# the same sample imported again (under a new id: the store had lost it)
+head -3 "$T/steps.jsonl" >"$T/again.jsonl"
+hq-ingest -q "$T/again.jsonl" >/dev/null
+run hq-archive push -q
+is "$rc" 0 "push after a pruned sample is imported again"
+
+# a new machine: every row once, the late one included
+run env HOME="$T/new" XDG_CONFIG_HOME="$XDG_CONFIG_HOME" hq-archive -q --db "$T/new.db" restore
+is "$rc" 0 "restore"
+read -r n s <<<"$before"
+is "$(count "$T/new.db")" "$((n + 1)) $((s + 777))" "the restored store has every sample once, the late one too"
+
+# the hybrid read: the month's archived rows and the late one
+rm -rf "$HOME/.cache/hq/archive"
+run jan
+is "$rc" 0 "hq-query over the pruned month"
+read -r n s <<<"$jan_before"
+is "$out" "$((n + 1)) $((s + 777))" "it reads the archived rows and the late one"
+
+# scratch directories left by killed queries: old and not held, removed
+cache="$HOME/.cache/hq/archive"
+mkdir -p "$cache/tmp.Stale1" "$cache/tmp.Fresh1" "$cache/tmp.Held01"
+: >"$cache/tmp.Stale1/month.db"
+: >"$cache/tmp.Held01/lock"
+touch -d '2 hours ago' "$cache/tmp.Stale1/month.db" "$cache/tmp.Stale1" \
+    "$cache/tmp.Held01/lock" "$cache/tmp.Held01"
+rm -f "$cache"/*.db
+exec 8<"$cache/tmp.Held01/lock"
+flock -s 8
+run jan
+is "$rc" 0 "a query that fetches"
+ok "$([ ! -e "$cache/tmp.Stale1" ]; echo $?)" "an old scratch directory no query holds is removed"
+ok "$([ -d "$cache/tmp.Fresh1" ]; echo $?)" "a new one is kept (a query may be starting in it)"
+ok "$([ -d "$cache/tmp.Held01" ]; echo $?)" "an old one a query holds is kept"
+exec 8<&-
+is "$(ls "$cache" | grep -c '^tmp\.')" 2 "the query's own is gone"
+
+# a month past what a push builds in memory (12 MiB): built in a file,
+# the same bytes each time (450,000 heart rates in 2023-01)
+awk 'BEGIN { for (i = 0; i < 450000; i++) printf "{\"metric\":\"heart_rate\",\"start\":%d,\"value\":%d,\"unit\":\"count/min\",\"source\":\"Strap\"}\n", 1672531200 + i * 5, 60 + i % 70 }' >"$T/big.jsonl"
+export HQ_DB="$T/big.db"
+hq-ingest -q "$T/big.jsonl" >/dev/null
+rm "$T/big.jsonl"
+hq-archive -q --remote "file://$T/big" init >/dev/null
+run hq-archive --remote "file://$T/big" push
+is "$rc" 0 "push of a month larger than the memory bound"
+like "$out" '"rows":4550[0-9][0-9],' "its rows"
+run hq-archive --remote "file://$T/big" push --all
+like "$out" '"sent":0,' "built again: the same bytes, nothing sent"
+run hq-archive -q --remote "file://$T/big" --db "$T/big-new.db" restore
+is "$(count "$T/big-new.db")" "$(count "$T/big.db")" "restored whole"
+
+done_testing
