@@ -107,6 +107,7 @@ static const struct rule {
 	  "SELECT DISTINCT " MONTH_OF_DATE("date") " FROM plan", NULL },
 	/* this machine's own: the months hq-archive prune took out of it */
 	{ HQ_SEGMENT_PRUNED, LOCAL, NULL, NULL, NULL },
+	{ HQ_SEGMENT_PRUNED_KEY, LOCAL, NULL, NULL, NULL },
 };
 #define NRULES (sizeof rules / sizeof rules[0])
 
@@ -391,8 +392,9 @@ copy_schema(sqlite3 *db, struct hq_err *e)
 	int rc = 0;
 
 	if (sqlite3_prepare_v2(db, "SELECT name, sql FROM src.sqlite_schema WHERE "
-	    "type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> '"
-	    HQ_SEGMENT_PRUNED "' ORDER BY name", -1, &st, NULL) != SQLITE_OK) {
+	    "type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT IN ('"
+	    HQ_SEGMENT_PRUNED "', '" HQ_SEGMENT_PRUNED_KEY "') ORDER BY name",
+	    -1, &st, NULL) != SQLITE_OK) {
 		hq_err_set(e, "%s", sqlite3_errmsg(db));
 		return -1;
 	}
@@ -724,13 +726,21 @@ month_bounds(int month, int64_t *a, int64_t *b)
  * (by the sample rule) but those a correlation names (a blood pressure's
  * two readings stay: they are few, and correlation_member needs them),
  * with their metadata and beats; the route points of its workouts' routes
- * (the route rule). Gathered in temp.prune_sample first.
+ * (the route rule). Gathered in temp.prune_sample first; the store's
+ * newest sample is kept.
  */
 static const char *const prune_sql[] = {
 	"DELETE FROM temp.prune_sample",
 	"INSERT INTO temp.prune_sample SELECT t.id FROM main.sample AS t WHERE "
 	    "t.metric_id IN (SELECT id FROM main.metric) AND t.start >= :a AND "
 	    "t.start < :b AND t.id NOT IN (SELECT sample_id FROM main.correlation_member)",
+	/* the store's newest sample stays: SQLite gives a new row the
+	 * greatest id + 1, and an id a pruned sample had must never name
+	 * another (the archive's rows and the store's are told apart by id) */
+	"DELETE FROM temp.prune_sample WHERE id = (SELECT max(id) FROM main.sample)",
+	"INSERT OR IGNORE INTO main." HQ_SEGMENT_PRUNED_KEY " SELECT metric_id, "
+	    "start, source_id, end, value, text FROM main.sample WHERE id IN "
+	    "(SELECT id FROM temp.prune_sample)",
 	"DELETE FROM main.sample_meta WHERE sample_id IN (SELECT id FROM temp.prune_sample)",
 	"DELETE FROM main.hrv_beat WHERE sample_id IN (SELECT id FROM temp.prune_sample)",
 	"DELETE FROM main.sample WHERE id IN (SELECT id FROM temp.prune_sample)",
@@ -739,6 +749,49 @@ static const char *const prune_sql[] = {
 	    "AND w.start < :b)",
 	"INSERT OR REPLACE INTO main." HQ_SEGMENT_PRUNED " (month, rows) VALUES (:m, :n)",
 };
+
+/*
+ * An import after a prune: Apple Health's export holds every year, and a
+ * pruned sample the nightly import meets again must stay a duplicate (as
+ * the unique sample_key found it before the prune), not come back as new
+ * (the store grown back, its hours counted twice in the rollups). Its key
+ * is in HQ_SEGMENT_PRUNED_KEY; the trigger, for a sample before the end of
+ * the newest month pruned (b), ignores an insert the keys hold, as INSERT
+ * OR IGNORE does a duplicate. A route of a pruned workout is not filled
+ * again either: hq-ingest fills only a route without points and boxes.
+ */
+static int
+pruned_guard(sqlite3 *db, struct hq_err *e)
+{
+	sqlite3_stmt *st;
+	int64_t a, b;
+	int newest, rc;
+	char *sql;
+
+	if (sqlite3_prepare_v2(db, "SELECT max(month) FROM main." HQ_SEGMENT_PRUNED,
+	    -1, &st, NULL) != SQLITE_OK) {
+		hq_err_set(e, "%s", sqlite3_errmsg(db));
+		return -1;
+	}
+	rc = sqlite3_step(st);
+	newest = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW) {
+		hq_err_set(e, "%s", sqlite3_errmsg(db));
+		return -1;
+	}
+	month_bounds(newest, &a, &b);
+	sql = sqlite3_mprintf("DROP TRIGGER IF EXISTS main.archive_pruned_sample;"
+	    "CREATE TRIGGER main.archive_pruned_sample BEFORE INSERT ON sample "
+	    "WHEN NEW.start < %lld BEGIN SELECT RAISE(IGNORE) WHERE EXISTS "
+	    "(SELECT 1 FROM " HQ_SEGMENT_PRUNED_KEY " AS k WHERE k.metric_id "
+	    "= NEW.metric_id AND k.start = NEW.start AND k.source_id = "
+	    "NEW.source_id AND k.end = NEW.end AND k.value = NEW.value AND "
+	    "k.text = NEW.text); END;", (long long)b);
+	rc = exec(db, sql, e);
+	sqlite3_free(sql);
+	return rc;
+}
 
 int
 hq_segment_prune(sqlite3 *db, int month, int64_t *rows, struct hq_err *e)
@@ -750,6 +803,10 @@ hq_segment_prune(sqlite3 *db, int month, int64_t *rows, struct hq_err *e)
 	month_bounds(month, &a, &b);
 	if (exec(db, "CREATE TABLE IF NOT EXISTS main." HQ_SEGMENT_PRUNED " ("
 	    "month INTEGER PRIMARY KEY, rows INTEGER NOT NULL);"
+	    "CREATE TABLE IF NOT EXISTS main." HQ_SEGMENT_PRUNED_KEY " ("
+	    "metric_id INTEGER, start INTEGER, source_id INTEGER, end INTEGER, "
+	    "value REAL, text TEXT, PRIMARY KEY (metric_id, start, source_id, "
+	    "end, value, text)) WITHOUT ROWID;"
 	    "CREATE TEMP TABLE IF NOT EXISTS prune_sample (id INTEGER PRIMARY KEY)", e))
 		return -1;
 	for (i = 0; i < sizeof prune_sql / sizeof prune_sql[0]; i++) {
@@ -770,11 +827,11 @@ hq_segment_prune(sqlite3 *db, int month, int64_t *rows, struct hq_err *e)
 			sqlite3_finalize(st);
 			return -1;
 		}
-		if (i >= 2 && i <= 5)
+		if (i >= 4 && i <= 7)
 			*rows += sqlite3_changes(db);
 		sqlite3_finalize(st);
 	}
-	return 0;
+	return pruned_guard(db, e);
 }
 
 int

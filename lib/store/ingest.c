@@ -65,9 +65,12 @@ static const struct hq_store_sql stmts[NSTMT] = {
 	    "VALUES (?,?,?,?,?,?,?,?,?,?)", "adding a route point" },
 	[ST_ROUTE_FILE] = { "UPDATE route SET file = ? WHERE id = ?",
 	    "adding a route file" },
+	/* a route without points, but not one hq-archive prune emptied (its
+	 * boxes, from the first point's on, are kept) */
 	[ST_ROUTES_FOR_FILE] = { "SELECT id FROM route r WHERE file = ? AND NOT "
 	    "EXISTS (SELECT 1 FROM route_point p WHERE p.route_id = r.id) "
-	    "ORDER BY id", "finding routes" },
+	    "AND NOT EXISTS (SELECT 1 FROM route_box b WHERE b.id = r.id * "
+	    "1048576) ORDER BY id", "finding routes" },
 	[ST_ROUTE_SPAN] = { "UPDATE route SET start = coalesce(start, ?), "
 	    "end = coalesce(end, ?) WHERE id = ?", "updating a route" },
 	[ST_SUMMARY] = { "INSERT INTO activity_summary(date, active_energy, "
