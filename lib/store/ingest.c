@@ -634,10 +634,45 @@ hq_ingest_batch_abort(struct hq_ingest_batch *b)
 	free(b);
 }
 
+/*
+ * New samples in months hq-archive prune took out of the store (its table
+ * archive_pruned, month = year * 12 + month - 1): kept, and pushed into
+ * the month's segment, but the hours they fall in are totalled from the
+ * store's samples alone, without the archived ones. Said, not hidden
+ * (hq-archive(1), Pruned months). A sample imported again is not new:
+ * the prune's trigger finds it a duplicate.
+ */
+static int
+warn_pruned(struct hq_ingest *ig, struct hq_err *e)
+{
+	sqlite3_stmt *st = NULL;
+	sqlite3 *db = hq_store_db(ig->s);
+	long n = 0;
+
+	if (!ig->c.inserted || sqlite3_table_column_metadata(db, "main",
+	    "archive_pruned", "month", NULL, NULL, NULL, NULL, NULL) != SQLITE_OK)
+		return 0;
+	if (hq_store_prepare(ig->s, "SELECT count(*) FROM sample WHERE id >= ? "
+	    "AND CAST(strftime('%Y', start, 'unixepoch') AS INTEGER) * 12 + "
+	    "CAST(strftime('%m', start, 'unixepoch') AS INTEGER) - 1 IN "
+	    "(SELECT month FROM archive_pruned)", &st, e))
+		return -1;
+	sqlite3_bind_int64(st, 1, ig->first_sample_id);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	if (n)
+		hq_ingest_warn(ig, "%s: %ld new samples fall in months hq-archive prune "
+		    "took out of this store: kept and pushed, but their hours' "
+		    "totals leave out the archived samples until a restore",
+		    ig->path, n);
+	return 0;
+}
+
 int
 hq_ingest_commit(struct hq_ingest *ig, struct hq_err *e)
 {
-	if (hq_ingest_flush(ig, e))
+	if (hq_ingest_flush(ig, e) || warn_pruned(ig, e))
 		goto fail;
 	for (size_t i = 0; i < ig->nzones; i++)
 		if (hq_ig_run(ig, ST_ZONE, (struct hq_bind[]){ HQ_TEXT(ig->zones[i].name),

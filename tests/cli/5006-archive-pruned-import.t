@@ -38,7 +38,9 @@ unlike "$err" "GET [0-9a-f]{32}" "no segment fetched"
 
 # new rows into a pruned month: merged into its segment and sent
 printf '{"metric":"steps","start":"2023-01-05T10:30:00Z","end":"2023-01-05T10:40:00Z","value":777,"unit":"count","source":"Late"}\n' >"$T/late.jsonl"
-hq-ingest -q "$T/late.jsonl" >/dev/null
+run hq-ingest "$T/late.jsonl"
+like "$err" "late\.jsonl: 1 new samples fall in months hq-archive prune took out of this store: kept and pushed, but their hours' totals leave out" \
+	"a new sample in a pruned month: said (the hour's total lacks the archived ones)"
 run hq-archive -v push
 is "$rc" 0 "push after an import into a pruned month"
 like "$out" '"sent":[1-9][0-9]*,' "the month is sent again"
