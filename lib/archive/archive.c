@@ -487,6 +487,58 @@ remove_store_files(const char *path)
 	hq_buf_free(&b);
 }
 
+/* A new store at the archive's schema version: the migrations up to it,
+ * with no journal (the file is renamed into place only when complete). */
+static int
+restore_create_schema(sqlite3 *db, int schema)
+{
+	char pv[64];
+	int v;
+
+	if (sqlite3_exec(db, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF",
+	    NULL, NULL, NULL) != SQLITE_OK)
+		return -1;
+	for (v = 0; v < schema; v++)
+		if (sqlite3_exec(db, hq_store_migration(v), NULL, NULL, NULL) != SQLITE_OK)
+			return -1;
+	snprintf(pv, sizeof pv, "PRAGMA user_version = %d", schema);
+	if (sqlite3_exec(db, pv, NULL, NULL, NULL) != SQLITE_OK)
+		return -1;
+	return 0;
+}
+
+/* Fetches each segment of the manifest into seg and merges it into db
+ * (named dbpath in errors), counting into c: the dims first, the months'
+ * rows name them. */
+static int
+restore_merge_segments(struct hq_archive *a, const struct hq_archive_manifest *m,
+    const char *scratch, const char *seg, sqlite3 *db, const char *dbpath,
+    struct hq_archive_counts *c, struct hq_err *e)
+{
+	size_t i;
+	int pass;
+
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < m->n; i++) {
+			char month[16];
+			if ((m->e[i].month == HQ_SEGMENT_DIMS) != (pass == 0))
+				continue;
+			hq_archive_progress(a, "segment", (int)c->segments + 1, (int)m->n);
+			if (hq_archive_fetch(a, m, i, scratch, seg, e))
+				return -1;
+			if (hq_segment_merge(db, seg, e)) {
+				hq_segment_month_name(m->e[i].month, month, sizeof month);
+				hq_err_prefix(e, "segment %s: %s", month, dbpath);
+				return -1;
+			}
+			unlink(seg);
+			c->segments++;
+			c->rows += m->e[i].rows;
+			c->bytes_total += m->e[i].size;
+		}
+	return 0;
+}
+
 int
 hq_archive_restore(struct hq_archive *a, const char *path, const char *scratch,
     struct hq_archive_counts *c, struct hq_err *e)
@@ -498,8 +550,7 @@ hq_archive_restore(struct hq_archive *a, const char *path, const char *scratch,
 	struct hq_store *s;
 	struct stat st;
 	mode_t old;
-	size_t i;
-	int rc = -1, v, pass;
+	int rc = -1, v;
 
 	memset(c, 0, sizeof *c);
 	if (stat(path, &st) == 0) {
@@ -531,37 +582,10 @@ hq_archive_restore(struct hq_archive *a, const char *path, const char *scratch,
 		goto done;
 	}
 	/* the archive's schema, then its rows, then the migrations since */
-	if (sqlite3_exec(db, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF",
-	    NULL, NULL, NULL) != SQLITE_OK)
+	if (restore_create_schema(db, m.schema))
 		goto sql_failed;
-	for (v = 0; v < m.schema; v++)
-		if (sqlite3_exec(db, hq_store_migration(v), NULL, NULL, NULL) != SQLITE_OK)
-			goto sql_failed;
-	{
-		char pv[64];
-		snprintf(pv, sizeof pv, "PRAGMA user_version = %d", m.schema);
-		if (sqlite3_exec(db, pv, NULL, NULL, NULL) != SQLITE_OK)
-			goto sql_failed;
-	}
-	/* the dims first: the months' rows name them */
-	for (pass = 0; pass < 2; pass++)
-		for (i = 0; i < m.n; i++) {
-			char month[16];
-			if ((m.e[i].month == HQ_SEGMENT_DIMS) != (pass == 0))
-				continue;
-			hq_archive_progress(a, "segment", (int)c->segments + 1, (int)m.n);
-			if (hq_archive_fetch(a, &m, i, scratch, seg, e))
-				goto done;
-			if (hq_segment_merge(db, seg, e)) {
-				hq_segment_month_name(m.e[i].month, month, sizeof month);
-				hq_err_prefix(e, "segment %s: %s", month, tmp.data);
-				goto done;
-			}
-			unlink(seg);
-			c->segments++;
-			c->rows += m.e[i].rows;
-			c->bytes_total += m.e[i].size;
-		}
+	if (restore_merge_segments(a, &m, scratch, seg, db, tmp.data, c, e))
+		goto done;
 	hq_archive_progress_end(a);
 	/* search's indexes are in no segment (segment.c): built from the
 	 * rows (an older archive's store gets them from migration 13) */
