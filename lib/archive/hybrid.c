@@ -203,6 +203,72 @@ scratch_lock(const char *scratch)
 	return fd;
 }
 
+/* Fetches the manifest's segment k into the cache as dest, through
+ * scratch so that the cache never holds a part-fetched month; 0600. */
+static int
+cache_fetch_month(struct hq_archive *a, const struct hq_archive_manifest *m,
+    size_t k, const char *scratch, const char *dest, struct hq_err *e)
+{
+	struct hq_buf got = {0};
+	mode_t old;
+	int f;
+
+	hq_buf_printf(&got, "%s/month.db", scratch);
+	old = umask(077);
+	f = hq_archive_fetch(a, m, k, scratch, got.data, e);
+	umask(old);
+	if (f || chmod(got.data, 0600) || rename(got.data, dest)) {
+		if (!f)
+			hq_err_set(e, "%s: %s", dest, strerror(errno));
+		unlink(got.data);
+		hq_buf_free(&got);
+		return -1;
+	}
+	hq_buf_free(&got);
+	return 0;
+}
+
+/* Attaches the cached months named by need (file names in cache) to db
+ * for the query, beside the store's own rows. */
+static int
+attach_cached_months(sqlite3 *db, const char *cache, char **need, int nneed,
+    struct hq_err *e)
+{
+	struct hq_buf path = {0};
+	int rc = -1;
+
+	if (sqlite3_exec(db, "PRAGMA temp_store = FILE", NULL, NULL, NULL) != SQLITE_OK ||
+	    hq_segment_hybrid_begin(db, e))
+		return -1;
+	for (int i = 0; i < nneed; i++) {
+		hq_buf_reset(&path);
+		hq_buf_printf(&path, "%s/%s", cache, need[i]);
+		if (hq_segment_hybrid_add(db, path.data, e))
+			goto done;
+	}
+	if (hq_segment_hybrid_end(db, e))
+		goto done;
+	rc = 0;
+done:
+	hq_buf_free(&path);
+	return rc;
+}
+
+/* Rewrites e to say which months could not be had, and why. */
+static void
+explain_months_unread(struct hq_err *e, const int *pruned, int nneed)
+{
+	char why[sizeof e->msg];
+	struct hq_buf names = {0};
+
+	snprintf(why, sizeof why, "%s", e->msg);
+	hq_segment_month_list(&names, pruned, nneed);
+	hq_err_set(e, "the archive's months %.200s%s could not be read "
+	    "back: %.600s (--offline answers from this store alone)",
+	    names.data, names.len > 200 ? "..." : "", why);
+	hq_buf_free(&names);
+}
+
 int
 hq_archive_hybrid(sqlite3 *db, const struct hq_config *cfg, int64_t from,
     int64_t to, int offline, struct hq_buf *left, struct hq_err *e)
@@ -214,7 +280,6 @@ hq_archive_hybrid(sqlite3 *db, const struct hq_config *cfg, int64_t from,
 	struct hq_buf scratch = {0}, path = {0};
 	int *pruned = NULL, np, nneed = 0, rc = -1, have = -1, lock = -1;
 	char **need = NULL;
-	mode_t old;
 
 	if ((np = hq_segment_pruned(db, &pruned, e)) <= 0)
 		return np;
@@ -268,48 +333,17 @@ hq_archive_hybrid(sqlite3 *db, const struct hq_config *cfg, int64_t from,
 			utimensat(AT_FDCWD, path.data, NULL, 0);  /* used now */
 			continue;
 		}
-		struct hq_buf got = {0};
-		hq_buf_printf(&got, "%s/month.db", scratch.data);
-		old = umask(077);
-		int f = hq_archive_fetch(&a, &m, k, scratch.data, got.data, e);
-		umask(old);
-		if (f || chmod(got.data, 0600) || rename(got.data, path.data)) {
-			if (!f)
-				hq_err_set(e, "%s: %s", path.data, strerror(errno));
-			unlink(got.data);
-			hq_buf_free(&got);
-			goto why;
-		}
-		hq_buf_free(&got);
-		if (cache_trim(conf.cache, need, i + 1, conf.cache_max, e))
+		if (cache_fetch_month(&a, &m, k, scratch.data, path.data, e) ||
+		    cache_trim(conf.cache, need, i + 1, conf.cache_max, e))
 			goto why;
 	}
 	if (cache_trim(conf.cache, need, nneed, conf.cache_max, e) ||
-	    sqlite3_exec(db, "PRAGMA temp_store = FILE", NULL, NULL, NULL) != SQLITE_OK ||
-	    hq_segment_hybrid_begin(db, e))
-		goto why;
-	for (int i = 0; i < nneed; i++) {
-		hq_buf_reset(&path);
-		hq_buf_printf(&path, "%s/%s", conf.cache, need[i]);
-		if (hq_segment_hybrid_add(db, path.data, e))
-			goto why;
-	}
-	if (hq_segment_hybrid_end(db, e))
+	    attach_cached_months(db, conf.cache, need, nneed, e))
 		goto why;
 	rc = 0;
 	goto done;
 why:
-	{
-		/* which months, and why they could not be had */
-		char why[sizeof e->msg];
-		struct hq_buf names = {0};
-		snprintf(why, sizeof why, "%s", e->msg);
-		hq_segment_month_list(&names, pruned, nneed);
-		hq_err_set(e, "the archive's months %.200s%s could not be read "
-		    "back: %.600s (--offline answers from this store alone)",
-		    names.data, names.len > 200 ? "..." : "", why);
-		hq_buf_free(&names);
-	}
+	explain_months_unread(e, pruned, nneed);
 done:
 	if (have == 0)
 		hq_archive_manifest_free(&m);
