@@ -349,6 +349,100 @@ nap(double s)
 		;
 }
 
+/* The request's URL: the bucket's, then the key's under the prefix (none
+ * for the bucket itself), then the query. */
+static void
+s3_url(struct hq_buf *url, const struct hq_remote *r, const char *key,
+    const char *query)
+{
+	hq_buf_puts(url, r->base);
+	hq_buf_putc(url, '/');
+	if (key) {
+		s3_encode(url, r->prefix, 1);
+		s3_encode(url, key, 1);
+	}
+	if (r->virtual_host == 0 && !key)
+		url->data[--url->len] = 0;   /* "/bucket?...": s3rver signs the bucket without '/' */
+	if (query)
+		hq_buf_printf(url, "?%s", query);
+}
+
+/* Sets r's handle up for one try: the URL signed with r's keys, headers
+ * h, the answer into sink (emptied first), up the body of a PUT. */
+static int
+s3_try_setup(struct hq_remote *r, const char *url, struct curl_slist *h,
+    const char *method, FILE *up, int64_t up_size, struct sink *sink,
+    const char *what, struct hq_err *e)
+{
+	CURL *c = r->curl;
+
+	curl_easy_reset(c);
+	curl_easy_setopt(c, CURLOPT_URL, url);
+	curl_easy_setopt(c, CURLOPT_AWS_SIGV4, r->sigv4);
+	curl_easy_setopt(c, CURLOPT_USERNAME, r->access);
+	curl_easy_setopt(c, CURLOPT_PASSWORD, r->secret);
+	curl_easy_setopt(c, CURLOPT_HTTPHEADER, h);
+	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 20L);
+	curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);
+	curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, 60L);
+	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, sink_write);
+	curl_easy_setopt(c, CURLOPT_WRITEDATA, sink);
+	if (sink->f) {
+		rewind(sink->f);
+		if (ftruncate(fileno(sink->f), 0)) {
+			hq_err_set(e, "%s: %s", what, strerror(errno));
+			return -1;
+		}
+	}
+	hq_buf_reset(&sink->body);
+	sink->n = 0;
+	if (up) {
+		rewind(up);
+		curl_easy_setopt(c, CURLOPT_UPLOAD, 1L);
+		curl_easy_setopt(c, CURLOPT_READFUNCTION, source_read);
+		curl_easy_setopt(c, CURLOPT_READDATA, up);
+		curl_easy_setopt(c, CURLOPT_INFILESIZE_LARGE, (curl_off_t)up_size);
+	} else if (!strcmp(method, "HEAD")) {
+		curl_easy_setopt(c, CURLOPT_NOBODY, 1L);
+	} else if (strcmp(method, "GET")) {
+		curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, method);
+	}
+	return 0;
+}
+
+/* An error answer that went to sink's file, read back into its body
+ * (where s3_code looks for S3's code). */
+static void
+sink_read_back(struct sink *sink)
+{
+	long n = ftell(sink->f);
+
+	if (n > 0 && n < BODY_MAX) {
+		char *p = hq_xmalloc((size_t)n + 1);
+		rewind(sink->f);
+		p[fread(p, 1, (size_t)n, sink->f)] = 0;
+		hq_buf_puts(&sink->body, p);
+		free(p);
+	}
+}
+
+/* One try's line for --trace: the status and S3's code, or curl's error;
+ * and the seconds since t0. */
+static void
+s3_trace(const struct hq_remote *r, const char *method, const char *key,
+    CURLcode rc, long status, const char *code, double t0)
+{
+	if (r->trace && rc == CURLE_OK)
+		fprintf(r->trace, "%s %s: %ld%s%s, %.3f s\n", method,
+		    key ? key : "(list)", status, *code ? " " : "", code,
+		    hq_time_monotonic() - t0);
+	else if (r->trace)
+		fprintf(r->trace, "%s %s: %s, %.3f s\n", method,
+		    key ? key : "(list)", curl_easy_strerror(rc), hq_time_monotonic() - t0);
+}
+
 /*
  * One S3 request, tried again while it fails for a passing reason. key
  * NULL: the bucket (query holds the list's parameters). up: the body of a
@@ -366,16 +460,7 @@ s3_request(struct hq_remote *r, const char *method, const char *key,
 	int attempt;
 	long status = -1;
 
-	hq_buf_puts(&url, r->base);
-	hq_buf_putc(&url, '/');
-	if (key) {
-		s3_encode(&url, r->prefix, 1);
-		s3_encode(&url, key, 1);
-	}
-	if (r->virtual_host == 0 && !key)
-		url.data[--url.len] = 0;   /* "/bucket?...": s3rver signs the bucket without '/' */
-	if (query)
-		hq_buf_printf(&url, "?%s", query);
+	s3_url(&url, r, key, query);
 	snprintf(hdr, sizeof hdr, "x-amz-content-sha256: %s",
 	    sha256 ? sha256 : up ? "UNSIGNED-PAYLOAD" : EMPTY_SHA256);
 	for (attempt = 1; attempt <= TRIES; attempt++) {
@@ -385,39 +470,9 @@ s3_request(struct hq_remote *r, const char *method, const char *key,
 		curl_off_t retry_after = -1;
 		double t0 = hq_time_monotonic(), wait;
 
-		curl_easy_reset(c);
-		curl_easy_setopt(c, CURLOPT_URL, url.data);
-		curl_easy_setopt(c, CURLOPT_AWS_SIGV4, r->sigv4);
-		curl_easy_setopt(c, CURLOPT_USERNAME, r->access);
-		curl_easy_setopt(c, CURLOPT_PASSWORD, r->secret);
-		curl_easy_setopt(c, CURLOPT_HTTPHEADER, h);
-		curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-		curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 20L);
-		curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);
-		curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, 60L);
-		curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
-		curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, sink_write);
-		curl_easy_setopt(c, CURLOPT_WRITEDATA, sink);
-		if (sink->f) {
-			rewind(sink->f);
-			if (ftruncate(fileno(sink->f), 0)) {
-				hq_err_set(e, "%s: %s", what, strerror(errno));
-				curl_slist_free_all(h);
-				goto done;
-			}
-		}
-		hq_buf_reset(&sink->body);
-		sink->n = 0;
-		if (up) {
-			rewind(up);
-			curl_easy_setopt(c, CURLOPT_UPLOAD, 1L);
-			curl_easy_setopt(c, CURLOPT_READFUNCTION, source_read);
-			curl_easy_setopt(c, CURLOPT_READDATA, up);
-			curl_easy_setopt(c, CURLOPT_INFILESIZE_LARGE, (curl_off_t)up_size);
-		} else if (!strcmp(method, "HEAD")) {
-			curl_easy_setopt(c, CURLOPT_NOBODY, 1L);
-		} else if (strcmp(method, "GET")) {
-			curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, method);
+		if (s3_try_setup(r, url.data, h, method, up, up_size, sink, what, e)) {
+			curl_slist_free_all(h);
+			goto done;
 		}
 		rc = curl_easy_perform(c);
 		curl_slist_free_all(h);
@@ -426,26 +481,11 @@ s3_request(struct hq_remote *r, const char *method, const char *key,
 		if (rc == CURLE_OK) {
 			curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
 			curl_easy_getinfo(c, CURLINFO_RETRY_AFTER, &retry_after);
-			if (status >= 300 && sink->f) {
-				/* the error body went to the file: read it back */
-				long n = ftell(sink->f);
-				if (n > 0 && n < BODY_MAX) {
-					char *p = hq_xmalloc((size_t)n + 1);
-					rewind(sink->f);
-					p[fread(p, 1, (size_t)n, sink->f)] = 0;
-					hq_buf_puts(&sink->body, p);
-					free(p);
-				}
-			}
+			if (status >= 300 && sink->f)
+				sink_read_back(sink);
 			s3_code(&sink->body, code, sizeof code);
 		}
-		if (r->trace && rc == CURLE_OK)
-			fprintf(r->trace, "%s %s: %ld%s%s, %.3f s\n", method,
-			    key ? key : "(list)", status, *code ? " " : "", code,
-			    hq_time_monotonic() - t0);
-		else if (r->trace)
-			fprintf(r->trace, "%s %s: %s, %.3f s\n", method,
-			    key ? key : "(list)", curl_easy_strerror(rc), hq_time_monotonic() - t0);
+		s3_trace(r, method, key, rc, status, code, t0);
 		if (rc == CURLE_OK && ((status >= 200 && status < 300) ||
 		    (status == 404 && missing404)))
 			goto done;
