@@ -324,12 +324,103 @@ hq_seal_file(const unsigned char key[HQ_SEAL_KEY], const char *ad,
 	return file_through(key, ad, in, out, hash, e);
 }
 
+/* The object's magic and its secretstream header, st made ready to
+ * pull its chunks: HQ_SEAL_OK, or the failure with e set. */
+static int
+open_header(const unsigned char key[HQ_SEAL_KEY], FILE *in,
+    crypto_secretstream_xchacha20poly1305_state *st, struct hq_err *e)
+{
+	unsigned char hdr[HEADER], magic[4];
+
+	if (fread(magic, 1, 4, in) != 4 || memcmp(magic, MAGIC, 4)) {
+		hq_err_set(e, "not an hq-archive object");
+		return HQ_SEAL_NOT_OURS;
+	}
+	if (fread(hdr, 1, sizeof hdr, in) != sizeof hdr ||
+	    crypto_secretstream_xchacha20poly1305_init_pull(st, hdr, key)) {
+		hq_err_set(e, "truncated (no final chunk)");
+		return HQ_SEAL_TRUNCATED;
+	}
+	return HQ_SEAL_OK;
+}
+
+/* Which failure a chunk that fails its check (n bytes read) says. The MAC
+ * cannot tell a wrong key from another object's bytes or a damaged first
+ * chunk: the caller, which checked the key, can. */
+static int
+chunk_failed(int first, size_t n, FILE *in, struct hq_err *e)
+{
+	if (first) {
+		hq_err_set(e, "cannot be opened: not this object, "
+		    "or damaged, or another key");
+		return HQ_SEAL_FIRST;
+	} else if (n < CHUNK + ABYTES && feof(in)) {
+		hq_err_set(e, "truncated or damaged (its last "
+		    "chunk fails)");
+		return HQ_SEAL_TRUNCATED;
+	}
+	hq_err_set(e, "damaged or altered (a chunk fails "
+	    "its check)");
+	return HQ_SEAL_DAMAGED;
+}
+
+/* One opened chunk's plen bytes through zstd into out, *total counting
+ * what was written against max (0: no bound), *zr zstd's last answer:
+ * HQ_SEAL_OK, HQ_SEAL_DAMAGED, or -1, with e set. */
+static int
+inflate_chunk(ZSTD_DCtx *dc, const unsigned char *pt, size_t plen,
+    unsigned char *ob, size_t out_cap, FILE *out, uint64_t max,
+    uint64_t *total, size_t *zr, struct hq_err *e)
+{
+	ZSTD_inBuffer zi = { pt, plen, 0 };
+
+	while (zi.pos < zi.size) {
+		ZSTD_outBuffer zo = { ob, out_cap, 0 };
+		*zr = ZSTD_decompressStream(dc, &zo, &zi);
+		if (ZSTD_isError(*zr)) {
+			hq_err_set(e, "damaged (zstd: %s)", ZSTD_getErrorName(*zr));
+			return HQ_SEAL_DAMAGED;
+		}
+		*total += zo.pos;
+		if (max && *total > max) {
+			hq_err_set(e, "larger than %llu bytes once opened",
+			    (unsigned long long)max);
+			return -1;
+		}
+		if (fwrite(ob, 1, zo.pos, out) != zo.pos) {
+			hq_err_set(e, "write failed: %s", strerror(errno));
+			return -1;
+		}
+	}
+	return HQ_SEAL_OK;
+}
+
+/* After the final chunk: nothing more in in, zstd's frame ended (zr, its
+ * last answer, 0), out flushed. HQ_SEAL_OK, or the failure with e set. */
+static int
+check_stream_end(FILE *in, FILE *out, size_t zr, struct hq_err *e)
+{
+	if (fgetc(in) != EOF) {
+		hq_err_set(e, "damaged (bytes after the final chunk)");
+		return HQ_SEAL_DAMAGED;
+	}
+	if (zr != 0) {
+		hq_err_set(e, "damaged (the compressed stream does not end)");
+		return HQ_SEAL_DAMAGED;
+	}
+	if (fflush(out)) {
+		hq_err_set(e, "write failed: %s", strerror(errno));
+		return -1;
+	}
+	return HQ_SEAL_OK;
+}
+
 int
 hq_seal_open_stream(const unsigned char key[HQ_SEAL_KEY], const char *ad,
     FILE *in, FILE *out, uint64_t max, struct hq_err *e)
 {
 	unsigned char *ct = hq_xmalloc(CHUNK + ABYTES), *pt = sodium_malloc(CHUNK);
-	unsigned char hdr[HEADER], magic[4], tag = 0;
+	unsigned char tag = 0;
 	crypto_secretstream_xchacha20poly1305_state st;
 	size_t out_cap = ZSTD_DStreamOutSize(), zr = 1;
 	unsigned char *ob = hq_xmalloc(out_cap);
@@ -343,17 +434,9 @@ hq_seal_open_stream(const unsigned char key[HQ_SEAL_KEY], const char *ad,
 	}
 	/* an 8 MiB window at most: a crafted frame cannot ask for more */
 	ZSTD_DCtx_setParameter(dc, ZSTD_d_windowLogMax, 23);
-	if (fread(magic, 1, 4, in) != 4 || memcmp(magic, MAGIC, 4)) {
-		hq_err_set(e, "not an hq-archive object");
-		rc = HQ_SEAL_NOT_OURS;
+	if ((rc = open_header(key, in, &st, e)) != HQ_SEAL_OK)
 		goto done;
-	}
-	if (fread(hdr, 1, sizeof hdr, in) != sizeof hdr ||
-	    crypto_secretstream_xchacha20poly1305_init_pull(&st, hdr, key)) {
-		hq_err_set(e, "truncated (no final chunk)");
-		rc = HQ_SEAL_TRUNCATED;
-		goto done;
-	}
+	rc = -1;
 	while (tag != TAG_FINAL) {
 		size_t n = fread(ct, 1, CHUNK + ABYTES, in);
 		unsigned long long plen;
@@ -369,22 +452,7 @@ hq_seal_open_stream(const unsigned char key[HQ_SEAL_KEY], const char *ad,
 		}
 		if (crypto_secretstream_xchacha20poly1305_pull(&st, pt, &plen, &tag,
 		    ct, n, (const unsigned char *)ad, strlen(ad))) {
-			/* the MAC cannot tell a wrong key from another object's
-			 * bytes or a damaged first chunk: the caller, which
-			 * checked the key, can */
-			if (first) {
-				hq_err_set(e, "cannot be opened: not this object, "
-				    "or damaged, or another key");
-				rc = HQ_SEAL_FIRST;
-			} else if (n < CHUNK + ABYTES && feof(in)) {
-				hq_err_set(e, "truncated or damaged (its last "
-				    "chunk fails)");
-				rc = HQ_SEAL_TRUNCATED;
-			} else {
-				hq_err_set(e, "damaged or altered (a chunk fails "
-				    "its check)");
-				rc = HQ_SEAL_DAMAGED;
-			}
+			rc = chunk_failed(first, n, in, e);
 			goto done;
 		}
 		first = 0;
@@ -393,42 +461,12 @@ hq_seal_open_stream(const unsigned char key[HQ_SEAL_KEY], const char *ad,
 			rc = HQ_SEAL_TRUNCATED;
 			goto done;
 		}
-		ZSTD_inBuffer zi = { pt, (size_t)plen, 0 };
-		while (zi.pos < zi.size) {
-			ZSTD_outBuffer zo = { ob, out_cap, 0 };
-			zr = ZSTD_decompressStream(dc, &zo, &zi);
-			if (ZSTD_isError(zr)) {
-				hq_err_set(e, "damaged (zstd: %s)", ZSTD_getErrorName(zr));
-				rc = HQ_SEAL_DAMAGED;
-				goto done;
-			}
-			total += zo.pos;
-			if (max && total > max) {
-				hq_err_set(e, "larger than %llu bytes once opened",
-				    (unsigned long long)max);
-				goto done;
-			}
-			if (fwrite(ob, 1, zo.pos, out) != zo.pos) {
-				hq_err_set(e, "write failed: %s", strerror(errno));
-				goto done;
-			}
-		}
+		if ((rc = inflate_chunk(dc, pt, (size_t)plen, ob, out_cap, out,
+		    max, &total, &zr, e)) != HQ_SEAL_OK)
+			goto done;
+		rc = -1;
 	}
-	if (fgetc(in) != EOF) {
-		hq_err_set(e, "damaged (bytes after the final chunk)");
-		rc = HQ_SEAL_DAMAGED;
-		goto done;
-	}
-	if (zr != 0) {
-		hq_err_set(e, "damaged (the compressed stream does not end)");
-		rc = HQ_SEAL_DAMAGED;
-		goto done;
-	}
-	if (fflush(out)) {
-		hq_err_set(e, "write failed: %s", strerror(errno));
-		goto done;
-	}
-	rc = HQ_SEAL_OK;
+	rc = check_stream_end(in, out, zr, e);
 done:
 	if (pt)
 		sodium_free(pt);
