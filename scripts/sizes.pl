@@ -32,7 +32,6 @@ my %pending = map { $_ => 1 } qw(
 	lib/archive/hybrid.c:hq_archive_hybrid
 	lib/archive/remote.c:s3_request
 	lib/archive/seal.c:hq_seal_open_stream
-	cmd/hq-archive.c:main
 	lib/analyze/goals.c:hq_goal_parse
 );
 
