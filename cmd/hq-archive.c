@@ -512,142 +512,239 @@ done:
 	return rc;
 }
 
-int
-main(int argc, char **argv)
-{
-	struct settings s = { .c.addressing = -1 };
-	const char *keep = NULL, *before = NULL;
-	int yes = 0, cut = -1;
-	struct hq_start start;
-	struct hq_remote *remote = NULL;
-	struct hq_archive a = {0};
-	struct hq_archive_counts counts;
-	struct hq_opts p;
-	struct hq_err e;
-	char store[4096], scratch[4200];
-	const char *sub;
-	int id, status = 2, lock = -1, format = -1, rc;
-	double t0 = hq_time_monotonic();
+/* What main's options chose beyond the settings: prune's --keep, --before
+ * and --yes, list's and verify's --format (-1: not given). */
+struct choices {
+	const char *keep, *before;
+	int yes, format;
+};
 
-	hq_err_init(argv[0]);
-	hq_start_init(&start);
-	hq_opts_init(&p, &cmd, argc, argv);
-	while ((id = hq_opts_parse(&p)) > 0)
+/* The options, into s and ch; > 0 when they were read, < 0 when the run
+ * ends there (--help, a usage error: p->status). */
+static int
+parse_options(struct hq_opts *p, struct settings *s, struct choices *ch)
+{
+	int id;
+
+	while ((id = hq_opts_parse(p)) > 0)
 		switch (id) {
-		case 'q': s.quiet = 1; break;
-		case 'v': s.verbose = 1; break;
-		case OPT_DB: s.dbpath = p.arg; break;
-		case OPT_REMOTE: s.c.remote = p.arg; break;
-		case OPT_ENDPOINT: s.c.endpoint = p.arg; break;
-		case OPT_REGION: s.c.region = p.arg; break;
-		case OPT_ADDRESSING: s.c.addressing = p.choice; break;
-		case OPT_KEY: s.c.key = p.arg; break;
-		case OPT_CREDENTIALS: s.c.credentials = p.arg; break;
-		case OPT_PASSPHRASE: s.passphrase = 1; break;
-		case OPT_ALL: s.all = 1; break;
-		case OPT_FORMAT: format = p.choice; break;
-		case OPT_KEEP: keep = p.arg; break;
-		case OPT_BEFORE: before = p.arg; break;
-		case OPT_YES: yes = 1; break;
+		case 'q': s->quiet = 1; break;
+		case 'v': s->verbose = 1; break;
+		case OPT_DB: s->dbpath = p->arg; break;
+		case OPT_REMOTE: s->c.remote = p->arg; break;
+		case OPT_ENDPOINT: s->c.endpoint = p->arg; break;
+		case OPT_REGION: s->c.region = p->arg; break;
+		case OPT_ADDRESSING: s->c.addressing = p->choice; break;
+		case OPT_KEY: s->c.key = p->arg; break;
+		case OPT_CREDENTIALS: s->c.credentials = p->arg; break;
+		case OPT_PASSPHRASE: s->passphrase = 1; break;
+		case OPT_ALL: s->all = 1; break;
+		case OPT_FORMAT: ch->format = p->choice; break;
+		case OPT_KEEP: ch->keep = p->arg; break;
+		case OPT_BEFORE: ch->before = p->arg; break;
+		case OPT_YES: ch->yes = 1; break;
 		}
-	if (id < 0) {
-		status = p.status;
-		goto done;
+	return id;
+}
+
+/* 0 when each option given goes with sub, else -1 after a usage error
+ * naming the first that does not. */
+static int
+options_fit(const char *sub, const struct settings *s, const struct choices *ch)
+{
+	if ((s->passphrase && strcmp(sub, "init") && strcmp(sub, "restore")) ||
+	    (s->all && strcmp(sub, "push")) ||
+	    (ch->format >= 0 && strcmp(sub, "list") && strcmp(sub, "verify"))) {
+		hq_opts_usage_error(&cmd, "%s does not go with %s", s->passphrase &&
+		    strcmp(sub, "init") && strcmp(sub, "restore") ? "--passphrase" :
+		    s->all && strcmp(sub, "push") ? "--all" : "--format", sub);
+		return -1;
 	}
-	if (p.optind >= argc) {
+	if ((ch->keep || ch->before || ch->yes) && strcmp(sub, "prune")) {
+		hq_opts_usage_error(&cmd, "%s does not go with %s", ch->keep ?
+		    "--keep" : ch->before ? "--before" : "--yes", sub);
+		return -1;
+	}
+	return 0;
+}
+
+/* The subcommand the operand names, alone and with options that go with
+ * it (prune's first month kept in *cut); NULL after a usage error. */
+static const char *
+subcommand_of(const struct hq_opts *p, int argc, const struct settings *s,
+    const struct choices *ch, int *cut)
+{
+	const char *sub;
+	int id;
+
+	if (p->optind >= argc) {
 		hq_opts_usage_error(&cmd, "no subcommand (init, push, list, verify, "
 		    "restore or prune)");
-		goto done;
+		return NULL;
 	}
-	sub = p.argv[p.optind];
+	sub = p->argv[p->optind];
 	for (id = 0; subcommands[id] && strcmp(subcommands[id], sub); id++)
 		;
 	if (!subcommands[id]) {
 		hq_opts_usage_error(&cmd, "unknown subcommand '%.100s' (init, push, "
 		    "list, verify, restore or prune)", sub);
-		goto done;
+		return NULL;
 	}
-	if (p.optind + 1 < argc) {
+	if (p->optind + 1 < argc) {
 		hq_opts_usage_error(&cmd, "%s takes no operand ('%.100s')", sub,
-		    p.argv[p.optind + 1]);
-		goto done;
+		    p->argv[p->optind + 1]);
+		return NULL;
 	}
-	if ((s.passphrase && strcmp(sub, "init") && strcmp(sub, "restore")) ||
-	    (s.all && strcmp(sub, "push")) ||
-	    (format >= 0 && strcmp(sub, "list") && strcmp(sub, "verify"))) {
-		hq_opts_usage_error(&cmd, "%s does not go with %s", s.passphrase &&
-		    strcmp(sub, "init") && strcmp(sub, "restore") ? "--passphrase" :
-		    s.all && strcmp(sub, "push") ? "--all" : "--format", sub);
-		goto done;
-	}
-	if ((keep || before || yes) && strcmp(sub, "prune")) {
-		hq_opts_usage_error(&cmd, "%s does not go with %s", keep ? "--keep" :
-		    before ? "--before" : "--yes", sub);
-		goto done;
-	}
-	if (!strcmp(sub, "prune") && (cut = prune_cut(keep, before)) < 0)
-		goto done;
-	s.table = format >= 0 ? format == 1 : isatty(1);
-	status = 1;
-	start.quiet = s.quiet;
+	if (options_fit(sub, s, ch))
+		return NULL;
+	if (!strcmp(sub, "prune") && (*cut = prune_cut(ch->keep, ch->before)) < 0)
+		return NULL;
+	return sub;
+}
+
+/* The archive made ready: sodium, the configuration, the remote (into
+ * *remote, for the caller to free), the store's path and its scratch
+ * directory, locked. The lock's descriptor, or < 0 after saying why. */
+static int
+open_archive(struct settings *s, struct hq_start *start, struct hq_archive *a,
+    struct hq_remote **remote, char *store, size_t nstore, char *scratch,
+    size_t nscratch)
+{
+	struct hq_err e;
+	int lock;
+
 	if (hq_seal_init(&e)) {
 		hq_warn("%s", e.msg);
-		goto done;
+		return -1;
 	}
-	if (hq_start_config(&start))
-		goto done;
-	if (hq_archive_conf_load(&s.c, start.cfg, &e) ||
-	    !(remote = hq_archive_conf_remote(&s.c, s.verbose ? stderr : NULL, &e))) {
+	if (hq_start_config(start))
+		return -1;
+	if (hq_archive_conf_load(&s->c, start->cfg, &e) ||
+	    !(*remote = hq_archive_conf_remote(&s->c, s->verbose ? stderr : NULL,
+	    &e))) {
 		hq_warn("%s", e.msg);
-		goto done;
+		return -1;
 	}
-	a.remote = remote;
-	a.state = s.c.state;
-	a.progress = !s.quiet && isatty(2) ? stderr : NULL;
-	if (hq_store_path(s.dbpath, store, sizeof store, &e) ||
+	a->remote = *remote;
+	a->state = s->c.state;
+	a->progress = !s->quiet && isatty(2) ? stderr : NULL;
+	if (hq_store_path(s->dbpath, store, nstore, &e) ||
 	    make_parent(store, &e) ||
-	    (lock = scratch_open(store, scratch, sizeof scratch, &e)) < 0) {
+	    (lock = scratch_open(store, scratch, nscratch, &e)) < 0) {
 		hq_warn("%s", e.msg);
+		return -1;
+	}
+	return lock;
+}
+
+/* push: the store's months sealed and sent; the counts said unless -q. */
+static int
+do_push(struct settings *s, struct hq_archive *a, const char *scratch,
+    double t0, struct hq_err *e)
+{
+	struct hq_archive_counts counts;
+	struct hq_store *st = hq_store_open(s->dbpath, HQ_STORE_READONLY, e);
+	int rc = -1;
+
+	if (st) {
+		rc = hq_archive_push(a, hq_store_filename(st), hq_store_db(st),
+		    scratch, s->all, &counts, e);
+		hq_store_close(st);
+	}
+	if (rc == 0 && !s->quiet)
+		print_counts("push", &counts, hq_time_monotonic() - t0);
+	return rc;
+}
+
+/* restore: the store rebuilt from the archive; the counts said unless -q. */
+static int
+do_restore(struct settings *s, struct hq_archive *a, const char *store,
+    const char *scratch, double t0, struct hq_err *e)
+{
+	struct hq_archive_counts counts;
+	int rc = hq_archive_restore(a, store, scratch, &counts, e);
+
+	if (rc == 0 && !s->quiet)
+		print_counts("restore", &counts, hq_time_monotonic() - t0);
+	return rc;
+}
+
+/* The subcommand run (each but init with the key loaded first); 0, or -1
+ * with e set. */
+static int
+run_subcommand(const char *sub, struct settings *s, struct hq_archive *a,
+    const char *store, const char *scratch, int cut, int yes, double t0,
+    struct hq_err *e)
+{
+	int rc;
+
+	if (!strcmp(sub, "init"))
+		return do_init(s, a, scratch, e);
+	if ((rc = load_key(s, a, e)) != 0)
+		return rc;
+	if (!strcmp(sub, "push"))
+		return do_push(s, a, scratch, t0, e);
+	if (!strcmp(sub, "list"))
+		return do_list(s, a, scratch, e);
+	if (!strcmp(sub, "verify"))
+		return do_verify(s, a, scratch, store, e);
+	if (!strcmp(sub, "prune"))
+		return do_prune(s, a, scratch, cut, yes, e);
+	return do_restore(s, a, store, scratch, t0, e);
+}
+
+/* The scratch directory's lock let go and the directory removed (when
+ * empty). */
+static void
+release_scratch(int lock, const char *scratch)
+{
+	char path[4400];
+
+	snprintf(path, sizeof path, "%s/lock", scratch);
+	unlink(path);
+	rmdir(scratch);
+	close(lock);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct settings s = { .c.addressing = -1 };
+	struct choices ch = { .format = -1 };
+	int cut = -1;
+	struct hq_start start;
+	struct hq_remote *remote = NULL;
+	struct hq_archive a = {0};
+	struct hq_opts p;
+	struct hq_err e;
+	char store[4096], scratch[4200];
+	const char *sub;
+	int status = 2, lock = -1;
+	double t0 = hq_time_monotonic();
+
+	hq_err_init(argv[0]);
+	hq_start_init(&start);
+	hq_opts_init(&p, &cmd, argc, argv);
+	if (parse_options(&p, &s, &ch) < 0) {
+		status = p.status;
 		goto done;
 	}
-	if (!strcmp(sub, "init")) {
-		rc = do_init(&s, &a, scratch, &e);
-	} else if ((rc = load_key(&s, &a, &e)) != 0) {
-		;
-	} else if (!strcmp(sub, "push")) {
-		struct hq_store *st = hq_store_open(s.dbpath, HQ_STORE_READONLY, &e);
-		rc = -1;
-		if (st) {
-			rc = hq_archive_push(&a, hq_store_filename(st), hq_store_db(st),
-			    scratch, s.all, &counts, &e);
-			hq_store_close(st);
-		}
-		if (rc == 0 && !s.quiet)
-			print_counts("push", &counts, hq_time_monotonic() - t0);
-	} else if (!strcmp(sub, "list")) {
-		rc = do_list(&s, &a, scratch, &e);
-	} else if (!strcmp(sub, "verify")) {
-		rc = do_verify(&s, &a, scratch, store, &e);
-	} else if (!strcmp(sub, "prune")) {
-		rc = do_prune(&s, &a, scratch, cut, yes, &e);
-	} else {
-		rc = hq_archive_restore(&a, store, scratch, &counts, &e);
-		if (rc == 0 && !s.quiet)
-			print_counts("restore", &counts, hq_time_monotonic() - t0);
-	}
-	if (rc) {
+	if (!(sub = subcommand_of(&p, argc, &s, &ch, &cut)))
+		goto done;
+	s.table = ch.format >= 0 ? ch.format == 1 : isatty(1);
+	status = 1;
+	start.quiet = s.quiet;
+	if ((lock = open_archive(&s, &start, &a, &remote, store, sizeof store,
+	    scratch, sizeof scratch)) < 0)
+		goto done;
+	if (run_subcommand(sub, &s, &a, store, scratch, cut, ch.yes, t0, &e)) {
 		hq_warn("%s", e.msg);
 		goto done;
 	}
 	status = 0;
 done:
-	if (lock >= 0) {
-		char path[4400];
-		snprintf(path, sizeof path, "%s/lock", scratch);
-		unlink(path);
-		rmdir(scratch);
-		close(lock);
-	}
+	if (lock >= 0)
+		release_scratch(lock, scratch);
 	hq_archive_done(&a);
 	hq_remote_free(remote);
 	hq_start_end(&start);

@@ -56,22 +56,15 @@ bad(struct hq_err *e, const char *where, const char *key, const char *fmt, ...)
 	return -1;
 }
 
-int
-hq_goal_parse(const char *key, const char *value, const char *where,
-    struct hq_goal *g, struct hq_err *e)
+/* The goal's metric (g->name, g->metric and what follows from it:
+ * g->unit, g->figure, g->measurement); 0, or -1 with e set. */
+static int
+goal_metric(const char *key, const char *where, struct hq_goal *g,
+    struct hq_err *e)
 {
-	static const struct { const char *word; enum hq_period p; } periods[] = {
-		{ "day", HQ_DAY }, { "night", HQ_DAY }, { "week", HQ_WEEK },
-		{ "month", HQ_MONTH },
-	};
 	struct hq_catalog_suggestion sug;
-	const char *s = value, *pick, *slash;
-	char unit[40], per[16], num[64];
-	size_t len;
-	const char *end;
-	double x;
+	const char *pick;
 
-	memset(g, 0, sizeof *g);
 	if (strlen(key) >= sizeof g->name)
 		return bad(e, where, key, "a name that long is no metric");
 	snprintf(g->name, sizeof g->name, "%s", key);
@@ -89,8 +82,21 @@ hq_goal_parse(const char *key, const char *value, const char *where,
 	g->unit = metric_unit(g->metric);
 	g->figure = hq_goal_figure_of(g->metric);
 	g->measurement = g->metric->kind == HQ_KIND_DISCRETE;
+	return 0;
+}
 
-	/* [<=|>=] NUMBER [UNIT] [/PERIOD] */
+/* The value's "[<=|>=] NUMBER [UNIT]" into g->at_most and g->target (in
+ * the metric's unit), *slash at the "/PERIOD" after it (NULL: none); 0,
+ * or -1 with e set. */
+static int
+goal_target(const char *key, const char *value, const char *where,
+    struct hq_goal *g, const char **slash, struct hq_err *e)
+{
+	const char *s = value, *end;
+	char unit[40], num[64];
+	size_t len;
+	double x;
+
 	while (isspace((unsigned char)*s))
 		s++;
 	if (strncmp(s, "<=", 2) == 0 || strncmp(s, ">=", 2) == 0) {
@@ -109,8 +115,8 @@ hq_goal_parse(const char *key, const char *value, const char *where,
 		return bad(e, where, key, "'%s' is not a number", num);
 	}
 	s = end;
-	slash = strchr(s, '/');
-	len = slash ? (size_t)(slash - s) : strlen(s);
+	*slash = strchr(s, '/');
+	len = *slash ? (size_t)(*slash - s) : strlen(s);
 	while (len > 0 && isspace((unsigned char)*s)) {
 		s++;
 		len--;
@@ -134,30 +140,59 @@ hq_goal_parse(const char *key, const char *value, const char *where,
 		return bad(e, where, key, "a target of %g %s is none a figure "
 		    "reaches: write one from %g to %g", g->target, g->unit,
 		    GOAL_MIN, GOAL_MAX);
+	return 0;
+}
 
+/* The PERIOD after the slash (day, night, week or month) into g->period
+ * and g->night; 0, or -1 with e set. */
+static int
+goal_period(const char *key, const char *where, const char *slash,
+    struct hq_goal *g, struct hq_err *e)
+{
+	static const struct { const char *word; enum hq_period p; } periods[] = {
+		{ "day", HQ_DAY }, { "night", HQ_DAY }, { "week", HQ_WEEK },
+		{ "month", HQ_MONTH },
+	};
+	const char *s = slash + 1;
+	char per[16];
+	size_t len, i;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	len = strlen(s);
+	while (len > 0 && isspace((unsigned char)s[len - 1]))
+		len--;
+	snprintf(per, sizeof per, "%.*s", (int)(len < 15 ? len : 15), s);
+	for (i = 0; i < sizeof periods / sizeof periods[0]; i++)
+		if (len == strlen(periods[i].word) &&
+		    strcmp(per, periods[i].word) == 0)
+			break;
+	if (i == sizeof periods / sizeof periods[0])
+		return bad(e, where, key, "no period '%s': day, night, week "
+		    "or month", per);
+	g->period = periods[i].p;
+	g->night = strcmp(periods[i].word, "night") == 0;
+	if (g->night && g->metric->kind != HQ_KIND_SLEEP)
+		return bad(e, where, key, "/night is for sleep; %s keeps "
+		    "a day, week or month", g->metric->name);
+	return 0;
+}
+
+int
+hq_goal_parse(const char *key, const char *value, const char *where,
+    struct hq_goal *g, struct hq_err *e)
+{
+	const char *slash = NULL;
+
+	memset(g, 0, sizeof *g);
+	if (goal_metric(key, where, g, e))
+		return -1;
+	/* [<=|>=] NUMBER [UNIT] [/PERIOD] */
+	if (goal_target(key, value, where, g, &slash, e))
+		return -1;
 	g->period = HQ_DAY;
-	if (slash) {
-		s = slash + 1;
-		while (isspace((unsigned char)*s))
-			s++;
-		len = strlen(s);
-		while (len > 0 && isspace((unsigned char)s[len - 1]))
-			len--;
-		snprintf(per, sizeof per, "%.*s", (int)(len < 15 ? len : 15), s);
-		size_t i;
-		for (i = 0; i < sizeof periods / sizeof periods[0]; i++)
-			if (len == strlen(periods[i].word) &&
-			    strcmp(per, periods[i].word) == 0)
-				break;
-		if (i == sizeof periods / sizeof periods[0])
-			return bad(e, where, key, "no period '%s': day, night, week "
-			    "or month", per);
-		g->period = periods[i].p;
-		g->night = strcmp(periods[i].word, "night") == 0;
-		if (g->night && g->metric->kind != HQ_KIND_SLEEP)
-			return bad(e, where, key, "/night is for sleep; %s keeps "
-			    "a day, week or month", g->metric->name);
-	}
+	if (slash)
+		return goal_period(key, where, slash, g, e);
 	return 0;
 }
 
