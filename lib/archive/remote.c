@@ -472,6 +472,7 @@ s3_request(struct hq_remote *r, const char *method, const char *key,
 
 		if (s3_try_setup(r, url.data, h, method, up, up_size, sink, what, e)) {
 			curl_slist_free_all(h);
+			status = -1;    /* not the last try's status: e is set */
 			goto done;
 		}
 		rc = curl_easy_perform(c);
