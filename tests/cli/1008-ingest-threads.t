@@ -14,11 +14,18 @@ need_fixtures apple-health/jshrake/export.zip apple-health/dogsheep/export.xml \
 # Every row of the store but the import's clock times.
 # The catalog sorted: its rows are added as each batch commits, and a
 # batch ends on a clock (hq-ingest's BATCH_SECONDS), so on a loaded machine
-# its rows come in another order; its content is what must agree.
+# its rows come in another order; its content is what must agree. So
+# with search's indexes: the FTS5 index's segments and the R*Tree's
+# nodes depend on where the batches ended; what is indexed (the FTS5
+# content, the boxes) must agree, and each index must check whole
+# against it (FTS5's integrity-check, SQLite's rtreecheck).
 rows_of() {
-	sqlite3 "$1" .dump | grep -v '^INSERT INTO catalog ' |
+	sqlite3 "$1" .dump | grep -Ev '^INSERT INTO (catalog|search_text_data|search_text_idx|route_box_node|route_box_parent|route_box_rowid) ' |
 	    sed -E 's/^(INSERT INTO import VALUES\([0-9]+,[^,]*,[^,]*,[0-9]+,[^,]*,[^,]*,[^,]*,)[0-9]+,[0-9]+,/\1T,T,/'
-	sqlite3 "$1" 'SELECT * FROM catalog ORDER BY identifier'
+	sqlite3 "$1" 'SELECT * FROM catalog ORDER BY identifier' \
+	    'SELECT * FROM route_box ORDER BY id' \
+	    "INSERT INTO search_text(search_text) VALUES ('integrity-check')" \
+	    "SELECT rtreecheck('route_box')" 2>&1
 }
 
 gen-export --days 45 --xml -o "$T/gen.xml" >/dev/null 2>&1
