@@ -99,6 +99,11 @@ struct hq_bind {
 	double d;
 	const char *s;
 };
+/* In SQL, the UTC month of a time column t (seconds): year * 12 + month
+ * - 1, as hq-archive numbers months (its segments, archive_pruned). */
+#define HQ_SQL_MONTH_OF(t) "(CAST(strftime('%Y', " t ", 'unixepoch') AS INT) " \
+	"* 12 + CAST(strftime('%m', " t ", 'unixepoch') AS INT) - 1)"
+
 #define HQ_INT(x)       { HQ_BIND_INT, (x), 0, NULL }
 #define HQ_OPT_INT(x)   { HQ_BIND_OPT_INT, (x), 0, NULL }
 #define HQ_REAL(x)      { HQ_BIND_REAL, 0, (x), NULL }

@@ -26,8 +26,7 @@ enum kind { DIMS, TIME, RANGE, CHILD, LOCAL };
  * parent already in the segment. The metric_id IN (...) lets SQLite use
  * the (metric_id, start) index instead of reading the whole table.
  */
-#define MONTH_OF(t) "(CAST(strftime('%Y', " t ", 'unixepoch') AS INT) * 12 + " \
-	"CAST(strftime('%m', " t ", 'unixepoch') AS INT) - 1)"
+#define MONTH_OF(t) HQ_SQL_MONTH_OF(t)
 #define MONTH_OF_DATE(d) "(CAST(substr(" d ", 1, 4) AS INT) * 12 + " \
 	"CAST(substr(" d ", 6, 2) AS INT) - 1)"
 #define BY_METRIC(col) "t.metric_id IN (SELECT id FROM src.metric) AND t." col \

@@ -636,7 +636,7 @@ hq_ingest_batch_abort(struct hq_ingest_batch *b)
 
 /*
  * New samples in months hq-archive prune took out of the store (its table
- * archive_pruned, month = year * 12 + month - 1): kept, and pushed into
+ * archive_pruned, numbered as HQ_SQL_MONTH_OF): kept, and pushed into
  * the month's segment, but the hours they fall in are totalled from the
  * store's samples alone, without the archived ones. Said, not hidden
  * (hq-archive(1), Pruned months). A sample imported again is not new:
@@ -653,9 +653,8 @@ warn_pruned(struct hq_ingest *ig, struct hq_err *e)
 	    "archive_pruned", "month", NULL, NULL, NULL, NULL, NULL) != SQLITE_OK)
 		return 0;
 	if (hq_store_prepare(ig->s, "SELECT count(*) FROM sample WHERE id >= ? "
-	    "AND CAST(strftime('%Y', start, 'unixepoch') AS INTEGER) * 12 + "
-	    "CAST(strftime('%m', start, 'unixepoch') AS INTEGER) - 1 IN "
-	    "(SELECT month FROM archive_pruned)", &st, e))
+	    "AND " HQ_SQL_MONTH_OF("start") " IN (SELECT month FROM "
+	    "archive_pruned)", &st, e))
 		return -1;
 	sqlite3_bind_int64(st, 1, ig->first_sample_id);
 	if (sqlite3_step(st) == SQLITE_ROW)
