@@ -40,10 +40,15 @@ timed() {
 load0=$(cut -d' ' -f1 /proc/loadavg)
 # shellcheck disable=SC2086
 timed push hq-archive -q $A push
-timed base1 sh -c "$(command -v zstd) -q -3 -f '$HQ_DB' -o '$DIR/store.zst' && curl -sf --aws-sigv4 aws:amz:us-east-1:s3 --user BENCHKEY:benchsecret -H 'x-amz-content-sha256: UNSIGNED-PAYLOAD' -T '$DIR/store.zst' http://127.0.0.1:$P/b/baseline"
-timed base2 sh -c "$(command -v zstd) -q -3 -f '$HQ_DB' -o '$DIR/store.zst' && curl -sf --aws-sigv4 aws:amz:us-east-1:s3 --user BENCHKEY:benchsecret -H 'x-amz-content-sha256: UNSIGNED-PAYLOAD' -T '$DIR/store.zst' http://127.0.0.1:$P/b/baseline"
+# baseline NAME LEVEL OUT: zstd at LEVEL of the store into OUT, then a
+# plain curl upload of those bytes, timed as NAME
+baseline() {
+	timed "$1" sh -c "$(command -v zstd) -q -$2 -f '$HQ_DB' -o '$3' && curl -sf --aws-sigv4 aws:amz:us-east-1:s3 --user BENCHKEY:benchsecret -H 'x-amz-content-sha256: UNSIGNED-PAYLOAD' -T '$3' http://127.0.0.1:$P/b/$1"
+}
+baseline base1 3 "$DIR/store.zst"
+baseline base2 3 "$DIR/store.zst"
 # hq seals its segments at zstd level 1: the same at -1, for the record
-timed base3 sh -c "$(command -v zstd) -q -1 -f '$HQ_DB' -o '$DIR/store1.zst' && curl -sf --aws-sigv4 aws:amz:us-east-1:s3 --user BENCHKEY:benchsecret -H 'x-amz-content-sha256: UNSIGNED-PAYLOAD' -T '$DIR/store1.zst' http://127.0.0.1:$P/b/baseline1"
+baseline base3 1 "$DIR/store1.zst"
 # shellcheck disable=SC2086
 timed same1 hq-archive -q $A push
 # shellcheck disable=SC2086
