@@ -91,15 +91,16 @@ int hq_segment_prune(sqlite3 *db, int month, int64_t *rows, struct hq_err *e);
 int hq_segment_pruned(sqlite3 *db, int **months, struct hq_err *e);
 
 /*
- * The hybrid read: on a connection to a pruned store, temp tables take
- * the pruned rows of each segment added (the rows the store no longer
- * has), then temp views named sample, sample_meta, hrv_beat and
- * route_point put the store's rows and them together. Unqualified names
- * find the temp schema first, so every query reads as before the prune.
- * begin, add each segment file, end.
+ * The hybrid read (hybrid.h): on a connection to a pruned store, temp
+ * tables archive_TABLE, for each table a prune takes rows of, hold the
+ * rows of the segments read back that the store no longer has. begin
+ * makes them, end their indexes (before any row goes in).
+ * hq_segment_hybrid_table: the i-th such table, NULL past the last, and
+ * in *missing the condition a segment's row t meets when the store
+ * (schema %s, sqlite3_mprintf()) no longer has it.
  */
 int hq_segment_hybrid_begin(sqlite3 *db, struct hq_err *e);
-int hq_segment_hybrid_add(sqlite3 *db, const char *seg, struct hq_err *e);
 int hq_segment_hybrid_end(sqlite3 *db, struct hq_err *e);
+const char *hq_segment_hybrid_table(size_t i, const char **missing);
 
 #endif

@@ -14,9 +14,10 @@
  *                      (zone.h) and,
  *                      when the data chose it and a person watches
  *                      standard error, said; a pruned store's months that
- *                      the range (from, to, lookback) reaches read back
- *                      from the archive (hybrid.h), or with offline named
- *                      and left out
+ *                      the range (from, to, lookback) reaches made
+ *                      readable from the archive, each fetched when a
+ *                      statement reads its raw rows (hybrid.h), or with
+ *                      offline left out
  *   hq_start_settings  the [query] settings (source priority, sleep
  *                      cutoff) as hq-query takes them, for a daily series
  *                      (st->daily) or a selection
@@ -26,7 +27,9 @@
  *                      (a zone named wrong is refused first); the store
  *                      opened for writing; when no one named a zone, the
  *                      zone of the data it holds
- *   hq_start_end       everything above freed, in one place
+ *   hq_start_end       the months left out offline named (only those
+ *                      a statement read); everything above freed, in
+ *                      one place
  *
  * Each says what went wrong itself (hq_warn) and returns the status to
  * exit with, so a command's main reads: parse, check, start, run, end.
@@ -37,6 +40,7 @@
 
 #include "hq/config.h"
 #include "hq/daily.h"
+#include "hq/hybrid.h"
 #include "hq/select.h"
 #include "hq/store.h"
 #include "hq/zone.h"
@@ -52,6 +56,7 @@ struct hq_start {
 	int offline;                 /* --offline: pruned months left out */
 	long long mmap;              /* PRAGMA mmap_size: 0 none, < 0 SQLite's */
 	struct hq_store *store;      /* NULL until hq_start_store */
+	struct hq_hybrid *hybrid;    /* a pruned store's months (hybrid.h) */
 	struct hq_config *cfg;       /* NULL until hq_start_config */
 	struct hq_zone_choice zone;  /* hq_start_setup's, hq_start_write's */
 	struct hq_select settings;   /* the [query] settings (hq_start_settings) */

@@ -16,18 +16,19 @@
 #include "hq/archive.h"
 #include "hq/archive_conf.h"
 #include "hq/hybrid.h"
+#include "hybrid_int.h"
 #include "hq/seal.h"
 #include "hq/segment.h"
 
-static int
-month_reached(int month, int64_t from, int64_t to)
+void
+hq_hybrid_month_bounds(int month, int64_t *a, int64_t *b)
 {
 	struct tm ta = { .tm_year = month / 12 - 1900, .tm_mon = month % 12, .tm_mday = 1 };
 	struct tm tb = { .tm_year = (month + 1) / 12 - 1900, .tm_mon = (month + 1) % 12,
 	    .tm_mday = 1 };
-	int64_t a = timegm(&ta), b = timegm(&tb);
 
-	return a < to && b > from;
+	*a = timegm(&ta);
+	*b = timegm(&tb);
 }
 
 struct cached {
@@ -228,141 +229,281 @@ cache_fetch_month(struct hq_archive *a, const struct hq_archive_manifest *m,
 	return 0;
 }
 
-/* Attaches the cached months named by need (file names in cache) to db
- * for the query, beside the store's own rows. */
+/*
+ * The rows of the segment at path that db's store no longer has into the
+ * temp tables (segment.h, the hybrid read), read through a connection of
+ * their own: an ATTACH could not be undone while the statement that asks
+ * for them runs. The segment's columns are named, so one of an older
+ * schema leaves a newer column NULL. In one savepoint: all or none.
+ */
 static int
-attach_cached_months(sqlite3 *db, const char *cache, char **need, int nneed,
+load_table(sqlite3 *db, sqlite3 *seg, const char *table, const char *missing,
     struct hq_err *e)
 {
-	struct hq_buf path = {0};
-	int rc = -1;
+	struct hq_buf cols = {0}, args = {0};
+	sqlite3_stmt *sel = NULL, *ins = NULL;
+	char *sql, *cond;
+	int n, rc = -1;
 
-	if (sqlite3_exec(db, "PRAGMA temp_store = FILE", NULL, NULL, NULL) != SQLITE_OK ||
-	    hq_segment_hybrid_begin(db, e))
+	sql = sqlite3_mprintf("SELECT * FROM main.\"%w\"", table);
+	if (sqlite3_prepare_v2(seg, sql, -1, &sel, NULL) != SQLITE_OK) {
+		sqlite3_free(sql);
+		if (sqlite3_errcode(seg) == SQLITE_ERROR)   /* no such table: none */
+			return 0;
+		hq_err_set(e, "%s", sqlite3_errmsg(seg));
 		return -1;
-	for (int i = 0; i < nneed; i++) {
-		hq_buf_reset(&path);
-		hq_buf_printf(&path, "%s/%s", cache, need[i]);
-		if (hq_segment_hybrid_add(db, path.data, e))
-			goto done;
 	}
-	if (hq_segment_hybrid_end(db, e))
+	sqlite3_free(sql);
+	n = sqlite3_column_count(sel);
+	for (int j = 0; j < n; j++) {
+		char *c = sqlite3_mprintf("%s\"%w\"", j ? ", " : "", sqlite3_column_name(sel, j));
+		hq_buf_puts(&cols, c);
+		hq_buf_printf(&args, "%s?%d AS %s", j ? ", " : "", j + 1, c + (j ? 2 : 0));
+		sqlite3_free(c);
+	}
+	cond = sqlite3_mprintf(missing, "main");
+	sql = sqlite3_mprintf("INSERT INTO temp.\"archive_%w\" (%s) SELECT * FROM "
+	    "(SELECT %s) AS t WHERE %s", table, cols.data ? cols.data : "",
+	    args.data ? args.data : "", cond);
+	if (n == 0 || sqlite3_prepare_v2(db, sql, -1, &ins, NULL) != SQLITE_OK) {
+		hq_err_set(e, "%s: %s", table, n ? sqlite3_errmsg(db) : "no columns");
 		goto done;
-	rc = 0;
+	}
+	while ((rc = sqlite3_step(sel)) == SQLITE_ROW) {
+		for (int j = 0; j < n; j++)
+			sqlite3_bind_value(ins, j + 1, sqlite3_column_value(sel, j));
+		if (sqlite3_step(ins) != SQLITE_DONE)
+			break;
+		sqlite3_reset(ins);
+	}
+	if (rc != SQLITE_DONE) {
+		hq_err_set(e, "%s", rc == SQLITE_ROW ? sqlite3_errmsg(db) : sqlite3_errmsg(seg));
+		rc = -1;
+	} else
+		rc = 0;
 done:
-	hq_buf_free(&path);
+	sqlite3_finalize(sel);
+	sqlite3_finalize(ins);
+	sqlite3_free(cond);
+	sqlite3_free(sql);
+	hq_buf_free(&cols);
+	hq_buf_free(&args);
+	return rc;
+}
+
+static int
+load_month(sqlite3 *db, const char *path, struct hq_err *e)
+{
+	sqlite3 *seg = NULL;
+	const char *table, *missing;
+	int rc = 0;
+
+	if (sqlite3_open_v2(path, &seg, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		hq_err_set(e, "%s: %s", path, seg ? sqlite3_errmsg(seg) : "out of memory");
+		sqlite3_close(seg);
+		return -1;
+	}
+	if (sqlite3_exec(db, "SAVEPOINT hq_hybrid", NULL, NULL, NULL) != SQLITE_OK) {
+		hq_err_set(e, "%s", sqlite3_errmsg(db));
+		sqlite3_close(seg);
+		return -1;
+	}
+	for (size_t i = 0; rc == 0 && (table = hq_segment_hybrid_table(i, &missing)); i++)
+		rc = load_table(db, seg, table, missing, e);
+	if (rc)
+		sqlite3_exec(db, "ROLLBACK TO hq_hybrid", NULL, NULL, NULL);
+	if (sqlite3_exec(db, "RELEASE hq_hybrid", NULL, NULL, NULL) != SQLITE_OK && rc == 0) {
+		hq_err_set(e, "%s", sqlite3_errmsg(db));
+		rc = -1;
+	}
+	sqlite3_close(seg);
 	return rc;
 }
 
 /* Rewrites e to say which months could not be had, and why. */
 static void
-explain_months_unread(struct hq_err *e, const int *pruned, int nneed)
+explain_months_unread(struct hq_err *e, const int *months, int n)
 {
 	char why[sizeof e->msg];
 	struct hq_buf names = {0};
 
 	snprintf(why, sizeof why, "%s", e->msg);
-	hq_segment_month_list(&names, pruned, nneed);
+	hq_segment_month_list(&names, months, n);
 	hq_err_set(e, "the archive's months %.200s%s could not be read "
 	    "back: %.600s (--offline answers from this store alone)",
 	    names.data, names.len > 200 ? "..." : "", why);
 	hq_buf_free(&names);
 }
 
+/* The remote, the key, a scratch directory (locked) in the cache, the
+ * manifest: once a command, when its first month is needed. */
+static int
+hybrid_ready(struct hq_hybrid *h, struct hq_err *e)
+{
+	if (hq_seal_init(e) || hq_archive_conf_load(&h->conf, h->cfg, e) ||
+	    !(h->remote = hq_archive_conf_remote(&h->conf, NULL, e)))
+		return -1;
+	h->a.remote = h->remote;
+	h->a.state = h->conf.state;
+	if (hq_archive_key(&h->a, h->conf.key, e) || hq_archive_mkdir(h->conf.cache, e))
+		return -1;
+	chmod(h->conf.cache, 0700);
+	hq_buf_printf(&h->scratch, "%s/tmp.XXXXXX", h->conf.cache);
+	if (!mkdtemp(h->scratch.data) || (h->lock = scratch_lock(h->scratch.data)) < 0) {
+		hq_err_set(e, "%s: %s", h->conf.cache, strerror(errno));
+		return -1;
+	}
+	cache_sweep(h->conf.cache);
+	if ((h->have = hq_archive_manifest_get(&h->a, h->scratch.data, &h->m, e)) == 1)
+		hq_err_set(e, "nothing was pushed to %s", hq_remote_name(h->remote));
+	if (h->have)
+		return -1;
+	h->ready = 1;
+	return 0;
+}
+
+/* Month i of h into the cache (fetched, or marked used) and its rows into
+ * the temp tables. */
+static int
+read_month(struct hq_hybrid *h, int i, struct hq_buf *path, struct hq_err *e)
+{
+	size_t k;
+	char *name;
+
+	for (k = 0; k < h->m.n && h->m.e[k].month != h->months[i]; k++)
+		;
+	if (k == h->m.n) {
+		char month[16];
+		hq_segment_month_name(h->months[i], month, sizeof month);
+		hq_err_set(e, "month %s was pruned, and the archive's manifest "
+		    "does not name it", month);
+		return -1;
+	}
+	name = hq_xmalloc(72);
+	snprintf(name, 72, "%s.db", h->m.e[k].plain);
+	h->need = hq_xrealloc(h->need, (size_t)(h->nneed + 1) * sizeof *h->need);
+	h->need[h->nneed++] = name;
+	hq_buf_reset(path);
+	hq_buf_printf(path, "%s/%s", h->conf.cache, name);
+	if (access(path->data, R_OK) == 0)
+		utimensat(AT_FDCWD, path->data, NULL, 0);  /* used now */
+	else if (cache_fetch_month(&h->a, &h->m, k, h->scratch.data, path->data, e) ||
+	    cache_trim(h->conf.cache, h->need, h->nneed, h->conf.cache_max, e))
+		return -1;
+	return load_month(h->db, path->data, e);
+}
+
+int
+hq_hybrid_read(struct hq_hybrid *h, const int *which, int k)
+{
+	struct hq_buf path = {0};
+	int *months, rc = 0;
+
+	if (h->failed)
+		return -1;
+	if (h->offline) {
+		for (int j = 0; j < k; j++)
+			h->got[which[j]] = HYBRID_LEFT;
+		return 0;
+	}
+	if (!h->ready && hybrid_ready(h, &h->e))
+		rc = -1;
+	for (int j = 0; rc == 0 && j < k; j++)
+		if ((rc = read_month(h, which[j], &path, &h->e)) == 0)
+			h->got[which[j]] = HYBRID_IN;
+	if (rc == 0)
+		rc = cache_trim(h->conf.cache, h->need, h->nneed, h->conf.cache_max, &h->e);
+	hq_buf_free(&path);
+	if (rc == 0)
+		return 0;
+	months = hq_xmalloc((size_t)k * sizeof *months);
+	for (int j = 0; j < k; j++)
+		months[j] = h->months[which[j]];
+	explain_months_unread(&h->e, months, k);
+	free(months);
+	h->failed = 1;
+	return -1;
+}
+
 int
 hq_archive_hybrid(sqlite3 *db, const struct hq_config *cfg, int64_t from,
-    int64_t to, int offline, struct hq_buf *left, struct hq_err *e)
+    int64_t to, int offline, struct hq_hybrid **hp, struct hq_err *e)
 {
-	struct hq_archive_conf conf = { .addressing = -1 };
-	struct hq_archive_manifest m = {0};
-	struct hq_archive a = {0};
-	struct hq_remote *remote = NULL;
-	struct hq_buf scratch = {0}, path = {0};
-	int *pruned = NULL, np, nneed = 0, rc = -1, have = -1, lock = -1;
-	char **need = NULL;
+	struct hq_hybrid *h;
+	int *pruned = NULL, np, n = 0;
 
+	*hp = NULL;
 	if ((np = hq_segment_pruned(db, &pruned, e)) <= 0)
 		return np;
-	for (int i = 0; i < np; i++)
-		if (month_reached(pruned[i], from, to))
-			pruned[nneed++] = pruned[i];
-	if (nneed == 0) {
-		rc = 0;
-		goto done;
+	for (int i = 0; i < np; i++) {
+		int64_t a, b;
+		hq_hybrid_month_bounds(pruned[i], &a, &b);
+		if (a < to && b > from)
+			pruned[n++] = pruned[i];
 	}
-	if (offline) {
-		hq_segment_month_list(left, pruned, nneed);
-		rc = 1;
-		goto done;
+	if (n == 0) {
+		free(pruned);
+		return 0;
 	}
-	if (hq_seal_init(e) || hq_archive_conf_load(&conf, cfg, e) ||
-	    !(remote = hq_archive_conf_remote(&conf, NULL, e)))
-		goto why;
-	a.remote = remote;
-	a.state = conf.state;
-	if (hq_archive_key(&a, conf.key, e) || hq_archive_mkdir(conf.cache, e))
-		goto why;
-	chmod(conf.cache, 0700);
-	hq_buf_printf(&scratch, "%s/tmp.XXXXXX", conf.cache);
-	if (!mkdtemp(scratch.data) || (lock = scratch_lock(scratch.data)) < 0) {
-		hq_err_set(e, "%s: %s", conf.cache, strerror(errno));
-		goto why;
-	}
-	cache_sweep(conf.cache);
-	if ((have = hq_archive_manifest_get(&a, scratch.data, &m, e)) == 1)
-		hq_err_set(e, "nothing was pushed to %s", hq_remote_name(remote));
-	if (have)
-		goto why;
-	need = hq_xcalloc((size_t)nneed, sizeof *need);
-	for (int i = 0; i < nneed; i++) {
-		size_t k;
-		for (k = 0; k < m.n && m.e[k].month != pruned[i]; k++)
-			;
-		if (k == m.n) {
-			char name[16];
-			hq_segment_month_name(pruned[i], name, sizeof name);
-			hq_err_set(e, "month %s was pruned, and the archive's manifest "
-			    "does not name it", name);
-			goto why;
-		}
-		need[i] = hq_xmalloc(72);
-		snprintf(need[i], 72, "%s.db", m.e[k].plain);
-		hq_buf_reset(&path);
-		hq_buf_printf(&path, "%s/%s", conf.cache, need[i]);
-		if (access(path.data, R_OK) == 0) {
-			utimensat(AT_FDCWD, path.data, NULL, 0);  /* used now */
-			continue;
-		}
-		if (cache_fetch_month(&a, &m, k, scratch.data, path.data, e) ||
-		    cache_trim(conf.cache, need, i + 1, conf.cache_max, e))
-			goto why;
-	}
-	if (cache_trim(conf.cache, need, nneed, conf.cache_max, e) ||
-	    attach_cached_months(db, conf.cache, need, nneed, e))
-		goto why;
-	rc = 0;
-	goto done;
-why:
-	explain_months_unread(e, pruned, nneed);
-done:
-	if (have == 0)
-		hq_archive_manifest_free(&m);
-	if (scratch.data) {
-		if (lock >= 0) {
-			hq_buf_reset(&path);
-			hq_buf_printf(&path, "%s/lock", scratch.data);
+	h = hq_xcalloc(1, sizeof *h);
+	h->db = db;
+	h->cfg = cfg;
+	h->offline = offline;
+	h->months = pruned;
+	h->n = n;
+	h->got = hq_xcalloc((size_t)n, 1);
+	h->conf.addressing = -1;
+	h->have = -2;
+	h->lock = -1;
+	*hp = h;
+	if (sqlite3_exec(db, "PRAGMA temp_store = FILE", NULL, NULL, NULL) != SQLITE_OK ||
+	    hq_segment_hybrid_begin(db, e) || hq_segment_hybrid_end(db, e) ||
+	    hq_hybrid_vtab_install(h, e))
+		return -1;
+	return 0;
+}
+
+int
+hq_archive_hybrid_left(const struct hq_hybrid *h, struct hq_buf *left)
+{
+	int *m, k = 0;
+
+	if (!h)
+		return 0;
+	m = hq_xmalloc((size_t)h->n * sizeof *m);
+	for (int i = 0; i < h->n; i++)
+		if (h->got[i] == HYBRID_LEFT)
+			m[k++] = h->months[i];
+	if (k)
+		hq_segment_month_list(left, m, k);
+	free(m);
+	return k;
+}
+
+void
+hq_archive_hybrid_free(struct hq_hybrid *h)
+{
+	if (!h)
+		return;
+	if (h->have == 0)
+		hq_archive_manifest_free(&h->m);
+	if (h->scratch.data) {
+		if (h->lock >= 0) {
+			struct hq_buf path = {0};
+			hq_buf_printf(&path, "%s/lock", h->scratch.data);
 			unlink(path.data);
-			close(lock);
+			close(h->lock);
+			hq_buf_free(&path);
 		}
-		rmdir(scratch.data);
-		hq_buf_free(&scratch);
+		rmdir(h->scratch.data);
+		hq_buf_free(&h->scratch);
 	}
-	for (int i = 0; need && i < nneed; i++)
-		free(need[i]);
-	free(need);
-	hq_buf_free(&path);
-	hq_archive_done(&a);
-	hq_remote_free(remote);
-	free(pruned);
-	return rc;
+	for (int i = 0; i < h->nneed; i++)
+		free(h->need[i]);
+	free(h->need);
+	hq_archive_done(&h->a);
+	hq_remote_free(h->remote);
+	free(h->months);
+	free(h->got);
+	free(h);
 }

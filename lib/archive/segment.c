@@ -875,46 +875,21 @@ hq_segment_hybrid_begin(sqlite3 *db, struct hq_err *e)
 	return 0;
 }
 
-int
-hq_segment_hybrid_add(sqlite3 *db, const char *seg, struct hq_err *e)
+const char *
+hq_segment_hybrid_table(size_t i, const char **missing)
 {
-	char *sql;
-	int rc = 0;
-
-	if (attach_ro(db, seg, "arc", e))
-		return -1;
-	for (size_t i = 0; i < NHYBRID && rc == 0; i++) {
-		if (!has_table(db, "arc", hybrid_tables[i].table))
-			continue;
-		char *missing = sqlite3_mprintf(hybrid_tables[i].missing, "main");
-		sql = sqlite3_mprintf("INSERT INTO temp.archive_%s SELECT t.* FROM "
-		    "arc.\"%w\" AS t WHERE %s", hybrid_tables[i].table,
-		    hybrid_tables[i].table, missing);
-		rc = exec(db, sql, e);
-		sqlite3_free(missing);
-		sqlite3_free(sql);
-	}
-	sqlite3_exec(db, "DETACH arc", NULL, NULL, NULL);
-	return rc;
+	if (i >= NHYBRID)
+		return NULL;
+	*missing = hybrid_tables[i].missing;
+	return hybrid_tables[i].table;
 }
 
 int
 hq_segment_hybrid_end(sqlite3 *db, struct hq_err *e)
 {
-	if (exec(db, "CREATE INDEX temp.archive_sample_ms ON archive_sample(metric_id, start);"
+	return exec(db, "CREATE INDEX temp.archive_sample_ms ON archive_sample(metric_id, start);"
 	    "CREATE INDEX temp.archive_sample_id ON archive_sample(id);"
 	    "CREATE INDEX temp.archive_sample_meta_s ON archive_sample_meta(sample_id);"
 	    "CREATE INDEX temp.archive_hrv_beat_s ON archive_hrv_beat(sample_id);"
-	    "CREATE INDEX temp.archive_route_point_r ON archive_route_point(route_id, seq)", e))
-		return -1;
-	for (size_t i = 0; i < NHYBRID; i++) {
-		char *sql = sqlite3_mprintf("CREATE TEMP VIEW \"%w\" AS SELECT * FROM "
-		    "main.\"%w\" UNION ALL SELECT * FROM temp.archive_%s",
-		    hybrid_tables[i].table, hybrid_tables[i].table, hybrid_tables[i].table);
-		int rc = exec(db, sql, e);
-		sqlite3_free(sql);
-		if (rc)
-			return -1;
-	}
-	return 0;
+	    "CREATE INDEX temp.archive_route_point_r ON archive_route_point(route_id, seq)", e);
 }

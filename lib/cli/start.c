@@ -41,7 +41,8 @@ hq_start_store(struct hq_start *st, int *status)
 	return 0;
 }
 
-/* A pruned store: the months of the range read back from the archive.
+/* A pruned store: the months of the range readable from the archive, each
+ * fetched when a statement first reads its raw rows (hybrid.h).
  * The range is widened by 8 days each side (a zone's day, a week begun
  * before --from); a command that looks back reads from the first month. A
  * range that does not parse reaches every month: the command says what is
@@ -49,7 +50,6 @@ hq_start_store(struct hq_start *st, int *status)
 static int
 hybrid(struct hq_start *st)
 {
-	struct hq_buf left = {0};
 	struct hq_err e;
 	int64_t from = INT64_MIN, to = INT64_MAX;
 	const int64_t margin = 8 * 86400;
@@ -65,13 +65,9 @@ hybrid(struct hq_start *st)
 	if (st->lookback)
 		from = INT64_MIN;
 	rc = hq_archive_hybrid(hq_store_db(st->store), st->cfg, from, to, st->offline,
-	    &left, &e);
-	if (rc == 1)
-		hq_warn("--offline: left out %s: pruned from this store, only in the "
-		    "archive", left.data);
-	else if (rc < 0)
+	    &st->hybrid, &e);
+	if (rc < 0)
 		hq_warn("%s", e.msg);
-	hq_buf_free(&left);
 	return rc < 0 ? 2 : 0;
 }
 
@@ -167,8 +163,15 @@ hq_start_settings(struct hq_start *st)
 void
 hq_start_end(struct hq_start *st)
 {
+	struct hq_buf left = {0};
+
+	if (hq_archive_hybrid_left(st->hybrid, &left))
+		hq_warn("--offline: left out %s: pruned from this store, only in the "
+		    "archive", left.data);
+	hq_buf_free(&left);
+	hq_store_close(st->store);
+	hq_archive_hybrid_free(st->hybrid);
 	hq_select_free(&st->settings);
 	hq_config_free(st->cfg);
-	hq_store_close(st->store);
 	memset(st, 0, sizeof *st);
 }

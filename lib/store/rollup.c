@@ -24,18 +24,21 @@ covers_all(struct hq_store *s, const char *sql)
 	return cur;
 }
 
+/* main.sample: the store's own rows. A pruned month's (hq-archive(1))
+ * are never the newest (a prune keeps the store's newest sample), and
+ * reading them would fetch every pruned month the command reaches. */
 int
 hq_rollup_current(struct hq_store *s)
 {
 	return covers_all(s, "SELECT (SELECT last_sample_id FROM rollup_state) = "
-	    "(SELECT coalesce(max(id), 0) FROM sample)");
+	    "(SELECT coalesce(max(id), 0) FROM main.sample)");
 }
 
 int
 hq_rollup_vals_current(struct hq_store *s)
 {
 	return covers_all(s, "SELECT (SELECT last_sample_id FROM "
-	    "rollup_vals_state) = (SELECT coalesce(max(id), 0) FROM sample)");
+	    "rollup_vals_state) = (SELECT coalesce(max(id), 0) FROM main.sample)");
 }
 
 /* ---- a slot's values as bytes ----------------------------------------- */

@@ -99,8 +99,9 @@ is "$(stat -c %a "$cache")" 700 "the cache directory is 0700"
 is "$(stat -c %a "$cache"/*.db | sort -u)" 600 "each cached month is 0600"
 is "$(ls "$cache" | grep -cv '\.db$')" 0 "nothing else is left in the cache"
 
-# --offline: local data only, the months left out named
-run hq-query steps --by month --offline
+# --offline: local data only, the months left out named (those whose
+# raw rows a command read: sleep by day reads every night's)
+run hq-query sleep --by day --offline
 is "$rc" 0 "--offline: exit 0"
 like "$err" "--offline: left out [0-9]{4}-[0-9]{2}, .*\.\.2024-11: pruned from this store, only in the archive" "--offline names the archive-only months"
 run hq-query steps --by day --from 2024-12-10 --offline
@@ -119,7 +120,7 @@ is "$out" "$(sed -n '/^\$ hq-query heart_rate --from 2024-11-01/,/^(exit/p' "$T/
 	"a narrow query within the bound answers as before"
 now=$(du -cb "$cache"/*.db | tail -1 | cut -f1)
 ok "$([ "$now" -le "$half" ]; echo $?)" "the cache was trimmed to its bound ($total -> $now of $half bytes)"
-run hq-query steps --by day
+run hq-query sleep --by day
 is "$rc" 2 "a query needing more than the cache holds: exit 2"
 like "$err" "over the archive cache's bound of [0-9]+ MB \(\[archive\] cache_size\)" "it says the bound"
 printf '[archive]\nremote = %s\n' "$R" >"$XDG_CONFIG_HOME/hq/config"
@@ -127,7 +128,7 @@ printf '[archive]\nremote = %s\n' "$R" >"$XDG_CONFIG_HOME/hq/config"
 # no key, no remote: the months are named, --offline is suggested
 mv "$XDG_CONFIG_HOME/hq/archive.key" "$T/key.away"
 rm -rf "$cache"
-run hq-query steps --by month
+run hq-query sleep --by day
 is "$rc" 2 "the archive unreadable: exit 2"
 like "$err" "the archive's months [0-9]{4}-[0-9]{2}, .*could not be read back: .*archive.key.*--offline" \
 	"unreadable: the months, why, and --offline"

@@ -1,0 +1,49 @@
+/*
+ * hybrid_int — what hybrid.c (the cache, the fetch, the rows put in) and
+ * hybrid_vtab.c (the reads that ask for them) share: the state of one
+ * command's hybrid read (hybrid.h).
+ */
+#ifndef HQ_HYBRID_INT_H
+#define HQ_HYBRID_INT_H
+
+#include "hq/archive.h"
+#include "hq/archive_conf.h"
+#include "hq/hybrid.h"
+
+/* a month's state in struct hq_hybrid's got[] */
+enum { HYBRID_UNREAD, HYBRID_IN, HYBRID_LEFT };
+
+struct hq_hybrid {
+	sqlite3 *db;
+	const struct hq_config *cfg;
+	int offline;
+	int *months;              /* the pruned months reached, ascending */
+	int n;
+	unsigned char *got;       /* per month: HYBRID_* */
+	int ready;                /* the remote, key and manifest: had */
+	int failed;               /* a month could not be had: e says why */
+	struct hq_err e;
+	struct hq_archive_conf conf;
+	struct hq_archive a;
+	struct hq_remote *remote;
+	struct hq_archive_manifest m;
+	int have;                 /* manifest_get's answer; -2: not asked */
+	struct hq_buf scratch;    /* tmp.XXXXXX in the cache */
+	int lock;                 /* its lock, held: fd or -1 */
+	char **need;              /* the cache's files of the months read */
+	int nneed;
+};
+
+/* month's [a, b), UTC seconds */
+void hq_hybrid_month_bounds(int month, int64_t *a, int64_t *b);
+
+/* The months which[0..k) (indexes into h->months, not HYBRID_IN) read
+ * into the temp tables, or offline marked left out: 0, or -1 with h->e
+ * naming the months and why (and every later call failing the same). */
+int hq_hybrid_read(struct hq_hybrid *h, const int *which, int k);
+
+/* The virtual tables over the temp tables and the views over them and
+ * the store's tables, on h->db: 0 or -1. */
+int hq_hybrid_vtab_install(struct hq_hybrid *h, struct hq_err *e);
+
+#endif
