@@ -86,13 +86,20 @@ is "$rc" 0 "hq-query over the pruned month"
 read -r n s <<<"$jan_before"
 is "$out" "$((n + 1)) $((s + 777))" "it reads the archived rows and the late one"
 
-# scratch directories left by killed queries: old and not held, removed
+# scratch directories left by killed queries: old and not held, removed.
+# Every time the sweep compares is set here from the clock the commands
+# read (date, time()): under faketime (make check-clock) that clock is
+# not the one the kernel stamps a new file with, and libfaketime shifts
+# what stat() says unless NO_FAKE_STAT is set (it shifted a file touched
+# "2 hours ago" to now when the faked clock ran ahead of the real one).
+export NO_FAKE_STAT=1
 cache="$HOME/.cache/hq/archive"
 mkdir -p "$cache/tmp.Stale1" "$cache/tmp.Fresh1" "$cache/tmp.Held01"
 : >"$cache/tmp.Stale1/month.db"
 : >"$cache/tmp.Held01/lock"
 touch -d '2 hours ago' "$cache/tmp.Stale1/month.db" "$cache/tmp.Stale1" \
     "$cache/tmp.Held01/lock" "$cache/tmp.Held01"
+touch -d 'now' "$cache/tmp.Fresh1"
 rm -f "$cache"/*.db
 exec 8<"$cache/tmp.Held01/lock"
 flock -s 8
