@@ -290,7 +290,7 @@ load_table(sqlite3 *db, sqlite3 *seg, const char *table, const char *missing,
 	rc = sqlite3_prepare_v2(seg, sql, -1, &sel, NULL);
 	sqlite3_free(sql);
 	if (rc != SQLITE_OK) {
-		if (sqlite3_errcode(seg) == SQLITE_ERROR)   /* no such table: none */
+		if (!strncmp(sqlite3_errmsg(seg), "no such table", 13))  /* none */
 			return 0;
 		hq_err_set(e, "%s", sqlite3_errmsg(seg));
 		return -1;
