@@ -281,10 +281,11 @@ batch_insert(sqlite3 *db, sqlite3_stmt *sel, const char *table, const char *miss
 }
 static int
 load_table(sqlite3 *db, sqlite3 *seg, const char *table, const char *missing,
-    struct hq_err *e)
+    const char *where, struct hq_err *e)
 {
 	sqlite3_stmt *sel = NULL, *ins = NULL;
-	char *sql = sqlite3_mprintf("SELECT * FROM main.\"%w\"", table);
+	char *sql = sqlite3_mprintf("SELECT * FROM main.\"%w\"%s%s", table,
+	    where ? " WHERE " : "", where ? where : "");
 	int n, k = 0, rc, ok = 1;
 
 	rc = sqlite3_prepare_v2(seg, sql, -1, &sel, NULL);
@@ -321,8 +322,35 @@ load_table(sqlite3 *db, sqlite3 *seg, const char *table, const char *missing,
 	return ok && rc == SQLITE_DONE ? 0 : -1;
 }
 
+/* Which of a segment's rows a read takes: those of the samples of
+ * metric, or (whole) all but those of the metrics in part already. NULL:
+ * every row; "": none of the table. sqlite3_free(). */
+static char *
+rows_of(const char *table, const struct hybrid_part *part, const int64_t *metric)
+{
+	struct hq_buf ids = {0};
+	char *s;
+
+	if (!metric && part->n == 0)
+		return NULL;
+	if (!strcmp(table, "route_point"))   /* by the workout: whole months */
+		return sqlite3_mprintf("%s", metric ? "0" : "1");
+	if (metric)
+		hq_buf_printf(&ids, "= %lld", (long long)*metric);
+	for (int i = 0; !metric && i < part->n; i++)
+		hq_buf_printf(&ids, "%s%lld", i ? ", " : "NOT IN (", (long long)part->metric[i]);
+	if (!metric)
+		hq_buf_putc(&ids, ')');
+	s = !strcmp(table, "sample") ? sqlite3_mprintf("metric_id %s", ids.data) :
+	    sqlite3_mprintf("sample_id IN (SELECT id FROM main.sample WHERE "
+	    "metric_id %s)", ids.data);
+	hq_buf_free(&ids);
+	return s;
+}
+
 static int
-load_month(sqlite3 *db, const char *path, struct hq_err *e)
+load_month(sqlite3 *db, const char *path, const struct hybrid_part *part,
+    const int64_t *metric, struct hq_err *e)
 {
 	sqlite3 *seg = NULL;
 	const char *table, *missing;
@@ -338,8 +366,11 @@ load_month(sqlite3 *db, const char *path, struct hq_err *e)
 		sqlite3_close(seg);
 		return -1;
 	}
-	for (size_t i = 0; rc == 0 && (table = hq_segment_hybrid_table(i, &missing)); i++)
-		rc = load_table(db, seg, table, missing, e);
+	for (size_t i = 0; rc == 0 && (table = hq_segment_hybrid_table(i, &missing)); i++) {
+		char *where = rows_of(table, part, metric);
+		rc = load_table(db, seg, table, missing, where, e);
+		sqlite3_free(where);
+	}
 	if (rc)
 		sqlite3_exec(db, "ROLLBACK TO hq_hybrid", NULL, NULL, NULL);
 	if (sqlite3_exec(db, "RELEASE hq_hybrid", NULL, NULL, NULL) != SQLITE_OK && rc == 0) {
@@ -392,14 +423,29 @@ hybrid_ready(struct hq_hybrid *h, struct hq_err *e)
 	return 0;
 }
 
-/* Month i of h into the cache (fetched, or marked used) and its rows into
- * the temp tables. */
-static int
-read_month(struct hq_hybrid *h, int i, struct hq_buf *path, struct hq_err *e)
+int
+hq_hybrid_has(const struct hq_hybrid *h, int i, const int64_t *metric)
 {
-	size_t k;
-	char *name;
+	if (h->got[i] == HYBRID_IN || h->got[i] == HYBRID_LEFT)
+		return 1;
+	for (int j = 0; metric && h->got[i] == HYBRID_PART && j < h->part[i].n; j++)
+		if (h->part[i].metric[j] == *metric)
+			return 1;
+	return 0;
+}
 
+/* Month i of h into the cache (fetched, or marked used) and its rows (of
+ * metric) into the temp tables. */
+static int
+read_month(struct hq_hybrid *h, int i, const int64_t *metric, struct hq_buf *path,
+    struct hq_err *e)
+{
+	struct hybrid_part *part = &h->part[i];
+	size_t k;
+	char name[72];
+
+	if (hq_hybrid_has(h, i, metric))
+		return 0;
 	for (k = 0; k < h->m.n && h->m.e[k].month != h->months[i]; k++)
 		;
 	if (k == h->m.n) {
@@ -409,10 +455,11 @@ read_month(struct hq_hybrid *h, int i, struct hq_buf *path, struct hq_err *e)
 		    "does not name it", month);
 		return -1;
 	}
-	name = hq_xmalloc(72);
-	snprintf(name, 72, "%s.db", h->m.e[k].plain);
-	h->need = hq_xrealloc(h->need, (size_t)(h->nneed + 1) * sizeof *h->need);
-	h->need[h->nneed++] = name;
+	snprintf(name, sizeof name, "%s.db", h->m.e[k].plain);
+	if (h->got[i] == HYBRID_UNREAD) {
+		h->need = hq_xrealloc(h->need, (size_t)(h->nneed + 1) * sizeof *h->need);
+		h->need[h->nneed++] = hq_xstrdup(name);
+	}
 	hq_buf_reset(path);
 	hq_buf_printf(path, "%s/%s", h->conf.cache, name);
 	if (access(path->data, R_OK) == 0)
@@ -420,11 +467,20 @@ read_month(struct hq_hybrid *h, int i, struct hq_buf *path, struct hq_err *e)
 	else if (cache_fetch_month(&h->a, &h->m, k, h->scratch.data, path->data, e) ||
 	    cache_trim(h->conf.cache, h->need, h->nneed, h->conf.cache_max, e))
 		return -1;
-	return load_month(h->db, path->data, e);
+	if (load_month(h->db, path->data, part, metric, e))
+		return -1;
+	if (metric) {
+		part->metric = hq_xrealloc(part->metric, (size_t)(part->n + 1) *
+		    sizeof *part->metric);
+		part->metric[part->n++] = *metric;
+		h->got[i] = HYBRID_PART;
+	} else
+		h->got[i] = HYBRID_IN;
+	return 0;
 }
 
 int
-hq_hybrid_read(struct hq_hybrid *h, const int *which, int k)
+hq_hybrid_read(struct hq_hybrid *h, const int *which, int k, const int64_t *metric)
 {
 	struct hq_buf path = {0};
 	int *months, rc = 0;
@@ -439,8 +495,7 @@ hq_hybrid_read(struct hq_hybrid *h, const int *which, int k)
 	if (!h->ready && hybrid_ready(h, &h->e))
 		rc = -1;
 	for (int j = 0; rc == 0 && j < k; j++)
-		if ((rc = read_month(h, which[j], &path, &h->e)) == 0)
-			h->got[which[j]] = HYBRID_IN;
+		rc = read_month(h, which[j], metric, &path, &h->e);
 	if (rc == 0)
 		rc = cache_trim(h->conf.cache, h->need, h->nneed, h->conf.cache_max, &h->e);
 	hq_buf_free(&path);
@@ -482,6 +537,7 @@ hq_archive_hybrid(sqlite3 *db, const struct hq_config *cfg, int64_t from,
 	h->months = pruned;
 	h->n = n;
 	h->got = hq_xcalloc((size_t)n, 1);
+	h->part = hq_xcalloc((size_t)n, sizeof *h->part);
 	h->conf.addressing = -1;
 	h->have = -2;
 	h->lock = -1;
@@ -533,6 +589,9 @@ hq_archive_hybrid_free(struct hq_hybrid *h)
 	free(h->need);
 	hq_archive_done(&h->a);
 	hq_remote_free(h->remote);
+	for (int i = 0; i < h->n; i++)
+		free(h->part[i].metric);
+	free(h->part);
 	free(h->months);
 	free(h->got);
 	free(h);

@@ -10,8 +10,15 @@
 #include "hq/archive_conf.h"
 #include "hq/hybrid.h"
 
-/* a month's state in struct hq_hybrid's got[] */
-enum { HYBRID_UNREAD, HYBRID_IN, HYBRID_LEFT };
+/* a month's state in struct hq_hybrid's got[]: not read; every row in;
+ * left out (offline); some metrics' samples in (part[]) */
+enum { HYBRID_UNREAD, HYBRID_IN, HYBRID_LEFT, HYBRID_PART };
+
+/* the metrics whose samples (and their metadata and beats) are in */
+struct hybrid_part {
+	int64_t *metric;
+	int n;
+};
 
 struct hq_hybrid {
 	sqlite3 *db;
@@ -20,6 +27,7 @@ struct hq_hybrid {
 	int *months;              /* the pruned months reached, ascending */
 	int n;
 	unsigned char *got;       /* per month: HYBRID_* */
+	struct hybrid_part *part; /* per month, when HYBRID_PART */
 	int ready;                /* the remote, key and manifest: had */
 	int failed;               /* a month could not be had: e says why */
 	struct hq_err e;
@@ -37,10 +45,14 @@ struct hq_hybrid {
 /* month's [a, b), UTC seconds */
 void hq_hybrid_month_bounds(int month, int64_t *a, int64_t *b);
 
-/* The months which[0..k) (indexes into h->months, not HYBRID_IN) read
- * into the temp tables, or offline marked left out: 0, or -1 with h->e
+/* Whether month i's rows of metric (NULL: every row) are in, or left out. */
+int hq_hybrid_has(const struct hq_hybrid *h, int i, const int64_t *metric);
+
+/* The months which[0..k) (indexes into h->months) read into the temp
+ * tables, all their rows or (metric) that metric's samples with their
+ * metadata and beats, or offline marked left out: 0, or -1 with h->e
  * naming the months and why (and every later call failing the same). */
-int hq_hybrid_read(struct hq_hybrid *h, const int *which, int k);
+int hq_hybrid_read(struct hq_hybrid *h, const int *which, int k, const int64_t *metric);
 
 /* The virtual tables over the temp tables and the views over them and
  * the store's tables, on h->db: 0 or -1. */

@@ -34,6 +34,7 @@ struct vtab {
 	char **col;           /* the column names */
 	int start, key;       /* start's column, the key's (id, sample_id,
 	                       * route_id): -1 none */
+	int metric;           /* metric_id's column, or -1 */
 	sqlite3_stmt *find;   /* where the key's month is told */
 };
 
@@ -119,6 +120,7 @@ connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
 	v->kind = !strcmp(v->table, "sample") ? BY_START : !strcmp(v->table, "route_point") ?
 	    BY_ROUTE : column(v, "sample_id") >= 0 ? BY_SAMPLE : NONE;
 	v->start = v->kind == BY_START ? column(v, "start") : -1;
+	v->metric = column(v, "metric_id");
 	v->key = column(v, v->kind == BY_START ? "id" : v->kind == BY_SAMPLE ? "sample_id" :
 	    v->kind == BY_ROUTE ? "route_id" : "");
 	sqlite3_vtab_config(db, SQLITE_VTAB_INNOCUOUS);
@@ -153,8 +155,7 @@ best_index(sqlite3_vtab *tab, sqlite3_index_info *info)
 		hq_buf_printf(&idx, "%d %d,", c->iColumn, c->op);
 		if (c->iColumn == v->key && c->op == SQLITE_INDEX_CONSTRAINT_EQ)
 			rows = fmin(rows, 10);
-		else if (c->op == SQLITE_INDEX_CONSTRAINT_EQ && !strcmp(v->col[c->iColumn],
-		    "metric_id"))
+		else if (c->op == SQLITE_INDEX_CONSTRAINT_EQ && c->iColumn == v->metric)
 			rows /= 50;
 		else if (c->iColumn == v->start)
 			rows /= 4;
@@ -219,17 +220,19 @@ key_months(struct vtab *v, sqlite3_value *key, double *lo, double *hi)
 	return 1;
 }
 
-/* The months this read reaches, not in yet, read in (hybrid.c). */
+/* The months this read reaches, not in yet, read in (hybrid.c): a
+ * sample's of one metric_id, that metric's samples alone. */
 static int
 read_months(struct vtab *v, const char *idx, int argc, sqlite3_value **argv)
 {
 	struct hq_hybrid *h = v->h;
 	double lo = -INFINITY, hi = INFINITY;
 	sqlite3_value *key = NULL;
+	int64_t m, *metric = NULL;
 	int *which, k = 0, unread = 0, rc = 0;
 
 	for (int i = 0; i < h->n; i++)
-		unread += h->got[i] == HYBRID_UNREAD;
+		unread += !hq_hybrid_has(h, i, NULL);
 	if (!unread)
 		return 0;
 	for (int i = 0, col, op, len; i < argc && idx &&
@@ -238,20 +241,27 @@ read_months(struct vtab *v, const char *idx, int argc, sqlite3_value **argv)
 			key = argv[i];
 		if (col == v->start)
 			narrow(op, argv[i], &lo, &hi);
+		if (v->kind == BY_START && col == v->metric && op == SQLITE_INDEX_CONSTRAINT_EQ &&
+		    sqlite3_value_type(argv[i]) == SQLITE_INTEGER) {
+			m = sqlite3_value_int64(argv[i]);
+			metric = &m;
+		}
 	}
 	if (key && (rc = key_months(v, key, &lo, &hi)) <= 0) {
 		if (rc < 0)
 			v->base.zErrMsg = sqlite3_mprintf("%s", sqlite3_errmsg(h->db));
 		return rc < 0 ? SQLITE_ERROR : SQLITE_OK;
 	}
+	if (key)
+		metric = NULL;   /* a sample not found: every row of the months */
 	which = hq_xmalloc((size_t)h->n * sizeof *which);
 	for (int i = 0; i < h->n; i++) {
 		int64_t a, b;
 		hq_hybrid_month_bounds(h->months[i], &a, &b);
-		if (h->got[i] == HYBRID_UNREAD && (double)a <= hi && (double)b > lo)
+		if (!hq_hybrid_has(h, i, metric) && (double)a <= hi && (double)b > lo)
 			which[k++] = i;
 	}
-	rc = k && hq_hybrid_read(h, which, k);
+	rc = k && hq_hybrid_read(h, which, k, metric);
 	free(which);
 	if (rc) {
 		v->base.zErrMsg = sqlite3_mprintf("%s", h->e.msg);
