@@ -422,21 +422,77 @@ static const struct {
 };
 #define NHYBRID (sizeof hybrid_tables / sizeof hybrid_tables[0])
 
-/* Where rule r's rows come from: the store's table, or with arc, it and
- * the archived month's rows it no longer has (sqlite3_free()). */
+/*
+ * The columns of into's table, in order, as a select list over the rows
+ * of from's (AS t), sqlite3_free(): each column from has, t."name"; one
+ * it lacks, its default — a segment written before a migration added a
+ * column to its table. NULL (e set) when from has a column into lacks: a
+ * segment newer than the store.
+ */
 static char *
-source_of(sqlite3 *db, const struct rule *r, int arc)
+columns_of(sqlite3 *db, const char *into, const char *from, const char *table,
+    struct hq_err *e)
+{
+	char *sql = sqlite3_mprintf("SELECT i.name, i.dflt_value, f.name IS NOT "
+	    "NULL, (SELECT group_concat(name, ', ') FROM pragma_table_info(%Q, %Q) "
+	    "WHERE name NOT IN (SELECT name FROM pragma_table_info(%Q, %Q))) FROM "
+	    "pragma_table_info(%Q, %Q) AS i LEFT JOIN pragma_table_info(%Q, %Q) "
+	    "AS f ON f.name = i.name ORDER BY i.cid", table, from, table, into,
+	    table, into, table, from);
+	struct hq_buf b = {0};
+	sqlite3_stmt *st;
+	char *list = NULL;
+	int v;
+
+	v = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+	sqlite3_free(sql);
+	if (v != SQLITE_OK) {
+		hq_err_set(e, "%s: %s", table, sqlite3_errmsg(db));
+		return NULL;
+	}
+	while ((v = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+		const char *dflt = (const char *)sqlite3_column_text(st, 1);
+		if (sqlite3_column_type(st, 3) != SQLITE_NULL) {
+			hq_err_set(e, "%s: the archive's columns %s are not in this "
+			    "store: upgrade hq", table, sqlite3_column_text(st, 3));
+			break;
+		}
+		char *col = sqlite3_column_int(st, 2) ? sqlite3_mprintf("t.\"%w\"", name)
+		    : sqlite3_mprintf("%s", dflt ? dflt : "NULL");
+		hq_buf_printf(&b, "%s%s", b.len ? ", " : "", col);
+		sqlite3_free(col);
+	}
+	if (v == SQLITE_DONE && b.len)
+		list = sqlite3_mprintf("%s", b.data);
+	else if (v == SQLITE_DONE)
+		hq_err_set(e, "%s: no columns", table);
+	else if (v != SQLITE_ROW)
+		hq_err_set(e, "%s: %s", table, sqlite3_errmsg(db));
+	sqlite3_finalize(st);
+	hq_buf_free(&b);
+	return list;
+}
+
+/* Where rule r's rows come from: the store's table, or with arc, it and
+ * the archived month's rows it no longer has (sqlite3_free(); NULL, e
+ * set, when the archived table's columns do not fit). */
+static char *
+source_of(sqlite3 *db, const struct rule *r, int arc, struct hq_err *e)
 {
 	for (size_t i = 0; arc && i < NHYBRID; i++) {
-		char *missing, *s;
+		char *missing, *cols, *s;
 		if (strcmp(hybrid_tables[i].table, r->table) ||
 		    !has_table(db, "arc", r->table))
 			continue;
+		if (!(cols = columns_of(db, "src", "arc", r->table, e)))
+			return NULL;
 		missing = sqlite3_mprintf(hybrid_tables[i].missing, "src");
 		s = sqlite3_mprintf("(SELECT * FROM src.\"%w\" UNION ALL SELECT "
-		    "t.* FROM arc.\"%w\" AS t WHERE %s%s)", r->table, r->table,
+		    "%s FROM arc.\"%w\" AS t WHERE %s%s)", r->table, cols, r->table,
 		    missing, hybrid_tables[i].dupe);
 		sqlite3_free(missing);
+		sqlite3_free(cols);
 		return s;
 	}
 	return sqlite3_mprintf("src.\"%w\"", r->table);
@@ -524,7 +580,8 @@ fill(sqlite3 *db, const char *store, int month, const char *arc, int64_t *rows,
 		if ((month == HQ_SEGMENT_DIMS) != (r->kind == DIMS) ||
 		    r->kind == LOCAL || !has_table(db, "src", r->table))
 			continue;
-		from = source_of(db, r, arc != NULL);
+		if (!(from = source_of(db, r, arc != NULL, e)))
+			goto detach;
 		sql = sqlite3_mprintf("INSERT INTO main.\"%w\" SELECT t.* FROM "
 		    "%s AS t WHERE %s ORDER BY %s", r->table, from,
 		    r->where ? r->where : "1", r->order ? r->order : "t.rowid");
@@ -667,7 +724,7 @@ hq_segment_schema(const char *seg, struct hq_err *e)
 int
 hq_segment_merge(sqlite3 *db, const char *seg, struct hq_err *e)
 {
-	char *sql = sqlite3_mprintf("ATTACH %Q AS seg", seg);
+	char *sql = sqlite3_mprintf("ATTACH %Q AS seg", seg), *cols;
 	size_t i;
 	int rc = exec(db, sql, e);
 
@@ -687,14 +744,20 @@ hq_segment_merge(sqlite3 *db, const char *seg, struct hq_err *e)
 			break;
 		}
 		/* the migrations seed some tables (rollup_state): the
-		 * archive's rows win */
-		sql = sqlite3_mprintf("INSERT %s INTO main.\"%w\" SELECT * FROM "
-		    "seg.\"%w\"", rules[i].kind == DIMS ? "OR REPLACE" : "",
-		    rules[i].table, rules[i].table);
+		 * archive's rows win; a segment of an older schema: the
+		 * columns added since take their default */
+		if (!(cols = columns_of(db, "main", "seg", rules[i].table, e))) {
+			rc = -1;
+			break;
+		}
+		sql = sqlite3_mprintf("INSERT %s INTO main.\"%w\" SELECT %s FROM "
+		    "seg.\"%w\" AS t", rules[i].kind == DIMS ? "OR REPLACE" : "",
+		    rules[i].table, cols, rules[i].table);
 		rc = exec(db, sql, e);
 		if (rc)
 			hq_err_prefix(e, "%s", rules[i].table);
 		sqlite3_free(sql);
+		sqlite3_free(cols);
 	}
 	if (rc == 0 && exec(db, "COMMIT", e) == 0) {
 		exec(db, "DETACH seg", e);
@@ -886,12 +949,19 @@ hq_segment_hybrid_add(sqlite3 *db, const char *seg, struct hq_err *e)
 	for (size_t i = 0; i < NHYBRID && rc == 0; i++) {
 		if (!has_table(db, "arc", hybrid_tables[i].table))
 			continue;
-		char *missing = sqlite3_mprintf(hybrid_tables[i].missing, "main");
-		sql = sqlite3_mprintf("INSERT INTO temp.archive_%s SELECT t.* FROM "
-		    "arc.\"%w\" AS t WHERE %s", hybrid_tables[i].table,
+		char *missing, *cols;
+		/* an archived month of an older schema: its columns named */
+		if (!(cols = columns_of(db, "main", "arc", hybrid_tables[i].table, e))) {
+			rc = -1;
+			break;
+		}
+		missing = sqlite3_mprintf(hybrid_tables[i].missing, "main");
+		sql = sqlite3_mprintf("INSERT INTO temp.archive_%s SELECT %s FROM "
+		    "arc.\"%w\" AS t WHERE %s", hybrid_tables[i].table, cols,
 		    hybrid_tables[i].table, missing);
 		rc = exec(db, sql, e);
 		sqlite3_free(missing);
+		sqlite3_free(cols);
 		sqlite3_free(sql);
 	}
 	sqlite3_exec(db, "DETACH arc", NULL, NULL, NULL);
