@@ -14,6 +14,7 @@
 
 #include "hq/segment.h"
 #include "hq/store.h"
+#include "segment_int.h"
 
 enum kind { DIMS, TIME, RANGE, CHILD, LOCAL };
 
@@ -422,58 +423,6 @@ static const struct {
 };
 #define NHYBRID (sizeof hybrid_tables / sizeof hybrid_tables[0])
 
-/*
- * The columns of into's table, in order, as a select list over the rows
- * of from's (AS t), sqlite3_free(): each column from has, t."name"; one
- * it lacks, its default — a segment written before a migration added a
- * column to its table. NULL (e set) when from has a column into lacks: a
- * segment newer than the store.
- */
-static char *
-columns_of(sqlite3 *db, const char *into, const char *from, const char *table,
-    struct hq_err *e)
-{
-	char *sql = sqlite3_mprintf("SELECT i.name, i.dflt_value, f.name IS NOT "
-	    "NULL, (SELECT group_concat(name, ', ') FROM pragma_table_info(%Q, %Q) "
-	    "WHERE name NOT IN (SELECT name FROM pragma_table_info(%Q, %Q))) FROM "
-	    "pragma_table_info(%Q, %Q) AS i LEFT JOIN pragma_table_info(%Q, %Q) "
-	    "AS f ON f.name = i.name ORDER BY i.cid", table, from, table, into,
-	    table, into, table, from);
-	struct hq_buf b = {0};
-	sqlite3_stmt *st;
-	char *list = NULL;
-	int v;
-
-	v = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
-	sqlite3_free(sql);
-	if (v != SQLITE_OK) {
-		hq_err_set(e, "%s: %s", table, sqlite3_errmsg(db));
-		return NULL;
-	}
-	while ((v = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *name = (const char *)sqlite3_column_text(st, 0);
-		const char *dflt = (const char *)sqlite3_column_text(st, 1);
-		if (sqlite3_column_type(st, 3) != SQLITE_NULL) {
-			hq_err_set(e, "%s: the archive's columns %s are not in this "
-			    "store: upgrade hq", table, sqlite3_column_text(st, 3));
-			break;
-		}
-		char *col = sqlite3_column_int(st, 2) ? sqlite3_mprintf("t.\"%w\"", name)
-		    : sqlite3_mprintf("%s", dflt ? dflt : "NULL");
-		hq_buf_printf(&b, "%s%s", b.len ? ", " : "", col);
-		sqlite3_free(col);
-	}
-	if (v == SQLITE_DONE && b.len)
-		list = sqlite3_mprintf("%s", b.data);
-	else if (v == SQLITE_DONE)
-		hq_err_set(e, "%s: no columns", table);
-	else if (v != SQLITE_ROW)
-		hq_err_set(e, "%s: %s", table, sqlite3_errmsg(db));
-	sqlite3_finalize(st);
-	hq_buf_free(&b);
-	return list;
-}
-
 /* Where rule r's rows come from: the store's table, or with arc, it and
  * the archived month's rows it no longer has (sqlite3_free(); NULL, e
  * set, when the archived table's columns do not fit). */
@@ -485,7 +434,7 @@ source_of(sqlite3 *db, const struct rule *r, int arc, struct hq_err *e)
 		if (strcmp(hybrid_tables[i].table, r->table) ||
 		    !has_table(db, "arc", r->table))
 			continue;
-		if (!(cols = columns_of(db, "src", "arc", r->table, e)))
+		if (!(cols = hq_segment_columns(db, "src", "arc", r->table, e)))
 			return NULL;
 		missing = sqlite3_mprintf(hybrid_tables[i].missing, "src");
 		s = sqlite3_mprintf("(SELECT * FROM src.\"%w\" UNION ALL SELECT "
@@ -525,6 +474,45 @@ check_ids(sqlite3 *db, struct hq_err *e)
 	return n ? -1 : 0;
 }
 
+/* Rule r's rows of the month into main, added to *rows: 0, 1 when the
+ * segment is full (in memory: built again in a file), or -1. */
+static int
+copy_rule(sqlite3 *db, const struct rule *r, int arc, int64_t a, int64_t b,
+    const char *da, const char *dbs, int64_t *rows, struct hq_err *e)
+{
+	sqlite3_stmt *st;
+	char *sql, *from;
+	int ordered, v;
+
+	if (!(from = source_of(db, r, arc, e)))
+		return -1;
+	sql = sqlite3_mprintf("INSERT INTO main.\"%w\" SELECT t.* FROM "
+	    "%s AS t WHERE %s ORDER BY %s", r->table, from,
+	    r->where ? r->where : "1", r->order ? r->order : "t.rowid");
+	/* WITHOUT ROWID (or the merge's rows): in the order of its key */
+	ordered = sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK;
+	sqlite3_free(sql);
+	if (!ordered) {
+		sql = sqlite3_mprintf("INSERT INTO main.\"%w\" SELECT t.* FROM "
+		    "%s AS t WHERE %s", r->table, from, r->where ? r->where : "1");
+		v = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+		sqlite3_free(sql);
+		if (v != SQLITE_OK) {
+			hq_err_set(e, "%s: %s", r->table, sqlite3_errmsg(db));
+			sqlite3_free(from);
+			return -1;
+		}
+	}
+	sqlite3_free(from);
+	bind_month(st, a, b, da, dbs);
+	if ((v = sqlite3_step(st)) != SQLITE_DONE)
+		hq_err_set(e, "%s: %s", r->table, sqlite3_errmsg(db));
+	else
+		*rows += sqlite3_changes(db);
+	sqlite3_finalize(st);
+	return v == SQLITE_DONE ? 0 : v == SQLITE_FULL ? 1 : -1;
+}
+
 /* Fill db's main (a new, empty database) with month's segment of the
  * store file, and with arc's rows the store no longer has. */
 static int
@@ -532,7 +520,6 @@ fill(sqlite3 *db, const char *store, int month, const char *arc, int64_t *rows,
     struct hq_err *e)
 {
 	sqlite3_stmt *st;
-	char *sql, *from;
 	char da[16] = "", dbs[16] = "";
 	int64_t a = 0, b = 0;
 	size_t i;
@@ -575,40 +562,12 @@ fill(sqlite3 *db, const char *store, int month, const char *arc, int64_t *rows,
 	}
 	for (i = 0; i < NRULES; i++) {
 		const struct rule *r = &rules[i];
-		int ordered;
 
 		if ((month == HQ_SEGMENT_DIMS) != (r->kind == DIMS) ||
 		    r->kind == LOCAL || !has_table(db, "src", r->table))
 			continue;
-		if (!(from = source_of(db, r, arc != NULL, e)))
+		if ((rc = copy_rule(db, r, arc != NULL, a, b, da, dbs, rows, e)) != 0)
 			goto detach;
-		sql = sqlite3_mprintf("INSERT INTO main.\"%w\" SELECT t.* FROM "
-		    "%s AS t WHERE %s ORDER BY %s", r->table, from,
-		    r->where ? r->where : "1", r->order ? r->order : "t.rowid");
-		/* WITHOUT ROWID (or the merge's rows): in the order of its key */
-		ordered = sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK;
-		sqlite3_free(sql);
-		if (!ordered) {
-			sql = sqlite3_mprintf("INSERT INTO main.\"%w\" SELECT t.* FROM "
-			    "%s AS t WHERE %s", r->table, from, r->where ? r->where : "1");
-			v = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
-			sqlite3_free(sql);
-			if (v != SQLITE_OK) {
-				hq_err_set(e, "%s: %s", r->table, sqlite3_errmsg(db));
-				sqlite3_free(from);
-				goto detach;
-			}
-		}
-		sqlite3_free(from);
-		bind_month(st, a, b, da, dbs);
-		if ((v = sqlite3_step(st)) != SQLITE_DONE) {
-			hq_err_set(e, "%s: %s", r->table, sqlite3_errmsg(db));
-			sqlite3_finalize(st);
-			rc = v == SQLITE_FULL ? 1 : -1;
-			goto detach;
-		}
-		*rows += sqlite3_changes(db);
-		sqlite3_finalize(st);
 	}
 	if ((v = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL)) != SQLITE_OK) {
 		hq_err_set(e, "%s", sqlite3_errmsg(db));
@@ -746,7 +705,7 @@ hq_segment_merge(sqlite3 *db, const char *seg, struct hq_err *e)
 		/* the migrations seed some tables (rollup_state): the
 		 * archive's rows win; a segment of an older schema: the
 		 * columns added since take their default */
-		if (!(cols = columns_of(db, "main", "seg", rules[i].table, e))) {
+		if (!(cols = hq_segment_columns(db, "main", "seg", rules[i].table, e))) {
 			rc = -1;
 			break;
 		}
@@ -951,7 +910,7 @@ hq_segment_hybrid_add(sqlite3 *db, const char *seg, struct hq_err *e)
 			continue;
 		char *missing, *cols;
 		/* an archived month of an older schema: its columns named */
-		if (!(cols = columns_of(db, "main", "arc", hybrid_tables[i].table, e))) {
+		if (!(cols = hq_segment_columns(db, "main", "arc", hybrid_tables[i].table, e))) {
 			rc = -1;
 			break;
 		}
