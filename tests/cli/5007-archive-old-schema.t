@@ -7,19 +7,15 @@
 # of a month still of the older schema, before that push; a restore of
 # what the push made.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/archive.sh"
 
-R="file://$T/remote"
-mkdir -p "$XDG_CONFIG_HOME/hq"
-printf '[archive]\nremote = %s\n' "$R" >"$XDG_CONFIG_HOME/hq/config"
 # steps every hour of 2023-01..2023-03 (2,160 samples)
-awk 'BEGIN { for (i = 0; i < 2160; i++) { t = 1672531200 + i * 3600
-	printf "{\"metric\":\"steps\",\"start\":%d,\"end\":%d,\"value\":%d,\"unit\":\"count\",\"source\":\"Phone\"}\n", t, t + 600, 100 + i % 50 } }' >"$T/steps.jsonl"
+hourly_steps 2160 "$T/steps.jsonl"
 hq-ingest -q "$T/steps.jsonl" >/dev/null
-count() { sqlite3 "$1" "SELECT count(*), printf('%d', sum(value)) FROM sample" | tr '|' ' '; }
 # the raw samples of 2023-02-10, as the hybrid read gives them
 feb() { hq-query steps --from 2023-02-10 --to 2023-02-10 --format jsonl |
 	awk -F'"value":' '{ split($2, a, ","); s += a[1]; n++ } END { print n, s }'; }
-before=$(count "$HQ_DB")
+before=$(samples_of "$HQ_DB")
 feb_before=$(feb)
 
 # the store as the older hq had it: no sample.import_id
@@ -52,7 +48,7 @@ like "$out" '"sent":0,' "then nothing more to send"
 run env HOME="$T/new" XDG_CONFIG_HOME="$XDG_CONFIG_HOME" hq-archive -q --db "$T/new.db" restore
 is "$rc" 0 "restore"
 read -r n s <<<"$before"
-is "$(count "$T/new.db")" "$((n + 1)) $((s + 777))" "every sample once, the late one too"
+is "$(samples_of "$T/new.db")" "$((n + 1)) $((s + 777))" "every sample once, the late one too"
 is "$(sqlite3 "$T/new.db" "SELECT count(*) FROM sample WHERE import_id IS NULL")" "$n" \
 	"the archived samples: import_id takes its default"
 is "$(sqlite3 "$T/new.db" "SELECT count(*) FROM sample AS s JOIN import AS i ON i.id = s.import_id WHERE s.value = 777")" 1 \
