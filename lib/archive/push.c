@@ -422,7 +422,7 @@ push_pruned(struct push *p, struct month *m, struct hq_err *e)
 
 /*
  * The builders: each month built, hashed and sealed by a thread of its
- * own, two at once (the two cores busy: a month's build is 2/3 of its
+ * own, two at once (the two cores busy: a month's build is 3/4 of its
  * CPU), while the push uploads the one before them in the months' order.
  * A third slot holds that one: its database closed, only its sealed file.
  */
