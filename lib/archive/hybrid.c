@@ -18,6 +18,7 @@
 #include "hq/hybrid.h"
 #include "hq/seal.h"
 #include "hq/segment.h"
+#include "archive_int.h"
 
 static int
 month_reached(int month, int64_t from, int64_t to)
@@ -365,4 +366,31 @@ done:
 	hq_remote_free(remote);
 	free(pruned);
 	return rc;
+}
+
+/* The cache's steps, for archive_cache.c (archive_int.h). */
+int
+hq_archive_scratch_lock(const char *scratch)
+{
+	return scratch_lock(scratch);
+}
+
+void
+hq_archive_cache_sweep(const char *dir)
+{
+	cache_sweep(dir);
+}
+
+int
+hq_archive_cache_fetch(struct hq_archive *a, const struct hq_archive_manifest *m,
+    size_t k, const char *scratch, const char *dest, struct hq_err *e)
+{
+	return cache_fetch_month(a, m, k, scratch, dest, e);
+}
+
+int
+hq_archive_cache_trim(const char *dir, char **need, int nneed, long long max,
+    struct hq_err *e)
+{
+	return cache_trim(dir, need, nneed, max, e);
 }

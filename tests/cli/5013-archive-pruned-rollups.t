@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# New samples imported into months hq-archive prune took out of the store:
+# the hours they touch are totalled again with the archived samples, read
+# back into the cache, so that the merged rollups (the source-priority
+# merge of steps) are what a store never pruned holds. The truth is
+# computed here from the generated samples and the merge's rule
+# (hq-query(1): Watch > iPhone > others; a sample counts for the part of
+# its time no higher-ranked one covers, pro rata), then compared with a
+# twin store that was never pruned, and with a restore of the archive.
+. "$(dirname "$0")/lib.sh"
+
+mkdir -p "$XDG_CONFIG_HOME/hq"
+printf '[archive]\nremote = file://%s/remote\n' "$T" >"$XDG_CONFIG_HOME/hq/config"
+t0=1672531200   # 2023-01-01T00:00:00Z
+# an iPhone's steps at :00-:10 of every hour of 2023-01..2023-03
+awk -v t0=$t0 'BEGIN { for (i = 0; i < 2160; i++) { t = t0 + i * 3600
+	printf "{\"metric\":\"steps\",\"start\":%d,\"end\":%d,\"value\":%d,\"unit\":\"count\",\"source\":\"My iPhone\"}\n", t, t + 600, 100 + i % 50 } }' >"$T/phone.jsonl"
+v() { echo $((100 + ($1 - t0) / 3600 % 50)); }   # the iPhone's count at hour t
+# late: another app in an hour of 2023-01-05 (beside the iPhone's);
+# a Watch over half of the iPhone's 10:00-10:10 of 2023-01-06 (the
+# Watch counts whole, the iPhone's half it does not cover); an app
+# repeating the iPhone's 10:00-10:10 of 2023-02-10 (outranked: 0)
+h1=$((t0 + (4 * 24 + 10) * 3600)) h2=$((t0 + (5 * 24 + 10) * 3600))
+h3=$((t0 + (40 * 24 + 10) * 3600))
+{
+	printf '{"metric":"steps","start":%d,"end":%d,"value":777,"unit":"count","source":"Late"}\n' $((h1 + 1800)) $((h1 + 2400))
+	printf '{"metric":"steps","start":%d,"end":%d,"value":500,"unit":"count","source":"My Apple Watch"}\n' $((h2 + 300)) $((h2 + 900))
+	printf '{"metric":"steps","start":%d,"end":%d,"value":999,"unit":"count","source":"Other App"}\n' "$h3" $((h3 + 600))
+} >"$T/late.jsonl"
+want1=$(($(v $h1) + 777)) want2=$((500 + $(v $h2) / 2)) want3=$(v $h3)
+
+steps="(SELECT id FROM metric WHERE identifier = 'HKQuantityTypeIdentifierStepCount')"
+hour() {   # the merged steps of the UTC hour at $2, hourly and by quarters
+	sqlite3 "$1" "SELECT printf('%d', (SELECT sum FROM rollup_merged WHERE
+	    metric_id = $steps AND slot = $2)), printf('%d', (SELECT sum(sum) FROM
+	    rollup_merged_q WHERE metric_id = $steps AND slot >= $2 AND slot < $2 + 3600))" |
+	    tr '|' ' '
+}
+rollups() {   # every rollup row, by name
+	sqlite3 "$1" "SELECT 'm', slot, printf('%.6f', sum), n FROM rollup_merged
+	    UNION ALL SELECT 'q', slot, printf('%.6f', sum), n FROM rollup_merged_q
+	    UNION ALL SELECT s.name, slot, n, printf('%.6f', r.sum) FROM rollup r
+	    JOIN source s ON s.id = r.source_id ORDER BY 1, 2"
+}
+
+hq-ingest -q "$T/phone.jsonl" >/dev/null
+hq-archive -q init >/dev/null
+hq-archive -q push
+run hq-archive prune --before 2023-03 --yes
+is "$rc" 0 "prune 2023-01..2023-02"
+cache="$HOME/.cache/hq/archive"
+
+run hq-ingest "$T/late.jsonl"
+is "$rc" 0 "new samples in pruned months imported"
+like "$out" '"inserted":3,' "all three kept"
+unlike "$err" "leave out|warning" "nothing said: nothing is left out"
+is "$(ls "$cache" | grep -c '\.db$')" 2 "the two pruned months read back into the cache"
+is "$(hour "$HQ_DB" $h1)" "$want1 $want1" "an app beside the archived iPhone sample: both counted ($want1)"
+is "$(hour "$HQ_DB" $h2)" "$want2 $want2" "a Watch over half of an archived iPhone sample: 500 + half ($want2)"
+is "$(hour "$HQ_DB" $h3)" "$want3 $want3" "an app repeating an archived iPhone sample: outranked ($want3)"
+run hq-query steps --by hour --from 2023-01-06 --to 2023-01-06 --offline --format jsonl
+like "$out" "\"value\":$want2[,}]" "hq-query --offline reads that hour from the rollups"
+
+# a store never pruned, the same imports: the same rollups, every row
+HQ_DB="$T/twin.db" hq-ingest -q "$T/phone.jsonl" "$T/late.jsonl" >/dev/null
+is "$(rollups "$HQ_DB")" "$(rollups "$T/twin.db")" "every rollup row as in a store never pruned"
+
+# pushed (the months merged with the new rows), restored elsewhere: the same
+run hq-archive -q push
+is "$rc" 0 "push"
+run env HOME="$T/new" hq-archive -q --db "$T/new.db" restore
+is "$rc" 0 "restore on a new machine"
+is "$(rollups "$T/new.db")" "$(rollups "$T/twin.db")" "its rollups as in a store never pruned"
+
+# the same file again: duplicates, nothing read
+rm -f "$cache"/*.db
+run hq-ingest "$T/late.jsonl"
+like "$out" '"inserted":0,"duplicates":3,' "imported again: duplicates"
+is "$(ls "$cache" | grep -c '\.db$')" 0 "nothing read back"
+is "$(rollups "$HQ_DB")" "$(rollups "$T/twin.db")" "the rollups unchanged"
+
+done_testing
