@@ -79,4 +79,15 @@ like "$out" '"inserted":0,"duplicates":3,' "imported again: duplicates"
 is "$(ls "$cache" | grep -c '\.db$')" 0 "nothing read back"
 is "$(rollups "$HQ_DB")" "$(rollups "$T/twin.db")" "the rollups unchanged"
 
+# a metric merged whole (as after a migration that makes the merged
+# rollups again): every pruned month of its samples read
+sqlite3 "$HQ_DB" "DELETE FROM rollup_merged; DELETE FROM rollup_merged_q;
+    DELETE FROM rollup_merged_metric; DELETE FROM rollup_merged_q_metric"
+printf '{"metric":"steps","start":"2023-03-20T10:02:00Z","end":"2023-03-20T10:12:00Z","value":40,"unit":"count","source":"Late"}\n' >"$T/march.jsonl"
+run hq-ingest "$T/march.jsonl"
+is "$rc" 0 "a new sample, steps merged whole"
+is "$(ls "$cache" | grep -c '\.db$')" 2 "both pruned months read back"
+HQ_DB="$T/twin.db" hq-ingest -q "$T/march.jsonl" >/dev/null
+is "$(rollups "$HQ_DB")" "$(rollups "$T/twin.db")" "every rollup row as in a store never pruned"
+
 done_testing
