@@ -8,14 +8,9 @@
 # its time no higher-ranked one covers, pro rata), then compared with a
 # twin store that was never pruned, and with a restore of the archive.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/pruned.sh"
 
-mkdir -p "$XDG_CONFIG_HOME/hq"
-printf '[archive]\nremote = file://%s/remote\n' "$T" >"$XDG_CONFIG_HOME/hq/config"
-t0=1672531200   # 2023-01-01T00:00:00Z
-# an iPhone's steps at :00-:10 of every hour of 2023-01..2023-03
-awk -v t0=$t0 'BEGIN { for (i = 0; i < 2160; i++) { t = t0 + i * 3600
-	printf "{\"metric\":\"steps\",\"start\":%d,\"end\":%d,\"value\":%d,\"unit\":\"count\",\"source\":\"My iPhone\"}\n", t, t + 600, 100 + i % 50 } }' >"$T/phone.jsonl"
-v() { echo $((100 + ($1 - t0) / 3600 % 50)); }   # the iPhone's count at hour t
+phone_steps >"$T/phone.jsonl"
 # late: another app in an hour of 2023-01-05 (beside the iPhone's);
 # a Watch over half of the iPhone's 10:00-10:10 of 2023-01-06 (the
 # Watch counts whole, the iPhone's half it does not cover); an app
@@ -29,7 +24,6 @@ h3=$((t0 + (40 * 24 + 10) * 3600))
 } >"$T/late.jsonl"
 want1=$(($(v $h1) + 777)) want2=$((500 + $(v $h2) / 2)) want3=$(v $h3)
 
-steps="(SELECT id FROM metric WHERE identifier = 'HKQuantityTypeIdentifierStepCount')"
 hour() {   # the merged steps of the UTC hour at $2, hourly and by quarters
 	sqlite3 "$1" "SELECT printf('%d', (SELECT sum FROM rollup_merged WHERE
 	    metric_id = $steps AND slot = $2)), printf('%d', (SELECT sum(sum) FROM
@@ -43,18 +37,14 @@ rollups() {   # every rollup row, by name
 	    JOIN source s ON s.id = r.source_id ORDER BY 1, 2"
 }
 
-hq-ingest -q "$T/phone.jsonl" >/dev/null
-hq-archive -q init >/dev/null
-hq-archive -q push
-run hq-archive prune --before 2023-03 --yes
-is "$rc" 0 "prune 2023-01..2023-02"
-cache="$HOME/.cache/hq/archive"
+pruned_store "$T/phone.jsonl"
+ok $? "a store pushed, 2023-01..2023-02 pruned"
 
 run hq-ingest "$T/late.jsonl"
 is "$rc" 0 "new samples in pruned months imported"
 like "$out" '"inserted":3,' "all three kept"
 unlike "$err" "leave out|warning" "nothing said: nothing is left out"
-is "$(ls "$cache" | grep -c '\.db$')" 2 "the two pruned months read back into the cache"
+is "$(cached)" 2 "the two pruned months read back into the cache"
 is "$(hour "$HQ_DB" $h1)" "$want1 $want1" "an app beside the archived iPhone sample: both counted ($want1)"
 is "$(hour "$HQ_DB" $h2)" "$want2 $want2" "a Watch over half of an archived iPhone sample: 500 + half ($want2)"
 is "$(hour "$HQ_DB" $h3)" "$want3 $want3" "an app repeating an archived iPhone sample: outranked ($want3)"
@@ -76,7 +66,7 @@ is "$(rollups "$T/new.db")" "$(rollups "$T/twin.db")" "its rollups as in a store
 rm -f "$cache"/*.db
 run hq-ingest "$T/late.jsonl"
 like "$out" '"inserted":0,"duplicates":3,' "imported again: duplicates"
-is "$(ls "$cache" | grep -c '\.db$')" 0 "nothing read back"
+is "$(cached)" 0 "nothing read back"
 is "$(rollups "$HQ_DB")" "$(rollups "$T/twin.db")" "the rollups unchanged"
 
 # a metric merged whole (as after a migration that makes the merged
@@ -86,7 +76,7 @@ sqlite3 "$HQ_DB" "DELETE FROM rollup_merged; DELETE FROM rollup_merged_q;
 printf '{"metric":"steps","start":"2023-03-20T10:02:00Z","end":"2023-03-20T10:12:00Z","value":40,"unit":"count","source":"Late"}\n' >"$T/march.jsonl"
 run hq-ingest "$T/march.jsonl"
 is "$rc" 0 "a new sample, steps merged whole"
-is "$(ls "$cache" | grep -c '\.db$')" 2 "both pruned months read back"
+is "$(cached)" 2 "both pruned months read back"
 HQ_DB="$T/twin.db" hq-ingest -q "$T/march.jsonl" >/dev/null
 is "$(rollups "$HQ_DB")" "$(rollups "$T/twin.db")" "every rollup row as in a store never pruned"
 

@@ -6,17 +6,10 @@
 # exactly as it was (its SQL dump the same); in a run of several files,
 # the others are kept.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/pruned.sh"
 
-mkdir -p "$XDG_CONFIG_HOME/hq"
-conf="$XDG_CONFIG_HOME/hq/config"
-printf '[archive]\nremote = file://%s/remote\n' "$T" >"$conf"
-t0=1672531200   # 2023-01-01T00:00:00Z
-awk -v t0=$t0 'BEGIN { for (i = 0; i < 2160; i++) { t = t0 + i * 3600
-	printf "{\"metric\":\"steps\",\"start\":%d,\"end\":%d,\"value\":%d,\"unit\":\"count\",\"source\":\"My iPhone\"}\n", t, t + 600, 100 + i % 50 } }' >"$T/phone.jsonl"
-hq-ingest -q "$T/phone.jsonl" >/dev/null
-hq-archive -q init >/dev/null
-hq-archive -q push
-hq-archive -q prune --before 2023-03 --yes
+phone_steps >"$T/phone.jsonl"
+pruned_store "$T/phone.jsonl"
 # a late sample of 2023-02-10 (pruned), and one of 2023-03-20 (not)
 printf '{"metric":"steps","start":"2023-02-10T10:02:00Z","end":"2023-02-10T10:12:00Z","value":40,"unit":"count","source":"My Apple Watch"}\n' >"$T/late.jsonl"
 printf '{"metric":"steps","start":"2023-03-20T10:02:00Z","end":"2023-03-20T10:12:00Z","value":40,"unit":"count","source":"My Apple Watch"}\n' >"$T/march.jsonl"

@@ -8,28 +8,20 @@
 # one that runs past their end reads that month, and its hour is right.
 # The truth is computed here from the generated samples.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/pruned.sh"
 
-mkdir -p "$XDG_CONFIG_HOME/hq"
-printf '[archive]\nremote = file://%s/remote\n' "$T" >"$XDG_CONFIG_HOME/hq/config"
-t0=1672531200   # 2023-01-01T00:00:00Z
 mar=1677628800  # 2023-03-01T00:00:00Z
-# an iPhone's steps at :00-:10 of every hour of 2023-01..2023-03, one
-# running from 2023-02-28T23:50 to 2023-03-01T00:20 (300), and a strap's
-# heart rate at :30 of each hour of 2023-01 (the long one first: prune
-# keeps the store's newest sample)
-awk -v t0=$t0 -v mar=$mar 'BEGIN {
-	printf "{\"metric\":\"steps\",\"start\":%d,\"end\":%d,\"value\":300,\"unit\":\"count\",\"source\":\"My iPhone\"}\n", mar - 600, mar + 1200
-	for (i = 0; i < 2160; i++) { t = t0 + i * 3600
-	printf "{\"metric\":\"steps\",\"start\":%d,\"end\":%d,\"value\":%d,\"unit\":\"count\",\"source\":\"My iPhone\"}\n", t, t + 600, 100 + i % 50
-	if (i < 744) printf "{\"metric\":\"heart_rate\",\"start\":%d,\"value\":%d,\"unit\":\"count/min\",\"source\":\"Strap\"}\n", t + 1800, 60 + i % 20 } }' >"$T/export.jsonl"
-v() { echo $((100 + ($1 - t0) / 3600 % 50)); }
-hq-ingest -q "$T/export.jsonl" >/dev/null
-hq-archive -q init >/dev/null
-hq-archive -q push
-run hq-archive prune --before 2023-03 --yes
-is "$rc" 0 "prune 2023-01..2023-02"
-cache="$HOME/.cache/hq/archive"
-cached() { ls "$cache" 2>/dev/null | grep -c '\.db$'; }
+# the iPhone's steps, one more running from 2023-02-28T23:50 to
+# 2023-03-01T00:20 (300; first: prune keeps the store's newest sample),
+# and a strap's heart rate at :30 of each hour of 2023-01
+{
+	printf '{"metric":"steps","start":%d,"end":%d,"value":300,"unit":"count","source":"My iPhone"}\n' $((mar - 600)) $((mar + 1200))
+	phone_steps
+	awk -v t0=$t0 'BEGIN { for (i = 0; i < 744; i++)
+		printf "{\"metric\":\"heart_rate\",\"start\":%d,\"value\":%d,\"unit\":\"count/min\",\"source\":\"Strap\"}\n", t0 + i * 3600 + 1800, 60 + i % 20 }'
+} >"$T/export.jsonl"
+pruned_store "$T/export.jsonl"
+ok $? "a store pushed, 2023-01..2023-02 pruned"
 rollups() { sqlite3 "$HQ_DB" "SELECT count(*), sum(n), printf('%.3f', sum(sum)) FROM rollup"; }
 
 # the archive out of reach: nothing below may need it
@@ -62,7 +54,6 @@ printf '{"metric":"steps","start":%d,"end":%d,"value":500,"unit":"count","source
 run hq-ingest "$T/watch.jsonl"
 is "$rc" 0 "a new sample beside an archived one that runs past the pruned months"
 is "$(cached)" 1 "that month read (2023-02)"
-steps="(SELECT id FROM metric WHERE identifier = 'HKQuantityTypeIdentifierStepCount')"
 is "$(sqlite3 "$HQ_DB" "SELECT printf('%d', sum) FROM rollup_merged WHERE metric_id = $steps AND slot = $mar")" \
     "$((500 + $(v $mar) / 2 + 100))" "its hour: the Watch, the iPhone's uncovered parts"
 
