@@ -36,6 +36,13 @@
 #   the indexes' share of a tenth's import: 296 M of 2,985 M (+11.0 %)
 #   before, 193 M of 2,885 M (+7.2 %) after; the store +8.5 % before,
 #   +9.1 % after (search_text_key).
+# On a quiet machine (b915534, load average 0.50, the time judged): the
+# whole process 4.2 ms for --version; cholesterol 12.4 ms, Dr Lee 9.9,
+# OR/find 14.6, --near 23.6, --near --count 16.2, running --near 30.1 ms:
+# every goal met (instructions as above, to the percent).
+# The indexes' share at full size (the same bench with the callgrind
+# import run on the whole export, b915534): 1,986 M of 28,489 M, +7.5 %,
+# as at a tenth (+7.2 %), so the tenth stands for it.
 set -eu
 . "$(dirname "$0")/lib.sh"
 DIR=$(mktemp -d "${TMPDIR:-/tmp}/hq-bench-search.XXXXXX")

@@ -160,7 +160,8 @@ hq_http_post(const struct hq_http_request *req, struct hq_http_response *resp)
 		.max_body = req->max_body ? req->max_body : HQ_HTTP_MAX_BODY };
 	t.curl = curl_easy_init();
 	if (!t.curl) {
-		snprintf(resp->error, sizeof resp->error, "cannot initialise libcurl");
+		snprintf(resp->error, sizeof resp->error, "cannot initialise libcurl: %s",
+		    curl_easy_strerror(CURLE_FAILED_INIT));
 		resp->transport_error = 1;
 		return -1;
 	}

@@ -162,7 +162,8 @@ hq_remote_open(const struct hq_remote_conf *c, struct hq_err *e)
 		hq_buf_free(&g);
 	}
 	if (!(r->curl = curl_easy_init())) {
-		hq_err_set(e, "libcurl cannot start");
+		hq_err_set(e, "libcurl cannot start: %s",
+		    curl_easy_strerror(CURLE_FAILED_INIT));
 		goto fail;
 	}
 	return r;

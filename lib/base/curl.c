@@ -8,9 +8,10 @@
  * The program is not linked with -lcurl (Makefile): these functions, with
  * libcurl's own names and prototypes (<curl/curl.h>), are the ones
  * lib/agent/http.c and lib/archive/remote.c call, and each passes its
- * arguments to libcurl.so.4's, found by dlopen on the first call. Not
- * linked against it, the program exports none of these names, so the
- * library's calls to its own functions stay its own. When libcurl cannot
+ * arguments to libcurl's (libcurl.so.4, else the GnuTLS or NSS build),
+ * found by dlopen on the first call. Not linked against it, the program
+ * exports none of these names, so the library's calls to its own
+ * functions stay its own. When libcurl cannot
  * be opened, curl_easy_init() returns NULL (the callers say libcurl
  * cannot start) and curl_easy_strerror() says why.
  */
@@ -45,17 +46,39 @@ static char why[256] = "libcurl (libcurl.so.4) could not be opened";
 #define FIND(h, field, name) \
 	(*(void **)&fn.field = dlsym(h, name)) != NULL
 
+/* Debian's libcurl4 (OpenSSL) is libcurl.so.4; a machine with only
+ * libcurl3-gnutls or libcurl3-nss has the same library under another
+ * name: the first that opens is used. */
+static const char *const names[] = {
+	"libcurl.so.4", "libcurl-gnutls.so.4", "libcurl-nss.so.4",
+};
+
+static void *
+open_any(void)
+{
+	size_t off = 0;
+
+	off += (size_t)snprintf(why, sizeof why, "libcurl could not be opened:");
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+		void *h = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+		const char *d;
+		if (h)
+			return h;
+		d = dlerror();
+		if (off < sizeof why)
+			off += (size_t)snprintf(why + off, sizeof why - off, "%s %s",
+			    i ? ";" : "", d ? d : names[i]);
+	}
+	return NULL;
+}
+
 static void
 load(void)
 {
-	void *h = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
+	void *h = open_any();
 
-	if (!h) {
-		const char *d = dlerror();
-		snprintf(why, sizeof why, "libcurl could not be opened: %s",
-		    d ? d : "libcurl.so.4");
+	if (!h)
 		return;
-	}
 	loaded = FIND(h, easy_init, "curl_easy_init") &&
 	    FIND(h, easy_cleanup, "curl_easy_cleanup") &&
 	    FIND(h, easy_reset, "curl_easy_reset") &&
@@ -66,7 +89,7 @@ load(void)
 	    FIND(h, slist_append, "curl_slist_append") &&
 	    FIND(h, slist_free_all, "curl_slist_free_all");
 	if (!loaded)
-		snprintf(why, sizeof why, "libcurl.so.4 lacks a function hq "
+		snprintf(why, sizeof why, "libcurl lacks a function hq "
 		    "calls (too old?)");
 }
 
