@@ -17,11 +17,11 @@ phone_steps >"$T/phone.jsonl"
 # repeating the iPhone's 10:00-10:10 of 2023-02-10 (outranked: 0)
 h1=$((t0 + (4 * 24 + 10) * 3600)) h2=$((t0 + (5 * 24 + 10) * 3600))
 h3=$((t0 + (40 * 24 + 10) * 3600))
+printf '{"metric":"steps","start":%d,"end":%d,"value":777,"unit":"count","source":"Late"}\n' $((h1 + 1800)) $((h1 + 2400)) >"$T/late1.jsonl"
 {
-	printf '{"metric":"steps","start":%d,"end":%d,"value":777,"unit":"count","source":"Late"}\n' $((h1 + 1800)) $((h1 + 2400))
 	printf '{"metric":"steps","start":%d,"end":%d,"value":500,"unit":"count","source":"My Apple Watch"}\n' $((h2 + 300)) $((h2 + 900))
 	printf '{"metric":"steps","start":%d,"end":%d,"value":999,"unit":"count","source":"Other App"}\n' "$h3" $((h3 + 600))
-} >"$T/late.jsonl"
+} >"$T/late2.jsonl"
 want1=$(($(v $h1) + 777)) want2=$((500 + $(v $h2) / 2)) want3=$(v $h3)
 
 hour() {   # the merged steps of the UTC hour at $2, hourly and by quarters
@@ -40,9 +40,11 @@ rollups() {   # every rollup row, by name
 pruned_store "$T/phone.jsonl"
 ok $? "a store pushed, 2023-01..2023-02 pruned"
 
-run hq-ingest "$T/late.jsonl"
+# two files in one run (one transaction: the months read for the first
+# serve the second and the run's rollups)
+run hq-ingest "$T/late1.jsonl" "$T/late2.jsonl"
 is "$rc" 0 "new samples in pruned months imported"
-like "$out" '"inserted":3,' "all three kept"
+like "$(tr '\n' ' ' <<<"$out")" 'late1.*"inserted":1,.*late2.*"inserted":2,' "all three kept"
 unlike "$err" "leave out|warning" "nothing said: nothing is left out"
 is "$(cached)" 2 "the two pruned months read back into the cache"
 is "$(hour "$HQ_DB" $h1)" "$want1 $want1" "an app beside the archived iPhone sample: both counted ($want1)"
@@ -52,7 +54,7 @@ run hq-query steps --by hour --from 2023-01-06 --to 2023-01-06 --offline --forma
 like "$out" "\"value\":$want2[,}]" "hq-query --offline reads that hour from the rollups"
 
 # a store never pruned, the same imports: the same rollups, every row
-HQ_DB="$T/twin.db" hq-ingest -q "$T/phone.jsonl" "$T/late.jsonl" >/dev/null
+HQ_DB="$T/twin.db" hq-ingest -q "$T/phone.jsonl" "$T/late1.jsonl" "$T/late2.jsonl" >/dev/null
 is "$(rollups "$HQ_DB")" "$(rollups "$T/twin.db")" "every rollup row as in a store never pruned"
 
 # pushed (the months merged with the new rows), restored elsewhere: the same
@@ -64,6 +66,7 @@ is "$(rollups "$T/new.db")" "$(rollups "$T/twin.db")" "its rollups as in a store
 
 # the same file again: duplicates, nothing read
 rm -f "$cache"/*.db
+cat "$T/late1.jsonl" "$T/late2.jsonl" >"$T/late.jsonl"
 run hq-ingest "$T/late.jsonl"
 like "$out" '"inserted":0,"duplicates":3,' "imported again: duplicates"
 is "$(cached)" 0 "nothing read back"

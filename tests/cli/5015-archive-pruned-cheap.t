@@ -57,4 +57,19 @@ is "$(cached)" 1 "that month read (2023-02)"
 is "$(sqlite3 "$HQ_DB" "SELECT printf('%d', sum) FROM rollup_merged WHERE metric_id = $steps AND slot = $mar")" \
     "$((500 + $(v $mar) / 2 + 100))" "its hour: the Watch, the iPhone's uncovered parts"
 
+# a late sample of 2023-01 and one of 2023-03-25 in one file: merged
+# apart, so only 2023-01 is read, not every month between them
+rm -f "$cache"/*.db
+feb="SELECT count(*), printf('%.3f', sum(sum)) FROM rollup_merged WHERE slot >= $t0 + 31 * 86400 AND slot < $mar"
+held=$(sqlite3 "$HQ_DB" "$feb")
+h=$((t0 + (19 * 24 + 10) * 3600))
+printf '{"metric":"steps","start":%d,"end":%d,"value":%d,"unit":"count","source":"Late"}\n' \
+    $((h + 1800)) $((h + 2400)) 61 $((mar + 24 * 86400 + 1800)) $((mar + 24 * 86400 + 2400)) 62 >"$T/both.jsonl"
+run hq-ingest "$T/both.jsonl"
+is "$rc" 0 "a late sample and a recent one"
+is "$(cached)" 1 "one month read (2023-01)"
+is "$(sqlite3 "$HQ_DB" "SELECT printf('%d', sum) FROM rollup_merged WHERE metric_id = $steps AND slot = $h")" \
+    "$(($(v $h) + 61))" "the late one's hour: the archived iPhone sample and it"
+is "$(sqlite3 "$HQ_DB" "$feb")" "$held" "the months between untouched (2023-02's hours as they were)"
+
 done_testing
