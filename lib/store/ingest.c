@@ -653,8 +653,8 @@ pruned_read(struct hq_ingest *ig, struct hq_err *e)
 		return 0;
 	snprintf(why, sizeof why, "%s", e->msg);
 	hq_err_set(e, "%s: %ld new samples fall in or beside months hq-archive "
-	    "prune took out of this store, and their hours are totalled with "
-	    "the archived samples: %s", ig->path, n, why);
+	    "prune took out of this store, and their hours need the archived "
+	    "samples: %s", ig->path, n, why);
 	return -1;
 }
 
