@@ -1,7 +1,8 @@
 /*
- * rollup_int — what rollup.c (the rollups refreshed in each import) and
+ * rollup_int — what rollup.c (the rollups refreshed in each import),
  * rollup_pruned.c (the hours of pruned months totalled again with the
- * archived samples) share. Internal to lib/store/.
+ * archived samples) and same.c (heart rates that rank recordings) share.
+ * Internal to lib/store/.
  */
 #ifndef HQ_ROLLUP_INT_H
 #define HQ_ROLLUP_INT_H
@@ -56,5 +57,11 @@ void hq_rollup_pruned_note(struct hq_rollup_pruned *p, int64_t metric,
 int hq_rollup_pruned_load(struct hq_store *s, struct hq_rollup_pruned *p,
     const int64_t *whole, size_t nwhole, struct hq_err *e);
 void hq_rollup_pruned_end(struct hq_rollup_pruned *p);
+/* Where to read metric's samples starting in [lo, hi) (same.c's heart
+ * rates, when it ranks recordings): "main.sample", or in a pruned store
+ * whose archived samples of metric reach that time, those read and
+ * "temp.rollup_sample"; NULL with e. */
+const char *hq_rollup_pruned_samples(struct hq_store *s, int64_t metric,
+    int64_t lo, int64_t hi, struct hq_err *e);
 
 #endif

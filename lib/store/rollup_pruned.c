@@ -407,3 +407,23 @@ out:
 	hq_rollup_pruned_end(&p);
 	return rc;
 }
+
+const char *
+hq_rollup_pruned_samples(struct hq_store *s, int64_t metric, int64_t lo,
+    int64_t hi, struct hq_err *e)
+{
+	struct hq_rollup_pruned p;
+	struct need nd = {0};
+	const char *from = NULL;
+
+	if (hq_rollup_pruned_begin(s, &p, e))
+		return NULL;
+	if (p.from == INT64_MIN)
+		return p.samples;
+	if (months_reached(s, metric, lo, hi, &nd, e) == 0 &&
+	    drop_read(s, &nd, e) == 0 && (!nd.n || read_months(s, &nd, e) == 0))
+		from = has_table(s->db, "temp", "rollup_arc") ?
+		    "temp.rollup_sample" : "main.sample";
+	free(nd.v);
+	return from;
+}

@@ -41,6 +41,7 @@
 #include <string.h>
 
 #include "hq/ingest_int.h"
+#include "rollup_int.h"
 
 /* Whether a device file wrote workout W (hq-ingest's formats). */
 #define DEV(W) "coalesce((SELECT i.format IN ('fit', 'tcx', 'gpx'," \
@@ -87,6 +88,11 @@
 	" 'HKElevationAscended')"
 #define HAS_ROUTE(W) "EXISTS (SELECT 1 FROM route rt JOIN route_point rp" \
 	" ON rp.route_id = rt.id WHERE rt.workout_id = " W ".id)"
+/* Q_SECS's heart rates, from the table T. */
+#define SECS(T) "INSERT INTO temp.same_sec(src, t) SELECT DISTINCT" \
+	" source_id, start FROM " T " WHERE metric_id = ?1 AND start >= ?2" \
+	" AND start <= ?3 AND source_id IN (SELECT src FROM temp.same_w" \
+	" WHERE cov = -1 AND a >= ?2 AND a <= ?3 AND b <= ?3) ORDER BY 1, 2"
 #define HAS_POWER(W) "EXISTS (SELECT 1 FROM sample ps WHERE ps.metric_id =" \
 	" (SELECT id FROM metric WHERE identifier = " POWER ") AND" \
 	" ps.source_id = " W ".source_id AND ps.start >= " W ".start AND" \
@@ -108,7 +114,7 @@
 enum {
 	Q_LONGEST, Q_SEED_NEW, Q_SEED_TODO, Q_SEED_SAMPLES, Q_GROUPS, Q_GROUP,
 	Q_OTHERS, Q_ALONE, Q_SEED_SPANS, Q_STRETCHES, Q_REGION, Q_LOAD, Q_REGION_ADD,
-	Q_LONERS, Q_SETTLE_ALONE, Q_WANT_QUEUED, Q_ISLANDS, Q_SECS, Q_COV,
+	Q_LONERS, Q_SETTLE_ALONE, Q_WANT_QUEUED, Q_ISLANDS, Q_SECS, Q_SECS_ARC, Q_COV,
 	Q_NO_HR, Q_SECS_CLEAR, Q_POP, Q_WANT_COUNTED, Q_WANT_ALL, Q_BEST,
 	Q_PUSH, Q_OLD, Q_YIELD, Q_COUNT, Q_DONE, Q_DIRTY, Q_YIELDERS,
 	Q_WANT_YIELDERS, Q_FILL_CLEAR, Q_FILL_DISTANCE, Q_FILL_ENERGY,
@@ -172,11 +178,10 @@ static const struct hq_store_sql sqls[Q_N] = {
 	    "reading the recordings to rank" },
 	/* The distinct seconds of the heart rates of the sources to rank,
 	 * ?2 to ?3, numbered in source and time order (k). */
-	[Q_SECS] = { "INSERT INTO temp.same_sec(src, t) SELECT DISTINCT"
-	    " source_id, start FROM sample WHERE metric_id = ?1 AND start >= ?2"
-	    " AND start <= ?3 AND source_id IN (SELECT src FROM temp.same_w"
-	    " WHERE cov = -1 AND a >= ?2 AND a <= ?3 AND b <= ?3) ORDER BY 1, 2",
-	    "reading heart rates" },
+	[Q_SECS] = { SECS("sample"), "reading heart rates" },
+	/* In a store hq-archive pruned, with the archived ones of the
+	 * stretch beside the store's (rollup_int.h) */
+	[Q_SECS_ARC] = { SECS("temp.rollup_sample"), "reading heart rates" },
 	/* A recording's seconds: the number of its last inside it less that
 	 * of its first, plus one. */
 	[Q_COV] = { "UPDATE temp.same_w SET cov = max(0, coalesce((SELECT k"
@@ -319,6 +324,7 @@ static int
 rank_new(struct run *r, struct hq_err *e)
 {
 	sqlite3_stmt *q;
+	const char *from;
 	int64_t lo = 0, hi = 0;
 	int rc, have;
 
@@ -346,7 +352,10 @@ rank_new(struct run *r, struct hq_err *e)
 			return step_err(r, Q_ISLANDS, e);
 		if (!have)
 			return 0;
-		if (run_q(r, Q_SECS, (struct hq_bind[]){ HQ_INT(r->hr), HQ_INT(lo),
+		if (!(from = hq_rollup_pruned_samples(r->s, r->hr, lo, hi + 1, e)))
+			return -1;
+		if (run_q(r, strcmp(from, "main.sample") ? Q_SECS_ARC : Q_SECS,
+		    (struct hq_bind[]){ HQ_INT(r->hr), HQ_INT(lo),
 		    HQ_INT(hi), HQ_END }, e) ||
 		    run_q(r, Q_COV, (struct hq_bind[]){ HQ_INT(lo), HQ_INT(hi),
 		    HQ_END }, e) ||
