@@ -19,7 +19,8 @@ awk 'BEGIN { for (i = 0; i < 2880; i++) { t = 1672531200 + i * 3600
 gen-export --zip --days 7 --start 2023-01-10 --seed 5 -o "$T/e.zip" >/dev/null 2>&1
 hq-ingest -q "$T/steps.jsonl" "$T/e.zip" >/dev/null
 count() { sqlite3 "$1" "SELECT count(*), printf('%d', sum(value)) FROM sample" | tr '|' ' '; }
-# the raw samples of 2023-01-05 (each a row: what the hybrid read gives)
+# the raw samples of 2023-01-05 (each a row; not the rollups: an import
+# into a pruned month sums its hours from the store's rows alone)
 jan() { hq-query steps --from 2023-01-05 --to 2023-01-05 --format jsonl |
 	awk -F'"value":' '{ split($2, a, ","); s += a[1]; n++ } END { print n, s }'; }
 before=$(count "$HQ_DB")
