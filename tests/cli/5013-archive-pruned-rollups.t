@@ -97,6 +97,13 @@ hq-ingest -q "$T/watch.xml" "$T/march.jsonl" >/dev/null
 hq-archive -q init >/dev/null && hq-archive -q push &&
     hq-archive -q prune --before 2024-02 --yes
 ok $? "a Watch's run pushed, its month pruned"
+mv "$T/remote2" "$T/remote2.away"
+dump=$(sqlite3 "$HQ_DB" .dump | md5sum)
+run hq-ingest "$T/late.fit"
+is "$rc" 2 "the archive out of reach: the FIT refused"
+like "$err" "late\.fit: .*months 2024-01 could not be read back" "by name, with the month"
+is "$(sqlite3 "$HQ_DB" .dump | md5sum)" "$dump" "the store as it was"
+mv "$T/remote2.away" "$T/remote2"
 run hq-ingest "$T/late.fit"
 is "$rc" 0 "the run's FIT synced late"
 is "$(hq-query workouts --format jsonl --offline 2>/dev/null | python3 -c '
