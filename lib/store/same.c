@@ -93,10 +93,14 @@
 	" source_id, start FROM " T " WHERE metric_id = ?1 AND start >= ?2" \
 	" AND start <= ?3 AND source_id IN (SELECT src FROM temp.same_w" \
 	" WHERE cov = -1 AND a >= ?2 AND a <= ?3 AND b <= ?3) ORDER BY 1, 2"
-#define HAS_POWER(W) "EXISTS (SELECT 1 FROM sample ps WHERE ps.metric_id =" \
+#define HAS_POWER_IN(T, W) "EXISTS (SELECT 1 FROM " T " ps WHERE ps.metric_id =" \
 	" (SELECT id FROM metric WHERE identifier = " POWER ") AND" \
 	" ps.source_id = " W ".source_id AND ps.start >= " W ".start AND" \
 	" ps.start < " W ".end)"
+#define HAS_POWER(W) HAS_POWER_IN("sample", W)
+/* In a store hq-archive pruned, the archived power beside the store's
+ * (rollup_int.h), when the recordings filled reach a pruned month */
+#define HAS_POWER_ARC(W) HAS_POWER_IN("temp.rollup_sample", W)
 
 /* The fill of one field for the counted workouts of same_k: the best
  * recording that yields to it, overlaps it by more than half of the
@@ -118,7 +122,8 @@ enum {
 	Q_NO_HR, Q_SECS_CLEAR, Q_POP, Q_WANT_COUNTED, Q_WANT_ALL, Q_BEST,
 	Q_PUSH, Q_OLD, Q_YIELD, Q_COUNT, Q_DONE, Q_DIRTY, Q_YIELDERS,
 	Q_WANT_YIELDERS, Q_FILL_CLEAR, Q_FILL_DISTANCE, Q_FILL_ENERGY,
-	Q_FILL_ASCENT, Q_FILL_ROUTE, Q_FILL_POWER, Q_FIGURES, Q_TODO,
+	Q_FILL_ASCENT, Q_FILL_ROUTE, Q_FILL_POWER, Q_FILL_POWER_ARC,
+	Q_FILL_SPAN, Q_FIGURES, Q_TODO,
 	Q_TODO_CLEAR, Q_N
 };
 
@@ -236,6 +241,13 @@ static const struct hq_store_sql sqls[Q_N] = {
 	[Q_FILL_ASCENT] = { FILL("ascent", HAS_ASCENT), "filling ascent" },
 	[Q_FILL_ROUTE] = { FILL("route", HAS_ROUTE), "filling a route" },
 	[Q_FILL_POWER] = { FILL("power", HAS_POWER), "filling power" },
+	[Q_FILL_POWER_ARC] = { FILL("power", HAS_POWER_ARC), "filling power" },
+	/* the time of the counted recordings filled and of those yielding
+	 * to them */
+	[Q_FILL_SPAN] = { "SELECT min(start), max(end) FROM workout WHERE id IN"
+	    " (SELECT id FROM temp.same_k) OR id IN (SELECT workout_id FROM"
+	    " workout_same WHERE same_as IN (SELECT id FROM temp.same_k))",
+	    "reading the recordings to fill" },
 	/* What the kept figures read changed for these (figures.c). */
 	[Q_FIGURES] = { "DELETE FROM workout_figures WHERE workout_id IN"
 	    " (SELECT id FROM temp.same_k)", "dropping kept figures" },
@@ -534,6 +546,37 @@ settle_queue(struct run *r, struct hq_err *e)
 	}
 }
 
+/* Which statement fills power: in a pruned store whose archived power
+ * the recordings filled reach, the one that reads those too (read now). */
+static int
+fill_power(struct run *r, int *q, struct hq_err *e)
+{
+	struct hq_rollup_pruned p;
+	sqlite3_stmt *st;
+	const char *from = "main.sample";
+	int64_t power, lo = 0, hi = -1;
+
+	*q = Q_FILL_POWER;
+	if (hq_rollup_pruned_begin(r->s, &p, e))
+		return -1;
+	if (p.from == INT64_MIN)   /* never pruned */
+		return 0;
+	if ((power = hq_store_metric_id(r->s, "HKQuantityTypeIdentifierCyclingPower",
+	    0, e)) < 0 || !(st = rows_q(r, Q_FILL_SPAN, (struct hq_bind[]){ HQ_END }, e)))
+		return -1;
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
+		lo = sqlite3_column_int64(st, 0);
+		hi = sqlite3_column_int64(st, 1);
+	}
+	sqlite3_reset(st);
+	if (power && lo <= hi && lo < p.from &&
+	    !(from = hq_rollup_pruned_samples(r->s, power, lo, hi + 1, e)))
+		return -1;
+	if (strcmp(from, "main.sample"))
+		*q = Q_FILL_POWER_ARC;
+	return 0;
+}
+
 int
 hq_ig_same_refresh(struct hq_store *s, const struct hq_ig_added *add,
     int changed, struct hq_err *e)
@@ -573,9 +616,11 @@ hq_ig_same_refresh(struct hq_store *s, const struct hq_ig_added *add,
 	    settle_queue(&r, e) || run_q(&r, Q_YIELDERS, none, e) ||
 	    run_q(&r, Q_WANT_YIELDERS, none, e) || rank_new(&r, e))
 		goto done;
-	for (size_t i = 0; i < sizeof fills / sizeof fills[0]; i++)
-		if (run_q(&r, fills[i], none, e))
+	for (size_t i = 0; i < sizeof fills / sizeof fills[0]; i++) {
+		int q = fills[i];
+		if ((q == Q_FILL_POWER && fill_power(&r, &q, e)) || run_q(&r, q, none, e))
 			goto done;
+	}
 	rc = 0;
 done:
 	if (rc)

@@ -84,10 +84,10 @@ HQ_DB="$T/twin.db" hq-ingest -q "$T/march.jsonl" >/dev/null
 is "$(rollups "$HQ_DB")" "$(rollups "$T/twin.db")" "every rollup row as in a store never pruned"
 
 # the same activity recorded twice (hq-ingest(1)): recordings rank by
-# the heart-rate seconds they cover, the archived ones too. A Watch's run
-# of 2024-01 (a heart rate every 5 s of 3,000: 600 s), pruned; the bike
-# computer's FIT of it synced late (every 30 s: 100 s): by the rule the
-# Watch's recording still counts, and the FIT's yields to it.
+# the heart-rate seconds they cover, the archived ones too. A Watch's ride
+# of 2024-01 (a heart rate every 5 s of 3,000: 600 s; power), pruned; the
+# bike computer's FIT of it synced late (every 30 s: 100 s): by the rule
+# the Watch's recording still counts, and the FIT's yields to it.
 export XDG_CONFIG_HOME="$T/config2" HOME="$T/home2" HQ_DB="$T/same.db"
 cache="$HOME/.cache/hq/archive"
 mkdir -p "$XDG_CONFIG_HOME/hq" "$HOME"
@@ -96,7 +96,7 @@ python3 "$HQ_ROOT/tests/cli/data/mksame.py" "$T" pruned
 hq-ingest -q "$T/watch.xml" "$T/march.jsonl" >/dev/null
 hq-archive -q init >/dev/null && hq-archive -q push &&
     hq-archive -q prune --before 2024-02 --yes
-ok $? "a Watch's run pushed, its month pruned"
+ok $? "a Watch's ride pushed, its month pruned"
 mv "$T/remote2" "$T/remote2.away"
 dump=$(sqlite3 "$HQ_DB" .dump | md5sum)
 run hq-ingest "$T/late.fit"
@@ -105,11 +105,20 @@ like "$err" "late\.fit: .*months 2024-01 could not be read back" "by name, with 
 is "$(sqlite3 "$HQ_DB" .dump | md5sum)" "$dump" "the store as it was"
 mv "$T/remote2.away" "$T/remote2"
 run hq-ingest "$T/late.fit"
-is "$rc" 0 "the run's FIT synced late"
+is "$rc" 0 "the ride's FIT synced late"
 is "$(hq-query workouts --format jsonl --offline 2>/dev/null | python3 -c '
 import json, sys
 print(" ".join(r["source"] for r in map(json.loads, sys.stdin)))')" "My Apple Watch" \
     "the Watch's recording counts, as in a store never pruned"
-is "$(cached)" 1 "the run's month read back (2024-01)"
+is "$(cached)" 1 "the ride's month read back (2024-01)"
+# Strava's copy of it with power (every 20 s) and fewer heart rates: it
+# yields too, and the Watch, which has power of its own (archived),
+# takes none of Strava's (hq-ingest(1): it takes what it lacks)
+run hq-ingest "$T/strava.xml"
+is "$rc" 0 "Strava's copy synced"
+is "$(hq-query workouts --format jsonl --offline 2>/dev/null | python3 -c '
+import json, sys
+print(" ".join("%s %s" % (r["source"], sorted(r.get("filled_from") or {})) for r in map(json.loads, sys.stdin)))')" \
+    "My Apple Watch []" "the Watch's recording keeps its own power"
 
 done_testing
