@@ -6,7 +6,24 @@
 # changed < 1 s; restore <= 2x the push; the archive <= 0.5x the store;
 # memory < 64 MB. Wall times (best of 2, one for the first push) and
 # peak RSS from GNU time; CPU (user+sys) beside them, steadier on a busy
-# machine.
+# machine. Push's work is on two threads (two months built and sealed at
+# once): on 2 idle cores its wall is about half its CPU; on a busy machine
+# neither ratio says what an idle one would.
+#
+# Measured 2026-12-07 (shared 2-core VM, two other helpers busy), this
+# tree against main b915534 in the same session, one run each:
+#   10 years (484.6 MB, 5,444,878 samples), load 3.9 -> 5.6:
+#     push 9.36 s wall, 6.83 s CPU, 36.2 MB; zstd -3 + curl 5.19 s, 3.22 s
+#     CPU: 1.80x wall, 2.12x CPU (main: 11.55 s, 6.33 s CPU, 30.5 MB;
+#     3.14x wall, 2.32x CPU); nothing changed 0.09 s; restore 15.78 s,
+#     9.04 s CPU, 17.8 MB (1.69x the push; main 1.40x); archive 0.33x.
+#   1 year (48.4 MB), load 5.1: push 0.99 s, 0.76 s CPU, 35.3 MB; zstd -3
+#     + curl 0.63 s, 0.44 s CPU: 1.57x wall, 1.73x CPU (main 1.61x wall,
+#     1.63x CPU).
+#   callgrind (load-free), a year's push to file://: main 5.88 G
+#     instructions, 4.36 G of them on the builder thread (the critical
+#     path); this tree 5.45 G, 2.72 G and 2.72 G on the two sealing
+#     threads, 0.01 G on the uploading one.
 set -eu
 . "$(dirname "$0")/lib.sh"
 YEARS=${HQ_BENCH_ARCHIVE_YEARS:-10}

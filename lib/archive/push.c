@@ -22,7 +22,8 @@
 /*
  * A month is built in memory up to MONTH_MEM bytes (no file to write and
  * read back to hash and seal it), past that in a scratch file. A push
- * builds one month while it seals and sends the one before: two at once,
+ * builds and seals two months at once (struct builder) while it uploads
+ * the one before, whose database is closed by then: two months in memory,
  * each at most MONTH_MEM and segment.c's 8 MiB of cache, so its memory
  * stays under 64 MB whatever the store's size.
  */
@@ -161,31 +162,49 @@ collect(struct hq_archive *a, const struct hq_archive_manifest *m,
 
 /* ---- a month built ---- */
 
+struct push;
+
+/* What a push does with a month once built: its segment is the old
+ * manifest's (KEPT), a killed push's upload (SENT), or sealed anew into
+ * its scratch file (SEALED), to be uploaded in the months' order. */
+enum fate { UNDECIDED, KEPT, SENT, SEALED };
+
 struct month {
 	int month;
 	const char *store, *arc;      /* arc: the archived month merged in */
 	char *path;                   /* its file, past MONTH_MEM */
+	char *sealed;                 /* its sealed object, when SEALED */
 	sqlite3 *db;                  /* else its database in memory */
 	const unsigned char *data;
 	int64_t size, rows;
 	char plain[65];
+	/* a push's month: the push (read, never written, by the thread)
+	 * and whether the month is pruned (decided by the push itself) */
+	const struct push *push;
+	int pruned;
+	enum fate fate;
+	struct hq_archive_entry x;
 	int rc;
 	struct hq_err e;
 };
 
 static void
 month_init(struct month *m, const char *store, int month, const char *arc,
-    const char *scratch, const char *file)
+    const char *scratch, int slot)
 {
+	char name[32];
+
 	memset(m, 0, sizeof *m);
 	m->store = store;
 	m->month = month;
 	m->arc = arc;
-	m->path = hq_archive_path(scratch, file);
+	snprintf(name, sizeof name, "segment%d.db", slot);
+	m->path = hq_archive_path(scratch, name);
+	snprintf(name, sizeof name, "segment%d.sealed", slot);
+	m->sealed = hq_archive_path(scratch, name);
 }
 
-/* Build m (a thread's body: it touches m alone); hashed here when built
- * in a file, else by month_hash. */
+/* Build m and hash it (a thread's body: it touches m alone). */
 static void *
 month_build(void *u)
 {
@@ -202,35 +221,32 @@ month_build(void *u)
 	}
 	if (m->rc == 0 && !m->db)
 		m->rc = hq_seal_hash_file(m->path, m->plain, &m->e);
+	else if (m->rc == 0)
+		hq_seal_hash_mem(m->data, (size_t)m->size, m->plain);
 	return NULL;
 }
 
-/* A month built in memory hashed in the caller's thread: the builder's
- * is the longer of a push's two (3/4 of its CPU). */
+/* The month's database closed: what a push keeps of it is its file and
+ * its sealed object. */
 static void
-month_hash(struct month *m)
+month_close(struct month *m)
 {
-	if (m->rc == 0 && m->db)
-		hq_seal_hash_mem(m->data, (size_t)m->size, m->plain);
-}
-
-static void
-month_make(struct month *m)
-{
-	month_build(m);
-	month_hash(m);
+	sqlite3_close(m->db);
+	m->db = NULL;
+	m->data = NULL;
 }
 
 static void
 month_free(struct month *m)
 {
-	sqlite3_close(m->db);
-	m->db = NULL;
-	m->data = NULL;
+	month_close(m);
 	if (m->path)
 		unlink(m->path);
+	if (m->sealed)
+		unlink(m->sealed);
 	free(m->path);
-	m->path = NULL;
+	free(m->sealed);
+	m->path = m->sealed = NULL;
 }
 
 static FILE *
@@ -245,13 +261,13 @@ month_open(struct month *m, struct hq_err *e)
 	return f;
 }
 
-/* Seal m and upload it under a new random name into *x. */
+/* Seal m into m->sealed, under a new random name, its entry m->x. */
 static int
-send_segment(struct hq_archive *a, const char *scratch, struct month *m,
-    struct hq_archive_entry *x, struct hq_err *e)
+seal_segment(const struct hq_archive *a, struct month *m, struct hq_err *e)
 {
+	struct hq_archive_entry *x = &m->x;
 	unsigned char rnd[16], hash[32];
-	char ad[128], *sealed = hq_archive_path(scratch, "segment.sealed");
+	char ad[128];
 	struct stat st;
 	FILE *in;
 	int rc = -1;
@@ -264,16 +280,17 @@ send_segment(struct hq_archive *a, const char *scratch, struct month *m,
 	hq_seal_hex(rnd, sizeof rnd, x->object);
 	hq_archive_ad(x, ad, sizeof ad);
 	if ((in = month_open(m, e))) {
-		if (hq_seal_file(a->key, ad, in, sealed, hash, e) == 0 &&
-		    stat(sealed, &st) == 0) {
-			x->size = st.st_size;
-			hq_seal_hex(hash, 32, x->sealed);
-			rc = hq_remote_put(a->remote, x->object, sealed, NULL, e);
+		if (hq_seal_file(a->key, ad, in, m->sealed, hash, e) == 0) {
+			if (stat(m->sealed, &st) == 0) {
+				x->size = st.st_size;
+				hq_seal_hex(hash, 32, x->sealed);
+				rc = 0;
+			} else {
+				hq_err_set(e, "%s: %s", m->sealed, strerror(errno));
+			}
 		}
 		fclose(in);
 	}
-	unlink(sealed);
-	free(sealed);
 	return rc;
 }
 
@@ -289,32 +306,68 @@ struct push {
 	struct hq_archive_counts *c;
 };
 
-/* m's entry into the next manifest: the old one's object when it holds
- * these bytes, a killed push's upload of them, or m sent now. local:
+/* What becomes of m (built, hashed): the old manifest's object when it
+ * holds these bytes, a killed push's upload of them, or m sealed now.
+ * Reads p alone: a builder thread's, or the push's own. */
+static void
+month_decide(const struct push *p, struct month *m)
+{
+	const struct hq_archive_entry *same;
+
+	if ((same = p->have == 0 ? find_month(p->old.e, p->old.n, m->month,
+	    m->plain) : NULL) && name_size(&p->objects, same->object) == same->size) {
+		m->x = *same;
+		m->fate = KEPT;
+	} else if ((same = find_month(p->journal.e, p->journal.n, m->month,
+	    m->plain)) && name_size(&p->objects, same->object) == same->size) {
+		m->x = *same;
+		m->fate = SENT;
+	} else {
+		m->rc = seal_segment(p->a, m, &m->e);
+		m->fate = SEALED;
+	}
+	month_close(m);
+}
+
+/* A push's month: built, hashed, and (not pruned, not empty) decided and
+ * sealed — a builder thread's body. */
+static void *
+month_work(void *u)
+{
+	struct month *m = u;
+
+	month_build(m);
+	if (m->rc == 0 && !m->pruned && (m->rows > 0 || m->month == HQ_SEGMENT_DIMS))
+		month_decide(m->push, m);
+	return NULL;
+}
+
+/* m's entry into the next manifest, m uploaded if it was sealed. local:
  * what the store alone builds of a pruned month, hashed, or NULL. */
 static int
 place(struct push *p, struct month *m, const char *local, struct hq_err *e)
 {
-	const struct hq_archive_entry *same;
 	struct hq_archive_entry x;
 
-	if ((same = p->have == 0 ? find_month(p->old.e, p->old.n, m->month,
-	    m->plain) : NULL) && name_size(&p->objects, same->object) == same->size) {
-		x = *same;
-		p->c->kept++;
-	} else if ((same = find_month(p->journal.e, p->journal.n, m->month,
-	    m->plain)) && name_size(&p->objects, same->object) == same->size) {
-		x = *same;
-		p->c->sent++;
-	} else {
-		if (send_segment(p->a, p->scratch, m, &x, e))
+	if (m->fate == UNDECIDED)
+		month_decide(p, m);
+	if (m->rc) {
+		*e = m->e;
+		return -1;
+	}
+	x = m->x;
+	snprintf(x.local, sizeof x.local, "%s", local ? local : "");
+	if (m->fate == SEALED) {
+		if (hq_remote_put(p->a->remote, x.object, m->sealed, NULL, e))
 			return -1;
-		snprintf(x.local, sizeof x.local, "%s", local ? local : "");
+		unlink(m->sealed);
 		journal_add(p->jpath, p->base, &x);
-		p->c->sent++;
 		p->c->bytes_sent += x.size;
 	}
-	snprintf(x.local, sizeof x.local, "%s", local ? local : "");
+	if (m->fate == KEPT)
+		p->c->kept++;
+	else
+		p->c->sent++;
 	hq_archive_entry_add(&p->next, &x);
 	p->c->segments++;
 	p->c->rows += x.rows;
@@ -352,10 +405,10 @@ push_pruned(struct push *p, struct month *m, struct hq_err *e)
 		return 0;
 	}
 	arc = hq_archive_path(p->scratch, "merge.db");
-	month_init(&merged, p->store, m->month, arc, p->scratch, "merged.db");
+	month_init(&merged, p->store, m->month, arc, p->scratch, 3);
 	if ((rc = hq_archive_fetch(p->a, &p->old, (size_t)(same - p->old.e),
 	    p->scratch, arc, e)) == 0) {
-		month_make(&merged);
+		month_build(&merged);
 		if ((rc = merged.rc) != 0)
 			*e = merged.e;
 		else
@@ -367,23 +420,30 @@ push_pruned(struct push *p, struct month *m, struct hq_err *e)
 	return rc;
 }
 
-/* The builder: month i + 1 built by a thread of its own while month i is
- * sealed and sent (or here, when no thread can start). */
+/*
+ * The builders: each month built, hashed and sealed by a thread of its
+ * own, two at once (the two cores busy: a month's build is 3/4 of its
+ * CPU), while the push uploads the one before them in the months' order.
+ * A third slot holds that one: its database closed, only its sealed file.
+ */
+#define SLOTS 3
+
 struct builder {
-	struct month m[2];
-	pthread_t t[2];
-	int running[2];
+	struct month m[SLOTS];
+	pthread_t t[SLOTS];
+	int running[SLOTS];
 };
 
 static void
-builder_start(struct builder *b, int k, const char *store, int month,
-    const char *scratch)
+builder_start(struct builder *b, const struct push *p, int month, int pruned,
+    int k)
 {
-	month_init(&b->m[k], store, month, NULL, scratch, k ? "segment1.db" :
-	    "segment0.db");
-	b->running[k] = pthread_create(&b->t[k], NULL, month_build, &b->m[k]) == 0;
+	month_init(&b->m[k], p->store, month, NULL, p->scratch, k);
+	b->m[k].push = p;
+	b->m[k].pruned = pruned;
+	b->running[k] = pthread_create(&b->t[k], NULL, month_work, &b->m[k]) == 0;
 	if (!b->running[k])
-		month_build(&b->m[k]);
+		month_work(&b->m[k]);
 }
 
 static void
@@ -397,10 +457,23 @@ builder_wait(struct builder *b, int k)
 static void
 builder_free(struct builder *b)
 {
-	for (int k = 0; k < 2; k++) {
+	for (int k = 0; k < SLOTS; k++) {
 		builder_wait(b, k);
 		month_free(&b->m[k]);
 	}
+}
+
+/* Month j of months (-1: the dims) started in its slot. */
+static void
+builder_next(struct builder *b, const struct push *p, const int *months,
+    int nm, const int *pruned, int npruned, int j)
+{
+	int month = j < 0 ? HQ_SEGMENT_DIMS : j < nm ? months[j] : 0;
+
+	if (j < nm)
+		builder_start(b, p, month, j >= 0 && npruned && bsearch(&month,
+		    pruned, (size_t)npruned, sizeof *pruned, hq_segment_month_cmp),
+		    (j + 1) % SLOTS);
 }
 
 /* Every month of the store (months, nm; the dims first) into p->next. */
@@ -409,26 +482,28 @@ push_months(struct push *p, const int *months, int nm, const int *pruned,
     int npruned, struct hq_err *e)
 {
 	struct builder b;
-	int i, rc = 0;
+	int j, rc = 0;
 
 	memset(&b, 0, sizeof b);
-	builder_start(&b, 0, p->store, HQ_SEGMENT_DIMS, p->scratch);
-	for (i = -1; i < nm && rc == 0; i++) {
-		struct month *m = &b.m[(i + 1) & 1];
+	builder_next(&b, p, months, nm, pruned, npruned, -1);
+	builder_next(&b, p, months, nm, pruned, npruned, 0);
+	for (j = -1; j < nm && rc == 0; j++) {
+		struct month *m = &b.m[(j + 1) % SLOTS];
 		char name[16];
 
-		builder_wait(&b, (i + 1) & 1);
-		month_hash(m);
-		if (i + 1 < nm)
-			builder_start(&b, (i + 2) & 1, p->store, months[i + 1], p->scratch);
-		hq_archive_progress(p->a, "month", i + 1, nm);
+		builder_wait(&b, (j + 1) % SLOTS);
+		/* the next but one starts now, or after a pruned month's
+		 * merge (a build of its own): two builds at once at most */
+		if (!m->pruned)
+			builder_next(&b, p, months, nm, pruned, npruned, j + 2);
+		hq_archive_progress(p->a, "month", j + 1, nm);
 		if (m->rc) {
 			*e = m->e;
 			rc = -1;
-		} else if (npruned && m->month != HQ_SEGMENT_DIMS &&
-		    bsearch(&m->month, pruned, (size_t)npruned, sizeof *pruned,
-		    hq_segment_month_cmp)) {
-			rc = push_pruned(p, m, e);
+		} else if (m->pruned) {
+			month_close(m);
+			if ((rc = push_pruned(p, m, e)) == 0)
+				builder_next(&b, p, months, nm, pruned, npruned, j + 2);
 		} else if (m->rows > 0 || m->month == HQ_SEGMENT_DIMS) {
 			rc = place(p, m, NULL, e);
 		}
@@ -539,8 +614,8 @@ note_pruned(struct hq_archive *a, const char *store, const char *scratch,
 		if (!bsearch(&m->e[k].month, p->month, (size_t)p->n, sizeof *p->month,
 		    hq_segment_month_cmp))
 			continue;
-		month_init(&b, store, m->e[k].month, NULL, scratch, "segment.db");
-		month_make(&b);
+		month_init(&b, store, m->e[k].month, NULL, scratch, 0);
+		month_build(&b);
 		month_free(&b);
 		if (b.rc) {
 			*e = b.e;
@@ -598,8 +673,8 @@ hq_archive_prune(struct hq_archive *a, const char *store, sqlite3 *db,
 			continue;
 		hq_segment_month_name(months[i], name, sizeof name);
 		hq_archive_progress(a, "checking month", i + 1, nm);
-		month_init(&b, store, months[i], NULL, scratch, "segment.db");
-		month_make(&b);
+		month_init(&b, store, months[i], NULL, scratch, 0);
+		month_build(&b);
 		month_free(&b);
 		if (b.rc) {
 			*e = b.e;

@@ -14,6 +14,7 @@
 
 #include "hq/segment.h"
 #include "hq/store.h"
+#include "segment_int.h"
 
 enum kind { DIMS, TIME, RANGE, CHILD, LOCAL };
 
@@ -423,20 +424,24 @@ static const struct {
 #define NHYBRID (sizeof hybrid_tables / sizeof hybrid_tables[0])
 
 /* Where rule r's rows come from: the store's table, or with arc, it and
- * the archived month's rows it no longer has (sqlite3_free()). */
+ * the archived month's rows it no longer has (sqlite3_free(); NULL, e
+ * set, when the archived table's columns do not fit). */
 static char *
-source_of(sqlite3 *db, const struct rule *r, int arc)
+source_of(sqlite3 *db, const struct rule *r, int arc, struct hq_err *e)
 {
 	for (size_t i = 0; arc && i < NHYBRID; i++) {
-		char *missing, *s;
+		char *missing, *cols, *s;
 		if (strcmp(hybrid_tables[i].table, r->table) ||
 		    !has_table(db, "arc", r->table))
 			continue;
+		if (!(cols = hq_segment_columns(db, "src", "arc", r->table, e)))
+			return NULL;
 		missing = sqlite3_mprintf(hybrid_tables[i].missing, "src");
 		s = sqlite3_mprintf("(SELECT * FROM src.\"%w\" UNION ALL SELECT "
-		    "t.* FROM arc.\"%w\" AS t WHERE %s%s)", r->table, r->table,
+		    "%s FROM arc.\"%w\" AS t WHERE %s%s)", r->table, cols, r->table,
 		    missing, hybrid_tables[i].dupe);
 		sqlite3_free(missing);
+		sqlite3_free(cols);
 		return s;
 	}
 	return sqlite3_mprintf("src.\"%w\"", r->table);
@@ -469,6 +474,66 @@ check_ids(sqlite3 *db, struct hq_err *e)
 	return n ? -1 : 0;
 }
 
+/* Whether the store's table may have a row: 0 when it has none. */
+static int
+has_rows(sqlite3 *db, const char *table)
+{
+	char *sql = sqlite3_mprintf("SELECT 1 FROM src.\"%w\" LIMIT 1", table);
+	sqlite3_stmt *st;
+	int yes = 1;
+
+	/* an error: the copy meets it again, and says it */
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK)
+		yes = sqlite3_step(st) != SQLITE_DONE;
+	sqlite3_finalize(st);
+	sqlite3_free(sql);
+	return yes;
+}
+
+/* Rule r's rows of the month into main, added to *rows: 0, 1 when the
+ * segment is full (in memory: built again in a file), or -1. */
+static int
+copy_rule(sqlite3 *db, const struct rule *r, int arc, int64_t a, int64_t b,
+    const char *da, const char *dbs, int64_t *rows, struct hq_err *e)
+{
+	sqlite3_stmt *st;
+	char *sql, *from;
+	int ordered, v;
+
+	/* nothing to copy: a sample's children (sample_meta, hrv_beat)
+	 * found by a list of the month's sample ids, built and probed for
+	 * nothing (a third of a month's build on a store without them) */
+	if (!arc && !has_rows(db, r->table))
+		return 0;
+	if (!(from = source_of(db, r, arc, e)))
+		return -1;
+	sql = sqlite3_mprintf("INSERT INTO main.\"%w\" SELECT t.* FROM "
+	    "%s AS t WHERE %s ORDER BY %s", r->table, from,
+	    r->where ? r->where : "1", r->order ? r->order : "t.rowid");
+	/* WITHOUT ROWID (or the merge's rows): in the order of its key */
+	ordered = sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK;
+	sqlite3_free(sql);
+	if (!ordered) {
+		sql = sqlite3_mprintf("INSERT INTO main.\"%w\" SELECT t.* FROM "
+		    "%s AS t WHERE %s", r->table, from, r->where ? r->where : "1");
+		v = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+		sqlite3_free(sql);
+		if (v != SQLITE_OK) {
+			hq_err_set(e, "%s: %s", r->table, sqlite3_errmsg(db));
+			sqlite3_free(from);
+			return -1;
+		}
+	}
+	sqlite3_free(from);
+	bind_month(st, a, b, da, dbs);
+	if ((v = sqlite3_step(st)) != SQLITE_DONE)
+		hq_err_set(e, "%s: %s", r->table, sqlite3_errmsg(db));
+	else
+		*rows += sqlite3_changes(db);
+	sqlite3_finalize(st);
+	return v == SQLITE_DONE ? 0 : v == SQLITE_FULL ? 1 : -1;
+}
+
 /* Fill db's main (a new, empty database) with month's segment of the
  * store file, and with arc's rows the store no longer has. */
 static int
@@ -476,7 +541,6 @@ fill(sqlite3 *db, const char *store, int month, const char *arc, int64_t *rows,
     struct hq_err *e)
 {
 	sqlite3_stmt *st;
-	char *sql, *from;
 	char da[16] = "", dbs[16] = "";
 	int64_t a = 0, b = 0;
 	size_t i;
@@ -519,39 +583,12 @@ fill(sqlite3 *db, const char *store, int month, const char *arc, int64_t *rows,
 	}
 	for (i = 0; i < NRULES; i++) {
 		const struct rule *r = &rules[i];
-		int ordered;
 
 		if ((month == HQ_SEGMENT_DIMS) != (r->kind == DIMS) ||
 		    r->kind == LOCAL || !has_table(db, "src", r->table))
 			continue;
-		from = source_of(db, r, arc != NULL);
-		sql = sqlite3_mprintf("INSERT INTO main.\"%w\" SELECT t.* FROM "
-		    "%s AS t WHERE %s ORDER BY %s", r->table, from,
-		    r->where ? r->where : "1", r->order ? r->order : "t.rowid");
-		/* WITHOUT ROWID (or the merge's rows): in the order of its key */
-		ordered = sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK;
-		sqlite3_free(sql);
-		if (!ordered) {
-			sql = sqlite3_mprintf("INSERT INTO main.\"%w\" SELECT t.* FROM "
-			    "%s AS t WHERE %s", r->table, from, r->where ? r->where : "1");
-			v = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
-			sqlite3_free(sql);
-			if (v != SQLITE_OK) {
-				hq_err_set(e, "%s: %s", r->table, sqlite3_errmsg(db));
-				sqlite3_free(from);
-				goto detach;
-			}
-		}
-		sqlite3_free(from);
-		bind_month(st, a, b, da, dbs);
-		if ((v = sqlite3_step(st)) != SQLITE_DONE) {
-			hq_err_set(e, "%s: %s", r->table, sqlite3_errmsg(db));
-			sqlite3_finalize(st);
-			rc = v == SQLITE_FULL ? 1 : -1;
+		if ((rc = copy_rule(db, r, arc != NULL, a, b, da, dbs, rows, e)) != 0)
 			goto detach;
-		}
-		*rows += sqlite3_changes(db);
-		sqlite3_finalize(st);
 	}
 	if ((v = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL)) != SQLITE_OK) {
 		hq_err_set(e, "%s", sqlite3_errmsg(db));
@@ -667,7 +704,7 @@ hq_segment_schema(const char *seg, struct hq_err *e)
 int
 hq_segment_merge(sqlite3 *db, const char *seg, struct hq_err *e)
 {
-	char *sql = sqlite3_mprintf("ATTACH %Q AS seg", seg);
+	char *sql = sqlite3_mprintf("ATTACH %Q AS seg", seg), *cols;
 	size_t i;
 	int rc = exec(db, sql, e);
 
@@ -687,14 +724,20 @@ hq_segment_merge(sqlite3 *db, const char *seg, struct hq_err *e)
 			break;
 		}
 		/* the migrations seed some tables (rollup_state): the
-		 * archive's rows win */
-		sql = sqlite3_mprintf("INSERT %s INTO main.\"%w\" SELECT * FROM "
-		    "seg.\"%w\"", rules[i].kind == DIMS ? "OR REPLACE" : "",
-		    rules[i].table, rules[i].table);
+		 * archive's rows win; a segment of an older schema: the
+		 * columns added since take their default */
+		if (!(cols = hq_segment_columns(db, "main", "seg", rules[i].table, e))) {
+			rc = -1;
+			break;
+		}
+		sql = sqlite3_mprintf("INSERT %s INTO main.\"%w\" SELECT %s FROM "
+		    "seg.\"%w\" AS t", rules[i].kind == DIMS ? "OR REPLACE" : "",
+		    rules[i].table, cols, rules[i].table);
 		rc = exec(db, sql, e);
 		if (rc)
 			hq_err_prefix(e, "%s", rules[i].table);
 		sqlite3_free(sql);
+		sqlite3_free(cols);
 	}
 	if (rc == 0 && exec(db, "COMMIT", e) == 0) {
 		exec(db, "DETACH seg", e);
@@ -886,12 +929,19 @@ hq_segment_hybrid_add(sqlite3 *db, const char *seg, struct hq_err *e)
 	for (size_t i = 0; i < NHYBRID && rc == 0; i++) {
 		if (!has_table(db, "arc", hybrid_tables[i].table))
 			continue;
-		char *missing = sqlite3_mprintf(hybrid_tables[i].missing, "main");
-		sql = sqlite3_mprintf("INSERT INTO temp.archive_%s SELECT t.* FROM "
-		    "arc.\"%w\" AS t WHERE %s", hybrid_tables[i].table,
+		char *missing, *cols;
+		/* an archived month of an older schema: its columns named */
+		if (!(cols = hq_segment_columns(db, "main", "arc", hybrid_tables[i].table, e))) {
+			rc = -1;
+			break;
+		}
+		missing = sqlite3_mprintf(hybrid_tables[i].missing, "main");
+		sql = sqlite3_mprintf("INSERT INTO temp.archive_%s SELECT %s FROM "
+		    "arc.\"%w\" AS t WHERE %s", hybrid_tables[i].table, cols,
 		    hybrid_tables[i].table, missing);
 		rc = exec(db, sql, e);
 		sqlite3_free(missing);
+		sqlite3_free(cols);
 		sqlite3_free(sql);
 	}
 	sqlite3_exec(db, "DETACH arc", NULL, NULL, NULL);

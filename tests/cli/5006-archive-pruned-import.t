@@ -8,22 +8,18 @@
 # fetched leaves a scratch directory in the cache: the next one that
 # fetches removes it once it is old and no query holds it.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/archive.sh"
 
-R="file://$T/remote"
-mkdir -p "$XDG_CONFIG_HOME/hq"
-printf '[archive]\nremote = %s\n' "$R" >"$XDG_CONFIG_HOME/hq/config"
 # steps every hour of 2023-01..2023-04 (2,880 samples), one source
-awk 'BEGIN { for (i = 0; i < 2880; i++) { t = 1672531200 + i * 3600
-	printf "{\"metric\":\"steps\",\"start\":%d,\"end\":%d,\"value\":%d,\"unit\":\"count\",\"source\":\"Phone\"}\n", t, t + 600, 100 + i % 50 } }' >"$T/steps.jsonl"
+hourly_steps 2880 "$T/steps.jsonl"
 # and an export of a week of 2023-01 with its workouts' routes
 gen-export --zip --days 7 --start 2023-01-10 --seed 5 -o "$T/e.zip" >/dev/null 2>&1
 hq-ingest -q "$T/steps.jsonl" "$T/e.zip" >/dev/null
-count() { sqlite3 "$1" "SELECT count(*), printf('%d', sum(value)) FROM sample" | tr '|' ' '; }
 # the raw samples of 2023-01-05 (each a row; not the rollups: an import
 # into a pruned month sums its hours from the store's rows alone)
 jan() { hq-query steps --from 2023-01-05 --to 2023-01-05 --format jsonl |
 	awk -F'"value":' '{ split($2, a, ","); s += a[1]; n++ } END { print n, s }'; }
-before=$(count "$HQ_DB")
+before=$(samples_of "$HQ_DB")
 jan_before=$(jan)
 hq-archive -q init >/dev/null
 hq-archive -q push
@@ -56,12 +52,12 @@ is "$(grep -c '"month":"2023-0[12]".*"status":"ok, pruned from the local store"'
 # the whole file imported again, as a nightly import reads a whole
 # export: the pruned samples are duplicates, as before the prune — the
 # store does not grow back, no hour is counted twice
-held=$(count "$HQ_DB")
+held=$(samples_of "$HQ_DB")
 rollups=$(sqlite3 "$HQ_DB" "SELECT count(*), sum(n), printf('%.3f', sum(sum)) FROM rollup")
 run hq-ingest "$T/steps.jsonl"
 is "$rc" 0 "the whole file imported again after the prune"
 like "$out" '"inserted":0,"duplicates":2880,' "every sample a duplicate, the pruned ones too"
-is "$(count "$HQ_DB")" "$held" "the store holds what it held: the pruned samples not back"
+is "$(samples_of "$HQ_DB")" "$held" "the store holds what it held: the pruned samples not back"
 is "$(sqlite3 "$HQ_DB" "SELECT count(*), sum(n), printf('%.3f', sum(sum)) FROM rollup")" "$rollups" \
 	"the rollups unchanged: no hour counted twice"
 points=$(sqlite3 "$HQ_DB" "SELECT count(*) FROM route_point")
@@ -76,7 +72,7 @@ is "$rc" 0 "push after a pruned sample is imported again"
 run env HOME="$T/new" XDG_CONFIG_HOME="$XDG_CONFIG_HOME" hq-archive -q --db "$T/new.db" restore
 is "$rc" 0 "restore"
 read -r n s <<<"$before"
-is "$(count "$T/new.db")" "$((n + 1)) $((s + 777))" "the restored store has every sample once, the late one too"
+is "$(samples_of "$T/new.db")" "$((n + 1)) $((s + 777))" "the restored store has every sample once, the late one too"
 
 # the hybrid read: the month's archived rows and the late one
 rm -rf "$HOME/.cache/hq/archive"
@@ -116,6 +112,6 @@ like "$out" '"rows":4550[0-9][0-9],' "its rows"
 run hq-archive --remote "file://$T/big" push --all
 like "$out" '"sent":0,' "built again: the same bytes, nothing sent"
 run hq-archive -q --remote "file://$T/big" --db "$T/big-new.db" restore
-is "$(count "$T/big-new.db")" "$(count "$T/big.db")" "restored whole"
+is "$(samples_of "$T/big-new.db")" "$(samples_of "$T/big.db")" "restored whole"
 
 done_testing

@@ -23,6 +23,21 @@ make_store() {
 	rm -rf "$d"
 }
 
+# hourly_steps N OUT: the archive's remote file://$T/remote in the
+# config, and steps every hour from 2023-01-01 (N samples, one source)
+# as JSON lines in OUT.
+hourly_steps() {
+	mkdir -p "$XDG_CONFIG_HOME/hq"
+	printf '[archive]\nremote = file://%s/remote\n' "$T" >"$XDG_CONFIG_HOME/hq/config"
+	awk -v n="$1" 'BEGIN { for (i = 0; i < n; i++) { t = 1672531200 + i * 3600
+		printf "{\"metric\":\"steps\",\"start\":%d,\"end\":%d,\"value\":%d,\"unit\":\"count\",\"source\":\"Phone\"}\n", t, t + 600, 100 + i % 50 } }' >"$2"
+}
+
+# samples_of DB: its samples' count and the sum of their values.
+samples_of() {
+	sqlite3 "$1" "SELECT count(*), printf('%d', sum(value)) FROM sample" | tr '|' ' '
+}
+
 # golden DB OUT: the answers of a set of questions, one file.
 golden() {
 	local db=$1 out=$2
