@@ -10,7 +10,6 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/pruned.sh"
 
-phone_steps >"$T/phone.jsonl"
 # late: another app in an hour of 2023-01-05 (beside the iPhone's);
 # a Watch over half of the iPhone's 10:00-10:10 of 2023-01-06 (the
 # Watch counts whole, the iPhone's half it does not cover); an app

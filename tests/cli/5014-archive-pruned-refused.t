@@ -8,7 +8,6 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/pruned.sh"
 
-phone_steps >"$T/phone.jsonl"
 pruned_store "$T/phone.jsonl"
 # a late sample of 2023-02-10 (pruned), and one of 2023-03-20 (not)
 printf '{"metric":"steps","start":"2023-02-10T10:02:00Z","end":"2023-02-10T10:12:00Z","value":40,"unit":"count","source":"My Apple Watch"}\n' >"$T/late.jsonl"

@@ -16,7 +16,7 @@ mar=1677628800  # 2023-03-01T00:00:00Z
 # and a strap's heart rate at :30 of each hour of 2023-01
 {
 	printf '{"metric":"steps","start":%d,"end":%d,"value":300,"unit":"count","source":"My iPhone"}\n' $((mar - 600)) $((mar + 1200))
-	phone_steps
+	cat "$T/phone.jsonl"
 	awk -v t0=$t0 'BEGIN { for (i = 0; i < 744; i++)
 		printf "{\"metric\":\"heart_rate\",\"start\":%d,\"value\":%d,\"unit\":\"count/min\",\"source\":\"Strap\"}\n", t0 + i * 3600 + 1800, 60 + i % 20 }'
 } >"$T/export.jsonl"
