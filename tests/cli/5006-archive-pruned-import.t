@@ -15,8 +15,8 @@ hourly_steps 2880 "$T/steps.jsonl"
 # and an export of a week of 2023-01 with its workouts' routes
 gen-export --zip --days 7 --start 2023-01-10 --seed 5 -o "$T/e.zip" >/dev/null 2>&1
 hq-ingest -q "$T/steps.jsonl" "$T/e.zip" >/dev/null
-# the raw samples of 2023-01-05 (each a row; not the rollups: an import
-# into a pruned month sums its hours from the store's rows alone)
+# the raw samples of 2023-01-05 (each a row, as the hybrid read has
+# them; the rollups of an import into a pruned month: 5013)
 jan() { hq-query steps --from 2023-01-05 --to 2023-01-05 --format jsonl |
 	awk -F'"value":' '{ split($2, a, ","); s += a[1]; n++ } END { print n, s }'; }
 before=$(samples_of "$HQ_DB")
