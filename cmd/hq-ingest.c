@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "hq/archive_cache.h"
 #include "hq/athlete_load.h"
 #include "hq/buf.h"
 #include "hq/err.h"
@@ -543,6 +544,9 @@ main(int argc, char **argv)
 		goto done;
 	zone_guessed = st.zone.from == HQ_ZONE_SYSTEM;
 	sqlite3_busy_handler(hq_store_db(st.store), busy_handler, NULL);
+	/* New samples in a pruned month: their hours are totalled with the
+	 * archived samples, read back into the cache (hq-archive(1)). */
+	hq_store_set_archive(st.store, hq_archive_cache_months, st.cfg);
 	/* Every id an import writes comes from the importer's own look-up or
 	 * insert in the same transaction, so the foreign keys' parent look-ups
 	 * (four B-tree searches per sample) only repeat what is known: -9.2%

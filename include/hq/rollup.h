@@ -47,6 +47,16 @@
 int hq_rollup_refresh(struct hq_store *s, int64_t first_sample_id,
     struct hq_err *e);
 
+/* For a store that hq-archive prune took months out of: the archived
+ * samples that the rollups' merge of the new samples (id >=
+ * first_sample_id) reaches, read through the store's archive hook
+ * (hq_store_set_archive), before the import is kept, so that a file
+ * whose hours cannot be totalled is refused alone: 0 (*n: its new
+ * samples in or beside pruned months, of metrics merged across
+ * sources), or -1 with e naming the months and why. */
+int hq_rollup_pruned_fetch(struct hq_store *s, int64_t first_sample_id,
+    long *n, struct hq_err *e);
+
 /* 1 when the rollups cover every sample in the store; else queries must
  * read raw samples. */
 int hq_rollup_current(struct hq_store *s);

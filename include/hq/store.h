@@ -26,6 +26,23 @@ enum {
 
 struct hq_store;
 
+/*
+ * The archive's months, read for the writer (hq-archive(1), PRUNED MONTHS):
+ * a store that hq-archive prune took months out of keeps their rollups but
+ * not their raw samples, and an import whose new samples fall in those
+ * months totals their hours again with the archived samples (rollup.c).
+ * lib/archive sits above this layer, so the command sets the hook: it makes
+ * the segments of months[0..n) (as hq-archive numbers months) readable now,
+ * each a SQLite file of the store's own schema, and puts their paths in
+ * *paths (n of them; free() each and the array): 0, or -1 with e naming
+ * the months and why (no remote, a wrong key, no network). Without a hook,
+ * an import that needs them is refused.
+ */
+typedef int hq_store_archive_fn(void *arg, const int *months, int n,
+    char ***paths, struct hq_err *e);
+void hq_store_set_archive(struct hq_store *s, hq_store_archive_fn *fn,
+    void *arg);
+
 /* The path the store would use for dbpath (NULL = default); 0 or -1. */
 int hq_store_path(const char *dbpath, char *buf, size_t n, struct hq_err *e);
 struct hq_store *hq_store_open(const char *dbpath, int flags, struct hq_err *e);

@@ -28,4 +28,17 @@ int hq_archive_state_put(const char *state, const char *remote, int64_t gen,
 void hq_archive_progress(struct hq_archive *a, const char *what, int i, int n);
 void hq_archive_progress_end(struct hq_archive *a);
 
+/* hybrid.c's cache (hybrid.h), for archive_cache.c: a scratch directory's lock
+ * (flock, held while it is used: fd or -1); the stale scratch directories
+ * removed; the manifest's segment k fetched into the cache as dest,
+ * through scratch; the least recently used months out until the cache
+ * holds at most max bytes, never one named in need (-1 when those alone
+ * are more). */
+int hq_archive_scratch_lock(const char *scratch);
+void hq_archive_cache_sweep(const char *dir);
+int hq_archive_cache_fetch(struct hq_archive *a, const struct hq_archive_manifest *m,
+    size_t k, const char *scratch, const char *dest, struct hq_err *e);
+int hq_archive_cache_trim(const char *dir, char **need, int nneed, long long max,
+    struct hq_err *e);
+
 #endif

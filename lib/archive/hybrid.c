@@ -19,6 +19,7 @@
 #include "hybrid_int.h"
 #include "hq/seal.h"
 #include "hq/segment.h"
+#include "archive_int.h"
 
 void
 hq_hybrid_month_bounds(int month, int64_t *a, int64_t *b)
@@ -595,4 +596,31 @@ hq_archive_hybrid_free(struct hq_hybrid *h)
 	free(h->months);
 	free(h->got);
 	free(h);
+}
+
+/* The cache's steps, for archive_cache.c (archive_int.h). */
+int
+hq_archive_scratch_lock(const char *scratch)
+{
+	return scratch_lock(scratch);
+}
+
+void
+hq_archive_cache_sweep(const char *dir)
+{
+	cache_sweep(dir);
+}
+
+int
+hq_archive_cache_fetch(struct hq_archive *a, const struct hq_archive_manifest *m,
+    size_t k, const char *scratch, const char *dest, struct hq_err *e)
+{
+	return cache_fetch_month(a, m, k, scratch, dest, e);
+}
+
+int
+hq_archive_cache_trim(const char *dir, char **need, int nneed, long long max,
+    struct hq_err *e)
+{
+	return cache_trim(dir, need, nneed, max, e);
 }

@@ -635,43 +635,33 @@ hq_ingest_batch_abort(struct hq_ingest_batch *b)
 }
 
 /*
- * New samples in months hq-archive prune took out of the store (its table
- * archive_pruned, numbered as HQ_SQL_MONTH_OF): kept, and pushed into
- * the month's segment, but the hours they fall in are totalled from the
- * store's samples alone, without the archived ones. Said, not hidden
- * (hq-archive(1), Pruned months). A sample imported again is not new:
- * the prune's trigger finds it a duplicate.
+ * New samples in or beside months hq-archive prune took out of the store
+ * (hq-archive(1), PRUNED MONTHS): kept, and pushed into the month's
+ * segment; the hours they touch are totalled again with the archived
+ * samples, read now (rollup.h), or the file is refused, named with the
+ * months. A sample imported again is not new: the prune's trigger finds
+ * it a duplicate, and nothing is read.
  */
 static int
-warn_pruned(struct hq_ingest *ig, struct hq_err *e)
+pruned_read(struct hq_ingest *ig, struct hq_err *e)
 {
-	sqlite3_stmt *st = NULL;
-	sqlite3 *db = hq_store_db(ig->s);
-	long n = 0;
+	char why[sizeof e->msg];
+	long n;
 
-	if (!ig->c.inserted || sqlite3_table_column_metadata(db, "main",
-	    "archive_pruned", "month", NULL, NULL, NULL, NULL, NULL) != SQLITE_OK)
+	if (!ig->c.inserted || hq_rollup_pruned_fetch(ig->s, ig->first_sample_id,
+	    &n, e) == 0)
 		return 0;
-	if (hq_store_prepare(ig->s, "SELECT count(*) FROM sample WHERE id >= ? "
-	    "AND " HQ_SQL_MONTH_OF("start") " IN (SELECT month FROM "
-	    "archive_pruned)", &st, e))
-		return -1;
-	sqlite3_bind_int64(st, 1, ig->first_sample_id);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		n = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	if (n)
-		hq_ingest_warn(ig, "%s: %ld new samples fall in months hq-archive prune "
-		    "took out of this store: kept and pushed, but their hours' "
-		    "totals leave out the archived samples until a restore",
-		    ig->path, n);
-	return 0;
+	snprintf(why, sizeof why, "%s", e->msg);
+	hq_err_set(e, "%s: %ld new samples fall in or beside months hq-archive "
+	    "prune took out of this store, and their hours need the archived "
+	    "samples: %s", ig->path, n, why);
+	return -1;
 }
 
 int
 hq_ingest_commit(struct hq_ingest *ig, struct hq_err *e)
 {
-	if (hq_ingest_flush(ig, e) || warn_pruned(ig, e))
+	if (hq_ingest_flush(ig, e) || pruned_read(ig, e))
 		goto fail;
 	for (size_t i = 0; i < ig->nzones; i++)
 		if (hq_ig_run(ig, ST_ZONE, (struct hq_bind[]){ HQ_TEXT(ig->zones[i].name),

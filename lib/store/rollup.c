@@ -9,6 +9,7 @@
 #include "hq/catalog.h"
 #include "hq/merge.h"
 #include "hq/rollup.h"
+#include "rollup_int.h"
 
 static int
 covers_all(struct hq_store *s, const char *sql)
@@ -213,8 +214,7 @@ sql_vals_merge(sqlite3_context *cx, int argc, sqlite3_value **argv)
 	free(x);
 }
 
-/* The UTC hour holding t. */
-static int64_t
+int64_t
 hq_rollup_hour(int64_t t)
 {
 	int64_t r = t % HQ_ROLLUP_HOUR;
@@ -348,10 +348,11 @@ add_sample(struct table *t, int64_t m, int64_t src, int64_t start,
 struct window {
 	int64_t metric, lo, hi;   /* hours [lo, hi); INT64_MIN/MAX: all */
 	int cumulative;           /* 0: a metric that is not merged */
+	const char *samples;      /* the merge's (rollup_int.h) */
 };
 
-static int
-is_cumulative(struct hq_store *s, int64_t metric)
+int
+hq_rollup_cumulative(struct hq_store *s, int64_t metric)
 {
 	const char *identifier = hq_store_metric_name(s, metric);
 	const struct hq_metric_info *info;
@@ -440,10 +441,13 @@ merge_window(struct hq_store *s, const struct window *w, struct hq_err *e)
 	struct table t = {0}, tq = {0};
 	char *seen = NULL;
 	int rc = -1, step;
+	char sql[256];
 
-	if (hq_store_prepare(s, "SELECT start, max(end, start), value, source_id, "
-	    "coalesce(device_id, 0) FROM sample WHERE metric_id = ?1 AND text = '' "
-	    "AND start >= ?2 AND start < ?3 AND (end > ?4 OR start >= ?4)", &st, e))
+	snprintf(sql, sizeof sql, "SELECT start, max(end, start), value, "
+	    "source_id, coalesce(device_id, 0) FROM %s WHERE metric_id = ?1 AND "
+	    "text = '' AND start >= ?2 AND start < ?3 AND (end > ?4 OR start >= "
+	    "?4)", w->samples);
+	if (hq_store_prepare(s, sql, &st, e))
 		goto out;
 	sqlite3_bind_int64(st, 1, w->metric);
 	sqlite3_bind_int64(st, 2, w->lo == INT64_MIN ? INT64_MIN
@@ -528,14 +532,19 @@ part_bound(struct hq_store *s, struct window *part, struct hq_err *e)
 {
 	sqlite3_stmt *st;
 	int step;
+	char sql[192];
 
-	if (hq_store_prepare(s, "SELECT start FROM sample WHERE metric_id = ? "
-	    "AND text = '' AND start >= ? ORDER BY start LIMIT 1 OFFSET ?",
-	    &st, e))
+	/* (a bound past the part changes nothing, and spares a sort of
+	 * every later sample when they come from two tables) */
+	snprintf(sql, sizeof sql, "SELECT start FROM %s WHERE metric_id = ? "
+	    "AND text = '' AND start >= ? AND start < ? ORDER BY start LIMIT 1 "
+	    "OFFSET ?", part->samples);
+	if (hq_store_prepare(s, sql, &st, e))
 		return -1;
 	sqlite3_bind_int64(st, 1, part->metric);
 	sqlite3_bind_int64(st, 2, part->lo);
-	sqlite3_bind_int64(st, 3, MERGE_SAMPLES);
+	sqlite3_bind_int64(st, 3, part->hi);
+	sqlite3_bind_int64(st, 4, MERGE_SAMPLES);
 	step = sqlite3_step(st);
 	if (step == SQLITE_ROW) {
 		int64_t h = hq_rollup_hour(sqlite3_column_int64(st, 0));
@@ -558,12 +567,14 @@ merge_window_parts(struct hq_store *s, const struct window *w,
     struct hq_err *e)
 {
 	int64_t lo = w->lo, hi = w->hi;
+	char sql[160];
 
 	if (lo == INT64_MIN || hi == INT64_MAX) {
 		sqlite3_stmt *st;
 		int have = 0;
-		if (hq_store_prepare(s, "SELECT min(start), max(max(end, start)) "
-		    "FROM sample WHERE metric_id = ? AND text = ''", &st, e))
+		snprintf(sql, sizeof sql, "SELECT min(start), max(max(end, start)) "
+		    "FROM %s WHERE metric_id = ? AND text = ''", w->samples);
+		if (hq_store_prepare(s, sql, &st, e))
 			return -1;
 		sqlite3_bind_int64(st, 1, w->metric);
 		if (sqlite3_step(st) == SQLITE_ROW &&
@@ -598,8 +609,9 @@ merge_window_parts(struct hq_store *s, const struct window *w,
 	 * the cost follows the samples, not the years between them. */
 	sqlite3_stmt *next;
 	int rc = 0;
-	if (hq_store_prepare(s, "SELECT min(start) FROM sample WHERE "
-	    "metric_id = ? AND text = '' AND start >= ?", &next, e))
+	snprintf(sql, sizeof sql, "SELECT min(start) FROM %s WHERE "
+	    "metric_id = ? AND text = '' AND start >= ?", w->samples);
+	if (hq_store_prepare(s, sql, &next, e))
 		return -1;
 	for (int64_t x = lo; x < hi;) {
 		sqlite3_bind_int64(next, 1, w->metric);
@@ -622,7 +634,7 @@ merge_window_parts(struct hq_store *s, const struct window *w,
 			continue;
 		}
 		struct window part = { w->metric, x, hi - x > MERGE_PART ?
-		    x + MERGE_PART : hi, 1 };
+		    x + MERGE_PART : hi, 1, w->samples };
 		if ((rc = part_bound(s, &part, e)) != 0 ||
 		    (rc = merge_window(s, &part, e)) != 0)
 			break;
@@ -635,12 +647,13 @@ merge_window_parts(struct hq_store *s, const struct window *w,
 /*
  * Bring the merged rollups up to date: every cumulative metric not yet
  * merged is merged whole; for the others, the slots the new samples touch
- * (windows[i]) are merged again, since a new sample can change what older
- * samples of lower-ranked sources count for.
+ * (windows[i], and the spans of p in or beside pruned months) are merged
+ * again, since a new sample can change what older samples of lower-ranked
+ * sources count for. The pruned samples those reach are read first.
  */
 static int
 refresh_merged(struct hq_store *s, struct window *win, size_t nwin,
-    struct hq_err *e)
+    struct hq_rollup_pruned *p, struct hq_err *e)
 {
 	sqlite3_stmt *st = NULL;
 	int64_t *whole = NULL;   /* the metrics merged whole here */
@@ -663,18 +676,23 @@ refresh_merged(struct hq_store *s, struct window *win, size_t nwin,
 		    hq_store_filename(s), sqlite3_errmsg(hq_store_db(s)));
 		goto out;
 	}
+	if (hq_rollup_pruned_load(s, p, whole, nwhole, e))
+		goto out;
 	for (size_t i = 0; i < nwhole; i++) {
-		struct window w = { whole[i], INT64_MIN, INT64_MAX, 1 };
-		if (is_cumulative(s, whole[i]) && merge_window_parts(s, &w, e))
+		struct window w = { whole[i], INT64_MIN, INT64_MAX, 1, p->samples };
+		if (hq_rollup_cumulative(s, whole[i]) && merge_window_parts(s, &w, e))
 			goto out;
 	}
-	for (size_t i = 0; i < nwin; i++) {
+	for (size_t i = 0; i < nwin + p->n; i++) {
+		struct window w = i < nwin ? win[i] : (struct window){
+		    p->v[i - nwin].metric, p->v[i - nwin].lo, p->v[i - nwin].hi, 1, NULL };
 		size_t k = 0;
-		while (k < nwhole && whole[k] != win[i].metric)
+		while (k < nwhole && whole[k] != w.metric)
 			k++;
-		if (!win[i].cumulative || k < nwhole)
+		if (!w.cumulative || k < nwhole)
 			continue;  /* not merged, or merged whole just now */
-		if (merge_window_parts(s, &win[i], e))
+		w.samples = p->samples;
+		if (merge_window_parts(s, &w, e))
 			goto out;
 	}
 	rc = 0;
@@ -837,7 +855,7 @@ window_for(struct hq_store *s, struct window **win, size_t *nwin, size_t last,
 	if (k == *nwin) {
 		*win = hq_xrealloc(*win, (*nwin + 1) * sizeof **win);
 		(*win)[(*nwin)++] = (struct window){ metric, INT64_MAX, INT64_MIN,
-		    is_cumulative(s, metric) };
+		    hq_rollup_cumulative(s, metric), NULL };
 	}
 	return k;
 }
@@ -848,12 +866,13 @@ hq_rollup_refresh(struct hq_store *s, int64_t first_sample_id, struct hq_err *e)
 	sqlite3_stmt *sel = NULL, *up = NULL, *upv = NULL;
 	struct table t = {0};
 	struct window *win = NULL;
+	struct hq_rollup_pruned p = { .from = INT64_MIN };
 	size_t nwin = 0, last = 0;
 	int64_t done_r, done_v;
 	int rc = -1, step;
 
 	/* Metric, source and device names (store.h) for the merge. */
-	if (hq_store_load_names(s, e))
+	if (hq_store_load_names(s, e) || hq_rollup_pruned_begin(s, &p, e))
 		goto out;
 	/* Fold everything not yet folded: samples from first_sample_id on,
 	 * and any an earlier import left out (or, for rollup_vals, any from
@@ -889,6 +908,11 @@ hq_rollup_refresh(struct hq_store *s, int64_t first_sample_id, struct hq_err *e)
 		/* The hours each cumulative metric's new samples touch. */
 		if (id <= done_r || !win[k].cumulative)
 			continue;
+		if (hq_rollup_hour(start) < p.from) {
+			hq_rollup_pruned_note(&p, metric, hq_rollup_hour(start),
+			    hq_rollup_hour(end) + HQ_ROLLUP_HOUR);
+			continue;
+		}
 		if (hq_rollup_hour(start) < win[k].lo)
 			win[k].lo = hq_rollup_hour(start);
 		if (hq_rollup_hour(end) + HQ_ROLLUP_HOUR > win[k].hi)
@@ -901,7 +925,7 @@ hq_rollup_refresh(struct hq_store *s, int64_t first_sample_id, struct hq_err *e)
 	}
 	if (flush_table(s, up, upv, &t, e))
 		goto out;
-	if (refresh_merged(s, win, nwin, e))
+	if (refresh_merged(s, win, nwin, &p, e))
 		goto out;
 	if (hq_store_exec(s, "UPDATE rollup_state SET last_sample_id = "
 	    "(SELECT coalesce(max(id), 0) FROM sample);"
@@ -915,5 +939,6 @@ out:
 	sqlite3_finalize(upv);
 	table_free(&t);
 	free(win);
+	hq_rollup_pruned_end(&p);
 	return rc;
 }

@@ -41,6 +41,7 @@
 #include <string.h>
 
 #include "hq/ingest_int.h"
+#include "rollup_int.h"
 
 /* Whether a device file wrote workout W (hq-ingest's formats). */
 #define DEV(W) "coalesce((SELECT i.format IN ('fit', 'tcx', 'gpx'," \
@@ -87,10 +88,19 @@
 	" 'HKElevationAscended')"
 #define HAS_ROUTE(W) "EXISTS (SELECT 1 FROM route rt JOIN route_point rp" \
 	" ON rp.route_id = rt.id WHERE rt.workout_id = " W ".id)"
-#define HAS_POWER(W) "EXISTS (SELECT 1 FROM sample ps WHERE ps.metric_id =" \
+/* Q_SECS's heart rates, from the table T. */
+#define SECS(T) "INSERT INTO temp.same_sec(src, t) SELECT DISTINCT" \
+	" source_id, start FROM " T " WHERE metric_id = ?1 AND start >= ?2" \
+	" AND start <= ?3 AND source_id IN (SELECT src FROM temp.same_w" \
+	" WHERE cov = -1 AND a >= ?2 AND a <= ?3 AND b <= ?3) ORDER BY 1, 2"
+#define HAS_POWER_IN(T, W) "EXISTS (SELECT 1 FROM " T " ps WHERE ps.metric_id =" \
 	" (SELECT id FROM metric WHERE identifier = " POWER ") AND" \
 	" ps.source_id = " W ".source_id AND ps.start >= " W ".start AND" \
 	" ps.start < " W ".end)"
+#define HAS_POWER(W) HAS_POWER_IN("sample", W)
+/* In a store hq-archive pruned, the archived power beside the store's
+ * (rollup_int.h), when the recordings filled reach a pruned month */
+#define HAS_POWER_ARC(W) HAS_POWER_IN("temp.rollup_sample", W)
 
 /* The fill of one field for the counted workouts of same_k: the best
  * recording that yields to it, overlaps it by more than half of the
@@ -108,11 +118,12 @@
 enum {
 	Q_LONGEST, Q_SEED_NEW, Q_SEED_TODO, Q_SEED_SAMPLES, Q_GROUPS, Q_GROUP,
 	Q_OTHERS, Q_ALONE, Q_SEED_SPANS, Q_STRETCHES, Q_REGION, Q_LOAD, Q_REGION_ADD,
-	Q_LONERS, Q_SETTLE_ALONE, Q_WANT_QUEUED, Q_ISLANDS, Q_SECS, Q_COV,
+	Q_LONERS, Q_SETTLE_ALONE, Q_WANT_QUEUED, Q_ISLANDS, Q_SECS, Q_SECS_ARC, Q_COV,
 	Q_NO_HR, Q_SECS_CLEAR, Q_POP, Q_WANT_COUNTED, Q_WANT_ALL, Q_BEST,
 	Q_PUSH, Q_OLD, Q_YIELD, Q_COUNT, Q_DONE, Q_DIRTY, Q_YIELDERS,
 	Q_WANT_YIELDERS, Q_FILL_CLEAR, Q_FILL_DISTANCE, Q_FILL_ENERGY,
-	Q_FILL_ASCENT, Q_FILL_ROUTE, Q_FILL_POWER, Q_FIGURES, Q_TODO,
+	Q_FILL_ASCENT, Q_FILL_ROUTE, Q_FILL_POWER, Q_FILL_POWER_ARC,
+	Q_FILL_SPAN, Q_FIGURES, Q_TODO,
 	Q_TODO_CLEAR, Q_N
 };
 
@@ -172,11 +183,10 @@ static const struct hq_store_sql sqls[Q_N] = {
 	    "reading the recordings to rank" },
 	/* The distinct seconds of the heart rates of the sources to rank,
 	 * ?2 to ?3, numbered in source and time order (k). */
-	[Q_SECS] = { "INSERT INTO temp.same_sec(src, t) SELECT DISTINCT"
-	    " source_id, start FROM sample WHERE metric_id = ?1 AND start >= ?2"
-	    " AND start <= ?3 AND source_id IN (SELECT src FROM temp.same_w"
-	    " WHERE cov = -1 AND a >= ?2 AND a <= ?3 AND b <= ?3) ORDER BY 1, 2",
-	    "reading heart rates" },
+	[Q_SECS] = { SECS("sample"), "reading heart rates" },
+	/* In a store hq-archive pruned, with the archived ones of the
+	 * stretch beside the store's (rollup_int.h) */
+	[Q_SECS_ARC] = { SECS("temp.rollup_sample"), "reading heart rates" },
 	/* A recording's seconds: the number of its last inside it less that
 	 * of its first, plus one. */
 	[Q_COV] = { "UPDATE temp.same_w SET cov = max(0, coalesce((SELECT k"
@@ -231,6 +241,13 @@ static const struct hq_store_sql sqls[Q_N] = {
 	[Q_FILL_ASCENT] = { FILL("ascent", HAS_ASCENT), "filling ascent" },
 	[Q_FILL_ROUTE] = { FILL("route", HAS_ROUTE), "filling a route" },
 	[Q_FILL_POWER] = { FILL("power", HAS_POWER), "filling power" },
+	[Q_FILL_POWER_ARC] = { FILL("power", HAS_POWER_ARC), "filling power" },
+	/* the time of the counted recordings filled and of those yielding
+	 * to them */
+	[Q_FILL_SPAN] = { "SELECT min(start), max(end) FROM workout WHERE id IN"
+	    " (SELECT id FROM temp.same_k) OR id IN (SELECT workout_id FROM"
+	    " workout_same WHERE same_as IN (SELECT id FROM temp.same_k))",
+	    "reading the recordings to fill" },
 	/* What the kept figures read changed for these (figures.c). */
 	[Q_FIGURES] = { "DELETE FROM workout_figures WHERE workout_id IN"
 	    " (SELECT id FROM temp.same_k)", "dropping kept figures" },
@@ -319,6 +336,7 @@ static int
 rank_new(struct run *r, struct hq_err *e)
 {
 	sqlite3_stmt *q;
+	const char *from;
 	int64_t lo = 0, hi = 0;
 	int rc, have;
 
@@ -346,7 +364,10 @@ rank_new(struct run *r, struct hq_err *e)
 			return step_err(r, Q_ISLANDS, e);
 		if (!have)
 			return 0;
-		if (run_q(r, Q_SECS, (struct hq_bind[]){ HQ_INT(r->hr), HQ_INT(lo),
+		if (!(from = hq_rollup_pruned_samples(r->s, r->hr, lo, hi + 1, e)))
+			return -1;
+		if (run_q(r, strcmp(from, "main.sample") ? Q_SECS_ARC : Q_SECS,
+		    (struct hq_bind[]){ HQ_INT(r->hr), HQ_INT(lo),
 		    HQ_INT(hi), HQ_END }, e) ||
 		    run_q(r, Q_COV, (struct hq_bind[]){ HQ_INT(lo), HQ_INT(hi),
 		    HQ_END }, e) ||
@@ -525,6 +546,37 @@ settle_queue(struct run *r, struct hq_err *e)
 	}
 }
 
+/* Which statement fills power: in a pruned store whose archived power
+ * the recordings filled reach, the one that reads those too (read now). */
+static int
+fill_power(struct run *r, int *q, struct hq_err *e)
+{
+	struct hq_rollup_pruned p;
+	sqlite3_stmt *st;
+	const char *from = "main.sample";
+	int64_t power, lo = 0, hi = -1;
+
+	*q = Q_FILL_POWER;
+	if (hq_rollup_pruned_begin(r->s, &p, e))
+		return -1;
+	if (p.from == INT64_MIN)   /* never pruned */
+		return 0;
+	if ((power = hq_store_metric_id(r->s, "HKQuantityTypeIdentifierCyclingPower",
+	    0, e)) < 0 || !(st = rows_q(r, Q_FILL_SPAN, (struct hq_bind[]){ HQ_END }, e)))
+		return -1;
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
+		lo = sqlite3_column_int64(st, 0);
+		hi = sqlite3_column_int64(st, 1);
+	}
+	sqlite3_reset(st);
+	if (power && lo <= hi && lo < p.from &&
+	    !(from = hq_rollup_pruned_samples(r->s, power, lo, hi + 1, e)))
+		return -1;
+	if (strcmp(from, "main.sample"))
+		*q = Q_FILL_POWER_ARC;
+	return 0;
+}
+
 int
 hq_ig_same_refresh(struct hq_store *s, const struct hq_ig_added *add,
     int changed, struct hq_err *e)
@@ -564,9 +616,11 @@ hq_ig_same_refresh(struct hq_store *s, const struct hq_ig_added *add,
 	    settle_queue(&r, e) || run_q(&r, Q_YIELDERS, none, e) ||
 	    run_q(&r, Q_WANT_YIELDERS, none, e) || rank_new(&r, e))
 		goto done;
-	for (size_t i = 0; i < sizeof fills / sizeof fills[0]; i++)
-		if (run_q(&r, fills[i], none, e))
+	for (size_t i = 0; i < sizeof fills / sizeof fills[0]; i++) {
+		int q = fills[i];
+		if ((q == Q_FILL_POWER && fill_power(&r, &q, e)) || run_q(&r, q, none, e))
 			goto done;
+	}
 	rc = 0;
 done:
 	if (rc)

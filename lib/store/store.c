@@ -415,6 +415,13 @@ hq_store_close(struct hq_store *s)
 	free(s);
 }
 
+void
+hq_store_set_archive(struct hq_store *s, hq_store_archive_fn *fn, void *arg)
+{
+	s->archive = fn;
+	s->archive_arg = arg;
+}
+
 sqlite3 *
 hq_store_db(struct hq_store *s)
 {

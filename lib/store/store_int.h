@@ -40,6 +40,8 @@ struct hq_store {
 	int readonly;
 	sqlite3_stmt *ins_sample, *ins_samples, *find_sample;
 	struct names metrics, sources, devices;
+	hq_store_archive_fn *archive;   /* hq_store_set_archive */
+	void *archive_arg;
 };
 
 /* e says "PATH: what: SQLite's message"; returns -1. */

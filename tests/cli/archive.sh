@@ -23,14 +23,15 @@ make_store() {
 	rm -rf "$d"
 }
 
-# hourly_steps N OUT: the archive's remote file://$T/remote in the
-# config, and steps every hour from 2023-01-01 (N samples, one source)
-# as JSON lines in OUT.
+# hourly_steps N OUT [SOURCE]: the archive's remote file://$T/remote in
+# the config, and steps at :00-:10 of every hour from 2023-01-01 (N
+# samples, 100 + the hour's number mod 50, of SOURCE, default Phone) as
+# JSON lines in OUT.
 hourly_steps() {
 	mkdir -p "$XDG_CONFIG_HOME/hq"
 	printf '[archive]\nremote = file://%s/remote\n' "$T" >"$XDG_CONFIG_HOME/hq/config"
-	awk -v n="$1" 'BEGIN { for (i = 0; i < n; i++) { t = 1672531200 + i * 3600
-		printf "{\"metric\":\"steps\",\"start\":%d,\"end\":%d,\"value\":%d,\"unit\":\"count\",\"source\":\"Phone\"}\n", t, t + 600, 100 + i % 50 } }' >"$2"
+	awk -v n="$1" -v src="${3:-Phone}" 'BEGIN { for (i = 0; i < n; i++) { t = 1672531200 + i * 3600
+		printf "{\"metric\":\"steps\",\"start\":%d,\"end\":%d,\"value\":%d,\"unit\":\"count\",\"source\":\"%s\"}\n", t, t + 600, 100 + i % 50, src } }' >"$2"
 }
 
 # samples_of DB: its samples' count and the sum of their values.

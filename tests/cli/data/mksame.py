@@ -19,6 +19,12 @@
 #   overlap N   N sessions that all overlap each other, in one FIT file
 #               (one.fit) and as N workouts of N sources in one Apple
 #               Health XML (sources.xml)
+#   pruned      a 50-minute ride of 2024-01 recorded by an Apple Watch
+#               (watch.xml: a heart rate every 5 s, 600 seconds covered,
+#               power every 20 s), a step of 2024-03 (march.jsonl), and
+#               the same ride from a bike computer synced late (late.fit:
+#               every 30 s, 100) and from Strava (strava.xml: heart rate
+#               every 60 s, 50; power every 20 s)
 #   random S N  N Apple Health XMLs (rNN.xml) of workouts of four sources
 #               that overlap at random, with heart rates, distance, energy,
 #               ascent, routes and power or not, and later heart rates as
@@ -178,6 +184,23 @@ def second(dirname):
     write(dirname, "second.xml", apple(recs, [w]))
 
 
+def pruned(dirname):
+    a, b = T0, T0 + 3000
+    recs = [("HeartRate", "My Apple Watch", t, "150", "count/min")
+            for t in range(a, b, 5)]
+    recs += [("CyclingPower", "My Apple Watch", t, "200", "W") for t in range(a, b, 20)]
+    w = {"type": "Cycling", "source": "My Apple Watch", "start": a, "end": b}
+    write(dirname, "watch.xml", apple(recs, [w]))
+    write(dirname, "march.jsonl", '{"metric":"steps","start":"2024-03-05T10:00:00Z",'
+          '"value":10,"unit":"count","source":"My iPhone"}\n')
+    write(dirname, "late.fit", fitfile(7006, [(t, 140) for t in range(a, b, 30)],
+                                       [(a, b, b - a, "cycling")]))
+    recs = [("HeartRate", "Strava", t, "130", "count/min") for t in range(a, b, 60)]
+    recs += [("CyclingPower", "Strava", t, "180", "W") for t in range(a, b, 20)]
+    w = {"type": "Cycling", "source": "Strava", "start": a, "end": b}
+    write(dirname, "strava.xml", apple(recs, [w]))
+
+
 def overlap(dirname, n):
     # session i: [T0 + i, T0 + i + 100000 + i]: each overlaps every other
     # by more than half of the shorter
@@ -234,4 +257,5 @@ if __name__ == "__main__":
     elif case == "random":
         random_files(sys.argv[1], int(sys.argv[3]), int(sys.argv[4]))
     else:
-        {"legs": legs, "fill": fill, "chain": chain, "second": second}[case](sys.argv[1])
+        {"legs": legs, "fill": fill, "chain": chain, "second": second,
+         "pruned": pruned}[case](sys.argv[1])
