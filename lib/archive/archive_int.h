@@ -1,11 +1,14 @@
-/* archive_int — what archive.c (the objects, fetch, restore) and push.c
- * (push and prune: the store's months against the archive) share inside
+/* archive_int — what archive.c (the objects, fetch, restore), push.c
+ * (push and prune: the store's months against the archive) and
+ * archive_cache.c (the cache of months read back) share inside
  * lib/archive. */
 #ifndef HQ_ARCHIVE_INT_H
 #define HQ_ARCHIVE_INT_H
 
 #include "hq/archive.h"
+#include "hq/archive_conf.h"
 #include "hq/buf.h"
+#include "hq/config.h"
 
 /* "DIR/NAME" (free()). */
 char *hq_archive_path(const char *dir, const char *name);
@@ -28,17 +31,39 @@ int hq_archive_state_put(const char *state, const char *remote, int64_t gen,
 void hq_archive_progress(struct hq_archive *a, const char *what, int i, int n);
 void hq_archive_progress_end(struct hq_archive *a);
 
-/* hybrid.c's cache (hybrid.h), for archive_cache.c: a scratch directory's lock
- * (flock, held while it is used: fd or -1); the stale scratch directories
- * removed; the manifest's segment k fetched into the cache as dest,
- * through scratch; the least recently used months out until the cache
- * holds at most max bytes, never one named in need (-1 when those alone
- * are more). */
-int hq_archive_scratch_lock(const char *scratch);
-void hq_archive_cache_sweep(const char *dir);
-int hq_archive_cache_fetch(struct hq_archive *a, const struct hq_archive_manifest *m,
-    size_t k, const char *scratch, const char *dest, struct hq_err *e);
-int hq_archive_cache_trim(const char *dir, char **need, int nneed, long long max,
+/*
+ * The cache (archive_cache.c) as a command reads months into it: the
+ * remote, the key, a scratch directory in the cache (locked while used:
+ * stale ones of killed commands are swept), the manifest; the cache's
+ * files of the months read, which its bound never takes out.
+ */
+struct hq_archive_cache {
+	struct hq_archive_conf conf;
+	struct hq_archive a;
+	struct hq_archive_manifest m;
+	int have;                 /* manifest_get's answer; -2: not asked */
+	struct hq_buf scratch;    /* tmp.XXXXXX in the cache */
+	int lock;                 /* its lock, held: fd or -1 */
+	char **need;              /* the cache's files of the months read */
+	int nneed;
+};
+
+void hq_archive_cache_init(struct hq_archive_cache *c);
+/* The remote, the key, the scratch directory and the manifest: 0 or -1. */
+int hq_archive_cache_open(struct hq_archive_cache *c, const struct hq_config *cfg,
     struct hq_err *e);
+/* month's segment in the cache, fetched unless there (else marked used
+ * now), its path into *path: 0, or -1 (not in the manifest, the fetch,
+ * the cache's bound). */
+int hq_archive_cache_month(struct hq_archive_cache *c, int month, struct hq_buf *path,
+    struct hq_err *e);
+/* The least recently used months out until the cache holds at most
+ * [archive] cache_size bytes, never one read: -1 when those alone are
+ * more. */
+int hq_archive_cache_bound(struct hq_archive_cache *c, struct hq_err *e);
+void hq_archive_cache_close(struct hq_archive_cache *c);
+/* e rewritten to name the months that could not be had, why, then after. */
+void hq_archive_cache_explain(struct hq_err *e, const int *months, int n,
+    const char *after);
 
 #endif

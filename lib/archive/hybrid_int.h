@@ -1,5 +1,5 @@
 /*
- * hybrid_int — what hybrid.c (the cache, the fetch, the rows put in) and
+ * hybrid_int — what hybrid.c (the months fetched, the rows put in) and
  * hybrid_vtab.c (the reads that ask for them) share: the state of one
  * command's hybrid read (hybrid.h).
  */
@@ -9,6 +9,7 @@
 #include "hq/archive.h"
 #include "hq/archive_conf.h"
 #include "hq/hybrid.h"
+#include "archive_int.h"
 
 /* a month's state in struct hq_hybrid's got[]: not read; every row in;
  * left out (offline); some metrics' samples in (part[]) */
@@ -31,15 +32,7 @@ struct hq_hybrid {
 	int ready;                /* the remote, key and manifest: had */
 	int failed;               /* a month could not be had: e says why */
 	struct hq_err e;
-	struct hq_archive_conf conf;
-	struct hq_archive a;
-	struct hq_remote *remote;
-	struct hq_archive_manifest m;
-	int have;                 /* manifest_get's answer; -2: not asked */
-	struct hq_buf scratch;    /* tmp.XXXXXX in the cache */
-	int lock;                 /* its lock, held: fd or -1 */
-	char **need;              /* the cache's files of the months read */
-	int nneed;
+	struct hq_archive_cache c; /* had when ready */
 };
 
 /* month's [a, b), UTC seconds */
