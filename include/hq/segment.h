@@ -68,6 +68,10 @@ const unsigned char *hq_segment_bytes(sqlite3 *db, int64_t *size);
 /* Whether table is one of hq-query search's indexes or their shadow
  * tables: derived from the rows, in no segment, built again at a restore. */
 int hq_segment_derived(const char *table);
+/* Whether hq_segment_merge inserts table's rows as they are (a month's
+ * table): none replaces another, so a restore may build its indexes
+ * after the merge; a dims table's rows replace by its keys. */
+int hq_segment_merged_by_rows(const char *table);
 /* Insert a segment's rows into db (a store of the segment's schema
  * version, in no transaction): 0 or -1. */
 int hq_segment_merge(sqlite3 *db, const char *seg, struct hq_err *e);

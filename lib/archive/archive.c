@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -507,36 +508,142 @@ restore_create_schema(sqlite3 *db, int schema)
 	return 0;
 }
 
-/* Fetches each segment of the manifest into seg and merges it into db
- * (named dbpath in errors), counting into c: the dims first, the months'
- * rows name them. */
+/*
+ * The indexes of the months' tables (sample_key above all) dropped before
+ * the merge and built once after it, from the rows in place: kept up row
+ * by row they cost more than building them whole. Their CREATE statements
+ * into *create, run by restore_indexes; a duplicate a damaged archive let
+ * in fails there, as it failed an INSERT before.
+ */
+static int
+restore_defer_indexes(sqlite3 *db, struct hq_buf *create)
+{
+	struct hq_buf drop = {0};
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(db, "SELECT name, tbl_name, sql FROM sqlite_schema "
+	    "WHERE type = 'index' AND sql IS NOT NULL ORDER BY rowid", -1, &st,
+	    NULL) != SQLITE_OK)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		char *q;
+		if (!hq_segment_merged_by_rows((const char *)sqlite3_column_text(st, 1)))
+			continue;
+		hq_buf_printf(create, "%s;\n", (const char *)sqlite3_column_text(st, 2));
+		q = sqlite3_mprintf("DROP INDEX \"%w\";\n", sqlite3_column_text(st, 0));
+		hq_buf_printf(&drop, "%s", q);
+		sqlite3_free(q);
+	}
+	sqlite3_finalize(st);
+	rc = rc != SQLITE_DONE || (drop.data && sqlite3_exec(db, drop.data, NULL,
+	    NULL, NULL) != SQLITE_OK) ? -1 : 0;
+	hq_buf_free(&drop);
+	return rc;
+}
+
+static int
+restore_indexes(sqlite3 *db, const struct hq_buf *create, const char *path,
+    struct hq_err *e)
+{
+	if (create->data && sqlite3_exec(db, create->data, NULL, NULL, NULL) !=
+	    SQLITE_OK) {
+		hq_err_set(e, "%s: the archive's rows: %s", path, sqlite3_errmsg(db));
+		return -1;
+	}
+	return 0;
+}
+
+/* A segment fetched on a thread of its own while the one before it is
+ * merged: the fetch (the download, its hash, the opening, the
+ * decompression) is a tenth of a restore's work, off its critical path. */
+struct ahead {
+	struct hq_archive *a;
+	const struct hq_archive_manifest *m;
+	size_t i;
+	const char *scratch;
+	char *path;
+	struct hq_err e;
+	int rc;
+	int running;
+	pthread_t t;
+};
+
+static void *
+ahead_run(void *p)
+{
+	struct ahead *x = p;
+
+	x->rc = hq_archive_fetch(x->a, x->m, x->i, x->scratch, x->path, &x->e);
+	return NULL;
+}
+
+static void
+ahead_start(struct ahead *x, size_t i)
+{
+	x->i = i;
+	x->running = pthread_create(&x->t, NULL, ahead_run, x) == 0;
+	if (!x->running)
+		ahead_run(x);
+}
+
+static int
+ahead_wait(struct ahead *x, struct hq_err *e)
+{
+	if (x->running)
+		pthread_join(x->t, NULL);
+	x->running = 0;
+	if (x->rc && e)
+		*e = x->e;
+	return x->rc;
+}
+
+/* Fetches each segment of the manifest into the scratch directory and
+ * merges it into db (named dbpath in errors), counting into c: the dims
+ * first, the months' rows name them. */
 static int
 restore_merge_segments(struct hq_archive *a, const struct hq_archive_manifest *m,
-    const char *scratch, const char *seg, sqlite3 *db, const char *dbpath,
+    const char *scratch, sqlite3 *db, const char *dbpath,
     struct hq_archive_counts *c, struct hq_err *e)
 {
-	size_t i;
-	int pass;
+	struct ahead x[2] = { { .a = a, .m = m, .scratch = scratch },
+		{ .a = a, .m = m, .scratch = scratch } };
+	size_t *order = hq_xmalloc((m->n + 1) * sizeof *order), n = 0, j;
+	int rc = 0;
 
-	for (pass = 0; pass < 2; pass++)
-		for (i = 0; i < m->n; i++) {
-			char month[16];
-			if ((m->e[i].month == HQ_SEGMENT_DIMS) != (pass == 0))
-				continue;
-			hq_archive_progress(a, "segment", (int)c->segments + 1, (int)m->n);
-			if (hq_archive_fetch(a, m, i, scratch, seg, e))
-				return -1;
-			if (hq_segment_merge(db, seg, e)) {
-				hq_segment_month_name(m->e[i].month, month, sizeof month);
-				hq_err_prefix(e, "segment %s: %s", month, dbpath);
-				return -1;
-			}
-			unlink(seg);
-			c->segments++;
-			c->rows += m->e[i].rows;
-			c->bytes_total += m->e[i].size;
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < m->n; i++)
+			if ((m->e[i].month == HQ_SEGMENT_DIMS) == (pass == 0))
+				order[n++] = i;
+	x[0].path = hq_archive_path(scratch, "segment.db");
+	x[1].path = hq_archive_path(scratch, "segment-next.db");
+	if (n)
+		ahead_start(&x[0], order[0]);
+	for (j = 0; j < n && rc == 0; j++) {
+		struct ahead *now = &x[j % 2];
+		const struct hq_archive_entry *y = &m->e[order[j]];
+		char month[16];
+		if ((rc = ahead_wait(now, e)))
+			break;
+		if (j + 1 < n)
+			ahead_start(&x[(j + 1) % 2], order[j + 1]);
+		hq_archive_progress(a, "segment", (int)c->segments + 1, (int)m->n);
+		if ((rc = hq_segment_merge(db, now->path, e))) {
+			hq_segment_month_name(y->month, month, sizeof month);
+			hq_err_prefix(e, "segment %s: %s", month, dbpath);
 		}
-	return 0;
+		unlink(now->path);
+		c->segments++;
+		c->rows += y->rows;
+		c->bytes_total += y->size;
+	}
+	for (int k = 0; k < 2; k++) {
+		ahead_wait(&x[k], NULL);
+		unlink(x[k].path);
+		free(x[k].path);
+	}
+	free(order);
+	return rc ? -1 : 0;
 }
 
 int
@@ -544,8 +651,7 @@ hq_archive_restore(struct hq_archive *a, const char *path, const char *scratch,
     struct hq_archive_counts *c, struct hq_err *e)
 {
 	struct hq_archive_manifest m;
-	struct hq_buf tmp = {0};
-	char *seg = hq_archive_path(scratch, "segment.db");
+	struct hq_buf tmp = {0}, create = {0};
 	sqlite3 *db = NULL;
 	struct hq_store *s;
 	struct stat st;
@@ -556,14 +662,12 @@ hq_archive_restore(struct hq_archive *a, const char *path, const char *scratch,
 	if (stat(path, &st) == 0) {
 		hq_err_set(e, "%s exists: restore makes a new store (give --db "
 		    "another path, or move it away)", path);
-		free(seg);
 		return -1;
 	}
 	if ((v = hq_archive_manifest_get(a, scratch, &m, e)) != 0) {
 		if (v == 1)
 			hq_err_set(e, "%s has no manifest: nothing was pushed to it",
 			    hq_remote_name(a->remote));
-		free(seg);
 		return -1;
 	}
 	if (m.schema > hq_store_latest_version() || m.schema < 1) {
@@ -582,11 +686,13 @@ hq_archive_restore(struct hq_archive *a, const char *path, const char *scratch,
 		goto done;
 	}
 	/* the archive's schema, then its rows, then the migrations since */
-	if (restore_create_schema(db, m.schema))
+	if (restore_create_schema(db, m.schema) || restore_defer_indexes(db, &create))
 		goto sql_failed;
-	if (restore_merge_segments(a, &m, scratch, seg, db, tmp.data, c, e))
+	if (restore_merge_segments(a, &m, scratch, db, tmp.data, c, e))
 		goto done;
 	hq_archive_progress_end(a);
+	if (restore_indexes(db, &create, tmp.data, e))
+		goto done;
 	/* search's indexes are in no segment (segment.c): built from the
 	 * rows (an older archive's store gets them from migration 13) */
 	if (m.schema > 12 && hq_store_search_refresh(db, e))
@@ -613,9 +719,8 @@ done:
 		sqlite3_close(db);
 	if (rc && tmp.data)
 		remove_store_files(tmp.data);
-	unlink(seg);
-	free(seg);
 	hq_buf_free(&tmp);
+	hq_buf_free(&create);
 	hq_archive_manifest_free(&m);
 	return rc;
 }

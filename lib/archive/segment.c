@@ -219,6 +219,14 @@ rule_of(const char *table)
 	return NULL;
 }
 
+int
+hq_segment_merged_by_rows(const char *table)
+{
+	const struct rule *r = rule_of(table);
+
+	return r && r->kind != DIMS && r->kind != LOCAL;
+}
+
 /* Whether schema (main or src) has the table; every table of it has a
  * rule, else -1. */
 static int
