@@ -435,17 +435,23 @@ import_all(struct hq_store *store, struct batch *bt, int n, char **files,
  * ride of 300,000 s (tests/cli/1013) peaks at 51 MB, 48 without the fill,
  * 58 on the import's connection, 158 on a new one without these. */
 static void
-keep_figures(const char *dbpath, struct hq_store **store)
+keep_figures(struct hq_start *st)
 {
 	struct hq_err e;
 
-	hq_store_close(*store);
+	hq_store_close(st->store);
 #ifdef __GLIBC__
 	mallopt(M_MMAP_THRESHOLD, 256 * 1024);
 	malloc_trim(0);
 #endif
-	if (!(*store = hq_store_open(dbpath, HQ_STORE_READONLY, &e)) ||
-	    hq_athlete_keep_figures(*store, &e) < 0) {
+	/* A pruned store's connection reads through the archive (hybrid.h):
+	 * a workout of a pruned month whose figures an import dropped (a
+	 * late recording of it) is figured from its archived samples, which
+	 * are fetched then, and only then. */
+	if (!(st->store = hq_store_open(st->db, HQ_STORE_READONLY, &e)) ||
+	    hq_archive_hybrid(hq_store_db(st->store), st->cfg, INT64_MIN,
+	    INT64_MAX, 0, &st->hybrid, &e) < 0 ||
+	    hq_athlete_keep_figures(st->store, &e) < 0) {
 		if (!quiet)
 			hq_warn("%s (computed at their first use instead)", e.msg);
 	}
@@ -566,7 +572,7 @@ main(int argc, char **argv)
 	 * import, as a file that failed among others. */
 	status = failed == 0 ? (partial ? 1 : 0) : ok > 0 ? 1 : 2;
 	if (ok > 0)
-		keep_figures(st.db, &st.store);
+		keep_figures(&st);
 done:
 	hq_start_end(&st);
 	return hq_finish(status);

@@ -119,5 +119,21 @@ is "$(hq-query workouts --format jsonl --offline 2>/dev/null | python3 -c '
 import json, sys
 print(" ".join("%s %s" % (r["source"], sorted(r.get("filled_from") or {})) for r in map(json.loads, sys.stdin)))')" \
     "My Apple Watch []" "the Watch's recording keeps its own power"
+# the training figures hq-ingest keeps of each workout after an import:
+# the Watch ride's, dropped when the late recordings came, figured again
+# from its archived samples (fetched for that), as a store never pruned
+# holds them: the Watch's 600 heart rates of 150 (every 5 s of 3,000 s),
+# its power 200; the bike computer's ride takes the Watch's power
+figs() {
+	sqlite3 "$1" "SELECT s.name, f.nhr, f.hr_max, f.np FROM workout_figures f
+	    JOIN workout w ON w.id = f.workout_id JOIN source s ON s.id = w.source_id
+	    ORDER BY s.name"
+}
+HQ_DB="$T/same-twin.db" hq-ingest -q "$T/watch.xml" "$T/march.jsonl" \
+    "$T/late.fit" "$T/strava.xml" >/dev/null
+like "$(figs "$HQ_DB" | tr '\n' ' ')" "My Apple Watch\|600\|150\.0\|200\.0 " \
+    "the Watch ride's kept figures from its archived samples (600 of 150, power 200)"
+is "$(figs "$HQ_DB")" "$(figs "$T/same-twin.db")" \
+    "every workout's kept figures as in a store never pruned"
 
 done_testing
