@@ -277,11 +277,11 @@ hq_athlete_route(struct hq_store *s, int64_t id, struct hq_route_pt **pt,
 
 	*pt = NULL;
 	*n = 0;
-	if (hq_store_prepare(s, "SELECT r.id, rp.time, rp.lat, rp.lon, rp.ele"
-	    " FROM route_point rp JOIN route r ON r.id = rp.route_id"
+	/* ordered by columns it returns, as athlete_load.c's Q_ELE */
+	if (hq_store_prepare(s, "SELECT r.id, rp.time, rp.lat, rp.lon, rp.ele,"
+	    " rp.seq FROM route r JOIN route_point rp ON rp.route_id = r.id"
 	    " WHERE r.workout_id = " HQ_WORKOUT_FILLED("route", "?1")
-	    " AND rp.time IS NOT NULL"
-	    " ORDER BY r.id, rp.seq", &q, e))
+	    " AND rp.time IS NOT NULL ORDER BY 1, 6", &q, e))
 		return -1;
 	sqlite3_bind_int64(q, 1, id);
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {

@@ -80,10 +80,14 @@ static const struct hq_store_sql sqls[Q_N] = {
 	    HQ_WORKOUT_FILLED("ascent", "?1") " AND activity_uuid IS NULL"
 	    " AND key = 'HKElevationAscended' ORDER BY rowid LIMIT 1",
 	    "reading a workout's metadata" },
-	[Q_ELE] = { "SELECT rp.ele FROM route_point rp JOIN route r"
-	    " ON r.id = rp.route_id WHERE r.workout_id = "
+	/* ordered by columns it returns: SQLite then joins each part of a
+	 * pruned store's route_point (the store's, the archive's: hybrid.h)
+	 * by route_id, which reads only the route's month; ordered by
+	 * another it reads the whole view first (every pruned month) */
+	[Q_ELE] = { "SELECT rp.ele, r.id, rp.seq FROM route r JOIN route_point rp"
+	    " ON rp.route_id = r.id WHERE r.workout_id = "
 	    HQ_WORKOUT_FILLED("route", "?1") " AND rp.ele IS NOT NULL"
-	    " ORDER BY r.id, rp.seq", "reading a workout's route" },
+	    " ORDER BY 2, 3", "reading a workout's route" },
 };
 
 struct reader {

@@ -72,4 +72,15 @@ is "$(sqlite3 "$HQ_DB" "SELECT printf('%d', sum) FROM rollup_merged WHERE metric
     "$(($(v $h) + 61))" "the late one's hour: the archived iPhone sample and it"
 is "$(sqlite3 "$HQ_DB" "$feb")" "$held" "the months between untouched (2023-02's hours as they were)"
 
+# a run with a route (2025-05, a month kept) after the prune: hq-ingest
+# keeps its training figures through the archive, and its route's points
+# are read by their route, so no pruned month is read back
+need_fixtures workouts/togeojson/Friday-Evening-Run.gpx
+rm -f "$cache"/*.db
+run hq-ingest "$HQ_FIXTURES/workouts/togeojson/Friday-Evening-Run.gpx"
+is "$rc" 0 "a run with a route imported"
+is "$(sqlite3 "$HQ_DB" "SELECT count(*) FROM workout_figures WHERE route_gain_m IS NOT NULL")" 1 \
+    "its figures kept, its route's ascent among them"
+is "$(cached)" 0 "no pruned month read back for them"
+
 done_testing
