@@ -98,23 +98,34 @@ struct routes {
 	long points;
 };
 
+/* The workout's routes and their points' counts; each count by a bound
+ * route_id, a term SQLite passes into a pruned store's route_point view
+ * (hybrid.h), whose archive then reads the route's month alone (a
+ * correlated subquery read the whole view). */
 static int
 load_routes(struct hq_store *s, int64_t workout_id, struct routes *r,
     struct hq_err *e)
 {
-	sqlite3_stmt *st;
+	sqlite3_stmt *st, *cnt;
 	int rc;
 
 	memset(r, 0, sizeof *r);
-	if (hq_store_prepare(s, "SELECT r.id, (SELECT count(*) FROM route_point p "
-	    "WHERE p.route_id = r.id) FROM route r WHERE r.workout_id = "
-	    HQ_WORKOUT_FILLED("route", "?1") " "
-	    "ORDER BY r.id", &st, e))
+	if (hq_store_prepare(s, "SELECT id FROM route r WHERE r.workout_id = "
+	    HQ_WORKOUT_FILLED("route", "?1") " ORDER BY r.id", &st, e))
 		return -1;
+	if (hq_store_prepare(s, "SELECT count(*) FROM route_point WHERE "
+	    "route_id = ?1", &cnt, e)) {
+		sqlite3_finalize(st);
+		return -1;
+	}
 	sqlite3_bind_int64(st, 1, workout_id);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		long n = (long)sqlite3_column_int64(st, 1);
-		if (n <= 0)
+		long n;
+		sqlite3_reset(cnt);
+		sqlite3_bind_int64(cnt, 1, sqlite3_column_int64(st, 0));
+		if ((rc = sqlite3_step(cnt)) != SQLITE_ROW)
+			break;
+		if ((n = (long)sqlite3_column_int64(cnt, 0)) <= 0)
 			continue;
 		r->id = hq_xrealloc(r->id, (r->count + 1) * sizeof *r->id);
 		r->n = hq_xrealloc(r->n, (r->count + 1) * sizeof *r->n);
@@ -122,8 +133,14 @@ load_routes(struct hq_store *s, int64_t workout_id, struct routes *r,
 		r->n[r->count++] = n;
 		r->points += n;
 	}
+	if (rc != SQLITE_DONE) {
+		db_error(s, e);
+		free(r->id);
+		free(r->n);
+	}
 	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : db_error(s, e);
+	sqlite3_finalize(cnt);
+	return rc == SQLITE_DONE ? 0 : -1;
 }
 
 static void

@@ -35,7 +35,7 @@ struct near_set {
 	double box[2][4];
 	int nbox;
 	/* near_exact's statements, prepared at its first call */
-	sqlite3_stmt *rt, *bx, *pt;
+	sqlite3_stmt *rt, *mm, *bx, *pt;
 };
 
 static void
@@ -261,15 +261,19 @@ static int
 near_exact(sqlite3 *db, const struct hq_search *q, struct near_set *ns,
     int64_t workout, double *km, struct hq_err *e)
 {
-	sqlite3_stmt *rt, *bx, *pt;
+	sqlite3_stmt *rt, *mm, *bx, *pt;
 	struct cand *c = NULL;
 	size_t nc = 0, cap = 0;
 	int rc = -1, step;
 
-	if (!ns->rt && (sqlite3_prepare_v2(db, "SELECT r.id, (SELECT min(seq) FROM route_point"
-	    " WHERE route_id = r.id) / 64, (SELECT max(seq) FROM route_point WHERE"
-	    " route_id = r.id) / 64 FROM route AS r WHERE r.workout_id = ?1", -1,
-	    &ns->rt, NULL) != SQLITE_OK ||
+	/* A route's boxes from its points' first and last seq, by a bound
+	 * route_id: a term SQLite passes into a pruned store's route_point
+	 * view (hybrid.h), whose archive then reads the route's month
+	 * alone; a correlated subquery read the whole view. */
+	if (!ns->rt && (sqlite3_prepare_v2(db, "SELECT id FROM route WHERE"
+	    " workout_id = ?1", -1, &ns->rt, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "SELECT min(seq) / 64, max(seq) / 64 FROM"
+	    " route_point WHERE route_id = ?1", -1, &ns->mm, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(db, "SELECT lat_lo, lat_hi, lon_lo, lon_hi, seq_lo,"
 	    " seq_hi FROM route_box WHERE id = ?1", -1, &ns->bx, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(db, "SELECT lat, lon FROM route_point WHERE"
@@ -279,14 +283,23 @@ near_exact(sqlite3 *db, const struct hq_search *q, struct near_set *ns,
 		goto done;
 	}
 	rt = ns->rt;
+	mm = ns->mm;
 	bx = ns->bx;
 	pt = ns->pt;
 	sqlite3_reset(rt);
 	sqlite3_bind_int64(rt, 1, workout);
 	while ((step = sqlite3_step(rt)) == SQLITE_ROW) {
-		int64_t r = sqlite3_column_int64(rt, 0);
-		for (int64_t k = sqlite3_column_int64(rt, 1);
-		    k <= sqlite3_column_int64(rt, 2); k++) {
+		int64_t r = sqlite3_column_int64(rt, 0), lo, hi;
+		sqlite3_reset(mm);
+		sqlite3_bind_int64(mm, 1, r);
+		if (sqlite3_step(mm) != SQLITE_ROW) {
+			step = SQLITE_ERROR;
+			break;
+		}
+		lo = sqlite3_column_int64(mm, 0);
+		hi = sqlite3_column_type(mm, 1) == SQLITE_NULL ? -1 :
+		    sqlite3_column_int64(mm, 1);
+		for (int64_t k = lo; k <= hi; k++) {
 			sqlite3_reset(bx);
 			sqlite3_bind_int64(bx, 1, r * 1048576 + k);
 			if (sqlite3_step(bx) != SQLITE_ROW ||
@@ -826,6 +839,7 @@ done:
 	detail_close(&d);
 	sqlite3_finalize(st);
 	sqlite3_finalize(ns.rt);
+	sqlite3_finalize(ns.mm);
 	sqlite3_finalize(ns.bx);
 	sqlite3_finalize(ns.pt);
 	free(ns.v);
