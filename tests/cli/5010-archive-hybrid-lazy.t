@@ -16,8 +16,12 @@ printf '[archive]\nremote = %s\n' "$R" >"$XDG_CONFIG_HOME/hq/config"
 awk 'BEGIN { for (i = 0; i < 5808; i++) { t = 1661990400 + i * 3600
 	printf "{\"metric\":\"steps\",\"start\":%d,\"end\":%d,\"value\":%d,\"unit\":\"count\",\"source\":\"Phone\"}\n", t, t + 600, 100 + i % 50 } }' >"$T/steps.jsonl"
 gen-export --zip --days 7 --start 2022-10-10 --seed 5 -o "$T/e.zip" >/dev/null 2>&1
-hq-ingest -q "$T/steps.jsonl" "$T/e.zip" >/dev/null
+# and a run with a route of a month kept (2025-05)
+need_fixtures workouts/togeojson/Friday-Evening-Run.gpx
+hq-ingest -q "$T/steps.jsonl" "$T/e.zip" \
+    "$HQ_FIXTURES/workouts/togeojson/Friday-Evening-Run.gpx" >/dev/null
 near=$(sqlite3 "$HQ_DB" "SELECT printf('%.4f,%.4f,1', lat, lon) FROM route_point LIMIT 1")
+run_id=$(sqlite3 "$HQ_DB" "SELECT id FROM workout WHERE start >= 1746000000")
 cache="$HOME/.cache/hq/archive"
 months() { ls "$cache" 2>/dev/null | grep -c '\.db$'; }
 
@@ -27,6 +31,8 @@ ask() {
 	hq-query steps --from 2023-01-20 --to 2023-01-20 --format jsonl >"$1.day"
 	hq-query search --near "$near" >"$1.near"
 	hq-query --list >"$1.list"
+	hq-query workout "$run_id" --format gpx >"$1.gpx"
+	hq-query search --near 51.9025,4.065,1 >"$1.kept"
 }
 ask "$T/before"
 hq-archive -q init >/dev/null
@@ -47,6 +53,16 @@ rm -rf "$cache"
 run hq-query search --near "$near"
 is "$out" "$(cat "$T/before.near")" "search --near over a pruned route: the original's answer"
 is "$(months)" 1 "the route's workout's month alone fetched"
+
+# the kept month's route: its points read by their route, so nothing
+# of the pruned months (a correlated count or a join ordered by a column
+# not returned read the whole route_point view)
+rm -rf "$cache"
+run hq-query workout "$run_id" --format gpx
+is "$out" "$(cat "$T/before.gpx")" "a kept month's route as GPX: the original's"
+run hq-query search --near 51.9025,4.065,1
+is "$out" "$(cat "$T/before.kept")" "search --near it: the original's answer"
+is "$(months)" 0 "no pruned month fetched for them"
 
 run hq-query --list
 is "$out" "$(cat "$T/before.list")" "--list (every metric counted): the original's answer"
