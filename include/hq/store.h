@@ -120,6 +120,8 @@ struct hq_bind {
  * - 1, as hq-archive numbers months (its segments, archive_pruned). */
 #define HQ_SQL_MONTH_OF(t) "(CAST(strftime('%Y', " t ", 'unixepoch') AS INT) " \
 	"* 12 + CAST(strftime('%m', " t ", 'unixepoch') AS INT) - 1)"
+/* Such a month's [*a, *b) in UTC seconds. */
+void hq_store_month_bounds(int month, int64_t *a, int64_t *b);
 
 #define HQ_INT(x)       { HQ_BIND_INT, (x), 0, NULL }
 #define HQ_OPT_INT(x)   { HQ_BIND_OPT_INT, (x), 0, NULL }

@@ -6,25 +6,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "hq/archive.h"
 #include "hq/archive_conf.h"
 #include "hq/hybrid.h"
 #include "hybrid_int.h"
 #include "hq/segment.h"
+#include "hq/store.h"
 #include "archive_int.h"
-
-void
-hq_hybrid_month_bounds(int month, int64_t *a, int64_t *b)
-{
-	struct tm ta = { .tm_year = month / 12 - 1900, .tm_mon = month % 12, .tm_mday = 1 };
-	struct tm tb = { .tm_year = (month + 1) / 12 - 1900, .tm_mon = (month + 1) % 12,
-	    .tm_mday = 1 };
-
-	*a = timegm(&ta);
-	*b = timegm(&tb);
-}
 
 /*
  * The rows of the segment at path that db's store no longer has into the
@@ -76,6 +65,7 @@ batch_insert(sqlite3 *db, sqlite3_stmt *sel, const char *table, const char *miss
 	hq_buf_free(&sql);
 	return ins;
 }
+
 static int
 load_table(sqlite3 *db, sqlite3 *seg, const char *table, const char *missing,
     const char *where, struct hq_err *e)
@@ -257,7 +247,7 @@ hq_archive_hybrid(sqlite3 *db, const struct hq_config *cfg, int64_t from,
 		return np;
 	for (int i = 0; i < np; i++) {
 		int64_t a, b;
-		hq_hybrid_month_bounds(pruned[i], &a, &b);
+		hq_store_month_bounds(pruned[i], &a, &b);
 		if (a < to && b > from)
 			pruned[n++] = pruned[i];
 	}

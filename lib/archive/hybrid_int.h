@@ -35,9 +35,6 @@ struct hq_hybrid {
 	struct hq_archive_cache c; /* had when ready */
 };
 
-/* month's [a, b), UTC seconds */
-void hq_hybrid_month_bounds(int month, int64_t *a, int64_t *b);
-
 /* Whether month i's rows of metric (NULL: every row) are in, or left out. */
 int hq_hybrid_has(const struct hq_hybrid *h, int i, const int64_t *metric);
 

@@ -18,6 +18,7 @@
 
 #include "hq/buf.h"
 #include "hq/segment.h"
+#include "hq/store.h"
 #include "hybrid_int.h"
 
 /* What a table's archived rows are found by: the month of their start
@@ -257,7 +258,7 @@ read_months(struct vtab *v, const char *idx, int argc, sqlite3_value **argv)
 	which = hq_xmalloc((size_t)h->n * sizeof *which);
 	for (int i = 0; i < h->n; i++) {
 		int64_t a, b;
-		hq_hybrid_month_bounds(h->months[i], &a, &b);
+		hq_store_month_bounds(h->months[i], &a, &b);
 		if (!hq_hybrid_has(h, i, metric) && (double)a <= hi && (double)b > lo)
 			which[k++] = i;
 	}

@@ -556,13 +556,13 @@ fill(sqlite3 *db, const char *store, int month, const char *arc, int64_t *rows,
 
 	*rows = 0;
 	if (month != HQ_SEGMENT_DIMS) {
-		struct tm ta = { .tm_year = month / 12 - 1900, .tm_mon = month % 12, .tm_mday = 1 };
-		struct tm tb = { .tm_year = (month + 1) / 12 - 1900, .tm_mon = (month + 1) % 12,
-		    .tm_mday = 1 };
-		a = timegm(&ta);
-		b = timegm(&tb);
-		strftime(da, sizeof da, "%Y-%m-%d", &ta);
-		strftime(dbs, sizeof dbs, "%Y-%m-%d", &tb);
+		struct tm ta, tb;
+		time_t ta_t, tb_t;
+		hq_store_month_bounds(month, &a, &b);
+		ta_t = (time_t)a;
+		tb_t = (time_t)b;
+		strftime(da, sizeof da, "%Y-%m-%d", gmtime_r(&ta_t, &ta));
+		strftime(dbs, sizeof dbs, "%Y-%m-%d", gmtime_r(&tb_t, &tb));
 	}
 	/* a scratch database, rebuilt after any failure; a cache of 8 MiB
 	 * holds a month of per-minute data, where SQLite's 2 MiB spilled
@@ -759,18 +759,6 @@ detach:
 
 /* ---- prune ---------------------------------------------------------- */
 
-/* month's [a, b) in UTC seconds */
-static void
-month_bounds(int month, int64_t *a, int64_t *b)
-{
-	struct tm ta = { .tm_year = month / 12 - 1900, .tm_mon = month % 12, .tm_mday = 1 };
-	struct tm tb = { .tm_year = (month + 1) / 12 - 1900, .tm_mon = (month + 1) % 12,
-	    .tm_mday = 1 };
-
-	*a = timegm(&ta);
-	*b = timegm(&tb);
-}
-
 /*
  * The raw rows of a month, as the month's segment holds them: its samples
  * (by the sample rule) but those a correlation names (a blood pressure's
@@ -830,7 +818,7 @@ pruned_guard(sqlite3 *db, struct hq_err *e)
 		hq_err_set(e, "%s", sqlite3_errmsg(db));
 		return -1;
 	}
-	month_bounds(newest, &a, &b);
+	hq_store_month_bounds(newest, &a, &b);
 	sql = sqlite3_mprintf("DROP TRIGGER IF EXISTS main.archive_pruned_sample;"
 	    "CREATE TRIGGER main.archive_pruned_sample BEFORE INSERT ON sample "
 	    "WHEN NEW.start < %lld BEGIN SELECT RAISE(IGNORE) WHERE EXISTS "
@@ -850,7 +838,7 @@ hq_segment_prune(sqlite3 *db, int month, int64_t *rows, struct hq_err *e)
 	size_t i;
 
 	*rows = 0;
-	month_bounds(month, &a, &b);
+	hq_store_month_bounds(month, &a, &b);
 	if (exec(db, "CREATE TABLE IF NOT EXISTS main." HQ_SEGMENT_PRUNED " ("
 	    "month INTEGER PRIMARY KEY, rows INTEGER NOT NULL);"
 	    "CREATE TABLE IF NOT EXISTS main." HQ_SEGMENT_PRUNED_KEY " ("

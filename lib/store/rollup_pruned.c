@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "hq/buf.h"
 #include "hq/catalog.h"
@@ -21,18 +20,6 @@
 /* Spans held before they are sorted and joined (24 bytes each); past
  * half of it after a join, the gap that joins them doubles. */
 #define SPANS_MAX 65536
-
-/* month (year * 12 + month - 1)'s [a, b) in UTC seconds */
-static void
-month_bounds(int month, int64_t *a, int64_t *b)
-{
-	struct tm ta = { .tm_year = month / 12 - 1900, .tm_mon = month % 12, .tm_mday = 1 };
-	struct tm tb = { .tm_year = (month + 1) / 12 - 1900, .tm_mon = (month + 1) % 12,
-	    .tm_mday = 1 };
-
-	*a = timegm(&ta);
-	*b = timegm(&tb);
-}
 
 static int
 has_table(sqlite3 *db, const char *schema, const char *table)
@@ -61,7 +48,7 @@ hq_rollup_pruned_begin(struct hq_store *s, struct hq_rollup_pruned *p,
 		return -1;
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
-		month_bounds(sqlite3_column_int(st, 0), &a, &b);
+		hq_store_month_bounds(sqlite3_column_int(st, 0), &a, &b);
 		p->from = b + HQ_CUMULATIVE_MAX_SPAN;
 	}
 	sqlite3_finalize(st);
@@ -180,7 +167,7 @@ months_reached(struct hq_store *s, int64_t metric, int64_t lo, int64_t hi,
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 		int month = sqlite3_column_int(st, 0);
 		int64_t a, b;
-		month_bounds(month, &a, &b);
+		hq_store_month_bounds(month, &a, &b);
 		if (keys || (a < hi && b > from))
 			need_add(nd, month, metric);
 	}

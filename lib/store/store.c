@@ -434,6 +434,17 @@ hq_store_filename(const struct hq_store *s)
 	return s->path;
 }
 
+void
+hq_store_month_bounds(int month, int64_t *a, int64_t *b)
+{
+	struct tm ta = { .tm_year = month / 12 - 1900, .tm_mon = month % 12, .tm_mday = 1 };
+	struct tm tb = { .tm_year = (month + 1) / 12 - 1900, .tm_mon = (month + 1) % 12,
+	    .tm_mday = 1 };
+
+	*a = timegm(&ta);
+	*b = timegm(&tb);
+}
+
 int
 hq_store_begin(struct hq_store *s, struct hq_err *e)
 {
