@@ -215,9 +215,10 @@ hq_hybrid_read(struct hq_hybrid *h, const int *which, int k, const int64_t *metr
 			h->got[which[j]] = HYBRID_LEFT;
 		return 0;
 	}
-	if (!h->ready && hq_archive_cache_open(&h->c, h->cfg, &h->e))
+	/* the remote, the key and the manifest: at the first month read (a
+	 * failure sets failed, above) */
+	if (h->c.have == -2 && hq_archive_cache_open(&h->c, h->cfg, &h->e))
 		rc = -1;
-	h->ready = 1;
 	for (int j = 0; rc == 0 && j < k; j++)
 		rc = read_month(h, which[j], metric, &path, &h->e);
 	if (rc == 0)

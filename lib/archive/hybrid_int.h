@@ -29,10 +29,9 @@ struct hq_hybrid {
 	int n;
 	unsigned char *got;       /* per month: HYBRID_* */
 	struct hybrid_part *part; /* per month, when HYBRID_PART */
-	int ready;                /* the remote, key and manifest: had */
 	int failed;               /* a month could not be had: e says why */
 	struct hq_err e;
-	struct hq_archive_cache c; /* had when ready */
+	struct hq_archive_cache c; /* opened at the first month read */
 };
 
 /* Whether month i's rows of metric (NULL: every row) are in, or left out. */
