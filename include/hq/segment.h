@@ -97,16 +97,15 @@ int hq_segment_pruned(sqlite3 *db, int **months, struct hq_err *e);
 /*
  * The hybrid read (hybrid.h): on a connection to a pruned store, temp
  * tables archive_TABLE, for each table a prune takes rows of, hold the
- * rows of the segments read back that the store no longer has. begin
- * makes them (main's columns and defaults: a segment of an older schema
- * lacks a column, its rows take its default), end their indexes (before
- * any row goes in).
+ * rows of the segments read back that the store no longer has.
+ * hq_segment_hybrid_tables makes them, empty, with their indexes (main's
+ * columns and defaults: a segment of an older schema lacks a column, its
+ * rows take its default).
  * hq_segment_hybrid_table: the i-th such table, NULL past the last, and
  * in *missing the condition a segment's row t meets when the store
  * (schema %s, sqlite3_mprintf()) no longer has it.
  */
-int hq_segment_hybrid_begin(sqlite3 *db, struct hq_err *e);
-int hq_segment_hybrid_end(sqlite3 *db, struct hq_err *e);
+int hq_segment_hybrid_tables(sqlite3 *db, struct hq_err *e);
 const char *hq_segment_hybrid_table(size_t i, const char **missing);
 
 #endif

@@ -267,7 +267,7 @@ hq_archive_hybrid(sqlite3 *db, const struct hq_config *cfg, int64_t from,
 	hq_archive_cache_init(&h->c);
 	*hp = h;
 	if (sqlite3_exec(db, "PRAGMA temp_store = FILE", NULL, NULL, NULL) != SQLITE_OK ||
-	    hq_segment_hybrid_begin(db, e) || hq_segment_hybrid_end(db, e) ||
+	    hq_segment_hybrid_tables(db, e) ||
 	    hq_hybrid_vtab_install(h, e))
 		return -1;
 	return 0;

@@ -898,7 +898,6 @@ hq_segment_pruned(sqlite3 *db, int **months, struct hq_err *e)
 	return (int)n;
 }
 
-
 /* CREATE TEMP TABLE archive_TABLE with main's columns, types and
  * defaults (a segment of an older schema lacks a column: its rows take
  * the default, as a merge gives them), no constraint: sqlite3_free(). */
@@ -930,7 +929,7 @@ hybrid_table_sql(sqlite3 *db, const char *table)
 }
 
 int
-hq_segment_hybrid_begin(sqlite3 *db, struct hq_err *e)
+hq_segment_hybrid_tables(sqlite3 *db, struct hq_err *e)
 {
 	for (size_t i = 0; i < NHYBRID; i++) {
 		char *sql = hybrid_table_sql(db, hybrid_tables[i].table);
@@ -941,7 +940,11 @@ hq_segment_hybrid_begin(sqlite3 *db, struct hq_err *e)
 		if (rc)
 			return -1;
 	}
-	return 0;
+	return exec(db, "CREATE INDEX temp.archive_sample_ms ON archive_sample(metric_id, start);"
+	    "CREATE INDEX temp.archive_sample_id ON archive_sample(id);"
+	    "CREATE INDEX temp.archive_sample_meta_s ON archive_sample_meta(sample_id);"
+	    "CREATE INDEX temp.archive_hrv_beat_s ON archive_hrv_beat(sample_id);"
+	    "CREATE INDEX temp.archive_route_point_r ON archive_route_point(route_id, seq)", e);
 }
 
 const char *
@@ -951,14 +954,4 @@ hq_segment_hybrid_table(size_t i, const char **missing)
 		return NULL;
 	*missing = hybrid_tables[i].missing;
 	return hybrid_tables[i].table;
-}
-
-int
-hq_segment_hybrid_end(sqlite3 *db, struct hq_err *e)
-{
-	return exec(db, "CREATE INDEX temp.archive_sample_ms ON archive_sample(metric_id, start);"
-	    "CREATE INDEX temp.archive_sample_id ON archive_sample(id);"
-	    "CREATE INDEX temp.archive_sample_meta_s ON archive_sample_meta(sample_id);"
-	    "CREATE INDEX temp.archive_hrv_beat_s ON archive_hrv_beat(sample_id);"
-	    "CREATE INDEX temp.archive_route_point_r ON archive_route_point(route_id, seq)", e);
 }
