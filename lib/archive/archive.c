@@ -396,6 +396,22 @@ hq_archive_manifest_put(struct hq_archive *a, const struct hq_archive_manifest *
 }
 
 void
+hq_archive_job_start(struct hq_archive_job *j, void *(*fn)(void *), void *arg)
+{
+	j->running = pthread_create(&j->t, NULL, fn, arg) == 0;
+	if (!j->running)
+		fn(arg);
+}
+
+void
+hq_archive_job_wait(struct hq_archive_job *j)
+{
+	if (j->running)
+		pthread_join(j->t, NULL);
+	j->running = 0;
+}
+
+void
 hq_archive_progress(struct hq_archive *a, const char *what, int i, int n)
 {
 	if (a->progress)
@@ -565,8 +581,7 @@ struct ahead {
 	char *path;
 	struct hq_err e;
 	int rc;
-	int running;
-	pthread_t t;
+	struct hq_archive_job job;
 };
 
 static void *
@@ -582,17 +597,13 @@ static void
 ahead_start(struct ahead *x, size_t i)
 {
 	x->i = i;
-	x->running = pthread_create(&x->t, NULL, ahead_run, x) == 0;
-	if (!x->running)
-		ahead_run(x);
+	hq_archive_job_start(&x->job, ahead_run, x);
 }
 
 static int
 ahead_wait(struct ahead *x, struct hq_err *e)
 {
-	if (x->running)
-		pthread_join(x->t, NULL);
-	x->running = 0;
+	hq_archive_job_wait(&x->job);
 	if (x->rc && e)
 		*e = x->e;
 	return x->rc;
@@ -628,11 +639,13 @@ restore_merge_segments(struct hq_archive *a, const struct hq_archive_manifest *m
 		if (j + 1 < n)
 			ahead_start(&x[(j + 1) % 2], order[j + 1]);
 		hq_archive_progress(a, "segment", (int)c->segments + 1, (int)m->n);
-		if ((rc = hq_segment_merge(db, now->path, e))) {
+		rc = hq_segment_merge(db, now->path, e);
+		unlink(now->path);
+		if (rc) {
 			hq_segment_month_name(y->month, month, sizeof month);
 			hq_err_prefix(e, "segment %s: %s", month, dbpath);
+			break;
 		}
-		unlink(now->path);
 		c->segments++;
 		c->rows += y->rows;
 		c->bytes_total += y->size;

@@ -5,6 +5,8 @@
 #ifndef HQ_ARCHIVE_INT_H
 #define HQ_ARCHIVE_INT_H
 
+#include <pthread.h>
+
 #include "hq/archive.h"
 #include "hq/archive_conf.h"
 #include "hq/buf.h"
@@ -26,6 +28,15 @@ int hq_archive_manifest_put(struct hq_archive *a,
 /* The generation this machine saw of remote, kept in state. */
 int hq_archive_state_put(const char *state, const char *remote, int64_t gen,
     struct hq_err *e);
+
+/* Work on a thread of its own (push's builders, restore's next fetch),
+ * or done at once when no thread can start; wait joins it (or nothing). */
+struct hq_archive_job {
+	pthread_t t;
+	int running;
+};
+void hq_archive_job_start(struct hq_archive_job *j, void *(*fn)(void *), void *arg);
+void hq_archive_job_wait(struct hq_archive_job *j);
 
 /* "\rhq-archive: WHAT I/N" on a terminal (a->progress), and its end. */
 void hq_archive_progress(struct hq_archive *a, const char *what, int i, int n);

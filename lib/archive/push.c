@@ -6,7 +6,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -430,8 +429,7 @@ push_pruned(struct push *p, struct month *m, struct hq_err *e)
 
 struct builder {
 	struct month m[SLOTS];
-	pthread_t t[SLOTS];
-	int running[SLOTS];
+	struct hq_archive_job job[SLOTS];
 };
 
 static void
@@ -441,24 +439,14 @@ builder_start(struct builder *b, const struct push *p, int month, int pruned,
 	month_init(&b->m[k], p->store, month, NULL, p->scratch, k);
 	b->m[k].push = p;
 	b->m[k].pruned = pruned;
-	b->running[k] = pthread_create(&b->t[k], NULL, month_work, &b->m[k]) == 0;
-	if (!b->running[k])
-		month_work(&b->m[k]);
-}
-
-static void
-builder_wait(struct builder *b, int k)
-{
-	if (b->running[k])
-		pthread_join(b->t[k], NULL);
-	b->running[k] = 0;
+	hq_archive_job_start(&b->job[k], month_work, &b->m[k]);
 }
 
 static void
 builder_free(struct builder *b)
 {
 	for (int k = 0; k < SLOTS; k++) {
-		builder_wait(b, k);
+		hq_archive_job_wait(&b->job[k]);
 		month_free(&b->m[k]);
 	}
 }
@@ -491,7 +479,7 @@ push_months(struct push *p, const int *months, int nm, const int *pruned,
 		struct month *m = &b.m[(j + 1) % SLOTS];
 		char name[16];
 
-		builder_wait(&b, (j + 1) % SLOTS);
+		hq_archive_job_wait(&b.job[(j + 1) % SLOTS]);
 		/* the next but one starts now, or after a pruned month's
 		 * merge (a build of its own): two builds at once at most */
 		if (!m->pruned)
