@@ -23,13 +23,6 @@
 #include "hq/err.h"
 
 #define HQ_SEGMENT_DIMS (-1)
-/* The store's table of the months hq-archive prune took out of it
- * (month, rows): this machine's own, never in a segment. */
-#define HQ_SEGMENT_PRUNED "archive_pruned"
-/* The natural keys (HACKING.md) of the samples a prune deleted, so that
- * importing them again (Apple Health's export holds every year, each
- * night) finds them duplicates, as before the prune: this machine's own. */
-#define HQ_SEGMENT_PRUNED_KEY "archive_pruned_key"
 
 /* "2020-03" into buf (8 bytes); "dims" for HQ_SEGMENT_DIMS. */
 void hq_segment_month_name(int month, char *buf, size_t n);
@@ -85,8 +78,8 @@ int hq_segment_schema(const char *seg, struct hq_err *e);
  * store's newest, whose id must stay the greatest) with their
  * metadata and heartbeats, and the route points of its workouts. Kept:
  * the rollups, workouts, their figures and routes, everything else. The
- * month is recorded in HQ_SEGMENT_PRUNED, its samples' keys in
- * HQ_SEGMENT_PRUNED_KEY, and a trigger makes an insert of one of those
+ * month is recorded in HQ_STORE_PRUNED, its samples' keys in
+ * HQ_STORE_PRUNED_KEY, and a trigger makes an insert of one of those
  * samples a duplicate (ignored). 0 with the rows deleted in *rows, or -1.
  */
 int hq_segment_prune(sqlite3 *db, int month, int64_t *rows, struct hq_err *e);

@@ -116,6 +116,14 @@ struct hq_bind {
 	double d;
 	const char *s;
 };
+/* The store's table of the months hq-archive prune took out of it
+ * (month, rows): this machine's own, never in a segment; and the natural
+ * keys (HACKING.md) of the samples a prune deleted, so that importing
+ * them again (Apple Health's export holds every year, each night) finds
+ * them duplicates, as before the prune. Made by hq-archive prune; read by
+ * hq-ingest for the hours of a pruned month (rollup_pruned.c). */
+#define HQ_STORE_PRUNED "archive_pruned"
+#define HQ_STORE_PRUNED_KEY "archive_pruned_key"
 /* In SQL, the UTC month of a time column t (seconds): year * 12 + month
  * - 1, as hq-archive numbers months (its segments, archive_pruned). */
 #define HQ_SQL_MONTH_OF(t) "(CAST(strftime('%Y', " t ", 'unixepoch') AS INT) " \

@@ -106,8 +106,8 @@ static const struct rule {
 	{ "plan", TIME, "t.date >= :da AND t.date < :db",
 	  "SELECT DISTINCT " MONTH_OF_DATE("date") " FROM plan", NULL },
 	/* this machine's own: the months hq-archive prune took out of it */
-	{ HQ_SEGMENT_PRUNED, LOCAL, NULL, NULL, NULL },
-	{ HQ_SEGMENT_PRUNED_KEY, LOCAL, NULL, NULL, NULL },
+	{ HQ_STORE_PRUNED, LOCAL, NULL, NULL, NULL },
+	{ HQ_STORE_PRUNED_KEY, LOCAL, NULL, NULL, NULL },
 };
 #define NRULES (sizeof rules / sizeof rules[0])
 
@@ -401,7 +401,7 @@ copy_schema(sqlite3 *db, struct hq_err *e)
 
 	if (sqlite3_prepare_v2(db, "SELECT name, sql FROM src.sqlite_schema WHERE "
 	    "type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT IN ('"
-	    HQ_SEGMENT_PRUNED "', '" HQ_SEGMENT_PRUNED_KEY "') ORDER BY name",
+	    HQ_STORE_PRUNED "', '" HQ_STORE_PRUNED_KEY "') ORDER BY name",
 	    -1, &st, NULL) != SQLITE_OK) {
 		hq_err_set(e, "%s", sqlite3_errmsg(db));
 		return -1;
@@ -776,7 +776,7 @@ static const char *const prune_sql[] = {
 	 * greatest id + 1, and an id a pruned sample had must never name
 	 * another (the archive's rows and the store's are told apart by id) */
 	"DELETE FROM temp.prune_sample WHERE id = (SELECT max(id) FROM main.sample)",
-	"INSERT OR IGNORE INTO main." HQ_SEGMENT_PRUNED_KEY " SELECT metric_id, "
+	"INSERT OR IGNORE INTO main." HQ_STORE_PRUNED_KEY " SELECT metric_id, "
 	    "start, source_id, end, value, text FROM main.sample WHERE id IN "
 	    "(SELECT id FROM temp.prune_sample)",
 	"DELETE FROM main.sample_meta WHERE sample_id IN (SELECT id FROM temp.prune_sample)",
@@ -785,7 +785,7 @@ static const char *const prune_sql[] = {
 	"DELETE FROM main.route_point WHERE route_id IN (SELECT r.id FROM main.route "
 	    "AS r JOIN main.workout AS w ON w.id = r.workout_id WHERE w.start >= :a "
 	    "AND w.start < :b)",
-	"INSERT OR REPLACE INTO main." HQ_SEGMENT_PRUNED " (month, rows) VALUES (:m, :n)",
+	"INSERT OR REPLACE INTO main." HQ_STORE_PRUNED " (month, rows) VALUES (:m, :n)",
 };
 
 /*
@@ -793,7 +793,7 @@ static const char *const prune_sql[] = {
  * pruned sample the nightly import meets again must stay a duplicate (as
  * the unique sample_key found it before the prune), not come back as new
  * (the store grown back, its hours counted twice in the rollups). Its key
- * is in HQ_SEGMENT_PRUNED_KEY; the trigger, for a sample before the end of
+ * is in HQ_STORE_PRUNED_KEY; the trigger, for a sample before the end of
  * the newest month pruned (b), ignores an insert the keys hold, as INSERT
  * OR IGNORE does a duplicate. A route of a pruned workout is not filled
  * again either: hq-ingest fills only a route without points and boxes.
@@ -806,7 +806,7 @@ pruned_guard(sqlite3 *db, struct hq_err *e)
 	int newest, rc;
 	char *sql;
 
-	if (sqlite3_prepare_v2(db, "SELECT max(month) FROM main." HQ_SEGMENT_PRUNED,
+	if (sqlite3_prepare_v2(db, "SELECT max(month) FROM main." HQ_STORE_PRUNED,
 	    -1, &st, NULL) != SQLITE_OK) {
 		hq_err_set(e, "%s", sqlite3_errmsg(db));
 		return -1;
@@ -822,7 +822,7 @@ pruned_guard(sqlite3 *db, struct hq_err *e)
 	sql = sqlite3_mprintf("DROP TRIGGER IF EXISTS main.archive_pruned_sample;"
 	    "CREATE TRIGGER main.archive_pruned_sample BEFORE INSERT ON sample "
 	    "WHEN NEW.start < %lld BEGIN SELECT RAISE(IGNORE) WHERE EXISTS "
-	    "(SELECT 1 FROM " HQ_SEGMENT_PRUNED_KEY " AS k WHERE k.metric_id "
+	    "(SELECT 1 FROM " HQ_STORE_PRUNED_KEY " AS k WHERE k.metric_id "
 	    "= NEW.metric_id AND k.start = NEW.start AND k.source_id = "
 	    "NEW.source_id AND k.end = NEW.end AND k.value = NEW.value AND "
 	    "k.text = NEW.text); END;", (long long)b);
@@ -839,9 +839,9 @@ hq_segment_prune(sqlite3 *db, int month, int64_t *rows, struct hq_err *e)
 
 	*rows = 0;
 	hq_store_month_bounds(month, &a, &b);
-	if (exec(db, "CREATE TABLE IF NOT EXISTS main." HQ_SEGMENT_PRUNED " ("
+	if (exec(db, "CREATE TABLE IF NOT EXISTS main." HQ_STORE_PRUNED " ("
 	    "month INTEGER PRIMARY KEY, rows INTEGER NOT NULL);"
-	    "CREATE TABLE IF NOT EXISTS main." HQ_SEGMENT_PRUNED_KEY " ("
+	    "CREATE TABLE IF NOT EXISTS main." HQ_STORE_PRUNED_KEY " ("
 	    "metric_id INTEGER, start INTEGER, source_id INTEGER, end INTEGER, "
 	    "value REAL, text TEXT, PRIMARY KEY (metric_id, start, source_id, "
 	    "end, value, text)) WITHOUT ROWID;"
@@ -880,9 +880,9 @@ hq_segment_pruned(sqlite3 *db, int **months, struct hq_err *e)
 	int *m;
 
 	*months = NULL;
-	if (!has_table(db, "main", HQ_SEGMENT_PRUNED))
+	if (!has_table(db, "main", HQ_STORE_PRUNED))
 		return 0;
-	if (sqlite3_prepare_v2(db, "SELECT month FROM main." HQ_SEGMENT_PRUNED
+	if (sqlite3_prepare_v2(db, "SELECT month FROM main." HQ_STORE_PRUNED
 	    " ORDER BY month", -1, &st, NULL) != SQLITE_OK) {
 		hq_err_set(e, "%s", sqlite3_errmsg(db));
 		return -1;

@@ -13,10 +13,6 @@
 #include "rollup_int.h"
 #include "store_int.h"
 
-/* hq-archive's tables (lib/archive/segment.h): the months it pruned, and
- * the natural keys of the samples it took out. */
-#define PRUNED "archive_pruned"
-#define PRUNED_KEY "archive_pruned_key"
 /* Spans held before they are sorted and joined (24 bytes each); past
  * half of it after a join, the gap that joins them doubles. */
 #define SPANS_MAX 65536
@@ -42,9 +38,9 @@ hq_rollup_pruned_begin(struct hq_store *s, struct hq_rollup_pruned *p,
 	/* what an earlier import on this connection read stays */
 	p->samples = has_table(s->db, "temp", "rollup_arc") ?
 	    "temp.rollup_sample" : "main.sample";
-	if (!has_table(s->db, "main", PRUNED))
+	if (!has_table(s->db, "main", HQ_STORE_PRUNED))
 		return 0;
-	if (hq_store_prepare(s, "SELECT max(month) FROM main." PRUNED, &st, e))
+	if (hq_store_prepare(s, "SELECT max(month) FROM main." HQ_STORE_PRUNED, &st, e))
 		return -1;
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
@@ -150,15 +146,15 @@ static int
 months_reached(struct hq_store *s, int64_t metric, int64_t lo, int64_t hi,
     struct need *nd, struct hq_err *e)
 {
-	int keys = has_table(s->db, "main", PRUNED_KEY);
+	int keys = has_table(s->db, "main", HQ_STORE_PRUNED_KEY);
 	int64_t from = lo == INT64_MIN ? INT64_MIN : lo - HQ_CUMULATIVE_MAX_SPAN;
 	sqlite3_stmt *st;
 	int step;
 
 	if (hq_store_prepare(s, keys ? "SELECT DISTINCT " HQ_SQL_MONTH_OF("start")
-	    " FROM main." PRUNED_KEY " WHERE metric_id = ?1 AND text = '' AND "
+	    " FROM main." HQ_STORE_PRUNED_KEY " WHERE metric_id = ?1 AND text = '' AND "
 	    "start >= ?2 AND start < ?3 AND (end > ?4 OR start >= ?4)" :
-	    "SELECT month FROM main." PRUNED, &st, e))
+	    "SELECT month FROM main." HQ_STORE_PRUNED, &st, e))
 		return -1;
 	sqlite3_bind_int64(st, 1, metric);
 	sqlite3_bind_int64(st, 2, from);
