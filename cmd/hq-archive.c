@@ -487,7 +487,7 @@ do_prune(struct settings *s, struct hq_archive *a, const char *scratch, int cut,
 		goto done_p;
 	if (stat(hq_store_filename(st), &sb) == 0)
 		size1 = sb.st_size;
-	hq_segment_month_list(&names, p.month, p.n);
+	hq_store_month_list(&names, p.month, p.n);
 	if (!s->quiet) {
 		printf("{\"prune\":%s,\"before\":\"%s\",\"months\":%d,"
 		    "\"already\":%d,\"rows\":%lld,\"bytes_before\":%lld,"

@@ -24,10 +24,8 @@
 
 #define HQ_SEGMENT_DIMS (-1)
 
-/* "2020-03" into buf (8 bytes); "dims" for HQ_SEGMENT_DIMS. */
+/* hq_store_month_name's, and "dims" for HQ_SEGMENT_DIMS. */
 void hq_segment_month_name(int month, char *buf, size_t n);
-/* Months (ascending) appended to out as runs: "2019-01..2019-12, 2021-03". */
-void hq_segment_month_list(struct hq_buf *out, const int *m, int n);
 /* Two months (int *) compared, for qsort() and bsearch(). */
 int hq_segment_month_cmp(const void *a, const void *b);
 /* "2020-03" -> its number, or -1. */

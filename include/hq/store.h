@@ -17,6 +17,7 @@
 #include <sys/types.h>
 #include <sqlite3.h>
 
+#include "hq/buf.h"
 #include "hq/err.h"
 
 enum {
@@ -128,8 +129,12 @@ struct hq_bind {
  * - 1, as hq-archive numbers months (its segments, archive_pruned). */
 #define HQ_SQL_MONTH_OF(t) "(CAST(strftime('%Y', " t ", 'unixepoch') AS INT) " \
 	"* 12 + CAST(strftime('%m', " t ", 'unixepoch') AS INT) - 1)"
-/* Such a month's [*a, *b) in UTC seconds. */
+/* Such a month's [*a, *b) in UTC seconds; its name ("2020-03") into buf
+ * (8 bytes); months (ascending) named into out, a run of them as one
+ * ("2019-01..2019-12, 2021-03"). */
 void hq_store_month_bounds(int month, int64_t *a, int64_t *b);
+void hq_store_month_name(int month, char *buf, size_t n);
+void hq_store_month_list(struct hq_buf *out, const int *m, int n);
 
 #define HQ_INT(x)       { HQ_BIND_INT, (x), 0, NULL }
 #define HQ_OPT_INT(x)   { HQ_BIND_OPT_INT, (x), 0, NULL }

@@ -22,6 +22,7 @@
 #include "hq/archive_conf.h"
 #include "hq/seal.h"
 #include "hq/segment.h"
+#include "hq/store.h"
 #include "archive_int.h"
 
 struct cached {
@@ -324,7 +325,7 @@ hq_archive_cache_explain(struct hq_err *e, const int *months, int n,
 	struct hq_buf names = {0};
 
 	snprintf(why, sizeof why, "%s", e->msg);
-	hq_segment_month_list(&names, months, n);
+	hq_store_month_list(&names, months, n);
 	hq_err_set(e, "the archive's months %.200s%s could not be read back: "
 	    "%.600s%s", names.data, names.len > 200 ? "..." : "", why, after);
 	hq_buf_free(&names);

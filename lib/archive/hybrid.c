@@ -285,7 +285,7 @@ hq_archive_hybrid_left(const struct hq_hybrid *h, struct hq_buf *left)
 		if (h->got[i] == HYBRID_LEFT)
 			m[k++] = h->months[i];
 	if (k)
-		hq_segment_month_list(left, m, k);
+		hq_store_month_list(left, m, k);
 	free(m);
 	return k;
 }

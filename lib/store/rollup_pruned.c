@@ -307,9 +307,7 @@ read_months(struct hq_store *s, const struct need *nd, struct hq_err *e)
 
 	if (!s->archive) {
 		struct hq_buf names = {0};
-		for (int i = 0; i < n; i++)
-			hq_buf_printf(&names, "%s%04d-%02d", i ? ", " : "", m[i] / 12,
-			    m[i] % 12 + 1);
+		hq_store_month_list(&names, m, n);
 		hq_err_set(e, "the pruned months %.200s are needed, and this "
 		    "program does not read the archive", names.data);
 		hq_buf_free(&names);

@@ -445,6 +445,33 @@ hq_store_month_bounds(int month, int64_t *a, int64_t *b)
 	*b = timegm(&tb);
 }
 
+void
+hq_store_month_name(int month, char *buf, size_t n)
+{
+	snprintf(buf, n, "%04d-%02d", month / 12, month % 12 + 1);
+}
+
+void
+hq_store_month_list(struct hq_buf *out, const int *m, int n)
+{
+	char a[16], b[16];
+
+	for (int i = 0; i < n;) {
+		int j = i;
+		while (j + 1 < n && m[j + 1] == m[j] + 1)
+			j++;
+		hq_store_month_name(m[i], a, sizeof a);
+		hq_store_month_name(m[j], b, sizeof b);
+		if (out->len)
+			hq_buf_puts(out, ", ");
+		if (j > i)
+			hq_buf_printf(out, "%s..%s", a, b);
+		else
+			hq_buf_puts(out, a);
+		i = j + 1;
+	}
+}
+
 int
 hq_store_begin(struct hq_store *s, struct hq_err *e)
 {
