@@ -52,7 +52,7 @@ trap 'exec 7>&-; kill $SRV 2>/dev/null; wait 2>/dev/null; rm -rf "$DIR"' EXIT
 for _ in $(seq 300); do grep -q PORT "$DIR/port" && break; sleep 0.05; done
 P=$(awk '/PORT/ { print $2 }' "$DIR/port")
 export HQ_ARCHIVE_ACCESS_KEY=BENCHKEY HQ_ARCHIVE_SECRET_KEY=benchsecret
-export HQ_DB="$DIR/hq.db" XDG_CONFIG_HOME="$DIR/config"
+export HQ_DB="$DIR/hq.db" XDG_CONFIG_HOME="$DIR/config" XDG_CACHE_HOME="$DIR/cache"
 query-bench make "$HQ_DB" "$YEARS" >/dev/null 2>&1
 A="--remote s3://b/a --endpoint http://127.0.0.1:$P"
 # shellcheck disable=SC2086
@@ -109,4 +109,34 @@ BEGIN {
 	printf "  archive %.1f MB = %.2f x the store (zstd -3 alone %.2f)   goal <= 0.5: %s\n", bytes / 1e6, bytes / store, zst / store, bytes / store <= 0.5 ? "met" : "MISSED"
 	printf "  memory: push %.1f MB, restore %.1f MB   goal < 64 MB: %s\n", pm / 1024, rm / 1024, (pm < 65536 && rm < 65536) ? "met" : "MISSED"
 	printf "  restored samples: %d of %d\n", same, orig
+}'
+
+# Reads of a pruned store (its last 12 months kept): what answers from the
+# store and the sums a prune keeps (hq-query --list: every metric's
+# count, first, last and sources) against the same on the restored,
+# never pruned store; the cache empty. Goal: no slower than the whole
+# store (a prune must not make the first command a newcomer runs slow).
+newest=$(sqlite3 "$HQ_DB" "SELECT max(start) FROM sample")
+cut=$(sqlite3 "$HQ_DB" "SELECT strftime('%Y-%m', $newest, 'unixepoch', 'start of month', '-11 months')")
+# the week report's clock a day after the newest sample (the store's
+# years may run past today)
+now=$((newest + 86400))
+week=$(date -u -d "@$newest" +%G-W%V)
+# shellcheck disable=SC2086
+timed prune hq-archive -q $A prune --before "$cut" --yes
+# the remote in the config, as hq-query would find it if it had to read
+printf '[archive]\nremote = s3://b/a\nendpoint = http://127.0.0.1:%s\n' "$P" >"$XDG_CONFIG_HOME/hq/config"
+rm -rf "$XDG_CACHE_HOME/hq/archive"
+timed listp hq-query --list
+timed listf env HQ_DB="$DIR/restored.db" hq-query --list
+timed weekp env HQ_NOW=$now hq-report week --week "$week"
+timed weekf env HQ_NOW=$now HQ_DB="$DIR/restored.db" hq-report week --week "$week"
+awk -v cut="$cut" -v week="$week" -v pr="$(cat "$DIR/prune")" -v lp="$(cat "$DIR/listp")" -v lf="$(cat "$DIR/listf")" \
+    -v wp="$(cat "$DIR/weekp")" -v wf="$(cat "$DIR/weekf")" '
+function f(s, i) { split(s, a, " "); return a[i] }
+BEGIN {
+	printf "  prune --before %s %.2f s (%.1f MB)\n", cut, f(pr, 1), f(pr, 4) / 1024
+	printf "  pruned store: --list %.2f s, week %s %.2f s; whole store %.2f s, %.2f s\n", f(lp, 1), week, f(wp, 1), f(lf, 1), f(wf, 1)
+	r = f(lp, 1) / f(lf, 1)
+	printf "  ratio --list %.2f, week %.2f   goal <= 1: %s\n", r, f(wp, 1) / f(wf, 1), r <= 1 ? "met" : "MISSED"
 }'

@@ -125,6 +125,19 @@ struct hq_bind {
  * hq-ingest for the hours of a pruned month (rollup_pruned.c). */
 #define HQ_STORE_PRUNED "archive_pruned"
 #define HQ_STORE_PRUNED_KEY "archive_pruned_key"
+/* And what the pruned samples were, by month, metric and source (month,
+ * metric_id, source_id, n, first, last, newest, unit: their count, first
+ * start, last end, newest start, greatest unit), so that a store's
+ * metrics are listed (hq-query --list) and its newest day found without
+ * reading the archive. */
+#define HQ_STORE_PRUNED_METRIC "archive_pruned_metric"
+/* And how many points of each route a prune took (route_id, points). */
+#define HQ_STORE_PRUNED_ROUTE "archive_pruned_route"
+/* 1 when the store has pruned months and HQ_STORE_PRUNED_METRIC holds
+ * every one of them (and HQ_STORE_PRUNED_ROUTE their routes' points) (a month pruned by an older hq-archive is not in it:
+ * 0, as for a store never pruned, and the samples are read); -1 an
+ * error. */
+int hq_store_pruned_summed(struct hq_store *s, struct hq_err *e);
 /* In SQL, the UTC month of a time column t (seconds): year * 12 + month
  * - 1, as hq-archive numbers months (its segments, archive_pruned). */
 #define HQ_SQL_MONTH_OF(t) "(CAST(strftime('%Y', " t ", 'unixepoch') AS INT) " \

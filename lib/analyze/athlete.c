@@ -250,30 +250,38 @@ query_num(struct hq_store *s, const char *sql, const char *arg, double *v,
 	return 0;
 }
 
-/* The median of the resting heart rate samples: NAN when none. */
+/* The median of the resting heart rate samples: NAN when none. The
+ * metric's id is looked up first and written in the SQL: a number, not a
+ * subquery, reaches a pruned store's archived months (hybrid.h), which
+ * then read that metric's rows alone. */
 static int
 median_rest(struct hq_store *s, double *v, struct hq_err *e)
 {
-	double n, lo, hi;
+	double id, n, lo, hi;
+	char sql[256];
 
 	*v = NAN;
-	if (query_num(s, "SELECT count(*) FROM sample WHERE metric_id ="
-	    " (SELECT id FROM metric WHERE identifier = ?1) AND text = ''",
-	    REST_ID, &n, e))
+	if (query_num(s, "SELECT id FROM metric WHERE identifier = ?1",
+	    REST_ID, &id, e))
+		return -1;
+	if (isnan(id))
+		return 0;
+	snprintf(sql, sizeof sql, "SELECT count(*) FROM sample WHERE"
+	    " metric_id = %lld AND text = ''", (long long)id);
+	if (query_num(s, sql, NULL, &n, e))
 		return -1;
 	if (!(n > 0))
 		return 0;
 	/* The middle one, or the two middle ones' mean. */
-	char sql[256];
 	snprintf(sql, sizeof sql, "SELECT value FROM sample WHERE metric_id ="
-	    " (SELECT id FROM metric WHERE identifier = ?1) AND text = ''"
-	    " ORDER BY value LIMIT 1 OFFSET %lld", (long long)((n - 1) / 2));
-	if (query_num(s, sql, REST_ID, &lo, e))
+	    " %lld AND text = '' ORDER BY value LIMIT 1 OFFSET %lld",
+	    (long long)id, (long long)((n - 1) / 2));
+	if (query_num(s, sql, NULL, &lo, e))
 		return -1;
 	snprintf(sql, sizeof sql, "SELECT value FROM sample WHERE metric_id ="
-	    " (SELECT id FROM metric WHERE identifier = ?1) AND text = ''"
-	    " ORDER BY value LIMIT 1 OFFSET %lld", (long long)(n / 2));
-	if (query_num(s, sql, REST_ID, &hi, e))
+	    " %lld AND text = '' ORDER BY value LIMIT 1 OFFSET %lld",
+	    (long long)id, (long long)(n / 2));
+	if (query_num(s, sql, NULL, &hi, e))
 		return -1;
 	*v = (lo + hi) / 2;
 	return 0;

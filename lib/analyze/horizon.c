@@ -42,15 +42,20 @@ int
 hq_horizon_read(struct hq_store *s, int64_t now, struct hq_horizon *h,
     struct hq_err *e)
 {
-	/* Each metric's newest start by the index on (metric_id, start). */
+	/* Each metric's newest start by the index on (metric_id, start); a
+	 * pruned store's, and its pruned samples' newest (store.h). */
 	static const char *samples = "SELECT max((SELECT max(start) FROM sample "
 	    "WHERE metric_id = metric.id)) FROM metric";
+	static const char *pruned = "SELECT max(t) FROM (SELECT (SELECT "
+	    "max(start) FROM main.sample WHERE metric_id = metric.id) AS t FROM "
+	    "metric UNION ALL SELECT max(newest) FROM main." HQ_STORE_PRUNED_METRIC ")";
 	sqlite3_stmt *st;
 	int64_t t, d;
-	int no;
+	int no, summed;
 
 	h->today = hq_time_local_day(now);
-	if (hq_store_prepare(s, samples, &st, e) ||
+	if ((summed = hq_store_pruned_summed(s, e)) < 0 ||
+	    hq_store_prepare(s, summed ? pruned : samples, &st, e) ||
 	    query_int(s, st, &t, &no, "the newest sample", e))
 		return -1;
 	h->none = no;

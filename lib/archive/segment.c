@@ -108,6 +108,8 @@ static const struct rule {
 	/* this machine's own: the months hq-archive prune took out of it */
 	{ HQ_STORE_PRUNED, LOCAL, NULL, NULL, NULL },
 	{ HQ_STORE_PRUNED_KEY, LOCAL, NULL, NULL, NULL },
+	{ HQ_STORE_PRUNED_METRIC, LOCAL, NULL, NULL, NULL },
+	{ HQ_STORE_PRUNED_ROUTE, LOCAL, NULL, NULL, NULL },
 };
 #define NRULES (sizeof rules / sizeof rules[0])
 
@@ -380,7 +382,8 @@ copy_schema(sqlite3 *db, struct hq_err *e)
 
 	if (sqlite3_prepare_v2(db, "SELECT name, sql FROM src.sqlite_schema WHERE "
 	    "type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT IN ('"
-	    HQ_STORE_PRUNED "', '" HQ_STORE_PRUNED_KEY "') ORDER BY name",
+	    HQ_STORE_PRUNED "', '" HQ_STORE_PRUNED_KEY "', '"
+	    HQ_STORE_PRUNED_METRIC "', '" HQ_STORE_PRUNED_ROUTE "') ORDER BY name",
 	    -1, &st, NULL) != SQLITE_OK) {
 		hq_err_set(e, "%s", sqlite3_errmsg(db));
 		return -1;
@@ -405,8 +408,10 @@ static const struct {
 	  "k.end = t.end AND k.value = t.value AND k.text = t.text)" },
 	{ "sample_meta", "t.sample_id NOT IN (SELECT id FROM %s.sample)", "" },
 	{ "hrv_beat", "t.sample_id NOT IN (SELECT id FROM %s.sample)", "" },
-	{ "route_point", "(t.route_id, t.seq) NOT IN (SELECT route_id, seq FROM "
-	    "%s.route_point)", "" },
+	/* NOT EXISTS, one look in the key: a row value's NOT IN (SELECT)
+	 * is built again for each statement run (hybrid.c's batches) */
+	{ "route_point", "NOT EXISTS (SELECT 1 FROM %s.route_point AS p WHERE "
+	    "p.route_id = t.route_id AND p.seq = t.seq)", "" },
 };
 #define NHYBRID (sizeof hybrid_tables / sizeof hybrid_tables[0])
 
@@ -746,25 +751,41 @@ detach:
  * (the route rule). Gathered in temp.prune_sample first; the store's
  * newest sample is kept.
  */
-static const char *const prune_sql[] = {
-	"DELETE FROM temp.prune_sample",
-	"INSERT INTO temp.prune_sample SELECT t.id FROM main.sample AS t WHERE "
+static const struct {
+	const char *sql;
+	int counted;          /* its changes are rows pruned */
+} prune_sql[] = {
+	{ "DELETE FROM temp.prune_sample", 0 },
+	{ "INSERT INTO temp.prune_sample SELECT t.id FROM main.sample AS t WHERE "
 	    "t.metric_id IN (SELECT id FROM main.metric) AND t.start >= :a AND "
-	    "t.start < :b AND t.id NOT IN (SELECT sample_id FROM main.correlation_member)",
+	    "t.start < :b AND t.id NOT IN (SELECT sample_id FROM main.correlation_member)", 0 },
 	/* the store's newest sample stays: SQLite gives a new row the
 	 * greatest id + 1, and an id a pruned sample had must never name
 	 * another (the archive's rows and the store's are told apart by id) */
-	"DELETE FROM temp.prune_sample WHERE id = (SELECT max(id) FROM main.sample)",
-	"INSERT OR IGNORE INTO main." HQ_STORE_PRUNED_KEY " SELECT metric_id, "
+	{ "DELETE FROM temp.prune_sample WHERE id = (SELECT max(id) FROM main.sample)", 0 },
+	{ "INSERT OR IGNORE INTO main." HQ_STORE_PRUNED_KEY " SELECT metric_id, "
 	    "start, source_id, end, value, text FROM main.sample WHERE id IN "
-	    "(SELECT id FROM temp.prune_sample)",
-	"DELETE FROM main.sample_meta WHERE sample_id IN (SELECT id FROM temp.prune_sample)",
-	"DELETE FROM main.hrv_beat WHERE sample_id IN (SELECT id FROM temp.prune_sample)",
-	"DELETE FROM main.sample WHERE id IN (SELECT id FROM temp.prune_sample)",
-	"DELETE FROM main.route_point WHERE route_id IN (SELECT r.id FROM main.route "
+	    "(SELECT id FROM temp.prune_sample)", 0 },
+	/* added to: a month pruned again took samples imported since */
+	{ "INSERT INTO main." HQ_STORE_PRUNED_METRIC " SELECT :m, metric_id, "
+	    "source_id, count(*), min(start), max(end), max(start), max(unit) "
+	    "FROM main.sample WHERE id IN (SELECT id FROM temp.prune_sample) "
+	    "GROUP BY metric_id, source_id ON CONFLICT DO UPDATE SET n = n + "
+	    "excluded.n, first = min(first, excluded.first), last = max(last, "
+	    "excluded.last), newest = max(newest, excluded.newest), unit = "
+	    "coalesce(max(unit, excluded.unit), unit, excluded.unit)", 0 },
+	{ "INSERT INTO main." HQ_STORE_PRUNED_ROUTE " SELECT route_id, count(*) "
+	    "FROM main.route_point WHERE route_id IN (SELECT r.id FROM main.route "
 	    "AS r JOIN main.workout AS w ON w.id = r.workout_id WHERE w.start >= :a "
-	    "AND w.start < :b)",
-	"INSERT OR REPLACE INTO main." HQ_STORE_PRUNED " (month, rows) VALUES (:m, :n)",
+	    "AND w.start < :b) GROUP BY route_id ON CONFLICT DO UPDATE SET "
+	    "points = points + excluded.points", 0 },
+	{ "DELETE FROM main.sample_meta WHERE sample_id IN (SELECT id FROM temp.prune_sample)", 1 },
+	{ "DELETE FROM main.hrv_beat WHERE sample_id IN (SELECT id FROM temp.prune_sample)", 1 },
+	{ "DELETE FROM main.sample WHERE id IN (SELECT id FROM temp.prune_sample)", 1 },
+	{ "DELETE FROM main.route_point WHERE route_id IN (SELECT r.id FROM main.route "
+	    "AS r JOIN main.workout AS w ON w.id = r.workout_id WHERE w.start >= :a "
+	    "AND w.start < :b)", 1 },
+	{ "INSERT OR REPLACE INTO main." HQ_STORE_PRUNED " (month, rows) VALUES (:m, :n)", 0 },
 };
 
 /*
@@ -824,13 +845,19 @@ hq_segment_prune(sqlite3 *db, int month, int64_t *rows, struct hq_err *e)
 	    "metric_id INTEGER, start INTEGER, source_id INTEGER, end INTEGER, "
 	    "value REAL, text TEXT, PRIMARY KEY (metric_id, start, source_id, "
 	    "end, value, text)) WITHOUT ROWID;"
+	    "CREATE TABLE IF NOT EXISTS main." HQ_STORE_PRUNED_METRIC " ("
+	    "month INTEGER, metric_id INTEGER, source_id INTEGER, n INTEGER, "
+	    "first INTEGER, last INTEGER, newest INTEGER, unit TEXT, PRIMARY KEY "
+	    "(month, metric_id, source_id)) WITHOUT ROWID;"
+	    "CREATE TABLE IF NOT EXISTS main." HQ_STORE_PRUNED_ROUTE " ("
+	    "route_id INTEGER PRIMARY KEY, points INTEGER NOT NULL);"
 	    "CREATE TEMP TABLE IF NOT EXISTS prune_sample (id INTEGER PRIMARY KEY)", e))
 		return -1;
 	for (i = 0; i < sizeof prune_sql / sizeof prune_sql[0]; i++) {
 		sqlite3_stmt *st;
 		int k;
 
-		if (sqlite3_prepare_v2(db, prune_sql[i], -1, &st, NULL) != SQLITE_OK) {
+		if (sqlite3_prepare_v2(db, prune_sql[i].sql, -1, &st, NULL) != SQLITE_OK) {
 			hq_err_set(e, "%s", sqlite3_errmsg(db));
 			return -1;
 		}
@@ -844,7 +871,7 @@ hq_segment_prune(sqlite3 *db, int month, int64_t *rows, struct hq_err *e)
 			sqlite3_finalize(st);
 			return -1;
 		}
-		if (i >= 4 && i <= 7)
+		if (prune_sql[i].counted)
 			*rows += sqlite3_changes(db);
 		sqlite3_finalize(st);
 	}

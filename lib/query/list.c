@@ -198,13 +198,28 @@ list_metrics(struct hq_store *s, struct hq_out *out, struct hq_err *e)
 	long rows = 0;
 	int rc;
 
-	if (hq_store_prepare(s,
+	/* A pruned store: its samples and what the pruned ones were
+	 * (HQ_STORE_PRUNED_METRIC), the archive not read. */
+	int summed = hq_store_pruned_summed(s, e);
+
+	if (summed < 0 || hq_store_prepare(s, summed ?
+	    "SELECT m.identifier, x.n, x.first, x.last, x.unit, m.id "
+	    "FROM metric m JOIN (SELECT metric_id, sum(n) AS n, min(first) AS first, "
+	    "  max(last) AS last, max(unit) AS unit FROM (SELECT metric_id, "
+	    "  count(*) AS n, min(start) AS first, max(end) AS last, max(unit) AS unit "
+	    "  FROM main.sample GROUP BY metric_id UNION ALL SELECT metric_id, n, "
+	    "  first, last, unit FROM main." HQ_STORE_PRUNED_METRIC ") GROUP BY "
+	    "  metric_id) x ON x.metric_id = m.id ORDER BY m.identifier" :
 	    "SELECT m.identifier, x.n, x.first, x.last, x.unit, m.id "
 	    "FROM metric m JOIN (SELECT metric_id, count(*) AS n, min(start) AS first, "
 	    "  max(end) AS last, max(unit) AS unit FROM sample GROUP BY metric_id) x "
 	    "  ON x.metric_id = m.id ORDER BY m.identifier", &st, e))
 		return -1;
-	if (hq_store_prepare(s, "SELECT so.name FROM source so WHERE so.id IN "
+	if (hq_store_prepare(s, summed ? "SELECT so.name FROM source so WHERE "
+	    "so.id IN (SELECT source_id FROM main.sample WHERE metric_id = ?1 "
+	    "UNION SELECT source_id FROM main." HQ_STORE_PRUNED_METRIC " WHERE "
+	    "metric_id = ?1) ORDER BY so.name" :
+	    "SELECT so.name FROM source so WHERE so.id IN "
 	    "(SELECT DISTINCT source_id FROM sample WHERE metric_id = ?) "
 	    "ORDER BY so.name", &src, e)) {
 		sqlite3_finalize(st);
@@ -330,7 +345,18 @@ list_workouts(struct hq_store *s, struct hq_out *out, struct hq_err *e)
 static long
 list_routes(struct hq_store *s, struct hq_out *out, struct hq_err *e)
 {
-	return list_typed(s,
+	/* a pruned store's: the points it has and those pruned (store.h) */
+	int summed = hq_store_pruned_summed(s, e);
+
+	if (summed < 0)
+		return -1;
+	return list_typed(s, summed ?
+	    "SELECT w.activity_type, sum((SELECT count(*) FROM main.route_point p "
+	    "  WHERE p.route_id = r.id) + coalesce((SELECT points FROM main."
+	    HQ_STORE_PRUNED_ROUTE " WHERE route_id = r.id), 0)), "
+	    "  min(coalesce(r.start, w.start)), max(coalesce(r.end, w.end)) "
+	    "FROM route r JOIN workout w ON w.id = r.workout_id "
+	    "GROUP BY w.activity_type ORDER BY w.activity_type" :
 	    "SELECT w.activity_type, sum((SELECT count(*) FROM route_point p "
 	    "  WHERE p.route_id = r.id)), min(coalesce(r.start, w.start)), "
 	    "  max(coalesce(r.end, w.end)) "

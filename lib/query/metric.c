@@ -102,8 +102,14 @@ hq_query_metric_names(struct hq_store *s, void (*fn)(const char *, void *),
     void *ctx, struct hq_err *e)
 {
 	sqlite3_stmt *st;
+	/* a pruned store's: also those only its pruned months held (store.h) */
+	int summed = hq_store_pruned_summed(s, e);
 
-	if (hq_store_prepare(s, "SELECT identifier FROM metric m WHERE EXISTS "
+	if (summed < 0 || hq_store_prepare(s, summed ? "SELECT identifier FROM "
+	    "metric m WHERE EXISTS (SELECT 1 FROM main.sample WHERE metric_id = "
+	    "m.id) OR EXISTS (SELECT 1 FROM main." HQ_STORE_PRUNED_METRIC " AS p "
+	    "WHERE p.metric_id = m.id) ORDER BY identifier" :
+	    "SELECT identifier FROM metric m WHERE EXISTS "
 	    "(SELECT 1 FROM sample WHERE metric_id = m.id) ORDER BY identifier", &st, e))
 		return -1;
 	while (sqlite3_step(st) == SQLITE_ROW) {

@@ -473,6 +473,31 @@ hq_store_month_list(struct hq_buf *out, const int *m, int n)
 }
 
 int
+hq_store_pruned_summed(struct hq_store *s, struct hq_err *e)
+{
+	sqlite3_stmt *st;
+	int rc, v;
+
+	if (sqlite3_table_column_metadata(s->db, "main", HQ_STORE_PRUNED_METRIC,
+	    NULL, NULL, NULL, NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_table_column_metadata(s->db, "main", HQ_STORE_PRUNED_ROUTE,
+	    NULL, NULL, NULL, NULL, NULL, NULL) != SQLITE_OK)
+		return 0;
+	/* a month that took nothing but route points has no row: read */
+	if (hq_store_prepare(s, "SELECT EXISTS (SELECT 1 FROM main."
+	    HQ_STORE_PRUNED ") AND NOT EXISTS (SELECT 1 FROM main."
+	    HQ_STORE_PRUNED " AS p WHERE NOT EXISTS (SELECT 1 FROM main."
+	    HQ_STORE_PRUNED_METRIC " AS m WHERE m.month = p.month))", &st, e))
+		return -1;
+	rc = sqlite3_step(st);
+	v = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW)
+		return hq_store_sql_err(s, e, "reading the pruned months");
+	return v;
+}
+
+int
 hq_store_begin(struct hq_store *s, struct hq_err *e)
 {
 	int rc = sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
