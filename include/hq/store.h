@@ -127,15 +127,16 @@ struct hq_bind {
 #define HQ_STORE_PRUNED_KEY "archive_pruned_key"
 /* And what the pruned samples were, by month, metric and source (month,
  * metric_id, source_id, n, first, last, newest, unit: their count, first
- * start, last end, newest start, greatest unit), so that a store's
- * metrics are listed (hq-query --list) and its newest day found without
- * reading the archive. */
+ * start, last end, newest start, greatest unit; and for each month a row
+ * of metric_id 0: it is summed), so that a store's metrics and routes
+ * are listed (hq-query --list) and its newest day found without reading
+ * the archive. */
 #define HQ_STORE_PRUNED_METRIC "archive_pruned_metric"
 /* And how many points of each route a prune took (route_id, points). */
 #define HQ_STORE_PRUNED_ROUTE "archive_pruned_route"
-/* 1 when the store has pruned months and HQ_STORE_PRUNED_METRIC holds
- * every one of them (and HQ_STORE_PRUNED_ROUTE their routes' points) (a month pruned by an older hq-archive is not in it:
- * 0, as for a store never pruned, and the samples are read); -1 an
+/* 1 when the store has pruned months and every one is summed in
+ * HQ_STORE_PRUNED_METRIC (a month pruned by an older hq-archive is not:
+ * 0, as for a store never pruned, and the archive is read); -1 an
  * error. */
 int hq_store_pruned_summed(struct hq_store *s, struct hq_err *e);
 /* In SQL, the UTC month of a time column t (seconds): year * 12 + month

@@ -37,6 +37,8 @@ struct vtab {
 	                       * route_id): -1 none */
 	int metric;           /* metric_id's column, or -1 */
 	sqlite3_stmt *find;   /* where the key's month is told */
+	sqlite3_stmt *sums;   /* whether a month holds none of a metric */
+	int no_sums;          /* the store has no sums (store.h) */
 };
 
 struct cursor {
@@ -84,6 +86,7 @@ disconnect(sqlite3_vtab *tab)
 	free(v->col);
 	free(v->table);
 	sqlite3_finalize(v->find);
+	sqlite3_finalize(v->sums);
 	sqlite3_free(v);
 	return SQLITE_OK;
 }
@@ -221,8 +224,35 @@ key_months(struct vtab *v, sqlite3_value *key, double *lo, double *hi)
 	return 1;
 }
 
+/* Whether what the prune of month summed (store.h) says it held no
+ * sample of metric: a month summed, without a row of it. 0 when not told
+ * (a store pruned before the sums): the month is read. */
+static int
+holds_none(struct vtab *v, int month, int64_t metric)
+{
+	int none;
+
+	if (v->no_sums)
+		return 0;
+	if (!v->sums && sqlite3_prepare_v2(v->h->db, "SELECT EXISTS (SELECT 1 "
+	    "FROM main." HQ_STORE_PRUNED_METRIC " WHERE month = ?1 AND "
+	    "metric_id = 0) AND NOT EXISTS (SELECT 1 FROM main."
+	    HQ_STORE_PRUNED_METRIC " WHERE month = ?1 AND metric_id = ?2)",
+	    -1, &v->sums, NULL) != SQLITE_OK) {
+		v->no_sums = 1;
+		return 0;
+	}
+	sqlite3_reset(v->sums);
+	sqlite3_bind_int(v->sums, 1, month);
+	sqlite3_bind_int64(v->sums, 2, metric);
+	none = sqlite3_step(v->sums) == SQLITE_ROW && sqlite3_column_int(v->sums, 0);
+	sqlite3_reset(v->sums);
+	return none;
+}
+
 /* The months this read reaches, not in yet, read in (hybrid.c): a
- * sample's of one metric_id, that metric's samples alone. */
+ * sample's of one metric_id, that metric's samples alone, and not of a
+ * month whose sums say it held none. */
 static int
 read_months(struct vtab *v, const char *idx, int argc, sqlite3_value **argv)
 {
@@ -259,7 +289,8 @@ read_months(struct vtab *v, const char *idx, int argc, sqlite3_value **argv)
 	for (int i = 0; i < h->n; i++) {
 		int64_t a, b;
 		hq_store_month_bounds(h->months[i], &a, &b);
-		if (!hq_hybrid_has(h, i, metric) && (double)a <= hi && (double)b > lo)
+		if (!hq_hybrid_has(h, i, metric) && (double)a <= hi && (double)b > lo &&
+		    !(metric && holds_none(v, h->months[i], *metric)))
 			which[k++] = i;
 	}
 	rc = k && hq_hybrid_read(h, which, k, metric);

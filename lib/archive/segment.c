@@ -774,6 +774,10 @@ static const struct {
 	    "excluded.n, first = min(first, excluded.first), last = max(last, "
 	    "excluded.last), newest = max(newest, excluded.newest), unit = "
 	    "coalesce(max(unit, excluded.unit), unit, excluded.unit)", 0 },
+	/* metric 0 (no metric's id): the month is summed, even one whose
+	 * prune took no sample (a lab result's month) */
+	{ "INSERT OR IGNORE INTO main." HQ_STORE_PRUNED_METRIC " (month, "
+	    "metric_id, source_id, n) VALUES (:m, 0, 0, 0)", 0 },
 	{ "INSERT INTO main." HQ_STORE_PRUNED_ROUTE " SELECT route_id, count(*) "
 	    "FROM main.route_point WHERE route_id IN (SELECT r.id FROM main.route "
 	    "AS r JOIN main.workout AS w ON w.id = r.workout_id WHERE w.start >= :a "

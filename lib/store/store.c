@@ -483,7 +483,6 @@ hq_store_pruned_summed(struct hq_store *s, struct hq_err *e)
 	    sqlite3_table_column_metadata(s->db, "main", HQ_STORE_PRUNED_ROUTE,
 	    NULL, NULL, NULL, NULL, NULL, NULL) != SQLITE_OK)
 		return 0;
-	/* a month that took nothing but route points has no row: read */
 	if (hq_store_prepare(s, "SELECT EXISTS (SELECT 1 FROM main."
 	    HQ_STORE_PRUNED ") AND NOT EXISTS (SELECT 1 FROM main."
 	    HQ_STORE_PRUNED " AS p WHERE NOT EXISTS (SELECT 1 FROM main."

@@ -22,12 +22,17 @@ awk 'BEGIN { print "<?xml version=\"1.0\"?>"
 	for (i = 0; i < 40; i++)
 		printf "<trkpt lat=\"%.6f\" lon=\"13.400000\"><ele>40</ele><time>2023-01-15T08:%02d:00Z</time></trkpt>\n", 52.5 + i * 0.0015, i
 	print "</trkseg></trk></gpx>" }' >"$T/run.gpx"
-hq-ingest -q "$T/phone.jsonl" "$T/run.gpx" >/dev/null && hq-archive -q init >/dev/null &&
+# and a lab result of 2022-11, a month a prune takes no sample of
+printf 'date,test,value,unit,ref_low,ref_high\n2022-11-08,LDL Cholesterol,130,mg/dL,,99\n' >"$T/labs.csv"
+hq-ingest -q "$T/phone.jsonl" "$T/run.gpx" "$T/labs.csv" >/dev/null && hq-archive -q init >/dev/null &&
     hq-archive -q push
 ok $? "a store with a route in 2023-01, pushed"
 cp "$HQ_DB" "$T/twin.db"
 run hq-archive -q prune --before 2023-03 --yes
-is "$rc" 0 "2023-01..2023-02 pruned"
+is "$rc" 0 "2022-11, 2023-01..2023-02 pruned"
+is "$(sqlite3 "$HQ_DB" "SELECT group_concat(month || ':' || rows) FROM archive_pruned")" \
+    "$((2022 * 12 + 10)):0,$((2023 * 12)):$(sqlite3 "$HQ_DB" "SELECT rows FROM archive_pruned WHERE month = 2023 * 12"),$((2023 * 12 + 1)):$(sqlite3 "$HQ_DB" "SELECT rows FROM archive_pruned WHERE month = 2023 * 12 + 1")" \
+    "2022-11 pruned, no row taken"
 is "$(sqlite3 "$HQ_DB" "SELECT count(*) FROM route_point")" 0 "the route's points gone from the store"
 
 # the archive out of reach: these must not need it
