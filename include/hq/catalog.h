@@ -22,6 +22,12 @@
 /* Heart rate's identifier, the metric a workout's heart rate and the
  * athlete's figures are read from (hq_store_metric_id). */
 #define HQ_HEART_RATE_ID "HKQuantityTypeIdentifierHeartRate"
+/* Resting heart rate's (the athlete's default rest_hr: the median of
+ * every one) and sleep analysis' (the nights): metrics of a few samples a
+ * day that answers over a store's whole time read; hq-archive prune
+ * leaves them in the store. */
+#define HQ_RESTING_HR_ID "HKQuantityTypeIdentifierRestingHeartRate"
+#define HQ_SLEEP_ID "HKCategoryTypeIdentifierSleepAnalysis"
 
 enum hq_kind {
 	HQ_KIND_CUMULATIVE, /* counts and amounts over an interval: summed */

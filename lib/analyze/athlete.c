@@ -11,7 +11,6 @@
 #include "hq/catalog.h"
 #include "hq/opts.h"
 
-#define REST_ID "HKQuantityTypeIdentifierRestingHeartRate"
 #define SEX_KEY "HKCharacteristicTypeIdentifierBiologicalSex"
 
 /* Bounds of a setting (bpm for heart rates, W for ftp). */
@@ -262,7 +261,7 @@ median_rest(struct hq_store *s, double *v, struct hq_err *e)
 
 	*v = NAN;
 	if (query_num(s, "SELECT id FROM metric WHERE identifier = ?1",
-	    REST_ID, &id, e))
+	    HQ_RESTING_HR_ID, &id, e))
 		return -1;
 	if (isnan(id))
 		return 0;

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "hq/catalog.h"
 #include "hq/segment.h"
 #include "hq/store.h"
 #include "segment_int.h"
@@ -746,8 +747,12 @@ detach:
 /*
  * The raw rows of a month, as the month's segment holds them: its samples
  * (by the sample rule) but those a correlation names (a blood pressure's
- * two readings stay: they are few, and correlation_member needs them),
- * with their metadata and beats; the route points of its workouts' routes
+ * two readings stay: they are few, and correlation_member needs them) and
+ * those of resting heart rate and sleep (a few a day, and read over the
+ * store's whole time: the athlete's rest_hr, the nights of hq-query
+ * --list; pruned, every command asking them would read every month back,
+ * past the cache's bound on a store of years), with their metadata and
+ * beats; the route points of its workouts' routes
  * (the route rule). Gathered in temp.prune_sample first; the store's
  * newest sample is kept.
  */
@@ -758,7 +763,9 @@ static const struct {
 	{ "DELETE FROM temp.prune_sample", 0 },
 	{ "INSERT INTO temp.prune_sample SELECT t.id FROM main.sample AS t WHERE "
 	    "t.metric_id IN (SELECT id FROM main.metric) AND t.start >= :a AND "
-	    "t.start < :b AND t.id NOT IN (SELECT sample_id FROM main.correlation_member)", 0 },
+	    "t.start < :b AND t.id NOT IN (SELECT sample_id FROM main.correlation_member) "
+	    "AND t.metric_id NOT IN (SELECT id FROM main.metric WHERE identifier IN ('"
+	    HQ_RESTING_HR_ID "', '" HQ_SLEEP_ID "'))", 0 },
 	/* the store's newest sample stays: SQLite gives a new row the
 	 * greatest id + 1, and an id a pruned sample had must never name
 	 * another (the archive's rows and the store's are told apart by id) */

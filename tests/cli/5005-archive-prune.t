@@ -72,6 +72,7 @@ like "$err" "would prune [0-9]{4}-[0-9]{2}, .*2024-[0-9]{2}\.\.2024-11 .*add --y
 is "$(samples "$HQ_DB")" "$all_before" "a dry run deletes nothing"
 
 size0=$(stat -c %s "$HQ_DB")
+cp "$HQ_DB" "$T/orig.db"
 run env HQ_NOW=2025-12-15T12:00:00Z hq-archive prune --keep 1y --yes
 is "$rc" 0 "prune --keep 1y --yes: exit 0"
 like "$out" '"prune":true,"before":"2024-12"' "prune prints its summary"
@@ -79,8 +80,12 @@ like "$err" "pruned [0-9]{4}-[0-9]{2}, .*\.\.2024-11: their raw samples" "prune 
 after=$(samples "$HQ_DB")
 left=${after%% *}
 ok "$([ "$left" -lt "$((${all_before%% *} / 4))" ]; echo $?)" "raw samples left the store ($all_before -> $after)"
-is "$(sqlite3 "$HQ_DB" "SELECT count(*) FROM sample WHERE start < strftime('%s', '2024-12-01') AND id NOT IN (SELECT sample_id FROM correlation_member) AND id < (SELECT max(id) FROM sample)")" 0 \
-	"no raw sample before 2024-12 but a correlation's (and the newest: its id stays the greatest)"
+few="(SELECT id FROM metric WHERE identifier IN ('HKQuantityTypeIdentifierRestingHeartRate', 'HKCategoryTypeIdentifierSleepAnalysis'))"
+is "$(sqlite3 "$HQ_DB" "SELECT count(*) FROM sample WHERE start < strftime('%s', '2024-12-01') AND id NOT IN (SELECT sample_id FROM correlation_member) AND id < (SELECT max(id) FROM sample) AND metric_id NOT IN $few")" 0 \
+	"no raw sample before 2024-12 but a correlation's, a resting heart rate's or sleep's (and the newest: its id stays the greatest)"
+is "$(sqlite3 "$HQ_DB" "SELECT count(*) FROM sample WHERE start < strftime('%s', '2024-12-01') AND metric_id IN $few")" \
+    "$(sqlite3 "$T/orig.db" "SELECT count(*) FROM sample WHERE start < strftime('%s', '2024-12-01') AND metric_id IN $few")" \
+	"every resting heart rate and sleep sample before 2024-12 kept"
 ok "$([ "$(stat -c %s "$HQ_DB")" -lt "$size0" ]; echo $?)" "the store is smaller ($size0 -> $(stat -c %s "$HQ_DB") bytes)"
 is "$(sqlite3 "$HQ_DB" 'PRAGMA integrity_check')" ok "the pruned store is whole"
 run hq-archive prune --before 2024-12 --yes
@@ -100,8 +105,8 @@ is "$(stat -c %a "$cache"/*.db | sort -u)" 600 "each cached month is 0600"
 is "$(ls "$cache" | grep -cv '\.db$')" 0 "nothing else is left in the cache"
 
 # --offline: local data only, the months left out named (those whose
-# raw rows a command read: sleep by day reads every night's)
-run hq-query sleep --by day --offline
+# raw rows a command read: heart rate's daily median reads every one)
+run hq-query heart_rate --by day --agg median --offline
 is "$rc" 0 "--offline: exit 0"
 like "$err" "--offline: left out [0-9]{4}-[0-9]{2}, .*\.\.2024-11: pruned from this store, only in the archive" "--offline names the archive-only months"
 run hq-query steps --by day --from 2024-12-10 --offline
@@ -120,7 +125,8 @@ is "$out" "$(sed -n '/^\$ hq-query heart_rate --from 2024-11-01/,/^(exit/p' "$T/
 	"a narrow query within the bound answers as before"
 now=$(du -cb "$cache"/*.db | tail -1 | cut -f1)
 ok "$([ "$now" -le "$half" ]; echo $?)" "the cache was trimmed to its bound ($total -> $now of $half bytes)"
-run hq-query sleep --by day
+printf '[archive]\nremote = %s\ncache_size = 1\n' "$R" >"$XDG_CONFIG_HOME/hq/config"
+run hq-query heart_rate --by day --agg median
 is "$rc" 2 "a query needing more than the cache holds: exit 2"
 like "$err" "over the archive cache's bound of [0-9]+ MB \(\[archive\] cache_size\)" "it says the bound"
 printf '[archive]\nremote = %s\n' "$R" >"$XDG_CONFIG_HOME/hq/config"
@@ -128,7 +134,7 @@ printf '[archive]\nremote = %s\n' "$R" >"$XDG_CONFIG_HOME/hq/config"
 # no key, no remote: the months are named, --offline is suggested
 mv "$XDG_CONFIG_HOME/hq/archive.key" "$T/key.away"
 rm -rf "$cache"
-run hq-query sleep --by day
+run hq-query heart_rate --by day --agg median
 is "$rc" 2 "the archive unreadable: exit 2"
 like "$err" "the archive's months [0-9]{4}-[0-9]{2}, .*could not be read back: .*archive.key.*--offline" \
 	"unreadable: the months, why, and --offline"

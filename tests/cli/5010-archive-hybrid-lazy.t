@@ -3,8 +3,9 @@
 # pruned month only when one of its statements reads that month's raw
 # rows (hq-archive(1), "PRUNED MONTHS"). A query the rollups answer
 # fetches nothing; a raw query over one day fetches its month; a route's
-# points, its workout's month; a read no month can be told from (every
-# metric's count) every month. The answers are the original's, and
+# points, its workout's month; every metric's count (--list) none, from
+# the prune's sums; a read no month can be told from (every day's steps
+# from the raw rows) every month. The answers are the original's, and
 # --offline names only the months a command needed.
 . "$(dirname "$0")/lib.sh"
 
@@ -66,7 +67,7 @@ is "$(months)" 0 "no pruned month fetched for them"
 
 run hq-query --list
 is "$out" "$(cat "$T/before.list")" "--list (every metric counted): the original's answer"
-is "$(months)" 6 "a read no month can be told from: every pruned month"
+is "$(months)" 0 "--list reads the store and what the prune summed: no month fetched"
 
 # rollups not current (as after an import stopped short): steps by day
 # reads the raw rows, so every month is fetched, and the answer holds
