@@ -374,7 +374,8 @@ bind_month(sqlite3_stmt *st, int64_t a, int64_t b, const char *da, const char *d
 		sqlite3_bind_text(st, k, db, -1, SQLITE_STATIC);
 }
 
-/* Copy the CREATE TABLE of every table of src that segment holds. */
+/* Copy the CREATE TABLE of every table of src that segment holds: not a
+ * derived one, nor this machine's own (LOCAL). */
 static int
 copy_schema(sqlite3 *db, struct hq_err *e)
 {
@@ -382,16 +383,17 @@ copy_schema(sqlite3 *db, struct hq_err *e)
 	int rc = 0;
 
 	if (sqlite3_prepare_v2(db, "SELECT name, sql FROM src.sqlite_schema WHERE "
-	    "type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT IN ('"
-	    HQ_STORE_PRUNED "', '" HQ_STORE_PRUNED_KEY "', '"
-	    HQ_STORE_PRUNED_METRIC "', '" HQ_STORE_PRUNED_ROUTE "') ORDER BY name",
+	    "type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
 	    -1, &st, NULL) != SQLITE_OK) {
 		hq_err_set(e, "%s", sqlite3_errmsg(db));
 		return -1;
 	}
-	while (rc == 0 && sqlite3_step(st) == SQLITE_ROW)
-		if (!hq_segment_derived((const char *)sqlite3_column_text(st, 0)))
+	while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+		const struct rule *r = rule_of(name);
+		if (!hq_segment_derived(name) && !(r && r->kind == LOCAL))
 			rc = exec(db, (const char *)sqlite3_column_text(st, 1), e);
+	}
 	sqlite3_finalize(st);
 	return rc;
 }
@@ -756,6 +758,11 @@ detach:
  * (the route rule). Gathered in temp.prune_sample first; the store's
  * newest sample is kept.
  */
+/* the routes of the workouts that started in the month: their points
+ * counted, then deleted */
+#define PRUNE_ROUTES "(SELECT r.id FROM main.route AS r JOIN main.workout " \
+	"AS w ON w.id = r.workout_id WHERE w.start >= :a AND w.start < :b)"
+
 static const struct {
 	const char *sql;
 	int counted;          /* its changes are rows pruned */
@@ -786,16 +793,12 @@ static const struct {
 	{ "INSERT OR IGNORE INTO main." HQ_STORE_PRUNED_METRIC " (month, "
 	    "metric_id, source_id, n) VALUES (:m, 0, 0, 0)", 0 },
 	{ "INSERT INTO main." HQ_STORE_PRUNED_ROUTE " SELECT route_id, count(*) "
-	    "FROM main.route_point WHERE route_id IN (SELECT r.id FROM main.route "
-	    "AS r JOIN main.workout AS w ON w.id = r.workout_id WHERE w.start >= :a "
-	    "AND w.start < :b) GROUP BY route_id ON CONFLICT DO UPDATE SET "
-	    "points = points + excluded.points", 0 },
+	    "FROM main.route_point WHERE route_id IN " PRUNE_ROUTES " GROUP BY "
+	    "route_id ON CONFLICT DO UPDATE SET points = points + excluded.points", 0 },
 	{ "DELETE FROM main.sample_meta WHERE sample_id IN (SELECT id FROM temp.prune_sample)", 1 },
 	{ "DELETE FROM main.hrv_beat WHERE sample_id IN (SELECT id FROM temp.prune_sample)", 1 },
 	{ "DELETE FROM main.sample WHERE id IN (SELECT id FROM temp.prune_sample)", 1 },
-	{ "DELETE FROM main.route_point WHERE route_id IN (SELECT r.id FROM main.route "
-	    "AS r JOIN main.workout AS w ON w.id = r.workout_id WHERE w.start >= :a "
-	    "AND w.start < :b)", 1 },
+	{ "DELETE FROM main.route_point WHERE route_id IN " PRUNE_ROUTES, 1 },
 	{ "INSERT OR REPLACE INTO main." HQ_STORE_PRUNED " (month, rows) VALUES (:m, :n)", 0 },
 };
 
