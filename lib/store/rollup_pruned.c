@@ -17,13 +17,6 @@
  * half of it after a join, the gap that joins them doubles. */
 #define SPANS_MAX 65536
 
-static int
-has_table(sqlite3 *db, const char *schema, const char *table)
-{
-	return sqlite3_table_column_metadata(db, schema, table, NULL, NULL,
-	    NULL, NULL, NULL, NULL) == SQLITE_OK;
-}
-
 int
 hq_rollup_pruned_begin(struct hq_store *s, struct hq_rollup_pruned *p,
     struct hq_err *e)
@@ -36,9 +29,9 @@ hq_rollup_pruned_begin(struct hq_store *s, struct hq_rollup_pruned *p,
 	p->from = INT64_MIN;
 	p->gap = 86400;
 	/* what an earlier import on this connection read stays */
-	p->samples = has_table(s->db, "temp", "rollup_arc") ?
+	p->samples = hq_store_has_table(s, "temp", "rollup_arc") ?
 	    "temp.rollup_sample" : "main.sample";
-	if (!has_table(s->db, "main", HQ_STORE_PRUNED))
+	if (!hq_store_has_table(s, "main", HQ_STORE_PRUNED))
 		return 0;
 	if (hq_store_prepare(s, "SELECT max(month) FROM main." HQ_STORE_PRUNED, &st, e))
 		return -1;
@@ -146,7 +139,7 @@ static int
 months_reached(struct hq_store *s, int64_t metric, int64_t lo, int64_t hi,
     struct need *nd, struct hq_err *e)
 {
-	int keys = has_table(s->db, "main", HQ_STORE_PRUNED_KEY);
+	int keys = hq_store_has_table(s, "main", HQ_STORE_PRUNED_KEY);
 	int64_t from = lo == INT64_MIN ? INT64_MIN : lo - HQ_CUMULATIVE_MAX_SPAN;
 	sqlite3_stmt *st;
 	int step;
@@ -180,7 +173,7 @@ drop_read(struct hq_store *s, struct need *nd, struct hq_err *e)
 	sqlite3_stmt *st;
 	size_t k = 0;
 
-	if (!has_table(s->db, "temp", "rollup_arc_read"))
+	if (!hq_store_has_table(s, "temp", "rollup_arc_read"))
 		return 0;
 	if (hq_store_prepare(s, "SELECT 1 FROM temp.rollup_arc_read WHERE "
 	    "month = ? AND metric_id = ?", &st, e))
@@ -343,7 +336,7 @@ hq_rollup_pruned_load(struct hq_store *s, struct hq_rollup_pruned *p,
 			goto out;
 	if (drop_read(s, &nd, e) || (nd.n && read_months(s, &nd, e)))
 		goto out;
-	if (has_table(s->db, "temp", "rollup_arc"))
+	if (hq_store_has_table(s, "temp", "rollup_arc"))
 		p->samples = "temp.rollup_sample";
 	rc = 0;
 out:
@@ -403,7 +396,7 @@ hq_rollup_pruned_samples(struct hq_store *s, int64_t metric, int64_t lo,
 		return p.samples;
 	if (months_reached(s, metric, lo, hi, &nd, e) == 0 &&
 	    drop_read(s, &nd, e) == 0 && (!nd.n || read_months(s, &nd, e) == 0))
-		from = has_table(s->db, "temp", "rollup_arc") ?
+		from = hq_store_has_table(s, "temp", "rollup_arc") ?
 		    "temp.rollup_sample" : "main.sample";
 	free(nd.v);
 	return from;

@@ -473,15 +473,20 @@ hq_store_month_list(struct hq_buf *out, const int *m, int n)
 }
 
 int
+hq_store_has_table(struct hq_store *s, const char *schema, const char *table)
+{
+	return sqlite3_table_column_metadata(s->db, schema, table, NULL, NULL,
+	    NULL, NULL, NULL, NULL) == SQLITE_OK;
+}
+
+int
 hq_store_pruned_summed(struct hq_store *s, struct hq_err *e)
 {
 	sqlite3_stmt *st;
 	int rc, v;
 
-	if (sqlite3_table_column_metadata(s->db, "main", HQ_STORE_PRUNED_METRIC,
-	    NULL, NULL, NULL, NULL, NULL, NULL) != SQLITE_OK ||
-	    sqlite3_table_column_metadata(s->db, "main", HQ_STORE_PRUNED_ROUTE,
-	    NULL, NULL, NULL, NULL, NULL, NULL) != SQLITE_OK)
+	if (!hq_store_has_table(s, "main", HQ_STORE_PRUNED_METRIC) ||
+	    !hq_store_has_table(s, "main", HQ_STORE_PRUNED_ROUTE))
 		return 0;
 	if (hq_store_prepare(s, "SELECT EXISTS (SELECT 1 FROM main."
 	    HQ_STORE_PRUNED ") AND NOT EXISTS (SELECT 1 FROM main."

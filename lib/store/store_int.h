@@ -46,6 +46,8 @@ struct hq_store {
 
 /* e says "PATH: what: SQLite's message"; returns -1. */
 int hq_store_sql_err(struct hq_store *s, struct hq_err *e, const char *what);
+/* Whether schema ("main", "temp") has table. */
+int hq_store_has_table(struct hq_store *s, const char *schema, const char *table);
 
 /* The three lists of names, empty, each knowing its table. */
 void hq_store_names_init(struct hq_store *s);
